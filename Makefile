@@ -1,0 +1,29 @@
+# Two commands do all set-up on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test golden bench clean
+
+$(BIN)/attnviz: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+demo: $(BIN)/attnviz
+	$(BIN)/attnviz render
+
+test: $(BIN)/attnviz
+	$(BIN)/python -m pytest -q
+
+# Rewrite the golden figures after an intended change; look at them before committing.
+golden: $(BIN)/attnviz
+	ATTNVIZ_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py
+
+bench: $(BIN)/attnviz
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python benchmarks/bench_render.py
+
+clean:
+	rm -rf $(VENV) out build dist

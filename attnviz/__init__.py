@@ -1,0 +1,7 @@
+"""attnviz: exact pictures of attention scores, masks and named softmax."""
+
+from .exact import InputError
+from .figure import Figure, figure
+
+__all__ = ["Figure", "InputError", "figure", "__version__"]
+__version__ = "0.1.0"

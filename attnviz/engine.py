@@ -1,0 +1,132 @@
+"""The exact engine: scores S_ij = Qi·Kj, the mask, and the named softmax.
+
+Pure arithmetic on ints and Fractions. It knows nothing of text layout or SVG;
+`notation` turns its results into the words a figure writes.
+"""
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .exact import InputError, to_exact
+
+__all__ = ["Mask", "CAUSAL", "Attention", "Weights", "attend", "dot", "exact_vectors", "softmax_weights"]
+
+#: Largest grid side and vector dimension accepted; bigger inputs are refused at once.
+MAX_TOKENS = 64
+MAX_DIM = 64
+
+
+@dataclass(frozen=True)
+class Mask:
+    """Which cells are kept. `keep(i, j)` takes 0-based query and key positions."""
+
+    name: str  # as written in the figure: "causal"
+    rule: str  # as written in the figure: "j<=i" (1-based, like the figure's labels)
+    keep: object  # callable (i, j) -> bool
+
+    def __repr__(self):
+        return f"Mask({self.name!r}, {self.rule!r})"
+
+
+CAUSAL = Mask("causal", "j<=i", lambda i, j: j <= i)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """One row's softmax, as far as exact arithmetic pins it.
+
+    kind "pinned": `values` are the exact weights (every kept score equal).
+    kind "named": `exponents` are the kept scores; weight t is e^x_t / sum_u e^x_u.
+    kind "undefined": no kept score, so there is nothing to normalise.
+    """
+
+    kind: str
+    exponents: tuple = ()
+    values: tuple = ()
+
+
+@dataclass(frozen=True)
+class Attention:
+    """Everything exact about one attention pattern. Indices here are 0-based."""
+
+    q: tuple
+    k: tuple
+    mask: Mask
+    scores: tuple  # scores[i][j] = Qi·Kj, for every cell, masked or not
+    kept: tuple  # kept[i][j] is True when the mask keeps the cell
+
+    @property
+    def shape(self):
+        return len(self.q), len(self.k)
+
+    def kept_scores(self, i):
+        """Row i's unmasked scores, in column order."""
+        return tuple(s for s, keep in zip(self.scores[i], self.kept[i]) if keep)
+
+    def weights(self, i):
+        return softmax_weights(self.kept_scores(i))
+
+    @property
+    def all_integer(self):
+        return all(x.denominator == 1 for vec in (*self.q, *self.k) for x in vec)
+
+
+def exact_vectors(rows, name):
+    """Validate a list of equal-length vectors and make every entry exact."""
+    if isinstance(rows, (str, bytes)):
+        raise InputError("expected a list of vectors, got a string", name)
+    try:
+        rows = [list(row) for row in rows]
+    except TypeError:
+        raise InputError("expected a list of vectors (a list of lists of numbers)", name) from None
+    if not rows:
+        raise InputError("no vectors given", name)
+    if len(rows) > MAX_TOKENS:
+        raise InputError(f"{len(rows)} vectors; the limit is {MAX_TOKENS}", name)
+    dim = len(rows[0])
+    for index, row in enumerate(rows, 1):
+        if not row:
+            raise InputError(f"vector {index} is empty", name)
+        if len(row) != dim:
+            raise InputError(f"vector {index} has {len(row)} entries but vector 1 has {dim}; "
+                             "all vectors need the same length", name)
+    if dim > MAX_DIM:
+        raise InputError(f"vectors have {dim} entries; the limit is {MAX_DIM}", name)
+    out = []
+    for index, row in enumerate(rows, 1):
+        try:
+            out.append(tuple(to_exact(x) for x in row))
+        except InputError as err:
+            raise InputError(f"vector {index}: {err}", name) from None
+    return tuple(out)
+
+
+def dot(a, b):
+    return sum((x * y for x, y in zip(a, b)), Fraction(0))
+
+
+def attend(q, k, mask=CAUSAL):
+    """Compute the exact scores and mask for query vectors q and key vectors k."""
+    q, k = exact_vectors(q, "q"), exact_vectors(k, "k")
+    if len(q[0]) != len(k[0]):
+        raise InputError(f"q vectors have {len(q[0])} entries but k vectors have {len(k[0])}; "
+                         "Qi·Kj needs the same dimension", "q/k")
+    scores = tuple(tuple(dot(qi, kj) for kj in k) for qi in q)
+    kept = tuple(tuple(bool(mask.keep(i, j)) for j in range(len(k))) for i in range(len(q)))
+    return Attention(q=q, k=k, mask=mask, scores=scores, kept=kept)
+
+
+def softmax_weights(scores):
+    """The softmax of exact scores, pinned where exact arithmetic allows and named otherwise.
+
+    >>> softmax_weights([Fraction(2), Fraction(2)]).values
+    (Fraction(1, 2), Fraction(1, 2))
+    >>> softmax_weights([Fraction(0), Fraction(1)]).kind
+    'named'
+    """
+    scores = tuple(scores)
+    if not scores:
+        return Weights("undefined")
+    if len(set(scores)) == 1:  # e^a / (k·e^a) = 1/k exactly
+        return Weights("pinned", exponents=scores, values=(Fraction(1, len(scores)),) * len(scores))
+    return Weights("named", exponents=scores)

@@ -1,0 +1,103 @@
+"""Exact numbers: reading what the user typed, and writing values back as text.
+
+Everything here is `int` or `fractions.Fraction`; a float never enters the engine.
+A Python float given through the API is read as the shortest decimal that
+round-trips (`repr`), i.e. the decimal the user typed, not its binary value.
+"""
+
+import math
+import re
+from decimal import Decimal
+from fractions import Fraction
+from numbers import Integral, Rational
+
+__all__ = ["InputError", "MAX_DIGITS", "MAX_EXPONENT", "parse_number", "to_exact", "format_number"]
+
+#: Longest number accepted, in digits, and the largest decimal exponent (`1e40`).
+#: Both keep arithmetic instant: `1e999999999` is refused before anything is computed.
+MAX_DIGITS = 40
+MAX_EXPONENT = 40
+
+_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?")
+_FRACTION = re.compile(r"[+-]?\d+/[+-]?\d+")
+
+
+class InputError(ValueError):
+    """Bad user input: `where` names the input (a flag, a file, a key path), `what` says what is wrong.
+
+    Shown to the user as one line, `where: what`.
+    """
+
+    def __init__(self, what, where=None):
+        self.what, self.where = what, where
+        super().__init__(f"{where}: {what}" if where else what)
+
+    def relocated(self, rename):
+        """The same error with `where` renamed, e.g. the API's `q` as the command's `--q`."""
+        return InputError(self.what, rename(self.where))
+
+
+def parse_number(text):
+    """Read one typed number exactly: `3`, `-3/4`, `0.5`, `1.25e-2`.
+
+    >>> parse_number("0.5"), parse_number("-3/4"), parse_number(" 7 ")
+    (Fraction(1, 2), Fraction(-3, 4), Fraction(7, 1))
+    """
+    raw = text.strip()
+    digits = sum(ch.isdigit() for ch in raw)
+    if digits > MAX_DIGITS:
+        raise InputError(f"{_show(raw)} has {digits} digits; the limit is {MAX_DIGITS}")
+    if _FRACTION.fullmatch(raw):
+        num, den = raw.split("/")
+        if int(den) == 0:
+            raise InputError(f"{_show(raw)} divides by zero")
+        return Fraction(int(num), int(den))
+    match = _DECIMAL.fullmatch(raw)
+    if not match:
+        raise InputError(f"{_show(raw)} is not a number (use an integer like 3, a fraction like -3/4 "
+                         f"or a decimal like 0.5)")
+    if match["exp"] is not None and abs(int(match["exp"])) > MAX_EXPONENT:
+        raise InputError(f"{_show(raw)} is out of range: exponents are limited to ±{MAX_EXPONENT}")
+    return Fraction(raw)
+
+
+def to_exact(value):
+    """Turn one API value (int, Fraction, str, float, numpy scalar) into a Fraction."""
+    if isinstance(value, bool):
+        raise InputError(f"{value!r} is a bool, not a number")
+    if isinstance(value, Integral):
+        return Fraction(int(value))
+    if isinstance(value, Rational):
+        return Fraction(int(value.numerator), int(value.denominator))
+    if isinstance(value, str):
+        return parse_number(value)
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise InputError(f"{value} is not a finite number")
+        return parse_number(str(value))
+    if isinstance(value, float) or type(value).__name__.startswith("float"):
+        number = float(value)
+        if not math.isfinite(number):
+            raise InputError(f"{number!r} is not a finite number")
+        return parse_number(repr(number))
+    if hasattr(value, "__index__"):
+        return Fraction(value.__index__())
+    raise InputError(f"{_show(repr(value))} is not a number")
+
+
+def format_number(value):
+    """An exact value as the figure writes it: an integer or a reduced fraction `p/q`.
+
+    >>> format_number(Fraction(7, 2)), format_number(Fraction(-4, 2)), format_number(0)
+    ('7/2', '-2', '0')
+    """
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _show(text, limit=40):
+    """Quote user text for an error message, shortened and with control characters visible."""
+    text = text if len(text) <= limit else text[:limit] + "…"
+    return repr(text)

@@ -1,0 +1,88 @@
+"""What a figure marks as "computed this step".
+
+A target is text, one of:
+  `I,J`        the cell of query I and key J (1-based)
+  `row=I`      every cell of grid row I
+  `mask`       every masked cell
+  `softmax=I`  the softmax caption of row I
+  `softmax`    every softmax caption
+or, from the API and spec files, an `(I, J)` pair.
+"""
+
+import re
+from dataclasses import dataclass
+
+from .exact import InputError
+
+__all__ = ["Highlight", "NO_HIGHLIGHT", "parse_targets"]
+
+_CELL = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*")
+_ROW = re.compile(r"\s*(row|softmax)\s*=\s*(\d+)\s*")
+TARGET_FORMS = "I,J, row=I, mask, softmax=I or softmax"
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """The resolved highlight: 1-based cells and softmax rows."""
+
+    cells: frozenset = frozenset()
+    softmax_rows: frozenset = frozenset()
+
+    def __bool__(self):
+        return bool(self.cells or self.softmax_rows)
+
+
+NO_HIGHLIGHT = Highlight()
+
+
+def parse_targets(targets, attention):
+    """Resolve highlight targets against a computed attention pattern, checking bounds."""
+    if targets is None:
+        return NO_HIGHLIGHT
+    if isinstance(targets, str) or _is_pair(targets):
+        targets = [targets]
+    n_q, n_k = attention.shape
+    cells, rows = set(), set()
+    for target in targets:
+        kind, i, j = _parse_one(target)
+        if i is not None and not 1 <= i <= n_q:
+            raise InputError(f"row {i} is outside the grid (rows 1..{n_q})", f"highlight {_show(target)}")
+        if j is not None and not 1 <= j <= n_k:
+            raise InputError(f"column {j} is outside the grid (columns 1..{n_k})", f"highlight {_show(target)}")
+        if kind == "cell":
+            cells.add((i, j))
+        elif kind == "row":
+            cells.update((i, c) for c in range(1, n_k + 1))
+        elif kind == "mask":
+            cells.update((r + 1, c + 1) for r in range(n_q) for c in range(n_k) if not attention.kept[r][c])
+        elif kind == "softmax=":
+            rows.add(i)
+        else:
+            rows.update(range(1, n_q + 1))
+    return Highlight(frozenset(cells), frozenset(rows))
+
+
+def _is_pair(target):
+    return (isinstance(target, (tuple, list)) and len(target) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in target))
+
+
+def _parse_one(target):
+    if isinstance(target, (tuple, list)):
+        if _is_pair(target):
+            return "cell", target[0], target[1]
+        raise InputError("expected a pair of integers (row, column)", f"highlight {_show(target)}")
+    if not isinstance(target, str):
+        raise InputError(f"expected {TARGET_FORMS}", f"highlight {_show(target)}")
+    if match := _CELL.fullmatch(target):
+        return "cell", int(match[1]), int(match[2])
+    if match := _ROW.fullmatch(target):
+        return ("row" if match[1] == "row" else "softmax="), int(match[2]), None
+    if target.strip() in ("mask", "softmax"):
+        return target.strip(), None, None
+    raise InputError(f"expected {TARGET_FORMS}", f"highlight {_show(target)}")
+
+
+def _show(target):
+    text = repr(target)
+    return text if len(text) <= 40 else text[:40] + "…"

@@ -1,0 +1,267 @@
+"""Layout: the figure's words placed as boxes and text lines, in document order.
+
+Pure geometry in plain dataclasses: no colours, no SVG. Every text knows its
+bounding box (from `metrics`), so tests can check that nothing overlaps or spills
+without rendering anything. Roles name what a shape is; the backend paints roles.
+"""
+
+from dataclasses import dataclass, field
+
+from .metrics import text_width
+
+__all__ = ["TextStyle", "STYLES", "Text", "Rect", "Mark", "Group", "Layout", "lay_out", "wrap"]
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    size: float
+    family: str = "sans"
+    bold: bool = False
+    italic: bool = False
+
+
+STYLES = {
+    "title": TextStyle(24, bold=True),
+    "subtitle": TextStyle(15),
+    "badge": TextStyle(12.5, bold=True),
+    "note": TextStyle(13),
+    "vectors": TextStyle(14, "mono"),
+    "caption": TextStyle(15, bold=True),
+    "header": TextStyle(15, "mono", bold=True),
+    "score": TextStyle(18, "mono"),
+    "score-computed": TextStyle(18, "mono", bold=True),
+    "masked": TextStyle(12.5, italic=True),
+    "softmax-heading": TextStyle(15, bold=True),
+    "softmax-scores": TextStyle(13.5, "mono", bold=True),
+    "softmax-weights": TextStyle(13.5, "mono"),
+    "footer": TextStyle(12.5, italic=True),
+}
+ASCENT, DESCENT, LEADING = 0.93, 0.24, 1.35  # in em, DejaVu's ascent and descent
+
+PAD = 28  # canvas margin
+MIN_WRAP = 640  # captions wrap at the wider of this and the grid
+CELL_MIN_W, CELL_H, CELL_GAP, CELL_PAD = 68, 46, 4, 12
+
+
+@dataclass(frozen=True)
+class Text:
+    role: str
+    x: float
+    y: float  # baseline of the first line
+    lines: tuple  # "".join(lines) is the text; each line is drawn below the previous
+    anchor: str = "start"
+    indent: float = 0  # extra x for continuation lines
+
+    @property
+    def style(self):
+        return STYLES[self.role]
+
+    @property
+    def text(self):
+        return "".join(self.lines)
+
+    def line_boxes(self):
+        """(x0, y0, x1, y1) of each drawn line."""
+        s = self.style
+        boxes = []
+        for n, line in enumerate(self.lines):
+            width = text_width(line.rstrip(), s.size, s.family, s.bold)
+            x = self.x + (self.indent if n else 0)
+            x0 = {"start": x, "middle": x - width / 2, "end": x - width}[self.anchor]
+            base = self.y + n * s.size * LEADING
+            boxes.append((x0, base - ASCENT * s.size, x0 + width, base + DESCENT * s.size))
+        return boxes
+
+
+@dataclass(frozen=True)
+class Rect:
+    role: str
+    x: float
+    y: float
+    w: float
+    h: float
+    rx: float = 0
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A small corner triangle: the highlight's shape cue, readable without colour."""
+
+    role: str
+    x: float  # top-right corner
+    y: float
+    size: float
+
+
+@dataclass(frozen=True)
+class Group:
+    classes: tuple
+    attrs: tuple  # (name, value) pairs, e.g. (("data-q", "1"), ("data-k", "2"))
+    children: tuple
+    box: tuple = None  # (x0, y0, x1, y1) the texts must stay inside, when it has one
+
+
+@dataclass
+class Layout:
+    width: float
+    height: float
+    title: str  # for <title>
+    desc: str  # for <desc>
+    items: list = field(default_factory=list)
+
+    def walk(self):
+        """Every item, groups' children included, in document order."""
+        stack = list(reversed(self.items))
+        while stack:
+            item = stack.pop()
+            yield item
+            if isinstance(item, Group):
+                stack.extend(reversed(item.children))
+
+
+def wrap(pieces, role, max_width, indent=0):
+    """Greedy line breaking that keeps every character: "".join(result) == "".join(pieces)."""
+    s = STYLES[role]
+    lines, current = [], ""
+    for piece in pieces:
+        room = max_width - (indent if lines else 0)
+        if current and text_width((current + piece).rstrip(), s.size, s.family, s.bold) > room:
+            lines.append(current)
+            current = piece
+        else:
+            current += piece
+    lines.append(current)
+    return tuple(lines)
+
+
+def _split_keep(text, sep):
+    """Split after each separator, keeping it: "a; b; c" -> ["a; ", "b; ", "c"]."""
+    parts = text.split(sep)
+    return [p + sep for p in parts[:-1]] + [parts[-1]]
+
+
+def _height(role, n_lines=1):
+    s = STYLES[role].size
+    return s * (ASCENT + DESCENT) + (n_lines - 1) * s * LEADING
+
+
+def _width(text, role):
+    s = STYLES[role]
+    return text_width(text, s.size, s.family, s.bold)
+
+
+def lay_out(words):
+    """Place a `content.FigureText`; returns a `Layout`."""
+    items = []
+    n_k = len(words.k_labels)
+
+    # Grid geometry first: its width sets where captions wrap.
+    row_head_w = max(_width(label, "header") for label in words.q_labels) + 2 * CELL_PAD
+    cell_w = max([CELL_MIN_W, _width("masked", "masked") + 2 * CELL_PAD]
+                 + [_width(label, "header") + 2 * CELL_PAD for label in words.k_labels]
+                 + [_width(c.text, "score-computed") + 2 * CELL_PAD for row in words.cells for c in row])
+    grid_w = row_head_w + n_k * (cell_w + CELL_GAP)
+    wrap_w = max(MIN_WRAP, grid_w)
+
+    y = PAD
+
+    def add_text(role, pieces, x=PAD, indent=0, gap_after=0):
+        nonlocal y
+        lines = wrap(pieces, role, wrap_w, indent)
+        text = Text(role, x, y + ASCENT * STYLES[role].size, lines, indent=indent)
+        items.append(text)
+        y += _height(role, len(lines)) + gap_after
+        return text
+
+    add_text("title", [words.title], gap_after=8)
+    add_text("subtitle", _split_keep(words.subtitle, " "), gap_after=14)
+
+    badge_h, badge_pad = 26, 12
+    badge_w = _width(words.badge, "badge") + 2 * badge_pad
+    items.append(Group(("attnviz-badge",), (), (
+        Rect("badge", PAD, y, badge_w, badge_h, rx=badge_h / 2),
+        Text("badge", PAD + badge_pad, y + badge_h / 2 + (ASCENT - DESCENT) / 2 * STYLES["badge"].size,
+             (words.badge,)),
+    ), box=(PAD, y, PAD + badge_w, y + badge_h)))
+    y += badge_h + 12
+
+    add_text("note", _split_keep(words.note, " "), gap_after=8)
+    add_text("vectors", _split_keep(words.q_line, "; "), gap_after=4)
+    add_text("vectors", _split_keep(words.k_line, "; "), gap_after=24)
+    add_text("caption", _split_keep(words.grid_caption, " "), gap_after=10)
+
+    # The grid: column headers, row headers, then the cells row by row (the seed's text order).
+    header_h = 30
+    x_cells = PAD + row_head_w
+    for j, label in enumerate(words.k_labels):
+        cx = x_cells + j * (cell_w + CELL_GAP) + cell_w / 2
+        items.append(Text("header", cx, y + header_h - 10, (label,), anchor="middle"))
+    y += header_h
+    for i, label in enumerate(words.q_labels):
+        cy = y + i * (CELL_H + CELL_GAP) + CELL_H / 2
+        items.append(Text("header", x_cells - CELL_PAD, _baseline_centre(cy, "header"), (label,), anchor="end"))
+    for i, row in enumerate(words.cells):
+        for j, cell in enumerate(row):
+            items.append(_cell(cell, x_cells + j * (cell_w + CELL_GAP), y + i * (CELL_H + CELL_GAP), cell_w))
+    y += len(words.cells) * (CELL_H + CELL_GAP) - CELL_GAP + 28
+
+    # Softmax panel: one group per row, highlighted rows get a tinted band and a bar.
+    add_text("softmax-heading", _split_keep(words.softmax_heading, " "), gap_after=8)
+    row_pad_x, row_pad_y = 12, 7
+    for row in words.softmax_rows:
+        top = y
+        x = PAD + row_pad_x
+        scores = Text("softmax-scores", x, top + row_pad_y + ASCENT * STYLES["softmax-scores"].size,
+                      wrap(_split_keep(row.scores, ","), "softmax-scores", wrap_w - 2 * row_pad_x))
+        y_w = top + row_pad_y + _height("softmax-scores", len(scores.lines)) + 5
+        head_w = _width("weights ", "softmax-weights")
+        pieces = _split_keep(row.weights, ", ")
+        weights = Text("softmax-weights", x, y_w + ASCENT * STYLES["softmax-weights"].size,
+                       wrap(pieces, "softmax-weights", wrap_w - 2 * row_pad_x, indent=head_w), indent=head_w)
+        bottom = y_w + _height("softmax-weights", len(weights.lines)) + row_pad_y
+        right = max(b[2] for t in (scores, weights) for b in t.line_boxes()) + row_pad_x
+        band_w = max(wrap_w, right - PAD)
+        children = (Rect("softmax-band", PAD, top, band_w, bottom - top, rx=6),
+                    Rect("softmax-bar", PAD, top, 4, bottom - top)) if row.computed else ()
+        classes = ("attnviz-softmax-row",) + (("attnviz-computed",) if row.computed else ())
+        items.append(Group(classes, (("data-q", str(row.q)),), children + (scores, weights),
+                           box=(PAD, top, PAD + band_w, bottom)))
+        y = bottom + 2
+
+    y += 14
+    items.append(Rect("rule", PAD, y, wrap_w, 1))
+    y += 12
+    add_text("footer", _split_keep(words.footer, " "))
+
+    right = max(_right_edge(item) for item in items)
+    width = max(right + PAD, wrap_w + 2 * PAD)
+    return Layout(width=width, height=y + PAD, title=words.title, desc=words.subtitle, items=items)
+
+
+def _baseline_centre(centre_y, role):
+    """Baseline that centres a line of `role` text vertically on `centre_y`."""
+    size = STYLES[role].size
+    return centre_y + (ASCENT - DESCENT) / 2 * size
+
+
+def _cell(cell, x, y, w):
+    role = "masked" if cell.masked else ("score-computed" if cell.computed else "score")
+    rect_role = "cell-masked" if cell.masked else "cell-score"
+    children = [Rect(rect_role, x, y, w, CELL_H, rx=6)]
+    if cell.computed:
+        children += [Rect("cell-computed", x, y, w, CELL_H, rx=6), Mark("computed-mark", x + w, y, 14)]
+    children.append(Text(role, x + w / 2, _baseline_centre(y + CELL_H / 2, role), (cell.text,), anchor="middle"))
+    classes = ("attnviz-cell", "attnviz-masked" if cell.masked else "attnviz-score")
+    classes += ("attnviz-computed",) if cell.computed else ()
+    return Group(classes, (("data-q", str(cell.q)), ("data-k", str(cell.k))), tuple(children),
+                 box=(x, y, x + w, y + CELL_H))
+
+
+def _right_edge(item):
+    if isinstance(item, Text):
+        return max(b[2] for b in item.line_boxes())
+    if isinstance(item, Rect):
+        return item.x + item.w
+    if isinstance(item, Mark):
+        return item.x
+    return max(_right_edge(child) for child in item.children)

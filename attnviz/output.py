@@ -1,0 +1,47 @@
+"""Writing files atomically: a temporary file in the target folder, then a rename.
+
+An error part-way never leaves a partial file and never touches an existing one.
+"""
+
+import itertools
+import os
+from pathlib import Path
+
+__all__ = ["write_atomic", "write_tree_atomic"]
+
+
+def write_atomic(path, text):
+    """Write `text` (UTF-8) to `path`, creating folders; returns the Path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = _create_temporary(path)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _create_temporary(path):
+    """A new file beside `path` (same filesystem, so the rename is atomic).
+
+    Not `tempfile`: its import costs the command more than the whole figure takes to draw.
+    """
+    for n in itertools.count():
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{n}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644), tmp
+        except FileExistsError:
+            continue
+
+
+def write_tree_atomic(files):
+    """Write several files, all or nothing: every text is rendered before this is called,
+    then each file goes in place by rename. `files` maps paths to texts."""
+    written = []
+    for path, text in files.items():
+        written.append(write_atomic(path, text))
+    return written

@@ -1,0 +1,77 @@
+"""The command end to end, through a subprocess."""
+
+import subprocess
+import sys
+
+import pytest
+
+import attnviz
+from conftest import svg_text
+
+
+def run(*args, cwd=None, stdin=None):
+    return subprocess.run([sys.executable, "-m", "attnviz", *args], capture_output=True, text=True,
+                          cwd=cwd, input=stdin)
+
+
+def test_render_default_writes_the_seed_figure(tmp_path, seed_line):
+    result = run("render", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "out/attention-honesty-boundary.svg"
+    svg = (tmp_path / "out" / "attention-honesty-boundary.svg").read_text(encoding="utf-8")
+    assert svg_text(svg) == seed_line
+    assert svg == attnviz.figure(highlight=[(3, 3)]).svg() + "\n"
+
+
+def test_render_to_stdout_with_negative_values():
+    result = run("render", "--q", "-1,2; 1/2,0.5", "--k", "-1,1;-0.25,3", "--highlight", "2,2", "-o", "-")
+    assert result.returncode == 0, result.stderr
+    text = svg_text(result.stdout)
+    assert "Q1=(-1,2); Q2=(1/2,1/2)" in text and "K2=(-1/4,3)" in text
+    assert "row 2: scores [0,11/8]" in text  # 1/2·-1 + 1/2·1 = 0; 1/2·-1/4 + 1/2·3 = 11/8
+
+
+def test_render_creates_folders(tmp_path):
+    target = tmp_path / "a" / "b" / "fig.svg"
+    result = run("render", "--q", "1;2", "--k", "3;4", "-o", str(target))
+    assert result.returncode == 0 and result.stdout.strip() == str(target)
+    assert "row 2: scores [6,8]" in svg_text(target.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["render", "--q", "1,2"], "attnviz: error: --k: missing; give both --q and --k"),
+    (["render", "--q", "1,x", "--k", "1,2"], "attnviz: error: --q: vector 1: 'x' is not a number"),
+    (["render", "--q", "1,2;3", "--k", "1,2"], "attnviz: error: --q: vector 2 has 1 entries but vector 1 has 2"),
+    (["render", "--q", "1,2", "--k", "1"], "attnviz: error: --q/--k: q vectors have 2 entries but k vectors have 1"),
+    (["render", "--highlight", "9,9"], "attnviz: error: --highlight '9,9': row 9 is outside the grid"),
+    (["render", "--q", "1/0", "--k", "1"], "attnviz: error: --q: vector 1: '1/0' divides by zero"),
+    (["render", "--bogus"], "attnviz: error: unrecognized arguments: --bogus"),
+    (["render", "--q", "1;;2", "--k", "1"], "attnviz: error: --q: vector 2 is empty"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
+    target = tmp_path / "keep.svg"
+    target.write_text("precious", encoding="utf-8")
+    result = run(*args, "-o", str(target)) if "--bogus" not in args else run(*args)
+    assert result.returncode == 2
+    assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert target.read_text(encoding="utf-8") == "precious"
+    assert list(tmp_path.iterdir()) == [target]
+
+
+def test_debug_shows_the_traceback():
+    result = run("render", "--q", "x", "--k", "1", "--debug")
+    assert result.returncode != 0 and "Traceback" in result.stderr
+
+
+def test_version_and_help():
+    assert run("--version").stdout.strip() == f"attnviz {attnviz.__version__}"
+    help_text = run("render", "--help").stdout
+    assert "--highlight" in help_text and "--q" in help_text
+
+
+def test_unwritable_output_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    result = run("render", "-o", str(blocker / "sub" / "fig.svg"))
+    assert result.returncode == 2 and result.stderr.startswith("attnviz: error: -o ")

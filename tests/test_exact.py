@@ -1,0 +1,63 @@
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attnviz.exact import MAX_DIGITS, InputError, format_number, parse_number, to_exact
+
+
+@pytest.mark.parametrize("text, value", [
+    ("3", Fraction(3)), ("-3", Fraction(-3)), ("+3", Fraction(3)), (" 7 ", Fraction(7)),
+    ("1/2", Fraction(1, 2)), ("-3/4", Fraction(-3, 4)), ("6/4", Fraction(3, 2)), ("3/-4", Fraction(-3, 4)),
+    ("0.5", Fraction(1, 2)), ("-1.25", Fraction(-5, 4)), (".5", Fraction(1, 2)), ("2.", Fraction(2)),
+    ("0.1", Fraction(1, 10)), ("1e-3", Fraction(1, 1000)), ("2.5E2", Fraction(250)),
+])
+def test_parse_number_is_exact(text, value):
+    assert parse_number(text) == value
+
+
+@pytest.mark.parametrize("text, message", [
+    ("x", "'x' is not a number"), ("", "'' is not a number"), ("1/0", "'1/0' divides by zero"),
+    ("nan", "'nan' is not a number"), ("inf", "'inf' is not a number"), ("1,5", "is not a number"),
+    ("1e999999999", "exponents are limited to ±40"), ("9" * (MAX_DIGITS + 1), f"the limit is {MAX_DIGITS}"),
+    ("0x10", "is not a number"), ("1/2/3", "is not a number"), ("½", "is not a number"),
+])
+def test_parse_number_refuses_with_a_reason(text, message):
+    with pytest.raises(InputError) as err:
+        parse_number(text)
+    assert message in str(err.value)
+
+
+def test_floats_are_read_as_the_decimal_typed():
+    assert to_exact(0.1) == Fraction(1, 10)  # not 3602879701896397/36028797018963968
+    assert to_exact(-2.5) == Fraction(-5, 2)
+    assert to_exact(np.float64(0.3)) == Fraction(3, 10)
+    assert to_exact(np.int64(-4)) == Fraction(-4)
+    assert to_exact("0.25") == Fraction(1, 4)
+    assert to_exact(Decimal("-0.125")) == Fraction(-1, 8)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), Decimal("NaN"), True, None, object()])
+def test_to_exact_refuses_non_numbers(bad):
+    with pytest.raises(InputError):
+        to_exact(bad)
+
+
+@pytest.mark.parametrize("value, text", [
+    (Fraction(7, 2), "7/2"), (Fraction(-1, 2), "-1/2"), (Fraction(4, 2), "2"), (Fraction(0), "0"), (-3, "-3"),
+])
+def test_format_number(value, text):
+    assert format_number(value) == text
+
+
+@given(st.fractions(max_denominator=10**6).filter(lambda f: abs(f.numerator) < 10**12))
+def test_format_then_parse_round_trips(value):
+    assert parse_number(format_number(value)) == value
+
+
+@given(st.decimals(allow_nan=False, allow_infinity=False, places=6, min_value=-10**9, max_value=10**9))
+def test_decimal_text_is_read_exactly(value):
+    assert parse_number(str(value)) == Fraction(value)

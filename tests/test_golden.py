@@ -1,0 +1,25 @@
+"""Golden figures: committed SVGs a reviewer can open. `make golden` rewrites them after an
+intended change (then look at them before committing)."""
+
+import os
+
+import pytest
+
+import attnviz
+from conftest import GOLDEN
+
+CASES = {
+    "seed": lambda: attnviz.figure(highlight=[(3, 3)]),
+    "rational-4x4": lambda: attnviz.figure(
+        [[-1, "1/2"], ["0.25", 3], [2, -2], [0, "-0.5"]], [[1, 1], [-2, "3/4"], ["1.5", 0], [4, 1]],
+        highlight=["softmax=4", "4,2"], title="Rational vectors", subtitle="Negative and fractional scores."),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_golden(name):
+    svg = CASES[name]().svg() + "\n"
+    path = GOLDEN / f"{name}.svg"
+    if os.environ.get("ATTNVIZ_UPDATE_GOLDEN"):
+        path.write_text(svg, encoding="utf-8")
+    assert svg == path.read_text(encoding="utf-8"), f"{path} differs; run `make golden` if intended"
