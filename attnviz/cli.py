@@ -15,7 +15,8 @@ __all__ = ["main"]
 
 DEFAULT_OUTPUT = "out/attention-honesty-boundary.svg"
 # Options whose value may start with a minus sign ("--q -1,2;0,1"): argparse would take it for an option.
-VALUE_OPTIONS = ("--q", "--k", "--highlight", "--title", "--subtitle", "-o", "--output")
+VALUE_OPTIONS = ("--q", "--k", "--highlight", "--title", "--subtitle", "--tokens", "--q-tokens", "--k-tokens",
+                 "-o", "--output")
 
 
 class UsageError(Exception):
@@ -33,16 +34,12 @@ def build_parser():
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     render = commands.add_parser(
         "render", help="write one figure as SVG",
-        description="Write one attention figure as SVG. With no vectors, the seed figure "
-                    "(Q = K = (1,0); (0,1); (1,1), cell (3,3) highlighted).")
-    render.add_argument("--q", metavar="VECTORS", help='query vectors, e.g. "1,0; 0,1; 1,1" '
-                        "(entries: integers, fractions like -3/4, decimals like 0.5)")
-    render.add_argument("--k", metavar="VECTORS", help="key vectors, same form as --q")
-    render.add_argument("--highlight", metavar="TARGET", action="append",
-                        help='mark as computed this step: "I,J" (a cell), "row=I", "mask", "softmax=I" '
-                             'or "softmax"; repeatable')
-    render.add_argument("--title", help="figure title (default: the seed's)")
-    render.add_argument("--subtitle", help="figure subtitle, also its <desc> (default: the seed's)")
+        description="Write one attention figure as SVG, from a spec file, from flags, or (with neither) "
+                    "the seed figure: Q = K = (1,0); (0,1); (1,1), cell (3,3) highlighted. "
+                    "Flags override the spec's keys.")
+    render.add_argument("spec", nargs="?", metavar="SPEC",
+                        help="figure spec, a TOML or JSON file; - reads standard input")
+    add_figure_options(render)
     render.add_argument("-o", "--output", metavar="PATH", default=DEFAULT_OUTPUT,
                         help=f"where to write the SVG; - for standard output (default: {DEFAULT_OUTPUT})")
     for sub in (render,):
@@ -50,48 +47,87 @@ def build_parser():
     return parser
 
 
+def add_figure_options(parser):
+    """The flags every figure-making command shares; each overrides the spec key of the same name."""
+    parser.add_argument("--q", metavar="VECTORS", help='query vectors, e.g. "1,0; 0,1; 1,1" '
+                        "(entries: integers, fractions like -3/4, decimals like 0.5)")
+    parser.add_argument("--k", metavar="VECTORS", help="key vectors, same form as --q")
+    parser.add_argument("--tokens", metavar="LABELS", help='labels for both axes, separated by spaces: "<s> the cat" '
+                        "(for labels with spaces, use a spec file)")
+    parser.add_argument("--q-tokens", metavar="LABELS", help="labels for the query rows, separated by spaces")
+    parser.add_argument("--k-tokens", metavar="LABELS", help="labels for the key columns, separated by spaces")
+    parser.add_argument("--highlight", metavar="TARGET", action="append",
+                        help='mark as computed this step: "I,J" (a cell), "row=I", "mask", "softmax=I" '
+                             'or "softmax"; repeatable')
+    parser.add_argument("--title", help="figure title (default: the seed's)")
+    parser.add_argument("--subtitle", help="figure subtitle, also its <desc> (default: the seed's)")
+
+
+def figure_from_args(args):
+    """The figure the flags and the optional spec describe; errors name the flag or the spec key."""
+    from .figure import SEED_HIGHLIGHT, SEED_K, SEED_Q, figure
+    from .spec import figure_arguments, parse_vectors, read_spec
+
+    kwargs, origin = {}, {}
+    if args.spec is not None:
+        mapping, name = read_spec(args.spec, sys.stdin.buffer)
+        kwargs = figure_arguments(mapping, name)
+        origin = {key: f"{name}: {key}" for key in kwargs}
+    flags = {
+        "q": args.q and parse_vectors(args.q, "--q"),
+        "k": args.k and parse_vectors(args.k, "--k"),
+        "tokens": args.tokens and args.tokens.split(),
+        "q_tokens": args.q_tokens and args.q_tokens.split(),
+        "k_tokens": args.k_tokens and args.k_tokens.split(),
+        "highlight": args.highlight,
+        "title": args.title,
+        "subtitle": args.subtitle,
+    }
+    for key, value in flags.items():
+        if value is not None:
+            kwargs[key] = value
+            origin[key] = f"--{key.replace('_', '-')}"
+    if "q" not in kwargs and "k" not in kwargs:
+        kwargs.update(q=SEED_Q, k=SEED_K)
+        kwargs.setdefault("highlight", SEED_HIGHLIGHT)
+    elif "q" not in kwargs or "k" not in kwargs:
+        given, missing = ("q", "k") if "q" in kwargs else ("k", "q")
+        raise InputError(f"missing: {origin[given]} gives the {given} vectors, so {missing} is needed too",
+                         f"--{missing}")
+    try:
+        return figure(**kwargs)
+    except InputError as err:
+        raise err.relocated(lambda where: _relocate(where, origin)) from None
+
+
+def _relocate(where, origin):
+    """The API names inputs `q`, `k`, `highlight '3,3'`; say where the user gave them instead."""
+    if where is None:
+        return None
+    head, _, rest = where.partition(" ")
+    if head == "q/k":
+        head = " and ".join(origin.get(key, key) for key in ("q", "k"))
+    return " ".join(filter(None, (origin.get(head, head), rest)))
+
+
 def join_negative_values(argv):
     """`["--q", "-1,2"]` -> `["--q=-1,2"]`, so values that start with "-" reach their option."""
     out, args = [], iter(argv)
     for arg in args:
+        out.append(arg)
         if arg in VALUE_OPTIONS:
             value = next(args, None)
-            if value is not None and value.startswith("-") and value not in VALUE_OPTIONS and value != "-":
-                out.append(f"{arg}={value}")
-                continue
-            out.append(arg)
-            if value is not None:
+            if value is None:
+                break
+            if value.startswith("-") and value != "-" and not value.startswith("--"):
+                out[-1] = f"{arg}={value}"
+            else:
                 out.append(value)
-        else:
-            out.append(arg)
     return out
 
 
-def parse_vectors(text, option):
-    """`"1,0; 0,1"` -> [["1", "0"], ["0", "1"]], exact parsing happens in the engine."""
-    rows = [row.strip() for row in text.split(";")]
-    if rows and rows[-1] == "" and len(rows) > 1:  # allow a trailing ";"
-        rows.pop()
-    for index, row in enumerate(rows, 1):
-        if not row:
-            raise InputError(f"vector {index} is empty (vectors are separated by ';', entries by ',')", option)
-    return [[entry.strip() for entry in row.split(",")] for row in rows]
-
-
 def run_render(args):
-    from .figure import SEED_HIGHLIGHT, SEED_K, SEED_Q, figure
-
-    if (args.q is None) != (args.k is None):
-        raise InputError("missing; give both --q and --k", "--k" if args.q is not None else "--q")
-    if args.q is None:
-        q, k, highlight = SEED_Q, SEED_K, args.highlight or SEED_HIGHLIGHT
-    else:
-        q, k, highlight = parse_vectors(args.q, "--q"), parse_vectors(args.k, "--k"), args.highlight
-    try:
-        fig = figure(q, k, highlight=highlight, title=args.title, subtitle=args.subtitle)
-    except InputError as err:
-        raise err.relocated(_as_flag) from None
-    svg = fig.svg() + "\n"
+    svg = figure_from_args(args).svg() + "\n"
     if args.output == "-":
         sys.stdout.write(svg)
         return 0
@@ -103,17 +139,6 @@ def run_render(args):
         raise InputError(f"cannot write: {err.strerror or err}", f"-o {args.output}") from None
     print(path)
     return 0
-
-
-_FLAGS = {"q": "--q", "k": "--k", "q/k": "--q/--k", "highlight": "--highlight"}
-
-
-def _as_flag(where):
-    """The API names inputs `q`, `k`, `highlight '3,3'`; on the command line they are flags."""
-    if where is None:
-        return None
-    head, _, rest = where.partition(" ")
-    return " ".join(filter(None, (_FLAGS.get(head, head), rest)))
 
 
 def main(argv=None):

@@ -52,6 +52,7 @@ class FigureText:
 def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_labels=None, k_labels=None):
     """Every text of the figure for one attention pattern."""
     n_q, n_k = attention.shape
+    row_names = tuple(q_labels or (str(i) for i in range(1, n_q + 1)))
     q_labels = tuple(q_labels or (f"Q{i}" for i in range(1, n_q + 1)))
     k_labels = tuple(k_labels or (f"K{j}" for j in range(1, n_k + 1)))
     mask = attention.mask
@@ -64,7 +65,7 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
             for j in range(n_k))
         for i in range(n_q))
     softmax_rows = tuple(
-        SoftmaxRow(i + 1, notation.scores_line(i + 1, attention.kept_scores(i)),
+        SoftmaxRow(i + 1, notation.scores_line(row_names[i], attention.kept_scores(i)),
                    notation.weights_line(attention.weights(i)), computed=(i + 1) in highlight.softmax_rows)
         for i in range(n_q))
     return FigureText(

@@ -17,6 +17,7 @@ __all__ = ["InputError", "MAX_DIGITS", "MAX_EXPONENT", "parse_number", "to_exact
 #: Both keep arithmetic instant: `1e999999999` is refused before anything is computed.
 MAX_DIGITS = 40
 MAX_EXPONENT = 40
+_LIMIT = 10**MAX_DIGITS
 
 _DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?")
 _FRACTION = re.compile(r"[+-]?\d+/[+-]?\d+")
@@ -66,9 +67,9 @@ def to_exact(value):
     if isinstance(value, bool):
         raise InputError(f"{value!r} is a bool, not a number")
     if isinstance(value, Integral):
-        return Fraction(int(value))
+        return _within_limits(Fraction(int(value)))
     if isinstance(value, Rational):
-        return Fraction(int(value.numerator), int(value.denominator))
+        return _within_limits(Fraction(int(value.numerator), int(value.denominator)))
     if isinstance(value, str):
         return parse_number(value)
     if isinstance(value, Decimal):
@@ -83,6 +84,15 @@ def to_exact(value):
     if hasattr(value, "__index__"):
         return Fraction(value.__index__())
     raise InputError(f"{_show(repr(value))} is not a number")
+
+
+def _within_limits(value):
+    # bit_length, not str(): Python refuses to print integers of more than 4300 digits.
+    if abs(value.numerator) >= _LIMIT or value.denominator >= _LIMIT:
+        bits = max(value.numerator.bit_length(), value.denominator.bit_length())
+        raise InputError(f"a number of about {max(int(bits * 0.30103), MAX_DIGITS + 1)} digits; "
+                         f"the limit is {MAX_DIGITS}")
+    return value
 
 
 def format_number(value):

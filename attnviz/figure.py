@@ -4,7 +4,9 @@ import zlib
 
 from .content import describe
 from .engine import CAUSAL, attend
+from .exact import InputError
 from .highlight import parse_targets
+from .labels import check_labels, check_text
 from .layout import lay_out
 from .output import write_atomic
 
@@ -53,13 +55,15 @@ class Figure:
 
 
 def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask=CAUSAL, title=None, subtitle=None,
-           q_labels=None, k_labels=None, id_prefix=None):
+           tokens=None, q_tokens=None, k_tokens=None, id_prefix=None):
     """Build the figure for query vectors `q` and key vectors `k`.
 
     `q`, `k`: sequences of equal-length vectors of ints, Fractions, exact strings
     ("1/2", "0.5") or floats (read as the decimal they print as); numpy arrays work.
     `highlight`: targets marked "computed this step": (i, j) pairs or strings
     "I,J", "row=I", "mask", "softmax=I", "softmax" (1-based).
+    `tokens`: labels for both axes (when queries and keys are the same tokens);
+    `q_tokens`, `k_tokens`: labels for each axis. Shown verbatim in place of Q1.., K1...
 
     >>> fig = figure(highlight=[(3, 3)])
     >>> fig.attention.scores[2][2]
@@ -67,5 +71,17 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask=CAUSAL, title=None, subti
     """
     attention = attend(q, k, mask)
     marks = parse_targets(highlight, attention)
-    words = describe(attention, marks, title=title, subtitle=subtitle, q_labels=q_labels, k_labels=k_labels)
+    n_q, n_k = attention.shape
+    q_where, k_where = "q_tokens", "k_tokens"
+    if tokens is not None:
+        if n_q != n_k:
+            raise InputError(f"one list labels both axes, but there are {n_q} queries and {n_k} keys; "
+                             "use q_tokens and k_tokens", "tokens")
+        q_tokens = k_tokens = tokens
+        q_where = k_where = "tokens"
+    words = describe(attention, marks,
+                     title=None if title is None else check_text(title, "title"),
+                     subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
+                     q_labels=None if q_tokens is None else check_labels(q_tokens, n_q, q_where),
+                     k_labels=None if k_tokens is None else check_labels(k_tokens, n_k, k_where))
     return Figure(attention, marks, words, id_prefix=id_prefix)

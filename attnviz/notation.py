@@ -27,7 +27,7 @@ def vector_line(name, vectors, labels=None):
 
 
 def scores_line(row, scores):
-    """`row 2: scores [0,1]`."""
+    """`row 2: scores [0,1]`; `row` is the row's number or its token label."""
     return f"row {row}: scores [{','.join(map(format_number, scores))}]"
 
 

@@ -133,7 +133,7 @@ def test_bad_highlight(target, message):
 
 def test_text_and_attributes_are_escaped():
     fig = attnviz.figure(title='<script>alert("x")</script> & co', subtitle="a ]]> b",
-                         q_labels=["<b>", "&amp;", '"q"'], k_labels=["'k'", "<!--", "x"])
+                         q_tokens=["<b>", "&amp;", '"q"'], k_tokens=["'k'", "<!--", "x"])
     svg = fig.svg()
     root = svg_root(svg)
     assert "<script" not in svg and "<b>" not in svg and "<!--" not in svg

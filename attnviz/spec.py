@@ -1,0 +1,175 @@
+"""Figure specs: TOML or JSON files (or standard input) that describe one figure.
+
+Reading is strict: unknown keys are errors that suggest the nearest known key,
+wrong types name the key and what was expected, syntax errors give file, line and
+column. Decimals in the file are read as the exact decimal typed (`parse_float`).
+
+Each key maps to one `figure()` argument; `KEYS` is the single table of them, so
+the README's reference, the checks and the API cannot drift apart.
+"""
+
+import difflib
+import json
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from .exact import InputError
+
+__all__ = ["KEYS", "MAX_SPEC_BYTES", "read_spec", "parse_spec", "figure_arguments", "parse_vectors"]
+
+MAX_SPEC_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class Key:
+    expects: str  # what a value must be, in words, for error messages and docs
+    check: object  # callable (value, where) -> the figure() argument
+    example: str  # a TOML line, for the reference
+
+
+def parse_vectors(text, where):
+    """`"1,0; 0,1"` -> [["1", "0"], ["0", "1"]]; numbers are read exactly by the engine."""
+    rows = [row.strip() for row in text.split(";")]
+    if len(rows) > 1 and rows[-1] == "":  # a trailing ";"
+        rows.pop()
+    for index, row in enumerate(rows, 1):
+        if not row:
+            raise InputError(f"vector {index} is empty (vectors are separated by ';', entries by ',')", where)
+    return [[entry.strip() for entry in row.split(",")] for row in rows]
+
+
+def _vectors(value, where):
+    if isinstance(value, str):
+        return parse_vectors(value, where)
+    if not isinstance(value, list):
+        raise InputError(f"expected a list of vectors like [[1, 0], [0, 1]] or a string like \"1,0; 0,1\", "
+                         f"got {_kind(value)}", where)
+    for index, row in enumerate(value, 1):
+        if not isinstance(row, list):
+            raise InputError(f"vector {index}: expected a list of numbers, got {_kind(row)}", where)
+        for entry in row:
+            if isinstance(entry, bool) or not isinstance(entry, (int, Decimal, str)):
+                raise InputError(f"vector {index}: expected numbers (or strings like \"1/2\"), got {_kind(entry)}",
+                                 where)
+    return value
+
+
+def _text(value, where):
+    if not isinstance(value, str):
+        raise InputError(f"expected a string, got {_kind(value)}", where)
+    return value
+
+
+def _strings(value, where):
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise InputError(f"expected a list of strings, got {_kind(value)}", where)
+    return value
+
+
+def _highlight(value, where):
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value):
+        return [tuple(value)]  # highlight = [3, 3]
+    if not isinstance(value, list):
+        raise InputError(f"expected a list of targets like [[3, 3], \"softmax=2\"], got {_kind(value)}", where)
+    out = []
+    for target in value:
+        if isinstance(target, list) and len(target) == 2 and all(type(x) is int for x in target):
+            out.append(tuple(target))
+        elif isinstance(target, str):
+            out.append(target)
+        else:
+            raise InputError(f"expected targets like [3, 3] or \"row=2\", \"mask\", \"softmax=2\", \"softmax\"; "
+                             f"got {_kind(target)}", where)
+    return out
+
+
+KEYS = {
+    "q": Key("query vectors", _vectors, 'q = [[1, 0], [0, 1], [1, 1]]'),
+    "k": Key("key vectors", _vectors, 'k = [[1, 0], [0, 1], ["1/2", 0.5]]'),
+    "tokens": Key("labels for both axes", _strings, 'tokens = ["<s>", "the", "cat"]'),
+    "q_tokens": Key("labels for the query rows", _strings, 'q_tokens = ["the", "cat"]'),
+    "k_tokens": Key("labels for the key columns", _strings, 'k_tokens = ["<s>", "the", "cat"]'),
+    "highlight": Key("targets computed this step", _highlight, 'highlight = [[3, 3], "softmax=3"]'),
+    "title": Key("the figure's title", _text, 'title = "Causal attention"'),
+    "subtitle": Key("the subtitle, also the SVG's <desc>", _text, 'subtitle = "Three tokens."'),
+}
+REQUIRED = ("q", "k")
+
+
+def read_spec(source, stdin=None):
+    """Read a spec file (a path, or "-" for `stdin`, a binary stream); returns (mapping, name)."""
+    name = "<stdin>" if source == "-" else str(source)
+    try:
+        if source == "-":
+            data = stdin.read(MAX_SPEC_BYTES + 1)
+        else:
+            with open(source, "rb") as handle:
+                data = handle.read(MAX_SPEC_BYTES + 1)
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror or err}", name) from None
+    if len(data) > MAX_SPEC_BYTES:
+        raise InputError(f"larger than {MAX_SPEC_BYTES:,} bytes; a figure spec is a few lines", name)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(f"not UTF-8 text (byte {err.start + 1} is 0x{data[err.start]:02x}); "
+                         "a spec is a TOML or JSON file", name) from None
+    as_json = name.endswith(".json") or (not name.endswith(".toml") and text.lstrip().startswith("{"))
+    return parse_spec(text, name, as_json), name
+
+
+def parse_spec(text, name="<spec>", as_json=False):
+    """Parse TOML (or JSON) text into a mapping, with syntax errors as `name:line:column: ...`."""
+    if as_json:
+        try:
+            value = json.loads(text, parse_float=Decimal, parse_constant=_no_constant)
+        except json.JSONDecodeError as err:
+            raise InputError(f"invalid JSON: {err.msg}", f"{name}:{err.lineno}:{err.colno}") from None
+        except (RecursionError, ValueError) as err:
+            raise InputError(f"invalid JSON: {err}", name) from None
+        if not isinstance(value, dict):
+            raise InputError(f"expected a JSON object of keys, got {_kind(value)}", name)
+        return value
+    import tomllib
+
+    try:
+        return tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as err:
+        message = str(err)
+        if match := re.search(r"\(at line (\d+), column (\d+)\)$", message):
+            message = message[:match.start()].strip()
+            raise InputError(f"invalid TOML: {message}", f"{name}:{match[1]}:{match[2]}") from None
+        raise InputError(f"invalid TOML: {message}", name) from None
+    except (RecursionError, ValueError) as err:  # e.g. Python's 4300-digit limit on int()
+        raise InputError(f"invalid TOML: {err}", name) from None
+
+
+def figure_arguments(mapping, name, keys=KEYS, required=REQUIRED):
+    """Check a spec mapping against `keys`; returns keyword arguments for `figure()`."""
+    out = {}
+    for key, value in mapping.items():
+        if key not in keys:
+            raise InputError(_unknown(key, keys), name)
+        out[key] = keys[key].check(value, f"{name}: {key}")
+    for key in required:
+        if key not in out:
+            raise InputError(f"missing required key '{key}' ({keys[key].expects}), e.g. {keys[key].example}", name)
+    return out
+
+
+def _unknown(key, keys):
+    close = difflib.get_close_matches(key, list(keys), n=1, cutoff=0.5)
+    hint = f"; did you mean '{close[0]}'?" if close else f"; known keys: {', '.join(keys)}"
+    return f"unknown key {key!r}{hint}"
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not a number attnviz accepts")
+
+
+def _kind(value):
+    return {dict: "a table", list: "a list", str: "a string", bool: "a boolean", int: "an integer",
+            Decimal: "a decimal", type(None): "null"}.get(type(value), type(value).__name__)
