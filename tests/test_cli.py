@@ -41,7 +41,8 @@ def test_render_creates_folders(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["render", "--q", "1,2"],
      "attnviz: error: --k: missing: --q gives the q vectors, so k is needed too"),
-    (["render", "--q", "1,x", "--k", "1,2"], "attnviz: error: --q: vector 1: 'x' is not a number"),
+    (["render", "--q", "1,x", "--k", "1,2"],
+     "attnviz: error: --q: vector 1: 'x' is not a number"),
     (["render", "--q", "1,2;3", "--k", "1,2"], "attnviz: error: --q: vector 2 has 1 entries but vector 1 has 2"),
     (["render", "--q", "1,2", "--k", "1"], "attnviz: error: --q and --k: q vectors have 2 entries but k vectors have 1"),
     (["render", "--highlight", "9,9"], "attnviz: error: --highlight '9,9': row 9 is outside the grid"),
