@@ -6,6 +6,7 @@ status 2; an internal failure in exit status 1 and a request for a bug report.
 """
 
 import argparse
+import re
 import sys
 
 from . import __version__
@@ -73,20 +74,14 @@ def figure_from_args(args):
         mapping, name = read_spec(args.spec, sys.stdin.buffer)
         kwargs = figure_arguments(mapping, name)
         origin = {key: f"{name}: {key}" for key in kwargs}
-    flags = {
-        "q": args.q and parse_vectors(args.q, "--q"),
-        "k": args.k and parse_vectors(args.k, "--k"),
-        "tokens": args.tokens and args.tokens.split(),
-        "q_tokens": args.q_tokens and args.q_tokens.split(),
-        "k_tokens": args.k_tokens and args.k_tokens.split(),
-        "highlight": args.highlight,
-        "title": args.title,
-        "subtitle": args.subtitle,
-    }
-    for key, value in flags.items():
+    readers = {"q": parse_vectors, "k": parse_vectors, "tokens": _split_labels, "q_tokens": _split_labels,
+               "k_tokens": _split_labels, "highlight": None, "title": None, "subtitle": None}
+    for key, read in readers.items():
+        value = getattr(args, key)
         if value is not None:
-            kwargs[key] = value
-            origin[key] = f"--{key.replace('_', '-')}"
+            flag = f"--{key.replace('_', '-')}"
+            kwargs[key] = read(value, flag) if read else value
+            origin[key] = flag
     if "q" not in kwargs and "k" not in kwargs:
         kwargs.update(q=SEED_Q, k=SEED_K)
         kwargs.setdefault("highlight", SEED_HIGHLIGHT)
@@ -100,14 +95,20 @@ def figure_from_args(args):
         raise err.relocated(lambda where: _relocate(where, origin)) from None
 
 
+def _split_labels(text, flag):
+    return text.split()
+
+
 def _relocate(where, origin):
-    """The API names inputs `q`, `k`, `highlight '3,3'`; say where the user gave them instead."""
+    """The API names inputs `q`, `tokens: label 2`, `highlight '3,3'`; say where the user gave them."""
     if where is None:
         return None
-    head, _, rest = where.partition(" ")
-    if head == "q/k":
-        head = " and ".join(origin.get(key, key) for key in ("q", "k"))
-    return " ".join(filter(None, (origin.get(head, head), rest)))
+    match = re.match(r"q/k|\w+", where)
+    if not match:
+        return where
+    key = match[0]
+    place = " and ".join(origin.get(k, k) for k in ("q", "k")) if key == "q/k" else origin.get(key, key)
+    return place + where[match.end():]
 
 
 def join_negative_values(argv):

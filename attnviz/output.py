@@ -12,17 +12,31 @@ __all__ = ["write_atomic", "write_tree_atomic"]
 
 def write_atomic(path, text):
     """Write `text` (UTF-8) to `path`, creating folders; returns the Path."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = _create_temporary(path)
+    return write_tree_atomic({path: text})[0]
+
+
+def write_tree_atomic(files):
+    """Write several files (a mapping of paths to texts), all or nothing.
+
+    Every file is first written in full to a temporary file beside its target; only when all
+    of them are on disk do they replace their targets, each by an atomic rename.
+    """
+    staged = []
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
+        for path, text in files.items():
+            path = Path(path)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = _create_temporary(path)
+            staged.append((tmp, path))
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+        for tmp, path in staged:
+            os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
         raise
-    return path
+    return [path for _, path in staged]
 
 
 def _create_temporary(path):
@@ -36,12 +50,3 @@ def _create_temporary(path):
             return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644), tmp
         except FileExistsError:
             continue
-
-
-def write_tree_atomic(files):
-    """Write several files, all or nothing: every text is rendered before this is called,
-    then each file goes in place by rename. `files` maps paths to texts."""
-    written = []
-    for path, text in files.items():
-        written.append(write_atomic(path, text))
-    return written

@@ -1,0 +1,42 @@
+"""Atomic writes: complete or untouched, never partial."""
+
+import pytest
+
+from attnviz import output
+from attnviz.output import write_atomic, write_tree_atomic
+
+
+def test_write_atomic_replaces_whole_file(tmp_path):
+    target = tmp_path / "f.svg"
+    target.write_text("old", encoding="utf-8")
+    write_atomic(target, "new ·")
+    assert target.read_text(encoding="utf-8") == "new ·"
+    assert [p.name for p in tmp_path.iterdir()] == ["f.svg"]
+
+
+def test_a_failure_while_staging_leaves_every_target_untouched(tmp_path, monkeypatch):
+    a, b = tmp_path / "a.svg", tmp_path / "b.svg"
+    a.write_text("keep a", encoding="utf-8")
+    calls = []
+    real = output._create_temporary
+
+    def failing(path):
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        return real(path)
+
+    monkeypatch.setattr(output, "_create_temporary", failing)
+    with pytest.raises(OSError):
+        write_tree_atomic({a: "new a", b: "new b"})
+    assert a.read_text(encoding="utf-8") == "keep a" and not b.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.svg"]
+
+
+def test_text_that_fails_to_encode_leaves_no_file(tmp_path):
+    target = tmp_path / "x.svg"
+    target.write_text("keep", encoding="utf-8")
+    with pytest.raises(UnicodeEncodeError):
+        write_atomic(target, "lone surrogate \ud800")
+    assert target.read_text(encoding="utf-8") == "keep"
+    assert [p.name for p in tmp_path.iterdir()] == ["x.svg"]
