@@ -53,6 +53,9 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
     """Every text of the figure for one attention pattern."""
     n_q, n_k = attention.shape
     row_names = tuple(q_labels or (str(i) for i in range(1, n_q + 1)))
+    # Vector lines keep the axis letter with a token, so Q and K lines stay apart: "Q(<s>)=(1,0)".
+    q_names = q_labels and tuple(f"Q({label})" for label in q_labels)
+    k_names = k_labels and tuple(f"K({label})" for label in k_labels)
     q_labels = tuple(q_labels or (f"Q{i}" for i in range(1, n_q + 1)))
     k_labels = tuple(k_labels or (f"K{j}" for j in range(1, n_k + 1)))
     mask = attention.mask
@@ -73,8 +76,8 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         subtitle=DEFAULT_SUBTITLE if subtitle is None else subtitle,
         badge=f"exact scores, exact {mask.name} mask, named softmax",
         note=f"displayed Q,K {kind} vectors are the score source; {mask.name} mask keeps {mask.rule}",
-        q_line=notation.vector_line("Q", attention.q, q_labels),
-        k_line=notation.vector_line("K", attention.k, k_labels),
+        q_line=notation.vector_line("Q", attention.q, q_names),
+        k_line=notation.vector_line("K", attention.k, k_names),
         grid_caption=f"score S_ij=Qi·Kj with {mask.name} mask",
         k_labels=k_labels,
         q_labels=q_labels,

@@ -109,7 +109,9 @@ def render_svg(layout, id_prefix):
     drawing.add(drawing.rect((0, 0), (width, height), fill=PALETTE["background"], class_="attnviz-background"))
     for item in layout.items:
         drawing.add(_element(drawing, item, id_prefix))
-    return drawing.tostring()
+    # ElementTree writes a carriage return in text as is, and XML parsers read it back as a
+    # newline; as a character reference it survives. attnviz itself never writes one.
+    return drawing.tostring().replace("\r", "&#13;")
 
 
 def _hatch(drawing, pattern_id):
