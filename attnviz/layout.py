@@ -249,7 +249,7 @@ def _cell(cell, x, y, w):
     rect_role = "cell-masked" if cell.masked else "cell-score"
     children = [Rect(rect_role, x, y, w, CELL_H, rx=6)]
     if cell.computed:
-        children += [Rect("cell-computed", x, y, w, CELL_H, rx=6), Mark("computed-mark", x + w, y, 14)]
+        children += [Rect("cell-computed", x, y, w, CELL_H, rx=6), Mark("computed-mark", x + w - 4, y + 4, 12)]
     children.append(Text(role, x + w / 2, _baseline_centre(y + CELL_H / 2, role), (cell.text,), anchor="middle"))
     classes = ("attnviz-cell", "attnviz-masked" if cell.masked else "attnviz-score")
     classes += ("attnviz-computed",) if cell.computed else ()
