@@ -13,6 +13,8 @@ $(BIN)/attnviz: pyproject.toml
 
 demo: $(BIN)/attnviz
 	$(BIN)/attnviz render
+	$(BIN)/attnviz page
+	$(BIN)/attnviz walkthrough
 
 test: $(BIN)/attnviz
 	$(BIN)/python -m pytest -q

@@ -15,6 +15,8 @@ from .exact import InputError
 __all__ = ["main"]
 
 DEFAULT_OUTPUT = "out/attention-honesty-boundary.svg"
+DEFAULT_PAGE_DIR = "out"
+DEFAULT_WALKTHROUGH_DIR = "out/walkthrough"
 # Options whose value may start with a minus sign ("--q -1,2;0,1"): argparse would take it for an option.
 VALUE_OPTIONS = ("--q", "--k", "--highlight", "--title", "--subtitle", "--tokens", "--q-tokens", "--k-tokens",
                  "-o", "--output")
@@ -43,7 +45,30 @@ def build_parser():
     add_figure_options(render)
     render.add_argument("-o", "--output", metavar="PATH", default=DEFAULT_OUTPUT,
                         help=f"where to write the SVG; - for standard output (default: {DEFAULT_OUTPUT})")
-    for sub in (render,):
+    render.add_argument("--step", metavar="N", type=int,
+                        help="with a document spec: the figure of its section N (1-based), as on its page")
+    page = commands.add_parser(
+        "page", help="write a document as an HTML page and one SVG per section",
+        description="Write a document (title, heading, intro, legend, sections with formulas and figures) as "
+                    "DIR/index.html, a page that works offline with no script, and DIR/steps/NN-name.svg, one "
+                    "figure per section. Without SPEC: the seed document.")
+    page.add_argument("spec", nargs="?", metavar="SPEC",
+                      help="document spec, a TOML or JSON file; - reads standard input (default: the seed document)")
+    page.add_argument("-o", "--output", metavar="DIR", default=DEFAULT_PAGE_DIR,
+                      help=f"the folder to write into (default: {DEFAULT_PAGE_DIR})")
+    page.add_argument("--print-spec", action="store_true",
+                      help="print the seed document's spec, a working example to copy, and exit")
+    walk = commands.add_parser(
+        "walkthrough", help="write every step behind a figure, as a page and one SVG per step",
+        description="From the vectors alone: one step per score the mask keeps (row by row), then the mask, "
+                    "then each row's named softmax; what is not yet computed is drawn empty. Writes "
+                    "DIR/index.html and DIR/steps/NN-name.svg. Takes a figure spec and the same flags as render.")
+    walk.add_argument("spec", nargs="?", metavar="SPEC",
+                      help="figure spec (or a document spec: its figure), a TOML or JSON file; - reads standard input")
+    add_figure_options(walk)
+    walk.add_argument("-o", "--output", metavar="DIR", default=DEFAULT_WALKTHROUGH_DIR,
+                      help=f"the folder to write into (default: {DEFAULT_WALKTHROUGH_DIR})")
+    for sub in (render, page, walk):
         sub.add_argument("--debug", action="store_true", help="show tracebacks")
     return parser
 
@@ -70,10 +95,19 @@ def figure_from_args(args):
     from .spec import figure_arguments, parse_vectors, read_spec
 
     kwargs, origin = {}, {}
+    step = getattr(args, "step", None)
+    if step is not None and args.spec is None:
+        raise InputError("needs a document spec (one with [[sections]]), e.g. attnviz render page.toml --step 2",
+                         "--step")
     if args.spec is not None:
         mapping, name = read_spec(args.spec, sys.stdin.buffer)
-        kwargs = figure_arguments(mapping, name)
-        origin = {key: f"{name}: {key}" for key in kwargs}
+        if "sections" in mapping or step is not None:  # a document spec
+            from .document import step_arguments
+
+            kwargs, origin = step_arguments(mapping, name, step, need_step=args.command == "render")
+        else:
+            kwargs = figure_arguments(mapping, name)
+            origin = {key: f"{name}: {key}" for key in kwargs}
     readers = {"q": parse_vectors, "k": parse_vectors, "tokens": _split_labels, "q_tokens": _split_labels,
                "k_tokens": _split_labels, "highlight": None, "title": None, "subtitle": None}
     for key, read in readers.items():
@@ -142,6 +176,41 @@ def run_render(args):
     return 0
 
 
+def run_page(args):
+    from .document import build_figures, default_document, read_document, seed_spec_text
+
+    if args.print_spec:
+        sys.stdout.write(seed_spec_text())
+        return 0
+    if args.spec is None:
+        document, name = default_document(), "seed-document.toml"
+    else:
+        document, name = read_document(args.spec, sys.stdin.buffer)
+    return _write_page(document, build_figures(document, name), args.output, name)
+
+
+def run_walkthrough(args):
+    from .walkthrough import walkthrough
+
+    if args.highlight:
+        raise InputError("a walkthrough highlights what each step computes; leave --highlight out", "--highlight")
+    document, figures = walkthrough(figure_from_args(args))
+    return _write_page(document, figures, args.output, "walkthrough")
+
+
+def _write_page(document, figures, out_dir, name):
+    from .page import write_page
+
+    if out_dir == "-":
+        raise InputError("a page is several files (index.html and steps/); give a folder", "-o -")
+    try:
+        paths = write_page(document, figures, out_dir, name)
+    except OSError as err:
+        raise InputError(f"cannot write: {err.strerror or err}", f"-o {out_dir}") from None
+    print("\n".join(map(str, paths)))
+    return 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in argv
@@ -150,7 +219,7 @@ def main(argv=None):
         if args.command is None:
             build_parser().print_help()
             return 2
-        return {"render": run_render}[args.command](args)
+        return {"render": run_render, "page": run_page, "walkthrough": run_walkthrough}[args.command](args)
     except (InputError, UsageError) as err:
         if debug:
             raise

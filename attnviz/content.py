@@ -3,13 +3,13 @@
 This is the anatomy as data: no positions, no colours. `layout` places it.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from . import notation
 from .exact import format_number
 from .highlight import NO_HIGHLIGHT
 
-__all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "FigureText", "Cell", "SoftmaxRow", "describe"]
+__all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "FigureText", "Cell", "SoftmaxRow", "describe", "at_step"]
 
 DEFAULT_TITLE = "Attention honesty boundary"
 DEFAULT_SUBTITLE = "Exact score and mask structure with named softmax."
@@ -22,6 +22,9 @@ class Cell:
     text: str  # the exact score, or "masked"
     masked: bool
     computed: bool
+    # Not yet computed, in a step-by-step series: drawn empty. Out of repr, which derives the ids:
+    # figures without pending parts keep theirs.
+    pending: bool = field(default=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,9 @@ class SoftmaxRow:
     scores: str  # "row 2: scores [0,1]"
     weights: str  # "weights e^0/(e^0+e^1), e^1/(e^0+e^1)"
     computed: bool
+    # Not yet computed, in a step-by-step series: drawn empty. Out of repr, which derives the ids:
+    # figures without pending parts keep theirs.
+    pending: bool = field(default=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -86,3 +92,17 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         softmax_rows=softmax_rows,
         footer="softmax is named: no decimal attention weights are pinned",
     )
+
+
+def at_step(words, highlight=NO_HIGHLIGHT, pending_cells=frozenset(), pending_rows=frozenset()):
+    """The same figure at one step of a series: `highlight` is what this step computed; cells
+    (1-based (i, j)) and softmax rows in `pending_*` are not computed yet and are drawn empty.
+
+    Pending parts keep their text, so every step of a series has the same geometry.
+    """
+    cells = tuple(tuple(replace(cell, computed=(cell.q, cell.k) in highlight.cells,
+                                pending=(cell.q, cell.k) in pending_cells) for cell in row)
+                  for row in words.cells)
+    rows = tuple(replace(row, computed=row.q in highlight.softmax_rows, pending=row.q in pending_rows)
+                 for row in words.softmax_rows)
+    return replace(words, cells=cells, softmax_rows=rows)

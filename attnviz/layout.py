@@ -224,7 +224,11 @@ def lay_out(words):
         children = (Rect("softmax-band", PAD, top, band_w, bottom - top, rx=6),
                     Rect("softmax-bar", PAD, top, 4, bottom - top)) if row.computed else ()
         classes = ("attnviz-softmax-row",) + (("attnviz-computed",) if row.computed else ())
-        items.append(Group(classes, (("data-q", str(row.q)),), children + (scores, weights),
+        texts = (scores, weights)
+        if row.pending:  # not computed yet: its place, empty, so every step has the same geometry
+            children, texts = (Rect("softmax-pending", PAD, top, band_w, bottom - top, rx=6),), ()
+            classes += ("attnviz-pending",)
+        items.append(Group(classes, (("data-q", str(row.q)),), children + texts,
                            box=(PAD, top, PAD + band_w, bottom)))
         y = bottom + 2
 
@@ -245,6 +249,9 @@ def _baseline_centre(centre_y, role):
 
 
 def _cell(cell, x, y, w):
+    if cell.pending:  # not computed yet: an empty cell with a light outline, no text
+        return Group(("attnviz-cell", "attnviz-pending"), (("data-q", str(cell.q)), ("data-k", str(cell.k))),
+                     (Rect("cell-pending", x, y, w, CELL_H, rx=6),), box=(x, y, x + w, y + CELL_H))
     role = "masked" if cell.masked else ("score-computed" if cell.computed else "score")
     rect_role = "cell-masked" if cell.masked else "cell-score"
     children = [Rect(rect_role, x, y, w, CELL_H, rx=6)]

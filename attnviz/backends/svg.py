@@ -41,6 +41,8 @@ PALETTE = {
     "softmax-band": "#fef3c7",
     "footer": "#4b5563",
     "rule": "#d1d5db",
+    "pending-fill": "#ffffff",
+    "pending-stroke": "#cbd5e1",
 }
 
 
@@ -151,6 +153,9 @@ def _rect(drawing, rect, id_prefix):
         "softmax-band": dict(fill=PALETTE["softmax-band"]),
         "softmax-bar": dict(fill=PALETTE["computed-stroke"]),
         "rule": dict(fill=PALETTE["rule"]),
+        "cell-pending": dict(fill=PALETTE["pending-fill"], stroke=PALETTE["pending-stroke"], stroke_dasharray="2 3"),
+        "softmax-pending": dict(fill=PALETTE["pending-fill"], stroke=PALETTE["pending-stroke"],
+                                stroke_dasharray="2 3"),
     }[rect.role]
     attrs = dict(insert=(fmt(rect.x), fmt(rect.y)), size=(fmt(rect.w), fmt(rect.h)), class_=f"attnviz-{rect.role}")
     if rect.rx:

@@ -1,0 +1,71 @@
+"""A document as files: DIR/index.html (one offline page) and DIR/steps/NN-name.svg (one per section).
+
+The page comes from the jinja2 template `page.html.j2` (autoescape on: every user text is
+escaped by jinja2, the figures by the SVG backend, the formulas by `mathml`). Each figure is
+inlined with its own id prefix; the step SVGs are the same figures, standalone.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .output import write_tree_atomic
+
+__all__ = ["TEMPLATE", "template_dir", "render_page", "page_files", "write_page", "inline_svg"]
+
+TEMPLATE = "page.html.j2"
+STEPS = "steps"
+
+
+@dataclass(frozen=True)
+class _Step:
+    section: object
+    svg: str  # inline SVG markup
+    mathml: str  # the formula as MathML, or ""
+
+
+def template_dir():
+    """The templates folder: inside the installed package, or beside it in a source tree."""
+    package = Path(__file__).resolve().parent
+    for folder in (package / "templates", package.parent / "templates"):
+        if (folder / TEMPLATE).is_file():
+            return folder
+    raise FileNotFoundError(f"attnviz's page template {TEMPLATE} is missing from {package}; reinstall attnviz")
+
+
+def inline_svg(svg):
+    """A standalone SVG made fit for HTML: the `xmlns:ev` declaration svgwrite adds (unused here)
+    is not allowed on an inline <svg> by HTML's rules."""
+    return svg.replace(' xmlns:ev="http://www.w3.org/2001/xml-events"', "", 1)
+
+
+def render_page(document, figures, name="<document>"):
+    """The page's HTML (a str) for a document and its sections' figures (`document.build_figures`)."""
+    import jinja2
+    from markupsafe import Markup
+
+    from .backends.svg import PALETTE
+    from .mathml import tex_to_mathml
+
+    steps = []
+    for number, (section, figure) in enumerate(zip(document.sections, figures, strict=True), 1):
+        mathml = section.formula and tex_to_mathml(section.formula, f"{name}: section {number}: formula")
+        steps.append(_Step(section, Markup(inline_svg(figure.svg())), Markup(mathml or "")))
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir()), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             keep_trailing_newline=True)
+    return env.get_template(TEMPLATE).render(doc=document, steps=steps, computed_fill=PALETTE["computed-fill"],
+                                             computed_stroke=PALETTE["computed-stroke"])
+
+
+def page_files(document, figures, out_dir, name="<document>"):
+    """Every file of the page, rendered: {path: text}; index.html first, then the steps in order."""
+    out_dir = Path(out_dir)
+    files = {out_dir / "index.html": render_page(document, figures, name)}
+    for section, figure in zip(document.sections, figures, strict=True):
+        files[out_dir / STEPS / f"{section.name}.svg"] = figure.svg() + "\n"
+    return files
+
+
+def write_page(document, figures, out_dir, name="<document>"):
+    """Write index.html and the step SVGs under `out_dir`, all or nothing; returns the paths."""
+    return write_tree_atomic(page_files(document, figures, out_dir, name))

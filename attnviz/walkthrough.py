@@ -1,0 +1,170 @@
+"""The series behind a figure, generated from its vectors: one step per thing computed.
+
+Order: the scores the mask keeps, row by row (S_11, S_21, S_22, ...), then the mask applied
+(when it masks anything), then each row's named softmax, top to bottom. Masked cells are
+never given a score: they stay empty until the mask step shows them "masked", so every
+number a step shows is one the finished figure shows. What is not yet computed is drawn
+empty (`content.at_step`), and every step states exactly what it computed, with its formula.
+"""
+
+from fractions import Fraction
+
+from . import notation
+from .content import at_step
+from .document import Section, make_document
+from .engine import dot
+from .exact import InputError, format_number
+from .figure import Figure
+from .highlight import parse_targets
+
+__all__ = ["MAX_STEPS", "SERIES", "LEGEND", "plan", "walkthrough"]
+
+MAX_STEPS = 150
+SERIES = "Scores, Masks, Softmax"
+LEGEND = "highlighted = computed this step"
+MAX_LISTED = 12  # masked cells named one by one; more are counted
+
+
+def plan(attention):
+    """The steps, in order: ("score", i, j), ("mask",), ("softmax", i); 1-based."""
+    n_q, n_k = attention.shape
+    kept = [("score", i + 1, j + 1) for i in range(n_q) for j in range(n_k) if attention.kept[i][j]]
+    masked = len(kept) < n_q * n_k
+    return kept + ([("mask",)] if masked else []) + [("softmax", i) for i in range(1, n_q + 1)]
+
+
+def walkthrough(fig):
+    """(Document, figures) for every step of `fig` (an `attnviz.Figure`), for `page.write_page`."""
+    attention, words = fig.attention, fig.words
+    steps = plan(attention)
+    if len(steps) > MAX_STEPS:
+        n_scores = sum(step[0] == "score" for step in steps)
+        raise InputError(f"{len(steps)} steps ({n_scores} scores, the mask and {attention.shape[0]} softmax rows); "
+                         f"the limit is {MAX_STEPS}: use fewer tokens", "walkthrough")
+    sections = [_section(step, attention, words) for step in steps]
+    document = make_document(title=SERIES, heading=f"{words.title}, step by step", intro=(_intro(attention, steps),),
+                             legend=LEGEND, sections=sections)
+    figures = []
+    for n, section in enumerate(document.sections):
+        marks = parse_targets(list(section.highlight), attention)
+        cells, rows = _pending(steps, n, attention)
+        figures.append(Figure(attention, marks, at_step(words, marks, cells, rows), id_prefix=section.id_prefix))
+    return document, figures
+
+
+def _pending(steps, n, attention):
+    """Cells and softmax rows not yet computed before the end of step `n` (0-based)."""
+    n_q, n_k = attention.shape
+    done = steps[:n + 1]
+    cells = {(i, j) for i in range(1, n_q + 1) for j in range(1, n_k + 1)}
+    if ("mask",) in done or ("mask",) not in steps:
+        cells -= {(i + 1, j + 1) for i in range(n_q) for j in range(n_k) if not attention.kept[i][j]}
+    cells -= {(step[1], step[2]) for step in done if step[0] == "score"}
+    rows = set(range(1, n_q + 1)) - {step[1] for step in done if step[0] == "softmax"}
+    return frozenset(cells), frozenset(rows)
+
+
+def _intro(attention, steps):
+    mask = attention.mask
+    n_scores = sum(step[0] == "score" for step in steps)
+    kept = (f"the {n_scores} scores S_ij = Qi·Kj that the {mask.name} mask keeps ({mask.rule}), row by row; "
+            "then the mask" if ("mask",) in steps else f"all {n_scores} scores S_ij = Qi·Kj, row by row")
+    return (f"From the vectors alone, one step at a time: {kept}; then each row's named softmax. "
+            "What is not yet computed is empty.")
+
+
+def _section(step, attention, words):
+    if step[0] == "score":
+        return _score_section(step[1], step[2], attention, words)
+    if step[0] == "mask":
+        return _mask_section(attention)
+    return _softmax_section(step[1], attention)
+
+
+def _score_section(i, j, attention, words):
+    q, k = attention.q[i - 1], attention.k[j - 1]
+    value, product = attention.scores[i - 1][j - 1], dot(q, k)
+    terms = " + ".join(f"{_factor(a)}·{_factor(b)}" for a, b in zip(q, k))
+    tex_terms = " + ".join(rf"{_tex_factor(a)} \cdot {_tex_factor(b)}" for a, b in zip(q, k))
+    who = _labels(words.q_labels[i - 1], words.k_labels[j - 1], i, j)
+    if value == product:
+        sentence = f"S_{{{i},{j}}} = Q{i}·K{j} = {terms} = {format_number(value)}"
+        formula = rf"S_{{{i},{j}}} = Q_{{{i}}} \cdot K_{{{j}}} = {tex_terms} = {_tex_number(value)}"
+    else:  # a figure whose scores are not the bare dot product (scaled, biased): say both, exactly
+        sentence = (f"Q{i}·K{j} = {terms} = {format_number(product)}, "
+                    f"and this figure's score is S_{{{i},{j}}} = {format_number(value)}")
+        formula = rf"Q_{{{i}}} \cdot K_{{{j}}} = {tex_terms} = {_tex_number(product)},\ S_{{{i},{j}}} = " \
+                  rf"{_tex_number(value)}"
+    return Section(heading=f"Score of Q{i} and K{j}", paragraphs=(f"The score of query {i} and key {j}{who} is their "
+                                                                  f"dot product: {sentence}.",),
+                   formula=formula, highlight=((i, j),))
+
+
+def _mask_section(attention):
+    mask = attention.mask
+    n_q, n_k = attention.shape
+    masked = [(i + 1, j + 1) for i in range(n_q) for j in range(n_k) if not attention.kept[i][j]]
+    if len(masked) <= MAX_LISTED:
+        names = [f"S_{{{i},{j}}}" for i, j in masked]
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        verb = "is" if len(names) == 1 else "are"
+        formula = r",\ ".join(names) + r"\ \text{masked}"
+    else:
+        listed, verb = f"{len(masked)} cells", "are"
+        formula = rf"{len(masked)}\ \text{{cells masked}}"
+    it = "it takes" if verb == "is" else "they take"
+    return Section(heading=f"The {mask.name} mask",
+                   paragraphs=(f"The {mask.name} mask keeps {mask.rule}: {listed} {verb} masked, so {it} no part "
+                               "in the softmax.",),
+                   formula=formula, highlight=("mask",))
+
+
+def _softmax_section(i, attention):
+    scores = attention.kept_scores(i - 1)
+    weights = attention.weights(i - 1)
+    shown = f"[{','.join(map(format_number, scores))}]"
+    args = ", ".join(_tex_number(s) for s in scores)
+    if weights.kind == "undefined":
+        paragraph = f"Row {i} has no unmasked score: the mask removes every key, so its softmax is undefined."
+        formula = None
+    elif weights.kind == "pinned" and len(scores) == 1:
+        paragraph = f"Row {i} has one unmasked score, {shown}, so its weight is exactly 1."
+        formula = rf"\operatorname{{softmax}}({args}) = (1)"
+    elif weights.kind == "pinned":
+        value = format_number(weights.values[0])
+        paragraph = f"Row {i}'s unmasked scores are all equal, {shown}, so each weight is exactly {value}."
+        formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(
+            _tex_number(v) for v in weights.values) + r"\right)"
+    else:
+        terms = ", ".join(notation.weight_terms(weights))
+        paragraph = f"Row {i}'s unmasked scores are {shown}. Softmax is named, not decimalized: weights {terms}."
+        denominator = "+".join(f"e^{{{format_number(x)}}}" for x in weights.exponents)
+        formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(
+            rf"\frac{{e^{{{format_number(x)}}}}}{{{denominator}}}" for x in weights.exponents) + r"\right)"
+    return Section(heading=f"Softmax of row {i}", paragraphs=(paragraph,), formula=formula,
+                   highlight=(f"softmax={i}",))
+
+
+def _labels(q_label, k_label, i, j):
+    """` (“cat” and “the”)` when the figure shows token labels rather than Q3, K2."""
+    if (q_label, k_label) == (f"Q{i}", f"K{j}"):
+        return ""
+    return f" (“{q_label}” and “{k_label}”)"
+
+
+def _factor(x):
+    """A factor of a product as text: `(-1)`, `(1/2)`, `3`."""
+    text = format_number(x)
+    return f"({text})" if x < 0 or Fraction(x).denominator != 1 else text
+
+
+def _tex_number(x):
+    """`3`, `\\frac{1}{2}`, `{-\\frac{1}{2}}`: a negative number is a group, so its minus sign is
+    typeset as a sign, not as a subtraction with spaces around it."""
+    x = Fraction(x)
+    text = str(abs(x.numerator)) if x.denominator == 1 else rf"\frac{{{abs(x.numerator)}}}{{{x.denominator}}}"
+    return f"{{-{text}}}" if x < 0 else text
+
+
+def _tex_factor(x):
+    return rf"\left({_tex_number(x)}\right)" if x < 0 else _tex_number(x)

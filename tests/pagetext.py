@@ -1,0 +1,70 @@
+"""Reading a written page back: its text, its tags, its inline figures (stdlib only)."""
+
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+class _Page(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.in_body = False
+        self.body_text = []
+        self.tags = []  # (tag, attrs dict) for every start tag, in order
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag == "body":
+            self.in_body = True
+
+    def handle_startendtag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        if tag == "body":
+            self.in_body = False
+
+    def handle_data(self, data):
+        if self.in_body:
+            self.body_text.append(data)
+
+
+def read_page(html):
+    page = _Page()
+    page.feed(html)
+    page.close()
+    return page
+
+
+def squeeze(text):
+    """The text with all whitespace removed (Unicode whitespace, no-break spaces included)."""
+    return "".join(text.split())
+
+
+def body_text(html):
+    return "".join(read_page(html).body_text)
+
+
+def inline_figures(html):
+    """The page's figures (<svg class="attnviz">) parsed as XML, in order."""
+    figures = []
+    for match in re.finditer(r'<svg\b[^>]*\bclass="attnviz"', html):
+        end = html.index("</svg>", match.start()) + len("</svg>")  # a figure holds no nested <svg>
+        figures.append(ET.fromstring(html[match.start():end]))
+    return figures
+
+
+def computed(root):
+    """What a figure highlights: ({(i, j): cell text}, [softmax rows])."""
+    cells, rows = {}, []
+    for g in root.iter(f"{SVG_NS}g"):
+        classes = g.get("class", "").split()
+        if "attnviz-computed" not in classes:
+            continue
+        if "attnviz-cell" in classes:
+            cells[(int(g.get("data-q")), int(g.get("data-k")))] = "".join(g.itertext())
+        elif "attnviz-softmax-row" in classes:
+            rows.append(int(g.get("data-q")))
+    return cells, rows

@@ -1,0 +1,167 @@
+"""`attnviz walkthrough`: every step behind a figure, from the vectors alone."""
+
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import pytest
+from clirun import run_cli
+from conftest import SVG_NS
+from hypothesis import given
+from hypothesis import strategies as st
+from pagetext import body_text, computed, inline_figures, read_page
+
+import attnviz
+from attnviz.engine import Mask
+from attnviz.exact import format_number
+from attnviz.walkthrough import MAX_STEPS, plan, walkthrough
+
+# Unseen: rational, negative, 4 queries and 4 keys of dimension 3.
+Q = [[1, "-1/2", 0], ["3/4", 2, -1], [0, 0, 5], ["-2", "1/3", "0.5"]]
+K = [[2, 2, 2], [-1, "1/4", 0], ["1/2", -3, 1], [0, 1, "-2/3"]]
+
+
+def exact_score(i, j):
+    return sum((Fraction(a) * Fraction(b) for a, b in zip(Q[i - 1], K[j - 1])), Fraction(0))
+
+
+def cell_states(root):
+    """{(i, j): (state, text)} with state "pending", "masked" or "score"."""
+    out = {}
+    for g in root.iter(f"{SVG_NS}g"):
+        classes = g.get("class", "").split()
+        if "attnviz-cell" in classes:
+            state = next(c for c in ("attnviz-pending", "attnviz-masked", "attnviz-score") if c in classes)
+            out[(int(g.get("data-q")), int(g.get("data-k")))] = (state[8:], "".join(g.itertext()))
+    return out
+
+
+def softmax_states(root):
+    return {int(g.get("data-q")): ("pending" if "attnviz-pending" in g.get("class") else "shown", "".join(g.itertext()))
+            for g in root.iter(f"{SVG_NS}g") if "attnviz-softmax-row" in g.get("class", "").split()}
+
+
+@pytest.fixture(scope="module")
+def unseen(tmp_path_factory):
+    out = tmp_path_factory.mktemp("walk")
+    q = "; ".join(",".join(map(str, v)) for v in Q)
+    k = "; ".join(",".join(map(str, v)) for v in K)
+    result = run_cli("walkthrough", "--q", q, "--k", k, "-o", str(out))
+    assert result.code == 0, result.stderr
+    return out
+
+
+def test_seed_plan_is_scores_then_mask_then_softmax():
+    assert plan(attnviz.figure().attention) == [
+        ("score", 1, 1), ("score", 2, 1), ("score", 2, 2), ("score", 3, 1), ("score", 3, 2), ("score", 3, 3),
+        ("mask",), ("softmax", 1), ("softmax", 2), ("softmax", 3)]
+
+
+def test_seed_sentences_state_exactly_what_was_computed():
+    document, _ = walkthrough(attnviz.figure())
+    sections = document.sections
+    assert "S_{3,2} = Q3·K2 = 1·0 + 1·1 = 1." in sections[4].paragraphs[0]
+    assert sections[4].formula == r"S_{3,2} = Q_{3} \cdot K_{2} = 1 \cdot 0 + 1 \cdot 1 = 1"
+    assert sections[6].paragraphs[0] == ("The causal mask keeps j<=i: S_{1,2}, S_{1,3} and S_{2,3} are masked, "
+                                         "so they take no part in the softmax.")
+    assert sections[7].paragraphs[0] == "Row 1 has one unmasked score, [1], so its weight is exactly 1."
+    assert sections[9].paragraphs[0].endswith("weights e^1/(e^1+e^1+e^2), e^1/(e^1+e^1+e^2), e^2/(e^1+e^1+e^2).")
+    assert sections[9].formula.startswith(r"\operatorname{softmax}(1, 1, 2) = \left(\frac{e^{1}}{e^{1}+e^{1}+e^{2}}")
+
+
+def test_unseen_vectors_one_step_per_score_then_mask_then_rows(unseen):
+    steps = sorted((unseen / "steps").iterdir())
+    assert len(steps) == 10 + 1 + 4  # kept cells of a 4x4 causal grid, the mask, four softmax rows
+    assert [p.name[:3] for p in steps] == [f"{n:02d}-" for n in range(1, 16)]
+    roots = [ET.fromstring(p.read_text(encoding="utf-8")) for p in steps]
+    assert len({(r.get("width"), r.get("height")) for r in roots}) == 1  # slides do not jump
+    kept = [(i, j) for i in range(1, 5) for j in range(1, i + 1)]
+    final_rows = softmax_states(roots[-1])
+    for n, root in enumerate(roots):
+        cells, rows = computed(root), softmax_states(root)
+        states = cell_states(root)
+        if n < 10:  # a score: that cell highlighted, holding the exact value; later cells empty
+            i, j = kept[n]
+            assert cells == ({(i, j): format_number(exact_score(i, j))}, [])
+            for cell in kept:
+                done = kept.index(cell) <= n
+                expected = ("score", format_number(exact_score(*cell))) if done else ("pending", "")
+                assert states[cell] == expected
+            assert all(states[(i, j)] == ("pending", "") for i in range(1, 5) for j in range(i + 1, 5))
+            assert all(state == ("pending", "") for state in rows.values())
+        elif n == 10:  # the mask: every masked cell highlighted
+            masked = {(i, j): "masked" for i in range(1, 5) for j in range(i + 1, 5)}
+            assert cells == (masked, [])
+            assert all(state == ("pending", "") for state in rows.values())
+        else:  # row r's softmax, named exactly as in the finished figure; later rows empty
+            r = n - 10
+            assert cells == ({}, [r])
+            assert rows[r] == final_rows[r] and rows[r][1].startswith(f"row {r}: scores [")
+            assert all(rows[x][0] == "pending" for x in range(r + 1, 5))
+
+
+def test_unseen_walkthrough_page(unseen):
+    html = (unseen / "index.html").read_text(encoding="utf-8")
+    figures = inline_figures(html)
+    assert len(figures) == 15
+    assert computed(figures[1]) == ({(2, 1): format_number(exact_score(2, 1))}, [])
+    ids = [attrs["id"] for _, attrs in read_page(html).tags if "id" in attrs]
+    assert len(ids) == len(set(ids))
+    text = body_text(html)
+    assert "From the vectors alone, one step at a time: the 10 scores S_ij = Qi·Kj" in text
+    # 3/4·2 + 2·2 + (-1)·2 = 7/2
+    assert "S_{2,1} = Q2·K1 = (3/4)·2 + 2·2 + (-1)·2 = 7/2." in text
+    assert "\\frac{7}{2}" in html  # the formula's TeX, kept as its annotation
+
+
+@given(st.integers(1, 5), st.integers(1, 3), st.data())
+def test_every_step_for_random_vectors(n, d, data):
+    vec = st.lists(st.one_of(st.integers(-5, 5), st.fractions(-3, 3, max_denominator=5)), min_size=d, max_size=d)
+    q = data.draw(st.lists(vec, min_size=n, max_size=n))
+    k = data.draw(st.lists(vec, min_size=n, max_size=n))
+    fig = attnviz.figure(q, k)
+    document, figures = walkthrough(fig)
+    assert len(figures) == n * (n + 1) // 2 + (n > 1) + n
+    for section, step in zip(document.sections, figures):
+        cells = [c for row in step.words.cells for c in row]
+        lit = [c for c in cells if c.computed]
+        if section.highlight and isinstance(section.highlight[0], tuple):
+            (i, j), = section.highlight
+            assert [(c.q, c.k) for c in lit] == [(i, j)] and not lit[0].pending
+            value = sum((Fraction(a) * Fraction(b) for a, b in zip(q[i - 1], k[j - 1])), Fraction(0))
+            assert lit[0].text == format_number(value) and f"= {format_number(value)}." in section.paragraphs[0]
+        assert not any(c.computed and c.pending for c in cells)
+
+
+def test_a_mask_that_masks_nothing_has_no_mask_step_and_an_empty_row_is_undefined():
+    everything = Mask("full", "all j", lambda i, j: True)
+    document, _ = walkthrough(attnviz.figure([[1], [2]], [[3], [4]], mask=everything))
+    assert [s.heading for s in document.sections] == [
+        "Score of Q1 and K1", "Score of Q1 and K2", "Score of Q2 and K1", "Score of Q2 and K2",
+        "Softmax of row 1", "Softmax of row 2"]
+    strict = Mask("strict", "j<i", lambda i, j: j < i)
+    document, figures = walkthrough(attnviz.figure([[1], [2]], [[3], [4]], mask=strict))
+    assert document.sections[2].paragraphs[0].startswith("Row 1 has no unmasked score")
+    assert document.sections[2].formula is None
+
+
+def test_too_many_steps_are_refused(tmp_path):
+    n = 17  # 153 scores alone
+    result = run_cli("walkthrough", "--q", "; ".join(["1"] * n), "--k", "; ".join(["1"] * n), "-o", str(tmp_path / "w"))
+    assert result.code == 2 and not (tmp_path / "w").exists()
+    assert result.stderr == (f"attnviz: error: walkthrough: {n * (n + 1) // 2 + 1 + n} steps ({n * (n + 1) // 2} "
+                             f"scores, the mask and {n} softmax rows); the limit is {MAX_STEPS}: use fewer tokens\n")
+
+
+def test_highlight_is_refused(tmp_path):
+    result = run_cli("walkthrough", "--highlight", "1,1", "-o", str(tmp_path / "w"))
+    assert result.code == 2 and result.stderr.startswith("attnviz: error: --highlight: a walkthrough highlights")
+    assert not (tmp_path / "w").exists()
+
+
+def test_walkthrough_of_a_documents_figure(tmp_path):
+    spec = tmp_path / "d.toml"
+    spec.write_text(run_cli("page", "--print-spec").stdout, encoding="utf-8")
+    assert run_cli("walkthrough", str(spec), "-o", str(tmp_path / "a")).code == 0
+    assert run_cli("walkthrough", "-o", str(tmp_path / "b")).code == 0
+    assert (tmp_path / "a" / "index.html").read_bytes() == (tmp_path / "b" / "index.html").read_bytes()
+    assert len(list((tmp_path / "a" / "steps").iterdir())) == 10
