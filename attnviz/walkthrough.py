@@ -19,10 +19,11 @@ from .highlight import parse_targets
 
 __all__ = ["MAX_STEPS", "SERIES", "LEGEND", "plan", "walkthrough"]
 
-MAX_STEPS = 150
+MAX_STEPS = 100
 SERIES = "Scores, Masks, Softmax"
 LEGEND = "highlighted = computed this step"
 MAX_LISTED = 12  # masked cells named one by one; more are counted
+MAX_SPELLED = 3  # softmax formulas spell out each weight up to this many scores; longer rows share one fraction
 
 
 def plan(attention):
@@ -139,8 +140,11 @@ def _softmax_section(i, attention):
         terms = ", ".join(notation.weight_terms(weights))
         paragraph = f"Row {i}'s unmasked scores are {shown}. Softmax is named, not decimalized: weights {terms}."
         denominator = "+".join(f"e^{{{format_number(x)}}}" for x in weights.exponents)
-        formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(
-            rf"\frac{{e^{{{format_number(x)}}}}}{{{denominator}}}" for x in weights.exponents) + r"\right)"
+        if len(scores) <= MAX_SPELLED:
+            formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(
+                rf"\frac{{e^{{{format_number(x)}}}}}{{{denominator}}}" for x in weights.exponents) + r"\right)"
+        else:  # the shared denominator once, not once per weight: a formula that fits a page
+            formula = rf"\operatorname{{softmax}}(s)_t = \frac{{e^{{s_t}}}}{{{denominator}}},\quad s = ({args})"
     return Section(heading=f"Softmax of row {i}", paragraphs=(paragraph,), formula=formula,
                    highlight=(f"softmax={i}",))
 

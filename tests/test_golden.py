@@ -6,6 +6,7 @@ import os
 import pytest
 
 import attnviz
+from attnviz.walkthrough import walkthrough
 from conftest import GOLDEN
 
 CASES = {
@@ -13,6 +14,8 @@ CASES = {
     "rational-4x4": lambda: attnviz.figure(
         [[-1, "1/2"], ["0.25", 3], [2, -2], [0, "-0.5"]], [[1, 1], [-2, "3/4"], ["1.5", 0], [4, 1]],
         highlight=["softmax=4", "4,2"], title="Rational vectors", subtitle="Negative and fractional scores."),
+    # A walkthrough step: S_{3,2} just computed, later cells and every softmax row still empty.
+    "walkthrough-step-05": lambda: walkthrough(attnviz.figure())[1][4],
 }
 
 

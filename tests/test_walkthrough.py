@@ -144,8 +144,16 @@ def test_a_mask_that_masks_nothing_has_no_mask_step_and_an_empty_row_is_undefine
     assert document.sections[2].formula is None
 
 
+def test_long_rows_share_one_fraction_in_their_formula():
+    document, _ = walkthrough(attnviz.figure([[1], [1], [1], [1]], [[1], [2], [3], ["-1/2"]]))
+    assert document.sections[-2].formula.startswith(r"\operatorname{softmax}(1, 2, 3) = \left(\frac{e^{1}}")
+    shared = (r"\operatorname{softmax}(s)_t = \frac{e^{s_t}}{e^{1}+e^{2}+e^{3}+e^{-1/2}},"
+              r"\quad s = (1, 2, 3, {-\frac{1}{2}})")
+    assert document.sections[-1].formula == shared
+
+
 def test_too_many_steps_are_refused(tmp_path):
-    n = 17  # 153 scores alone
+    n = 14  # 105 scores alone
     result = run_cli("walkthrough", "--q", "; ".join(["1"] * n), "--k", "; ".join(["1"] * n), "-o", str(tmp_path / "w"))
     assert result.code == 2 and not (tmp_path / "w").exists()
     assert result.stderr == (f"attnviz: error: walkthrough: {n * (n + 1) // 2 + 1 + n} steps ({n * (n + 1) // 2} "
