@@ -42,7 +42,7 @@ PALETTE = {
     "footer": "#4b5563",
     "rule": "#d1d5db",
     "pending-fill": "#ffffff",
-    "pending-stroke": "#cbd5e1",
+    "pending-stroke": "#b4bfcc",
 }
 
 
