@@ -19,7 +19,7 @@ DEFAULT_PAGE_DIR = "out"
 DEFAULT_WALKTHROUGH_DIR = "out/walkthrough"
 # Options whose value may start with a minus sign ("--q -1,2;0,1"): argparse would take it for an option.
 VALUE_OPTIONS = ("--q", "--k", "--highlight", "--title", "--subtitle", "--tokens", "--q-tokens", "--k-tokens",
-                 "-o", "--output")
+                 "-o", "--output", "--v", "--mask", "--bias", "--scale")
 
 
 class UsageError(Exception):
@@ -85,6 +85,23 @@ def add_figure_options(parser):
     parser.add_argument("--highlight", metavar="TARGET", action="append",
                         help='mark as computed this step: "I,J" (a cell), "row=I", "mask", "softmax=I" '
                              'or "softmax"; repeatable')
+    parser.add_argument("--mask", metavar="MASK", action="append",
+                        help='causal (default), none, window=W, prefix=P, chunk=C, segments=1,1,2,..., '
+                             'padding=J,..., matrix=ROW;ROW;... (rows of 0/1); repeatable: a cell is kept '
+                             'only when every mask keeps it')
+    parser.add_argument("--align", metavar="CORNER",
+                        help="where the causal diagonal starts when keys outnumber queries: top-left (default, "
+                             "as PyTorch's is_causal) or bottom-right")
+    parser.add_argument("--scale", metavar="FACTOR", help="logits S/√d with sqrt, or R·S with an exact number R")
+    parser.add_argument("--bias", metavar="BIAS", action="append",
+                        help="added to the logits: alibi=M (slope M, e.g. 1/2 or 2^-3) or matrix=ROW;ROW;...; "
+                             "repeatable")
+    parser.add_argument("--v", metavar="VECTORS", help="value vectors, one per key: the figure writes each output")
+    parser.add_argument("--softmax", metavar="FORM",
+                        help="how named weights are written: expanded (default), normalizer or grouped")
+    parser.add_argument("--weights", metavar="FORM",
+                        help="named (default, exact) or decimal=N: weights rounded to N places, marked ≈")
+    parser.add_argument("--show", metavar="VALUES", help="what the grid shows: scores (default) or logits")
     parser.add_argument("--title", help="figure title (default: the seed's)")
     parser.add_argument("--subtitle", help="figure subtitle, also its <desc> (default: the seed's)")
 
@@ -109,7 +126,9 @@ def figure_from_args(args):
             kwargs = figure_arguments(mapping, name)
             origin = {key: f"{name}: {key}" for key in kwargs}
     readers = {"q": parse_vectors, "k": parse_vectors, "tokens": _split_labels, "q_tokens": _split_labels,
-               "k_tokens": _split_labels, "highlight": None, "title": None, "subtitle": None}
+               "k_tokens": _split_labels, "highlight": None, "mask": None, "align": None, "scale": None,
+               "bias": None, "v": parse_vectors, "softmax": None, "weights": None, "show": None, "title": None,
+               "subtitle": None}
     for key, read in readers.items():
         value = getattr(args, key)
         if value is not None:

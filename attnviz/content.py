@@ -3,16 +3,19 @@
 This is the anatomy as data: no positions, no colours. `layout` places it.
 """
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 from . import notation
 from .exact import format_number
 from .highlight import NO_HIGHLIGHT
 
-__all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "FigureText", "Cell", "SoftmaxRow", "describe", "at_step"]
+__all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "FigureText", "Cell", "SoftmaxRow", "OutputRow", "describe",
+           "at_step"]
 
 DEFAULT_TITLE = "Attention honesty boundary"
 DEFAULT_SUBTITLE = "Exact score and mask structure with named softmax."
+#: What the grid's kept cells show: the raw scores S_ij, or the softmax's logits L_ij (scaled, biased).
+SHOW = ("scores", "logits")
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,12 @@ class SoftmaxRow:
 
 
 @dataclass(frozen=True)
+class OutputRow:
+    q: int
+    text: str  # "O3 = w31·V1 + w32·V2 + w33·V3 = (2/3,1)"
+
+
+@dataclass(frozen=True)
 class FigureText:
     title: str
     subtitle: str
@@ -53,10 +62,29 @@ class FigureText:
     softmax_heading: str
     softmax_rows: tuple
     footer: str
+    # Optional parts, left out of repr() when empty so the figure's id (a hash of it) stays as it was.
+    more_vectors: tuple = field(default=(), repr=False)  # after the K line: "V1=(1,0); ...", "B1=(0,-1); ..."
+    outputs_heading: str = field(default="", repr=False)
+    output_rows: tuple = field(default=(), repr=False)  # of OutputRow, when value vectors are given
+
+    def __repr__(self):
+        extra = {"more_vectors": self.more_vectors, "outputs_heading": self.outputs_heading,
+                 "output_rows": self.output_rows}
+        return _plain_repr(self) + "".join(f"+{name}={value!r}" for name, value in extra.items() if value)
 
 
-def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_labels=None, k_labels=None):
-    """Every text of the figure for one attention pattern."""
+def _plain_repr(words):
+    shown = ", ".join(f"{f.name}={getattr(words, f.name)!r}" for f in fields(words) if f.repr)
+    return f"FigureText({shown})"
+
+
+def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_labels=None, k_labels=None, *,
+             softmax="expanded", places=None, show="scores"):
+    """Every text of the figure for one attention pattern.
+
+    `softmax`: how named weights are written (`notation.SOFTMAX_FORMS`); `places`: decimal
+    places for rounded weights (None: named, exact); `show`: what the grid's cells show (`SHOW`).
+    """
     n_q, n_k = attention.shape
     row_names = tuple(q_labels or (str(i) for i in range(1, n_q + 1)))
     # Vector lines keep the axis letter with a token, so Q and K lines stay apart: "Q(<s>)=(1,0)".
@@ -66,31 +94,48 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
     k_labels = tuple(k_labels or (f"K{j}" for j in range(1, n_k + 1)))
     mask = attention.mask
     kind = "integer" if attention.all_integer else "rational"
+    shown = attention.logits if show == "logits" and attention.logits is not None else attention.scores
     cells = tuple(
         tuple(
             Cell(i + 1, j + 1,
-                 format_number(attention.scores[i][j]) if attention.kept[i][j] else "masked",
+                 notation.format_exact(shown[i][j]) if attention.kept[i][j] else "masked",
                  masked=not attention.kept[i][j], computed=(i + 1, j + 1) in highlight.cells)
             for j in range(n_k))
         for i in range(n_q))
+    formula = notation.logit_formula(attention.scale, attention.biases)
+    if not attention.transformed:
+        grid_caption = f"score S_ij=Qi·Kj with {mask.name} mask"
+    elif show == "logits":
+        grid_caption = f"logit L_ij={formula}, S_ij=Qi·Kj, with {mask.name} mask"
+    else:
+        grid_caption = f"score S_ij=Qi·Kj with {mask.name} mask; logits L_ij={formula}"
     softmax_rows = tuple(
-        SoftmaxRow(i + 1, notation.scores_line(row_names[i], attention.kept_scores(i)),
-                   notation.weights_line(attention.weights(i)), computed=(i + 1) in highlight.softmax_rows)
+        SoftmaxRow(i + 1, _scores_line(attention, i, row_names[i], softmax),
+                   _weights_line(attention, i, softmax, places), computed=(i + 1) in highlight.softmax_rows)
         for i in range(n_q))
+    more_vectors = tuple(notation.vector_line(name, rows) for name, rows in
+                         [("V", attention.values)] + [("B", b.rows) for b in attention.biases] if rows)
+    output_rows = tuple(OutputRow(i + 1, _output_line(attention, i, places))
+                        for i in range(n_q)) if attention.values is not None else ()
     return FigureText(
         title=DEFAULT_TITLE if title is None else title,
         subtitle=DEFAULT_SUBTITLE if subtitle is None else subtitle,
-        badge=f"exact scores, exact {mask.name} mask, named softmax",
+        badge=f"exact scores, exact {mask.name} mask, {'named' if places is None else 'rounded'} softmax",
         note=f"displayed Q,K {kind} vectors are the score source; {mask.name} mask keeps {mask.rule}",
         q_line=notation.vector_line("Q", attention.q, q_names),
         k_line=notation.vector_line("K", attention.k, k_names),
-        grid_caption=f"score S_ij=Qi·Kj with {mask.name} mask",
+        grid_caption=grid_caption,
         k_labels=k_labels,
         q_labels=q_labels,
         cells=cells,
-        softmax_heading="row softmax over unmasked scores",
+        softmax_heading="row softmax over unmasked " + (f"logits L_ij={formula}" if attention.transformed
+                                                        else "scores"),
         softmax_rows=softmax_rows,
-        footer="softmax is named: no decimal attention weights are pinned",
+        footer="softmax is named: no decimal attention weights are pinned" if places is None else
+               f"softmax weights marked ≈ are rounded to {places} decimal{'s' * (places > 1)}, not exact",
+        more_vectors=more_vectors,
+        outputs_heading="outputs: O_i is the sum of w_ij·V_j over the unmasked keys j of row i" if output_rows else "",
+        output_rows=output_rows,
     )
 
 
@@ -106,3 +151,35 @@ def at_step(words, highlight=NO_HIGHLIGHT, pending_cells=frozenset(), pending_ro
     rows = tuple(replace(row, computed=row.q in highlight.softmax_rows, pending=row.q in pending_rows)
                  for row in words.softmax_rows)
     return replace(words, cells=cells, softmax_rows=rows)
+
+
+def _scores_line(attention, i, row_name, softmax):
+    line = notation.scores_line(row_name, attention.kept_logits(i), "logits" if attention.transformed else "scores")
+    if softmax == "normalizer" and (z := notation.normalizer_line(attention.weights(i), i + 1)):
+        line += f"; {z}"
+    return line
+
+
+def _weights_line(attention, i, softmax, places):
+    weights = attention.weights(i)
+    if places is None:
+        return notation.weights_line(weights, softmax, row=i + 1)
+    from .rounding import rounded_weights
+
+    terms = [("≈" if approximate else "") + text for text, approximate in rounded_weights(weights, places)]
+    return notation.weights_line(weights, decimals=terms)
+
+
+def _output_line(attention, i, places):
+    columns = [j + 1 for j, keep in enumerate(attention.kept[i]) if keep]
+    wide = max(attention.shape) > 9
+    if places is not None:
+        from .rounding import rounded_output
+
+        kept_values = [v for v, keep in zip(attention.values, attention.kept[i]) if keep]
+        texts, approximate = rounded_output(attention.weights(i), kept_values, places)
+        value = f"({','.join(texts)})" if texts else None
+        return notation.output_line(i + 1, columns, value, approximate, wide)
+    exact = attention.output(i)
+    value = None if exact is None else f"({','.join(map(format_number, exact))})"
+    return notation.output_line(i + 1, columns, value, wide=wide)

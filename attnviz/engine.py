@@ -9,7 +9,8 @@ from fractions import Fraction
 
 from .exact import InputError, to_exact
 
-__all__ = ["Mask", "CAUSAL", "Attention", "Weights", "attend", "dot", "exact_vectors", "softmax_weights"]
+__all__ = ["Mask", "CAUSAL", "Scale", "Bias", "Attention", "Weights", "attend", "dot", "exact_vectors",
+           "softmax_weights"]
 
 #: Largest grid side and vector dimension accepted; bigger inputs are refused at once.
 MAX_TOKENS = 64
@@ -29,6 +30,26 @@ class Mask:
 
 
 CAUSAL = Mask("causal", "j<=i", lambda i, j: j <= i)
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The softmax's logits are factor·S. `factor` is a Fraction, or a `surds.Surd` for 1/√d."""
+
+    text: str  # S in terms of the figure's notation: "S_ij/√2", "1/2·S_ij"
+    factor: object
+
+
+@dataclass(frozen=True)
+class Bias:
+    """A term added to every logit: `value(i, j)` (0-based) is an exact Fraction."""
+
+    text: str  # as written after S in the logit formula: "+1/2·(j-i)", "+B_ij"
+    value: object  # callable (i, j) -> Fraction
+    rows: tuple = ()  # an explicit bias matrix, shown beside the vectors
+
+    def __repr__(self):
+        return f"Bias({self.text!r})"
 
 
 @dataclass(frozen=True)
@@ -54,6 +75,10 @@ class Attention:
     mask: Mask
     scores: tuple  # scores[i][j] = Qi·Kj, for every cell, masked or not
     kept: tuple  # kept[i][j] is True when the mask keeps the cell
+    scale: Scale = None  # None: the logits are the scores
+    biases: tuple = ()
+    logits: tuple = None  # logits[i][j] = scale·S_ij + biases, the softmax's exponents
+    values: tuple = None  # value vectors V_j, when given
 
     @property
     def shape(self):
@@ -63,8 +88,27 @@ class Attention:
         """Row i's unmasked scores, in column order."""
         return tuple(s for s, keep in zip(self.scores[i], self.kept[i]) if keep)
 
+    def kept_logits(self, i):
+        """Row i's unmasked logits (the softmax's exponents), in column order."""
+        logits = self.scores if self.logits is None else self.logits
+        return tuple(x for x, keep in zip(logits[i], self.kept[i]) if keep)
+
+    @property
+    def transformed(self):
+        """True when the softmax's exponents differ from the raw scores (a scale or a bias)."""
+        return self.scale is not None or bool(self.biases)
+
     def weights(self, i):
-        return softmax_weights(self.kept_scores(i))
+        return softmax_weights(self.kept_logits(i))
+
+    def output(self, i):
+        """Row i's output Σ w_ij·V_j exactly, when its weights are pinned; else None."""
+        weights = self.weights(i)
+        if self.values is None or weights.kind != "pinned":
+            return None
+        kept = [v for v, keep in zip(self.values, self.kept[i]) if keep]
+        return tuple(sum((w * v[c] for w, v in zip(weights.values, kept)), Fraction(0))
+                     for c in range(len(self.values[0])))
 
     @property
     def all_integer(self):
@@ -105,15 +149,29 @@ def dot(a, b):
     return sum((x * y for x, y in zip(a, b)), Fraction(0))
 
 
-def attend(q, k, mask=CAUSAL):
-    """Compute the exact scores and mask for query vectors q and key vectors k."""
+def attend(q, k, mask=CAUSAL, *, scale=None, biases=(), v=None):
+    """Compute the exact scores, mask and logits for query vectors q and key vectors k.
+
+    The logits (the softmax's exponents) are scale.factor·S_ij plus every bias; `v`, the value
+    vectors (one per key), make the outputs Σ w_ij·V_j computable where the weights are pinned.
+    """
     q, k = exact_vectors(q, "q"), exact_vectors(k, "k")
     if len(q[0]) != len(k[0]):
         raise InputError(f"q vectors have {len(q[0])} entries but k vectors have {len(k[0])}; "
                          "Qi·Kj needs the same dimension", "q/k")
+    if v is not None:
+        v = exact_vectors(v, "v")
+        if len(v) != len(k):
+            raise InputError(f"{len(v)} value vectors for {len(k)} keys; give one per key", "v")
     scores = tuple(tuple(dot(qi, kj) for kj in k) for qi in q)
     kept = tuple(tuple(bool(mask.keep(i, j)) for j in range(len(k))) for i in range(len(q)))
-    return Attention(q=q, k=k, mask=mask, scores=scores, kept=kept)
+    logits = None
+    if scale is not None or biases:
+        factor = 1 if scale is None else scale.factor
+        logits = tuple(tuple(row[j] * factor + sum((b.value(i, j) for b in biases), Fraction(0))
+                             for j in range(len(k))) for i, row in enumerate(scores))
+    return Attention(q=q, k=k, mask=mask, scores=scores, kept=kept, scale=scale, biases=tuple(biases),
+                     logits=logits, values=v)
 
 
 def softmax_weights(scores):

@@ -2,8 +2,8 @@
 
 import zlib
 
-from .content import describe
-from .engine import CAUSAL, attend
+from .content import SHOW, describe
+from .engine import CAUSAL, attend, exact_vectors
 from .exact import InputError
 from .highlight import parse_targets
 from .labels import check_labels, check_text
@@ -54,7 +54,8 @@ class Figure:
         return f"<attnviz.Figure {n_q}x{n_k} {self.attention.mask.name}>"
 
 
-def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask=CAUSAL, title=None, subtitle=None,
+def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask=CAUSAL, align="top-left", scale=None, bias=None, v=None,
+           softmax="expanded", weights="named", show="scores", title=None, subtitle=None,
            tokens=None, q_tokens=None, k_tokens=None, id_prefix=None):
     """Build the figure for query vectors `q` and key vectors `k`.
 
@@ -62,6 +63,16 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask=CAUSAL, title=None, subti
     ("1/2", "0.5") or floats (read as the decimal they print as); numpy arrays work.
     `highlight`: targets marked "computed this step": (i, j) pairs or strings
     "I,J", "row=I", "mask", "softmax=I", "softmax" (1-based).
+    `mask`: "causal" (default), "none", "window=W", "prefix=P", "chunk=C", "segments=1,1,2",
+    "padding=4,5", "matrix=100;110;111", a callable keep(q_idx, kv_idx) (0-based, like
+    FlexAttention's mask_mod), an `engine.Mask`, or a list of these (kept only where all keep).
+    `align`: "top-left" or "bottom-right", the causal diagonal when keys outnumber queries.
+    `scale`: "sqrt" (logits S/√d) or an exact positive number R (R·S).
+    `bias`: "alibi=M", "matrix=0,-1;0,0", a callable bias(q_idx, kv_idx), or a list of these.
+    `v`: value vectors, one per key: the figure then writes each output O_i = Σ w_ij·V_j.
+    `softmax`: "expanded", "normalizer" or "grouped", how named weights are written.
+    `weights`: "named" (exact) or "decimal=N" (rounded, each marked ≈).
+    `show`: "scores" (the grid shows S_ij) or "logits" (the grid shows the softmax's exponents).
     `tokens`: labels for both axes (when queries and keys are the same tokens);
     `q_tokens`, `k_tokens`: labels for each axis. Shown verbatim in place of Q1.., K1...
 
@@ -69,9 +80,22 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask=CAUSAL, title=None, subti
     >>> fig.attention.scores[2][2]
     Fraction(2, 1)
     """
-    attention = attend(q, k, mask)
+    from .logits import resolve_biases, resolve_scale
+    from .masks import resolve
+    from .notation import SOFTMAX_FORMS
+    from .rounding import parse_weights
+
+    if softmax not in SOFTMAX_FORMS:
+        raise InputError(f"expected {', '.join(SOFTMAX_FORMS[:-1])} or {SOFTMAX_FORMS[-1]}; got {softmax!r}",
+                         "softmax")
+    if show not in SHOW:
+        raise InputError(f"expected {' or '.join(SHOW)}; got {show!r}", "show")
+    places = parse_weights(weights)
+    q, k = exact_vectors(q, "q"), exact_vectors(k, "k")
+    n_q, n_k = len(q), len(k)
+    attention = attend(q, k, resolve(mask, n_q, n_k, align), scale=resolve_scale(scale, len(q[0])),
+                       biases=resolve_biases(bias, n_q, n_k, align), v=v)
     marks = parse_targets(highlight, attention)
-    n_q, n_k = attention.shape
     q_where, k_where = "q_tokens", "k_tokens"
     if tokens is not None:
         if n_q != n_k:
@@ -83,5 +107,6 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask=CAUSAL, title=None, subti
                      title=None if title is None else check_text(title, "title"),
                      subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
                      q_labels=None if q_tokens is None else check_labels(q_tokens, n_q, q_where),
-                     k_labels=None if k_tokens is None else check_labels(k_tokens, n_k, k_where))
+                     k_labels=None if k_tokens is None else check_labels(k_tokens, n_k, k_where),
+                     softmax=softmax, places=places, show=show)
     return Figure(attention, marks, words, id_prefix=id_prefix)

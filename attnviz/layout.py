@@ -35,6 +35,8 @@ STYLES = {
     "softmax-scores": TextStyle(13.5, "mono", bold=True),
     "softmax-weights": TextStyle(13.5, "mono"),
     "footer": TextStyle(12.5, italic=True),
+    "outputs-heading": TextStyle(15, bold=True),
+    "output": TextStyle(13.5, "mono"),
 }
 ASCENT, DESCENT, LEADING = 0.93, 0.24, 1.35  # in em, DejaVu's ascent and descent
 
@@ -140,6 +142,24 @@ def _split_keep(text, sep):
     return [p + sep for p in parts[:-1]] + [parts[-1]]
 
 
+def _breaks(text, marks=",;+"):
+    """Split after each space, and inside long words after each of `marks`: every place a line may break."""
+    pieces = []
+    for word in _split_keep(text, " "):
+        pieces += _split_on(word, marks)
+    return pieces
+
+
+def _split_on(word, marks):
+    out, current = [], ""
+    for ch in word:
+        current += ch
+        if ch in marks:
+            out.append(current)
+            current = ""
+    return out + [current] if current else out
+
+
 def _height(role, n_lines=1):
     s = STYLES[role].size
     return s * (ASCENT + DESCENT) + (n_lines - 1) * s * LEADING
@@ -185,9 +205,11 @@ def lay_out(words):
     ), box=(PAD, y, PAD + badge_w, y + badge_h)))
     y += badge_h + 12
 
-    add_text("note", _split_keep(words.note, " "), gap_after=8)
+    add_text("note", _breaks(words.note), gap_after=8)
     add_text("vectors", _split_keep(words.q_line, "; "), gap_after=4)
-    add_text("vectors", _split_keep(words.k_line, "; "), gap_after=24)
+    add_text("vectors", _split_keep(words.k_line, "; "), gap_after=4 if words.more_vectors else 24)
+    for n, line in enumerate(words.more_vectors, 1):
+        add_text("vectors", _split_keep(line, "; "), gap_after=24 if n == len(words.more_vectors) else 4)
     add_text("caption", _split_keep(words.grid_caption, " "), gap_after=10)
 
     # The grid: column headers, row headers, then the cells row by row (the seed's text order).
@@ -212,7 +234,7 @@ def lay_out(words):
         top = y
         x = PAD + row_pad_x
         scores = Text("softmax-scores", x, top + row_pad_y + ASCENT * STYLES["softmax-scores"].size,
-                      wrap(_split_keep(row.scores, ","), "softmax-scores", wrap_w - 2 * row_pad_x))
+                      wrap(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x))
         y_w = top + row_pad_y + _height("softmax-scores", len(scores.lines)) + 5
         head_w = _width("weights ", "softmax-weights")
         pieces = _split_keep(row.weights, ", ")
@@ -231,6 +253,17 @@ def lay_out(words):
         items.append(Group(classes, (("data-q", str(row.q)),), children + texts,
                            box=(PAD, top, PAD + band_w, bottom)))
         y = bottom + 2
+
+    if words.output_rows:  # the outputs panel: O_i as the weighted sum of the value vectors
+        y += 14
+        add_text("outputs-heading", _split_keep(words.outputs_heading, " "), gap_after=8)
+        for row in words.output_rows:
+            top = y
+            text = Text("output", PAD + row_pad_x, top + 3 + ASCENT * STYLES["output"].size,
+                        wrap(_split_keep(row.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24), indent=24)
+            y = top + 3 + _height("output", len(text.lines)) + 3
+            items.append(Group(("attnviz-output-row",), (("data-q", str(row.q)),), (text,),
+                               box=(PAD, top, PAD + max(wrap_w, _right_edge(text) + row_pad_x - PAD), y)))
 
     y += 14
     items.append(Rect("rule", PAD, y, wrap_w, 1))

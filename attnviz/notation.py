@@ -5,8 +5,33 @@ as in the figure.
 """
 
 from .exact import format_number
+from .surds import Surd
 
-__all__ = ["exponential", "vector_line", "scores_line", "weights_line", "weight_terms"]
+__all__ = ["SOFTMAX_FORMS", "format_exact", "exponential", "vector_line", "scores_line", "weights_line",
+           "weight_terms", "normalizer_line", "weight_name", "output_line", "logit_formula"]
+
+#: How a row's named softmax is written: `e^a/(e^a+e^b)`, `e^a/Z_i`, or with like terms collected.
+SOFTMAX_FORMS = ("expanded", "normalizer", "grouped")
+
+
+def format_exact(x):
+    """An exact value as text: a Fraction as `p/q`; a + b·√r with the radical's denominator
+    rationalised (`√3/3`, not `1/√3`).
+
+    >>> from fractions import Fraction
+    >>> from attnviz.surds import surd
+    >>> format_exact(surd(0, 1, 2)), format_exact(surd(0, Fraction(1, 3), 3)), format_exact(surd(1, -2, 5))
+    ('√2', '√3/3', '1-2√5')
+    >>> format_exact(surd(Fraction(-1, 2), Fraction(3, 2), 2))
+    '-1/2+3√2/2'
+    """
+    if not isinstance(x, Surd):
+        return format_number(x)
+    p, q = x.b.numerator, x.b.denominator
+    radical = {1: "", -1: "-"}.get(p, str(p)) + f"√{x.r}" + (f"/{q}" if q != 1 else "")
+    if x.a == 0:
+        return radical
+    return format_number(x.a) + ("" if radical.startswith("-") else "+") + radical
 
 
 def exponential(x):
@@ -16,7 +41,7 @@ def exponential(x):
     >>> exponential(2), exponential(-1), exponential(Fraction(1, 2))
     ('e^2', 'e^(-1)', 'e^(1/2)')
     """
-    text = format_number(x)
+    text = format_exact(x)
     return f"e^{text}" if text.isdigit() else f"e^({text})"
 
 
@@ -26,23 +51,68 @@ def vector_line(name, vectors, labels=None):
     return "; ".join(f"{label}=({','.join(map(format_number, vec))})" for label, vec in zip(labels, vectors))
 
 
-def scores_line(row, scores):
-    """`row 2: scores [0,1]`; `row` is the row's number or its token label."""
-    return f"row {row}: scores [{','.join(map(format_number, scores))}]"
+def scores_line(row, scores, word="scores"):
+    """`row 2: scores [0,1]`; `row` is the row's number or its token label; `word` names the values."""
+    return f"row {row}: {word} [{','.join(map(format_exact, scores))}]"
 
 
-def weight_terms(weights):
-    """Each weight of one row as text: pinned values, or e^a/(e^a+e^b+...)."""
+def _sum(exponents, form):
+    """e^a+e^a+e^b, or with like terms collected, 2e^a+e^b (in order of first appearance)."""
+    if form != "grouped":
+        return "+".join(exponential(x) for x in exponents)
+    counts = {}
+    for x in exponents:
+        counts[x] = counts.get(x, 0) + 1
+    return "+".join(f"{n if n > 1 else ''}{exponential(x)}" for x, n in counts.items())
+
+
+def normalizer_line(weights, row):
+    """`Z_2=e^0+e^1`, the named row's normalizer (the `normalizer` form defines it once per row)."""
+    return f"Z_{row}={_sum(weights.exponents, 'expanded')}" if weights.kind == "named" else ""
+
+
+def weight_terms(weights, form="expanded", row=None):
+    """Each weight of one row as text: pinned values, or e^a/(e^a+e^b+...), e^a/Z_row, e^a/(2e^a+e^b).
+
+    >>> from fractions import Fraction
+    >>> from attnviz.engine import softmax_weights
+    >>> w = softmax_weights([Fraction(1), Fraction(1), Fraction(2)])
+    >>> weight_terms(w, "grouped"), weight_terms(w, "normalizer", row=3)[2]
+    (['e^1/(2e^1+e^2)', 'e^1/(2e^1+e^2)', 'e^2/(2e^1+e^2)'], 'e^2/Z_3')
+    """
     if weights.kind == "pinned":
         return [format_number(v) for v in weights.values]
     if weights.kind == "named":
-        denominator = "+".join(exponential(x) for x in weights.exponents)
-        return [f"{exponential(x)}/({denominator})" for x in weights.exponents]
+        denominator = f"Z_{row}" if form == "normalizer" else f"({_sum(weights.exponents, form)})"
+        return [f"{exponential(x)}/{denominator}" for x in weights.exponents]
     return []
 
 
-def weights_line(weights):
-    """`weights e^0/(e^0+e^1), e^1/(e^0+e^1)`; in words when the row has no kept key."""
+def weights_line(weights, form="expanded", row=None, decimals=None):
+    """`weights e^0/(e^0+e^1), e^1/(e^0+e^1)`; in words when the row has no kept key.
+
+    `decimals`, when given, are the weights already rounded (`≈0.269`), written instead."""
     if weights.kind == "undefined":
         return "weights undefined (every key masked)"
-    return "weights " + ", ".join(weight_terms(weights))
+    return "weights " + ", ".join(decimals if decimals is not None else weight_terms(weights, form, row))
+
+
+def weight_name(i, j, wide=False):
+    """`w31`, the weight of query i on key j; `w3,12` when an index may have two digits."""
+    return f"w{i},{j}" if wide else f"w{i}{j}"
+
+
+def output_line(i, columns, value=None, approximate=False, wide=False):
+    """`O3 = w31·V1 + w32·V2 = (1,2)`: row i's output as the weighted sum of the kept keys' values.
+
+    `columns` are the kept keys (1-based); `value`, when known, is the output's text.
+    """
+    if not columns:
+        return f"O{i} undefined (every key masked)"
+    terms = " + ".join(f"{weight_name(i, j, wide)}·V{j}" for j in columns)
+    return f"O{i} = {terms}" + (f" {'≈' if approximate else '='} {value}" if value is not None else "")
+
+
+def logit_formula(scale, biases):
+    """L_ij in terms of S_ij: `S_ij/√2+1/2·(j-i)`."""
+    return (scale.text if scale is not None else "S_ij") + "".join(b.text for b in biases)

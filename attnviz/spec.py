@@ -86,6 +86,18 @@ def _highlight(value, where):
     return out
 
 
+def _string_or_strings(value, where):
+    if isinstance(value, str):
+        return value
+    return _strings(value, where)
+
+
+def _number_or_text(value, where):
+    if isinstance(value, bool) or not isinstance(value, (str, int, Decimal)):
+        raise InputError(f"expected \"sqrt\" or an exact number like \"1/8\" or 0.125, got {_kind(value)}", where)
+    return value
+
+
 KEYS = {
     "q": Key("query vectors", _vectors, 'q = [[1, 0], [0, 1], [1, 1]]'),
     "k": Key("key vectors", _vectors, 'k = [[1, 0], [0, 1], ["1/2", 0.5]]'),
@@ -93,6 +105,17 @@ KEYS = {
     "q_tokens": Key("labels for the query rows", _strings, 'q_tokens = ["the", "cat"]'),
     "k_tokens": Key("labels for the key columns", _strings, 'k_tokens = ["<s>", "the", "cat"]'),
     "highlight": Key("targets computed this step", _highlight, 'highlight = [[3, 3], "softmax=3"]'),
+    "mask": Key("the mask, or a list of masks that all must keep a cell", _string_or_strings,
+                'mask = ["window=3", "padding=5"]'),
+    "align": Key("the causal diagonal when keys outnumber queries: top-left or bottom-right", _text,
+                 'align = "bottom-right"'),
+    "scale": Key("the logits' scale: sqrt (S/√d) or an exact factor", _number_or_text, 'scale = "sqrt"'),
+    "bias": Key("a bias added to the logits, or a list of them", _string_or_strings, 'bias = "alibi=1/2"'),
+    "v": Key("value vectors, one per key", _vectors, 'v = [[1, 0], [0, 1], [1, 1]]'),
+    "softmax": Key("how named weights are written: expanded, normalizer or grouped", _text,
+                   'softmax = "normalizer"'),
+    "weights": Key("named (exact), or decimal=N for rounded weights marked ≈", _text, 'weights = "decimal=3"'),
+    "show": Key("what the grid's cells show: scores or logits", _text, 'show = "logits"'),
     "title": Key("the figure's title", _text, 'title = "Causal attention"'),
     "subtitle": Key("the subtitle, also the SVG's <desc>", _text, 'subtitle = "Three tokens."'),
 }

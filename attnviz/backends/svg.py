@@ -40,6 +40,8 @@ PALETTE = {
     "softmax-weights": "#1f2937",
     "softmax-band": "#fef3c7",
     "footer": "#4b5563",
+    "outputs-heading": "#111827",
+    "output": "#1f2937",
     "rule": "#d1d5db",
     "pending-fill": "#ffffff",
     "pending-stroke": "#b4bfcc",

@@ -1,0 +1,145 @@
+"""Opt-in decimal weights (`--weights decimal=N`), every printed digit correct.
+
+The only path where a value is approximated. A weight e^x_t / Σ e^x_u (and an output Σ w_j·V_j)
+is enclosed in an interval with mpmath's interval arithmetic (outward rounding at every step),
+at increasing precision until both ends of the interval round to the same N-decimal text. The
+rounded text is then the correctly rounded value, whatever the precision used to find it.
+
+That loop ends because the value is never a rounding boundary: by Lindemann–Weierstrass, e^x for
+distinct algebraic x are linearly independent over the algebraic numbers, so a named weight
+(exponents not all equal) is irrational, and an output is rational only in the case `_rational_output`
+detects (then it is rounded exactly, like pinned weights). A precision cap guards the loop anyway.
+mpmath is imported only here, and only when decimal weights are asked for.
+"""
+
+import re
+from fractions import Fraction
+
+from .exact import InputError
+from .surds import Surd
+
+__all__ = ["MAX_PLACES", "parse_weights", "round_fraction", "rounded_weights", "rounded_output"]
+
+MAX_PLACES = 30
+START_BITS, MAX_BITS = 64, 1 << 15
+
+
+def parse_weights(value):
+    """"named" (the default: no decimals) -> None; "decimal=N" -> N.
+
+    >>> parse_weights("decimal=3"), parse_weights("named")
+    (3, None)
+    """
+    if value is None or (isinstance(value, str) and value.strip() == "named"):
+        return None
+    match = re.fullmatch(r"\s*decimal\s*=\s*(\d{1,3})\s*", value) if isinstance(value, str) else None
+    if not match:
+        raise InputError(f"expected \"named\" or \"decimal=N\" (N decimal places, 1 to {MAX_PLACES}), "
+                         f"got {value!r}", "weights")
+    places = int(match[1])
+    if not 1 <= places <= MAX_PLACES:
+        raise InputError(f"decimal places must be 1 to {MAX_PLACES}, got {places}", "weights")
+    return places
+
+
+def round_fraction(value, places):
+    """An exact value as text with at most `places` decimals: exact when it fits ("0.5"),
+    else the nearest N-decimal value (ties to even), marked approximate.
+
+    >>> round_fraction(Fraction(1, 2), 3), round_fraction(Fraction(1, 3), 3), round_fraction(Fraction(-2, 3), 2)
+    (('0.5', False), ('0.333', True), ('-0.67', True))
+    """
+    for k in range(places + 1):
+        scaled = value * 10**k
+        if scaled.denominator == 1:
+            return _fixed(scaled.numerator, k), False
+    return _fixed(round(value * 10**places), places), True
+
+
+def rounded_weights(weights, places):
+    """One row's weights as [(text, approximate), ...]; `weights` is an `engine.Weights`."""
+    if weights.kind == "pinned":
+        return [round_fraction(v, places) for v in weights.values]
+    if weights.kind == "undefined":
+        return []
+    exps = weights.exponents
+    return [(_decide(lambda iv, t=t: 1 / _normalizer(iv, exps, exps[t]), places), True) for t in range(len(exps))]
+
+
+def rounded_output(weights, values, places):
+    """One row's output Σ_j w_j·V_j as ([component texts], approximate); `values` are the kept keys' V_j."""
+    if weights.kind == "undefined":
+        return [], False
+    if weights.kind == "pinned":
+        exact = [sum((w * v[c] for w, v in zip(weights.values, values)), Fraction(0)) for c in range(len(values[0]))]
+        texts = [round_fraction(x, places) for x in exact]
+        if any(approx for _, approx in texts):
+            return [_fixed(round(x * 10**places), places) for x in exact], True
+        return [text for text, _ in texts], False
+    exps = weights.exponents
+    out = []
+    for c in range(len(values[0])):
+        column = [v[c] for v in values]
+        rational = _rational_output(exps, column)
+        if rational is not None:
+            out.append(_fixed(round(rational * 10**places), places))
+        else:
+            out.append(_decide(lambda iv, col=column: _weighted(iv, exps, col), places))
+    return out, True
+
+
+def _rational_output(exponents, column):
+    """Σ e^x_j·v_j / Σ e^x_j when it is rational, else None. Grouping equal exponents, the sum is
+    Σ_g e^x_g·s_g / Σ_g e^x_g·n_g; it equals a rational c only if s_g = c·n_g for every group g
+    (the e^x_g are linearly independent), i.e. when every group has the same mean value c."""
+    groups = {}
+    for x, v in zip(exponents, column):
+        total, count = groups.get(x, (Fraction(0), 0))
+        groups[x] = (total + v, count + 1)
+    means = {total / count for total, count in groups.values()}
+    return means.pop() if len(means) == 1 else None
+
+
+def _decide(compute, places):
+    """Evaluate `compute(iv)` (an mpmath interval) at rising precision until it rounds one way."""
+    from mpmath import iv
+    from mpmath.libmp import to_rational
+
+    bits = START_BITS + 4 * places
+    saved = iv.prec
+    try:
+        while bits <= MAX_BITS:
+            iv.prec = bits
+            lo, hi = (Fraction(*to_rational(end)) for end in compute(iv)._mpi_)
+            low, high = round(lo * 10**places), round(hi * 10**places)
+            if low == high:
+                return _fixed(low, places)
+            bits *= 2
+    finally:
+        iv.prec = saved
+    raise InputError(f"cannot decide the rounding to {places} decimals within {MAX_BITS} bits of precision; "
+                     "use fewer decimals", "weights")
+
+
+def _interval(iv, x):
+    """An exact value (Fraction or Surd) as an mpmath interval that contains it."""
+    if isinstance(x, Surd):
+        return _interval(iv, x.a) + _interval(iv, x.b) * iv.sqrt(x.r)
+    return iv.mpf(x.numerator) / x.denominator
+
+
+def _normalizer(iv, exponents, pivot):
+    """Σ_u e^(x_u - pivot): the differences are exact, so nothing cancels in floating point."""
+    return sum((iv.exp(_interval(iv, x - pivot)) for x in exponents), iv.mpf(0))
+
+
+def _weighted(iv, exponents, column):
+    return sum((_interval(iv, Fraction(v)) / _normalizer(iv, exponents, x) for x, v in zip(exponents, column)),
+               iv.mpf(0))
+
+
+def _fixed(scaled, places):
+    """The integer `scaled` / 10^places as text with exactly `places` decimals."""
+    sign = "-" if scaled < 0 else ""
+    whole, frac = divmod(abs(scaled), 10**places)
+    return f"{sign}{whole}.{frac:0{places}d}" if places else f"{sign}{whole}"
