@@ -15,13 +15,14 @@ demo: $(BIN)/attnviz
 	$(BIN)/attnviz render
 	$(BIN)/attnviz page
 	$(BIN)/attnviz walkthrough
+	$(BIN)/attnviz gallery out/gallery
 
 test: $(BIN)/attnviz
 	$(BIN)/python -m pytest -q
 
-# Rewrite the golden figures after an intended change; look at them before committing.
+# Rewrite the golden figures and docs/gallery after an intended change; look at them before committing.
 golden: $(BIN)/attnviz
-	ATTNVIZ_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py
+	ATTNVIZ_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py tests/test_gallery.py
 
 bench: $(BIN)/attnviz
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'

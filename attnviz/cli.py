@@ -68,7 +68,11 @@ def build_parser():
     add_figure_options(walk)
     walk.add_argument("-o", "--output", metavar="DIR", default=DEFAULT_WALKTHROUGH_DIR,
                       help=f"the folder to write into (default: {DEFAULT_WALKTHROUGH_DIR})")
-    for sub in (render, page, walk):
+    gallery = commands.add_parser(
+        "gallery", help="write one figure per mask family and caption form",
+        description="Write the gallery: one SVG per mask family, caption form and scoring option.")
+    gallery.add_argument("folder", nargs="?", default="out/gallery", help="where to write (default: out/gallery)")
+    for sub in (render, page, walk, gallery):
         sub.add_argument("--debug", action="store_true", help="show tracebacks")
     return parser
 
@@ -230,6 +234,17 @@ def _write_page(document, figures, out_dir, name):
     return 0
 
 
+def run_gallery(args):
+    from .gallery import write_gallery
+
+    try:
+        paths = write_gallery(args.folder)
+    except OSError as err:
+        raise InputError(f"cannot write: {err.strerror or err}", args.folder) from None
+    print("\n".join(map(str, paths)))
+    return 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in argv
@@ -238,7 +253,8 @@ def main(argv=None):
         if args.command is None:
             build_parser().print_help()
             return 2
-        return {"render": run_render, "page": run_page, "walkthrough": run_walkthrough}[args.command](args)
+        return {"render": run_render, "page": run_page, "walkthrough": run_walkthrough,
+                "gallery": run_gallery}[args.command](args)
     except (InputError, UsageError) as err:
         if debug:
             raise

@@ -14,6 +14,7 @@ __all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "FigureText", "Cell", "S
 
 DEFAULT_TITLE = "Attention honesty boundary"
 DEFAULT_SUBTITLE = "Exact score and mask structure with named softmax."
+ROUNDED_SUBTITLE = "Exact score and mask structure with rounded softmax weights."
 #: What the grid's kept cells show: the raw scores S_ij, or the softmax's logits L_ij (scaled, biased).
 SHOW = ("scores", "logits")
 
@@ -119,7 +120,7 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
                         for i in range(n_q)) if attention.values is not None else ()
     return FigureText(
         title=DEFAULT_TITLE if title is None else title,
-        subtitle=DEFAULT_SUBTITLE if subtitle is None else subtitle,
+        subtitle=subtitle if subtitle is not None else DEFAULT_SUBTITLE if places is None else ROUNDED_SUBTITLE,
         badge=f"exact scores, exact {mask.name} mask, {'named' if places is None else 'rounded'} softmax",
         note=f"displayed Q,K {kind} vectors are the score source; {mask.name} mask keeps {mask.rule}",
         q_line=notation.vector_line("Q", attention.q, q_names),

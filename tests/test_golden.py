@@ -16,6 +16,14 @@ CASES = {
         highlight=["softmax=4", "4,2"], title="Rational vectors", subtitle="Negative and fractional scores."),
     # A walkthrough step: S_{3,2} just computed, later cells and every softmax row still empty.
     "walkthrough-step-05": lambda: walkthrough(attnviz.figure())[1][4],
+    "window-padding": lambda: attnviz.figure(
+        [[1, 0], [0, 1], [1, 1], [2, -1], ["1/2", 1]], [[1, 0], [0, 1], [1, 1], [2, -1], ["1/2", 1]],
+        mask=["window=3", "padding=2"], highlight=["mask", "softmax=5"], softmax="grouped",
+        title="Sliding window with padding", subtitle="Window of 3 keys; key 2 is padding."),
+    "decode-bottom-right": lambda: attnviz.figure(
+        [[1, 1, 0], [0, 1, 1]], [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]], align="bottom-right",
+        scale="sqrt", bias="alibi=1/4", softmax="normalizer", v=[[1], [2], [3], [4]], highlight=["row=2"],
+        title="Decoding with a cache", subtitle="Two new queries over four keys, ALiBi, S/√3."),
 }
 
 

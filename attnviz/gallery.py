@@ -1,0 +1,79 @@
+"""The gallery: one figure per mask family, caption form and scoring option (`attnviz gallery`).
+
+Each entry is the `attnviz render` command that makes it, so the README can show the command
+beside the picture; the custom-mask entry is made through the API, as a user would paste it.
+"""
+
+from dataclasses import dataclass
+
+__all__ = ["Entry", "ENTRIES", "dilated", "make", "write_gallery"]
+
+Q5 = "1,0; 0,1; 1,1; 1,-1; 0,2"
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str  # file name without .svg
+    title: str
+    args: tuple  # `attnviz render` arguments (without -o), or () for an API entry
+
+    @property
+    def command(self):
+        """The entry as a shell command (arguments with spaces or ; quoted)."""
+        quoted = [f'"{a}"' if any(ch in a for ch in ' ;<>|&') else a for a in self.args]
+        return " ".join(["attnviz render", *quoted])
+
+
+def _entry(name, title, *args, q=Q5, k=Q5):
+    return Entry(name, title, ("--q", q, "--k", k, *args, "--title", title))
+
+
+def dilated(q_idx, kv_idx):
+    """A custom rule, FlexAttention style: every other earlier key (a dilated causal mask)."""
+    return kv_idx <= q_idx and (q_idx - kv_idx) % 2 == 0
+
+
+ENTRIES = (
+    _entry("mask-causal", "Causal mask", "--mask", "causal"),
+    _entry("mask-none", "No mask (bidirectional)", "--mask", "none"),
+    _entry("mask-window", "Sliding window of 3", "--mask", "window=3"),
+    _entry("mask-prefix", "Prefix-LM, prefix of 2", "--mask", "prefix=2"),
+    _entry("mask-chunk", "Chunked attention, blocks of 2", "--mask", "chunk=2"),
+    _entry("mask-segments", "Packed documents", "--mask", "segments=1,1,2,2,2"),
+    _entry("mask-padding", "Padding at keys 4 and 5", "--mask", "padding=4,5"),
+    _entry("mask-matrix", "Explicit mask: first token plus the diagonal", "--mask",
+           "matrix=10000;11000;10100;10010;10001"),
+    _entry("mask-combined", "Window of 2 and padding", "--mask", "window=2", "--mask", "padding=5"),
+    _entry("align-top-left", "Two queries, five keys: top-left", "--align", "top-left", q="1,1; 0,1"),
+    _entry("align-bottom-right", "Two queries, five keys: bottom-right", "--align", "bottom-right", q="1,1; 0,1"),
+    Entry("mask-custom", "Custom rule: dilated causal", ()),
+    _entry("scale-sqrt", "Scaled dot product, S/√2", "--scale", "sqrt", "--show", "logits"),
+    _entry("bias-alibi", "ALiBi, slope 1/2", "--bias", "alibi=1/2", "--show", "logits"),
+    _entry("softmax-expanded", "Caption form: expanded", "--softmax", "expanded", q="1,0; 0,1; 1,1", k="1,0; 0,1; 1,1"),
+    _entry("softmax-normalizer", "Caption form: normalizer", "--softmax", "normalizer"),
+    _entry("softmax-grouped", "Caption form: grouped", "--softmax", "grouped"),
+    _entry("weights-decimal", "Rounded weights and outputs", "--weights", "decimal=3", "--v", "1,0; 0,1; 1,1; 2,0; 0,2"),
+    _entry("values", "Outputs as weighted sums", "--v", "1,0; 0,1; 1,1; 2,0; 0,2", q="0,0; 0,0; 0,0; 1,0; 1,1"),
+)
+
+
+def make(entry):
+    """The entry's figure, made the way its command (or, for the custom mask, the API) makes it."""
+    if not entry.args:
+        from .figure import figure
+        from .spec import parse_vectors
+
+        vectors = parse_vectors(Q5, "q")
+        return figure(vectors, vectors, mask=dilated, title=entry.title)
+    from .cli import build_parser, figure_from_args
+
+    return figure_from_args(build_parser().parse_args(["render", *entry.args]))
+
+
+def write_gallery(folder):
+    """Write every entry as `folder/NAME.svg`; returns the paths."""
+    from pathlib import Path
+
+    from .output import write_atomic
+
+    return [write_atomic(Path(folder) / f"{entry.name}.svg", make(entry).svg() + "\n") for entry in ENTRIES]

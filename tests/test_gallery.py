@@ -1,0 +1,46 @@
+"""The gallery: every entry renders cleanly, docs/gallery holds what `attnviz gallery` writes, and
+the README shows each entry with its command. `make golden` rewrites docs/gallery after a change."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from attnviz.gallery import ENTRIES, make
+from conftest import svg_text
+from test_cli import run
+from test_layout import assert_clean
+
+ROOT = Path(__file__).parent.parent
+DOCS = ROOT / "docs" / "gallery"
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
+def test_gallery_entry_is_current_and_clean(entry):
+    fig = make(entry)
+    assert_clean(fig.layout())
+    svg = fig.svg() + "\n"
+    path = DOCS / f"{entry.name}.svg"
+    if os.environ.get("ATTNVIZ_UPDATE_GOLDEN"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(svg, encoding="utf-8")
+    assert svg == path.read_text(encoding="utf-8"), f"{path} differs; run `make golden` if intended"
+    assert entry.title in svg_text(svg)
+
+
+def test_readme_shows_every_entry_with_its_command():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for entry in ENTRIES:
+        assert f"docs/gallery/{entry.name}.svg" in readme, entry.name
+        if entry.args:
+            assert entry.command in readme, entry.command
+    assert sorted(p.stem for p in DOCS.glob("*.svg")) == sorted(e.name for e in ENTRIES)
+
+
+def test_gallery_command_writes_every_figure(tmp_path):
+    result = run("gallery", str(tmp_path / "g"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [str(tmp_path / "g" / f"{e.name}.svg") for e in ENTRIES]
+    for entry in ENTRIES:
+        assert (tmp_path / "g" / f"{entry.name}.svg").read_text(encoding="utf-8") == \
+            (DOCS / f"{entry.name}.svg").read_text(encoding="utf-8")
