@@ -14,18 +14,18 @@ Q5 = "1,0; 0,1; 1,1; 1,-1; 0,2"
 @dataclass(frozen=True)
 class Entry:
     name: str  # file name without .svg
-    title: str
-    args: tuple  # `attnviz render` arguments (without -o), or () for an API entry
+    title: str  # passed as --title too
+    args: tuple  # `attnviz render` arguments (without -o and --title), or () for an API entry
 
     @property
     def command(self):
-        """The entry as a shell command (arguments with spaces or ; quoted)."""
-        quoted = [f'"{a}"' if any(ch in a for ch in ' ;<>|&') else a for a in self.args]
+        """The entry as a shell command, the shared vectors written as "$V" (V="1,0; 0,1; ...")."""
+        quoted = ['"$V"' if a == Q5 else f'"{a}"' if any(ch in a for ch in ' ;<>|&') else a for a in self.args]
         return " ".join(["attnviz render", *quoted])
 
 
 def _entry(name, title, *args, q=Q5, k=Q5):
-    return Entry(name, title, ("--q", q, "--k", k, *args, "--title", title))
+    return Entry(name, title, ("--q", q, "--k", k, *args))
 
 
 def dilated(q_idx, kv_idx):
@@ -52,7 +52,8 @@ ENTRIES = (
     _entry("softmax-expanded", "Caption form: expanded", "--softmax", "expanded", q="1,0; 0,1; 1,1", k="1,0; 0,1; 1,1"),
     _entry("softmax-normalizer", "Caption form: normalizer", "--softmax", "normalizer"),
     _entry("softmax-grouped", "Caption form: grouped", "--softmax", "grouped"),
-    _entry("weights-decimal", "Rounded weights and outputs", "--weights", "decimal=3", "--v", "1,0; 0,1; 1,1; 2,0; 0,2"),
+    _entry("weights-decimal", "Rounded weights and outputs", "--weights", "decimal=3",
+           "--v", "1,0; 0,1; 1,1; 2,0; 0,2"),
     _entry("values", "Outputs as weighted sums", "--v", "1,0; 0,1; 1,1; 2,0; 0,2", q="0,0; 0,0; 0,0; 1,0; 1,1"),
 )
 
@@ -67,7 +68,7 @@ def make(entry):
         return figure(vectors, vectors, mask=dilated, title=entry.title)
     from .cli import build_parser, figure_from_args
 
-    return figure_from_args(build_parser().parse_args(["render", *entry.args]))
+    return figure_from_args(build_parser().parse_args(["render", *entry.args, "--title", entry.title]))
 
 
 def write_gallery(folder):

@@ -1,12 +1,20 @@
 """Masks, scaling, biases and caption forms from the command line and from spec files, end to end."""
 
+from types import SimpleNamespace
+
 import pytest
 
 import attnviz
+from attnviz.cli import build_parser
+from clirun import run_cli
 from conftest import svg_text
-from test_cli import run
 
 QK = ["--q", "1,0; 0,1; 1,1; 2,0", "--k", "1,0; 0,1; 1,1; 1,-1"]
+
+
+def run(*args):
+    result = run_cli(*args)
+    return SimpleNamespace(returncode=result.code, stdout=result.stdout, stderr=result.stderr)
 
 
 def test_flags_reach_the_figure():
@@ -99,6 +107,6 @@ def test_bad_spec_values_name_the_key(tmp_path, body, message):
 
 
 def test_help_lists_the_new_options():
-    help_text = run("render", "--help").stdout
+    help_text = build_parser()._subparsers._group_actions[0].choices["render"].format_help()
     for flag in ("--mask", "--align", "--scale", "--bias", "--v", "--softmax", "--weights", "--show"):
         assert flag in help_text

@@ -3,12 +3,13 @@ the README shows each entry with its command. `make golden` rewrites docs/galler
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from attnviz.gallery import ENTRIES, make
+from clirun import run_cli
 from conftest import svg_text
-from test_cli import run
 from test_layout import assert_clean
 
 ROOT = Path(__file__).parent.parent
@@ -26,6 +27,11 @@ def test_gallery_entry_is_current_and_clean(entry):
         path.write_text(svg, encoding="utf-8")
     assert svg == path.read_text(encoding="utf-8"), f"{path} differs; run `make golden` if intended"
     assert entry.title in svg_text(svg)
+
+
+def run(*args):
+    result = run_cli(*args)
+    return SimpleNamespace(returncode=result.code, stdout=result.stdout, stderr=result.stderr)
 
 
 def test_readme_shows_every_entry_with_its_command():
