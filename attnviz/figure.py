@@ -54,7 +54,7 @@ class Figure:
         return f"<attnviz.Figure {n_q}x{n_k} {self.attention.mask.name}>"
 
 
-def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask=CAUSAL, align="top-left", scale=None, bias=None, v=None,
+def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask="causal", align="top-left", scale=None, bias=None, v=None,
            softmax="expanded", weights="named", show="scores", title=None, subtitle=None,
            tokens=None, q_tokens=None, k_tokens=None, id_prefix=None):
     """Build the figure for query vectors `q` and key vectors `k`.
@@ -80,21 +80,33 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask=CAUSAL, align="top-left",
     >>> fig.attention.scores[2][2]
     Fraction(2, 1)
     """
-    from .logits import resolve_biases, resolve_scale
-    from .masks import resolve
     from .notation import SOFTMAX_FORMS
-    from .rounding import parse_weights
 
     if softmax not in SOFTMAX_FORMS:
         raise InputError(f"expected {', '.join(SOFTMAX_FORMS[:-1])} or {SOFTMAX_FORMS[-1]}; got {softmax!r}",
                          "softmax")
     if show not in SHOW:
         raise InputError(f"expected {' or '.join(SHOW)}; got {show!r}", "show")
-    places = parse_weights(weights)
+    places = None
+    if weights != "named":
+        from .rounding import parse_weights
+
+        places = parse_weights(weights)
     q, k = exact_vectors(q, "q"), exact_vectors(k, "k")
     n_q, n_k = len(q), len(k)
-    attention = attend(q, k, resolve(mask, n_q, n_k, align), scale=resolve_scale(scale, len(q[0])),
-                       biases=resolve_biases(bias, n_q, n_k, align), v=v)
+    # The default figure needs no parsing, so `attnviz render` skips importing the option modules.
+    if (mask is CAUSAL or mask == "causal") and n_q == n_k and align == "top-left":
+        mask = CAUSAL
+    else:
+        from .masks import resolve
+
+        mask = resolve(mask, n_q, n_k, align)
+    scale_, biases = None, ()
+    if scale is not None or bias is not None:
+        from .logits import resolve_biases, resolve_scale
+
+        scale_, biases = resolve_scale(scale, len(q[0])), resolve_biases(bias, n_q, n_k, align)
+    attention = attend(q, k, mask, scale=scale_, biases=biases, v=v)
     marks = parse_targets(highlight, attention)
     q_where, k_where = "q_tokens", "k_tokens"
     if tokens is not None:

@@ -63,7 +63,8 @@ def rounded_weights(weights, places):
     if weights.kind == "undefined":
         return []
     exps = weights.exponents
-    return [(_decide(lambda iv, t=t: 1 / _normalizer(iv, exps, exps[t]), places), True) for t in range(len(exps))]
+    texts = _decide(lambda iv: _weight_intervals(iv, exps), len(exps), places)
+    return [(text, True) for text in texts]
 
 
 def rounded_output(weights, values, places):
@@ -77,15 +78,16 @@ def rounded_output(weights, values, places):
             return [_fixed(round(x * 10**places), places) for x in exact], True
         return [text for text, _ in texts], False
     exps = weights.exponents
-    out = []
-    for c in range(len(values[0])):
-        column = [v[c] for v in values]
-        rational = _rational_output(exps, column)
-        if rational is not None:
-            out.append(_fixed(round(rational * 10**places), places))
-        else:
-            out.append(_decide(lambda iv, col=column: _weighted(iv, exps, col), places))
-    return out, True
+    columns = [[v[c] for v in values] for c in range(len(values[0]))]
+    rational = [_rational_output(exps, column) for column in columns]
+    irrational = [column for column, r in zip(columns, rational) if r is None]
+
+    def outputs(iv):
+        ws = _weight_intervals(iv, exps)
+        return [sum((w * _interval(iv, Fraction(v)) for w, v in zip(ws, column)), iv.mpf(0)) for column in irrational]
+
+    decided = iter(_decide(outputs, len(irrational), places))
+    return [_fixed(round(r * 10**places), places) if r is not None else next(decided) for r in rational], True
 
 
 def _rational_output(exponents, column):
@@ -100,25 +102,29 @@ def _rational_output(exponents, column):
     return means.pop() if len(means) == 1 else None
 
 
-def _decide(compute, places):
-    """Evaluate `compute(iv)` (an mpmath interval) at rising precision until it rounds one way."""
+def _decide(compute, count, places):
+    """Texts of the `count` intervals `compute(iv)` returns, each rounded to `places` decimals: evaluated at
+    rising precision until both ends of every interval round to the same text."""
     from mpmath import iv
     from mpmath.libmp import to_rational
 
-    bits = START_BITS + 4 * places
+    bits, texts = START_BITS + 4 * places, [None] * count
     saved = iv.prec
     try:
-        while bits <= MAX_BITS:
+        while None in texts and bits <= MAX_BITS:
             iv.prec = bits
-            lo, hi = (Fraction(*to_rational(end)) for end in compute(iv)._mpi_)
-            low, high = round(lo * 10**places), round(hi * 10**places)
-            if low == high:
-                return _fixed(low, places)
+            for n, interval in enumerate(compute(iv)):
+                lo, hi = (Fraction(*to_rational(end)) for end in interval._mpi_)
+                low, high = round(lo * 10**places), round(hi * 10**places)
+                if texts[n] is None and low == high:
+                    texts[n] = _fixed(low, places)
             bits *= 2
     finally:
         iv.prec = saved
-    raise InputError(f"cannot decide the rounding to {places} decimals within {MAX_BITS} bits of precision; "
-                     "use fewer decimals", "weights")
+    if None in texts:
+        raise InputError(f"cannot decide the rounding to {places} decimals within {MAX_BITS} bits of precision; "
+                         "use fewer decimals", "weights")
+    return texts
 
 
 def _interval(iv, x):
@@ -128,14 +134,12 @@ def _interval(iv, x):
     return iv.mpf(x.numerator) / x.denominator
 
 
-def _normalizer(iv, exponents, pivot):
-    """Σ_u e^(x_u - pivot): the differences are exact, so nothing cancels in floating point."""
-    return sum((iv.exp(_interval(iv, x - pivot)) for x in exponents), iv.mpf(0))
-
-
-def _weighted(iv, exponents, column):
-    return sum((_interval(iv, Fraction(v)) / _normalizer(iv, exponents, x) for x, v in zip(exponents, column)),
-               iv.mpf(0))
+def _weight_intervals(iv, exponents):
+    """Intervals holding each e^x_t / Σ_u e^x_u, as e^(x_t - x_1) / Σ_u e^(x_u - x_1): the differences are
+    exact, so nothing cancels in floating point, and each exponential is computed once per row."""
+    terms = [iv.exp(_interval(iv, x - exponents[0])) for x in exponents]
+    total = sum(terms, iv.mpf(0))
+    return [term / total for term in terms]
 
 
 def _fixed(scaled, places):

@@ -114,9 +114,6 @@ class Surd:
     def __hash__(self):
         return hash(("Surd", self.a, self.b, self.r))
 
-    def __lt__(self, other):
-        return sign(self - other) < 0
-
     def __repr__(self):
         return f"Surd({self.a}, {self.b}, {self.r})"
 

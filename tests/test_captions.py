@@ -223,3 +223,46 @@ def test_outputs_layout_and_anatomy():
 def test_seed_figure_unchanged_by_new_options(seed_line):
     fig = attnviz.figure(highlight=[(3, 3)], softmax="expanded", weights="named", show="scores", mask="causal")
     assert svg_text(fig.svg()) == seed_line
+
+
+def test_rounding_gives_up_with_a_clear_error_at_the_precision_cap(monkeypatch):
+    from attnviz import rounding
+
+    monkeypatch.setattr(rounding, "MAX_BITS", 8)
+    with pytest.raises(InputError) as err:
+        attnviz.figure(**SEED, weights="decimal=3")
+    assert str(err.value) == ("weights: cannot decide the rounding to 3 decimals within 8 bits of precision; "
+                              "use fewer decimals")
+
+
+@given(st.integers(1, 7), st.integers(1, 7), st.data())
+def test_any_mix_of_options_lays_out_cleanly(n_q, n_k, data):
+    d = data.draw(st.integers(1, 3))
+    vec = st.lists(st.one_of(st.integers(-4, 4), st.fractions(-2, 2, max_denominator=3)), min_size=d, max_size=d)
+    q = data.draw(st.lists(vec, min_size=n_q, max_size=n_q))
+    k = data.draw(st.lists(vec, min_size=n_k, max_size=n_k))
+    options = dict(
+        mask=data.draw(st.sampled_from(["causal", "none", "window=2", "prefix=2", "chunk=2", ["none", "padding=1"]])),
+        align=data.draw(st.sampled_from(["top-left", "bottom-right"])),
+        scale=data.draw(st.sampled_from([None, "sqrt", "1/2"])),
+        bias=data.draw(st.sampled_from([None, "alibi=1/2", "alibi=2^-3"])),
+        softmax=data.draw(st.sampled_from(["expanded", "normalizer", "grouped"])),
+        weights=data.draw(st.sampled_from(["named", "decimal=2"])),
+        show=data.draw(st.sampled_from(["scores", "logits"])),
+        v=data.draw(st.one_of(st.none(), st.lists(st.lists(st.integers(-2, 2), min_size=2, max_size=2),
+                                                  min_size=n_k, max_size=n_k))),
+    )
+    fig = attnviz.figure(q, k, highlight=["softmax", "mask"], **options)
+    assert_clean(fig.layout())
+    words = fig.words
+    transformed = options["scale"] is not None or options["bias"] is not None
+    for i, row in enumerate(words.softmax_rows):
+        kept = fig.attention.kept_logits(i)
+        assert row.scores.startswith(f"row {i + 1}: {'logits' if transformed else 'scores'} [")
+        if not kept:
+            assert row.weights == "weights undefined (every key masked)"
+        elif options["weights"] == "decimal=2" and len(set(kept)) > 1:
+            assert row.weights.count("≈") == len(kept)
+    if options["v"] is not None:
+        assert len(words.output_rows) == n_q
+    assert ("rounded" in words.footer) == (options["weights"] != "named")
