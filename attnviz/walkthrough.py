@@ -16,6 +16,7 @@ from .engine import dot
 from .exact import InputError, format_number
 from .figure import Figure
 from .highlight import parse_targets
+from .surds import Surd
 
 __all__ = ["MAX_STEPS", "SERIES", "LEGEND", "plan", "walkthrough"]
 
@@ -121,28 +122,30 @@ def _mask_section(attention):
 
 
 def _softmax_section(i, attention):
-    scores = attention.kept_scores(i - 1)
+    # The softmax's inputs: the scores, or the logits when the figure scales or biases them.
+    scores = attention.kept_logits(i - 1)
+    word = "logits" if attention.transformed else "scores"
     weights = attention.weights(i - 1)
-    shown = f"[{','.join(map(format_number, scores))}]"
+    shown = f"[{','.join(map(notation.format_exact, scores))}]"
     args = ", ".join(_tex_number(s) for s in scores)
     if weights.kind == "undefined":
         paragraph = f"Row {i} has no unmasked score: the mask removes every key, so its softmax is undefined."
         formula = None
     elif weights.kind == "pinned" and len(scores) == 1:
-        paragraph = f"Row {i} has one unmasked score, {shown}, so its weight is exactly 1."
+        paragraph = f"Row {i} has one unmasked {word[:-1]}, {shown}, so its weight is exactly 1."
         formula = rf"\operatorname{{softmax}}({args}) = (1)"
     elif weights.kind == "pinned":
         value = format_number(weights.values[0])
-        paragraph = f"Row {i}'s unmasked scores are all equal, {shown}, so each weight is exactly {value}."
+        paragraph = f"Row {i}'s unmasked {word} are all equal, {shown}, so each weight is exactly {value}."
         formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(
             _tex_number(v) for v in weights.values) + r"\right)"
     else:
         terms = ", ".join(notation.weight_terms(weights))
-        paragraph = f"Row {i}'s unmasked scores are {shown}. Softmax is named, not decimalized: weights {terms}."
-        denominator = "+".join(f"e^{{{format_number(x)}}}" for x in weights.exponents)
+        paragraph = f"Row {i}'s unmasked {word} are {shown}. Softmax is named, not decimalized: weights {terms}."
+        denominator = "+".join(f"e^{{{_tex_exponent(x)}}}" for x in weights.exponents)
         if len(scores) <= MAX_SPELLED:
             formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(
-                rf"\frac{{e^{{{format_number(x)}}}}}{{{denominator}}}" for x in weights.exponents) + r"\right)"
+                rf"\frac{{e^{{{_tex_exponent(x)}}}}}{{{denominator}}}" for x in weights.exponents) + r"\right)"
         else:  # the shared denominator once, not once per weight: a formula that fits a page
             formula = rf"\operatorname{{softmax}}(s)_t = \frac{{e^{{s_t}}}}{{{denominator}}},\quad s = ({args})"
     return Section(heading=f"Softmax of row {i}", paragraphs=(paragraph,), formula=formula,
@@ -162,9 +165,20 @@ def _factor(x):
     return f"({text})" if x < 0 or Fraction(x).denominator != 1 else text
 
 
+def _tex_exponent(x):
+    """An exponent as the formulas write it: `1/2` as typed for a rational, TeX for a + b·√r."""
+    return _tex_number(x) if isinstance(x, Surd) else format_number(x)
+
+
 def _tex_number(x):
     """`3`, `\\frac{1}{2}`, `{-\\frac{1}{2}}`: a negative number is a group, so its minus sign is
     typeset as a sign, not as a subtraction with spaces around it."""
+    if isinstance(x, Surd):  # a + b√r: `{\frac{\sqrt{3}}{3}}`, `{-\frac{1}{2}+2\sqrt{2}}`
+        p, q = abs(x.b.numerator), x.b.denominator
+        radical = ("" if p == 1 else str(p)) + rf"\sqrt{{{x.r}}}"
+        radical = radical if q == 1 else rf"\frac{{{radical}}}{{{q}}}"
+        sign = "-" if x.b < 0 else "+" if x.a else ""
+        return "{" + (_tex_number(x.a) if x.a else "") + sign + radical + "}"
     x = Fraction(x)
     text = str(abs(x.numerator)) if x.denominator == 1 else rf"\frac{{{abs(x.numerator)}}}{{{x.denominator}}}"
     return f"{{-{text}}}" if x < 0 else text

@@ -191,3 +191,14 @@ def test_scale_of_one_changes_nothing_and_slopes_parse():
     assert resolve_scale("1", 4) is None and resolve_scale(None, 4) is None
     assert resolve_scale("sqrt", 8).factor == surd(0, F(1, 4), 2)  # 1/√8 = √2/4
     assert parse_slope("2^-8") == F(1, 256) and parse_slope("0.5") == F(1, 2) and parse_slope("2^(-1)") == F(1, 2)
+
+
+def test_walkthrough_of_a_scaled_figure_says_logits_and_typesets_radicals():
+    from attnviz.walkthrough import walkthrough
+
+    document, figures = walkthrough(attnviz.figure(scale="sqrt", bias="alibi=1/2"))
+    row2 = next(s for s in document.sections if s.heading == "Softmax of row 2")
+    assert row2.paragraphs == ("Row 2's unmasked logits are [-1/2,√2/2]. Softmax is named, not decimalized: "
+                               "weights e^(-1/2)/(e^(-1/2)+e^(√2/2)), e^(√2/2)/(e^(-1/2)+e^(√2/2)).",)
+    assert r"\frac{e^{{\frac{\sqrt{2}}{2}}}}{e^{-1/2}+e^{{\frac{\sqrt{2}}{2}}}}" in row2.formula
+    assert len(figures) == len(document.sections)
