@@ -104,3 +104,11 @@ def test_bad_vectors_are_refused_with_where_and_what(q, k, message):
     with pytest.raises(InputError) as err:
         attend(q, k)
     assert message in str(err.value)
+
+
+@given(qk())
+def test_score_matrix_equals_the_plain_dot_product(vectors):
+    from attnviz.engine import dot, exact_vectors, score_matrix
+
+    q, k = exact_vectors(vectors[0], "q"), exact_vectors(vectors[1], "k")
+    assert score_matrix(q, k) == tuple(tuple(dot(qi, kj) for kj in k) for qi in q)
