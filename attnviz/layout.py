@@ -12,7 +12,7 @@ from .metrics import text_width
 __all__ = ["TextStyle", "STYLES", "Text", "Rect", "Mark", "Group", "Layout", "lay_out", "wrap"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TextStyle:
     size: float
     family: str = "sans"
@@ -45,7 +45,7 @@ MIN_WRAP = 640  # captions wrap at the wider of this and the grid
 CELL_MIN_W, CELL_H, CELL_GAP, CELL_PAD = 68, 46, 4, 12
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Text:
     role: str
     x: float
@@ -75,7 +75,7 @@ class Text:
         return boxes
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rect:
     role: str
     x: float
@@ -85,7 +85,7 @@ class Rect:
     rx: float = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mark:
     """A small corner triangle: the highlight's shape cue, readable without colour."""
 
@@ -95,7 +95,7 @@ class Mark:
     size: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Group:
     classes: tuple
     attrs: tuple  # (name, value) pairs, e.g. (("data-q", "1"), ("data-k", "2"))
