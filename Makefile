@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test golden bench clean
+.PHONY: demo test golden bench docs clean
 
 $(BIN)/attnviz: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,12 @@ golden: $(BIN)/attnviz
 bench: $(BIN)/attnviz
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python benchmarks/bench_render.py
+
+# attnviz's own docs, drawn by its own Sphinx directive; warnings are errors. -E: figures follow code changes.
+docs: $(BIN)/attnviz
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	$(BIN)/sphinx-build -E -W --keep-going -q -b html docs build/docs
+	@echo "docs: build/docs/index.html"
 
 clean:
 	rm -rf $(VENV) out build dist

@@ -16,7 +16,8 @@ from decimal import Decimal
 
 from .exact import InputError
 
-__all__ = ["KEYS", "MAX_SPEC_BYTES", "read_spec", "parse_spec", "figure_arguments", "parse_vectors"]
+__all__ = ["KEYS", "MAX_SPEC_BYTES", "read_spec", "parse_spec", "figure_arguments", "parse_vectors", "check_value",
+           "value_from_text", "TEXT_READERS"]
 
 MAX_SPEC_BYTES = 1_000_000
 
@@ -181,6 +182,64 @@ def figure_arguments(mapping, name, keys=KEYS, required=REQUIRED):
         if key not in out:
             raise InputError(f"missing required key '{key}' ({keys[key].expects}), e.g. {keys[key].example}", name)
     return out
+
+
+def check_value(key, value, name=None, keys=KEYS):
+    """One key's value, checked as in a spec; errors name `name: key` (or the key alone when `name` is None)."""
+    if key not in keys:
+        raise InputError(_unknown(key, keys), name)
+    return keys[key].check(value, key if name is None else f"{name}: {key}")
+
+
+#: How one line of text (a Sphinx directive option) becomes a value, for keys whose values are lists:
+#: labels are separated by spaces, highlight targets by ";". Any other key's text goes to its check
+#: as it is ("1,0; 0,1" is a valid `q`), and TOML (`["the cat", "sat"]`) works for every key.
+TEXT_READERS = {
+    "tokens": lambda text, where: text.split(),
+    "q_tokens": lambda text, where: text.split(),
+    "k_tokens": lambda text, where: text.split(),
+    "highlight": lambda text, where: [target.strip() for target in text.split(";") if target.strip()],
+}
+
+
+def value_from_text(key, text, where, keys=KEYS):
+    """A key's value written as one line of text, checked; errors are located at `where`.
+
+    >>> value_from_text("tokens", "<s> the cat", ":tokens:")
+    ['<s>', 'the', 'cat']
+    >>> value_from_text("tokens", '["<s>", "the cat"]', ":tokens:")
+    ['<s>', 'the cat']
+    >>> value_from_text("highlight", "3,3; softmax=3", ":highlight:")
+    ['3,3', 'softmax=3']
+    """
+    if key not in keys:
+        raise InputError(_unknown(key, keys), where)
+    check, text = keys[key].check, text.strip()
+    literal = _toml_value(text)
+    if isinstance(literal, (list, dict)) or (isinstance(literal, str) and text[:1] in "\"'"):
+        return check(literal, where)
+    if key in TEXT_READERS:
+        return check(TEXT_READERS[key](text, where), where)
+    try:
+        return check(text, where)
+    except InputError as err:
+        if literal is None:
+            raise
+        try:
+            return check(literal, where)  # `true`, `2`: for keys whose values are not text
+        except InputError:
+            raise err from None
+
+
+def _toml_value(text):
+    """`text` read as one TOML value (a list, a quoted string, a number, a boolean), or None."""
+    import tomllib
+
+    try:
+        table = tomllib.loads(f"value = {text}", parse_float=Decimal)
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError):
+        return None
+    return table["value"] if list(table) == ["value"] else None
 
 
 def _unknown(key, keys):

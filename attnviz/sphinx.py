@@ -1,0 +1,228 @@
+"""Sphinx extension: `extensions = ["attnviz.sphinx"]` adds the `attnviz` directive.
+
+    .. attnviz::
+       :q: 1,0; 0,1; 1,1
+       :k: 1,0; 0,1; 1,1
+       :highlight: 3,3
+       :alt: Causal attention scores for three tokens
+       :caption: The exact register.
+
+The figure comes from a spec file (`.. attnviz:: figures/causal.toml`, relative to the
+document), or a TOML body, or neither (the seed figure); every spec key is also an option
+(`:q-tokens:` or `:q_tokens:`) that overrides it. HTML builders inline the SVG, with ids
+unique on the page (`attnviz-<docname>-<n>`, the same in every build); other builders get
+an image file. A figure that cannot be drawn is an error naming the document and line,
+and the build ends with a non-zero status.
+"""
+
+import difflib
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+from . import __version__, embed, spec
+from .exact import InputError
+from .labels import check_text
+
+__all__ = ["AttnvizDirective", "attnviz_figure", "setup"]
+
+logger = logging.getLogger(__name__)
+
+#: The directive's own options; every other option is a spec key.
+OWN_OPTIONS = {
+    "alt": directives.unchanged_required,  # what screen readers announce (default: title and subtitle)
+    "caption": directives.unchanged_required,  # a figure caption below, with inline markup
+    "name": directives.unchanged_required,  # a target for :ref: and :numref:
+    "class": directives.class_option,  # classes for the figure's <div>
+}
+
+
+class attnviz_figure(nodes.General, nodes.Element):  # noqa: N801 - docutils names nodes in lower case
+    """A drawn figure: `svg`, `alt` and `prefix`; HTML inlines it, other builders get an image."""
+
+
+class _AnyOption(dict):
+    """Every option parses (as text), so `run` can answer an unknown one with the nearest known name."""
+
+    def __missing__(self, name):
+        return directives.unchanged
+
+
+def _option_spec():
+    options = _AnyOption(OWN_OPTIONS)
+    for key in spec.KEYS:
+        options[key] = options[key.replace("_", "-")] = directives.unchanged
+    return options
+
+
+class AttnvizDirective(SphinxDirective):
+    optional_arguments = 1  # a spec file
+    final_argument_whitespace = True
+    has_content = True  # or a TOML spec
+    option_spec = _option_spec()
+
+    def run(self):
+        try:
+            figure, alt = self._figure()
+        except embed.FigureError as err:
+            _fail(self.env, self.env.docname, err.line or self.lineno, err.message)
+            return []
+        node = attnviz_figure(svg=figure.svg(), prefix=figure.id_prefix,
+                              alt=alt if alt is not None else _default_alt(figure))
+        node["has_alt"] = alt is not None
+        node["classes"] += self.options.get("class", [])
+        self.set_source_info(node)
+        if "caption" not in self.options:
+            self.add_name(node)
+            return [node]
+        caption_nodes, messages = self.parse_inline(self.options["caption"], lineno=self._line_of("caption"))
+        caption = nodes.caption(self.options["caption"], "", *caption_nodes)
+        self.set_source_info(caption)
+        wrapper = nodes.figure("", node, caption, classes=["attnviz"])
+        self.set_source_info(wrapper)
+        self.add_name(wrapper)
+        return [wrapper, *messages]
+
+    def _figure(self):
+        settings = {}
+        if self.arguments and self.content:
+            raise embed.FigureError("give a spec file or a TOML body, not both", self.lineno)
+        if self.arguments:
+            shown = self.arguments[0]
+            _, path = self.env.relfn2path(shown, self.env.docname)
+            self.env.note_dependency(path)
+            settings = embed.file_settings(Path(path), shown, self.lineno)
+        elif self.content:
+            settings = embed.block_settings("\n".join(self.content), self.content_offset + 1)
+        settings.update(self._option_settings())
+        alt = self.options.get("alt")
+        if alt is not None:
+            try:
+                alt = check_text(alt, ":alt:")
+            except InputError as err:
+                raise embed.FigureError(embed.say(err), self._line_of("alt")) from None
+        prefix = embed.id_prefix(self.env.docname, self.env.new_serialno("attnviz") + 1)
+        return embed.make_figure(settings, id_prefix=prefix, line=self.lineno), alt
+
+    def _option_settings(self):
+        settings = {}
+        for name, text in self.options.items():
+            if name in OWN_OPTIONS:
+                continue
+            key, line, label = name.replace("-", "_"), self._line_of(name), f":{name}:"
+            if key not in spec.KEYS:
+                raise embed.FigureError(_unknown_option(name), line)
+            if key in settings:
+                raise embed.FigureError(f"{label} and {settings[key].label} set the same key; give one", line)
+            try:
+                settings[key] = embed.Setting(spec.value_from_text(key, text, label), label, line)
+            except InputError as err:
+                raise embed.FigureError(embed.say(err), line) from None
+        return settings
+
+    def _line_of(self, option):
+        """The document line of `:option:` (docutils keeps only the directive's own line)."""
+        for offset, text in enumerate(self.block_text.splitlines()):
+            if text.lstrip().startswith(f":{option}:"):
+                return self.lineno + offset
+        return self.lineno
+
+
+def _unknown_option(name):
+    known = [*OWN_OPTIONS, *(key.replace("_", "-") for key in spec.KEYS)]
+    close = difflib.get_close_matches(name.replace("_", "-"), known, n=1, cutoff=0.5)
+    hint = f"; did you mean ':{close[0]}:'?" if close else f"; known options: {', '.join(known)}"
+    return f"unknown option ':{name}:'{hint}"
+
+
+def _default_alt(figure):
+    words = figure.words
+    return f"{words.title}. {words.subtitle}" if words.subtitle else words.title
+
+
+# Failures: logged where they happen, remembered per document (so an unchanged document keeps
+# failing in incremental and parallel builds), and turned into a non-zero exit status at the end.
+
+def _failures(env):
+    if not hasattr(env, "attnviz_failures"):
+        env.attnviz_failures = {}
+    return env.attnviz_failures
+
+
+def _fail(env, docname, line, message):
+    logger.error("attnviz: %s", message, location=(docname, line))
+    _failures(env).setdefault(docname, []).append(line)
+
+
+def _purge(app, env, docname):
+    _failures(env).pop(docname, None)
+
+
+def _merge(app, env, docnames, other):
+    theirs = _failures(other)
+    _failures(env).update({docname: theirs[docname] for docname in docnames if docname in theirs})
+
+
+def _finish(app, exception):
+    failures = _failures(app.env)
+    if exception is None and failures:
+        places = ", ".join(f"{app.env.doc2path(docname, False)}:{line}"
+                           for docname in sorted(failures) for line in failures[docname])
+        count = sum(map(len, failures.values()))
+        logger.error("attnviz: %d figure%s could not be drawn (%s); the build fails",
+                     count, "" if count == 1 else "s", places)
+        app.statuscode = app.statuscode or 1
+
+
+# Output: HTML inlines the SVG; any other builder gets an image file it can use.
+
+def _visit_html(translator, node):
+    translator.body.append(embed.inline_html(node["svg"], alt=node["alt"] if node["has_alt"] else None,
+                                             classes=node["classes"], element_id=(node["ids"] or [None])[0]))
+    raise nodes.SkipNode
+
+
+def _as_images(app, doctree, docname):
+    if app.builder.format == "html":
+        return
+    for node in list(doctree.findall(attnviz_figure)):
+        uri = _write_image(app, node)
+        image = nodes.image(uri=uri, alt=node["alt"], candidates={"*": uri}, ids=node["ids"], classes=node["classes"])
+        image.source, image.line = node.source, node.line
+        node.replace_self(image)
+
+
+def _write_image(app, node):
+    """Write the figure as the best image type the builder takes: SVG, else PDF or PNG (with cairosvg)."""
+    types = app.builder.supported_image_types
+    ext, data = "svg", (node["svg"] + "\n").encode("utf-8")
+    if types and "image/svg+xml" not in types:
+        wanted = next((ext for kind, ext in (("application/pdf", "pdf"), ("image/png", "png")) if kind in types), None)
+        try:
+            import cairosvg
+        except (ImportError, OSError):  # OSError: the cairo library itself is missing
+            cairosvg = None
+        if wanted and cairosvg:
+            convert = cairosvg.svg2pdf if wanted == "pdf" else cairosvg.svg2png
+            ext, data = wanted, convert(bytestring=data)
+        else:
+            logger.warning("attnviz: the %s builder does not take SVG images; install cairosvg to convert "
+                           "figures to PDF or PNG", app.builder.name, location=node, once=True)
+    uri = f"_images/{node['prefix']}.{ext}"
+    path = Path(app.builder.outdir, uri)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return uri
+
+
+def setup(app):
+    app.add_node(attnviz_figure, html=(_visit_html, None))
+    app.add_directive("attnviz", AttnvizDirective)
+    app.connect("doctree-resolved", _as_images)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
+    app.connect("build-finished", _finish)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

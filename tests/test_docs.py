@@ -1,0 +1,69 @@
+"""attnviz's own docs: built with Sphinx and its own directive, warnings treated as errors."""
+
+import re
+from pathlib import Path
+
+import pytest
+from sphinx.cmd.build import build_main
+
+from attnviz import spec
+from conftest import svg_root
+
+DOCS = Path(__file__).parent.parent / "docs"
+PAGES = ["index", "quickstart", "tutorial", "docs-integration", "reference", "anatomy", "gallery", "comparison",
+         "api"]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("docs")
+    warnings = out / "warnings.txt"
+    code = build_main(["-q", "-W", "--keep-going", "-b", "html", "-d", str(out / "doctrees"), "-w", str(warnings),
+                       str(DOCS), str(out / "html")])
+    assert (code, warnings.read_text(encoding="utf-8")) == (0, "")
+    return out / "html"
+
+
+def page(site, name):
+    return (site / f"{name}.html").read_text(encoding="utf-8")
+
+
+def svgs(html):
+    return [svg_root(svg) for svg in re.findall(r"<svg .*?</svg>", html, flags=re.S)]
+
+
+def test_every_page_builds_and_has_its_figures(site):
+    counts = {name: len(svgs(page(site, name))) for name in PAGES}
+    assert counts["index"] == 1 and counts["tutorial"] == 5 and counts["gallery"] >= 12
+    assert counts["anatomy"] == 2 and counts["comparison"] == 1
+
+
+def test_ids_are_unique_on_every_page(site):
+    for name in PAGES:
+        ids = re.findall(r' id="([^"]+)"', page(site, name))
+        assert len(ids) == len(set(ids)), name
+
+
+def test_the_site_works_offline(site):
+    """No script, stylesheet or font is fetched from elsewhere (no MathJax from a CDN either)."""
+    for name in PAGES:
+        html = page(site, name)
+        assert not re.findall(r'<(?:script|link|img)[^>]+(?:src|href)="(?:https?:)?//', html), name
+
+
+def test_the_gallery_shows_every_figure_key():
+    text = (DOCS / "gallery.rst").read_text(encoding="utf-8")
+    missing = [key for key in spec.KEYS if f":{key.replace('_', '-')}:" not in text]
+    assert missing == [], "add a gallery example for each new figure key"
+
+
+def test_the_reference_lists_every_key_and_command(site):
+    html = page(site, "reference")
+    for key in spec.KEYS:
+        assert f"<code class=\"docutils literal notranslate\"><span class=\"pre\">{key}</span></code>" in html
+    assert "$ attnviz render --help" in html
+
+
+def test_the_tutorial_figure_is_the_seed_figure(site, seed_line):
+    first = svgs(page(site, "tutorial"))[0]
+    assert "".join(first.itertext()) == seed_line

@@ -1,0 +1,187 @@
+"""The ```attnviz fence: real `mkdocs build`s with the plugin, and Python-Markdown with superfences."""
+
+import re
+import subprocess
+import sys
+import textwrap
+
+import markdown
+import pytest
+
+from attnviz.markdown import FENCE, FenceError, _block_line
+from conftest import SVG_NS, svg_root
+
+ISSUE_EXAMPLE = """\
+```attnviz
+q = [[1,0],[0,1],[1,1]]
+k = [[1,0],[0,1],[1,1]]
+highlight = [[3,3]]
+```
+"""
+
+
+def site(root, config, pages):
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "mkdocs.yml").write_text(textwrap.dedent(config), encoding="utf-8")
+    for name, text in pages.items():
+        path = root / "docs" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def mkdocs_build(root):
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=root,
+                          capture_output=True, text=True, timeout=120)
+
+
+def figures(html):
+    found = re.findall(r'(<div class="attnviz-figure[^>]*>)(<svg .*?</svg>)</div>', html, flags=re.S)
+    return [(wrapper, svg_root(svg)) for wrapper, svg in found]
+
+
+def cell_texts(root):
+    cells = [g for g in root.iter(f"{SVG_NS}g") if "attnviz-cell" in g.get("class", "").split()]
+    return {(int(g.get("data-q")), int(g.get("data-k"))): "".join(g.itertext()) for g in cells}
+
+
+PLUGIN = """\
+site_name: Test
+plugins:
+  - attnviz
+markdown_extensions:
+  - admonition
+"""
+
+
+def test_the_plugin_renders_fences_in_pages(tmp_path):
+    site(tmp_path, PLUGIN, {
+        "index.md": "---\ntitle: Home\n---\n# Home\n\n" + ISSUE_EXAMPLE + textwrap.dedent("""
+            ```attnviz alt="The seed figure"
+            ```
+
+            - in a list:
+
+                ```attnviz
+                q = [[1,0],[0,1]]
+                k = [[2,0],[0,1]]
+                ```
+
+            !!! note
+                ```attnviz
+                q = [[1,0]]
+                k = [[3,0]]
+                ```
+            """),
+        "guide/steps.md": "# Steps\n\n" + ISSUE_EXAMPLE,
+    })
+    run = mkdocs_build(tmp_path)
+    assert run.returncode == 0, run.stderr
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    found = figures(html)
+    assert [root.get("id") for _, root in found] == [f"attnviz-index-{n}" for n in (1, 2, 3, 4)]
+    first, seed, in_list, in_note = (root for _, root in found)
+    assert cell_texts(first) == {(1, 1): "1", (1, 2): "masked", (1, 3): "masked",
+                                 (2, 1): "0", (2, 2): "1", (2, 3): "masked",
+                                 (3, 1): "1", (3, 2): "1", (3, 3): "2"}
+    assert [g.get("data-q") + g.get("data-k") for g in first.iter(f"{SVG_NS}g")
+            if "attnviz-computed" in g.get("class", "").split()] == ["33"]
+    assert seed.get("aria-label") == "The seed figure"
+    assert cell_texts(in_list) == {(1, 1): "2", (1, 2): "masked", (2, 1): "0", (2, 2): "1"}
+    assert cell_texts(in_note) == {(1, 1): "3"}
+    assert "<pre" not in html.split("<h1", 1)[1].split("</article>")[0]  # no fence left as code
+    guide = (tmp_path / "site" / "guide" / "steps" / "index.html").read_text(encoding="utf-8")
+    [(_, root)] = figures(guide)
+    assert root.get("id").startswith("attnviz-guide-steps-") and root.get("id").endswith("-1")
+
+    again = mkdocs_build(tmp_path)  # the same figures, byte for byte
+    assert again.returncode == 0
+    assert figures((tmp_path / "site" / "index.html").read_text(encoding="utf-8")) and \
+        re.findall(r"<svg .*?</svg>", html, flags=re.S) == re.findall(
+            r"<svg .*?</svg>", (tmp_path / "site" / "index.html").read_text(encoding="utf-8"), flags=re.S)
+
+
+def test_a_bad_block_stops_the_build_naming_page_line_and_block(tmp_path):
+    site(tmp_path, PLUGIN, {
+        "index.md": "# Home\n",
+        "guide/bad.md": "---\ntitle: Bad\n---\n# Bad\n\n" + ISSUE_EXAMPLE + textwrap.dedent("""
+            ```attnviz
+            q = [[1,0],[0,1],[1,1]]
+            k = [[1,0],[0,1],[1]]
+            ```
+            """),
+    })
+    run = mkdocs_build(tmp_path)
+    assert run.returncode == 1
+    assert "guide/bad.md:14: attnviz block 2: k: vector 3 has 1 entries but vector 1 has 2; " \
+           "all vectors need the same length" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_the_plugin_keeps_custom_fences_already_configured(tmp_path):
+    site(tmp_path, """\
+        site_name: Test
+        plugins:
+          - attnviz
+        markdown_extensions:
+          - pymdownx.superfences:
+              custom_fences:
+                - name: mermaid
+                  class: mermaid
+                  format: !!python/name:pymdownx.superfences.fence_code_format
+        """, {"index.md": "# Home\n\n```mermaid\ngraph LR; A-->B\n```\n\n" + ISSUE_EXAMPLE})
+    run = mkdocs_build(tmp_path)
+    assert run.returncode == 0, run.stderr
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert '<pre class="mermaid"><code>graph LR; A--&gt;B</code></pre>' in html
+    assert len(figures(html)) == 1
+
+
+def test_superfences_configured_by_hand_without_the_plugin(tmp_path):
+    site(tmp_path, """\
+        site_name: Test
+        markdown_extensions:
+          - pymdownx.superfences:
+              custom_fences:
+                - name: attnviz
+                  class: attnviz
+                  format: !!python/name:attnviz.markdown.fence_format
+                  validator: !!python/name:attnviz.markdown.fence_validator
+        """, {"index.md": "# Home\n\n" + ISSUE_EXAMPLE + ISSUE_EXAMPLE})
+    run = mkdocs_build(tmp_path)
+    assert run.returncode == 0, run.stderr
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert [root.get("id") for _, root in figures(html)] == ["attnviz-md-1", "attnviz-md-2"]
+
+
+def convert(text):
+    return markdown.markdown(textwrap.dedent(text), extensions=["pymdownx.superfences"],
+                             extension_configs={"pymdownx.superfences": {"custom_fences": [FENCE]}})
+
+
+def test_python_markdown_with_the_fence():
+    html = convert(ISSUE_EXAMPLE + '\n```attnviz alt="Two & more <tokens>"\nq = "1,0"\nk = "2,0"\n```\n')
+    (_, first), (wrapper, second) = figures(html)
+    assert cell_texts(first)[(3, 3)] == "2"
+    assert second.get("aria-label") == "Two & more <tokens>" and cell_texts(second) == {(1, 1): "2"}
+    assert 'aria-label="Two &amp; more &lt;tokens&gt;"' in html
+
+
+@pytest.mark.parametrize("text, message", [
+    ("```attnviz\nq = [[1,0]]\nkk = [[1,0]]\n```\n", "attnviz block 1: line 2: unknown key 'kk'; did you mean 'k'?"),
+    ("```attnviz\nq = [[1,0]]\n```\n", "attnviz block 1: line 1: q gives the q vectors, so 'k' is needed too"),
+    ("```attnviz\n```\n\n```attnviz\nq = [[1,0]\n```\n",
+     "attnviz block 2: line 1: invalid TOML: Unclosed array (at end of document)"),
+    ('```attnviz size="3"\n```\n', "attnviz block 1: unknown fence option 'size'"),
+])
+def test_errors_name_the_block(text, message):
+    with pytest.raises(FenceError) as caught:
+        convert(text)
+    assert str(caught.value).startswith(message)
+
+
+def test_block_lines_are_found_by_number_and_checked_by_body():
+    page = "# T\n\n```attnviz\nq = 1\n```\n\n    ```attnviz\n    k = 2\n    ```\n"
+    assert _block_line(page, "q = 1", 1) == 4
+    assert _block_line(page, "k = 2", 2) == 8
+    assert _block_line(page, "k = 3", 2) is None  # not the block we think: no line rather than a wrong one
+    assert _block_line(None, "q = 1", 1) is None
