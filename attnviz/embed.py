@@ -15,8 +15,8 @@ from . import spec
 from .exact import InputError
 from .labels import check_text
 
-__all__ = ["FigureError", "Setting", "block_settings", "file_settings", "make_figure", "id_prefix", "inline_html",
-           "say"]
+__all__ = ["FigureError", "Setting", "block_settings", "read_file", "file_settings", "make_figure", "id_prefix",
+           "inline_html", "say"]
 
 
 class FigureError(Exception):
@@ -78,17 +78,24 @@ def block_settings(text, first_line=1):
     return settings
 
 
-def file_settings(path, shown, line=None):
-    """The keys of a spec file at `path`, checked; errors name it as `shown` (what the author wrote)."""
+def read_file(path, shown, line=None):
+    """A spec file's mapping (not checked); errors name it as `shown` (what the author wrote)."""
     def rename(where):
         return shown + where[len(str(path)):] if where and where.startswith(str(path)) else where
 
     try:
-        mapping, _ = spec.read_spec(path)
-        return {key: Setting(spec.check_value(key, value, str(path)), f"{shown}: {key}", line)
-                for key, value in mapping.items()}
+        return spec.read_spec(path)[0]
     except InputError as err:
-        raise FigureError(str(err.relocated(rename)), line) from None
+        raise FigureError(say(err.relocated(rename)), line) from None
+
+
+def file_settings(path, shown, line=None):
+    """The keys of a spec file at `path`, checked; errors name it as `shown`."""
+    try:
+        return {key: Setting(spec.check_value(key, value, shown), f"{shown}: {key}", line)
+                for key, value in read_file(path, shown, line).items()}
+    except InputError as err:
+        raise FigureError(say(err), line) from None
 
 
 def make_figure(settings, *, id_prefix, line=None):
@@ -142,6 +149,9 @@ def id_prefix(page, number):
 def inline_html(svg, *, alt=None, classes=(), element_id=None):
     """The SVG ready to inline in an HTML page: wrapped in `<div class="attnviz-figure">`, scaled
     down to narrow columns, and with `alt` (if given) as what screen readers announce."""
+    from .page import inline_svg
+
+    svg = inline_svg(svg)
     end = svg.index(">")
     tag, body = svg[:end], svg[end:]
     tag = _style(tag, "max-width:100%;height:auto")

@@ -27,7 +27,7 @@ from . import __version__, embed, spec
 from .exact import InputError
 from .labels import check_text
 
-__all__ = ["AttnvizDirective", "attnviz_figure", "setup"]
+__all__ = ["AttnvizDirective", "AttnvizPageDirective", "attnviz_figure", "attnviz_formula", "setup"]
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +42,10 @@ OWN_OPTIONS = {
 
 class attnviz_figure(nodes.General, nodes.Element):  # noqa: N801 - docutils names nodes in lower case
     """A drawn figure: `svg`, `alt` and `prefix`; HTML inlines it, other builders get an image."""
+
+
+class attnviz_formula(nodes.General, nodes.Element):  # noqa: N801
+    """A document section's formula: `tex`, and `mathml` for HTML; other builders get a math block."""
 
 
 class _AnyOption(dict):
@@ -131,6 +135,66 @@ class AttnvizDirective(SphinxDirective):
         return self.lineno
 
 
+class AttnvizPageDirective(SphinxDirective):
+    """`.. attnviz-page:: document.toml`: a whole document spec (what `attnviz page` makes a page of),
+    inside this page: its heading and sections as rubrics, paragraphs, formulas (MathML in HTML)
+    and each section's figure. A TOML body works too; neither gives the seed document."""
+
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = {"class": directives.class_option}
+
+    def run(self):
+        try:
+            return self._nodes()
+        except embed.FigureError as err:
+            _fail(self.env, self.env.docname, err.line or self.lineno, err.message)
+            return []
+
+    def _nodes(self):
+        from .document import build_figures, default_document, parse_document
+        from .mathml import tex_to_mathml
+
+        if self.arguments and self.content:
+            raise embed.FigureError("give a document spec file or a TOML body, not both", self.lineno)
+        mapping, name = None, "the seed document"
+        if self.arguments:
+            name = self.arguments[0]
+            _, path = self.env.relfn2path(name, self.env.docname)
+            self.env.note_dependency(path)
+            mapping = embed.read_file(Path(path), name, self.lineno)
+        try:
+            if self.content:
+                name = "body"
+                mapping = spec.parse_spec("\n".join(self.content), name)
+            document = default_document() if mapping is None else parse_document(mapping, name)
+            figures = build_figures(document, name)
+            formulas = [section.formula and tex_to_mathml(section.formula, f"{name}: section {n}: formula")
+                        for n, section in enumerate(document.sections, 1)]
+        except InputError as err:
+            raise embed.FigureError(embed.say(err), self.lineno) from None
+
+        box = nodes.container(classes=["attnviz-page", *self.options.get("class", [])])
+        if document.title:
+            box += nodes.paragraph(document.title, document.title, classes=["attnviz-series"])
+        box += nodes.rubric(document.heading, document.heading, classes=["attnviz-heading"])
+        box.extend(nodes.paragraph(text, text, classes=["attnviz-intro"]) for text in document.intro)
+        if document.legend:
+            box += nodes.paragraph(document.legend, document.legend, classes=["attnviz-legend"])
+        for section, figure, mathml in zip(document.sections, figures, formulas, strict=True):
+            box += nodes.rubric(section.heading, section.heading, classes=["attnviz-section"])
+            box.extend(nodes.paragraph(text, text) for text in section.paragraphs)
+            if section.formula:
+                box += attnviz_formula(tex=section.formula, mathml=mathml)
+            prefix = embed.id_prefix(self.env.docname, self.env.new_serialno("attnviz") + 1)
+            box += attnviz_figure(svg=figure.svg(id_prefix=prefix), prefix=prefix, alt=_default_alt(figure),
+                                  has_alt=False)
+        for node in box.findall():
+            self.set_source_info(node)
+        return [box]
+
+
 def _unknown_option(name):
     known = [*OWN_OPTIONS, *(key.replace("_", "-") for key in spec.KEYS)]
     close = difflib.get_close_matches(name.replace("_", "-"), known, n=1, cutoff=0.5)
@@ -185,9 +249,18 @@ def _visit_html(translator, node):
     raise nodes.SkipNode
 
 
+def _visit_formula_html(translator, node):
+    translator.body.append(f'<div class="attnviz-formula">{node["mathml"]}</div>')
+    raise nodes.SkipNode
+
+
 def _as_images(app, doctree, docname):
     if app.builder.format == "html":
         return
+    for node in list(doctree.findall(attnviz_formula)):
+        math = nodes.math_block(node["tex"], node["tex"], docname=docname, number=None, label=None, nowrap=False)
+        math.source, math.line = node.source, node.line
+        node.replace_self(math)
     for node in list(doctree.findall(attnviz_figure)):
         uri = _write_image(app, node)
         image = nodes.image(uri=uri, alt=node["alt"], candidates={"*": uri}, ids=node["ids"], classes=node["classes"])
@@ -220,7 +293,9 @@ def _write_image(app, node):
 
 def setup(app):
     app.add_node(attnviz_figure, html=(_visit_html, None))
+    app.add_node(attnviz_formula, html=(_visit_formula_html, None))
     app.add_directive("attnviz", AttnvizDirective)
+    app.add_directive("attnviz-page", AttnvizPageDirective)
     app.connect("doctree-resolved", _as_images)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)

@@ -263,3 +263,58 @@ def test_importing_attnviz_does_not_import_sphinx_or_markdown():
            "'mkdocs', 'pymdownx') if m in sys.modules))"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.stdout.strip() == "[]"
+
+
+# The attnviz-page directive: a whole document spec inside a Sphinx page.
+
+def page_box(html):
+    """The attnviz-page container's HTML (it holds no nested <div class="attnviz-page">)."""
+    start = html.index('<div class="attnviz-page')
+    return html[start:html.index("<footer", start) if "<footer" in html[start:] else None]
+
+
+def test_the_page_directive_shows_the_seed_document_word_for_word(tmp_path):
+    from pagetext import body_text, computed, inline_figures, squeeze
+
+    from conftest import DATA
+
+    write_project(tmp_path / "src", {"index": "Seed\n====\n\n.. attnviz-page::\n\nAfter.\n"})
+    assert build(tmp_path / "src", tmp_path / "out", "-W") == (0, "")
+    html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    box = page_box(html).split("<p>After.</p>")[0]
+    seed = (DATA / "seed-page.txt").read_text(encoding="utf-8")
+    assert squeeze(body_text(f"<body>{box}</body>")) == squeeze(seed)
+    figures = inline_figures(box)
+    assert [root.get("id") for root in figures] == ["attnviz-index-1", "attnviz-index-2", "attnviz-index-3"]
+    assert [computed(root) for root in figures] == [({(3, 3): "2"}, []), ({}, [1, 2, 3]), ({}, [])]
+    assert box.count('<div class="attnviz-formula"><math') == 3
+    assert '<annotation encoding="application/x-tex">S_{3,3}=2</annotation>' in box
+
+
+def test_the_page_directive_reads_a_document_file_and_locates_its_errors(tmp_path):
+    document = ('heading = "Two steps"\n[figure]\nq = [[1, 0], [0, 1]]\nk = [[1, 0], [0, 1]]\n'
+                '[[sections]]\nheading = "First"\nhighlight = [2, 2]\n'
+                '[[sections]]\nheading = "Second"\nformula = "x^2"\nhighlight = "softmax"\n')
+    write_project(tmp_path / "src", {"index": "T\n=\n\n.. attnviz-page:: doc.toml\n\n.. attnviz::\n"},
+                  files={"doc.toml": document})
+    assert build(tmp_path / "src", tmp_path / "out", "-W") == (0, "")
+    from pagetext import computed, inline_figures
+
+    html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    figures = inline_figures(html)
+    assert [root.get("id") for root in figures] == [f"attnviz-index-{n}" for n in (1, 2, 3)]
+    assert [computed(root) for root in figures[:2]] == [({(2, 2): "1"}, []), ({}, [1, 2])]
+
+    (tmp_path / "src" / "doc.toml").write_text(document.replace("[2, 2]", "[3, 3]"), encoding="utf-8")
+    code, warnings = build(tmp_path / "src", tmp_path / "out")
+    assert code == 1
+    assert warnings.splitlines()[0].endswith(
+        "index.rst:4: ERROR: attnviz: doc.toml: section 1: highlight (3, 3): row 3 is outside the grid (rows 1..2)")
+
+
+def test_the_page_directive_in_latex_gets_math_and_images(tmp_path):
+    write_project(tmp_path / "src", {"index": "Seed\n====\n\n.. attnviz-page::\n"})
+    assert build(tmp_path / "src", tmp_path / "latex", builder="latex") == (0, "")
+    tex = next((tmp_path / "latex").glob("*.tex")).read_text(encoding="utf-8")
+    assert "S_{3,3}=2" in tex and tex.count("\\begin{equation*}") == 3
+    assert tex.count("\\sphinxincludegraphics") == 3
