@@ -162,7 +162,7 @@ def inline_html(svg, *, alt=None, classes=(), element_id=None):
         if labelled:
             tag = tag[:labelled.start()] + tag[labelled.end():]
         tag += f' aria-label="{html.escape(alt)}"'
-        if described:
+        if described and " aria-describedby=" not in tag:
             tag += f' aria-describedby="{" ".join(described)}"'
     names = " ".join(["attnviz-figure", *classes])
     ident = f' id="{html.escape(element_id)}"' if element_id else ""

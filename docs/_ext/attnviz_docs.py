@@ -4,17 +4,21 @@
   the gallery and the tutorial use it, so every picture comes with the lines that drew it.
 - `attnviz-spec-keys`: the table of figure keys, from `attnviz.spec.KEYS`.
 - `attnviz-cli-help`: `attnviz <command> --help` for every command, from the argument parser.
+- `attnviz-gallery`: every entry of `attnviz.gallery.ENTRIES` (what `attnviz gallery` draws), each
+  as the `.. attnviz::` directive that draws it, so a new entry appears here by itself.
 """
 
 import argparse
+import inspect
 
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
 
-from attnviz import spec
+from attnviz import embed, gallery, spec
 from attnviz.cli import build_parser
+from attnviz.sphinx import attnviz_figure
 
 HELP_WIDTH = 76  # columns, so the help text is the same on every machine
 
@@ -68,8 +72,84 @@ class CliHelpDirective(SphinxDirective):
         return nodes.literal_block(text, text, language="text")
 
 
+#: Gallery groups: (title, name prefixes, a sentence); an entry goes in the first group it matches.
+GROUPS = (
+    ("Masks", ("mask-", "align-"),
+     "A kept cell shows its score and a masked one says ``masked``; the badge names the mask and the note "
+     "states its rule. Several masks combine (a cell is kept when every one keeps it): give them as a TOML "
+     "list."),
+    ("Scores: scale and bias", ("scale-", "bias-"),
+     "The softmax exponentiates the logits, scale times score plus bias, all exact (radicals in simplest "
+     "form); ``:show: logits`` puts them in the grid."),
+    ("Softmax captions and outputs", ("softmax-", "weights-", "values"),
+     "How named weights are written, rounded weights marked ≈ (every printed digit correct), and outputs "
+     "as weighted sums of value vectors."),
+    ("More options", ("",), ""),
+)
+
+
+class GalleryDirective(SphinxDirective):
+    """One section per group of `attnviz.gallery.ENTRIES`, one subsection per entry."""
+
+    def run(self):
+        out = []
+        placed = set()
+        for title, prefixes, sentence in GROUPS:
+            entries = [e for e in gallery.ENTRIES if e.name not in placed and e.name.startswith(prefixes)]
+            if not entries:
+                continue
+            placed.update(e.name for e in entries)
+            lines = [title, "-" * len(title), "", sentence, ""]
+            for entry in entries:
+                lines += [entry.title, "~" * len(entry.title), ""] + self._entry(entry) + [""]
+            box = nodes.container()
+            nested_parse_with_titles(self.state, StringList(lines, source="<attnviz-gallery>"), box)
+            for section in box.findall(nodes.section):
+                if section.get("attnviz_api_entry"):
+                    section += self._api_figure(section["attnviz_api_entry"])
+            out += box.children
+        return out
+
+    def _entry(self, entry):
+        if not entry.args:  # made through the API: show the Python, draw it below
+            return ["Made through the API (a mask can be any Python function of the 0-based query and key "
+                    "positions), so there is no directive for it:", "", ".. code-block:: python", "",
+                    *(f"   {line}" for line in inspect.getsource(gallery.dilated).splitlines()), "",
+                    f"   v = {[[int(x) for x in row] for row in spec.parse_vectors(gallery.Q5, 'v')]}",
+                    f"   attnviz.figure(v, v, mask=dilated, title={entry.title!r})", "",
+                    f".. attnviz-api-entry:: {entry.name}", ""]
+        options, args = {}, list(entry.args)
+        for flag, value in zip(args[::2], args[1::2], strict=True):
+            options.setdefault(flag.removeprefix("--"), []).append(value)
+        options["title"] = [entry.title]
+        lines = [".. attnviz-example::", "", "   .. attnviz::"]
+        for name, values in options.items():
+            text = values[0] if len(values) == 1 else "[" + ", ".join(f'"{v}"' for v in values) + "]"
+            lines.append(f"      :{name}: {text}")
+        lines.append(f"      :alt: {entry.title}.")
+        return lines
+
+    def _api_figure(self, name):
+        entry = next(e for e in gallery.ENTRIES if e.name == name)
+        figure = gallery.make(entry)
+        prefix = embed.id_prefix(self.env.docname, self.env.new_serialno("attnviz") + 1)
+        return attnviz_figure(svg=figure.svg(id_prefix=prefix), prefix=prefix, alt=entry.title, has_alt=True)
+
+
+class ApiEntryDirective(SphinxDirective):
+    """Marks the section of a gallery entry made through the API; `GalleryDirective` draws it there."""
+
+    required_arguments = 1
+
+    def run(self):
+        self.state.parent["attnviz_api_entry"] = self.arguments[0]
+        return []
+
+
 def setup(app):
     app.add_directive("attnviz-example", ExampleDirective)
     app.add_directive("attnviz-spec-keys", SpecKeysDirective)
     app.add_directive("attnviz-cli-help", CliHelpDirective)
+    app.add_directive("attnviz-gallery", GalleryDirective)
+    app.add_directive("attnviz-api-entry", ApiEntryDirective)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
