@@ -15,8 +15,8 @@ from . import spec
 from .exact import InputError
 from .labels import check_text
 
-__all__ = ["FigureError", "Setting", "block_settings", "read_file", "file_settings", "make_figure", "id_prefix",
-           "inline_html", "say"]
+__all__ = ["FigureError", "Setting", "default_settings", "block_settings", "read_file", "file_settings",
+           "make_figure", "id_prefix", "inline_html", "say"]
 
 
 class FigureError(Exception):
@@ -45,6 +45,15 @@ class Setting:
     value: object  # a figure() argument
     label: str  # how errors name it: "q", ":q-tokens:", "figures/causal.toml: q"
     line: int | None = None  # 1-based line in the document, when known
+
+
+def default_settings(mapping, label):
+    """Site-wide figure keys (Sphinx's `attnviz_defaults`, the MkDocs plugin's `defaults`), checked;
+    every figure starts from them. Raises InputError naming `label: key`."""
+    if not isinstance(mapping, dict):
+        raise InputError(f"expected a table of figure keys, like {{'theme': 'dark'}}, got {type(mapping).__name__}",
+                         label)
+    return {key: Setting(spec.check_value(key, value, label), f"{label}: {key}") for key, value in mapping.items()}
 
 
 _KEY_LINE = re.compile(r"""\s*(?:"([^"]+)"|'([^']+)'|([A-Za-z0-9_-]+))\s*=""")

@@ -56,13 +56,15 @@ def fence_validator(language, inputs, options, attrs, md):
     return True
 
 
-def fence_format(source, language, class_name, options, md, **kwargs):
-    """The block's figure, as inline SVG in a `<div class="attnviz-figure">`."""
+def fence_format(source, language, class_name, options, md, defaults=None, **kwargs):
+    """The block's figure, as inline SVG in a `<div class="attnviz-figure">`; `defaults`: checked
+    site-wide settings (`embed.default_settings`) the block's keys override."""
     number = _next(md)
     page = _page["name"]
     first_line = _block_line(_page["source"], source, number)
     try:
-        settings = embed.block_settings(source, first_line or 1)
+        settings = dict(defaults or {})
+        settings.update(embed.block_settings(source, first_line or 1))
         alt = options.get("alt")
         if alt is not None:
             alt = check_text(alt, "alt")

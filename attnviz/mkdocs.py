@@ -3,11 +3,21 @@
 It turns on pymdownx.superfences with the attnviz fence (attnviz.markdown), next to any
 custom fences already configured, and tells the fence which page it is in, so ids are
 unique per page (`attnviz-<page>-<n>`) and errors name the page, line and block.
+
+    plugins:
+      - attnviz:
+          defaults: {theme: dark}   # optional: figure keys every block starts from
 """
 
+import functools
+
+from mkdocs.config import config_options
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
-from .markdown import FENCE, set_page
+from . import embed
+from .exact import InputError
+from .markdown import FENCE, fence_format, set_page
 
 __all__ = ["AttnvizPlugin"]
 
@@ -15,13 +25,19 @@ SUPERFENCES = "pymdownx.superfences"
 
 
 class AttnvizPlugin(BasePlugin):
+    config_scheme = (("defaults", config_options.Type(dict, default={})),)
+
     def on_config(self, config):
+        try:
+            defaults = embed.default_settings(self.config["defaults"], "attnviz: defaults")
+        except InputError as err:
+            raise PluginError(f"mkdocs.yml: {embed.say(err)}") from None
         if SUPERFENCES not in config.markdown_extensions:
             config.markdown_extensions.append(SUPERFENCES)
         options = config.mdx_configs.setdefault(SUPERFENCES, {})
         fences = options.setdefault("custom_fences", [])
         if not any(fence.get("name") == FENCE["name"] for fence in fences):
-            fences.append(dict(FENCE))
+            fences.append(dict(FENCE, format=functools.partial(fence_format, defaults=defaults)))
         return config
 
     def on_page_markdown(self, markdown, page, config, files):

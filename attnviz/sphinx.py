@@ -13,6 +13,10 @@ document), or a TOML body, or neither (the seed figure); every spec key is also 
 unique on the page (`attnviz-<docname>-<n>`, the same in every build); other builders get
 an image file. A figure that cannot be drawn is an error naming the document and line,
 and the build ends with a non-zero status.
+
+`attnviz_defaults = {"theme": "dark"}` in conf.py gives every figure those keys (a figure's own
+keys win). `.. attnviz-page:: document.toml` puts a whole document spec (`attnviz page`) inside
+a page.
 """
 
 import difflib
@@ -91,16 +95,16 @@ class AttnvizDirective(SphinxDirective):
         return [wrapper, *messages]
 
     def _figure(self):
-        settings = {}
+        settings = _defaults(self.config)
         if self.arguments and self.content:
             raise embed.FigureError("give a spec file or a TOML body, not both", self.lineno)
         if self.arguments:
             shown = self.arguments[0]
             _, path = self.env.relfn2path(shown, self.env.docname)
             self.env.note_dependency(path)
-            settings = embed.file_settings(Path(path), shown, self.lineno)
+            settings.update(embed.file_settings(Path(path), shown, self.lineno))
         elif self.content:
-            settings = embed.block_settings("\n".join(self.content), self.content_offset + 1)
+            settings.update(embed.block_settings("\n".join(self.content), self.content_offset + 1))
         settings.update(self._option_settings())
         alt = self.options.get("alt")
         if alt is not None:
@@ -193,6 +197,25 @@ class AttnvizPageDirective(SphinxDirective):
         for node in box.findall():
             self.set_source_info(node)
         return [box]
+
+
+DEFAULTS = "attnviz_defaults"
+
+
+def _defaults(config):
+    """conf.py's `attnviz_defaults`, checked (`_check_defaults` has reported any error once)."""
+    try:
+        return embed.default_settings(getattr(config, DEFAULTS), DEFAULTS)
+    except InputError:
+        return {}
+
+
+def _check_defaults(app, config):
+    try:
+        embed.default_settings(getattr(config, DEFAULTS), DEFAULTS)
+    except InputError as err:
+        logger.error("attnviz: conf.py: %s", embed.say(err))
+        app.statuscode = 1
 
 
 def _unknown_option(name):
@@ -294,6 +317,8 @@ def _write_image(app, node):
 def setup(app):
     app.add_node(attnviz_figure, html=(_visit_html, None))
     app.add_node(attnviz_formula, html=(_visit_formula_html, None))
+    app.add_config_value(DEFAULTS, {}, "env", types=dict)
+    app.connect("config-inited", _check_defaults)
     app.add_directive("attnviz", AttnvizDirective)
     app.add_directive("attnviz-page", AttnvizPageDirective)
     app.connect("doctree-resolved", _as_images)

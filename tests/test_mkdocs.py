@@ -185,3 +185,26 @@ def test_block_lines_are_found_by_number_and_checked_by_body():
     assert _block_line(page, "k = 2", 2) == 8
     assert _block_line(page, "k = 3", 2) is None  # not the block we think: no line rather than a wrong one
     assert _block_line(None, "q = 1", 1) is None
+
+
+def test_plugin_defaults_apply_to_every_block(tmp_path):
+    site(tmp_path, """\
+        site_name: Test
+        plugins:
+          - attnviz:
+              defaults:
+                mask: none
+                title: Site-wide
+        """, {"index.md": "# Home\n\n" + ISSUE_EXAMPLE + '\n```attnviz\nmask = "causal"\n```\n'})
+    run = mkdocs_build(tmp_path)
+    assert run.returncode == 0, run.stderr
+    (_, bidirectional), (_, causal) = figures((tmp_path / "site" / "index.html").read_text(encoding="utf-8"))
+    assert cell_texts(bidirectional)[(1, 3)] == "1" and cell_texts(causal)[(1, 3)] == "masked"
+    assert [root.find(f"{SVG_NS}title").text for root in (bidirectional, causal)] == ["Site-wide"] * 2
+
+
+def test_bad_plugin_defaults_stop_the_build(tmp_path):
+    site(tmp_path, "site_name: Test\nplugins:\n  - attnviz:\n      defaults: {kk: 1}\n", {"index.md": "# Home\n"})
+    run = mkdocs_build(tmp_path)
+    assert run.returncode == 1
+    assert "mkdocs.yml: attnviz: defaults: unknown key 'kk'; did you mean 'k'?" in run.stderr

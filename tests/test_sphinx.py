@@ -318,3 +318,19 @@ def test_the_page_directive_in_latex_gets_math_and_images(tmp_path):
     tex = next((tmp_path / "latex").glob("*.tex")).read_text(encoding="utf-8")
     assert "S_{3,3}=2" in tex and tex.count("\\begin{equation*}") == 3
     assert tex.count("\\sphinxincludegraphics") == 3
+
+
+def test_conf_py_defaults_apply_to_every_figure_and_figures_override_them(tmp_path):
+    conf = CONF + 'attnviz_defaults = {"mask": "none", "title": "Site-wide"}\n'
+    write_project(tmp_path / "src", {"index": "T\n=\n\n.. attnviz::\n\n.. attnviz::\n   :mask: causal\n"}, conf=conf)
+    assert build(tmp_path / "src", tmp_path / "out", "-W") == (0, "")
+    (_, bidirectional), (_, causal) = figures((tmp_path / "out" / "index.html").read_text(encoding="utf-8"))
+    assert cell_texts(bidirectional)[(1, 3)] == "1" and cell_texts(causal)[(1, 3)] == "masked"
+    assert [root.find(f"{SVG_NS}title").text for root in (bidirectional, causal)] == ["Site-wide"] * 2
+
+
+def test_bad_conf_py_defaults_fail_the_build(tmp_path):
+    write_project(tmp_path / "src", {"index": "T\n=\n\n.. attnviz::\n"}, conf=CONF + 'attnviz_defaults = {"kk": 1}\n')
+    code, warnings = build(tmp_path / "src", tmp_path / "out")
+    assert code == 1
+    assert "ERROR: attnviz: conf.py: attnviz_defaults: unknown key 'kk'; did you mean 'k'?" in warnings
