@@ -109,7 +109,7 @@ class AttnvizDirective(SphinxDirective):
         alt = self.options.get("alt")
         if alt is not None:
             try:
-                alt = check_text(alt, ":alt:")
+                alt = " ".join(check_text(alt, ":alt:").split())  # an option may run over several lines
             except InputError as err:
                 raise embed.FigureError(embed.say(err), self._line_of("alt")) from None
         prefix = embed.id_prefix(self.env.docname, self.env.new_serialno("attnviz") + 1)

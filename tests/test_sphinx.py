@@ -334,3 +334,11 @@ def test_bad_conf_py_defaults_fail_the_build(tmp_path):
     code, warnings = build(tmp_path / "src", tmp_path / "out")
     assert code == 1
     assert "ERROR: attnviz: conf.py: attnviz_defaults: unknown key 'kk'; did you mean 'k'?" in warnings
+
+
+def test_an_alt_over_several_lines_is_one_line_of_text(tmp_path):
+    page = "T\n=\n\n.. attnviz::\n   :alt: The seed figure,\n         on two lines.\n"
+    write_project(tmp_path / "src", {"index": page})
+    assert build(tmp_path / "src", tmp_path / "out", "-W") == (0, "")
+    html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert 'aria-label="The seed figure, on two lines."' in html
