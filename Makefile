@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test golden bench docs clean
+.PHONY: demo test golden looks bench docs clean system-deps
 
 $(BIN)/attnviz: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,8 +17,16 @@ demo: $(BIN)/attnviz
 	$(BIN)/attnviz walkthrough
 	$(BIN)/attnviz gallery out/gallery
 
-test: $(BIN)/attnviz
+test: $(BIN)/attnviz system-deps
 	$(BIN)/python -m pytest -q
+
+# Chromium (for the browser tests), DejaVu fonts and Cairo, from Debian's packages, when missing.
+system-deps:
+	bash tools/install-browser.sh
+
+# The browser tests' figures in every theme as SVG, PNG and PDF in out/looks/, to look at.
+looks: $(BIN)/attnviz
+	$(BIN)/python tests/browser_gallery.py out/looks
 
 # Rewrite the golden figures and docs/gallery after an intended change; look at them before committing.
 golden: $(BIN)/attnviz

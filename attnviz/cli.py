@@ -19,7 +19,7 @@ DEFAULT_PAGE_DIR = "out"
 DEFAULT_WALKTHROUGH_DIR = "out/walkthrough"
 # Options whose value may start with a minus sign ("--q -1,2;0,1"): argparse would take it for an option.
 VALUE_OPTIONS = ("--q", "--k", "--highlight", "--title", "--subtitle", "--tokens", "--q-tokens", "--k-tokens",
-                 "-o", "--output", "--v", "--mask", "--bias", "--scale")
+                 "-o", "--output", "--v", "--mask", "--bias", "--scale", "--dpi", "--png-scale")
 
 
 class UsageError(Exception):
@@ -36,15 +36,23 @@ def build_parser():
     parser.add_argument("--version", action="version", version=f"attnviz {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     render = commands.add_parser(
-        "render", help="write one figure as SVG",
-        description="Write one attention figure as SVG, from a spec file, from flags, or (with neither) "
+        "render", help="write one figure as SVG, PNG or PDF",
+        description="Write one attention figure as SVG, PNG or PDF, from a spec file, from flags, or (with neither) "
                     "the seed figure: Q = K = (1,0); (0,1); (1,1), cell (3,3) highlighted. "
                     "Flags override the spec's keys.")
     render.add_argument("spec", nargs="?", metavar="SPEC",
                         help="figure spec, a TOML or JSON file; - reads standard input")
     add_figure_options(render)
-    render.add_argument("-o", "--output", metavar="PATH", default=DEFAULT_OUTPUT,
-                        help=f"where to write the SVG; - for standard output (default: {DEFAULT_OUTPUT})")
+    render.add_argument("-o", "--output", metavar="PATH", default=None,
+                        help=f"where to write; - for standard output (default: {DEFAULT_OUTPUT}, "
+                             "with the format's extension)")
+    render.add_argument("-f", "--format", choices=("svg", "png", "pdf"), type=str.lower,
+                        help="svg, png or pdf (default: from the -o extension, else svg); PNG and PDF need "
+                             "CairoSVG: pip install 'attnviz[png]'")
+    render.add_argument("--dpi", type=_positive_number, metavar="N",
+                        help="PNG resolution in dots per inch (96 is one pixel per SVG unit)")
+    render.add_argument("--png-scale", type=_positive_number, metavar="X",
+                        help="PNG pixels per SVG unit (default 2); an alternative to --dpi")
     render.add_argument("--step", metavar="N", type=int,
                         help="with a document spec: the figure of its section N (1-based), as on its page")
     page = commands.add_parser(
@@ -108,6 +116,10 @@ def add_figure_options(parser):
     parser.add_argument("--show", metavar="VALUES", help="what the grid shows: scores (default) or logits")
     parser.add_argument("--title", help="figure title (default: the seed's)")
     parser.add_argument("--subtitle", help="figure subtitle, also its <desc> (default: the seed's)")
+    parser.add_argument("--theme", metavar="NAME", help="light (default), dark, print (greyscale), contrast "
+                        "(high contrast) or auto (follows the viewer's light or dark setting)")
+    parser.add_argument("--embed-font", action="store_true", default=None,
+                        help="inline the font (subset to the figure's characters), so it looks the same everywhere")
 
 
 def figure_from_args(args):
@@ -132,7 +144,7 @@ def figure_from_args(args):
     readers = {"q": parse_vectors, "k": parse_vectors, "tokens": _split_labels, "q_tokens": _split_labels,
                "k_tokens": _split_labels, "highlight": None, "mask": None, "align": None, "scale": None,
                "bias": None, "v": parse_vectors, "softmax": None, "weights": None, "show": None, "title": None,
-               "subtitle": None}
+               "subtitle": None, "theme": None, "embed_font": None}
     for key, read in readers.items():
         value = getattr(args, key)
         if value is not None:
@@ -184,17 +196,46 @@ def join_negative_values(argv):
     return out
 
 
+def _positive_number(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
+    return value
+
+
 def run_render(args):
-    svg = figure_from_args(args).svg() + "\n"
-    if args.output == "-":
-        sys.stdout.write(svg)
+    from .export import format_for
+
+    output = args.output
+    if output is None:  # the default file, with the asked format's extension
+        output = DEFAULT_OUTPUT if args.format in (None, "svg") else DEFAULT_OUTPUT[:-3] + args.format
+    format = format_for(output, args.format)
+    if format != "png" and (args.dpi is not None or args.png_scale is not None):
+        raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}",
+                         "--dpi" if args.dpi is not None else "--png-scale")
+    fig = figure_from_args(args)
+    if format == "svg":
+        data = fig.svg() + "\n"
+    elif format == "png":
+        data = fig.png(scale=args.png_scale, dpi=args.dpi)
+    else:
+        data = fig.pdf()
+    if output == "-":
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+        else:
+            sys.stdout.write(data)
         return 0
     from .output import write_atomic
 
     try:
-        path = write_atomic(args.output, svg)
+        path = write_atomic(output, data)
     except OSError as err:
-        raise InputError(f"cannot write: {err.strerror or err}", f"-o {args.output}") from None
+        raise InputError(f"cannot write: {err.strerror or err}", f"-o {output}") from None
     print(path)
     return 0
 

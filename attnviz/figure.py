@@ -1,5 +1,7 @@
 """The public figure object: exact engine -> words -> layout -> SVG."""
 
+import itertools
+import re
 import zlib
 
 from .content import SHOW, describe
@@ -9,6 +11,7 @@ from .highlight import parse_targets
 from .labels import check_labels, check_text
 from .layout import lay_out
 from .output import write_atomic
+from .themes import get_theme
 
 __all__ = ["Figure", "figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
@@ -16,47 +19,97 @@ __all__ = ["Figure", "figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 SEED_Q = ((1, 0), (0, 1), (1, 1))
 SEED_K = ((1, 0), (0, 1), (1, 1))
 SEED_HIGHLIGHT = ((3, 3),)
+_ID_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")  # safe in ids, url(#...) and CSS selectors
+_shown = itertools.count(1)  # Jupyter displays: each gets its own ids
 
 
 class Figure:
-    """One attention figure. `svg()` gives the SVG text; `save(path)` writes it atomically."""
+    """One attention figure. `svg()` gives the SVG text; `save(path)` writes SVG, PNG or PDF atomically."""
 
-    def __init__(self, attention, highlight, words, id_prefix=None):
+    def __init__(self, attention, highlight, words, id_prefix=None, theme="light", embed_font=False):
         self.attention = attention
         self.highlight = highlight
         self.words = words
-        self._id_prefix = id_prefix
+        self.theme = get_theme(theme).name
+        self.embed_font = bool(embed_font)
+        self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
 
     @property
     def id_prefix(self):
         """Prefix of every id in the SVG: given, or derived from the content (same figure, same ids)."""
         if self._id_prefix is None:
-            self._id_prefix = f"attnviz-{zlib.crc32(repr(self.words).encode('utf-8')):08x}"
+            key = repr((self.words, self.theme, self.embed_font)).encode("utf-8")
+            self._id_prefix = f"attnviz-{zlib.crc32(key):08x}"
         return self._id_prefix
 
     def layout(self):
         return lay_out(self.words)
 
+    def description(self):
+        """The sentence assistive technology reads (the root's `aria-description`)."""
+        from .a11y import figure_sentence
+
+        return figure_sentence(self.attention, self.highlight)
+
     def svg(self, id_prefix=None):
+        """The figure as one standalone SVG document; same figure, same bytes."""
         from .backends.svg import render_svg
 
-        return render_svg(self.layout(), id_prefix or self.id_prefix)
+        prefix = self.id_prefix if id_prefix is None else check_id_prefix(id_prefix)
+        layout = self.layout()
+        font_css = ""
+        if self.embed_font:
+            from .fontembed import font_css as embedded
 
-    def save(self, path):
-        """Write the SVG to `path` (folders created, atomically); returns the path."""
-        return write_atomic(path, self.svg() + "\n")
+            font_css = embedded(layout, prefix)
+        return render_svg(layout, prefix, theme=self.theme, description=self.description(), font_css=font_css)
+
+    def png(self, scale=None, dpi=None):
+        """PNG bytes, `scale` pixels per SVG unit (default 2) or at `dpi` (96 dpi is scale 1). Needs CairoSVG."""
+        from .export import to_png
+
+        layout = self.layout()
+        return to_png(self.svg(), layout.width, layout.height, scale=scale, dpi=dpi)
+
+    def pdf(self):
+        """PDF bytes (vector; the page is the figure's size). Needs CairoSVG."""
+        from .export import to_pdf
+
+        return to_pdf(self.svg(), title=self.words.title)
+
+    def save(self, path, format=None, scale=None, dpi=None):
+        """Write the figure to `path` (folders created, atomically) as SVG, PNG or PDF; returns the path.
+
+        `format` is "svg", "png" or "pdf"; by default the path's extension picks it (else SVG).
+        """
+        from .export import format_for
+
+        format = format_for(path, format, where="format")
+        if format == "svg":
+            return write_atomic(path, self.svg() + "\n")
+        data = self.png(scale=scale, dpi=dpi) if format == "png" else self.pdf()
+        return write_atomic(path, data)
 
     def _repr_svg_(self):
-        return self.svg()
+        # A notebook may show the same figure many times in one page: each display gets fresh ids.
+        return self.svg(id_prefix=f"{self.id_prefix}-{next(_shown)}")
 
     def __repr__(self):
         n_q, n_k = self.attention.shape
         return f"<attnviz.Figure {n_q}x{n_k} {self.attention.mask.name}>"
 
 
+def check_id_prefix(prefix):
+    """`prefix` if it is safe as an id, a url(#...) target and a CSS selector; else an InputError."""
+    if not isinstance(prefix, str) or not _ID_PREFIX.fullmatch(prefix):
+        raise InputError(f"{prefix!r} is not a usable id prefix: start with a letter, then letters, digits, "
+                         "'-' or '_', at most 64 characters", "id_prefix")
+    return prefix
+
+
 def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask="causal", align="top-left", scale=None, bias=None, v=None,
            softmax="expanded", weights="named", show="scores", title=None, subtitle=None,
-           tokens=None, q_tokens=None, k_tokens=None, id_prefix=None):
+           tokens=None, q_tokens=None, k_tokens=None, id_prefix=None, theme="light", embed_font=False):
     """Build the figure for query vectors `q` and key vectors `k`.
 
     `q`, `k`: sequences of equal-length vectors of ints, Fractions, exact strings
@@ -75,6 +128,9 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask="causal", align="top-left
     `show`: "scores" (the grid shows S_ij) or "logits" (the grid shows the softmax's exponents).
     `tokens`: labels for both axes (when queries and keys are the same tokens);
     `q_tokens`, `k_tokens`: labels for each axis. Shown verbatim in place of Q1.., K1...
+    `theme`: "light" (default), "dark", "print", "contrast" or "auto" (follows the viewer's
+    light or dark preference). `embed_font`: inline the font, subset, so the figure looks the
+    same where DejaVu is not installed.
 
     >>> fig = figure(highlight=[(3, 3)])
     >>> fig.attention.scores[2][2]
@@ -121,4 +177,4 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask="causal", align="top-left
                      q_labels=None if q_tokens is None else check_labels(q_tokens, n_q, q_where),
                      k_labels=None if k_tokens is None else check_labels(k_tokens, n_k, k_where),
                      softmax=softmax, places=places, show=show)
-    return Figure(attention, marks, words, id_prefix=id_prefix)
+    return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)

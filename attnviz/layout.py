@@ -7,9 +7,10 @@ without rendering anything. Roles name what a shape is; the backend paints roles
 
 from dataclasses import dataclass, field
 
-from .metrics import text_width
+from .a11y import cell_label
+from .metrics import ASCENT, DESCENT, text_width
 
-__all__ = ["TextStyle", "STYLES", "Text", "Rect", "Mark", "Group", "Layout", "lay_out", "wrap"]
+__all__ = ["TextStyle", "STYLES", "Text", "Rect", "Mark", "Group", "Layout", "lay_out", "wrap", "measure"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,11 +39,12 @@ STYLES = {
     "outputs-heading": TextStyle(15, bold=True),
     "output": TextStyle(13.5, "mono"),
 }
-ASCENT, DESCENT, LEADING = 0.93, 0.24, 1.35  # in em, DejaVu's ascent and descent
+LEADING = 1.35  # line height in em
 
 PAD = 28  # canvas margin
 MIN_WRAP = 640  # captions wrap at the wider of this and the grid
 CELL_MIN_W, CELL_H, CELL_GAP, CELL_PAD = 68, 46, 4, 12
+HEADER_SLACK = 24  # column labels up to this much wider than the cells' content widen the cells
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,7 @@ class Text:
     lines: tuple  # "".join(lines) is the text; each line is drawn below the previous
     anchor: str = "start"
     indent: float = 0  # extra x for continuation lines
+    rotate: int = 0  # 0, or -90: drawn upwards about (x, y), for long column headers
 
     @property
     def style(self):
@@ -67,11 +70,14 @@ class Text:
         s = self.style
         boxes = []
         for n, line in enumerate(self.lines):
-            width = text_width(line.rstrip(), s.size, s.family, s.bold)
+            width = measure(line.rstrip(), s)
             x = self.x + (self.indent if n else 0)
             x0 = {"start": x, "middle": x - width / 2, "end": x - width}[self.anchor]
             base = self.y + n * s.size * LEADING
             boxes.append((x0, base - ASCENT * s.size, x0 + width, base + DESCENT * s.size))
+        if self.rotate == -90:  # (x + u, y + v) is drawn at (x + v, y - u)
+            return [(self.x + (b[1] - self.y), self.y - (b[2] - self.x), self.x + (b[3] - self.y),
+                     self.y - (b[0] - self.x)) for b in boxes]
         return boxes
 
 
@@ -121,19 +127,37 @@ class Layout:
                 stack.extend(reversed(item.children))
 
 
-def wrap(pieces, role, max_width, indent=0):
-    """Greedy line breaking that keeps every character: "".join(result) == "".join(pieces)."""
+def measure(text, style):
+    """Advance width of `text` drawn in `style`."""
+    return text_width(text, style.size, style.family, style.bold, style.italic)
+
+
+def wrap(pieces, role, max_width, indent=0, finer=()):
+    """Greedy line breaking that keeps every character: "".join(result) == "".join(pieces).
+
+    A piece too wide for a line of its own is cut after each of its `finer` separators
+    (a long softmax term after "+"); a piece with none stays whole and the canvas grows.
+    """
     s = STYLES[role]
     lines, current = [], ""
-    for piece in pieces:
+    for piece in _finer(pieces, s, max_width - indent, finer):
         room = max_width - (indent if lines else 0)
-        if current and text_width((current + piece).rstrip(), s.size, s.family, s.bold) > room:
+        if current and measure((current + piece).rstrip(), s) > room:
             lines.append(current)
             current = piece
         else:
             current += piece
     lines.append(current)
     return tuple(lines)
+
+
+def _finer(pieces, style, room, separators):
+    for piece in pieces:
+        if measure(piece.rstrip(), style) <= room or not separators:
+            yield piece
+            continue
+        sep, rest = separators[0], separators[1:]
+        yield from _finer(_split_keep(piece, sep), style, room, rest)
 
 
 def _split_keep(text, sep):
@@ -166,8 +190,7 @@ def _height(role, n_lines=1):
 
 
 def _width(text, role):
-    s = STYLES[role]
-    return text_width(text, s.size, s.family, s.bold)
+    return measure(text, STYLES[role])
 
 
 def lay_out(words):
@@ -177,23 +200,26 @@ def lay_out(words):
 
     # Grid geometry first: its width sets where captions wrap.
     row_head_w = max(_width(label, "header") for label in words.q_labels) + 2 * CELL_PAD
-    cell_w = max([CELL_MIN_W, _width("masked", "masked") + 2 * CELL_PAD]
-                 + [_width(label, "header") + 2 * CELL_PAD for label in words.k_labels]
-                 + [_width(c.text, "score-computed") + 2 * CELL_PAD for row in words.cells for c in row])
+    content_w = max([CELL_MIN_W, _width("masked", "masked") + 2 * CELL_PAD]
+                    + [_width(c.text, "score-computed") + 2 * CELL_PAD for row in words.cells for c in row])
+    label_w = max(_width(label, "header") for label in words.k_labels)
+    # Column labels much wider than the cells' content stand upright instead of widening every cell.
+    upright = label_w + 2 * CELL_PAD > content_w + HEADER_SLACK
+    cell_w = content_w if upright else max(content_w, label_w + 2 * CELL_PAD)
     grid_w = row_head_w + n_k * (cell_w + CELL_GAP)
     wrap_w = max(MIN_WRAP, grid_w)
 
     y = PAD
 
-    def add_text(role, pieces, x=PAD, indent=0, gap_after=0):
+    def add_text(role, pieces, x=PAD, indent=0, gap_after=0, finer=()):
         nonlocal y
-        lines = wrap(pieces, role, wrap_w, indent)
+        lines = wrap(pieces, role, wrap_w, indent, finer)
         text = Text(role, x, y + ASCENT * STYLES[role].size, lines, indent=indent)
         items.append(text)
         y += _height(role, len(lines)) + gap_after
         return text
 
-    add_text("title", [words.title], gap_after=8)
+    add_text("title", _split_keep(words.title, " "), gap_after=8)
     add_text("subtitle", _split_keep(words.subtitle, " "), gap_after=14)
 
     badge_h, badge_pad = 26, 12
@@ -206,53 +232,62 @@ def lay_out(words):
     y += badge_h + 12
 
     add_text("note", _breaks(words.note), gap_after=8)
-    add_text("vectors", _split_keep(words.q_line, "; "), gap_after=4)
-    add_text("vectors", _split_keep(words.k_line, "; "), gap_after=4 if words.more_vectors else 24)
+    add_text("vectors", _split_keep(words.q_line, "; "), gap_after=4, finer=(",",))
+    add_text("vectors", _split_keep(words.k_line, "; "), gap_after=4 if words.more_vectors else 24, finer=(",",))
     for n, line in enumerate(words.more_vectors, 1):
-        add_text("vectors", _split_keep(line, "; "), gap_after=24 if n == len(words.more_vectors) else 4)
+        add_text("vectors", _split_keep(line, "; "), gap_after=24 if n == len(words.more_vectors) else 4,
+                 finer=(",",))
     add_text("caption", _split_keep(words.grid_caption, " "), gap_after=10)
 
     # The grid: column headers, row headers, then the cells row by row (the seed's text order).
-    header_h = 30
+    header_h = label_w + 18 if upright else 30
     x_cells = PAD + row_head_w
     for j, label in enumerate(words.k_labels):
         cx = x_cells + j * (cell_w + CELL_GAP) + cell_w / 2
-        items.append(Text("header", cx, y + header_h - 10, (label,), anchor="middle"))
+        if upright:  # the baseline sits right of the column's centre so the glyphs centre on it
+            x = cx + (ASCENT - DESCENT) / 2 * STYLES["header"].size
+            items.append(Text("header", x, y + header_h - 10, (label,), rotate=-90))
+        else:
+            items.append(Text("header", cx, y + header_h - 10, (label,), anchor="middle"))
     y += header_h
     for i, label in enumerate(words.q_labels):
         cy = y + i * (CELL_H + CELL_GAP) + CELL_H / 2
         items.append(Text("header", x_cells - CELL_PAD, _baseline_centre(cy, "header"), (label,), anchor="end"))
     for i, row in enumerate(words.cells):
         for j, cell in enumerate(row):
-            items.append(_cell(cell, x_cells + j * (cell_w + CELL_GAP), y + i * (CELL_H + CELL_GAP), cell_w))
+            label = cell_label(cell, words.q_labels[i], words.k_labels[j])
+            items.append(_cell(cell, x_cells + j * (cell_w + CELL_GAP), y + i * (CELL_H + CELL_GAP), cell_w, label))
     y += len(words.cells) * (CELL_H + CELL_GAP) - CELL_GAP + 28
 
     # Softmax panel: one group per row, highlighted rows get a tinted band and a bar.
     add_text("softmax-heading", _split_keep(words.softmax_heading, " "), gap_after=8)
     row_pad_x, row_pad_y = 12, 7
+    head_w = _width("weights ", "softmax-weights")
+    rows = []
     for row in words.softmax_rows:
         top = y
         x = PAD + row_pad_x
         scores = Text("softmax-scores", x, top + row_pad_y + ASCENT * STYLES["softmax-scores"].size,
                       wrap(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x))
         y_w = top + row_pad_y + _height("softmax-scores", len(scores.lines)) + 5
-        head_w = _width("weights ", "softmax-weights")
-        pieces = _split_keep(row.weights, ", ")
         weights = Text("softmax-weights", x, y_w + ASCENT * STYLES["softmax-weights"].size,
-                       wrap(pieces, "softmax-weights", wrap_w - 2 * row_pad_x, indent=head_w), indent=head_w)
+                       wrap(_split_keep(row.weights, ", "), "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
+                            finer=("+",)), indent=head_w)
         bottom = y_w + _height("softmax-weights", len(weights.lines)) + row_pad_y
-        right = max(b[2] for t in (scores, weights) for b in t.line_boxes()) + row_pad_x
-        band_w = max(wrap_w, right - PAD)
-        children = (Rect("softmax-band", PAD, top, band_w, bottom - top, rx=6),
+        rows.append((row, top, bottom, scores, weights))
+        y = bottom + 2
+    # Every band, and the rule below, as wide as the widest line (a term too long to break widens them all).
+    panel_w = max([wrap_w] + [_right_edge(t) + row_pad_x - PAD for r in rows for t in r[3:]])
+    for row, top, bottom, scores, weights in rows:
+        children = (Rect("softmax-band", PAD, top, panel_w, bottom - top, rx=6),
                     Rect("softmax-bar", PAD, top, 4, bottom - top)) if row.computed else ()
         classes = ("attnviz-softmax-row",) + (("attnviz-computed",) if row.computed else ())
         texts = (scores, weights)
         if row.pending:  # not computed yet: its place, empty, so every step has the same geometry
-            children, texts = (Rect("softmax-pending", PAD, top, band_w, bottom - top, rx=6),), ()
+            children, texts = (Rect("softmax-pending", PAD, top, panel_w, bottom - top, rx=6),), ()
             classes += ("attnviz-pending",)
         items.append(Group(classes, (("data-q", str(row.q)),), children + texts,
-                           box=(PAD, top, PAD + band_w, bottom)))
-        y = bottom + 2
+                           box=(PAD, top, PAD + panel_w, bottom)))
 
     if words.output_rows:  # the outputs panel: O_i as the weighted sum of the value vectors
         y += 14
@@ -262,11 +297,12 @@ def lay_out(words):
             text = Text("output", PAD + row_pad_x, top + 3 + ASCENT * STYLES["output"].size,
                         wrap(_split_keep(row.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24), indent=24)
             y = top + 3 + _height("output", len(text.lines)) + 3
+            panel_w = max(panel_w, _right_edge(text) + row_pad_x - PAD)
             items.append(Group(("attnviz-output-row",), (("data-q", str(row.q)),), (text,),
                                box=(PAD, top, PAD + max(wrap_w, _right_edge(text) + row_pad_x - PAD), y)))
 
     y += 14
-    items.append(Rect("rule", PAD, y, wrap_w, 1))
+    items.append(Rect("rule", PAD, y, panel_w, 1))
     y += 12
     add_text("footer", _split_keep(words.footer, " "))
 
@@ -281,20 +317,21 @@ def _baseline_centre(centre_y, role):
     return centre_y + (ASCENT - DESCENT) / 2 * size
 
 
-def _cell(cell, x, y, w):
+def _cell(cell, x, y, w, label):
+    attrs = (("data-q", str(cell.q)), ("data-k", str(cell.k)), ("aria-label", label))
     if cell.pending:  # not computed yet: an empty cell with a light outline, no text
-        return Group(("attnviz-cell", "attnviz-pending"), (("data-q", str(cell.q)), ("data-k", str(cell.k))),
-                     (Rect("cell-pending", x, y, w, CELL_H, rx=6),), box=(x, y, x + w, y + CELL_H))
+        return Group(("attnviz-cell", "attnviz-pending"), attrs, (Rect("cell-pending", x, y, w, CELL_H, rx=6),),
+                     box=(x, y, x + w, y + CELL_H))
     role = "masked" if cell.masked else ("score-computed" if cell.computed else "score")
     rect_role = "cell-masked" if cell.masked else "cell-score"
     children = [Rect(rect_role, x, y, w, CELL_H, rx=6)]
-    if cell.computed:
-        children += [Rect("cell-computed", x, y, w, CELL_H, rx=6), Mark("computed-mark", x + w - 4, y + 4, 12)]
+    if cell.computed:  # a masked cell keeps its hatching under the highlight's outline
+        children += [Rect("cell-computed-outline" if cell.masked else "cell-computed", x, y, w, CELL_H, rx=6),
+                     Mark("computed-mark", x + w - 4, y + 4, 12)]
     children.append(Text(role, x + w / 2, _baseline_centre(y + CELL_H / 2, role), (cell.text,), anchor="middle"))
     classes = ("attnviz-cell", "attnviz-masked" if cell.masked else "attnviz-score")
     classes += ("attnviz-computed",) if cell.computed else ()
-    return Group(classes, (("data-q", str(cell.q)), ("data-k", str(cell.k))), tuple(children),
-                 box=(x, y, x + w, y + CELL_H))
+    return Group(classes, attrs, tuple(children), box=(x, y, x + w, y + CELL_H))
 
 
 def _right_edge(item):

@@ -1,26 +1,78 @@
-"""Text widths from the DejaVu fonts' advance widths, so layout never depends on installed fonts.
+"""Text widths from the bundled DejaVu fonts' advance widths, so layout never depends on installed fonts.
 
-DejaVu is wider than the usual fallbacks (Arial, Helvetica, Roboto, Menlo), so a
-box sized for DejaVu also holds the text when a browser draws it in one of those.
+The fonts ship in attnviz/fonts/ (Bitstream Vera license, beside them). Common
+characters are measured from a generated table (no font parsing at start-up);
+any other character is read from the bundled font's own tables with fontTools, on
+first use. DejaVu is wider than the usual fallbacks (Arial, Helvetica, Roboto,
+Menlo), so a box sized for DejaVu also holds the text when a browser draws it in
+one of those; `--embed-font` removes the guess altogether.
 """
 
-from functools import lru_cache
+from functools import lru_cache, cache
+from pathlib import Path
 
-from ._font_widths import MONO, SANS, SANS_BOLD
+from . import _font_widths
 
-__all__ = ["text_width", "FONT_FAMILIES"]
+__all__ = ["WIDTHS", "text_width", "char_width", "face", "FACES", "FONT_DIR", "FONT_FAMILIES", "ASCENT", "DESCENT"]
 
+FONT_DIR = Path(__file__).parent / "fonts"
+#: The faces the figure uses, by name: family, then weight or style.
+FACES = {
+    "sans": "DejaVuSans.ttf",
+    "sans-bold": "DejaVuSans-Bold.ttf",
+    "sans-italic": "DejaVuSans-Oblique.ttf",
+    "mono": "DejaVuSansMono.ttf",
+    "mono-bold": "DejaVuSansMono-Bold.ttf",
+}
 #: The font stacks the SVG declares. DejaVu comes first: its metrics are the ones we measure.
 FONT_FAMILIES = {
     "sans": "'DejaVu Sans', Verdana, 'Segoe UI', Roboto, Arial, sans-serif",
     "mono": "'DejaVu Sans Mono', Menlo, Consolas, 'Liberation Mono', monospace",
 }
-_TABLES = {("sans", False): SANS, ("sans", True): SANS_BOLD, ("mono", False): MONO, ("mono", True): MONO}
-_UNKNOWN = 1.0  # em; wide glyphs (CJK, emoji) are about this wide
+ASCENT, DESCENT = 0.93, 0.24  # in em: DejaVu's hhea ascent and descent (0.928, 0.236), rounded up
+#: {face: {character: advance in em}} for the common characters, from the generated table.
+WIDTHS = {face: {ch: int(units) / _font_widths.UNITS_PER_EM
+                 for ch, units in zip(_font_widths.CHARS, advances.split()) if units != "-"}
+          for face, advances in _font_widths.ADVANCES.items()}
+# A character no bundled face has is drawn from whatever font the viewer's system falls back
+# to (CJK, emoji); those are about 1 em wide, emoji up to 1.25 em. Guess wide, never narrow.
+_UNKNOWN = 1.25
+
+
+def face(family, bold=False, italic=False):
+    """The bundled face that draws text of this family and style (mono has no italic in use)."""
+    if family == "mono":
+        return "mono-bold" if bold else "mono"
+    return "sans-bold" if bold else ("sans-italic" if italic else "sans")
 
 
 @lru_cache(maxsize=4096)
-def text_width(text, size, family="sans", bold=False):
+def text_width(text, size, family="sans", bold=False, italic=False):
     """Advance width of `text` in user units at font size `size`."""
-    table = _TABLES[family, bold]
-    return size * sum(table.get(ch, _UNKNOWN) for ch in text)
+    name = face(family, bold, italic)
+    table = WIDTHS[name]
+    total = 0.0
+    for ch in text:
+        width = table.get(ch)
+        total += char_width(ch, name) if width is None else width
+    return size * total
+
+
+@cache
+def char_width(ch, name):
+    """Advance width of one character in em, from the bundled face (or the face a browser falls back to)."""
+    for candidate in (name, "sans") if name != "sans" else (name,):
+        width = _font_widths(candidate).get(ord(ch))
+        if width is not None:
+            return width
+    return _UNKNOWN
+
+
+@cache
+def _font_widths(name):
+    """{codepoint: advance in em} for every character the bundled face maps (fontTools, loaded lazily)."""
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(FONT_DIR / FACES[name], lazy=True)
+    cmap, hmtx, upem = font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm
+    return {code: hmtx[glyph][0] / upem for code, glyph in cmap.items()}

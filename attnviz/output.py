@@ -11,7 +11,7 @@ __all__ = ["write_atomic", "write_tree_atomic"]
 
 
 def write_atomic(path, text):
-    """Write `text` (UTF-8) to `path`, creating folders; returns the Path."""
+    """Write `text` (UTF-8; or bytes, as they are) to `path`, creating folders; returns the Path."""
     return write_tree_atomic({path: text})[0]
 
 
@@ -28,8 +28,12 @@ def write_tree_atomic(files):
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = _create_temporary(path)
             staged.append((tmp, path))
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
+            if isinstance(text, bytes):
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(text)
+            else:
+                with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                    handle.write(text)
         for tmp, path in staged:
             os.replace(tmp, path)
     except BaseException:

@@ -5,6 +5,7 @@ escaped by jinja2, the figures by the SVG backend, the formulas by `mathml`). Ea
 inlined with its own id prefix; the step SVGs are the same figures, standalone.
 """
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,8 +35,10 @@ def template_dir():
 
 def inline_svg(svg):
     """A standalone SVG made fit for HTML: the `xmlns:ev` declaration svgwrite adds (unused here)
-    is not allowed on an inline <svg> by HTML's rules."""
-    return svg.replace(' xmlns:ev="http://www.w3.org/2001/xml-events"', "", 1)
+    is not allowed on an inline <svg> by HTML's rules, nor yet `aria-description` (ARIA 1.3, a
+    draft the Nu checker does not accept); on the page, the section's prose describes its figure."""
+    svg = svg.replace(' xmlns:ev="http://www.w3.org/2001/xml-events"', "", 1)
+    return re.sub(r' aria-description="[^"]*"', "", svg, count=1)
 
 
 def render_page(document, figures, name="<document>"):
@@ -43,8 +46,8 @@ def render_page(document, figures, name="<document>"):
     import jinja2
     from markupsafe import Markup
 
-    from .backends.svg import PALETTE
     from .mathml import tex_to_mathml
+    from .themes import get_theme
 
     steps = []
     for number, (section, figure) in enumerate(zip(document.sections, figures, strict=True), 1):
@@ -53,8 +56,9 @@ def render_page(document, figures, name="<document>"):
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir()), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)
-    return env.get_template(TEMPLATE).render(doc=document, steps=steps, computed_fill=PALETTE["computed-fill"],
-                                             computed_stroke=PALETTE["computed-stroke"])
+    palette = get_theme(figures[0].theme if figures else "light").colours  # the legend's swatch matches them
+    return env.get_template(TEMPLATE).render(doc=document, steps=steps, computed_fill=palette["computed-fill"],
+                                             computed_stroke=palette["computed-stroke"])
 
 
 def page_files(document, figures, out_dir, name="<document>"):

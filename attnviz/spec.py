@@ -62,6 +62,12 @@ def _text(value, where):
     return value
 
 
+def _bool(value, where):
+    if not isinstance(value, bool):
+        raise InputError(f"expected true or false, got {_kind(value)}", where)
+    return value
+
+
 def _strings(value, where):
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
         raise InputError(f"expected a list of strings, got {_kind(value)}", where)
@@ -119,6 +125,8 @@ KEYS = {
     "show": Key("what the grid's cells show: scores or logits", _text, 'show = "logits"'),
     "title": Key("the figure's title", _text, 'title = "Causal attention"'),
     "subtitle": Key("the subtitle, also the SVG's <desc>", _text, 'subtitle = "Three tokens."'),
+    "theme": Key("the colour theme", _text, 'theme = "dark"'),
+    "embed_font": Key("whether to inline the font", _bool, "embed_font = true"),
 }
 REQUIRED = ("q", "k")
 

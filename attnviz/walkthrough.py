@@ -50,7 +50,8 @@ def walkthrough(fig):
     for n, section in enumerate(document.sections):
         marks = parse_targets(list(section.highlight), attention)
         cells, rows = _pending(steps, n, attention)
-        figures.append(Figure(attention, marks, at_step(words, marks, cells, rows), id_prefix=section.id_prefix))
+        figures.append(Figure(attention, marks, at_step(words, marks, cells, rows), id_prefix=section.id_prefix,
+                              theme=fig.theme, embed_font=fig.embed_font))
     return document, figures
 
 

@@ -14,8 +14,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def svg_text(svg):
-    """The SVG's text nodes, concatenated in document order."""
-    return "".join(ET.fromstring(svg).itertext())
+    """The SVG's text nodes, concatenated in document order: the text a reader sees and a screen
+    reader reads. The <style> element's CSS is left out: it is a style sheet, not text of the figure."""
+    return "".join(_text_nodes(ET.fromstring(svg)))
+
+
+def _text_nodes(element):
+    if element.tag != f"{SVG_NS}style" and element.text:
+        yield element.text
+    for child in element:
+        yield from _text_nodes(child)
+        if child.tail:
+            yield child.tail
 
 
 def svg_root(svg):
@@ -25,3 +35,23 @@ def svg_root(svg):
 @pytest.fixture
 def seed_line():
     return (DATA / "seed-figure-text.txt").read_text(encoding="utf-8").rstrip("\n")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One Chromium for the whole session (tests/browser.py); fails, never skips, when it is missing."""
+    from playwright.sync_api import sync_playwright
+
+    from browser import launch
+
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(device_scale_factor=1)
+    yield context.new_page()
+    context.close()

@@ -1,0 +1,52 @@
+"""What the figure says to assistive technology, generated from the numbers.
+
+These sentences go in attributes (`aria-description` on the root, `aria-label` on
+each cell), never in text nodes: the visible text, <title> and <desc> stay the seed's.
+"""
+
+__all__ = ["figure_sentence", "cell_label", "axis_name"]
+
+_LIST_AT_MOST = 8  # beyond this many highlighted cells, say how many rather than which
+
+
+def figure_sentence(attention, highlight):
+    """E.g. "3 by 3 causal attention scores; 3 cells masked; cell (3,3) computed this step".
+
+    >>> from attnviz.engine import attend
+    >>> from attnviz.highlight import Highlight
+    >>> figure_sentence(attend([[1], [2]], [[1], [1]]), Highlight(softmax_rows=frozenset({2})))
+    '2 by 2 causal attention scores; 1 cell masked; softmax of row 2 computed this step'
+    """
+    n_q, n_k = attention.shape
+    masked = sum(not keep for row in attention.kept for keep in row)
+    parts = [f"{n_q} by {n_k} {attention.mask.name} attention scores",
+             f"{_count(masked, 'cell')} masked" if masked else "no cells masked"]
+    cells = sorted(highlight.cells)
+    if len(cells) > _LIST_AT_MOST:
+        parts.append(f"{len(cells)} cells computed this step")
+    elif cells:
+        where = ", ".join(f"({i},{j})" for i, j in cells)
+        parts.append(f"{'cell' if len(cells) == 1 else 'cells'} {where} computed this step")
+    rows = sorted(highlight.softmax_rows)
+    if rows:
+        parts.append(f"softmax of {'row' if len(rows) == 1 else 'rows'} {', '.join(map(str, rows))} "
+                     "computed this step")
+    return "; ".join(parts)
+
+
+def cell_label(cell, q_label, k_label):
+    """E.g. "Q3 K3 score 2, computed this step" or "Q1 K2 masked"; token labels read "Q(the) K(cat) ..."."""
+    if getattr(cell, "pending", False):  # a walkthrough step before this cell is computed
+        return f"{axis_name('Q', cell.q, q_label)} {axis_name('K', cell.k, k_label)} not computed yet"
+    what = "masked" if cell.masked else f"score {cell.text}"
+    label = f"{axis_name('Q', cell.q, q_label)} {axis_name('K', cell.k, k_label)} {what}"
+    return label + (", computed this step" if cell.computed else "")
+
+
+def axis_name(axis, index, label):
+    """`Q3` for the default label, `Q(the)` for a token label, as the figure's vector lines write them."""
+    return label if label == f"{axis}{index}" else f"{axis}({label})"
+
+
+def _count(n, noun):
+    return f"{n} {noun}" + ("" if n == 1 else "s")

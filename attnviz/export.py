@@ -1,0 +1,126 @@
+"""PNG and PDF from the SVG, through CairoSVG (the `attnviz[png]` extra) and the system's Cairo.
+
+CairoSVG is imported only here, only when a PNG or PDF is asked for. It reads the
+presentation attributes (it skips the <style>, which sits in @supports), so a PNG
+shows the theme's colours; `auto` exports as light.
+"""
+
+import io
+import struct
+import zlib
+
+from .exact import InputError
+
+__all__ = ["FORMATS", "format_for", "to_png", "to_pdf", "png_scale", "MAX_PIXELS_A_SIDE", "CSS_DPI"]
+
+FORMATS = ("svg", "png", "pdf")
+CSS_DPI = 96  # one SVG user unit is one CSS pixel, 1/96 inch
+MAX_PIXELS_A_SIDE = 32767  # Cairo's largest image surface
+DEFAULT_PNG_SCALE = 2  # sharp on high-density screens and projectors
+
+
+def format_for(path, format=None, where="-f"):
+    """The output format: `format` if given, else the path's extension, else SVG; they must agree."""
+    suffix = str(path).rpartition(".")[2].lower() if "." in str(path).rpartition("/")[2] else ""
+    if format is None:
+        return suffix if suffix in FORMATS else "svg"
+    format = format.lower()
+    if format not in FORMATS:
+        raise InputError(f"unknown format {format!r}; choose svg, png or pdf", where)
+    if suffix in FORMATS and suffix != format and str(path) != "-":
+        raise InputError(f"format {format} does not match the file name {path!r}", where)
+    return format
+
+
+def png_scale(scale=None, dpi=None):
+    """Pixels per SVG unit: `scale`, or `dpi`/96, or the default 2; with the DPI the PNG records."""
+    if scale is not None and dpi is not None:
+        raise InputError("give --png-scale or --dpi, not both", "--dpi")
+    if dpi is not None:
+        if not 0 < dpi <= 2400:
+            raise InputError(f"{dpi} is out of range; use a DPI from 1 to 2400", "--dpi")
+        return dpi / CSS_DPI, dpi
+    scale = DEFAULT_PNG_SCALE if scale is None else scale
+    if not 0 < scale <= 25:
+        raise InputError(f"{scale} is out of range; use a scale above 0 and at most 25", "--png-scale")
+    return scale, scale * CSS_DPI
+
+
+def to_png(svg, width, height, scale=None, dpi=None):
+    """PNG bytes of `svg` (its size `width` x `height` in SVG units), with its DPI recorded (pHYs)."""
+    scale, dpi = png_scale(scale, dpi)
+    pixels = (round(width * scale), round(height * scale))
+    if max(pixels) > MAX_PIXELS_A_SIDE:
+        raise InputError(f"the PNG would be {pixels[0]}x{pixels[1]} pixels; {MAX_PIXELS_A_SIDE} a side is the "
+                         "most Cairo can draw: lower --png-scale or --dpi, or export SVG or PDF", "--png-scale")
+    _cairosvg()
+    from cairosvg.surface import PNGSurface
+
+    out = io.BytesIO()
+    _true_advances(PNGSurface).convert(bytestring=svg.encode("utf-8"), write_to=out, scale=scale)
+    return _with_dpi(out.getvalue(), dpi)
+
+
+def to_pdf(svg, title=None):
+    """PDF bytes of `svg`: vector, text as text, titled, no creation date (same input, same bytes)."""
+    _cairosvg()
+    import cairocffi
+    from cairosvg.surface import PDFSurface
+
+    class StablePDFSurface(_true_advances(PDFSurface)):
+        def _create_surface(self, width, height):
+            surface, width, height = super()._create_surface(width, height)
+            surface.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, "")
+            if title:
+                surface.set_metadata(cairocffi.PDF_METADATA_TITLE, title)
+            return surface, width, height
+
+    out = io.BytesIO()
+    StablePDFSurface.convert(bytestring=svg.encode("utf-8"), write_to=out)
+    return out.getvalue()
+
+
+def _true_advances(surface_class):
+    """A CairoSVG surface that places glyphs at their true advances, as browsers and attnviz's layout do.
+
+    Cairo rounds each advance to a whole pixel by default ("hint metrics"), so a long line
+    drifts pixels from where a browser draws it. CairoSVG resets the font options for every
+    element, so its drawing context is one that always turns that rounding off.
+    """
+    import cairocffi
+
+    class TrueAdvancesContext(cairocffi.Context):
+        def set_font_options(self, options):
+            options.set_hint_metrics(cairocffi.HINT_METRICS_OFF)
+            super().set_font_options(options)
+
+    class TrueAdvancesSurface(surface_class):
+        @property
+        def context(self):
+            return self._context
+
+        @context.setter
+        def context(self, context):
+            self._context = TrueAdvancesContext(context.get_target())
+
+    return TrueAdvancesSurface
+
+
+def _cairosvg():
+    try:
+        import cairosvg
+    except ImportError:
+        raise InputError("PNG and PDF need CairoSVG: pip install 'attnviz[png]'", "-f") from None
+    except OSError as err:  # cairocffi found no Cairo library
+        raise InputError(f"PNG and PDF need the Cairo library (Debian: apt-get install libcairo2): {err}",
+                         "-f") from None
+    return cairosvg
+
+
+def _with_dpi(png, dpi):
+    """Insert a pHYs chunk (pixels per metre) after IHDR, so image tools know the print size."""
+    per_metre = round(dpi / 0.0254)
+    body = b"pHYs" + struct.pack(">IIB", per_metre, per_metre, 1)
+    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
+    end_of_ihdr = 8 + 8 + 13 + 4  # signature, IHDR length and type, IHDR data, CRC
+    return png[:end_of_ihdr] + chunk + png[end_of_ihdr:]

@@ -1,0 +1,57 @@
+"""The gallery: figures that stress the layout, drawn in every theme by the browser tests.
+
+`python tests/browser_gallery.py [OUT]` writes each as SVG, PNG and PDF (default out/looks/) to look at.
+"""
+
+import sys
+from pathlib import Path
+
+import attnviz
+from attnviz.themes import THEME_NAMES
+
+
+def _grid(n):
+    """n tokens, 2-d integer vectors with varied (and negative) scores."""
+    q = [[(i * 3) % 5 - 2, (i * 7) % 4 - 1] for i in range(n)]
+    k = [[(j * 2) % 3 - 1, (j * 5) % 7 - 3] for j in range(n)]
+    return q, k
+
+
+LONG_TOKENS = ["<|endoftext|>", "internationalization", "naïve café", "Ελληνικά", "Здравствуйте", "x", "W" * 14,
+               "a—b…c"]
+
+GALLERY = {
+    "seed": lambda theme: attnviz.figure(highlight=[(3, 3)], theme=theme),
+    "negative-fractions": lambda theme: attnviz.figure(
+        [[-1, "1/2"], ["0.25", 3], [2, "-7/3"], [0, "-0.5"], ["-13/11", "5/8"]],
+        [[1, 1], [-2, "3/4"], ["1.5", 0], [4, "-1/3"], ["-9/7", "-2/5"]],
+        highlight=["softmax=4", "4,2", "mask"], title="Negative and fractional scores",
+        subtitle="Exact rationals: every score is written as a reduced fraction.", theme=theme),
+    "long-labels": lambda theme: attnviz.figure(
+        *_grid(len(LONG_TOKENS)), tokens=LONG_TOKENS, highlight=["row=3", "softmax=2"],
+        title="Token labels of every length, in several scripts, with a title long enough that it has to wrap "
+              "onto a second line rather than run off the canvas",
+        subtitle="Headers, vector lines and softmax rows carry the tokens verbatim.", theme=theme),
+    "grid-16": lambda theme: attnviz.figure(*_grid(16), highlight=[(16, 16), "softmax=16"], theme=theme),
+    "grid-32": lambda theme: attnviz.figure(*_grid(32), highlight=[(32, 1), "softmax=32"], theme=theme),
+}
+
+
+def figures(themes=THEME_NAMES, names=None):
+    """(name, theme, Figure) for every gallery figure in every theme."""
+    return [(name, theme, GALLERY[name](theme)) for name in (names or GALLERY) for theme in themes]
+
+
+def main(out="out/looks"):
+    out = Path(out)
+    for name, theme, fig in figures():
+        stem = out / f"{name}-{theme}"
+        fig.save(stem.with_suffix(".svg"))
+        fig.save(stem.with_suffix(".pdf"))
+        # The 32x32 figure is tall: one pixel per unit keeps its PNG within Cairo's limits.
+        fig.save(stem.with_suffix(".png"), scale=1 if name == "grid-32" else 2)
+        print(stem)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
