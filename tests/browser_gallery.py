@@ -8,6 +8,7 @@ from pathlib import Path
 
 import attnviz
 from attnviz.themes import THEME_NAMES
+from attnviz.walkthrough import walkthrough
 
 
 def _grid(n):
@@ -32,6 +33,16 @@ GALLERY = {
         title="Token labels of every length, in several scripts, with a title long enough that it has to wrap "
               "onto a second line rather than run off the canvas",
         subtitle="Headers, vector lines and softmax rows carry the tokens verbatim.", theme=theme),
+    # Other engineers' figure kinds: mask families with grouped softmax, an outputs panel with
+    # scaled and biased logits, decimal weights, and a walkthrough step with pending cells.
+    "window-padding": lambda theme: attnviz.figure(
+        [[1, 0], [0, 1], [1, 1], [2, -1], ["1/2", 1]], [[1, 0], [0, 1], [1, 1], [2, -1], ["1/2", 1]],
+        mask=["window=3", "padding=2"], highlight=["mask", "softmax=5"], softmax="grouped", theme=theme),
+    "decode-values": lambda theme: attnviz.figure(
+        [[1, 1, 0], [0, 1, 1]], [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]], align="bottom-right",
+        scale="sqrt", bias="alibi=1/4", softmax="normalizer", v=[[1], [2], [3], [4]], highlight=["row=2"],
+        weights="decimal=3", theme=theme),
+    "walkthrough-step": lambda theme: walkthrough(attnviz.figure(theme=theme))[1][4],
     "grid-16": lambda theme: attnviz.figure(*_grid(16), highlight=[(16, 16), "softmax=16"], theme=theme),
     "grid-32": lambda theme: attnviz.figure(*_grid(32), highlight=[(32, 1), "softmax=32"], theme=theme),
 }
