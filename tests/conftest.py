@@ -19,6 +19,11 @@ def svg_text(svg):
     return "".join(_text_nodes(ET.fromstring(svg)))
 
 
+def element_text(element):
+    """`svg_text` for an already parsed figure."""
+    return "".join(_text_nodes(element))
+
+
 def _text_nodes(element):
     if element.tag != f"{SVG_NS}style" and element.text:
         yield element.text

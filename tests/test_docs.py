@@ -7,7 +7,7 @@ import pytest
 from sphinx.cmd.build import build_main
 
 from attnviz import spec
-from conftest import svg_root
+from conftest import element_text, svg_root
 
 DOCS = Path(__file__).parent.parent / "docs"
 PAGES = ["index", "quickstart", "tutorial", "docs-integration", "reference", "anatomy", "gallery", "comparison",
@@ -75,4 +75,4 @@ def test_the_reference_lists_every_key_and_command(site):
 
 def test_the_tutorial_figure_is_the_seed_figure(site, seed_line):
     first = svgs(page(site, "tutorial"))[0]
-    assert "".join(first.itertext()) == seed_line
+    assert element_text(first) == seed_line

@@ -158,3 +158,11 @@ def test_unknown_theme_is_refused():
 def test_themes_get_their_own_ids():
     prefixes = {attnviz.figure(theme=theme).id_prefix for theme in THEME_NAMES}
     assert len(prefixes) == len(THEME_NAMES)
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/anatomy.rst"])
+def test_every_custom_property_is_documented(doc):
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / doc).read_text(encoding="utf-8")
+    assert [name for name in COLOUR_NAMES if f"--attnviz-{name}`" not in text] == []
