@@ -22,6 +22,7 @@ from .markdown import FENCE, fence_format, set_page
 __all__ = ["AttnvizPlugin"]
 
 SUPERFENCES = "pymdownx.superfences"
+CSS_FILE = "assets/attnviz.css"
 
 
 class AttnvizPlugin(BasePlugin):
@@ -38,7 +39,19 @@ class AttnvizPlugin(BasePlugin):
         fences = options.setdefault("custom_fences", [])
         if not any(fence.get("name") == FENCE["name"] for fence in fences):
             fences.append(dict(FENCE, format=functools.partial(fence_format, defaults=defaults)))
+        if CSS_FILE not in config.extra_css:
+            config.extra_css.append(CSS_FILE)
         return config
+
+    def on_post_build(self, config):
+        """assets/attnviz.css: the figures' colours as CSS custom properties (`themes.host_stylesheet`)."""
+        from pathlib import Path
+
+        from .themes import host_stylesheet
+
+        path = Path(config.site_dir) / CSS_FILE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(host_stylesheet(), encoding="utf-8")
 
     def on_page_markdown(self, markdown, page, config, files):
         set_page(page.file.src_uri, page.file.content_string)

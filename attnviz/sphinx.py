@@ -253,6 +253,20 @@ def _merge(app, env, docnames, other):
     _failures(env).update({docname: theirs[docname] for docname in docnames if docname in theirs})
 
 
+def _add_host_stylesheet(app):
+    """attnviz.css in _static: the figures' colours as CSS custom properties (`themes.host_stylesheet`)."""
+    from pathlib import Path
+
+    from .themes import host_stylesheet
+
+    if app.builder.format != "html":
+        return
+    static = Path(app.outdir) / "_static"
+    static.mkdir(parents=True, exist_ok=True)
+    (static / CSS_FILE).write_text(host_stylesheet(), encoding="utf-8")
+    app.add_css_file(CSS_FILE)
+
+
 def _finish(app, exception):
     failures = _failures(app.env)
     if exception is None and failures:
@@ -314,6 +328,9 @@ def _write_image(app, node):
     return uri
 
 
+CSS_FILE = "attnviz.css"
+
+
 def setup(app):
     app.add_node(attnviz_figure, html=(_visit_html, None))
     app.add_node(attnviz_formula, html=(_visit_formula_html, None))
@@ -325,4 +342,5 @@ def setup(app):
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("build-finished", _finish)
+    app.connect("builder-inited", _add_host_stylesheet)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

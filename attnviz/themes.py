@@ -2,12 +2,13 @@
 
 Colours are written twice on purpose. Presentation attributes carry the chosen
 theme's colours, so a figure looks right where style sheets are blocked (a strict
-CSP) or unsupported (CairoSVG). A <style>, every selector scoped to the figure's
-id, then layers `var(--attnviz-NAME, <theme colour>)` on top, so a docs site can
-restyle any figure by setting the custom properties; for `auto` it adds the dark
-colours under `prefers-color-scheme: dark`. The rules sit inside `@supports`
-(renderers without custom properties skip them whole) and `:where(#id)` (zero
-specificity, so a site's own rules still win).
+CSP) or unsupported (CairoSVG), and its text nodes are only its words. The page
+that inlines figures links `host_stylesheet()` (the Sphinx and MkDocs plugins do), which layers
+`var(--attnviz-NAME, <theme colour>)` on top, so a docs site can restyle any figure
+by setting the custom properties. An `auto` figure carries its own scoped <style>
+(the dark colours under `prefers-color-scheme: dark`). The rules sit inside
+`@supports` (renderers without custom properties skip them whole) and `:where()`
+(zero specificity, so a site's own rules still win).
 
 Layout never sees a colour: it names roles, this module paints them.
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from .exact import InputError
 
 __all__ = ["THEMES", "THEME_NAMES", "Theme", "COLOUR_NAMES", "TEXT_COLOUR", "SHAPE_PAINT", "get_theme",
-           "stylesheet", "surface_colours", "contrast_ratio", "luminance"]
+           "stylesheet", "host_stylesheet", "surface_colours", "contrast_ratio", "luminance"]
 
 #: The colour a text of each layout role is drawn in (a key of the theme's colours).
 TEXT_COLOUR = {
@@ -123,18 +124,42 @@ def surface_colours(palette, rect_role):
 
 
 def stylesheet(id_prefix, theme, font_faces=""):
-    """The figure's <style> text: custom properties over the theme's colours, scoped to `#id_prefix`.
+    """The figure's own <style> text, or "" when it needs none (the usual case).
 
-    `font_faces` is extra CSS (the embedded fonts' @font-face rules and font-family rules).
+    Only `auto` (its prefers-color-scheme rules must travel with the figure) and embedded fonts
+    (`font_faces`: @font-face and font-family rules) need one; every selector is scoped to
+    `#id_prefix`. Other figures carry presentation attributes alone, so their text nodes are
+    exactly their words; a page that inlines them restyles them through `host_stylesheet()`.
     """
-    body = _rules(id_prefix, theme.colours)
+    if not theme.dark and not font_faces:
+        return ""
+    return _supported(font_faces + _theme_rules(f":where(#{id_prefix})", theme))
+
+
+def host_stylesheet():
+    """CSS for a docs site that inlines attnviz figures (the Sphinx and MkDocs plugins link it as attnviz.css).
+
+    It exposes every figure's colours as `--attnviz-NAME` custom properties, each figure falling
+    back to its own theme's colours (`data-attnviz-theme`), so `--attnviz-computed-fill: crimson`
+    on any ancestor restyles the figures inside it. Zero specificity: a site's own rules win.
+    """
+    return _supported("".join(_theme_rules(f":where(svg.attnviz[data-attnviz-theme={theme.name}])", theme)
+                              for theme in THEMES.values()))
+
+
+def _supported(css):
+    # Renderers without custom properties (CairoSVG) skip the block whole and keep the attributes.
+    return "@supports (color: var(--attnviz-x)) {\n" + css + "}\n"
+
+
+def _theme_rules(scope, theme):
+    css = _rules(scope, theme.colours)
     if theme.dark:
-        body += "@media (prefers-color-scheme: dark) {\n" + _rules(id_prefix, theme.dark) + "}\n"
-    return "@supports (color: var(--attnviz-x)) {\n" + font_faces + body + "}\n"
+        css += "@media (prefers-color-scheme: dark) {\n" + _rules(scope, theme.dark) + "}\n"
+    return css
 
 
-def _rules(id_prefix, palette):
-    scope = f":where(#{id_prefix})"
+def _rules(scope, palette):
     colour = {name: f"var(--attnviz-{name}, {value})" for name, value in palette.items()}
     lines = []
     by_colour = {}

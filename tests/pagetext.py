@@ -8,12 +8,11 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 class _Page(HTMLParser):
-    """Body text as a reader sees it: a <style>'s CSS (a figure's scoped style sheet) is not text."""
+    """Every text node in <body>, in order (a <style> in the body would count too: there is none)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.in_body = False
-        self.in_style = False
         self.body_text = []
         self.tags = []  # (tag, attrs dict) for every start tag, in order
 
@@ -21,7 +20,6 @@ class _Page(HTMLParser):
         self.tags.append((tag, dict(attrs)))
         if tag == "body":
             self.in_body = True
-        self.in_style = self.in_style or tag == "style"
 
     def handle_startendtag(self, tag, attrs):
         self.tags.append((tag, dict(attrs)))
@@ -29,11 +27,9 @@ class _Page(HTMLParser):
     def handle_endtag(self, tag):
         if tag == "body":
             self.in_body = False
-        if tag == "style":
-            self.in_style = False
 
     def handle_data(self, data):
-        if self.in_body and not self.in_style:
+        if self.in_body:
             self.body_text.append(data)
 
 

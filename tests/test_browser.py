@@ -11,7 +11,7 @@ from browser_gallery import GALLERY, figures
 
 import attnviz
 from attnviz.layout import Group, Text, measure
-from attnviz.themes import THEME_NAMES, THEMES
+from attnviz.themes import THEME_NAMES, THEMES, host_stylesheet
 
 # Chromium rounds a font's ascent and descent to whole pixels, and a glyph's ink may overhang
 # its advance (a W): boxes are compared with this much slack. Advance widths must agree closely.
@@ -147,7 +147,7 @@ def test_styles_stay_inside_their_figure(page):
     light, dark = (attnviz.figure(highlight=[(3, 3)], theme=theme) for theme in ("light", "dark"))
     restyled = attnviz.figure(highlight=[(3, 3)], id_prefix="restyled")
     page.set_content(page_html([light.svg(), dark.svg(), restyled.svg()],
-                               css="#restyled { --attnviz-computed-fill: #00ff00 }"))
+                               css=host_stylesheet() + "#restyled { --attnviz-computed-fill: #00ff00 }"))
     assert _fills(page, "rect.attnviz-cell-computed") == [
         _rgb(THEMES["light"].colours["computed-fill"]), _rgb(THEMES["dark"].colours["computed-fill"]), "rgb(0, 255, 0)"]
     assert _fills(page, "rect.attnviz-background") == [
@@ -172,11 +172,11 @@ def test_presentation_attributes_alone_paint_the_theme(browser):
     page = context.new_page()
     fig = attnviz.figure(highlight=[(3, 3)], theme="dark")
     csp = "<meta http-equiv='Content-Security-Policy' content=\"style-src 'none'\">"
-    page.set_content(page_html([fig.svg()], css="svg { --attnviz-computed-fill: #00ff00 }")
+    page.set_content(page_html([fig.svg()], css=host_stylesheet() + "svg { --attnviz-computed-fill: #00ff00 }")
                      .replace("<head>", "<head>" + csp))
-    # The figure's <style> really is blocked: the page's rule setting a custom property has no effect either.
+    # The page's style sheet really is blocked: its custom property has no effect either.
     assert page.evaluate("() => [...document.querySelectorAll('style')].map(s => s.sheet && s.sheet.cssRules.length)")\
-        == [None, None]
+        == [None]
     assert _fills(page, "rect.attnviz-cell-computed") == [_rgb(THEMES["dark"].colours["computed-fill"])]
     assert _fills(page, "text.attnviz-title-text") == [_rgb(THEMES["dark"].colours["text"])]
     context.close()

@@ -43,7 +43,7 @@ def test_root_anatomy():
     assert root.get("aria-labelledby") == "fig1-title fig1-desc"
     assert [child.tag for child in root][:2] == [f"{SVG_NS}title", f"{SVG_NS}desc"]
     assert root[0].get("id") == "fig1-title" and root[1].get("id") == "fig1-desc"
-    assert root.get("viewBox").split(",")[:2] == ["0", "0"]
+    assert root.get("viewBox") == f"0 0 {root.get('width')} {root.get('height')}"
     assert root.get("width") and root.get("height")
     ids = [el.get("id") for el in root.iter() if el.get("id")]
     assert all(i == "fig1" or i.startswith("fig1-") for i in ids) and len(ids) == len(set(ids))
@@ -142,7 +142,7 @@ def test_text_and_attributes_are_escaped():
 
 
 def test_notebook_displays_get_fresh_ids_and_svg_stays_deterministic():
-    fig = attnviz.figure(highlight=[(3, 3)])
+    fig = attnviz.figure(highlight=[(3, 3)], theme="auto")  # auto carries a <style> scoped by id
     shown = [svg_root(fig._repr_svg_()) for _ in range(3)]
     prefixes = [root.get("id") for root in shown]
     assert len(set(prefixes)) == 3 and all(p.startswith(fig.id_prefix + "-") for p in prefixes)

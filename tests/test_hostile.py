@@ -49,5 +49,4 @@ def test_hostile_label_renders_as_text(label):
     labels = [g.get("aria-label") for g in root.iter(f"{SVG_NS}g") if g.get("aria-label")]
     assert labels == [f"Q({label}) K({label}) score 1", "Q(" + label + ") K(ok) masked",
                       f"Q(ok) K({label}) score 2", "Q(ok) K(ok) score 4"]
-    style = root.find(f"{SVG_NS}style").text
-    assert label.strip() == "" or label not in style
+    assert root.find(f"{SVG_NS}style") is None  # colours are attributes; user text never reaches CSS

@@ -145,9 +145,20 @@ def test_style_is_scoped_to_the_figure(theme):
     assert ("prefers-color-scheme: dark" in style) == (theme == "auto")
 
 
-def test_every_colour_is_a_custom_property():
-    style = svg_root(attnviz.figure(highlight=[(3, 3)]).svg()).find(f"{SVG_NS}style").text
-    assert set(re.findall(r"var\(--attnviz-([a-z-]+),", style)) == set(COLOUR_NAMES)
+def test_every_colour_is_a_custom_property_in_the_host_stylesheet():
+    from attnviz.themes import host_stylesheet
+
+    css = host_stylesheet()
+    assert set(re.findall(r"var\(--attnviz-([a-z-]+),", css)) == set(COLOUR_NAMES)
+    scopes = {selector.split(")")[0] + ")" for selector, _ in _rules(css)}
+    assert scopes == {f":where(svg.attnviz[data-attnviz-theme={name}])" for name in THEME_NAMES}
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "print", "contrast"])
+def test_a_plain_figure_carries_no_style_sheet(theme):
+    """Its text nodes are its words and nothing else; colours are attributes (and the host's CSS)."""
+    root = svg_root(attnviz.figure(theme=theme).svg())
+    assert root.find(f"{SVG_NS}style") is None and root.get("data-attnviz-theme") == theme
 
 
 def test_unknown_theme_is_refused():

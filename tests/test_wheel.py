@@ -20,7 +20,7 @@ def test_installed_wheel_renders_the_page(tmp_path):
     wheel, = wheels.glob("attnviz-*.whl")
     subprocess.run([*pip, "install", "--no-deps", "--no-index", "--target", str(site), str(wheel)],
                    check=True, capture_output=True, timeout=120)
-    # The wheel's attnviz first on the path; its dependencies (jinja2, svgwrite, latex2mathml) from this venv.
+    # The wheel's attnviz first on the path; its dependencies (jinja2, latex2mathml) from this venv.
     env = {**os.environ, "PYTHONPATH": str(site)}
     code = ("import attnviz, attnviz.page as p, sys; print(attnviz.__file__); print(p.template_dir()); "
             "sys.exit(attnviz.cli.main(['page', '-o', 'out']))")
