@@ -139,14 +139,16 @@ def wrap(pieces, role, max_width, indent=0, finer=()):
     (a long softmax term after "+"); a piece with none stays whole and the canvas grows.
     """
     s = STYLES[role]
-    lines, current = [], ""
+    lines, current, current_width = [], "", 0.0
     for piece in _finer(pieces, s, max_width - indent, finer):
         room = max_width - (indent if lines else 0)
-        if current and measure((current + piece).rstrip(), s) > room:
+        # Advance widths add up (no kerning), so the line's width is kept as a running sum.
+        piece_width = measure(piece, s)
+        if current and current_width + measure(piece.rstrip(), s) > room:
             lines.append(current)
-            current = piece
+            current, current_width = piece, piece_width
         else:
-            current += piece
+            current, current_width = current + piece, current_width + piece_width
     lines.append(current)
     return tuple(lines)
 

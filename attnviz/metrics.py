@@ -51,11 +51,10 @@ def text_width(text, size, family="sans", bold=False, italic=False):
     """Advance width of `text` in user units at font size `size`."""
     name = face(family, bold, italic)
     table = WIDTHS[name]
-    total = 0.0
-    for ch in text:
-        width = table.get(ch)
-        total += char_width(ch, name) if width is None else width
-    return size * total
+    try:
+        return size * sum(map(table.__getitem__, text))  # the common case, at C speed
+    except KeyError:
+        return size * sum(table[ch] if ch in table else char_width(ch, name) for ch in text)
 
 
 @cache

@@ -10,11 +10,14 @@ or unsupported (CairoSVG); a scoped <style> layers CSS custom properties on top
 
 from ..layout import LEADING, Group, Mark, Rect, Text
 from ..metrics import FONT_FAMILIES
+from functools import lru_cache
+
 from .xml import Element
 from ..themes import SHAPE_PAINT, TEXT_COLOUR, get_theme, stylesheet
 
 __all__ = ["render_svg", "fmt"]
 
+@lru_cache(maxsize=4096)  # a grid repeats its column and row coordinates
 def fmt(number):
     """A coordinate as short, stable text: at most two decimals, no trailing zeros.
 
