@@ -8,12 +8,12 @@ or unsupported (CairoSVG); a scoped <style> layers CSS custom properties on top
 (see `themes`).
 """
 
-from ..layout import LEADING, Group, Mark, Rect, Text
-from ..metrics import FONT_FAMILIES
 from functools import lru_cache
 
-from .xml import Element
+from ..layout import LEADING, Group, Mark, Rect, Text
+from ..metrics import FONT_FAMILIES
 from ..themes import SHAPE_PAINT, TEXT_COLOUR, get_theme, stylesheet
+from .xml import Element
 
 __all__ = ["render_svg", "fmt"]
 
