@@ -80,7 +80,12 @@ def build_parser():
         "gallery", help="write one figure per mask family and caption form",
         description="Write the gallery: one SVG per mask family, caption form and scoring option.")
     gallery.add_argument("folder", nargs="?", default="out/gallery", help="where to write (default: out/gallery)")
-    for sub in (render, page, walk, gallery):
+    css = commands.add_parser(
+        "css", help="write the style sheet that exposes inline figures' colours as CSS custom properties",
+        description="Write attnviz.css for a page that inlines figures: link it, then restyle every figure "
+                    "with --attnviz-* custom properties. (The Sphinx and MkDocs plugins link it for you.)")
+    css.add_argument("-o", "--output", metavar="PATH", default="-", help="where to write (default: - , standard output)")
+    for sub in (render, page, walk, gallery, css):
         sub.add_argument("--debug", action="store_true", help="show tracebacks")
     return parser
 
@@ -286,6 +291,21 @@ def run_gallery(args):
     return 0
 
 
+def run_css(args):
+    from .themes import host_stylesheet
+
+    if args.output == "-":
+        sys.stdout.write(host_stylesheet())
+        return 0
+    from .output import write_atomic
+
+    try:
+        print(write_atomic(args.output, host_stylesheet()))
+    except OSError as err:
+        raise InputError(f"cannot write: {err.strerror or err}", f"-o {args.output}") from None
+    return 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in argv
@@ -295,7 +315,7 @@ def main(argv=None):
             build_parser().print_help()
             return 2
         return {"render": run_render, "page": run_page, "walkthrough": run_walkthrough,
-                "gallery": run_gallery}[args.command](args)
+                "gallery": run_gallery, "css": run_css}[args.command](args)
     except (InputError, UsageError) as err:
         if debug:
             raise

@@ -78,3 +78,12 @@ def test_unwritable_output_is_a_clear_error(tmp_path):
     blocker.write_text("x", encoding="utf-8")
     result = run("render", "-o", str(blocker / "sub" / "fig.svg"))
     assert result.returncode == 2 and result.stderr.startswith("attnviz: error: -o ")
+
+
+def test_css_command_writes_the_host_stylesheet(tmp_path):
+    from attnviz.themes import host_stylesheet
+
+    assert run("css").stdout == host_stylesheet()
+    target = tmp_path / "site" / "attnviz.css"
+    result = run("css", "-o", str(target))
+    assert result.returncode == 0 and target.read_text(encoding="utf-8") == host_stylesheet()
