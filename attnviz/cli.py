@@ -84,7 +84,8 @@ def build_parser():
         "css", help="write the style sheet that exposes inline figures' colours as CSS custom properties",
         description="Write attnviz.css for a page that inlines figures: link it, then restyle every figure "
                     "with --attnviz-* custom properties. (The Sphinx and MkDocs plugins link it for you.)")
-    css.add_argument("-o", "--output", metavar="PATH", default="-", help="where to write (default: - , standard output)")
+    css.add_argument("-o", "--output", metavar="PATH", default="-",
+                     help="where to write (default: - , standard output)")
     for sub in (render, page, walk, gallery, css):
         sub.add_argument("--debug", action="store_true", help="show tracebacks")
     return parser
