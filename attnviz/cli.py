@@ -28,12 +28,34 @@ class UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+        raise UsageError(f"{message}{_suggestion(self, message)} (see '{self.prog} --help')")
+
+
+def _suggestion(parser, message):
+    """"; did you mean '--highlight'?" for a mistyped flag (argparse only learns this in 3.14)."""
+    import difflib
+
+    match = re.match(r"unrecognized arguments: (-[^\s=]+)", message)
+    if not match:
+        return ""
+    known = [opt for action in parser._actions for opt in action.option_strings]
+    if parser._subparsers is not None:
+        for sub in parser._subparsers._group_actions[0].choices.values():
+            known += [opt for action in sub._actions for opt in action.option_strings]
+    close = difflib.get_close_matches(match[1], known, n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _path(text):
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path; give a file or folder name")
+    return text
 
 
 def build_parser():
     parser = _Parser(prog="attnviz", description="Exact pictures of attention: scores, masks and named softmax.")
     parser.add_argument("--version", action="version", version=f"attnviz {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     render = commands.add_parser(
         "render", help="write one figure as SVG, PNG or PDF",
@@ -43,7 +65,7 @@ def build_parser():
     render.add_argument("spec", nargs="?", metavar="SPEC",
                         help="figure spec, a TOML or JSON file; - reads standard input")
     add_figure_options(render)
-    render.add_argument("-o", "--output", metavar="PATH", default=None,
+    render.add_argument("-o", "--output", type=_path, metavar="PATH", default=None,
                         help=f"where to write; - for standard output (default: {DEFAULT_OUTPUT}, "
                              "with the format's extension)")
     render.add_argument("-f", "--format", choices=("svg", "png", "pdf"), type=str.lower,
@@ -62,7 +84,7 @@ def build_parser():
                     "figure per section. Without SPEC: the seed document.")
     page.add_argument("spec", nargs="?", metavar="SPEC",
                       help="document spec, a TOML or JSON file; - reads standard input (default: the seed document)")
-    page.add_argument("-o", "--output", metavar="DIR", default=DEFAULT_PAGE_DIR,
+    page.add_argument("-o", "--output", type=_path, metavar="DIR", default=DEFAULT_PAGE_DIR,
                       help=f"the folder to write into (default: {DEFAULT_PAGE_DIR})")
     page.add_argument("--print-spec", action="store_true",
                       help="print the seed document's spec, a working example to copy, and exit")
@@ -74,17 +96,18 @@ def build_parser():
     walk.add_argument("spec", nargs="?", metavar="SPEC",
                       help="figure spec (or a document spec: its figure), a TOML or JSON file; - reads standard input")
     add_figure_options(walk)
-    walk.add_argument("-o", "--output", metavar="DIR", default=DEFAULT_WALKTHROUGH_DIR,
+    walk.add_argument("-o", "--output", type=_path, metavar="DIR", default=DEFAULT_WALKTHROUGH_DIR,
                       help=f"the folder to write into (default: {DEFAULT_WALKTHROUGH_DIR})")
     gallery = commands.add_parser(
         "gallery", help="write one figure per mask family and caption form",
         description="Write the gallery: one SVG per mask family, caption form and scoring option.")
-    gallery.add_argument("folder", nargs="?", default="out/gallery", help="where to write (default: out/gallery)")
+    gallery.add_argument("folder", nargs="?", type=_path, default="out/gallery",
+                         help="where to write (default: out/gallery)")
     css = commands.add_parser(
         "css", help="write the style sheet that exposes inline figures' colours as CSS custom properties",
         description="Write attnviz.css for a page that inlines figures: link it, then restyle every figure "
                     "with --attnviz-* custom properties. (The Sphinx and MkDocs plugins link it for you.)")
-    css.add_argument("-o", "--output", metavar="PATH", default="-",
+    css.add_argument("-o", "--output", type=_path, metavar="PATH", default="-",
                      help="where to write (default: - , standard output)")
     for sub in (render, page, walk, gallery, css):
         sub.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -313,8 +336,7 @@ def main(argv=None):
     try:
         args = build_parser().parse_args(join_negative_values(argv))
         if args.command is None:
-            build_parser().print_help()
-            return 2
+            raise UsageError("no command given; try 'attnviz render' (see 'attnviz --help')")
         return {"render": run_render, "page": run_page, "walkthrough": run_walkthrough,
                 "gallery": run_gallery, "css": run_css}[args.command](args)
     except (InputError, UsageError) as err:

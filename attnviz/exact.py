@@ -19,8 +19,8 @@ MAX_DIGITS = 40
 MAX_EXPONENT = 40
 _LIMIT = 10**MAX_DIGITS
 
-_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?")
-_FRACTION = re.compile(r"[+-]?\d+/[+-]?\d+")
+_DECIMAL = re.compile(r"(?a)[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?")
+_FRACTION = re.compile(r"(?a)[+-]?\d+/[+-]?\d+")
 
 
 class InputError(ValueError):
@@ -45,7 +45,7 @@ def parse_number(text):
     (Fraction(1, 2), Fraction(-3, 4), Fraction(7, 1))
     """
     raw = text.strip()
-    digits = sum(ch.isdigit() for ch in raw)
+    digits = sum(ch in "0123456789" for ch in raw)
     if digits > MAX_DIGITS:
         raise InputError(f"{_show(raw)} has {digits} digits; the limit is {MAX_DIGITS}")
     if _FRACTION.fullmatch(raw):

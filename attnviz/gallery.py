@@ -75,6 +75,6 @@ def write_gallery(folder):
     """Write every entry as `folder/NAME.svg`; returns the paths."""
     from pathlib import Path
 
-    from .output import write_atomic
+    from .output import write_tree_atomic
 
-    return [write_atomic(Path(folder) / f"{entry.name}.svg", make(entry).svg() + "\n") for entry in ENTRIES]
+    return write_tree_atomic({Path(folder) / f"{entry.name}.svg": make(entry).svg() + "\n" for entry in ENTRIES})

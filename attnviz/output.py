@@ -1,6 +1,8 @@
 """Writing files atomically: a temporary file in the target folder, then a rename.
 
-An error part-way never leaves a partial file and never touches an existing one.
+An error part-way never leaves a partial file and never touches an existing one. A symlink
+is written through (its target is replaced, the link kept); a device or pipe (`/dev/null`,
+`/dev/stdout`, a FIFO) is written to directly, since renaming over it would destroy it.
 """
 
 import itertools
@@ -21,26 +23,38 @@ def write_tree_atomic(files):
     Every file is first written in full to a temporary file beside its target; only when all
     of them are on disk do they replace their targets, each by an atomic rename.
     """
-    staged = []
+    staged, streams, written = [], [], []
     try:
         for path, text in files.items():
             path = Path(path)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = _create_temporary(path)
-            staged.append((tmp, path))
-            if isinstance(text, bytes):
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(text)
-            else:
-                with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                    handle.write(text)
-        for tmp, path in staged:
-            os.replace(tmp, path)
+            written.append(path)
+            target = Path(os.path.realpath(path))
+            if target.exists() and not target.is_file() and not target.is_dir():
+                streams.append((target, text))  # a device or a pipe: written last, directly
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = _create_temporary(target)
+            staged.append((tmp, target))
+            with _open(fd, text) as handle:
+                handle.write(text)
+            if target.is_file():  # keep an existing file's permissions
+                os.chmod(tmp, target.stat().st_mode & 0o7777)
+        for tmp, target in staged:
+            os.replace(tmp, target)
     except BaseException:
         for tmp, _ in staged:
             tmp.unlink(missing_ok=True)
         raise
-    return [path for _, path in staged]
+    for target, text in streams:
+        with _open(os.open(target, os.O_WRONLY), text) as handle:
+            handle.write(text)
+    return written
+
+
+def _open(fd, text):
+    if isinstance(text, bytes):
+        return os.fdopen(fd, "wb")
+    return os.fdopen(fd, "w", encoding="utf-8", newline="\n")
 
 
 def _create_temporary(path):

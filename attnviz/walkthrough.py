@@ -44,7 +44,9 @@ def walkthrough(fig):
         raise InputError(f"{len(steps)} steps ({n_scores} scores, the mask and {attention.shape[0]} softmax rows); "
                          f"the limit is {MAX_STEPS}: use fewer tokens", "walkthrough")
     sections = [_section(step, attention, words) for step in steps]
-    document = make_document(title=SERIES, heading=f"{words.title}, step by step", intro=(_intro(attention, steps),),
+    rounded = any("≈" in row.weights for row in words.softmax_rows)
+    document = make_document(title=SERIES, heading=f"{words.title}, step by step",
+                             intro=(_intro(attention, steps, rounded),),
                              legend=LEGEND, sections=sections)
     figures = []
     for n, section in enumerate(document.sections):
@@ -67,12 +69,13 @@ def _pending(steps, n, attention):
     return frozenset(cells), frozenset(rows)
 
 
-def _intro(attention, steps):
+def _intro(attention, steps, rounded=False):
     mask = attention.mask
     n_scores = sum(step[0] == "score" for step in steps)
     kept = (f"the {n_scores} scores S_ij = Qi·Kj that the {mask.name} mask keeps ({mask.rule}), row by row; "
             "then the mask" if ("mask",) in steps else f"all {n_scores} scores S_ij = Qi·Kj, row by row")
-    return (f"From the vectors alone, one step at a time: {kept}; then each row's named softmax. "
+    softmax = "softmax, named and shown rounded (≈)" if rounded else "named softmax"
+    return (f"From the vectors alone, one step at a time: {kept}; then each row's {softmax}. "
             "What is not yet computed is empty.")
 
 
@@ -81,7 +84,7 @@ def _section(step, attention, words):
         return _score_section(step[1], step[2], attention, words)
     if step[0] == "mask":
         return _mask_section(attention)
-    return _softmax_section(step[1], attention)
+    return _softmax_section(step[1], attention, words.softmax_rows[step[1] - 1].weights)
 
 
 def _score_section(i, j, attention, words):
@@ -122,7 +125,7 @@ def _mask_section(attention):
                    formula=formula, highlight=("mask",))
 
 
-def _softmax_section(i, attention):
+def _softmax_section(i, attention, shown_weights):
     # The softmax's inputs: the scores, or the logits when the figure scales or biases them.
     scores = attention.kept_logits(i - 1)
     word = "logits" if attention.transformed else "scores"
@@ -142,7 +145,11 @@ def _softmax_section(i, attention):
             _tex_number(v) for v in weights.values) + r"\right)"
     else:
         terms = ", ".join(notation.weight_terms(weights))
-        paragraph = f"Row {i}'s unmasked {word} are {shown}. Softmax is named, not decimalized: weights {terms}."
+        if "≈" in shown_weights:  # the figure was asked for rounded weights: say so, and name them too
+            paragraph = (f"Row {i}'s unmasked {word} are {shown}. Its weights are {terms}; the figure shows them "
+                         f"rounded, each marked ≈: {shown_weights.removeprefix('weights ')}.")
+        else:
+            paragraph = f"Row {i}'s unmasked {word} are {shown}. Softmax is named, not decimalized: weights {terms}."
         denominator = "+".join(f"e^{{{_tex_exponent(x)}}}" for x in weights.exponents)
         if len(scores) <= MAX_SPELLED:
             formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(

@@ -87,3 +87,32 @@ def test_css_command_writes_the_host_stylesheet(tmp_path):
     target = tmp_path / "site" / "attnviz.css"
     result = run("css", "-o", str(target))
     assert result.returncode == 0 and target.read_text(encoding="utf-8") == host_stylesheet()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["render", "-o", ""], "attnviz: error: argument -o/--output: an empty path; give a file or folder name"),
+    (["css", "-o", ""], "attnviz: error: argument -o/--output: an empty path"),
+    (["gallery", ""], "attnviz: error: argument folder: an empty path"),
+    ([], "attnviz: error: no command given; try 'attnviz render'"),
+    (["render", "--hightlight", "3,3"], "attnviz: error: unrecognized arguments: --hightlight; did you mean "
+                                        "'--highlight'?"),
+])
+def test_usage_mistakes_are_one_line(args, message):
+    result = run(*args)
+    assert result.returncode == 2 and result.stderr.startswith(message) and result.stderr.count("\n") == 1, result
+
+
+def test_debug_before_the_command_is_accepted():
+    assert run("--debug", "render", "-o", "-").returncode == 0
+    failing = run("--debug", "render", "--q", "x", "--k", "1")
+    assert failing.returncode != 0 and "Traceback" in failing.stderr and "InputError" in failing.stderr
+
+
+def test_walkthrough_with_rounded_weights_says_so(tmp_path):
+    result = run("walkthrough", "--q", "1;2;3", "--k", "1;2;3", "--weights", "decimal=3", "--mask", "window=2",
+                 "-o", str(tmp_path / "w"))
+    assert result.returncode == 0, result.stderr
+    html = (tmp_path / "w" / "index.html").read_text(encoding="utf-8")
+    assert "not decimalized" not in html
+    assert "Its weights are e^6/(e^6+e^9), e^9/(e^6+e^9); the figure shows them rounded, each marked ≈: " \
+           "≈0.047, ≈0.953." in html

@@ -24,6 +24,7 @@ def test_parse_number_is_exact(text, value):
     ("nan", "'nan' is not a number"), ("inf", "'inf' is not a number"), ("1,5", "is not a number"),
     ("1e999999999", "exponents are limited to ±40"), ("9" * (MAX_DIGITS + 1), f"the limit is {MAX_DIGITS}"),
     ("0x10", "is not a number"), ("1/2/3", "is not a number"), ("½", "is not a number"),
+    ("١", "is not a number"), ("1\u200b", "is not a number"), ("１", "is not a number"),
 ])
 def test_parse_number_refuses_with_a_reason(text, message):
     with pytest.raises(InputError) as err:

@@ -40,3 +40,42 @@ def test_text_that_fails_to_encode_leaves_no_file(tmp_path):
         write_atomic(target, "lone surrogate \ud800")
     assert target.read_text(encoding="utf-8") == "keep"
     assert [p.name for p in tmp_path.iterdir()] == ["x.svg"]
+
+
+def test_a_symlink_is_written_through(tmp_path):
+    target = tmp_path / "target.svg"
+    target.write_text("old", encoding="utf-8")
+    link = tmp_path / "link.svg"
+    link.symlink_to(target)
+    write_atomic(link, "new")
+    assert link.is_symlink() and target.read_text(encoding="utf-8") == "new"
+
+
+def test_an_existing_files_permissions_are_kept(tmp_path):
+    target = tmp_path / "private.svg"
+    target.write_text("old", encoding="utf-8")
+    target.chmod(0o600)
+    write_atomic(target, "new")
+    assert target.stat().st_mode & 0o777 == 0o600 and target.read_text(encoding="utf-8") == "new"
+
+
+def test_a_pipe_is_written_to_not_replaced(tmp_path):
+    import os
+    import stat
+    import threading
+
+    fifo = tmp_path / "fifo.svg"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text(encoding="utf-8")))
+    reader.start()
+    write_atomic(fifo, "through the pipe")
+    reader.join(5)
+    assert received == ["through the pipe"] and stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_dev_null_survives():
+    write_atomic("/dev/null", "nothing")
+    import stat
+
+    assert stat.S_ISCHR(__import__("os").stat("/dev/null").st_mode)
