@@ -45,21 +45,21 @@ def parse_number(text):
     (Fraction(1, 2), Fraction(-3, 4), Fraction(7, 1))
     """
     raw = text.strip()
-    digits = sum(ch in "0123456789" for ch in raw)
+    digits = max(sum(ch in "0123456789" for ch in part) for part in raw.split("/"))
     if digits > MAX_DIGITS:
         raise InputError(f"{_show(raw)} has {digits} digits; the limit is {MAX_DIGITS}")
     if _FRACTION.fullmatch(raw):
         num, den = raw.split("/")
         if int(den) == 0:
             raise InputError(f"{_show(raw)} divides by zero")
-        return Fraction(int(num), int(den))
+        return _within_limits(Fraction(int(num), int(den)), raw)
     match = _DECIMAL.fullmatch(raw)
     if not match:
         raise InputError(f"{_show(raw)} is not a number (use an integer like 3, a fraction like -3/4 "
                          f"or a decimal like 0.5)")
     if match["exp"] is not None and abs(int(match["exp"])) > MAX_EXPONENT:
         raise InputError(f"{_show(raw)} is out of range: exponents are limited to ±{MAX_EXPONENT}")
-    return Fraction(raw)
+    return _within_limits(Fraction(raw), raw)
 
 
 def to_exact(value):
@@ -86,11 +86,13 @@ def to_exact(value):
     raise InputError(f"{_show(repr(value))} is not a number")
 
 
-def _within_limits(value):
+def _within_limits(value, raw=None):
+    """`value`, if its numerator and denominator have at most MAX_DIGITS digits each."""
     # bit_length, not str(): Python refuses to print integers of more than 4300 digits.
     if abs(value.numerator) >= _LIMIT or value.denominator >= _LIMIT:
         bits = max(value.numerator.bit_length(), value.denominator.bit_length())
-        raise InputError(f"a number of about {max(int(bits * 0.30103), MAX_DIGITS + 1)} digits; "
+        what = "a number" if raw is None else f"{_show(raw)} is a number"
+        raise InputError(f"{what} of about {max(int(bits * 0.30103), MAX_DIGITS + 1)} digits exactly; "
                          f"the limit is {MAX_DIGITS}")
     return value
 
