@@ -22,7 +22,7 @@ test: $(BIN)/attnviz system-deps
 
 # Chromium (for the browser tests), DejaVu fonts and Cairo, from Debian's packages, when missing.
 system-deps:
-	bash tools/install-browser.sh
+	bash tools/install-system-deps.sh
 
 # The browser tests' figures in every theme as SVG, PNG and PDF in out/looks/, to look at.
 looks: $(BIN)/attnviz

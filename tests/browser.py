@@ -1,7 +1,7 @@
 """The system's Chromium, driven by Playwright, for the tests that must see what a browser draws.
 
 Playwright never downloads a browser here: it launches Debian's `chromium`
-(tools/install-browser.sh installs it). A missing browser fails the tests; it never skips them.
+(tools/install-system-deps.sh installs it). A missing browser fails the tests; it never skips them.
 """
 
 import shutil
@@ -52,7 +52,7 @@ def chromium_path():
             return found
     if Path("/usr/bin/chromium").exists():
         return "/usr/bin/chromium"
-    pytest.fail("Chromium is not installed: run tools/install-browser.sh (apt-get install chromium); "
+    pytest.fail("Chromium is not installed: run tools/install-system-deps.sh (apt-get install chromium); "
                 "the browser tests need the real browser and never skip")
 
 
