@@ -89,6 +89,11 @@ def test_the_plugin_renders_fences_in_pages(tmp_path):
     assert cell_texts(in_list) == {(1, 1): "2", (1, 2): "masked", (2, 1): "0", (2, 2): "1"}
     assert cell_texts(in_note) == {(1, 1): "3"}
     assert "<pre" not in html.split("<h1", 1)[1].split("</article>")[0]  # no fence left as code
+    # attnviz.css, the figures' colours as custom properties, is linked and written.
+    from attnviz.themes import host_stylesheet
+
+    assert re.search(r'<link[^>]*href="assets/attnviz\.css"', html)
+    assert (tmp_path / "site" / "assets" / "attnviz.css").read_text(encoding="utf-8") == host_stylesheet()
     guide = (tmp_path / "site" / "guide" / "steps" / "index.html").read_text(encoding="utf-8")
     [(_, root)] = figures(guide)
     assert root.get("id").startswith("attnviz-guide-steps-") and root.get("id").endswith("-1")

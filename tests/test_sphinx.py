@@ -82,6 +82,11 @@ def test_the_issue_example_inlines_the_svg_with_the_right_cells(tmp_path):
     caption = re.search(r"<figcaption>(.*?)</figcaption>", html, flags=re.S)[1]
     assert "Fig. 1" in caption and "The exact register." in caption
     assert "<script" not in re.search(r'<div class="attnviz-figure.*?</div>', html, flags=re.S)[0]
+    # attnviz.css, the figures' colours as custom properties, is linked and written.
+    from attnviz.themes import host_stylesheet
+
+    assert re.search(r'<link rel="stylesheet"[^>]*href="_static/attnviz\.css', html)
+    assert (tmp_path / "out" / "_static" / "attnviz.css").read_text(encoding="utf-8") == host_stylesheet()
 
 
 def test_ids_are_unique_on_a_page_and_the_same_in_every_build(tmp_path):
