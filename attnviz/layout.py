@@ -117,6 +117,16 @@ class Layout:
     desc: str  # for <desc>
     items: list = field(default_factory=list)
 
+    def texts_in_boxes(self):
+        """(Text, the box it must stay inside or None), in document order: what overlap checks test."""
+        out = []
+        for item in self.items:
+            if isinstance(item, Group):
+                out += [(child, item.box) for child in item.children if isinstance(child, Text)]
+            elif isinstance(item, Text):
+                out.append((item, None))
+        return out
+
     def walk(self):
         """Every item, groups' children included, in document order."""
         stack = list(reversed(self.items))

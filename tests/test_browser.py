@@ -10,7 +10,7 @@ from browser import BOXES_JS, page_html
 from browser_gallery import GALLERY, figures
 
 import attnviz
-from attnviz.layout import Group, Text, measure
+from attnviz.layout import measure
 from attnviz.themes import THEME_NAMES, THEMES, host_stylesheet
 
 # Chromium rounds a font's ascent and descent to whole pixels, and a glyph's ink may overhang
@@ -22,14 +22,7 @@ KERNING = 0.98  # drawn lines are at least this fraction of the measured width (
 
 
 def layout_texts(layout):
-    """(Text, the group box it must stay in, or None) in document order, as the SVG writes them."""
-    out = []
-    for item in layout.items:
-        if isinstance(item, Group):
-            out += [(child, item.box) for child in item.children if isinstance(child, Text)]
-        elif isinstance(item, Text):
-            out.append((item, None))
-    return out
+    return layout.texts_in_boxes()
 
 
 def inside(inner, outer, tolerance=TOLERANCE):

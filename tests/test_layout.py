@@ -4,20 +4,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import attnviz
-from attnviz.layout import Group, Text, wrap
+from attnviz.layout import wrap
 
 tokens = st.integers(-20, 20)
 
 
 def texts_with_boxes(layout):
-    """(text, enclosing box or None) for every Text, the group's box being the one it must stay in."""
-    out = []
-    for item in layout.items:
-        if isinstance(item, Group):
-            out += [(child, item.box) for child in item.children if isinstance(child, Text)]
-        elif isinstance(item, Text):
-            out.append((item, None))
-    return out
+    return layout.texts_in_boxes()
 
 
 def overlaps(a, b):
