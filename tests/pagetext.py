@@ -70,3 +70,15 @@ def computed(root):
         elif "attnviz-softmax-row" in classes:
             rows.append(int(g.get("data-q")))
     return cells, rows
+
+
+def docs_figures(html):
+    """The figures a docs build inlined: (wrapper tag, parsed svg root), in page order."""
+    found = re.findall(r'(<div class="attnviz-figure[^>]*>)(<svg .*?</svg>)</div>', html, flags=re.S)
+    return [(wrapper, ET.fromstring(svg)) for wrapper, svg in found]
+
+
+def cell_texts(root):
+    """{(row, column): the cell's text} of a parsed figure."""
+    cells = [g for g in root.iter(f"{SVG_NS}g") if "attnviz-cell" in g.get("class", "").split()]
+    return {(int(g.get("data-q")), int(g.get("data-k"))): "".join(g.itertext()) for g in cells}

@@ -9,7 +9,9 @@ import markdown
 import pytest
 
 from attnviz.markdown import FENCE, FenceError, _block_line
-from conftest import SVG_NS, svg_root
+from conftest import SVG_NS
+from pagetext import cell_texts
+from pagetext import docs_figures as figures
 
 ISSUE_EXAMPLE = """\
 ```attnviz
@@ -32,16 +34,6 @@ def site(root, config, pages):
 def mkdocs_build(root):
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=root,
                           capture_output=True, text=True, timeout=120)
-
-
-def figures(html):
-    found = re.findall(r'(<div class="attnviz-figure[^>]*>)(<svg .*?</svg>)</div>', html, flags=re.S)
-    return [(wrapper, svg_root(svg)) for wrapper, svg in found]
-
-
-def cell_texts(root):
-    cells = [g for g in root.iter(f"{SVG_NS}g") if "attnviz-cell" in g.get("class", "").split()]
-    return {(int(g.get("data-q")), int(g.get("data-k"))): "".join(g.itertext()) for g in cells}
 
 
 PLUGIN = """\

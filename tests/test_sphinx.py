@@ -10,6 +10,8 @@ from sphinx.cmd.build import build_main
 
 from attnviz.embed import id_prefix
 from conftest import SVG_NS, svg_root
+from pagetext import cell_texts
+from pagetext import docs_figures as figures
 
 CONF = 'extensions = ["attnviz.sphinx"]\nnumfig = True\n'
 
@@ -46,17 +48,6 @@ def build(src, out, *args, builder="html"):
     warnings = out.parent / f"{out.name}-warnings.txt"
     code = build_main(["-q", "-b", builder, "-w", str(warnings), *args, str(src), str(out)])
     return code, warnings.read_text(encoding="utf-8") if warnings.exists() else ""
-
-
-def figures(html):
-    """The inlined figures of an HTML page: (wrapper tag, parsed svg root)."""
-    found = re.findall(r'(<div class="attnviz-figure[^>]*>)(<svg .*?</svg>)</div>', html, flags=re.S)
-    return [(wrapper, svg_root(svg)) for wrapper, svg in found]
-
-
-def cell_texts(root):
-    cells = [g for g in root.iter(f"{SVG_NS}g") if "attnviz-cell" in g.get("class", "").split()]
-    return {(int(g.get("data-q")), int(g.get("data-k"))): "".join(g.itertext()) for g in cells}
 
 
 def computed(root):
