@@ -6,6 +6,7 @@ status 2; an internal failure in exit status 1 and a request for a bug report.
 """
 
 import argparse
+import contextlib
 import re
 import sys
 
@@ -154,7 +155,7 @@ def add_figure_options(parser):
 def figure_from_args(args):
     """The figure the flags and the optional spec describe; errors name the flag or the spec key."""
     from .figure import SEED_HIGHLIGHT, SEED_K, SEED_Q, figure
-    from .spec import figure_arguments, parse_vectors, read_spec
+    from .spec import KEYS, TEXT_READERS, figure_arguments, read_spec
 
     kwargs, origin = {}, {}
     step = getattr(args, "step", None)
@@ -170,15 +171,14 @@ def figure_from_args(args):
         else:
             kwargs = figure_arguments(mapping, name)
             origin = {key: f"{name}: {key}" for key in kwargs}
-    readers = {"q": parse_vectors, "k": parse_vectors, "tokens": _split_labels, "q_tokens": _split_labels,
-               "k_tokens": _split_labels, "highlight": None, "mask": None, "align": None, "scale": None,
-               "bias": None, "v": parse_vectors, "softmax": None, "weights": None, "show": None, "title": None,
-               "subtitle": None, "theme": None, "embed_font": None}
-    for key, read in readers.items():
+    # Every spec key has a flag of the same name; its text is read and checked as the spec reads it.
+    for key, spec_key in KEYS.items():
         value = getattr(args, key)
         if value is not None:
             flag = f"--{key.replace('_', '-')}"
-            kwargs[key] = read(value, flag) if read else value
+            if isinstance(value, str) and key in TEXT_READERS:
+                value = TEXT_READERS[key](value, flag)
+            kwargs[key] = spec_key.check(value, flag)
             origin[key] = flag
     if "q" not in kwargs and "k" not in kwargs:
         kwargs.update(q=SEED_Q, k=SEED_K)
@@ -191,10 +191,6 @@ def figure_from_args(args):
         return figure(**kwargs)
     except InputError as err:
         raise err.relocated(lambda where: _relocate(where, origin)) from None
-
-
-def _split_labels(text, flag):
-    return text.split()
 
 
 def _relocate(where, origin):
@@ -261,10 +257,8 @@ def run_render(args):
         return 0
     from .output import write_atomic
 
-    try:
+    with _writing(f"-o {output}"):
         path = write_atomic(output, data)
-    except OSError as err:
-        raise InputError(f"cannot write: {err.strerror or err}", f"-o {output}") from None
     print(path)
     return 0
 
@@ -296,10 +290,8 @@ def _write_page(document, figures, out_dir, name):
 
     if out_dir == "-":
         raise InputError("a page is several files (index.html and steps/); give a folder", "-o -")
-    try:
+    with _writing(f"-o {out_dir}"):
         paths = write_page(document, figures, out_dir, name)
-    except OSError as err:
-        raise InputError(f"cannot write: {err.strerror or err}", f"-o {out_dir}") from None
     print("\n".join(map(str, paths)))
     return 0
 
@@ -307,10 +299,8 @@ def _write_page(document, figures, out_dir, name):
 def run_gallery(args):
     from .gallery import write_gallery
 
-    try:
+    with _writing(args.folder):
         paths = write_gallery(args.folder)
-    except OSError as err:
-        raise InputError(f"cannot write: {err.strerror or err}", args.folder) from None
     print("\n".join(map(str, paths)))
     return 0
 
@@ -323,11 +313,19 @@ def run_css(args):
         return 0
     from .output import write_atomic
 
-    try:
+    with _writing(f"-o {args.output}"):
         print(write_atomic(args.output, host_stylesheet()))
-    except OSError as err:
-        raise InputError(f"cannot write: {err.strerror or err}", f"-o {args.output}") from None
     return 0
+
+
+@contextlib.contextmanager
+def _writing(where):
+    """An OSError while writing (no permission, disk full, a file in the way) is one line for the user."""
+    try:
+        yield
+    except OSError as err:
+        place = f"{err.filename}: " if err.filename else ""
+        raise InputError(f"cannot write: {place}{err.strerror or err}", where) from None
 
 
 def main(argv=None):

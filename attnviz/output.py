@@ -68,3 +68,5 @@ def _create_temporary(path):
             return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644), tmp
         except FileExistsError:
             continue
+        except OSError as err:  # name the file the user asked for, not our temporary one
+            raise OSError(err.errno, err.strerror, str(path)) from None

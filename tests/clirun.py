@@ -15,14 +15,10 @@ class Result:
     stderr: str
 
 
-class _Stdin(io.TextIOWrapper):
-    pass
-
-
 def run_cli(*args, stdin=b""):
     out, err = io.StringIO(), io.StringIO()
     old_stdin = sys.stdin
-    sys.stdin = _Stdin(io.BytesIO(stdin), encoding="utf-8")
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = main(list(args))

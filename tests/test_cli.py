@@ -1,6 +1,7 @@
 """The command end to end, through a subprocess."""
 
 import subprocess
+from pathlib import Path
 import sys
 
 import pytest
@@ -76,8 +77,27 @@ def test_version_and_help():
 def test_unwritable_output_is_a_clear_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
-    result = run("render", "-o", str(blocker / "sub" / "fig.svg"))
-    assert result.returncode == 2 and result.stderr.startswith("attnviz: error: -o ")
+    target = blocker / "sub" / "fig.svg"
+    result = run("render", "-o", str(target))
+    assert result.returncode == 2
+    assert result.stderr == f"attnviz: error: -o {target}: cannot write: {blocker / 'sub'}: Not a directory\n"
+
+
+def test_an_unwritable_folder_names_the_target_not_a_temporary_file(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        import os
+
+        if os.access(folder, os.W_OK):  # root writes anywhere: use a folder no one can create files in
+            folder = Path("/proc")
+        target = folder / "fig.svg"
+        result = run("render", "-o", str(target))
+        assert result.returncode == 2 and ".tmp" not in result.stderr
+        assert result.stderr.startswith(f"attnviz: error: -o {target}: cannot write: {target}: ")
+    finally:
+        (tmp_path / "ro").chmod(0o700)
 
 
 def test_css_command_writes_the_host_stylesheet(tmp_path):
