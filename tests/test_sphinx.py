@@ -175,7 +175,8 @@ Bad
 def test_bad_options_fail_the_build_with_file_and_line(tmp_path):
     """The sphinx-build command itself: exit status 1, each error with its document and line."""
     write_project(tmp_path / "src", {"index": BAD})
-    run = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(tmp_path / "src"),
+    # --no-color: CI may set FORCE_COLOR, which makes Sphinx wrap each line in ANSI codes.
+    run = subprocess.run([sys.executable, "-m", "sphinx", "--no-color", "-q", "-b", "html", str(tmp_path / "src"),
                           str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
     assert run.returncode == 1
     index = tmp_path / "src" / "index.rst"
