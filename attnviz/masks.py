@@ -20,7 +20,9 @@ When keys outnumber queries (decoding with a cache), `align` places the causal d
 i + n_k - n_q, so the last query sees every key. The rule's text then says `i+3` where it applies.
 """
 
+import contextlib
 import difflib
+import numbers
 import re
 from dataclasses import dataclass
 
@@ -232,15 +234,24 @@ def custom(function, name="custom"):
             result = function(i, j) if arity == 2 else function(0, 0, i, j)
         except Exception as err:  # noqa: BLE001 - the user's code: report it as their input's problem
             raise InputError(f"{label}({i}, {j}) raised {type(err).__name__}: {err}", "mask") from None
-        if result is None:
-            raise InputError(f"{label}({i}, {j}) returned None; it must return True or False", "mask")
-        try:
-            return bool(result)
-        except Exception as err:  # noqa: BLE001 - e.g. a tensor of several values
-            raise InputError(f"{label}({i}, {j}) returned {type(result).__name__}, not one True or False: {err}",
-                             "mask") from None
+        return _truth(result, f"{label}({i}, {j})")
 
     return Mask(name, f"(i,j) where {label}(i-1,j-1) is true", keep)
+
+
+def _truth(result, call):
+    """A mask function's answer as a bool. Only a truth value counts (True/False, 0/1, or a one-element
+    array or tensor of one): a truthy string such as "no" must not silently keep a cell."""
+    value = result
+    if hasattr(result, "item"):  # numpy scalars and arrays, torch tensors
+        with contextlib.suppress(ValueError, RuntimeError):  # several values: reported below with the shape
+            value = result.item()
+    if isinstance(value, numbers.Integral) and value in (0, 1):
+        return bool(value)
+    shape = getattr(result, "shape", None)
+    what = f"an array of shape {tuple(shape)}" if shape else repr(result) if len(repr(result)) <= 40 else \
+        type(result).__name__
+    raise InputError(f"{call} returned {what}; it must return True or False", "mask")
 
 
 def _arity(function):

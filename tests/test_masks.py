@@ -2,6 +2,7 @@
 
 from fractions import Fraction
 
+import numpy
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -200,6 +201,13 @@ def test_callable_mask_combines_with_named_masks():
     assert fig.attention.kept == ((True, False, False), (True, False, False), (True, False, True))
 
 
+@pytest.mark.parametrize("answer", [bool, int, numpy.bool_, numpy.array])
+def test_a_mask_function_may_answer_with_any_truth_value(answer):
+    """Python and numpy truth values, 0/1 and one-element arrays (what a pasted mask_mod returns) all work."""
+    fig = attnviz.figure([[1]] * 3, [[1]] * 3, mask=lambda q, k: answer(q >= k))
+    assert fig.attention.kept == ((True, False, False), (True, True, False), (True, True, True))
+
+
 def test_a_mask_object_is_used_as_given():
     mask = Mask("diagonal", "j=i", lambda i, j: i == j)
     fig = attnviz.figure([[1]] * 2, [[1]] * 2, mask=mask)
@@ -220,7 +228,11 @@ def test_a_mask_object_is_used_as_given():
     ("matrix=102;110;111", "row 1 is '102'"),
     (3, "mask: expected a mask like \"window=3\" or a function keep(q_idx, kv_idx), got int"),
     (lambda x: True, "mask: a mask function takes (q_idx, kv_idx) or FlexAttention's (b, h, q_idx, kv_idx)"),
-    (lambda q, k: None, "keep(0, 0) returned None"),
+    (lambda q, k: None, "keep(0, 0) returned None; it must return True or False"),
+    (lambda q, k: "no", "keep(0, 0) returned 'no'; it must return True or False"),
+    (lambda q, k: 0.5, "keep(0, 0) returned 0.5; it must return True or False"),
+    (lambda q, k: 2, "keep(0, 0) returned 2; it must return True or False"),
+    (lambda q, k: numpy.array([True, False]), "keep(0, 0) returned an array of shape (2,); it must return True"),
     (lambda q, k: 1 / 0, "keep(0, 0) raised ZeroDivisionError: division by zero"),
 ])
 def test_bad_masks_are_refused_with_where_and_what(mask, message):
