@@ -77,7 +77,8 @@ def build_parser():
     render.add_argument("--png-scale", type=_positive_number, metavar="X",
                         help="PNG pixels per SVG unit (default 2); an alternative to --dpi")
     render.add_argument("--step", metavar="N", type=int,
-                        help="with a document spec: the figure of its section N (1-based), as on its page")
+                        help="with a document spec: the figure of its section N (1-based), as on its page "
+                             "(default file: out/steps/NN-name.svg, where `attnviz page` puts it)")
     page = commands.add_parser(
         "page", help="write a document as an HTML page and one SVG per section",
         description="Write a document (title, heading, intro, legend, sections with formulas and figures) as "
@@ -231,17 +232,24 @@ def _positive_number(text):
     return value
 
 
+def _default_render_path(args, fig):
+    """The seed figure's file, or for `--step N` the file `attnviz page` writes for that step; with the
+    asked format's extension."""
+    extension = args.format or "svg"
+    if args.step is not None:  # a step figure's ids are "attnviz-" + its file name, e.g. 01-what-is-exact
+        return f"{DEFAULT_PAGE_DIR}/steps/{fig.id_prefix.removeprefix('attnviz-')}.{extension}"
+    return f"{DEFAULT_OUTPUT.removesuffix('.svg')}.{extension}"
+
+
 def run_render(args):
     from .export import format_for
 
-    output = args.output
-    if output is None:  # the default file, with the asked format's extension
-        output = DEFAULT_OUTPUT if args.format in (None, "svg") else DEFAULT_OUTPUT[:-3] + args.format
+    fig = figure_from_args(args)
+    output = args.output if args.output is not None else _default_render_path(args, fig)
     format = format_for(output, args.format)
     if format != "png" and (args.dpi is not None or args.png_scale is not None):
         raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}",
                          "--dpi" if args.dpi is not None else "--png-scale")
-    fig = figure_from_args(args)
     if format == "svg":
         data = fig.svg() + "\n"
     elif format == "png":

@@ -165,6 +165,20 @@ def test_render_step_flags_override_the_document(tmp_path):
     assert ">Mine<" in result.stdout and 'id="attnviz-01-what-is-exact"' in result.stdout
 
 
+def test_render_step_writes_by_default_where_the_page_puts_that_step(tmp_path, monkeypatch):
+    spec = tmp_path / "d.toml"
+    spec.write_text(seed_spec_text(), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("render", str(spec), "--step", "2")
+    assert result.code == 0, result.stderr
+    assert result.stdout == "out/steps/02-what-is-not-claimed.svg\n"
+    step = (tmp_path / "out/steps/02-what-is-not-claimed.svg").read_bytes()
+    assert not (tmp_path / "out/attention-honesty-boundary.svg").exists()
+    assert run_cli("page", str(spec), "-o", "page").code == 0
+    assert step == (tmp_path / "page/steps/02-what-is-not-claimed.svg").read_bytes()
+    assert run_cli("render", str(spec), "--step", "3", "-f", "pdf").stdout == "out/steps/03-summary.pdf\n"
+
+
 @pytest.mark.parametrize("tex, fragment", [
     (r"\text{<b>&</b>}", "<mtext>&lt;b&gt;&amp;&lt;/b&gt;</mtext>"),
     (r"\href{javascript:alert(1)}{x}", "<mrow><mrow><mi>x</mi></mrow></mrow>"),
