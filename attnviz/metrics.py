@@ -60,6 +60,8 @@ def text_width(text, size, family="sans", bold=False, italic=False):
 @cache
 def char_width(ch, name):
     """Advance width of one character in em, from the bundled face (or the face a browser falls back to)."""
+    if ch in "\t\n\r":  # the SVG backend keeps such text with xml:space="preserve", which draws each as a space
+        ch = " "
     for candidate in (name, "sans") if name != "sans" else (name,):
         width = _font_widths(candidate).get(ord(ch))
         if width is not None:

@@ -33,6 +33,9 @@ GALLERY = {
         title="Token labels of every length, in several scripts, with a title long enough that it has to wrap "
               "onto a second line rather than run off the canvas",
         subtitle="Headers, vector lines and softmax rows carry the tokens verbatim.", theme=theme),
+    # Tokenizer output keeps its whitespace: a leading space, a run of spaces, a newline, a tab.
+    "whitespace-labels": lambda theme: attnviz.figure(
+        *_grid(5), tokens=[" the", "a   b", "\n", "\t", "end "], highlight=["softmax=3"], theme=theme),
     # Other engineers' figure kinds: mask families with grouped softmax, an outputs panel with
     # scaled and biased logits, decimal weights, and a walkthrough step with pending cells.
     "window-padding": lambda theme: attnviz.figure(

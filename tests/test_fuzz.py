@@ -1,6 +1,7 @@
 """Fuzzing: valid specs always render; any text or bytes ends in exit 0 or 2, never a traceback."""
 
 import json
+import re
 import string
 import xml.etree.ElementTree as ET
 
@@ -80,15 +81,28 @@ def test_any_flag_values_end_cleanly(pairs):
 
 
 @settings(max_examples=200)
-@given(labels)
+@given(labels | st.text(" \t\n\rab", max_size=10))
 def test_every_label_comes_back_verbatim(label):
     result = run_cli("render", "-", "-o", "-", stdin=json.dumps({"q": [[1]], "k": [[1]], "tokens": [label],
                                                                   "title": label}).encode("utf-8"))
     assert result.code == 0, result.stderr
     root = ET.fromstring(result.stdout)
-    headers = [t.text or "" for t in root.iter(f"{SVG_NS}text") if t.get("class") == "attnviz-header-text"]
-    assert headers == [label, label]
+    headers = [t for t in root.iter(f"{SVG_NS}text") if t.get("class") == "attnviz-header-text"]
+    assert [t.text or "" for t in headers] == [label, label]
     assert (root.find(f"{SVG_NS}title").text or "") == label
+    # ...and it is drawn as given: every space kept, where a tab, newline or CR can only be a space.
+    assert [shown(t) for t in headers] == [label.translate(AS_SPACE)] * 2
+
+
+AS_SPACE = str.maketrans("\t\n\r", "   ")
+
+
+def shown(text_element):
+    """The characters SVG draws for a <text>: its whitespace rules, with and without xml:space="preserve"."""
+    text = text_element.text or ""
+    if text_element.get("{http://www.w3.org/XML/1998/namespace}space") == "preserve":
+        return text.translate(AS_SPACE)
+    return re.sub(" +", " ", text.replace("\n", "").replace("\r", "").replace("\t", " ").strip(" "))
 
 
 @given(st.sampled_from(sorted(XML_ILLEGAL)), labels)

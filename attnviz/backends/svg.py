@@ -8,6 +8,7 @@ or unsupported (CairoSVG); a scoped <style> layers CSS custom properties on top
 (see `themes`).
 """
 
+import re
 from functools import lru_cache
 
 from ..layout import LEADING, Group, Mark, Rect, Text
@@ -124,6 +125,9 @@ class _Painter:
             attributes["font-weight"] = "bold"
         if style.italic:
             attributes["font-style"] = "italic"
+        if _COLLAPSIBLE.search("".join(text.lines)):  # a wrapped line's trailing space joins it to the next
+            # Without this, SVG would drop a label's leading space and squeeze "a  b" to "a b".
+            attributes["xml:space"] = "preserve"
         if len(text.lines) == 1:
             return Element("text", attributes, text.lines[0])
         element = Element("text", attributes)
@@ -132,6 +136,10 @@ class _Painter:
             x = text.x + (text.indent if n else 0)
             element.add(Element("tspan", {"x": fmt(x), "y": fmt(text.y + n * line_height)}, line))
         return element
+
+
+# Whitespace that SVG's default handling would strip, squeeze or delete (it deletes newlines).
+_COLLAPSIBLE = re.compile(r"^[ \t\n\r]|[ \t\n\r]$|[ \t\n\r]{2}|[\t\n\r]")
 
 
 # Stroke shapes are part of the meaning, not the theme: dashed = masked, thick = computed this step.
