@@ -9,7 +9,7 @@ import re
 from fractions import Fraction
 
 from .engine import Bias, Scale
-from .exact import InputError, format_number, parse_number, to_exact
+from .exact import InputError, check_matrix_shape, format_number, parse_number, to_exact
 from .masks import ALIGNMENTS
 from .surds import inverse_sqrt
 
@@ -86,7 +86,8 @@ def _one(item, n_q, n_k, offset):
 def _alibi(slope, offset):
     """ALiBi: slope·(j - i), the distance from query i (at key position i+offset) to key j."""
     distance = "j-i" if offset == 0 else f"j-i{'-' if offset > 0 else '+'}{abs(offset)}"
-    coefficient = {1: "+", -1: "-"}.get(slope, f"{'+' if slope > 0 else ''}{format_number(slope)}·")
+    # A slope of 0 is still written ("+0·(j-i)"): the figure says what was asked, and 0 needs its sign.
+    coefficient = {1: "+", -1: "-"}.get(slope, f"{'+' if slope >= 0 else ''}{format_number(slope)}·")
     return Bias(f"{coefficient}({distance})", lambda i, j: slope * (j - i - offset))
 
 
@@ -100,10 +101,7 @@ def _matrix(text, n_q, n_k):
             values.append(tuple(parse_number(entry) for entry in row.split(",")))
         except InputError as err:
             raise InputError(f"row {n}: {err.what}") from None
-    widths = {len(row) for row in values}
-    if len(values) != n_q or widths != {n_k}:
-        raise InputError(f"{len(values)} rows of {'/'.join(map(str, sorted(widths)))} for a {n_q}×{n_k} grid; "
-                         f"give {n_q} rows of {n_k}")
+    check_matrix_shape(values, n_q, n_k)
     values = tuple(values)
     return Bias("+B_ij", lambda i, j: values[i][j], rows=values)
 

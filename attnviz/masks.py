@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 
 from .engine import CAUSAL, Mask
-from .exact import InputError
+from .exact import InputError, check_matrix_shape
 
 __all__ = ["ALIGNMENTS", "FAMILIES", "MaskOption", "parse_mask", "resolve", "intersect", "custom", "query_position"]
 
@@ -211,10 +211,7 @@ def _bind(option, n_q, n_k, offset):
             raise InputError(f"key position {value[-1]} is outside the grid (keys 1..{n_k})", where)
         return Mask("padding", f"j not in {{{','.join(map(str, value))}}}", lambda i, j: j + 1 not in value)
     if kind == "matrix":
-        widths = {len(row) for row in value}
-        if len(value) != n_q or widths != {n_k}:
-            shape = f"{len(value)}×{'/'.join(map(str, sorted(widths)))}"
-            raise InputError(f"a {shape} matrix for a {n_q}×{n_k} grid; give {n_q} rows of {n_k}", where)
+        check_matrix_shape(value, n_q, n_k, where)
         rows = "; ".join("".join("1" if x else "0" for x in row) for row in value)
         return Mask("explicit", f"(i,j) marked 1 in [{rows}]", lambda i, j: value[i][j])
     raise AssertionError(kind)

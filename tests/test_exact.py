@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attnviz.exact import MAX_DIGITS, InputError, format_number, parse_number, to_exact
+from attnviz.exact import MAX_DIGITS, MAX_EXPONENT, InputError, format_number, parse_number, to_exact
 
 
 @pytest.mark.parametrize("text, value", [
@@ -22,7 +22,8 @@ def test_parse_number_is_exact(text, value):
 @pytest.mark.parametrize("text, message", [
     ("x", "'x' is not a number"), ("", "'' is not a number"), ("1/0", "'1/0' divides by zero"),
     ("nan", "'nan' is not a number"), ("inf", "'inf' is not a number"), ("1,5", "is not a number"),
-    ("1e999999999", "exponents are limited to ±40"), ("9" * (MAX_DIGITS + 1), f"the limit is {MAX_DIGITS}"),
+    ("1e999999999", "exponents are limited to ±39"),
+    ("1e-40", "exponents are limited to ±39"), ("9" * (MAX_DIGITS + 1), f"the limit is {MAX_DIGITS}"),
     ("0x10", "is not a number"), ("1/2/3", "is not a number"), ("½", "is not a number"),
     ("١", "is not a number"), ("1\u200b", "is not a number"), ("１", "is not a number"),
 ])
@@ -62,3 +63,12 @@ def test_format_then_parse_round_trips(value):
 @given(st.decimals(allow_nan=False, allow_infinity=False, places=6, min_value=-10**9, max_value=10**9))
 def test_decimal_text_is_read_exactly(value):
     assert parse_number(str(value)) == Fraction(value)
+
+
+def test_the_exponent_limit_and_the_digit_limit_agree():
+    """Every exponent the parser lets through can be a number within the digit limit, at both ends."""
+    assert parse_number(f"1e{MAX_EXPONENT}") == 10**MAX_EXPONENT == Fraction(10**(MAX_DIGITS - 1))
+    assert parse_number(f"-1e-{MAX_EXPONENT}") == Fraction(-1, 10**(MAX_DIGITS - 1))
+    for text in (f"1e{MAX_EXPONENT + 1}", f"1e-{MAX_EXPONENT + 1}"):
+        with pytest.raises(InputError, match=f"exponents are limited to ±{MAX_EXPONENT}"):
+            parse_number(text)

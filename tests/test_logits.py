@@ -146,6 +146,8 @@ def test_captions_say_scores_or_logits():
     ("alibi=2^-3", 2, 2, "top-left", "+1/8·(j-i)", [[0, F(1, 8)], [F(-1, 8), 0]]),
     ("alibi=1", 2, 2, "top-left", "+(j-i)", [[0, 1], [-1, 0]]),
     ("alibi=-1", 2, 2, "top-left", "-(j-i)", [[0, -1], [1, 0]]),
+    ("alibi=0", 2, 2, "top-left", "+0·(j-i)", [[0, 0], [0, 0]]),
+    ("alibi=-0.0", 2, 2, "top-left", "+0·(j-i)", [[0, 0], [0, 0]]),
     ("alibi=1/4", 2, 4, "bottom-right", "+1/4·(j-i-2)", [[F(-1, 2), F(-1, 4)], [F(-3, 4), F(-1, 2)]]),
     ("matrix=0,1;2,3", 2, 2, "top-left", "+B_ij", [[0, 1], [2, 3]]),
 ])
@@ -153,6 +155,13 @@ def test_bias_texts_and_values(bias, n_q, n_k, align, text, values):
     (b,) = resolve_biases(bias, n_q, n_k, align)
     assert b.text == text
     assert [[b.value(i, j) for j in range(2)] for i in range(2)] == values
+
+
+@pytest.mark.parametrize("scale, heading", [
+    (None, "L_ij=S_ij+0·(j-i)"), ("sqrt", "L_ij=S_ij/√2+0·(j-i)"), ("1/2", "L_ij=1/2·S_ij+0·(j-i)")])
+def test_a_zero_slope_is_written_as_a_term(scale, heading):
+    fig = attnviz.figure(scale=scale, bias="alibi=0", show="logits")
+    assert fig.words.softmax_heading == f"row softmax over unmasked logits {heading}"
 
 
 def test_bias_matrix_is_shown_beside_the_vectors():
@@ -176,7 +185,8 @@ def test_callable_bias():
     (dict(bias="alibi"), "bias 'alibi': 'alibi' needs a value: alibi=M"),
     (dict(bias="alibi=x"), "bias 'alibi=x': 'x' is not a number"),
     (dict(bias="rope=1"), "bias 'rope=1': unknown bias 'rope'"),
-    (dict(bias="matrix=1,2;3"), "bias 'matrix=1,2;3': 2 rows of 1/2 for a 3×3 grid; give 3 rows of 3"),
+    (dict(bias="matrix=1,2;3"), "bias 'matrix=1,2;3': 2 rows for a 3×3 grid; give 3 rows of 3"),
+    (dict(bias="matrix=0,0,0;0,0;0,0,0"), "bias 'matrix=0,0,0;0,0;0,0,0': row 2 has 2 entries for a 3×3 grid"),
     (dict(bias="matrix=1,2,3;x,1,1;1,1,1"), "bias 'matrix=1,2,3;x,1,1;1,1,1': row 2: 'x' is not a number"),
     (dict(bias=lambda q, k: "a"), "bias: bias(0, 0) returned 'a' is not a number"),
     (dict(bias=3), "bias: expected a bias like \"alibi=1/2\""),
