@@ -29,22 +29,31 @@ class UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        raise UsageError(f"{message}{_suggestion(self, message)} (see '{self.prog} --help')")
+        raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def _suggestion(parser, message):
-    """"; did you mean '--highlight'?" for a mistyped flag (argparse only learns this in 3.14)."""
+def _unrecognized(parser, command, extras):
+    """The error for arguments `command` does not take, with a hint from that command's own options:
+    "did you mean '--highlight'?", or which commands do take the flag (argparse learns hints only in 3.14)."""
     import difflib
 
-    match = re.match(r"unrecognized arguments: (-[^\s=]+)", message)
-    if not match:
-        return ""
-    known = [opt for action in parser._actions for opt in action.option_strings]
-    if parser._subparsers is not None:
-        for sub in parser._subparsers._group_actions[0].choices.values():
-            known += [opt for action in sub._actions for opt in action.option_strings]
-    close = difflib.get_close_matches(match[1], known, n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    commands = parser._subparsers._group_actions[0].choices
+    used = commands[command] if command else parser
+    options = {name: [opt for action in sub._actions for opt in action.option_strings]
+               for name, sub in commands.items()}
+    flag = extras[0].split("=", 1)[0]
+    hint = ""
+    if flag.startswith("-"):
+        own = [opt for action in used._actions for opt in action.option_strings]
+        others = [name for name, opts in options.items() if flag in opts and name != command]
+        close = difflib.get_close_matches(flag, own, n=1, cutoff=0.6)
+        if others:
+            names = [f"'attnviz {name}'" for name in others]
+            names = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+            hint = f"; {flag} is an option of {names}, not of '{used.prog}'"
+        elif close:
+            hint = f"; did you mean '{close[0]}'?"
+    return UsageError(f"unrecognized arguments: {' '.join(extras)}{hint} (see '{used.prog} --help')")
 
 
 def _path(text):
@@ -332,7 +341,7 @@ def _writing(where):
     try:
         yield
     except OSError as err:
-        place = f"{err.filename}: " if err.filename else ""
+        place = f"{err.filename}: " if err.filename and not where.endswith(f" {err.filename}") else ""
         raise InputError(f"cannot write: {place}{err.strerror or err}", where) from None
 
 
@@ -340,7 +349,10 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in argv
     try:
-        args = build_parser().parse_args(join_negative_values(argv))
+        parser = build_parser()
+        args, extras = parser.parse_known_args(join_negative_values(argv))
+        if extras:
+            raise _unrecognized(parser, args.command, extras)
         if args.command is None:
             raise UsageError("no command given; try 'attnviz render' (see 'attnviz --help')")
         return {"render": run_render, "page": run_page, "walkthrough": run_walkthrough,

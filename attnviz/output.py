@@ -5,6 +5,7 @@ is written through (its target is replaced, the link kept); a device or pipe (`/
 `/dev/stdout`, a FIFO) is written to directly, since renaming over it would destroy it.
 """
 
+import errno
 import itertools
 import os
 from pathlib import Path
@@ -23,13 +24,15 @@ def write_tree_atomic(files):
     Every file is first written in full to a temporary file beside its target; only when all
     of them are on disk do they replace their targets, each by an atomic rename.
     """
-    staged, streams, written = [], [], []
+    written = [Path(path) for path in files]
+    targets = [Path(os.path.realpath(path)) for path in written]
+    for path, target in zip(written, targets):  # before anything is written; a rename would name our temporary
+        if target.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "it is a folder; give a file name", str(path))
+    staged, streams = [], []
     try:
-        for path, text in files.items():
-            path = Path(path)
-            written.append(path)
-            target = Path(os.path.realpath(path))
-            if target.exists() and not target.is_file() and not target.is_dir():
+        for target, text in zip(targets, files.values()):
+            if target.exists() and not target.is_file():
                 streams.append((target, text))  # a device or a pipe: written last, directly
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)

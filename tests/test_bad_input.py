@@ -113,9 +113,24 @@ def test_absurd_magnitude_is_refused_quickly():
     assert result.code == 2 and time.perf_counter() - start < 0.5
 
 
-def test_directory_as_output(tmp_path):
-    result = run_cli("render", "-o", str(tmp_path))
-    assert result.code == 2 and result.stderr.startswith(f"attnviz: error: -o {tmp_path}: cannot write: ")
+@pytest.mark.parametrize("command", ["render", "css"])
+def test_directory_as_output(tmp_path, command):
+    result = run_cli(command, "-o", str(tmp_path))
+    assert (result.code, result.stderr) == (2, f"attnviz: error: -o {tmp_path}: cannot write: it is a folder; "
+                                                "give a file name\n")
+    assert list(tmp_path.iterdir()) == []  # no temporary file left behind
+
+
+def test_a_folder_in_the_way_of_a_page_file(tmp_path):
+    (tmp_path / "index.html").mkdir()
+    result = run_cli("page", "-o", str(tmp_path))
+    assert (result.code, result.stderr) == (2, f"attnviz: error: -o {tmp_path}: cannot write: "
+                                                f"{tmp_path / 'index.html'}: it is a folder; give a file name\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.html"]  # steps/ not written either
+    (tmp_path / "index.html").rmdir()
+    (tmp_path / "steps" / "03-summary.svg").mkdir(parents=True)  # the last file: found before the first is written
+    assert run_cli("page", "-o", str(tmp_path)).code == 2
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["03-summary.svg", "steps"]
 
 
 def test_spec_from_stdin_toml_and_json():
