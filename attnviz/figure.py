@@ -190,8 +190,9 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask="causal", align="top-left
     q_where, k_where = "q_tokens", "k_tokens"
     if tokens is not None:
         if n_q != n_k:
-            raise InputError(f"one list labels both axes, but there are {n_q} queries and {n_k} keys; "
-                             "use q_tokens and k_tokens", "tokens")
+            queries, keys = f"{n_q} quer{'y' if n_q == 1 else 'ies'}", f"{n_k} key{'s' * (n_k != 1)}"
+            raise InputError(f"one list labels both axes, but there are {queries} and {keys}; label each axis "
+                             "with q_tokens and k_tokens (on the command line, --q-tokens and --k-tokens)", "tokens")
         q_tokens = k_tokens = tokens
         q_where = k_where = "tokens"
     words = describe(attention, marks,

@@ -202,7 +202,16 @@ def check_value(key, value, name=None, keys=KEYS):
 #: How one line of text (a Sphinx directive option) becomes a value, for keys whose values are lists:
 #: labels are separated by spaces, highlight targets by ";". Any other key's text goes to its check
 #: as it is ("1,0; 0,1" is a valid `q`), and TOML (`["the cat", "sat"]`) works for every key.
+def _flag(text, where):
+    """A yes/no option written as text: empty (a bare flag, like `--embed-font`), true or false."""
+    answers = {"": True, "true": True, "false": False}
+    if text.lower() not in answers:
+        raise InputError(f"expected true or false (or nothing, as a flag), got {text!r}", where)
+    return answers[text.lower()]
+
+
 TEXT_READERS = {
+    "embed_font": _flag,
     "tokens": lambda text, where: text.split(),
     "q_tokens": lambda text, where: text.split(),
     "k_tokens": lambda text, where: text.split(),

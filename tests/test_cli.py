@@ -122,6 +122,9 @@ def test_css_command_writes_the_host_stylesheet(tmp_path):
                                   "(see 'attnviz page --help')"),
     (["page", "--step", "2"], "attnviz: error: unrecognized arguments: --step; --step is an option of "
                               "'attnviz render', not of 'attnviz page'"),
+    (["render", "--q", "1", "--k", "1;2", "--tokens", "a b"], "attnviz: error: --tokens: one list labels both axes, "
+     "but there are 1 query and 2 keys; label each axis with q_tokens and k_tokens (on the command line, "
+     "--q-tokens and --k-tokens)"),
     (["css", "--themee"], "attnviz: error: unrecognized arguments: --themee (see 'attnviz css --help')"),
 ])
 def test_usage_mistakes_are_one_line(args, message):

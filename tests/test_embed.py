@@ -127,9 +127,18 @@ def test_inline_html_refuses_an_alt_svg_cannot_carry():
     ("title", '"Quoted"', "Quoted"),
     ("title", '"Quoted" and not', '"Quoted" and not'),
     ("title", "2024", "2024"),
+    ("embed_font", "", True),  # a bare `:embed-font:`, as the command line's --embed-font
+    ("embed_font", "true", True),
+    ("embed_font", "False", False),
 ])
 def test_value_from_text(key, text, value):
     assert spec.value_from_text(key, text, f":{key}:") == value
+
+
+def test_a_flag_takes_true_false_or_nothing():
+    with pytest.raises(InputError) as err:
+        spec.value_from_text("embed_font", "yes", ":embed-font:")
+    assert str(err.value) == ":embed-font:: expected true or false (or nothing, as a flag), got 'yes'"
 
 
 def test_value_from_text_reads_toml_scalars_for_keys_that_are_not_text(monkeypatch):
