@@ -79,8 +79,8 @@ def build_parser():
                         help=f"where to write; - for standard output (default: {DEFAULT_OUTPUT}, "
                              "with the format's extension)")
     render.add_argument("-f", "--format", choices=("svg", "png", "pdf"), type=str.lower,
-                        help="svg, png or pdf (default: from the -o extension, else svg); PNG and PDF need "
-                             "CairoSVG: pip install 'attnviz[png]'")
+                        help="svg, png or pdf (default: the -o extension, .svg, .png or .pdf; svg if it has none); "
+                             "PNG and PDF need CairoSVG: pip install 'attnviz[png]'")
     render.add_argument("--dpi", type=_positive_number, metavar="N",
                         help="PNG resolution in dots per inch (96 is one pixel per SVG unit)")
     render.add_argument("--png-scale", type=_positive_number, metavar="X",

@@ -19,11 +19,16 @@ MAX_PIXELS_A_SIDE = 32767  # Cairo's largest image surface
 DEFAULT_PNG_SCALE = 2  # sharp on high-density screens and projectors
 
 
-def format_for(path, format=None, where="-f"):
-    """The output format: `format` if given, else the path's extension, else SVG; they must agree."""
+def format_for(path, format=None, where="-f", path_where="-o"):
+    """The output format: `format` if given, else the path's extension, else SVG; they must agree.
+
+    An extension that is not a format (`fig.jpg`) is refused, not filled with SVG."""
     suffix = str(path).rpartition(".")[2].lower() if "." in str(path).rpartition("/")[2] else ""
     if format is None:
-        return suffix if suffix in FORMATS else "svg"
+        if suffix and suffix not in FORMATS:
+            raise InputError(f"attnviz writes SVG, PNG or PDF, and '.{suffix}' is none of them; name the file "
+                             f".svg, .png or .pdf, or give the format explicitly ({where})", f"{path_where} {path}")
+        return suffix or "svg"
     format = format.lower()
     if format not in FORMATS:
         raise InputError(f"unknown format {format!r}; choose svg, png or pdf", where)

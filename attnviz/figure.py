@@ -106,7 +106,7 @@ class Figure:
         """
         from .export import format_for
 
-        format = format_for(path, format, where="format")
+        format = format_for(path, format, where="format", path_where="path")
         if format == "svg":
             return write_atomic(path, self.svg() + "\n")
         data = self.png(scale=scale, dpi=dpi) if format == "png" else self.pdf()

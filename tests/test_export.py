@@ -76,6 +76,15 @@ def test_format_for(path, given, expected):
     assert format_for(path, given) == expected
 
 
+@pytest.mark.parametrize("path", ["fig.jpg", "fig.v2", "a.b/fig.svgz"])
+def test_an_extension_that_is_no_format_is_refused_not_filled_with_svg(path):
+    with pytest.raises(attnviz.InputError) as err:
+        attnviz.figure().save(path)
+    suffix = path.rpartition(".")[2]
+    assert str(err.value) == (f"path {path}: attnviz writes SVG, PNG or PDF, and '.{suffix}' is none of them; "
+                              "name the file .svg, .png or .pdf, or give the format explicitly (format)")
+
+
 def test_format_and_extension_must_agree():
     with pytest.raises(attnviz.InputError, match="format pdf does not match the file name 'fig.png'"):
         format_for("fig.png", "pdf")
@@ -122,6 +131,8 @@ def test_cli_png_to_standard_output():
     (["--dpi", "0", "-o", "f.png"], "argument --dpi: expected a number above 0, got '0'"),
     (["--png-scale", "-2", "-o", "f.png"], "argument --png-scale: expected a number above 0, got '-2'"),
     (["-f", "gif"], "argument -f/--format: invalid choice: 'gif'"),
+    (["-o", "fig.jpg"], "attnviz: error: -o fig.jpg: attnviz writes SVG, PNG or PDF, and '.jpg' is none of them; "
+                        "name the file .svg, .png or .pdf, or give the format explicitly (-f)"),
     (["--theme", "neon"], "attnviz: error: --theme: unknown theme 'neon'; choose light, dark, print, contrast "
                           "or auto"),
 ])
