@@ -4,7 +4,7 @@ Tiny pure functions, each returning one piece of text. Indices are 1-based here,
 as in the figure.
 """
 
-from .exact import format_number
+from .exact import InputError, format_number
 from .surds import Surd
 
 __all__ = ["SOFTMAX_FORMS", "format_exact", "exponential", "vector_line", "scores_line", "weights_line",
@@ -12,6 +12,11 @@ __all__ = ["SOFTMAX_FORMS", "format_exact", "exponential", "vector_line", "score
 
 #: How a row's named softmax is written: `e^a/(e^a+e^b)`, `e^a/Z_i`, or with like terms collected.
 SOFTMAX_FORMS = ("expanded", "normalizer", "grouped")
+
+#: Longest softmax row written out, in characters. The expanded form repeats a row's sum in
+#: every weight, so long exact exponents in long rows (all within the input limits) would
+#: otherwise grow one figure to gigabytes. The default 64-token figure's longest row is ~21,000.
+MAX_ROW_TEXT = 200_000
 
 
 def format_exact(x):
@@ -56,19 +61,28 @@ def scores_line(row, scores, word="scores"):
     return f"row {row}: {word} [{','.join(map(format_exact, scores))}]"
 
 
-def _sum(exponents, form):
+def _sum(exponents, form, row=None):
     """e^a+e^a+e^b, or with like terms collected, 2e^a+e^b (in order of first appearance)."""
     if form != "grouped":
-        return "+".join(exponential(x) for x in exponents)
-    counts = {}
-    for x in exponents:
-        counts[x] = counts.get(x, 0) + 1
-    return "+".join(f"{n if n > 1 else ''}{exponential(x)}" for x, n in counts.items())
+        total = "+".join(exponential(x) for x in exponents)
+    else:
+        counts = {}
+        for x in exponents:
+            counts[x] = counts.get(x, 0) + 1
+        total = "+".join(f"{n if n > 1 else ''}{exponential(x)}" for x, n in counts.items())
+    if len(total) > MAX_ROW_TEXT:
+        raise InputError(f"{_row(row)} softmax sum alone is {len(total):,} characters, past the limit of "
+                         f"{MAX_ROW_TEXT:,} per row; use fewer tokens or shorter numbers", "q/k")
+    return total
+
+
+def _row(row):
+    return "a row's" if row is None else f"row {row}'s"
 
 
 def normalizer_line(weights, row):
     """`Z_2=e^0+e^1`, the named row's normalizer (the `normalizer` form defines it once per row)."""
-    return f"Z_{row}={_sum(weights.exponents, 'expanded')}" if weights.kind == "named" else ""
+    return f"Z_{row}={_sum(weights.exponents, 'expanded', row)}" if weights.kind == "named" else ""
 
 
 def weight_terms(weights, form="expanded", row=None):
@@ -83,7 +97,15 @@ def weight_terms(weights, form="expanded", row=None):
     if weights.kind == "pinned":
         return [format_number(v) for v in weights.values]
     if weights.kind == "named":
-        denominator = f"Z_{row}" if form == "normalizer" else f"({_sum(weights.exponents, form)})"
+        if form == "normalizer":
+            denominator = f"Z_{row}"
+        else:
+            denominator = f"({_sum(weights.exponents, form, row)})"
+            size = len(weights.exponents) * len(denominator)
+            if size > MAX_ROW_TEXT:
+                raise InputError(f"{_row(row)} weights would be {size:,} characters written out, past the limit "
+                                 f"of {MAX_ROW_TEXT:,} per row: this form repeats the row's sum in every weight; "
+                                 "the normalizer form writes it once (--softmax normalizer)", "softmax")
         return [f"{exponential(x)}/{denominator}" for x in weights.exponents]
     return []
 

@@ -266,3 +266,30 @@ def test_any_mix_of_options_lays_out_cleanly(n_q, n_k, data):
     if options["v"] is not None:
         assert len(words.output_rows) == n_q
     assert ("rounded" in words.footer) == (options["weights"] != "named")
+
+
+def _long_exact_figure(softmax):
+    """64 tokens whose scores are 80-digit fractions: every input within its limits."""
+    q = [[Fraction(10**39 + 2 * i + 1, 10**39 - 2 * i - 3)] for i in range(64)]
+    return attnviz.figure(q, q, mask="none", softmax=softmax)
+
+
+def test_a_row_too_long_to_write_out_names_the_form_that_fits():
+    with pytest.raises(InputError) as err:
+        _long_exact_figure("expanded")
+    assert err.value.where == "softmax"
+    assert err.value.what.startswith("row 1's weights would be ")
+    assert err.value.what.endswith("characters written out, past the limit of 200,000 per row: this form repeats "
+                                   "the row's sum in every weight; the normalizer form writes it once "
+                                   "(--softmax normalizer)")
+    words = _long_exact_figure("normalizer").words  # the same numbers, each written once per row
+    longest = max(len(row.scores) + len(row.weights) for row in words.softmax_rows)
+    assert 20_000 < longest < 40_000
+
+
+def test_a_sum_too_long_for_any_form_is_refused():
+    weights = softmax_weights([Fraction(10**3500 + j, 7) for j in range(64)])  # about 3,500 characters each
+    with pytest.raises(InputError) as err:
+        normalizer_line(weights, 5)
+    assert str(err.value) == ("q/k: row 5's softmax sum alone is 224,466 characters, past the limit of 200,000 "
+                              "per row; use fewer tokens or shorter numbers")
