@@ -104,6 +104,14 @@ def _text(limit):
     return check
 
 
+def _heading(value, where):
+    """A heading must say something: an empty one would leave a page or section without a name."""
+    text = _text(MAX_TITLE)(value, where)
+    if not text.strip():
+        raise InputError("a heading cannot be empty", where)
+    return text
+
+
 def _paragraphs(value, where):
     """Text with paragraphs separated by blank lines -> a tuple of paragraphs."""
     text = _text(MAX_PARAGRAPHS)(value, where)
@@ -149,14 +157,14 @@ def _sections(value, where):
 
 FIGURE_KEYS = {key: value for key, value in KEYS.items() if key != "highlight"}
 SECTION_KEYS = {
-    "heading": Key("the section's heading", _text(MAX_TITLE), 'heading = "What is exact"'),
+    "heading": Key("the section's heading", _heading, 'heading = "What is exact"'),
     "paragraph": Key("its text; blank lines separate paragraphs", _paragraphs, 'paragraph = "The score ..."'),
     "formula": Key("a formula in TeX, typeset as MathML", _formula, "formula = 'S_{3,3}=2'"),
     "highlight": Key("what this section computed", KEYS["highlight"].check, 'highlight = [3, 3]'),
 }
 DOCUMENT_KEYS = {
     "title": Key("the series title, above the heading", _text(MAX_TITLE), 'title = "Scores, Masks, Softmax"'),
-    "heading": Key("the page heading", _text(MAX_TITLE), 'heading = "What Attention Is and Is Not"'),
+    "heading": Key("the page heading", _heading, 'heading = "What Attention Is and Is Not"'),
     "intro": Key("the introduction; blank lines separate paragraphs", _paragraphs, 'intro = "The finale ..."'),
     "legend": Key("the legend line", _text(MAX_TITLE), 'legend = "highlighted = computed this step"'),
     "lang": Key("the page's language tag", _lang, 'lang = "en"'),

@@ -145,6 +145,8 @@ def resolve(mask, n_q, n_k, align="top-left"):
         elif not isinstance(item, (MaskOption, Mask)):
             item = custom(item)
         options.append(item)
+    # The same rule given twice is one rule: "causal + causal" would name two.
+    options = list({(o.kind, o.value) if isinstance(o, MaskOption) else id(o): o for o in options}.values())
     kinds = {o.kind if isinstance(o, MaskOption) else "custom" for o in options}
     if kinds == {"padding"}:
         options.insert(0, MaskOption("causal", None, "causal"))  # padding alone is causal + padding

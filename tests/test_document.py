@@ -97,6 +97,9 @@ def test_slugify(text, expected):
     ('heading = "H"\n' + FIGURE + SECTION + "highlight = {a = 1}\n",
      "d.toml: section 1: highlight: expected a list of targets"),
     ('heading = "H\\u0007"\n' + FIGURE + SECTION, "d.toml: heading: control character U+0007"),
+    ('heading = ""\n' + FIGURE + SECTION, "d.toml: heading: a heading cannot be empty"),
+    ('heading = "H"\n' + FIGURE + '[[sections]]\nheading = "  "\n',
+     "d.toml: section 1: heading: a heading cannot be empty"),
 ])
 def test_bad_documents_say_where(text, message):
     with pytest.raises(InputError) as err:

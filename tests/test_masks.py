@@ -208,6 +208,13 @@ def test_a_mask_function_may_answer_with_any_truth_value(answer):
     assert fig.attention.kept == ((True, False, False), (True, True, False), (True, True, True))
 
 
+def test_a_rule_given_twice_is_named_once():
+    fig = attnviz.figure(mask=["causal", " Causal ", "window=2", "window=2"])
+    assert (fig.attention.mask.name, fig.attention.mask.rule) == ("sliding-window", "i-2<j<=i")
+    both = attnviz.figure(mask=["window=2", "window=3"]).attention.mask
+    assert both.name == "sliding-window + sliding-window" and both.rule == "i-2<j<=i and i-3<j<=i"
+
+
 def test_a_mask_object_is_used_as_given():
     mask = Mask("diagonal", "j=i", lambda i, j: i == j)
     fig = attnviz.figure([[1]] * 2, [[1]] * 2, mask=mask)
