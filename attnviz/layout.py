@@ -279,8 +279,10 @@ def lay_out(words):
     for row in words.softmax_rows:
         top = y
         x = PAD + row_pad_x
+        # A long scores line (or normalizer Z_i) continues under its values, as weights lines do.
+        hang = min(_width(row.scores.partition(": ")[0] + ": ", "softmax-scores"), wrap_w / 3)
         scores = Text("softmax-scores", x, top + row_pad_y + ASCENT * STYLES["softmax-scores"].size,
-                      wrap(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x))
+                      wrap(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x, hang), indent=hang)
         y_w = top + row_pad_y + _height("softmax-scores", len(scores.lines)) + 5
         weights = Text("softmax-weights", x, y_w + ASCENT * STYLES["softmax-weights"].size,
                        wrap(_split_keep(row.weights, ", "), "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
