@@ -54,9 +54,11 @@ def render_page(document, figures, name="<document>"):
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir()), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)
-    palette = get_theme(figures[0].theme if figures else "light").colours  # the legend's swatch matches them
-    return env.get_template(TEMPLATE).render(doc=document, steps=steps, computed_fill=palette["computed-fill"],
-                                             computed_stroke=palette["computed-stroke"])
+    theme = get_theme(figures[0].theme if figures else "light")  # the legend's swatch matches the figures,
+    palette, dark = theme.colours, theme.dark  # in dark mode too when they follow it (auto)
+    return env.get_template(TEMPLATE).render(
+        doc=document, steps=steps, computed_fill=palette["computed-fill"], computed_stroke=palette["computed-stroke"],
+        swatch_dark=dark and (dark["computed-fill"], dark["computed-stroke"]))
 
 
 def page_files(document, figures, out_dir, name="<document>"):

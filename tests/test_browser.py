@@ -159,6 +159,24 @@ def test_auto_follows_the_colour_scheme(page):
         assert _fills(page, ".attnviz-hatch-stripe") == [_rgb(palette["masked-hatch"])]
 
 
+@pytest.mark.parametrize("theme", ["light", "dark", "auto"])
+def test_the_page_legend_swatch_matches_the_highlight_in_both_schemes(page, theme):
+    import dataclasses
+
+    from attnviz.document import build_figures, default_document
+    from attnviz.page import render_page
+
+    document = default_document()
+    document = dataclasses.replace(document, figure={**document.figure, "theme": theme})
+    page.set_content(render_page(document, build_figures(document)))
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        swatch = _fills(page, ".swatch rect") + _fills(page, ".swatch polygon")
+        cell = _fills(page, "rect.attnviz-cell-computed")[0]
+        corner = page.evaluate("() => getComputedStyle(document.querySelector('.attnviz-computed-mark')).fill")
+        assert swatch == [cell, corner], (theme, scheme)
+
+
 def test_presentation_attributes_alone_paint_the_theme(browser):
     """With style sheets blocked (a strict CSP), the figure still shows its theme's colours."""
     context = browser.new_context(device_scale_factor=1)
