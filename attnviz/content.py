@@ -46,6 +46,13 @@ class SoftmaxRow:
 class OutputRow:
     q: int
     text: str  # "O3 = w31·V1 + w32·V2 + w33·V3 = (2/3,1)"
+    computed: bool = False
+    # Not yet computed, in a step-by-step series: drawn empty. Out of repr, which derives the ids.
+    pending: bool = field(default=False, repr=False)
+
+    def __repr__(self):
+        # `computed` only when set, so figures without a highlighted output keep their ids.
+        return f"OutputRow(q={self.q!r}, text={self.text!r}" + (", computed=True)" if self.computed else ")")
 
 
 @dataclass(frozen=True)
@@ -116,7 +123,7 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         for i in range(n_q))
     more_vectors = tuple(notation.vector_line(name, rows) for name, rows in
                          [("V", attention.values)] + [("B", b.rows) for b in attention.biases] if rows)
-    output_rows = tuple(OutputRow(i + 1, _output_line(attention, i, places))
+    output_rows = tuple(OutputRow(i + 1, _output_line(attention, i, places), computed=(i + 1) in highlight.outputs)
                         for i in range(n_q)) if attention.values is not None else ()
     return FigureText(
         title=DEFAULT_TITLE if title is None else title,
@@ -140,9 +147,10 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
     )
 
 
-def at_step(words, highlight=NO_HIGHLIGHT, pending_cells=frozenset(), pending_rows=frozenset()):
+def at_step(words, highlight=NO_HIGHLIGHT, pending_cells=frozenset(), pending_rows=frozenset(),
+            pending_outputs=frozenset()):
     """The same figure at one step of a series: `highlight` is what this step computed; cells
-    (1-based (i, j)) and softmax rows in `pending_*` are not computed yet and are drawn empty.
+    (1-based (i, j)), softmax rows and output rows in `pending_*` are not computed yet and are drawn empty.
 
     Pending parts keep their text, so every step of a series has the same geometry.
     """
@@ -151,7 +159,9 @@ def at_step(words, highlight=NO_HIGHLIGHT, pending_cells=frozenset(), pending_ro
                   for row in words.cells)
     rows = tuple(replace(row, computed=row.q in highlight.softmax_rows, pending=row.q in pending_rows)
                  for row in words.softmax_rows)
-    return replace(words, cells=cells, softmax_rows=rows)
+    outputs = tuple(replace(row, computed=row.q in highlight.outputs, pending=row.q in pending_outputs)
+                    for row in words.output_rows)
+    return replace(words, cells=cells, softmax_rows=rows, output_rows=outputs)
 
 
 def _scores_line(attention, i, row_name, softmax):
