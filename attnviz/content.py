@@ -74,6 +74,8 @@ class FigureText:
     more_vectors: tuple = field(default=(), repr=False)  # after the K line: "V1=(1,0); ...", "B1=(0,-1); ..."
     outputs_heading: str = field(default="", repr=False)
     output_rows: tuple = field(default=(), repr=False)  # of OutputRow, when value vectors are given
+    # What the grid's kept cells show (`SHOW`). The grid caption already says it, so it stays out of repr.
+    show: str = field(default="scores", repr=False)
 
     def __repr__(self):
         extra = {"more_vectors": self.more_vectors, "outputs_heading": self.outputs_heading,
@@ -102,7 +104,8 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
     k_labels = tuple(k_labels or (f"K{j}" for j in range(1, n_k + 1)))
     mask = attention.mask
     kind = "integer" if attention.all_integer else "rational"
-    shown = attention.logits if show == "logits" and attention.logits is not None else attention.scores
+    show = "logits" if show == "logits" and attention.logits is not None else "scores"
+    shown = attention.logits if show == "logits" else attention.scores
     cells = tuple(
         tuple(
             Cell(i + 1, j + 1,
@@ -144,6 +147,7 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         more_vectors=more_vectors,
         outputs_heading="outputs: O_i is the sum of w_ij·V_j over the unmasked keys j of row i" if output_rows else "",
         output_rows=output_rows,
+        show=show,
     )
 
 

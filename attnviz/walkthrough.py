@@ -8,6 +8,7 @@ number a step shows is one the finished figure shows. What is not yet computed i
 empty (`content.at_step`), and every step states exactly what it computed, with its formula.
 """
 
+import re
 from fractions import Fraction
 
 from . import notation
@@ -103,21 +104,39 @@ def _section(step, attention, words):
 
 def _score_section(i, j, attention, words):
     q, k = attention.q[i - 1], attention.k[j - 1]
-    value, product = attention.scores[i - 1][j - 1], dot(q, k)
+    value = dot(q, k)
     terms = " + ".join(f"{_factor(a)}·{_factor(b)}" for a, b in zip(q, k))
     tex_terms = " + ".join(rf"{_tex_factor(a)} \cdot {_tex_factor(b)}" for a, b in zip(q, k))
     who = _labels(words.q_labels[i - 1], words.k_labels[j - 1], i, j)
-    if value == product:
-        sentence = f"S_{{{i},{j}}} = Q{i}·K{j} = {terms} = {format_number(value)}"
-        formula = rf"S_{{{i},{j}}} = Q_{{{i}}} \cdot K_{{{j}}} = {tex_terms} = {_tex_number(value)}"
-    else:  # a figure whose scores are not the bare dot product (scaled, biased): say both, exactly
-        sentence = (f"Q{i}·K{j} = {terms} = {format_number(product)}, "
-                    f"and this figure's score is S_{{{i},{j}}} = {format_number(value)}")
-        formula = rf"Q_{{{i}}} \cdot K_{{{j}}} = {tex_terms} = {_tex_number(product)},\ S_{{{i},{j}}} = " \
-                  rf"{_tex_number(value)}"
-    return Section(heading=f"Score of Q{i} and K{j}", paragraphs=(f"The score of query {i} and key {j}{who} is their "
-                                                                  f"dot product: {sentence}.",),
-                   formula=formula, highlight=((i, j),))
+    sentence = f"S_{{{i},{j}}} = Q{i}·K{j} = {terms} = {format_number(value)}"
+    formula = rf"S_{{{i},{j}}} = Q_{{{i}}} \cdot K_{{{j}}} = {tex_terms} = {_tex_number(value)}"
+    paragraph = f"The score of query {i} and key {j}{who} is their dot product: {sentence}."
+    if words.show == "logits":  # the cell shows the logit, not the score: say how one gives the other
+        logit, tex_logit = _logit(i, j, attention)
+        paragraph = (f"The score of query {i} and key {j}{who} is their dot product, and the cell shows its logit: "
+                     f"{sentence}; {logit}.")
+        formula += rf",\quad {tex_logit}"
+    return Section(heading=f"Score of Q{i} and K{j}", paragraphs=(paragraph,), formula=formula, highlight=((i, j),))
+
+
+def _logit(i, j, attention):
+    """(text, TeX) of `L_{2,1} = 2·S_{2,1}+1/2·(j-i) = 2·1+1/2·(1-2) = 3/2`: the caption's logit
+    formula for this cell, then with its numbers put in, then the logit the cell shows."""
+    score = attention.scores[i - 1][j - 1]
+    scale = attention.scale.text if attention.scale is not None else "S_ij"
+    named, filled = [scale.replace("S_ij", f"S_{{{i},{j}}}")], [scale.replace("S_ij", _factor(score))]
+    for bias in attention.biases:
+        named.append(bias.text.replace("B_ij", f"B_{{{i},{j}}}").replace("(i-1,j-1)", f"({i - 1},{j - 1})"))
+        if "(j-i" in bias.text:  # ALiBi: its distance, with this cell's positions
+            filled.append(bias.text.replace("j-i", f"{j}-{i}"))
+        else:  # a bias matrix or a function: its value for this cell
+            value = bias.value(i - 1, j - 1)
+            filled.append(("-" if value < 0 else "+") + format_number(abs(value)))
+    logit = attention.logits[i - 1][j - 1]
+    named, filled = "".join(named), "".join(filled)
+    text = f"L_{{{i},{j}}} = {named} = {filled} = {notation.format_exact(logit)}"
+    tex = rf"L_{{{i},{j}}} = {_tex_text(named)} = {_tex_text(filled)} = {_tex_number(logit)}"
+    return text, tex
 
 
 def _mask_section(attention):
@@ -259,3 +278,7 @@ def _vector(values):
 def _tex_vector(values):
     return r"\left(" + ", ".join(map(_tex_number, values)) + r"\right)"
 
+
+def _tex_text(text):
+    r"""A logit formula's text as TeX: `·` a \cdot, `√2` a \sqrt{2}; the rest (digits, `/`, `S_{1,2}`) as typed."""
+    return re.sub(r"√(\d+)", r"\\sqrt{\1}", text.replace("·", r" \cdot "))

@@ -265,6 +265,47 @@ def test_an_output_with_every_key_masked_is_undefined():
     assert document.sections[-2].formula is None
 
 
+def score_cells(figures):
+    """{(i, j): the text of the cell each score step computes}."""
+    return {(c.q, c.k): c.text for f in figures for row in f.words.cells for c in row if c.computed and not c.masked}
+
+
+def test_under_show_logits_each_score_step_states_the_logit_its_cell_shows():
+    document, figures = walkthrough(attnviz.figure([[1, 0], [1, 1]], [[1, 0], [1, 2]], scale="sqrt", show="logits"))
+    first = document.sections[0]
+    assert first.paragraphs[0] == ("The score of query 1 and key 1 is their dot product, and the cell shows its "
+                                   "logit: S_{1,1} = Q1·K1 = 1·1 + 0·0 = 1; L_{1,1} = S_{1,1}/√2 = 1/√2 = √2/2.")
+    assert first.formula == (r"S_{1,1} = Q_{1} \cdot K_{1} = 1 \cdot 1 + 0 \cdot 0 = 1,\quad "
+                             r"L_{1,1} = S_{1,1}/\sqrt{2} = 1/\sqrt{2} = {\frac{\sqrt{2}}{2}}")
+    assert figures[0].words.grid_caption.startswith("logit L_ij=S_ij/√2,")
+    assert score_cells(figures) == {(1, 1): "√2/2", (2, 1): "√2/2", (2, 2): "3√2/2"}
+    for section, (i, j) in zip(document.sections, [(1, 1), (2, 1), (2, 2)]):
+        assert section.paragraphs[0].endswith(f" = {score_cells(figures)[(i, j)]}.")
+
+
+def test_under_show_logits_a_bias_is_put_in_with_the_cell_positions():
+    fig = attnviz.figure([[1, 0], [1, 1]], [[1, 0], [1, 2]], scale=2, bias=["alibi=1/2", "matrix=0,-1;1/2,-3/2"],
+                         mask="none", show="logits")
+    document, figures = walkthrough(fig)
+    assert fig.words.grid_caption.startswith("logit L_ij=2·S_ij+1/2·(j-i)+B_ij,")
+    assert document.sections[2].paragraphs[0].endswith(
+        "S_{2,1} = Q2·K1 = 1·1 + 1·0 = 1; L_{2,1} = 2·S_{2,1}+1/2·(j-i)+B_{2,1} = 2·1+1/2·(1-2)+1/2 = 2.")
+    assert document.sections[2].formula.endswith(
+        r"L_{2,1} = 2 \cdot S_{2,1}+1/2 \cdot (j-i)+B_{2,1} = 2 \cdot 1+1/2 \cdot (1-2)+1/2 = 2")
+    assert document.sections[1].paragraphs[0].endswith(
+        "L_{1,2} = 2·S_{1,2}+1/2·(j-i)+B_{1,2} = 2·1+1/2·(2-1)-1 = 3/2.")
+    cells = score_cells(figures)
+    assert cells == {(1, 1): "2", (1, 2): "3/2", (2, 1): "2", (2, 2): "9/2"}  # 2·3+0-3/2
+    for section, cell in zip(document.sections, [(1, 1), (1, 2), (2, 1), (2, 2)]):
+        assert section.paragraphs[0].endswith(f" = {cells[cell]}.")
+
+
+def test_when_the_grid_shows_scores_a_score_step_states_the_score_alone():
+    document, _ = walkthrough(attnviz.figure([[1, 0], [1, 1]], [[1, 0], [1, 2]], scale="sqrt"))
+    assert document.sections[0].paragraphs[0] == ("The score of query 1 and key 1 is their dot product: "
+                                                  "S_{1,1} = Q1·K1 = 1·1 + 0·0 = 1.")
+
+
 def test_the_step_limit_counts_the_outputs(tmp_path):
     n = 12  # 78 scores, the mask and 12 softmax rows fit; 12 outputs more do not
     vectors = "; ".join(["1"] * n)
