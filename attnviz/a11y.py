@@ -31,6 +31,10 @@ def figure_sentence(attention, highlight):
     if rows:
         parts.append(f"softmax of {'row' if len(rows) == 1 else 'rows'} {', '.join(map(str, rows))} "
                      "computed this step")
+    outputs = sorted(highlight.outputs)
+    if outputs:
+        parts.append(f"output of {'row' if len(outputs) == 1 else 'rows'} {', '.join(map(str, outputs))} "
+                     "computed this step")
     return "; ".join(parts)
 
 

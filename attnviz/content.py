@@ -46,6 +46,13 @@ class SoftmaxRow:
 class OutputRow:
     q: int
     text: str  # "O3 = w31·V1 + w32·V2 + w33·V3 = (2/3,1)"
+    computed: bool = False
+    # Not yet computed, in a step-by-step series: drawn empty. Out of repr, which derives the ids.
+    pending: bool = field(default=False, repr=False)
+
+    def __repr__(self):
+        # `computed` only when set, so figures without a highlighted output keep their ids.
+        return f"OutputRow(q={self.q!r}, text={self.text!r}" + (", computed=True)" if self.computed else ")")
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,8 @@ class FigureText:
     more_vectors: tuple = field(default=(), repr=False)  # after the K line: "V1=(1,0); ...", "B1=(0,-1); ..."
     outputs_heading: str = field(default="", repr=False)
     output_rows: tuple = field(default=(), repr=False)  # of OutputRow, when value vectors are given
+    # What the grid's kept cells show (`SHOW`). The grid caption already says it, so it stays out of repr.
+    show: str = field(default="scores", repr=False)
 
     def __repr__(self):
         extra = {"more_vectors": self.more_vectors, "outputs_heading": self.outputs_heading,
@@ -95,7 +104,8 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
     k_labels = tuple(k_labels or (f"K{j}" for j in range(1, n_k + 1)))
     mask = attention.mask
     kind = "integer" if attention.all_integer else "rational"
-    shown = attention.logits if show == "logits" and attention.logits is not None else attention.scores
+    show = "logits" if show == "logits" and attention.logits is not None else "scores"
+    shown = attention.logits if show == "logits" else attention.scores
     cells = tuple(
         tuple(
             Cell(i + 1, j + 1,
@@ -116,7 +126,7 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         for i in range(n_q))
     more_vectors = tuple(notation.vector_line(name, rows) for name, rows in
                          [("V", attention.values)] + [("B", b.rows) for b in attention.biases] if rows)
-    output_rows = tuple(OutputRow(i + 1, _output_line(attention, i, places))
+    output_rows = tuple(OutputRow(i + 1, _output_line(attention, i, places), computed=(i + 1) in highlight.outputs)
                         for i in range(n_q)) if attention.values is not None else ()
     return FigureText(
         title=DEFAULT_TITLE if title is None else title,
@@ -137,12 +147,14 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         more_vectors=more_vectors,
         outputs_heading="outputs: O_i is the sum of w_ij·V_j over the unmasked keys j of row i" if output_rows else "",
         output_rows=output_rows,
+        show=show,
     )
 
 
-def at_step(words, highlight=NO_HIGHLIGHT, pending_cells=frozenset(), pending_rows=frozenset()):
+def at_step(words, highlight=NO_HIGHLIGHT, pending_cells=frozenset(), pending_rows=frozenset(),
+            pending_outputs=frozenset()):
     """The same figure at one step of a series: `highlight` is what this step computed; cells
-    (1-based (i, j)) and softmax rows in `pending_*` are not computed yet and are drawn empty.
+    (1-based (i, j)), softmax rows and output rows in `pending_*` are not computed yet and are drawn empty.
 
     Pending parts keep their text, so every step of a series has the same geometry.
     """
@@ -151,7 +163,9 @@ def at_step(words, highlight=NO_HIGHLIGHT, pending_cells=frozenset(), pending_ro
                   for row in words.cells)
     rows = tuple(replace(row, computed=row.q in highlight.softmax_rows, pending=row.q in pending_rows)
                  for row in words.softmax_rows)
-    return replace(words, cells=cells, softmax_rows=rows)
+    outputs = tuple(replace(row, computed=row.q in highlight.outputs, pending=row.q in pending_outputs)
+                    for row in words.output_rows)
+    return replace(words, cells=cells, softmax_rows=rows, output_rows=outputs)
 
 
 def _scores_line(attention, i, row_name, softmax):

@@ -138,7 +138,7 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask="causal", align="top-left
     `q`, `k`: sequences of equal-length vectors of ints, Fractions, exact strings
     ("1/2", "0.5") or floats (read as the decimal they print as); numpy arrays work.
     `highlight`: targets marked "computed this step": (i, j) pairs or strings
-    "I,J", "row=I", "mask", "softmax=I", "softmax" (1-based).
+    "I,J", "row=I", "mask", "softmax=I", "softmax", "output=I", "output" (1-based; outputs need `v`).
     `mask`: "causal" (default), "none", "window=W", "prefix=P", "chunk=C", "segments=1,1,2",
     "padding=4,5", "matrix=100;110;111", a callable keep(q_idx, kv_idx) (0-based, like
     FlexAttention's mask_mod), an `engine.Mask`, or a list of these (kept only where all keep).

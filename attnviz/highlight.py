@@ -6,6 +6,8 @@ A target is text, one of:
   `mask`       every masked cell
   `softmax=I`  the softmax caption of row I
   `softmax`    every softmax caption
+  `output=I`   the output of row I (a figure with value vectors)
+  `output`     every output
 or, from the API and spec files, an `(I, J)` pair.
 """
 
@@ -17,19 +19,20 @@ from .exact import InputError
 __all__ = ["Highlight", "NO_HIGHLIGHT", "parse_targets"]
 
 _CELL = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*")
-_ROW = re.compile(r"\s*(row|softmax)\s*=\s*(\d+)\s*")
-TARGET_FORMS = "I,J, row=I, mask, softmax=I or softmax"
+_ROW = re.compile(r"\s*(row|softmax|output)\s*=\s*(\d+)\s*")
+TARGET_FORMS = "I,J, row=I, mask, softmax=I, softmax, output=I or output"
 
 
 @dataclass(frozen=True)
 class Highlight:
-    """The resolved highlight: 1-based cells and softmax rows."""
+    """The resolved highlight: 1-based cells, softmax rows and output rows."""
 
     cells: frozenset = frozenset()
     softmax_rows: frozenset = frozenset()
+    outputs: frozenset = frozenset()
 
     def __bool__(self):
-        return bool(self.cells or self.softmax_rows)
+        return bool(self.cells or self.softmax_rows or self.outputs)
 
 
 NO_HIGHLIGHT = Highlight()
@@ -42,9 +45,11 @@ def parse_targets(targets, attention):
     if isinstance(targets, str) or _is_pair(targets):
         targets = [targets]
     n_q, n_k = attention.shape
-    cells, rows = set(), set()
+    cells, rows, outputs = set(), set(), set()
     for target in targets:
         kind, i, j = _parse_one(target)
+        if kind in ("output=", "output") and attention.values is None:
+            raise InputError("the figure has no outputs: give value vectors (v)", f"highlight {_show(target)}")
         if i is not None and not 1 <= i <= n_q:
             raise InputError(f"row {i} is outside the grid (rows 1..{n_q})", f"highlight {_show(target)}")
         if j is not None and not 1 <= j <= n_k:
@@ -57,9 +62,13 @@ def parse_targets(targets, attention):
             cells.update((r + 1, c + 1) for r in range(n_q) for c in range(n_k) if not attention.kept[r][c])
         elif kind == "softmax=":
             rows.add(i)
-        else:
+        elif kind == "softmax":
             rows.update(range(1, n_q + 1))
-    return Highlight(frozenset(cells), frozenset(rows))
+        elif kind == "output=":
+            outputs.add(i)
+        else:
+            outputs.update(range(1, n_q + 1))
+    return Highlight(frozenset(cells), frozenset(rows), frozenset(outputs))
 
 
 def _is_pair(target):
@@ -77,8 +86,8 @@ def _parse_one(target):
     if match := _CELL.fullmatch(target):
         return "cell", int(match[1]), int(match[2])
     if match := _ROW.fullmatch(target):
-        return ("row" if match[1] == "row" else "softmax="), int(match[2]), None
-    if target.strip() in ("mask", "softmax"):
+        return ("row" if match[1] == "row" else match[1] + "="), int(match[2]), None
+    if target.strip() in ("mask", "softmax", "output"):
         return target.strip(), None, None
     raise InputError(f"expected {TARGET_FORMS}", f"highlight {_show(target)}")
 

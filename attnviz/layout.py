@@ -306,14 +306,16 @@ def lay_out(words):
     if words.output_rows:  # the outputs panel: O_i as the weighted sum of the value vectors
         y += 14
         add_text("outputs-heading", _split_keep(words.outputs_heading, " "), gap_after=8)
+        outputs = []
         for row in words.output_rows:
             top = y
             text = Text("output", PAD + row_pad_x, top + 3 + ASCENT * STYLES["output"].size,
                         wrap(_split_keep(row.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24), indent=24)
             y = top + 3 + _height("output", len(text.lines)) + 3
-            panel_w = max(panel_w, _right_edge(text) + row_pad_x - PAD)
-            items.append(Group(("attnviz-output-row",), (("data-q", str(row.q)),), (text,),
-                               box=(PAD, top, PAD + max(wrap_w, _right_edge(text) + row_pad_x - PAD), y)))
+            outputs.append((row, top, y, text))
+        panel_w = max([panel_w] + [_right_edge(o[3]) + row_pad_x - PAD for o in outputs])
+        for row, top, bottom, text in outputs:
+            items.append(_output_row(row, top, bottom, text, panel_w))
 
     y += 14
     items.append(Rect("rule", PAD, y, panel_w, 1))
@@ -346,6 +348,21 @@ def _cell(cell, x, y, w, label):
     classes = ("attnviz-cell", "attnviz-masked" if cell.masked else "attnviz-score")
     classes += ("attnviz-computed",) if cell.computed else ()
     return Group(classes, attrs, tuple(children), box=(x, y, x + w, y + CELL_H))
+
+
+def _output_row(row, top, bottom, text, panel_w):
+    """One output row's group; highlighted and pending rows are drawn like softmax rows."""
+    classes, children = ("attnviz-output-row",), (text,)
+    # Output rows sit edge to edge: their band and pending outline keep 1 unit clear of the
+    # neighbours', so two of them never touch.
+    y0, h = top + 1, bottom - top - 2
+    if row.computed:
+        classes += ("attnviz-computed",)
+        children = (Rect("output-band", PAD, y0, panel_w, h, rx=6), Rect("output-bar", PAD, y0, 4, h), text)
+    if row.pending:  # not computed yet: its place, empty, so every step has the same geometry
+        classes += ("attnviz-pending",)
+        children = (Rect("output-pending", PAD, y0, panel_w, h, rx=6),)
+    return Group(classes, (("data-q", str(row.q)),), children, box=(PAD, top, PAD + panel_w, bottom))
 
 
 def _right_edge(item):

@@ -55,6 +55,9 @@ SHAPE_PAINT = {
     "computed-mark": ("computed-stroke", None),
     "cell-pending": ("pending-fill", "pending-stroke"),  # a walkthrough's cell not computed yet
     "softmax-pending": ("pending-fill", "pending-stroke"),
+    "output-band": ("band-fill", None),  # a highlighted output row: painted like a softmax row
+    "output-bar": ("computed-stroke", None),
+    "output-pending": ("pending-fill", "pending-stroke"),
 }
 
 #: Every custom property, in the order the README documents them: `--attnviz-<name>`.

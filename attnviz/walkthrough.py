@@ -1,12 +1,14 @@
 """The series behind a figure, generated from its vectors: one step per thing computed.
 
 Order: the scores the mask keeps, row by row (S_11, S_21, S_22, ...), then the mask applied
-(when it masks anything), then each row's named softmax, top to bottom. Masked cells are
+(when it masks anything), then each row's named softmax, top to bottom, then (with value
+vectors) each row's output O_i = Σ_j w_ij·V_j. Masked cells are
 never given a score: they stay empty until the mask step shows them "masked", so every
 number a step shows is one the finished figure shows. What is not yet computed is drawn
 empty (`content.at_step`), and every step states exactly what it computed, with its formula.
 """
 
+import re
 from fractions import Fraction
 
 from . import notation
@@ -28,11 +30,12 @@ MAX_SPELLED = 3  # softmax formulas spell out each weight up to this many scores
 
 
 def plan(attention):
-    """The steps, in order: ("score", i, j), ("mask",), ("softmax", i); 1-based."""
+    """The steps, in order: ("score", i, j), ("mask",), ("softmax", i), ("output", i); 1-based."""
     n_q, n_k = attention.shape
     kept = [("score", i + 1, j + 1) for i in range(n_q) for j in range(n_k) if attention.kept[i][j]]
     masked = len(kept) < n_q * n_k
-    return kept + ([("mask",)] if masked else []) + [("softmax", i) for i in range(1, n_q + 1)]
+    outputs = [("output", i) for i in range(1, n_q + 1)] if attention.values is not None else []
+    return kept + ([("mask",)] if masked else []) + [("softmax", i) for i in range(1, n_q + 1)] + outputs
 
 
 def walkthrough(fig):
@@ -40,9 +43,8 @@ def walkthrough(fig):
     attention, words = fig.attention, fig.words
     steps = plan(attention)
     if len(steps) > MAX_STEPS:
-        n_scores = sum(step[0] == "score" for step in steps)
-        raise InputError(f"{len(steps)} steps ({n_scores} scores, the mask and {attention.shape[0]} softmax rows); "
-                         f"the limit is {MAX_STEPS}: use fewer tokens", "walkthrough")
+        raise InputError(f"{len(steps)} steps ({_count_steps(steps)}); the limit is {MAX_STEPS}: use fewer tokens",
+                         "walkthrough")
     sections = [_section(step, attention, words) for step in steps]
     rounded = any("≈" in row.weights for row in words.softmax_rows)
     document = make_document(title=SERIES, heading=f"{words.title}, step by step",
@@ -51,14 +53,23 @@ def walkthrough(fig):
     figures = []
     for n, section in enumerate(document.sections):
         marks = parse_targets(list(section.highlight), attention)
-        cells, rows = _pending(steps, n, attention)
-        figures.append(Figure(attention, marks, at_step(words, marks, cells, rows), id_prefix=section.id_prefix,
-                              theme=fig.theme, embed_font=fig.embed_font))
+        cells, rows, outputs = _pending(steps, n, attention)
+        figures.append(Figure(attention, marks, at_step(words, marks, cells, rows, outputs),
+                              id_prefix=section.id_prefix, theme=fig.theme, embed_font=fig.embed_font))
     return document, figures
 
 
+def _count_steps(steps):
+    """`105 scores, the mask and 14 softmax rows`: what the steps are, for the too-many-steps error."""
+    count = {kind: sum(step[0] == kind for step in steps) for kind in ("score", "mask", "softmax", "output")}
+    parts = [f"{count['score']} scores", "the mask" if count["mask"] else "", f"{count['softmax']} softmax rows",
+             f"{count['output']} outputs" if count["output"] else ""]
+    parts = [part for part in parts if part]
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 def _pending(steps, n, attention):
-    """Cells and softmax rows not yet computed before the end of step `n` (0-based)."""
+    """Cells, softmax rows and output rows not yet computed before the end of step `n` (0-based)."""
     n_q, n_k = attention.shape
     done = steps[:n + 1]
     cells = {(i, j) for i in range(1, n_q + 1) for j in range(1, n_k + 1)}
@@ -66,7 +77,8 @@ def _pending(steps, n, attention):
         cells -= {(i + 1, j + 1) for i in range(n_q) for j in range(n_k) if not attention.kept[i][j]}
     cells -= {(step[1], step[2]) for step in done if step[0] == "score"}
     rows = set(range(1, n_q + 1)) - {step[1] for step in done if step[0] == "softmax"}
-    return frozenset(cells), frozenset(rows)
+    outputs = set(range(1, n_q + 1)) - {step[1] for step in done if step[0] == "output"}
+    return frozenset(cells), frozenset(rows), frozenset(outputs)
 
 
 def _intro(attention, steps, rounded=False):
@@ -75,7 +87,8 @@ def _intro(attention, steps, rounded=False):
     kept = (f"the {n_scores} scores S_ij = Qi·Kj that the {mask.name} mask keeps ({mask.rule}), row by row; "
             "then the mask" if ("mask",) in steps else f"all {n_scores} scores S_ij = Qi·Kj, row by row")
     softmax = "softmax, named and shown rounded (≈)" if rounded else "named softmax"
-    return (f"From the vectors alone, one step at a time: {kept}; then each row's {softmax}. "
+    outputs = "; then each row's output O_i = Σ_j w_ij·V_j" if ("output", 1) in steps else ""
+    return (f"From the vectors alone, one step at a time: {kept}; then each row's {softmax}{outputs}. "
             "What is not yet computed is empty.")
 
 
@@ -84,26 +97,46 @@ def _section(step, attention, words):
         return _score_section(step[1], step[2], attention, words)
     if step[0] == "mask":
         return _mask_section(attention)
-    return _softmax_section(step[1], attention, words.softmax_rows[step[1] - 1].weights)
+    if step[0] == "softmax":
+        return _softmax_section(step[1], attention, words.softmax_rows[step[1] - 1].weights)
+    return _output_section(step[1], attention, words.output_rows[step[1] - 1].text)
 
 
 def _score_section(i, j, attention, words):
     q, k = attention.q[i - 1], attention.k[j - 1]
-    value, product = attention.scores[i - 1][j - 1], dot(q, k)
+    value = dot(q, k)
     terms = " + ".join(f"{_factor(a)}·{_factor(b)}" for a, b in zip(q, k))
     tex_terms = " + ".join(rf"{_tex_factor(a)} \cdot {_tex_factor(b)}" for a, b in zip(q, k))
     who = _labels(words.q_labels[i - 1], words.k_labels[j - 1], i, j)
-    if value == product:
-        sentence = f"S_{{{i},{j}}} = Q{i}·K{j} = {terms} = {format_number(value)}"
-        formula = rf"S_{{{i},{j}}} = Q_{{{i}}} \cdot K_{{{j}}} = {tex_terms} = {_tex_number(value)}"
-    else:  # a figure whose scores are not the bare dot product (scaled, biased): say both, exactly
-        sentence = (f"Q{i}·K{j} = {terms} = {format_number(product)}, "
-                    f"and this figure's score is S_{{{i},{j}}} = {format_number(value)}")
-        formula = rf"Q_{{{i}}} \cdot K_{{{j}}} = {tex_terms} = {_tex_number(product)},\ S_{{{i},{j}}} = " \
-                  rf"{_tex_number(value)}"
-    return Section(heading=f"Score of Q{i} and K{j}", paragraphs=(f"The score of query {i} and key {j}{who} is their "
-                                                                  f"dot product: {sentence}.",),
-                   formula=formula, highlight=((i, j),))
+    sentence = f"S_{{{i},{j}}} = Q{i}·K{j} = {terms} = {format_number(value)}"
+    formula = rf"S_{{{i},{j}}} = Q_{{{i}}} \cdot K_{{{j}}} = {tex_terms} = {_tex_number(value)}"
+    paragraph = f"The score of query {i} and key {j}{who} is their dot product: {sentence}."
+    if words.show == "logits":  # the cell shows the logit, not the score: say how one gives the other
+        logit, tex_logit = _logit(i, j, attention)
+        paragraph = (f"The score of query {i} and key {j}{who} is their dot product, and the cell shows its logit: "
+                     f"{sentence}; {logit}.")
+        formula += rf",\quad {tex_logit}"
+    return Section(heading=f"Score of Q{i} and K{j}", paragraphs=(paragraph,), formula=formula, highlight=((i, j),))
+
+
+def _logit(i, j, attention):
+    """(text, TeX) of `L_{2,1} = 2·S_{2,1}+1/2·(j-i) = 2·1+1/2·(1-2) = 3/2`: the caption's logit
+    formula for this cell, then with its numbers put in, then the logit the cell shows."""
+    score = attention.scores[i - 1][j - 1]
+    scale = attention.scale.text if attention.scale is not None else "S_ij"
+    named, filled = [scale.replace("S_ij", f"S_{{{i},{j}}}")], [scale.replace("S_ij", _factor(score))]
+    for bias in attention.biases:
+        named.append(bias.text.replace("B_ij", f"B_{{{i},{j}}}").replace("(i-1,j-1)", f"({i - 1},{j - 1})"))
+        if "(j-i" in bias.text:  # ALiBi: its distance, with this cell's positions
+            filled.append(bias.text.replace("j-i", f"{j}-{i}"))
+        else:  # a bias matrix or a function: its value for this cell
+            value = bias.value(i - 1, j - 1)
+            filled.append(("-" if value < 0 else "+") + format_number(abs(value)))
+    logit = attention.logits[i - 1][j - 1]
+    named, filled = "".join(named), "".join(filled)
+    text = f"L_{{{i},{j}}} = {named} = {filled} = {notation.format_exact(logit)}"
+    tex = rf"L_{{{i},{j}}} = {_tex_text(named)} = {_tex_text(filled)} = {_tex_number(logit)}"
+    return text, tex
 
 
 def _mask_section(attention):
@@ -160,6 +193,47 @@ def _softmax_section(i, attention, shown_weights):
                    highlight=(f"softmax={i}",))
 
 
+def _output_section(i, attention, shown):
+    """Row i's output O_i = Σ_j w_ij·V_j; `shown` is the figure's own line for it, whose value the step repeats."""
+    heading, highlight = f"Output of row {i}", (f"output={i}",)
+    weights = attention.weights(i - 1)
+    if weights.kind == "undefined":
+        return Section(heading=heading, paragraphs=(f"Row {i} has no unmasked key, so its output is undefined: "
+                                                    "there are no weights to sum the value vectors with.",),
+                       formula=None, highlight=highlight)
+    columns = [j + 1 for j, keep in enumerate(attention.kept[i - 1]) if keep]
+    wide = max(attention.shape) > 9  # as the figure writes the weights: w3,12 rather than w312
+    names = [f"w_{{{i},{j}}}" if wide else f"w_{{{i}{j}}}" for j in columns]
+    sentence = f"O_{i} = " + " + ".join(f"{w}·V_{j}" for w, j in zip(names, columns))
+    formula = rf"O_{{{i}}} = " + " + ".join(rf"{w} \cdot V_{{{j}}}" for w, j in zip(names, columns))
+    # The value as the figure writes it: after "≈" (rounded) or a second "=" (exact); a named output has none.
+    approximate = " ≈ " in shown
+    parts = shown.split(" ≈ " if approximate else " = ")
+    value = parts[-1] if approximate or len(parts) > 2 else None
+    if weights.kind == "pinned":  # exact weights: the sum, term by term
+        values = [attention.values[j - 1] for j in columns]
+        sentence += " = " + " + ".join(f"{format_number(w)}·{_vector(v)}" for w, v in zip(weights.values, values))
+        formula += " = " + " + ".join(rf"{_tex_number(w)} \cdot {_tex_vector(v)}"
+                                      for w, v in zip(weights.values, values))
+        each = "exactly 1" if len(columns) == 1 else f"each exactly {format_number(weights.values[0])}"
+        if approximate:
+            paragraph = (f"Row {i}'s weights are pinned, {each}, so its output is a sum of exact terms, which the "
+                         f"figure shows rounded, marked ≈: {sentence} ≈ {value}.")
+            formula += rf" \approx {value}"
+        else:
+            paragraph = f"Row {i}'s weights are pinned, {each}, so its output is exact: {sentence} = {value}."
+            exact = attention.output(i - 1)  # TeX'd when the figure shows it as is; else the figure's decimals
+            formula += " = " + (_tex_vector(exact) if value == _vector(exact) else value)
+    elif approximate:
+        paragraph = (f"Row {i}'s output is its weights times the value vectors: {sentence} ≈ {value}. The weights "
+                     "are named, so the figure shows the output rounded, marked ≈.")
+        formula += rf" \approx {value}"
+    else:
+        paragraph = (f"Row {i}'s output is its weights times the value vectors: {sentence}. The weights are named, "
+                     "so the output stays named: no decimal is pinned.")
+    return Section(heading=heading, paragraphs=(paragraph,), formula=formula, highlight=highlight)
+
+
 def _labels(q_label, k_label, i, j):
     """` (“cat” and “the”)` when the figure shows token labels rather than Q3, K2."""
     if (q_label, k_label) == (f"Q{i}", f"K{j}"):
@@ -194,3 +268,17 @@ def _tex_number(x):
 
 def _tex_factor(x):
     return rf"\left({_tex_number(x)}\right)" if x < 0 else _tex_number(x)
+
+
+def _vector(values):
+    """`(1/2,3)`, as the figure writes vectors."""
+    return f"({','.join(map(format_number, values))})"
+
+
+def _tex_vector(values):
+    return r"\left(" + ", ".join(map(_tex_number, values)) + r"\right)"
+
+
+def _tex_text(text):
+    r"""A logit formula's text as TeX: `·` a \cdot, `√2` a \sqrt{2}; the rest (digits, `/`, `S_{1,2}`) as typed."""
+    return re.sub(r"√(\d+)", r"\\sqrt{\1}", text.replace("·", r" \cdot "))

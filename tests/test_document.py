@@ -111,7 +111,7 @@ def test_bad_documents_say_where(text, message):
     ('[[sections]]\nheading = "Two"\nhighlight = [3, 1]\n',
      "d.toml: section 2: highlight (3, 1): row 3 is outside the grid (rows 1..2)"),
     ('[[sections]]\nheading = "Two"\nhighlight = "diagonal"\n',
-     "d.toml: section 2: highlight 'diagonal': expected I,J, row=I, mask, softmax=I or softmax"),
+     "d.toml: section 2: highlight 'diagonal': expected I,J, row=I, mask, softmax=I, softmax, output=I or output"),
 ])
 def test_figure_errors_name_the_section(extra, message):
     document = doc('heading = "H"\n' + FIGURE + SECTION + extra)

@@ -122,13 +122,32 @@ def test_highlight_targets(target, cells_, rows_):
 
 @pytest.mark.parametrize("target, message", [
     ("4,1", "row 4 is outside the grid (rows 1..3)"), ("1,9", "column 9 is outside the grid"),
-    ("x", "expected I,J, row=I, mask, softmax=I or softmax"), ((1, 2, 3), "expected a pair of integers"),
-    ("softmax=0", "row 0 is outside the grid"),
+    ("x", "expected I,J, row=I, mask, softmax=I, softmax, output=I or output"),
+    ((1, 2, 3), "expected a pair of integers"), ("softmax=0", "row 0 is outside the grid"),
+    ("output=1", "the figure has no outputs: give value vectors (v)"),
 ])
 def test_bad_highlight(target, message):
     with pytest.raises(attnviz.InputError) as err:
         attnviz.figure(highlight=[target])
     assert message in str(err.value)
+
+
+def test_output_highlight_marks_that_output_row_like_a_softmax_row():
+    fig = attnviz.figure(v=[[1], [2], [3]], highlight=["output=2"])
+    assert fig.highlight.outputs == {2} and not fig.highlight.cells and not fig.highlight.softmax_rows
+    assert attnviz.figure(v=[[1], [2], [3]], highlight=["output"]).highlight.outputs == {1, 2, 3}
+    root = svg_root(fig.svg())
+    assert root.get("aria-description").endswith("; output of row 2 computed this step")
+    rows = {g.get("data-q"): g for g in root.iter(f"{SVG_NS}g") if "attnviz-output-row" in g.get("class").split()}
+    assert rows["2"].get("class") == "attnviz-output-row attnviz-computed"
+    assert [r.get("class") for r in rows["2"].iter(f"{SVG_NS}rect")] == ["attnviz-output-band", "attnviz-output-bar"]
+    assert "".join(rows["2"].itertext()) == "O2 = w21·V1 + w22·V2"
+    assert [rows[q].get("class") for q in "13"] == ["attnviz-output-row"] * 2
+    assert not list(rows["1"].iter(f"{SVG_NS}rect"))
+    # Figures that differ only in the highlighted output get different ids; an unhighlighted one keeps its id.
+    assert fig.id_prefix != attnviz.figure(v=[[1], [2], [3]], highlight=["output=3"]).id_prefix
+    with pytest.raises(attnviz.InputError, match=r"row 4 is outside the grid \(rows 1..3\)"):
+        attnviz.figure(v=[[1], [2], [3]], highlight=["output=4"])
 
 
 def test_text_and_attributes_are_escaped():

@@ -173,3 +173,145 @@ def test_walkthrough_of_a_documents_figure(tmp_path):
     assert run_cli("walkthrough", "-o", str(tmp_path / "b")).code == 0
     assert (tmp_path / "a" / "index.html").read_bytes() == (tmp_path / "b" / "index.html").read_bytes()
     assert len(list((tmp_path / "a" / "steps").iterdir())) == 10
+
+
+def output_states(root):
+    """{i: (state, text)} of the outputs panel, state "pending", "computed" or "shown"."""
+    out = {}
+    for g in root.iter(f"{SVG_NS}g"):
+        classes = g.get("class", "").split()
+        if "attnviz-output-row" in classes:
+            state = "pending" if "attnviz-pending" in classes else "computed" if "attnviz-computed" in classes \
+                else "shown"
+            out[int(g.get("data-q"))] = (state, "".join(g.itertext()))
+    return out
+
+
+SEED_QK = ([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], [1, 1]])
+
+
+def test_value_vectors_add_one_output_step_per_row_after_the_softmax():
+    fig = attnviz.figure(*SEED_QK, v=[[1], [2], [3]])
+    assert plan(fig.attention)[-4:] == [("softmax", 3), ("output", 1), ("output", 2), ("output", 3)]
+    document, figures = walkthrough(fig)
+    assert len(figures) == 6 + 1 + 3 + 3
+    assert [s.heading for s in document.sections[-3:]] == ["Output of row 1", "Output of row 2", "Output of row 3"]
+    assert [s.highlight for s in document.sections[-3:]] == [("output=1",), ("output=2",), ("output=3",)]
+    assert document.intro[0].endswith("then each row's named softmax; then each row's output O_i = Σ_j w_ij·V_j. "
+                                      "What is not yet computed is empty.")
+
+
+def test_outputs_are_empty_until_their_step(tmp_path):
+    out = tmp_path / "w"
+    result = run_cli("walkthrough", "--q", "1,0;0,1;1,1", "--k", "1,0;0,1;1,1", "--v", "1;2;3",
+                     "--weights", "decimal=3", "-o", str(out))
+    assert result.code == 0, result.stderr
+    steps = sorted((out / "steps").iterdir())
+    assert [p.name for p in steps[-3:]] == ["11-output-of-row-1.svg", "12-output-of-row-2.svg",
+                                            "13-output-of-row-3.svg"]
+    roots = [ET.fromstring(p.read_text(encoding="utf-8")) for p in steps]
+    final = ["O1 = w11·V1 = (1)", "O2 = w21·V1 + w22·V2 ≈ (1.731)", "O3 = w31·V1 + w32·V2 + w33·V3 ≈ (2.364)"]
+    for n, root in enumerate(roots):
+        states = output_states(root)
+        done = n - 9  # outputs 1..done are computed by the end of step n (0-based; step 10 is output 1)
+        for i in (1, 2, 3):
+            if i > done:  # not yet: empty, drawn like a pending softmax row (dotted outline, no text)
+                assert states[i] == ("pending", "")
+                group = next(g for g in root.iter(f"{SVG_NS}g") if g.get("class", "").startswith("attnviz-output-row")
+                             and g.get("data-q") == str(i))
+                rect, = group.iter(f"{SVG_NS}rect")
+                assert (rect.get("class"), rect.get("stroke-dasharray")) == ("attnviz-output-pending", "2 3")
+            else:
+                assert states[i] == ("computed" if i == done else "shown", final[i - 1])
+    assert "1.731" not in "".join(roots[0].itertext())  # the defect: step 1 showed every output
+    assert computed(roots[11]) == ({}, [])  # an output step highlights no cell and no softmax row
+
+
+def test_output_step_of_a_pinned_row_states_its_exact_sum():
+    # Row 3's scores are all 0: uniform weights 1/3, so O_3 = (1 + 2 + 3)/3 = 2 exactly.
+    fig = attnviz.figure([[1, 0], [0, 0], [0, 0]], [[1, 0], [0, 1], [1, 1]], v=[[1], [2], [3]])
+    document, figures = walkthrough(fig)
+    row3 = document.sections[-1]
+    assert row3.paragraphs[0] == ("Row 3's weights are pinned, each exactly 1/3, so its output is exact: "
+                                  "O_3 = w_{31}·V_1 + w_{32}·V_2 + w_{33}·V_3 = 1/3·(1) + 1/3·(2) + 1/3·(3) = (2).")
+    assert row3.formula == (r"O_{3} = w_{31} \cdot V_{1} + w_{32} \cdot V_{2} + w_{33} \cdot V_{3} = "
+                            r"\frac{1}{3} \cdot \left(1\right) + \frac{1}{3} \cdot \left(2\right) + "
+                            r"\frac{1}{3} \cdot \left(3\right) = \left(2\right)")
+    assert figures[-1].words.output_rows[2].text == "O3 = w31·V1 + w32·V2 + w33·V3 = (2)"
+    assert document.sections[-3].paragraphs[0] == ("Row 1's weights are pinned, exactly 1, so its output is exact: "
+                                                   "O_1 = w_{11}·V_1 = 1·(1) = (1).")
+
+
+def test_output_step_of_a_named_row_says_what_the_figure_shows():
+    v = [[1], [2], [3]]
+    document, figures = walkthrough(attnviz.figure(*SEED_QK, v=v, weights="decimal=3"))
+    row2 = document.sections[-2]
+    assert row2.paragraphs[0] == ("Row 2's output is its weights times the value vectors: "
+                                  "O_2 = w_{21}·V_1 + w_{22}·V_2 ≈ (1.731). The weights are named, so the figure "
+                                  "shows the output rounded, marked ≈.")
+    assert row2.formula == r"O_{2} = w_{21} \cdot V_{1} + w_{22} \cdot V_{2} \approx (1.731)"
+    assert figures[-2].words.output_rows[1].text.endswith("≈ (1.731)")
+    named = walkthrough(attnviz.figure(*SEED_QK, v=v))[0].sections[-2]
+    assert named.paragraphs[0] == ("Row 2's output is its weights times the value vectors: "
+                                   "O_2 = w_{21}·V_1 + w_{22}·V_2. The weights are named, so the output stays named: "
+                                   "no decimal is pinned.")
+    assert named.formula == r"O_{2} = w_{21} \cdot V_{1} + w_{22} \cdot V_{2}"
+
+
+def test_an_output_with_every_key_masked_is_undefined():
+    strict = Mask("strict", "j<i", lambda i, j: j < i)
+    document, _ = walkthrough(attnviz.figure([[1], [2]], [[3], [4]], mask=strict, v=[[1], [2]]))
+    assert document.sections[-2].paragraphs[0].startswith("Row 1 has no unmasked key, so its output is undefined")
+    assert document.sections[-2].formula is None
+
+
+def score_cells(figures):
+    """{(i, j): the text of the cell each score step computes}."""
+    return {(c.q, c.k): c.text for f in figures for row in f.words.cells for c in row if c.computed and not c.masked}
+
+
+def test_under_show_logits_each_score_step_states_the_logit_its_cell_shows():
+    document, figures = walkthrough(attnviz.figure([[1, 0], [1, 1]], [[1, 0], [1, 2]], scale="sqrt", show="logits"))
+    first = document.sections[0]
+    assert first.paragraphs[0] == ("The score of query 1 and key 1 is their dot product, and the cell shows its "
+                                   "logit: S_{1,1} = Q1·K1 = 1·1 + 0·0 = 1; L_{1,1} = S_{1,1}/√2 = 1/√2 = √2/2.")
+    assert first.formula == (r"S_{1,1} = Q_{1} \cdot K_{1} = 1 \cdot 1 + 0 \cdot 0 = 1,\quad "
+                             r"L_{1,1} = S_{1,1}/\sqrt{2} = 1/\sqrt{2} = {\frac{\sqrt{2}}{2}}")
+    assert figures[0].words.grid_caption.startswith("logit L_ij=S_ij/√2,")
+    assert score_cells(figures) == {(1, 1): "√2/2", (2, 1): "√2/2", (2, 2): "3√2/2"}
+    for section, (i, j) in zip(document.sections, [(1, 1), (2, 1), (2, 2)]):
+        assert section.paragraphs[0].endswith(f" = {score_cells(figures)[(i, j)]}.")
+
+
+def test_under_show_logits_a_bias_is_put_in_with_the_cell_positions():
+    fig = attnviz.figure([[1, 0], [1, 1]], [[1, 0], [1, 2]], scale=2, bias=["alibi=1/2", "matrix=0,-1;1/2,-3/2"],
+                         mask="none", show="logits")
+    document, figures = walkthrough(fig)
+    assert fig.words.grid_caption.startswith("logit L_ij=2·S_ij+1/2·(j-i)+B_ij,")
+    assert document.sections[2].paragraphs[0].endswith(
+        "S_{2,1} = Q2·K1 = 1·1 + 1·0 = 1; L_{2,1} = 2·S_{2,1}+1/2·(j-i)+B_{2,1} = 2·1+1/2·(1-2)+1/2 = 2.")
+    assert document.sections[2].formula.endswith(
+        r"L_{2,1} = 2 \cdot S_{2,1}+1/2 \cdot (j-i)+B_{2,1} = 2 \cdot 1+1/2 \cdot (1-2)+1/2 = 2")
+    assert document.sections[1].paragraphs[0].endswith(
+        "L_{1,2} = 2·S_{1,2}+1/2·(j-i)+B_{1,2} = 2·1+1/2·(2-1)-1 = 3/2.")
+    cells = score_cells(figures)
+    assert cells == {(1, 1): "2", (1, 2): "3/2", (2, 1): "2", (2, 2): "9/2"}  # 2·3+0-3/2
+    for section, cell in zip(document.sections, [(1, 1), (1, 2), (2, 1), (2, 2)]):
+        assert section.paragraphs[0].endswith(f" = {cells[cell]}.")
+
+
+def test_when_the_grid_shows_scores_a_score_step_states_the_score_alone():
+    document, _ = walkthrough(attnviz.figure([[1, 0], [1, 1]], [[1, 0], [1, 2]], scale="sqrt"))
+    assert document.sections[0].paragraphs[0] == ("The score of query 1 and key 1 is their dot product: "
+                                                  "S_{1,1} = Q1·K1 = 1·1 + 0·0 = 1.")
+
+
+def test_the_step_limit_counts_the_outputs(tmp_path):
+    n = 12  # 78 scores, the mask and 12 softmax rows fit; 12 outputs more do not
+    vectors = "; ".join(["1"] * n)
+    assert len(plan(attnviz.figure([[1]] * n, [[1]] * n).attention)) == 91 <= MAX_STEPS
+    result = run_cli("walkthrough", "--q", vectors, "--k", vectors, "--v", vectors, "-o", str(tmp_path / "w"))
+    assert result.code == 2 and not (tmp_path / "w").exists()
+    assert result.stderr == ("attnviz: error: walkthrough: 103 steps (78 scores, the mask, 12 softmax rows and "
+                             f"12 outputs); the limit is {MAX_STEPS}: use fewer tokens\n")
+    assert len(plan(attnviz.figure([[1]] * 11, [[1]] * 11, v=[[1]] * 11).attention)) == 89

@@ -149,4 +149,5 @@ _STROKES = {
     "cell-computed-outline": {"stroke-width": "3"},
     "cell-pending": {"stroke-dasharray": "2 3"},  # dotted = not computed yet (a walkthrough step)
     "softmax-pending": {"stroke-dasharray": "2 3"},
+    "output-pending": {"stroke-dasharray": "2 3"},
 }
