@@ -38,11 +38,12 @@ def figure_sentence(attention, highlight):
     return "; ".join(parts)
 
 
-def cell_label(cell, q_label, k_label):
-    """E.g. "Q3 K3 score 2, computed this step" or "Q1 K2 masked"; token labels read "Q(the) K(cat) ..."."""
+def cell_label(cell, q_label, k_label, shown="score"):
+    """E.g. "Q3 K3 score 2, computed this step" or "Q1 K2 masked"; token labels read "Q(the) K(cat) ...".
+    `shown`: what a kept cell's value is, "score" or "logit" (the grid's `show`)."""
     if getattr(cell, "pending", False):  # a walkthrough step before this cell is computed
         return f"{axis_name('Q', cell.q, q_label)} {axis_name('K', cell.k, k_label)} not computed yet"
-    what = "masked" if cell.masked else f"score {cell.text}"
+    what = "masked" if cell.masked else f"{shown} {cell.text}"
     label = f"{axis_name('Q', cell.q, q_label)} {axis_name('K', cell.k, k_label)} {what}"
     return label + (", computed this step" if cell.computed else "")
 

@@ -135,8 +135,8 @@ def add_figure_options(parser):
     parser.add_argument("--q-tokens", metavar="LABELS", help="labels for the query rows, separated by spaces")
     parser.add_argument("--k-tokens", metavar="LABELS", help="labels for the key columns, separated by spaces")
     parser.add_argument("--highlight", metavar="TARGET", action="append",
-                        help='mark as computed this step: "I,J" (a cell), "row=I", "mask", "softmax=I" '
-                             'or "softmax"; repeatable')
+                        help='mark as computed this step: "I,J" (a cell), "row=I", "mask", "softmax=I", '
+                             '"softmax", "output=I" or "output" (with --v); repeatable')
     parser.add_argument("--mask", metavar="MASK", action="append",
                         help='causal (default), none, window=W, prefix=P, chunk=C, segments=1,1,2,..., '
                              'padding=J,..., matrix=ROW;ROW;... (rows of 0/1); repeatable: a cell is kept '

@@ -267,7 +267,7 @@ def lay_out(words):
         items.append(Text("header", x_cells - CELL_PAD, _baseline_centre(cy, "header"), (label,), anchor="end"))
     for i, row in enumerate(words.cells):
         for j, cell in enumerate(row):
-            label = cell_label(cell, words.q_labels[i], words.k_labels[j])
+            label = cell_label(cell, words.q_labels[i], words.k_labels[j], words.show.removesuffix("s"))
             items.append(_cell(cell, x_cells + j * (cell_w + CELL_GAP), y + i * (CELL_H + CELL_GAP), cell_w, label))
     y += len(words.cells) * (CELL_H + CELL_GAP) - CELL_GAP + 28
 

@@ -38,6 +38,14 @@ def test_token_labels_and_exact_scores_in_labels():
     assert fig.description() == "2 by 2 causal attention scores; 1 cell masked; cell (1,2) computed this step"
 
 
+def test_a_logit_cell_is_labelled_as_a_logit():
+    fig = attnviz.figure([[1, 1], [0, 1]], [[1, 1], [0, 1]], scale="sqrt", show="logits", highlight=[(2, 2)])
+    labels = cell_labels(fig.svg())
+    assert labels["1", "1"] == "Q1 K1 logit √2"
+    assert labels["2", "2"] == "Q2 K2 logit √2/2, computed this step"
+    assert cell_labels(attnviz.figure([[1, 1]], [[1, 1]], scale="sqrt").svg())["1", "1"] == "Q1 K1 score 2"
+
+
 @pytest.mark.parametrize("highlight, sentence", [
     (None, "1 by 1 causal attention scores; no cells masked"),
     (["softmax"], "1 by 1 causal attention scores; no cells masked; softmax of row 1 computed this step"),
