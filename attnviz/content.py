@@ -6,7 +6,6 @@ This is the anatomy as data: no positions, no colours. `layout` places it.
 from dataclasses import dataclass, field, fields, replace
 
 from . import notation
-from .exact import format_number
 from .highlight import NO_HIGHLIGHT
 
 __all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "FigureText", "Cell", "SoftmaxRow", "OutputRow", "describe",
@@ -49,6 +48,8 @@ class OutputRow:
     computed: bool = False
     # Not yet computed, in a step-by-step series: drawn empty. Out of repr, which derives the ids.
     pending: bool = field(default=False, repr=False)
+    value: str = None  # the value the text ends with, "(2/3,1)"; None while the output stays named
+    approximate: bool = False  # the value is rounded (written after "≈")
 
     def __repr__(self):
         # `computed` only when set, so figures without a highlighted output keep their ids.
@@ -126,7 +127,7 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         for i in range(n_q))
     more_vectors = tuple(notation.vector_line(name, rows) for name, rows in
                          [("V", attention.values)] + [("B", b.rows) for b in attention.biases] if rows)
-    output_rows = tuple(OutputRow(i + 1, _output_line(attention, i, places), computed=(i + 1) in highlight.outputs)
+    output_rows = tuple(_output_row(attention, i, places, computed=(i + 1) in highlight.outputs)
                         for i in range(n_q)) if attention.values is not None else ()
     return FigureText(
         title=DEFAULT_TITLE if title is None else title,
@@ -185,16 +186,17 @@ def _weights_line(attention, i, softmax, places):
     return notation.weights_line(weights, decimals=terms)
 
 
-def _output_line(attention, i, places):
+def _output_row(attention, i, places, computed):
     columns = [j + 1 for j, keep in enumerate(attention.kept[i]) if keep]
-    wide = max(attention.shape) > 9
+    wide = notation.wide_indices(attention.shape)
     if places is not None:
         from .rounding import rounded_output
 
         kept_values = [v for v, keep in zip(attention.values, attention.kept[i]) if keep]
         texts, approximate = rounded_output(attention.weights(i), kept_values, places)
         value = f"({','.join(texts)})" if texts else None
-        return notation.output_line(i + 1, columns, value, approximate, wide)
-    exact = attention.output(i)
-    value = None if exact is None else f"({','.join(map(format_number, exact))})"
-    return notation.output_line(i + 1, columns, value, wide=wide)
+    else:
+        exact, approximate = attention.output(i), False
+        value = None if exact is None else notation.vector_text(exact)
+    return OutputRow(i + 1, notation.output_line(i + 1, columns, value, approximate, wide), computed=computed,
+                     value=value, approximate=approximate)

@@ -9,7 +9,7 @@ import operator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .exact import InputError, to_exact
+from .exact import InputError, format_number, to_exact
 
 __all__ = ["Mask", "CAUSAL", "Scale", "Bias", "Attention", "Weights", "attend", "dot", "exact_vectors",
            "softmax_weights"]
@@ -49,6 +49,18 @@ class Bias:
     text: str  # as written after S in the logit formula: "+1/2·(j-i)", "+B_ij"
     value: object  # callable (i, j) -> Fraction
     rows: tuple = ()  # an explicit bias matrix, shown beside the vectors
+    # The term at one cell (1-based), for sentences that work a logit out: named, e.g. "+B_{2,1}",
+    # then with its numbers, e.g. "+1/2". Both default to the text and the signed value.
+    named: object = None  # callable (i, j) -> str
+    filled: object = None  # callable (i, j) -> str
+
+    def at(self, i, j):
+        """(named, filled) for cell (i, j), 1-based: `("+1/2·(j-i)", "+1/2·(1-2)")`."""
+        named = self.named(i, j) if self.named else self.text
+        if self.filled:
+            return named, self.filled(i, j)
+        value = self.value(i - 1, j - 1)
+        return named, ("-" if value < 0 else "+") + format_number(abs(value))
 
     def __repr__(self):
         return f"Bias({self.text!r})"

@@ -85,10 +85,11 @@ def _one(item, n_q, n_k, offset):
 
 def _alibi(slope, offset):
     """ALiBi: slope·(j - i), the distance from query i (at key position i+offset) to key j."""
-    distance = "j-i" if offset == 0 else f"j-i{'-' if offset > 0 else '+'}{abs(offset)}"
+    shift = "" if offset == 0 else f"{'-' if offset > 0 else '+'}{abs(offset)}"
     # A slope of 0 is still written ("+0·(j-i)"): the figure says what was asked, and 0 needs its sign.
     coefficient = {1: "+", -1: "-"}.get(slope, f"{'+' if slope >= 0 else ''}{format_number(slope)}·")
-    return Bias(f"{coefficient}({distance})", lambda i, j: slope * (j - i - offset))
+    return Bias(f"{coefficient}(j-i{shift})", lambda i, j: slope * (j - i - offset),
+                filled=lambda i, j: f"{coefficient}({j}-{i}{shift})")
 
 
 def _matrix(text, n_q, n_k):
@@ -103,7 +104,7 @@ def _matrix(text, n_q, n_k):
             raise InputError(f"row {n}: {err.what}") from None
     check_matrix_shape(values, n_q, n_k)
     values = tuple(values)
-    return Bias("+B_ij", lambda i, j: values[i][j], rows=values)
+    return Bias("+B_ij", lambda i, j: values[i][j], rows=values, named=lambda i, j: f"+B_{{{i},{j}}}")
 
 
 def _custom(function):
@@ -120,4 +121,4 @@ def _custom(function):
         except InputError as err:
             raise InputError(f"{label}({i}, {j}) returned {err.what}", "bias") from None
 
-    return Bias(f"+{label}(i-1,j-1)", value)
+    return Bias(f"+{label}(i-1,j-1)", value, named=lambda i, j: f"+{label}({i - 1},{j - 1})")

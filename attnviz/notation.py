@@ -7,8 +7,9 @@ as in the figure.
 from .exact import InputError, format_number
 from .surds import Surd
 
-__all__ = ["SOFTMAX_FORMS", "format_exact", "exponential", "vector_line", "scores_line", "weights_line",
-           "weight_terms", "normalizer_line", "weight_name", "output_line", "logit_formula"]
+__all__ = ["SOFTMAX_FORMS", "format_exact", "exponential", "vector_text", "vector_line", "scores_line",
+           "weights_line", "weight_terms", "normalizer_line", "wide_indices", "weight_name", "output_line",
+           "logit_formula"]
 
 #: How a row's named softmax is written: `e^a/(e^a+e^b)`, `e^a/Z_i`, or with like terms collected.
 SOFTMAX_FORMS = ("expanded", "normalizer", "grouped")
@@ -50,10 +51,15 @@ def exponential(x):
     return f"e^{text}" if text.isdigit() else f"e^({text})"
 
 
+def vector_text(values):
+    """`(1/2,3)`: one vector's exact entries."""
+    return f"({','.join(map(format_number, values))})"
+
+
 def vector_line(name, vectors, labels=None):
     """`Q1=(1,0); Q2=(0,1)`: every vector with its label."""
     labels = labels or [f"{name}{i}" for i in range(1, len(vectors) + 1)]
-    return "; ".join(f"{label}=({','.join(map(format_number, vec))})" for label, vec in zip(labels, vectors))
+    return "; ".join(f"{label}={vector_text(vec)}" for label, vec in zip(labels, vectors))
 
 
 def scores_line(row, scores, word="scores"):
@@ -117,6 +123,11 @@ def weights_line(weights, form="expanded", row=None, decimals=None):
     if weights.kind == "undefined":
         return "weights undefined (every key masked)"
     return "weights " + ", ".join(decimals if decimals is not None else weight_terms(weights, form, row))
+
+
+def wide_indices(shape):
+    """Whether weight names need a comma (`w3,12`, not `w312`): once an index can have two digits."""
+    return max(shape) > 9
 
 
 def weight_name(i, j, wide=False):

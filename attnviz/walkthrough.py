@@ -99,7 +99,7 @@ def _section(step, attention, words):
         return _mask_section(attention)
     if step[0] == "softmax":
         return _softmax_section(step[1], attention, words.softmax_rows[step[1] - 1].weights)
-    return _output_section(step[1], attention, words.output_rows[step[1] - 1].text)
+    return _output_section(step[1], attention, words.output_rows[step[1] - 1])
 
 
 def _score_section(i, j, attention, words):
@@ -126,12 +126,9 @@ def _logit(i, j, attention):
     scale = attention.scale.text if attention.scale is not None else "S_ij"
     named, filled = [scale.replace("S_ij", f"S_{{{i},{j}}}")], [scale.replace("S_ij", _factor(score))]
     for bias in attention.biases:
-        named.append(bias.text.replace("B_ij", f"B_{{{i},{j}}}").replace("(i-1,j-1)", f"({i - 1},{j - 1})"))
-        if "(j-i" in bias.text:  # ALiBi: its distance, with this cell's positions
-            filled.append(bias.text.replace("j-i", f"{j}-{i}"))
-        else:  # a bias matrix or a function: its value for this cell
-            value = bias.value(i - 1, j - 1)
-            filled.append(("-" if value < 0 else "+") + format_number(abs(value)))
+        term, value = bias.at(i, j)
+        named.append(term)
+        filled.append(value)
     logit = attention.logits[i - 1][j - 1]
     named, filled = "".join(named), "".join(filled)
     text = f"L_{{{i},{j}}} = {named} = {filled} = {notation.format_exact(logit)}"
@@ -194,7 +191,7 @@ def _softmax_section(i, attention, shown_weights):
 
 
 def _output_section(i, attention, shown):
-    """Row i's output O_i = Σ_j w_ij·V_j; `shown` is the figure's own line for it, whose value the step repeats."""
+    """Row i's output O_i = Σ_j w_ij·V_j; `shown` is the figure's own `OutputRow`, whose value the step repeats."""
     heading, highlight = f"Output of row {i}", (f"output={i}",)
     weights = attention.weights(i - 1)
     if weights.kind == "undefined":
@@ -202,17 +199,15 @@ def _output_section(i, attention, shown):
                                                     "there are no weights to sum the value vectors with.",),
                        formula=None, highlight=highlight)
     columns = [j + 1 for j, keep in enumerate(attention.kept[i - 1]) if keep]
-    wide = max(attention.shape) > 9  # as the figure writes the weights: w3,12 rather than w312
+    wide = notation.wide_indices(attention.shape)  # as the figure writes the weights: w3,12 rather than w312
     names = [f"w_{{{i},{j}}}" if wide else f"w_{{{i}{j}}}" for j in columns]
     sentence = f"O_{i} = " + " + ".join(f"{w}·V_{j}" for w, j in zip(names, columns))
     formula = rf"O_{{{i}}} = " + " + ".join(rf"{w} \cdot V_{{{j}}}" for w, j in zip(names, columns))
-    # The value as the figure writes it: after "≈" (rounded) or a second "=" (exact); a named output has none.
-    approximate = " ≈ " in shown
-    parts = shown.split(" ≈ " if approximate else " = ")
-    value = parts[-1] if approximate or len(parts) > 2 else None
+    value, approximate = shown.value, shown.approximate
     if weights.kind == "pinned":  # exact weights: the sum, term by term
         values = [attention.values[j - 1] for j in columns]
-        sentence += " = " + " + ".join(f"{format_number(w)}·{_vector(v)}" for w, v in zip(weights.values, values))
+        sentence += " = " + " + ".join(f"{format_number(w)}·{notation.vector_text(v)}"
+                                       for w, v in zip(weights.values, values))
         formula += " = " + " + ".join(rf"{_tex_number(w)} \cdot {_tex_vector(v)}"
                                       for w, v in zip(weights.values, values))
         each = "exactly 1" if len(columns) == 1 else f"each exactly {format_number(weights.values[0])}"
@@ -223,7 +218,7 @@ def _output_section(i, attention, shown):
         else:
             paragraph = f"Row {i}'s weights are pinned, {each}, so its output is exact: {sentence} = {value}."
             exact = attention.output(i - 1)  # TeX'd when the figure shows it as is; else the figure's decimals
-            formula += " = " + (_tex_vector(exact) if value == _vector(exact) else value)
+            formula += " = " + (_tex_vector(exact) if value == notation.vector_text(exact) else value)
     elif approximate:
         paragraph = (f"Row {i}'s output is its weights times the value vectors: {sentence} ≈ {value}. The weights "
                      "are named, so the figure shows the output rounded, marked ≈.")
@@ -270,15 +265,12 @@ def _tex_factor(x):
     return rf"\left({_tex_number(x)}\right)" if x < 0 else _tex_number(x)
 
 
-def _vector(values):
-    """`(1/2,3)`, as the figure writes vectors."""
-    return f"({','.join(map(format_number, values))})"
-
-
 def _tex_vector(values):
     return r"\left(" + ", ".join(map(_tex_number, values)) + r"\right)"
 
 
 def _tex_text(text):
-    r"""A logit formula's text as TeX: `·` a \cdot, `√2` a \sqrt{2}; the rest (digits, `/`, `S_{1,2}`) as typed."""
-    return re.sub(r"√(\d+)", r"\\sqrt{\1}", text.replace("·", r" \cdot "))
+    r"""A logit formula's text as TeX: `·` a \cdot, `√2` a \sqrt{2}, `_` in a name (`my_bias`) a literal
+    underscore; the rest (digits, `/`, `S_{1,2}`) as typed."""
+    text = re.sub(r"_(?!\{)", r"\\_", text.replace("·", r" \cdot "))
+    return re.sub(r"√(\d+)", r"\\sqrt{\1}", text)

@@ -13,6 +13,7 @@ from pagetext import body_text, computed, inline_figures, read_page
 import attnviz
 from attnviz.engine import Mask
 from attnviz.exact import format_number
+from attnviz.mathml import tex_to_mathml
 from attnviz.walkthrough import MAX_STEPS, plan, walkthrough
 
 # Unseen: rational, negative, 4 queries and 4 keys of dimension 3.
@@ -298,6 +299,19 @@ def test_under_show_logits_a_bias_is_put_in_with_the_cell_positions():
     assert cells == {(1, 1): "2", (1, 2): "3/2", (2, 1): "2", (2, 2): "9/2"}  # 2·3+0-3/2
     for section, cell in zip(document.sections, [(1, 1), (1, 2), (2, 1), (2, 2)]):
         assert section.paragraphs[0].endswith(f" = {cells[cell]}.")
+
+
+def test_a_bias_function_is_named_with_its_cell_and_stays_one_name_in_tex():
+    def my_bias(q_idx, kv_idx):
+        return q_idx - kv_idx
+
+    fig = attnviz.figure([[1, 0], [1, 1]], [[1, 0], [1, 2]], bias=[my_bias, "alibi=1/4"], align="bottom-right",
+                         show="logits")
+    document, _ = walkthrough(fig)
+    assert document.sections[1].paragraphs[0].endswith(
+        "L_{2,1} = S_{2,1}+my_bias(1,0)+1/4·(j-i) = 1+1+1/4·(1-2) = 7/4.")
+    mathml = tex_to_mathml(document.sections[1].formula)
+    assert "<mi>m</mi><mi>y</mi><mi>_</mi><mi>b</mi>" in mathml  # an underscore, not a subscript "y_b"
 
 
 def test_when_the_grid_shows_scores_a_score_step_states_the_score_alone():
