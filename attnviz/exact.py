@@ -14,11 +14,12 @@ from numbers import Integral, Rational
 __all__ = ["InputError", "MAX_DIGITS", "MAX_EXPONENT", "check_matrix_shape", "parse_number", "to_exact",
            "format_number"]
 
-#: Longest numerator or denominator accepted, in digits, and the largest decimal exponent
-#: (`1e39` and `1e-39` are 40 digits). Both keep arithmetic instant: `1e999999999` is refused
-#: before anything is computed.
+#: Longest numerator or denominator accepted, in digits: that limit decides what fits
+#: (`1e39` and `5e-40` do, `1e40` does not). The exponent guard only keeps arithmetic instant,
+#: refusing `1e999999999` before anything is computed; it is loose enough (with at most 40 typed
+#: digits, a larger exponent can never fit) that it never refuses a number the digit limit allows.
 MAX_DIGITS = 40
-MAX_EXPONENT = MAX_DIGITS - 1
+MAX_EXPONENT = 2 * MAX_DIGITS
 _LIMIT = 10**MAX_DIGITS
 
 _DECIMAL = re.compile(r"(?a)[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?")
@@ -47,7 +48,8 @@ def parse_number(text):
     (Fraction(1, 2), Fraction(-3, 4), Fraction(7, 1))
     """
     raw = text.strip()
-    digits = max(sum(ch in "0123456789" for ch in part) for part in raw.split("/"))
+    typed = raw.lower().partition("e")[0]  # the exponent's digits are the guard's business, below
+    digits = max(sum(ch in "0123456789" for ch in part) for part in typed.split("/"))
     if digits > MAX_DIGITS:
         raise InputError(f"{_show(raw)} has {digits} digits; the limit is {MAX_DIGITS}")
     if _FRACTION.fullmatch(raw):
