@@ -9,8 +9,9 @@ __all__ = ["figure_sentence", "cell_label", "axis_name"]
 _LIST_AT_MOST = 8  # beyond this many highlighted cells, say how many rather than which
 
 
-def figure_sentence(attention, highlight):
+def figure_sentence(attention, highlight, shown="scores"):
     """E.g. "3 by 3 causal attention scores; 3 cells masked; cell (3,3) computed this step".
+    `shown`: what the grid's cells show, "scores" or "logits" (the figure's `show`).
 
     >>> from attnviz.engine import attend
     >>> from attnviz.highlight import Highlight
@@ -19,7 +20,7 @@ def figure_sentence(attention, highlight):
     """
     n_q, n_k = attention.shape
     masked = sum(not keep for row in attention.kept for keep in row)
-    parts = [f"{n_q} by {n_k} {attention.mask.name} attention scores",
+    parts = [f"{n_q} by {n_k} {attention.mask.name} attention {shown}",
              f"{_count(masked, 'cell')} masked" if masked else "no cells masked"]
     cells = sorted(highlight.cells)
     if len(cells) > _LIST_AT_MOST:

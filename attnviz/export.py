@@ -8,6 +8,7 @@ shows the theme's colours; `auto` exports as light.
 import io
 import struct
 import zlib
+from pathlib import PurePath
 
 from .exact import InputError
 
@@ -23,7 +24,7 @@ def format_for(path, format=None, where="-f", path_where="-o"):
     """The output format: `format` if given, else the path's extension, else SVG; they must agree.
 
     An extension that is not a format (`fig.jpg`) is refused, not filled with SVG."""
-    suffix = str(path).rpartition(".")[2].lower() if "." in str(path).rpartition("/")[2] else ""
+    suffix = PurePath(str(path)).suffix[1:].lower()  # as pathlib reads it: ".hidden" has none
     if format is None:
         if suffix and suffix not in FORMATS:
             raise InputError(f"attnviz writes SVG, PNG or PDF, and '.{suffix}' is none of them; name the file "

@@ -70,7 +70,7 @@ class Figure:
         """The sentence assistive technology reads (the root's `aria-description`)."""
         from .a11y import figure_sentence
 
-        return figure_sentence(self.attention, self.highlight)
+        return figure_sentence(self.attention, self.highlight, self.words.show)
 
     @_without_gc_pauses
     def svg(self, id_prefix=None):
@@ -102,7 +102,8 @@ class Figure:
     def save(self, path, format=None, scale=None, dpi=None):
         """Write the figure to `path` (folders created, atomically) as SVG, PNG or PDF; returns the path.
 
-        `format` is "svg", "png" or "pdf"; by default the path's extension picks it (else SVG).
+        `format` is "svg", "png" or "pdf"; by default the path's extension picks it (SVG when it has
+        none; another extension, such as .jpg, is an error).
         """
         from .export import format_for
 

@@ -242,7 +242,7 @@ def _truth(result, call):
     """A mask function's answer as a bool. Only a truth value counts (True/False, 0/1, or a one-element
     array or tensor of one): a truthy string such as "no" must not silently keep a cell."""
     value = result
-    if hasattr(result, "item"):  # numpy scalars and arrays, torch tensors
+    if callable(getattr(result, "item", None)):  # numpy scalars and arrays, torch tensors
         with contextlib.suppress(ValueError, RuntimeError):  # several values: reported below with the shape
             value = result.item()
     if isinstance(value, numbers.Integral) and value in (0, 1):

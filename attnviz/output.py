@@ -26,9 +26,9 @@ def write_tree_atomic(files):
     """
     written = [Path(path) for path in files]
     targets = [Path(os.path.realpath(path)) for path in written]
-    for path, target in zip(written, targets):  # before anything is written; a rename would name our temporary
-        if target.is_dir():
-            raise IsADirectoryError(errno.EISDIR, "it is a folder; give a file name", str(path))
+    for given, target in zip(files, targets):  # before anything is written; a rename would name our temporary
+        if target.is_dir() or str(given).endswith(("/", os.sep)):  # "newdir/" names a folder, even a new one
+            raise IsADirectoryError(errno.EISDIR, "it is a folder; give a file name", str(given))
     staged, streams = [], []
     try:
         for target, text in zip(targets, files.values()):

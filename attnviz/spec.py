@@ -199,9 +199,6 @@ def check_value(key, value, name=None, keys=KEYS):
     return keys[key].check(value, key if name is None else f"{name}: {key}")
 
 
-#: How one line of text (a Sphinx directive option) becomes a value, for keys whose values are lists:
-#: labels are separated by spaces, highlight targets by ";". Any other key's text goes to its check
-#: as it is ("1,0; 0,1" is a valid `q`), and TOML (`["the cat", "sat"]`) works for every key.
 def _flag(text, where):
     """A yes/no option written as text: empty (a bare flag, like `--embed-font`), true or false."""
     answers = {"": True, "true": True, "false": False}
@@ -210,6 +207,9 @@ def _flag(text, where):
     return answers[text.lower()]
 
 
+#: How one line of text (a Sphinx directive option) becomes a value, for keys whose values are lists
+#: or flags: labels are separated by spaces, highlight targets by ";". Any other key's text goes to its
+#: check as it is ("1,0; 0,1" is a valid `q`), and TOML (`["the cat", "sat"]`) works for every key.
 TEXT_READERS = {
     "embed_font": _flag,
     "tokens": lambda text, where: text.split(),

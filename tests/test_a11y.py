@@ -43,6 +43,7 @@ def test_a_logit_cell_is_labelled_as_a_logit():
     labels = cell_labels(fig.svg())
     assert labels["1", "1"] == "Q1 K1 logit √2"
     assert labels["2", "2"] == "Q2 K2 logit √2/2, computed this step"
+    assert fig.description() == "2 by 2 causal attention logits; 1 cell masked; cell (2,2) computed this step"
     assert cell_labels(attnviz.figure([[1, 1]], [[1, 1]], scale="sqrt").svg())["1", "1"] == "Q1 K1 score 2"
 
 

@@ -121,6 +121,13 @@ def test_directory_as_output(tmp_path, command):
     assert list(tmp_path.iterdir()) == []  # no temporary file left behind
 
 
+def test_a_path_ending_in_a_slash_names_a_folder(tmp_path):
+    result = run_cli("render", "-o", f"{tmp_path}/new/")
+    assert (result.code, result.stderr) == (2, f"attnviz: error: -o {tmp_path}/new/: cannot write: it is a folder; "
+                                                "give a file name\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_folder_in_the_way_of_a_page_file(tmp_path):
     (tmp_path / "index.html").mkdir()
     result = run_cli("page", "-o", str(tmp_path))

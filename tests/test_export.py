@@ -71,7 +71,8 @@ def test_too_large_a_png_is_refused_with_advice():
 
 @pytest.mark.parametrize("path, given, expected", [
     ("fig.svg", None, "svg"), ("fig.PNG", None, "png"), ("a/fig.pdf", None, "pdf"), ("fig", None, "svg"),
-    ("out.d/fig", None, "svg"), ("-", "png", "png"), ("fig.x", "pdf", "pdf"), ("fig.png", "png", "png")])
+    ("out.d/fig", None, "svg"), (".hidden", None, "svg"), ("a/.x.png", None, "png"), ("-", "png", "png"),
+    ("fig.x", "pdf", "pdf"), ("fig.png", "png", "png")])
 def test_format_for(path, given, expected):
     assert format_for(path, given) == expected
 

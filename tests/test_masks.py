@@ -240,6 +240,7 @@ def test_a_mask_object_is_used_as_given():
     (lambda q, k: "no", "keep(0, 0) returned 'no'; it must return True or False"),
     (lambda q, k: 0.5, "keep(0, 0) returned 0.5; it must return True or False"),
     (lambda q, k: 2, "keep(0, 0) returned 2; it must return True or False"),
+    (lambda q, k: type("Odd", (), {"item": 5})(), "keep(0, 0) returned Odd; it must return True or False"),
     (lambda q, k: numpy.array([True, False]), "keep(0, 0) returned an array of shape (2,); it must return True"),
     (lambda q, k: 1 / 0, "keep(0, 0) raised ZeroDivisionError: division by zero"),
 ])
