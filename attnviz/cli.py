@@ -48,9 +48,10 @@ def _unrecognized(parser, command, extras):
         others = [name for name, opts in options.items() if flag in opts and name != command]
         close = difflib.get_close_matches(flag, own, n=1, cutoff=0.6)
         if others:
-            names = [f"'attnviz {name}'" for name in others]
-            names = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-            hint = f"; {flag} is an option of {names}, not of '{used.prog}'"
+            from .notation import and_list
+
+            commands = and_list(f"'attnviz {name}'" for name in others)
+            hint = f"; {flag} is an option of {commands}, not of '{used.prog}'"
         elif close:
             hint = f"; did you mean '{close[0]}'?"
     return UsageError(f"unrecognized arguments: {' '.join(extras)}{hint} (see '{used.prog} --help')")
@@ -244,9 +245,11 @@ def _positive_number(text):
 def _default_render_path(args, fig):
     """The seed figure's file, or for `--step N` the file `attnviz page` writes for that step; with the
     asked format's extension."""
+    from .page import STEPS
+
     extension = args.format or "svg"
     if args.step is not None:  # a step figure's ids are "attnviz-" + its file name, e.g. 01-what-is-exact
-        return f"{DEFAULT_PAGE_DIR}/steps/{fig.id_prefix.removeprefix('attnviz-')}.{extension}"
+        return f"{DEFAULT_PAGE_DIR}/{STEPS}/{fig.id_prefix.removeprefix('attnviz-')}.{extension}"
     return f"{DEFAULT_OUTPUT.removesuffix('.svg')}.{extension}"
 
 

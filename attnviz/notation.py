@@ -7,7 +7,7 @@ as in the figure.
 from .exact import InputError, format_number
 from .surds import Surd
 
-__all__ = ["SOFTMAX_FORMS", "format_exact", "exponential", "vector_text", "vector_line", "scores_line",
+__all__ = ["SOFTMAX_FORMS", "and_list", "format_exact", "exponential", "vector_text", "vector_line", "scores_line",
            "weights_line", "weight_terms", "normalizer_line", "wide_indices", "weight_name", "output_line",
            "logit_formula"]
 
@@ -49,6 +49,12 @@ def exponential(x):
     """
     text = format_exact(x)
     return f"e^{text}" if text.isdigit() else f"e^({text})"
+
+
+def and_list(items):
+    """`a`, `a and b`, `a, b and c`: items joined for a sentence."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def vector_text(values):

