@@ -7,6 +7,7 @@ status 2; an internal failure in exit status 1 and a request for a bug report.
 
 import argparse
 import contextlib
+import os
 import re
 import sys
 
@@ -100,6 +101,7 @@ def build_parser():
                       help=f"the folder to write into (default: {DEFAULT_PAGE_DIR})")
     page.add_argument("--print-spec", action="store_true",
                       help="print the seed document's spec, a working example to copy, and exit")
+    add_look_options(page)
     walk = commands.add_parser(
         "walkthrough", help="write every step behind a figure, as a page and one SVG per step",
         description="From the vectors alone: one step per score the mask keeps (row by row), then the mask, "
@@ -157,6 +159,11 @@ def add_figure_options(parser):
     parser.add_argument("--show", metavar="VALUES", help="what the grid shows: scores (default) or logits")
     parser.add_argument("--title", help="figure title (default: the seed's)")
     parser.add_argument("--subtitle", help="figure subtitle, also its <desc> (default: the seed's)")
+    add_look_options(parser)
+
+
+def add_look_options(parser):
+    """How figures look, not what they say: also for `page`, whose sections' words fit their numbers."""
     parser.add_argument("--theme", metavar="NAME", help="light (default), dark, print (greyscale), contrast "
                         "(high contrast) or auto (follows the viewer's light or dark setting)")
     parser.add_argument("--embed-font", action="store_true", default=None,
@@ -284,7 +291,11 @@ def run_render(args):
 
 
 def run_page(args):
+    from dataclasses import replace
+
     from .document import build_figures, default_document, read_document, seed_spec_text
+    from .spec import KEYS
+    from .themes import get_theme
 
     if args.print_spec:
         sys.stdout.write(seed_spec_text())
@@ -293,6 +304,11 @@ def run_page(args):
         document, name = default_document(), "seed-document.toml"
     else:
         document, name = read_document(args.spec, sys.stdin.buffer)
+    if args.theme is not None:
+        get_theme(args.theme, "--theme")  # refused here, named as the flag, not as the spec's [figure] key
+    look = {key: KEYS[key].check(value, f"--{key.replace('_', '-')}")
+            for key in ("theme", "embed_font") if (value := getattr(args, key)) is not None}
+    document = replace(document, figure={**document.figure, **look})  # flags override the spec's [figure]
     return _write_page(document, build_figures(document, name), args.output, name)
 
 
@@ -367,6 +383,9 @@ def main(argv=None):
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader left (`| head`): stop quietly, as other command-line tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's flush cannot fail again
+        return 141  # 128 + SIGPIPE, what a shell reports for a tool killed by a closed pipe
     except Exception as err:  # noqa: BLE001 - the last line of defence: no traceback for users
         if debug:
             raise

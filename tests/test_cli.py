@@ -117,9 +117,9 @@ def test_css_command_writes_the_host_stylesheet(tmp_path):
     ([], "attnviz: error: no command given; try 'attnviz render'"),
     (["render", "--hightlight", "3,3"], "attnviz: error: unrecognized arguments: --hightlight; did you mean "
                                         "'--highlight'? (see 'attnviz render --help')"),
-    (["page", "--theme", "dark"], "attnviz: error: unrecognized arguments: --theme; --theme is an option of "
-                                  "'attnviz render' and 'attnviz walkthrough', not of 'attnviz page' "
-                                  "(see 'attnviz page --help')"),
+    (["css", "--theme", "dark"], "attnviz: error: unrecognized arguments: --theme dark; --theme is an option of "
+                                 "'attnviz render', 'attnviz page' and 'attnviz walkthrough', not of 'attnviz css' "
+                                 "(see 'attnviz css --help')"),
     (["page", "--step", "2"], "attnviz: error: unrecognized arguments: --step; --step is an option of "
                               "'attnviz render', not of 'attnviz page'"),
     (["render", "--q", "1", "--k", "1;2", "--tokens", "a b"], "attnviz: error: --tokens: one list labels both axes, "
@@ -146,3 +146,31 @@ def test_walkthrough_with_rounded_weights_says_so(tmp_path):
     assert "not decimalized" not in html
     assert "Its weights are e^6/(e^6+e^9), e^9/(e^6+e^9); the figure shows them rounded, each marked ≈: " \
            "≈0.047, ≈0.953." in html
+
+
+@pytest.mark.parametrize("args", [["gallery", "{tmp}/g"], ["render", "-o", "-"]])
+def test_a_reader_that_leaves_early_stops_it_quietly(tmp_path, args):
+    """`attnviz gallery | head -1`: the closed pipe ends the command with no error text, status 141."""
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first write
+    try:
+        done = subprocess.run([sys.executable, "-m", "attnviz", *[a.format(tmp=tmp_path) for a in args]],
+                              stdout=write_end, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_page_takes_the_look_flags(tmp_path):
+    result = run("page", "--theme", "auto", "--embed-font", "-o", str(tmp_path / "p"))
+    assert result.returncode == 0, result.stderr
+    html = (tmp_path / "p" / "index.html").read_text(encoding="utf-8")
+    figures = html.split("<svg ")[2:]  # after the legend's swatch: the three sections' figures
+    assert len(figures) == 3 and all('data-attnviz-theme="auto"' in f and "@font-face" in f for f in figures)
+    step = (tmp_path / "p" / "steps" / "01-what-is-exact.svg").read_text(encoding="utf-8")
+    assert 'data-attnviz-theme="auto"' in step
+    refused = run("page", "--theme", "neon", "-o", str(tmp_path / "q"))
+    assert refused.returncode == 2 and refused.stderr.startswith("attnviz: error: --theme: unknown theme 'neon'")
+    assert not (tmp_path / "q").exists()
