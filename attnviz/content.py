@@ -77,6 +77,8 @@ class FigureText:
     output_rows: tuple = field(default=(), repr=False)  # of OutputRow, when value vectors are given
     # What the grid's kept cells show (`SHOW`). The grid caption already says it, so it stays out of repr.
     show: str = field(default="scores", repr=False)
+    # How named weights are written (`notation.SOFTMAX_FORMS`); the weights lines already say it.
+    softmax: str = field(default="expanded", repr=False)
 
     def __repr__(self):
         extra = {"more_vectors": self.more_vectors, "outputs_heading": self.outputs_heading,
@@ -149,6 +151,7 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         outputs_heading="outputs: O_i is the sum of w_ij·V_j over the unmasked keys j of row i" if output_rows else "",
         output_rows=output_rows,
         show=show,
+        softmax=softmax,
     )
 
 

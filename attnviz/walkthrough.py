@@ -97,7 +97,7 @@ def _section(step, attention, words):
     if step[0] == "mask":
         return _mask_section(attention)
     if step[0] == "softmax":
-        return _softmax_section(step[1], attention, words.softmax_rows[step[1] - 1].weights)
+        return _softmax_section(step[1], attention, words.softmax_rows[step[1] - 1].weights, words.softmax)
     return _output_section(step[1], attention, words.output_rows[step[1] - 1])
 
 
@@ -154,7 +154,8 @@ def _mask_section(attention):
                    formula=formula, highlight=("mask",))
 
 
-def _softmax_section(i, attention, shown_weights):
+def _softmax_section(i, attention, shown_weights, form="expanded"):
+    """Row i's softmax, its weights written in the figure's `form` (expanded, normalizer or grouped)."""
     # The softmax's inputs: the scores, or the logits when the figure scales or biases them.
     scores = attention.kept_logits(i - 1)
     word = "logits" if attention.transformed else "scores"
@@ -170,21 +171,27 @@ def _softmax_section(i, attention, shown_weights):
     elif weights.kind == "pinned":
         value = format_number(weights.values[0])
         paragraph = f"Row {i}'s unmasked {word} are all equal, {shown}, so each weight is exactly {value}."
+        if "≈" in shown_weights:  # the figure was asked for decimals: say that it rounds even these
+            paragraph += f" The figure shows them rounded, each marked ≈: {shown_weights.removeprefix('weights ')}."
         formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(
             _tex_number(v) for v in weights.values) + r"\right)"
     else:
-        terms = ", ".join(notation.weight_terms(weights))
+        terms = ", ".join(notation.weight_terms(weights, form, i))  # as the figure's caption writes them
+        if form == "normalizer":
+            terms += f", where {notation.normalizer_line(weights, i)}"
         if "≈" in shown_weights:  # the figure was asked for rounded weights: say so, and name them too
             paragraph = (f"Row {i}'s unmasked {word} are {shown}. Its weights are {terms}; the figure shows them "
                          f"rounded, each marked ≈: {shown_weights.removeprefix('weights ')}.")
         else:
             paragraph = f"Row {i}'s unmasked {word} are {shown}. Softmax is named, not decimalized: weights {terms}."
-        denominator = "+".join(f"e^{{{_tex_exponent(x)}}}" for x in weights.exponents)
+        denominator = _tex_sum(weights.exponents, grouped=form == "grouped")
         if len(scores) <= MAX_SPELLED:
             formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(
                 rf"\frac{{e^{{{_tex_exponent(x)}}}}}{{{denominator}}}" for x in weights.exponents) + r"\right)"
         else:  # the shared denominator once, not once per weight: a formula that fits a page
             formula = rf"\operatorname{{softmax}}(s)_t = \frac{{e^{{s_t}}}}{{{denominator}}},\quad s = ({args})"
+        if form == "normalizer":  # the figure's Z_i, named in the fractions and defined once
+            formula = formula.replace(denominator, f"Z_{{{i}}}") + rf",\quad Z_{{{i}}} = {denominator}"
     return Section(heading=f"Softmax of row {i}", paragraphs=(paragraph,), formula=formula,
                    highlight=(f"softmax={i}",))
 
@@ -239,6 +246,16 @@ def _factor(x):
     """A factor of a product as text: `(-1)`, `(1/2)`, `3`."""
     text = format_number(x)
     return f"({text})" if x < 0 or Fraction(x).denominator != 1 else text
+
+
+def _tex_sum(exponents, grouped=False):
+    """`e^{0}+e^{1}`; grouped, like terms collected as the figure's grouped form writes them: `2e^{1}+e^{2}`."""
+    if not grouped:
+        return "+".join(f"e^{{{_tex_exponent(x)}}}" for x in exponents)
+    counts = {}
+    for x in exponents:
+        counts[x] = counts.get(x, 0) + 1
+    return "+".join(f"{n if n > 1 else ''}e^{{{_tex_exponent(x)}}}" for x, n in counts.items())
 
 
 def _tex_exponent(x):

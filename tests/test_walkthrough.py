@@ -329,3 +329,24 @@ def test_the_step_limit_counts_the_outputs(tmp_path):
     assert result.stderr == ("attnviz: error: walkthrough: 103 steps (78 scores, the mask, 12 softmax rows and "
                              f"12 outputs); the limit is {MAX_STEPS}: use fewer tokens\n")
     assert len(plan(attnviz.figure([[1]] * 11, [[1]] * 11, v=[[1]] * 11).attention)) == 89
+
+
+@pytest.mark.parametrize("form, sentence, formula", [
+    ("grouped", "weights e^1/(2e^1+e^2), e^1/(2e^1+e^2), e^2/(2e^1+e^2).",
+     r"\frac{e^{2}}{2e^{1}+e^{2}}\right)"),
+    ("normalizer", "weights e^1/Z_3, e^1/Z_3, e^2/Z_3, where Z_3=e^1+e^1+e^2.",
+     r"\frac{e^{2}}{Z_{3}}\right),\quad Z_{3} = e^{1}+e^{1}+e^{2}"),
+])
+def test_softmax_steps_write_the_weights_as_the_figure_does(form, sentence, formula):
+    document, figures = walkthrough(attnviz.figure(softmax=form))
+    last = document.sections[-1]
+    assert last.paragraphs[0].endswith(sentence) and last.formula.endswith(formula)
+    assert figures[-1].words.softmax_rows[2].weights == sentence.removesuffix(".").split(", where")[0]
+
+
+def test_a_pinned_row_under_decimals_says_the_figure_rounds_it():
+    fig = attnviz.figure([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], ["1/2", "0.5"]], mask="none", weights="decimal=3")
+    document, _ = walkthrough(fig)
+    assert document.sections[-1].paragraphs[0] == (
+        "Row 3's unmasked scores are all equal, [1,1,1], so each weight is exactly 1/3. The figure shows them "
+        "rounded, each marked ≈: ≈0.333, ≈0.333, ≈0.333.")
