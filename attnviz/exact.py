@@ -9,7 +9,7 @@ import math
 import re
 from decimal import Decimal
 from fractions import Fraction
-from numbers import Integral, Rational
+from numbers import Integral, Rational, Real
 
 __all__ = ["InputError", "MAX_DIGITS", "MAX_EXPONENT", "check_matrix_shape", "parse_number", "to_exact",
            "format_number"]
@@ -80,11 +80,14 @@ def to_exact(value):
         if not value.is_finite():
             raise InputError(f"{value} is not a finite number")
         return parse_number(str(value))
-    if isinstance(value, float) or type(value).__name__.startswith("float"):
+    numpy_float = type(value).__module__ == "numpy" and isinstance(value, Real)  # float16 .. longdouble
+    if isinstance(value, float) or numpy_float:
         number = float(value)
         if not math.isfinite(number):
             raise InputError(f"{number!r} is not a finite number")
-        return parse_number(repr(number))
+        # A numpy float32 prints as the shortest decimal in its own precision (0.1); as a Python
+        # float it would be 0.10000000149011612. Read what the user sees printed.
+        return parse_number(str(value) if numpy_float else repr(number))
     if hasattr(value, "__index__"):
         return Fraction(value.__index__())
     raise InputError(f"{_show(repr(value))} is not a number")

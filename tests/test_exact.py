@@ -42,6 +42,16 @@ def test_floats_are_read_as_the_decimal_typed():
     assert to_exact(Decimal("-0.125")) == Fraction(-1, 8)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.longdouble])
+def test_numpy_floats_of_every_width_are_read_as_they_print(dtype):
+    """Embeddings are often float32: 0.1 there is 0.100000001490116..., but it prints, and reads, as 0.1."""
+    assert to_exact(dtype("0.1")) == Fraction(1, 10)
+    assert to_exact(dtype(-2.5)) == Fraction(-5, 2)
+    assert [to_exact(x) for x in np.array([0.25, 3], dtype=dtype)] == [Fraction(1, 4), Fraction(3)]
+    with pytest.raises(InputError, match="is not a finite number"):
+        to_exact(dtype("nan"))
+
+
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), Decimal("NaN"), True, None, object()])
 def test_to_exact_refuses_non_numbers(bad):
     with pytest.raises(InputError):
