@@ -272,7 +272,11 @@ def run_render(args):
     if format == "svg":
         data = fig.svg() + "\n"
     elif format == "png":
-        data = fig.png(scale=args.png_scale, dpi=args.dpi)
+        try:
+            data = fig.png(scale=args.png_scale, dpi=args.dpi)
+        except InputError as err:  # named as the API's arguments; here they are flags
+            flags = {"scale": "--png-scale", "dpi": "--dpi"}
+            raise err.relocated(lambda where: flags.get(where, where)) from None
     else:
         data = fig.pdf()
     if output == "-":

@@ -8,6 +8,7 @@ shows the theme's colours; `auto` exports as light.
 import io
 import struct
 import zlib
+from numbers import Real
 from pathlib import PurePath
 
 from .exact import InputError
@@ -20,7 +21,7 @@ MAX_PIXELS_A_SIDE = 32767  # Cairo's largest image surface
 DEFAULT_PNG_SCALE = 2  # sharp on high-density screens and projectors
 
 
-def format_for(path, format=None, where="-f", path_where="-o"):
+def format_for(path, format=None, where="-f", path_where="-o", chooser="-f svg|png|pdf"):
     """The output format: `format` if given, else the path's extension, else SVG; they must agree.
 
     An extension that is not a format (`fig.jpg`) is refused, not filled with SVG."""
@@ -28,7 +29,7 @@ def format_for(path, format=None, where="-f", path_where="-o"):
     if format is None:
         if suffix and suffix not in FORMATS:
             raise InputError(f"attnviz writes SVG, PNG or PDF, and '.{suffix}' is none of them; name the file "
-                             f".svg, .png or .pdf, or give the format explicitly ({where})", f"{path_where} {path}")
+                             f".svg, .png or .pdf, or choose the format: {chooser}", f"{path_where} {path}")
         return suffix or "svg"
     format = format.lower()
     if format not in FORMATS:
@@ -39,16 +40,20 @@ def format_for(path, format=None, where="-f", path_where="-o"):
 
 
 def png_scale(scale=None, dpi=None):
-    """Pixels per SVG unit: `scale`, or `dpi`/96, or the default 2; with the DPI the PNG records."""
+    """Pixels per SVG unit: `scale`, or `dpi`/96, or the default 2; with the DPI the PNG records.
+    Errors name the API's arguments, `scale` and `dpi` (the command line renames them)."""
+    for name, value in (("scale", scale), ("dpi", dpi)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, Real)):
+            raise InputError(f"expected a number, got {type(value).__name__}", name)
     if scale is not None and dpi is not None:
-        raise InputError("give --png-scale or --dpi, not both", "--dpi")
+        raise InputError("give a scale or a DPI, not both", "dpi")
     if dpi is not None:
         if not 0 < dpi <= 2400:
-            raise InputError(f"{dpi} is out of range; use a DPI from 1 to 2400", "--dpi")
+            raise InputError(f"{dpi} is out of range; use a DPI from 1 to 2400", "dpi")
         return dpi / CSS_DPI, dpi
     scale = DEFAULT_PNG_SCALE if scale is None else scale
     if not 0 < scale <= 25:
-        raise InputError(f"{scale} is out of range; use a scale above 0 and at most 25", "--png-scale")
+        raise InputError(f"{scale} is out of range; use a scale above 0 and at most 25", "scale")
     return scale, scale * CSS_DPI
 
 
@@ -58,7 +63,7 @@ def to_png(svg, width, height, scale=None, dpi=None):
     pixels = (round(width * scale), round(height * scale))
     if max(pixels) > MAX_PIXELS_A_SIDE:
         raise InputError(f"the PNG would be {pixels[0]}x{pixels[1]} pixels; {MAX_PIXELS_A_SIDE} a side is the "
-                         "most Cairo can draw: lower --png-scale or --dpi, or export SVG or PDF", "--png-scale")
+                         "most Cairo can draw: lower the scale or DPI, or export SVG or PDF", "scale")
     _cairosvg()
     from cairosvg.surface import PNGSurface
 

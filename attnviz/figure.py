@@ -107,7 +107,7 @@ class Figure:
         """
         from .export import format_for
 
-        format = format_for(path, format, where="format", path_where="path")
+        format = format_for(path, format, where="format", path_where="path", chooser="format='svg'|'png'|'pdf'")
         if format == "svg":
             return write_atomic(path, self.svg() + "\n")
         data = self.png(scale=scale, dpi=dpi) if format == "png" else self.pdf()

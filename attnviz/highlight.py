@@ -13,6 +13,7 @@ or, from the API and spec files, an `(I, J)` pair.
 
 import re
 from dataclasses import dataclass
+from numbers import Integral
 
 from .exact import InputError
 
@@ -72,14 +73,15 @@ def parse_targets(targets, attention):
 
 
 def _is_pair(target):
+    """(3, 3), also from numpy (`np.argmax(...) + 1` is an np.int64): any two integers, not bools."""
     return (isinstance(target, (tuple, list)) and len(target) == 2
-            and all(isinstance(x, int) and not isinstance(x, bool) for x in target))
+            and all(isinstance(x, Integral) and not isinstance(x, bool) for x in target))
 
 
 def _parse_one(target):
     if isinstance(target, (tuple, list)):
         if _is_pair(target):
-            return "cell", target[0], target[1]
+            return "cell", int(target[0]), int(target[1])
         raise InputError("expected a pair of integers (row, column)", f"highlight {_show(target)}")
     if not isinstance(target, str):
         raise InputError(f"expected {TARGET_FORMS}", f"highlight {_show(target)}")

@@ -83,7 +83,7 @@ def test_an_extension_that_is_no_format_is_refused_not_filled_with_svg(path):
         attnviz.figure().save(path)
     suffix = path.rpartition(".")[2]
     assert str(err.value) == (f"path {path}: attnviz writes SVG, PNG or PDF, and '.{suffix}' is none of them; "
-                              "name the file .svg, .png or .pdf, or give the format explicitly (format)")
+                              "name the file .svg, .png or .pdf, or choose the format: format='svg'|'png'|'pdf'")
 
 
 def test_format_and_extension_must_agree():
@@ -127,13 +127,13 @@ def test_cli_png_to_standard_output():
 @pytest.mark.parametrize("args, message", [
     (["-f", "pdf", "-o", "fig.png"], "attnviz: error: -f: format pdf does not match the file name 'fig.png'"),
     (["--dpi", "300", "-o", "fig.svg"], "attnviz: error: --dpi: only a PNG has a resolution, and this writes SVG"),
-    (["--dpi", "300", "--png-scale", "2", "-o", "fig.png"], "attnviz: error: --dpi: give --png-scale or --dpi, "
+    (["--dpi", "300", "--png-scale", "2", "-o", "fig.png"], "attnviz: error: --dpi: give a scale or a DPI, "
                                                            "not both"),
     (["--dpi", "0", "-o", "f.png"], "argument --dpi: expected a number above 0, got '0'"),
     (["--png-scale", "-2", "-o", "f.png"], "argument --png-scale: expected a number above 0, got '-2'"),
     (["-f", "gif"], "argument -f/--format: invalid choice: 'gif'"),
     (["-o", "fig.jpg"], "attnviz: error: -o fig.jpg: attnviz writes SVG, PNG or PDF, and '.jpg' is none of them; "
-                        "name the file .svg, .png or .pdf, or give the format explicitly (-f)"),
+                        "name the file .svg, .png or .pdf, or choose the format: -f svg|png|pdf"),
     (["--theme", "neon"], "attnviz: error: --theme: unknown theme 'neon'; choose light, dark, print, contrast "
                           "or auto"),
 ])
@@ -209,3 +209,16 @@ def test_png_matches_chromium(page, name, theme):
         assert 0.6 <= n1 / n2 <= 1.6, (what, n1, n2)
         checked += 1
     assert checked >= 9 + 6 + 1
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(scale=0), "scale: 0 is out of range; use a scale above 0 and at most 25"),
+    (dict(dpi=5000), "dpi: 5000 is out of range; use a DPI from 1 to 2400"),
+    (dict(scale=2, dpi=100), "dpi: give a scale or a DPI, not both"),
+    (dict(scale="2"), "scale: expected a number, got str"),
+    (dict(dpi=True), "dpi: expected a number, got bool"),
+])
+def test_png_arguments_are_checked_and_named_as_the_api_names_them(kwargs, message):
+    with pytest.raises(attnviz.InputError) as err:
+        attnviz.figure().png(**kwargs)
+    assert str(err.value) == message

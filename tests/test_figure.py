@@ -114,6 +114,7 @@ def test_save_writes_file(tmp_path):
     ("mask", {(1, 2), (1, 3), (2, 3)}, set()),
     ("softmax=3", set(), {3}),
     ("softmax", set(), {1, 2, 3}),
+    ((np.argmax([0, 0, 5]) + 1, np.int32(2)), {(3, 2)}, set()),  # numpy indices, as argmax gives them
 ])
 def test_highlight_targets(target, cells_, rows_):
     fig = attnviz.figure(highlight=[target])
@@ -124,6 +125,7 @@ def test_highlight_targets(target, cells_, rows_):
     ("4,1", "row 4 is outside the grid (rows 1..3)"), ("1,9", "column 9 is outside the grid"),
     ("x", "expected I,J, row=I, mask, softmax=I, softmax, output=I or output"),
     ((1, 2, 3), "expected a pair of integers"), ("softmax=0", "row 0 is outside the grid"),
+    ((True, 1), "expected a pair of integers"), ((1.0, 2), "expected a pair of integers"),
     ("output=1", "the figure has no outputs: give value vectors (v)"),
 ])
 def test_bad_highlight(target, message):
