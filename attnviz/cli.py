@@ -109,7 +109,7 @@ def build_parser():
                     "DIR/index.html and DIR/steps/NN-name.svg. Takes a figure spec and the same flags as render.")
     walk.add_argument("spec", nargs="?", metavar="SPEC",
                       help="figure spec (or a document spec: its figure), a TOML or JSON file; - reads standard input")
-    add_figure_options(walk)
+    add_figure_options(walk, highlight=False)  # each step highlights what it computes
     walk.add_argument("-o", "--output", type=_path, metavar="DIR", default=DEFAULT_WALKTHROUGH_DIR,
                       help=f"the folder to write into (default: {DEFAULT_WALKTHROUGH_DIR})")
     gallery = commands.add_parser(
@@ -128,7 +128,7 @@ def build_parser():
     return parser
 
 
-def add_figure_options(parser):
+def add_figure_options(parser, highlight=True):
     """The flags every figure-making command shares; each overrides the spec key of the same name."""
     parser.add_argument("--q", metavar="VECTORS", help='query vectors, e.g. "1,0; 0,1; 1,1" '
                         "(entries: integers, fractions like -3/4, decimals like 0.5)")
@@ -137,9 +137,10 @@ def add_figure_options(parser):
                         "(for labels with spaces, use a spec file)")
     parser.add_argument("--q-tokens", metavar="LABELS", help="labels for the query rows, separated by spaces")
     parser.add_argument("--k-tokens", metavar="LABELS", help="labels for the key columns, separated by spaces")
-    parser.add_argument("--highlight", metavar="TARGET", action="append",
-                        help='mark as computed this step: "I,J" (a cell), "row=I", "mask", "softmax=I", '
-                             '"softmax", "output=I" or "output" (with --v); repeatable')
+    if highlight:
+        parser.add_argument("--highlight", metavar="TARGET", action="append",
+                            help='mark as computed this step: "I,J" (a cell), "row=I", "mask", "softmax=I", '
+                                 '"softmax", "output=I" or "output" (with --v); repeatable')
     parser.add_argument("--mask", metavar="MASK", action="append",
                         help='causal (default), none, window=W, prefix=P, chunk=C, segments=1,1,2,..., '
                              'padding=J,..., matrix=ROW;ROW;... (rows of 0/1); repeatable: a cell is kept '
@@ -191,7 +192,7 @@ def figure_from_args(args):
             origin = {key: f"{name}: {key}" for key in kwargs}
     # Every spec key has a flag of the same name; its text is read and checked as the spec reads it.
     for key, spec_key in KEYS.items():
-        value = getattr(args, key)
+        value = getattr(args, key, None)  # a command may not take every key (walkthrough: highlight)
         if value is not None:
             flag = f"--{key.replace('_', '-')}"
             if isinstance(value, str) and key in TEXT_READERS:
@@ -319,8 +320,6 @@ def run_page(args):
 def run_walkthrough(args):
     from .walkthrough import walkthrough
 
-    if args.highlight:
-        raise InputError("a walkthrough highlights what each step computes; leave --highlight out", "--highlight")
     document, figures = walkthrough(figure_from_args(args))
     return _write_page(document, figures, args.output, "walkthrough")
 

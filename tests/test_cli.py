@@ -125,6 +125,8 @@ def test_css_command_writes_the_host_stylesheet(tmp_path):
     (["render", "--q", "1", "--k", "1;2", "--tokens", "a b"], "attnviz: error: --tokens: one list labels both axes, "
      "but there are 1 query and 2 keys; label each axis with q_tokens and k_tokens (on the command line, "
      "--q-tokens and --k-tokens)"),
+    (["walkthrough", "--highlight=3,3"], "attnviz: error: unrecognized arguments: --highlight=3,3; --highlight is "
+                                          "an option of 'attnviz render', not of 'attnviz walkthrough'"),
     (["css", "--themee"], "attnviz: error: unrecognized arguments: --themee (see 'attnviz css --help')"),
 ])
 def test_usage_mistakes_are_one_line(args, message):

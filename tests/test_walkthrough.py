@@ -163,7 +163,7 @@ def test_too_many_steps_are_refused(tmp_path):
 
 def test_highlight_is_refused(tmp_path):
     result = run_cli("walkthrough", "--highlight", "1,1", "-o", str(tmp_path / "w"))
-    assert result.code == 2 and result.stderr.startswith("attnviz: error: --highlight: a walkthrough highlights")
+    assert result.code == 2 and result.stderr.startswith("attnviz: error: unrecognized arguments: --highlight")
     assert not (tmp_path / "w").exists()
 
 
