@@ -188,7 +188,7 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask="causal", align="top-left
         scale_, biases = resolve_scale(scale, len(q[0])), resolve_biases(bias, n_q, n_k, align)
     attention = attend(q, k, mask, scale=scale_, biases=biases, v=v)
     marks = parse_targets(highlight, attention)
-    q_where, k_where = "q_tokens", "k_tokens"
+    (q_where, q_noun), (k_where, k_noun) = ("q_tokens", "query"), ("k_tokens", "key")
     if tokens is not None:
         if n_q != n_k:
             queries, keys = f"{n_q} quer{'y' if n_q == 1 else 'ies'}", f"{n_k} key{'s' * (n_k != 1)}"
@@ -196,10 +196,11 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask="causal", align="top-left
                              "with q_tokens and k_tokens (on the command line, --q-tokens and --k-tokens)", "tokens")
         q_tokens = k_tokens = tokens
         q_where = k_where = "tokens"
+        q_noun = k_noun = "token"
     words = describe(attention, marks,
                      title=None if title is None else check_text(title, "title"),
                      subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
-                     q_labels=None if q_tokens is None else check_labels(q_tokens, n_q, q_where),
-                     k_labels=None if k_tokens is None else check_labels(k_tokens, n_k, k_where),
+                     q_labels=None if q_tokens is None else check_labels(q_tokens, n_q, q_where, q_noun),
+                     k_labels=None if k_tokens is None else check_labels(k_tokens, n_k, k_where, k_noun),
                      softmax=softmax, places=places, show=show)
     return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)

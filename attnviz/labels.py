@@ -29,10 +29,12 @@ def check_text(value, where, limit=MAX_TITLE):
     return value
 
 
-def check_labels(labels, count, where):
-    """One label per token: a list of `count` strings."""
+def check_labels(labels, count, where, noun="token"):
+    """One label per token (`noun`: "query", "key"): a list of `count` strings."""
     if isinstance(labels, str) or not isinstance(labels, (list, tuple)):
         raise InputError(f"expected a list of {count} strings", where)
     if len(labels) != count:
-        raise InputError(f"{len(labels)} labels for {count} tokens; give one per token", where)
+        nouns = noun if count == 1 else {"query": "queries"}.get(noun, noun + "s")
+        raise InputError(f"{len(labels)} label{'s' * (len(labels) != 1)} for {count} {nouns}; give one per {noun}",
+                         where)
     return tuple(check_text(label, f"{where}: label {n}", MAX_LABEL) for n, label in enumerate(labels, 1))

@@ -116,6 +116,8 @@ def _custom(function):
             result = function(i, j)
         except Exception as err:  # noqa: BLE001 - the user's code: report it as their input's problem
             raise InputError(f"{label}({i}, {j}) raised {type(err).__name__}: {err}", "bias") from None
+        if result is None:
+            raise InputError(f"{label}({i}, {j}) returned None; it must return a number", "bias")
         try:
             return to_exact(result)
         except InputError as err:

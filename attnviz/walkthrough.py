@@ -83,8 +83,13 @@ def _pending(steps, n, attention):
 def _intro(attention, steps, rounded=False):
     mask = attention.mask
     n_scores = sum(step[0] == "score" for step in steps)
-    kept = (f"the {n_scores} scores S_ij = Qi·Kj that the {mask.name} mask keeps ({mask.rule}), row by row; "
-            "then the mask" if ("mask",) in steps else f"all {n_scores} scores S_ij = Qi·Kj, row by row")
+    if n_scores == 0:  # every cell masked: nothing to compute before the mask
+        kept = f"the {mask.name} mask ({mask.rule}), which keeps no score"
+    elif ("mask",) in steps:
+        scores = "the score" if n_scores == 1 else f"the {n_scores} scores"
+        kept = f"{scores} S_ij = Qi·Kj that the {mask.name} mask keeps ({mask.rule}), row by row; then the mask"
+    else:
+        kept = f"all {n_scores} scores S_ij = Qi·Kj, row by row" if n_scores > 1 else "the score S_11 = Q1·K1"
     softmax = "softmax, named and shown rounded (≈)" if rounded else "named softmax"
     outputs = "; then each row's output O_i = Σ_j w_ij·V_j" if ("output", 1) in steps else ""
     return (f"From the vectors alone, one step at a time: {kept}; then each row's {softmax}{outputs}. "

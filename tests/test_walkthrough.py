@@ -350,3 +350,19 @@ def test_a_pinned_row_under_decimals_says_the_figure_rounds_it():
     assert document.sections[-1].paragraphs[0] == (
         "Row 3's unmasked scores are all equal, [1,1,1], so each weight is exactly 1/3. The figure shows them "
         "rounded, each marked ≈: ≈0.333, ≈0.333, ≈0.333.")
+
+
+@pytest.mark.parametrize("fig, intro", [
+    (attnviz.figure([[1]], [[1]]), "one step at a time: the score S_11 = Q1·K1; then each row's named softmax."),
+    (attnviz.figure(mask="padding=1,2,3"), "one step at a time: the causal + padding mask (j<=i and j not in "
+                                           "{1,2,3}), which keeps no score; then each row's named softmax."),
+])
+def test_the_intro_counts_what_there_is(fig, intro):
+    document, _ = walkthrough(fig)
+    assert intro in document.intro[0]
+
+
+def test_a_bias_function_that_returns_nothing_is_told_what_to_return():
+    with pytest.raises(attnviz.InputError) as err:
+        attnviz.figure(bias=lambda q_idx, kv_idx: None)
+    assert str(err.value) == "bias: bias(0, 0) returned None; it must return a number"  # a lambda is "bias"
