@@ -152,6 +152,9 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask="causal", align="top-left
     `show`: "scores" (the grid shows S_ij) or "logits" (the grid shows the softmax's exponents).
     `tokens`: labels for both axes (when queries and keys are the same tokens);
     `q_tokens`, `k_tokens`: labels for each axis. Shown verbatim in place of Q1.., K1...
+    `title`, `subtitle`: the figure's title and subtitle (default: the seed's); the subtitle is
+    also the SVG's `<desc>`. `id_prefix`: the ids' prefix (default: from the figure's content, so
+    the same figure gets the same ids); give one per figure when several share a page.
     `theme`: "light" (default), "dark", "print", "contrast" or "auto" (follows the viewer's
     light or dark preference). `embed_font`: inline the font, subset, so the figure looks the
     same where DejaVu is not installed.
