@@ -51,8 +51,8 @@ def _unrecognized(parser, command, extras):
         if others:
             from .notation import and_list
 
-            commands = and_list(f"'attnviz {name}'" for name in others)
-            hint = f"; {flag} is an option of {commands}, not of '{used.prog}'"
+            takers = and_list(f"'attnviz {name}'" for name in others)
+            hint = f"; {flag} is an option of {takers}, not of '{used.prog}'"
         elif close:
             hint = f"; did you mean '{close[0]}'?"
     return UsageError(f"unrecognized arguments: {' '.join(extras)}{hint} (see '{used.prog} --help')")
@@ -299,7 +299,6 @@ def run_page(args):
     from dataclasses import replace
 
     from .document import build_figures, default_document, read_document, seed_spec_text
-    from .spec import KEYS
     from .themes import get_theme
 
     if args.print_spec:
@@ -309,11 +308,12 @@ def run_page(args):
         document, name = default_document(), "seed-document.toml"
     else:
         document, name = read_document(args.spec, sys.stdin.buffer)
+    look = {}  # the flags override the spec's [figure] keys of the same names
     if args.theme is not None:
-        get_theme(args.theme, "--theme")  # refused here, named as the flag, not as the spec's [figure] key
-    look = {key: KEYS[key].check(value, f"--{key.replace('_', '-')}")
-            for key in ("theme", "embed_font") if (value := getattr(args, key)) is not None}
-    document = replace(document, figure={**document.figure, **look})  # flags override the spec's [figure]
+        look["theme"] = get_theme(args.theme, "--theme").name  # refused here, named as the flag
+    if args.embed_font:
+        look["embed_font"] = True
+    document = replace(document, figure={**document.figure, **look})
     return _write_page(document, build_figures(document, name), args.output, name)
 
 
