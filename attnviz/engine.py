@@ -12,7 +12,7 @@ from fractions import Fraction
 from .exact import InputError, format_number, to_exact
 
 __all__ = ["Mask", "CAUSAL", "Scale", "Bias", "Attention", "Weights", "attend", "dot", "exact_vectors",
-           "softmax_weights"]
+           "check_matrix_shape", "softmax_weights"]
 
 #: Largest grid side and vector dimension accepted; bigger inputs are refused at once.
 MAX_TOKENS = 64
@@ -127,6 +127,16 @@ class Attention:
     @property
     def all_integer(self):
         return all(x.denominator == 1 for vec in (*self.q, *self.k) for x in vec)
+
+
+def check_matrix_shape(rows, n_q, n_k, where=None):
+    """A per-cell matrix (mask or bias) must have one row per query and one entry per key."""
+    if len(rows) != n_q:
+        raise InputError(f"{len(rows)} rows for a {n_q}×{n_k} grid; give {n_q} rows of {n_k}", where)
+    for n, row in enumerate(rows, 1):
+        if len(row) != n_k:
+            raise InputError(f"row {n} has {len(row)} entries for a {n_q}×{n_k} grid; give {n_q} rows of {n_k}",
+                             where)
 
 
 def exact_vectors(rows, name):

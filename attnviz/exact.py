@@ -11,8 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 from numbers import Integral, Rational, Real
 
-__all__ = ["InputError", "MAX_DIGITS", "MAX_EXPONENT", "check_matrix_shape", "parse_number", "to_exact",
-           "format_number"]
+__all__ = ["InputError", "MAX_DIGITS", "MAX_EXPONENT", "parse_number", "to_exact", "format_number"]
 
 #: Longest numerator or denominator accepted, in digits: that limit decides what fits
 #: (`1e39` and `5e-40` do, `1e40` does not). The exponent guard only keeps arithmetic instant,
@@ -102,16 +101,6 @@ def _within_limits(value, raw=None):
         raise InputError(f"{what} of about {max(int(bits * 0.30103), MAX_DIGITS + 1)} digits exactly; "
                          f"the limit is {MAX_DIGITS}")
     return value
-
-
-def check_matrix_shape(rows, n_q, n_k, where=None):
-    """A per-cell matrix (mask or bias) must have one row per query and one entry per key."""
-    if len(rows) != n_q:
-        raise InputError(f"{len(rows)} rows for a {n_q}×{n_k} grid; give {n_q} rows of {n_k}", where)
-    for n, row in enumerate(rows, 1):
-        if len(row) != n_k:
-            raise InputError(f"row {n} has {len(row)} entries for a {n_q}×{n_k} grid; give {n_q} rows of {n_k}",
-                             where)
 
 
 def format_number(value):

@@ -8,8 +8,8 @@ callable bias(q_idx, kv_idx)), and bound to the grid's shape. Everything stays e
 import re
 from fractions import Fraction
 
-from .engine import Bias, Scale
-from .exact import InputError, check_matrix_shape, format_number, parse_number, to_exact
+from .engine import Bias, Scale, check_matrix_shape
+from .exact import InputError, format_number, parse_number, to_exact
 from .masks import ALIGNMENTS
 from .surds import inverse_sqrt
 

@@ -26,8 +26,8 @@ import numbers
 import re
 from dataclasses import dataclass
 
-from .engine import CAUSAL, Mask
-from .exact import InputError, check_matrix_shape
+from .engine import CAUSAL, Mask, check_matrix_shape
+from .exact import InputError
 
 __all__ = ["ALIGNMENTS", "FAMILIES", "MaskOption", "parse_mask", "resolve", "intersect", "custom", "query_position"]
 

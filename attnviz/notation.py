@@ -4,11 +4,13 @@ Tiny pure functions, each returning one piece of text. Indices are 1-based here,
 as in the figure.
 """
 
+from collections import Counter
+
 from .exact import InputError, format_number
 from .surds import Surd
 
 __all__ = ["SOFTMAX_FORMS", "and_list", "format_exact", "exponential", "vector_text", "vector_line", "scores_line",
-           "weights_line", "weight_terms", "normalizer_line", "wide_indices", "weight_name", "output_line",
+           "weights_line", "weight_terms", "sum_terms", "normalizer_line", "wide_indices", "weight_name", "output_line",
            "logit_formula"]
 
 #: How a row's named softmax is written: `e^a/(e^a+e^b)`, `e^a/Z_i`, or with like terms collected.
@@ -73,15 +75,17 @@ def scores_line(row, scores, word="scores"):
     return f"row {row}: {word} [{','.join(map(format_exact, scores))}]"
 
 
-def _sum(exponents, form, row=None):
-    """e^a+e^a+e^b, or with like terms collected, 2e^a+e^b (in order of first appearance)."""
+def sum_terms(exponents, form="expanded"):
+    """A row's sum as (count, exponent) terms: each exponent once, or (grouped) like terms collected,
+    in order of first appearance: [1, 1, 2] -> [(2, 1), (1, 2)], written 2e^1+e^2."""
     if form != "grouped":
-        total = "+".join(exponential(x) for x in exponents)
-    else:
-        counts = {}
-        for x in exponents:
-            counts[x] = counts.get(x, 0) + 1
-        total = "+".join(f"{n if n > 1 else ''}{exponential(x)}" for x, n in counts.items())
+        return [(1, x) for x in exponents]
+    return [(n, x) for x, n in Counter(exponents).items()]
+
+
+def _sum(exponents, form, row=None):
+    """e^a+e^a+e^b, or with like terms collected, 2e^a+e^b."""
+    total = "+".join(f"{n if n > 1 else ''}{exponential(x)}" for n, x in sum_terms(exponents, form))
     if len(total) > MAX_ROW_TEXT:
         raise InputError(f"{_row(row)} softmax sum alone is {len(total):,} characters, past the limit of "
                          f"{MAX_ROW_TEXT:,} per row; use fewer tokens or shorter numbers", "q/k")

@@ -189,7 +189,7 @@ def _softmax_section(i, attention, shown_weights, form="expanded"):
                          f"rounded, each marked ≈: {shown_weights.removeprefix('weights ')}.")
         else:
             paragraph = f"Row {i}'s unmasked {word} are {shown}. Softmax is named, not decimalized: weights {terms}."
-        denominator = _tex_sum(weights.exponents, grouped=form == "grouped")
+        denominator = _tex_sum(weights.exponents, form)
         if len(scores) <= MAX_SPELLED:
             formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(
                 rf"\frac{{e^{{{_tex_exponent(x)}}}}}{{{denominator}}}" for x in weights.exponents) + r"\right)"
@@ -253,14 +253,9 @@ def _factor(x):
     return f"({text})" if x < 0 or Fraction(x).denominator != 1 else text
 
 
-def _tex_sum(exponents, grouped=False):
-    """`e^{0}+e^{1}`; grouped, like terms collected as the figure's grouped form writes them: `2e^{1}+e^{2}`."""
-    if not grouped:
-        return "+".join(f"e^{{{_tex_exponent(x)}}}" for x in exponents)
-    counts = {}
-    for x in exponents:
-        counts[x] = counts.get(x, 0) + 1
-    return "+".join(f"{n if n > 1 else ''}e^{{{_tex_exponent(x)}}}" for x, n in counts.items())
+def _tex_sum(exponents, form="expanded"):
+    """`e^{0}+e^{1}`, or as the figure's grouped form writes it: `2e^{1}+e^{2}`."""
+    return "+".join(f"{n if n > 1 else ''}e^{{{_tex_exponent(x)}}}" for n, x in notation.sum_terms(exponents, form))
 
 
 def _tex_exponent(x):
