@@ -110,6 +110,14 @@ def build_parser():
     walk.add_argument("spec", nargs="?", metavar="SPEC",
                       help="figure spec (or a document spec: its figure), a TOML or JSON file; - reads standard input")
     add_figure_options(walk, highlight=False)  # each step highlights what it computes
+    walk.add_argument("--flash", metavar="BR,BC",
+                      help="FlashAttention: one step per Br×Bc tile (Br query rows, Bc key columns) with the running "
+                           "max m and normaliser ℓ, then the proof that the tiled softmax is the one-shot softmax")
+    walk.add_argument("--flash-order", metavar="ORDER",
+                      help="with --flash: fa2 (default; outer loop over query blocks) or fa1 (outer over key blocks)")
+    walk.add_argument("--decode", metavar="P",
+                      help="KV-cache decoding: the first P tokens are the prompt (one prefill step), then one step "
+                           "per generated token, with the cache before and after")
     walk.add_argument("-o", "--output", type=_path, metavar="DIR", default=DEFAULT_WALKTHROUGH_DIR,
                       help=f"the folder to write into (default: {DEFAULT_WALKTHROUGH_DIR})")
     gallery = commands.add_parser(
@@ -171,12 +179,15 @@ def add_look_options(parser):
                         help="inline the font (subset to the figure's characters), so it looks the same everywhere")
 
 
-def figure_from_args(args):
-    """The figure the flags and the optional spec describe; errors name the flag or the spec key."""
+def figure_from_args(args, walk=None):
+    """The figure the flags and the optional spec describe; errors name the flag or the spec key.
+
+    `walk`, a dict, receives the walkthrough keys (flash, flash_order, decode) the spec or flags give."""
     from .figure import SEED_HIGHLIGHT, SEED_K, SEED_Q, figure
-    from .spec import KEYS, TEXT_READERS, figure_arguments, read_spec
+    from .spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, figure_arguments, read_spec
 
     kwargs, origin = {}, {}
+    keys = KEYS if walk is None else {**KEYS, **WALKTHROUGH_KEYS}
     step = getattr(args, "step", None)
     if step is not None and args.spec is None:
         raise InputError("needs a document spec (one with [[sections]]), e.g. attnviz render page.toml --step 2",
@@ -188,10 +199,13 @@ def figure_from_args(args):
 
             kwargs, origin = step_arguments(mapping, name, step, need_step=args.command == "render")
         else:
-            kwargs = figure_arguments(mapping, name)
+            if walk is None and (found := [key for key in WALKTHROUGH_KEYS if key in mapping]):
+                raise InputError(f"'{found[0]}' is a walkthrough key: 'attnviz walkthrough {args.spec}' steps "
+                                 "through it", name)
+            kwargs = figure_arguments(mapping, name, keys)
             origin = {key: f"{name}: {key}" for key in kwargs}
     # Every spec key has a flag of the same name; its text is read and checked as the spec reads it.
-    for key, spec_key in KEYS.items():
+    for key, spec_key in keys.items():
         value = getattr(args, key, None)  # a command may not take every key (walkthrough: highlight)
         if value is not None:
             flag = f"--{key.replace('_', '-')}"
@@ -199,6 +213,9 @@ def figure_from_args(args):
                 value = TEXT_READERS[key](value, flag)
             kwargs[key] = spec_key.check(value, flag)
             origin[key] = flag
+    for key in WALKTHROUGH_KEYS:
+        if key in kwargs:
+            walk[key] = (kwargs.pop(key), origin[key])
     if "q" not in kwargs and "k" not in kwargs:
         kwargs.update(q=SEED_Q, k=SEED_K)
         kwargs.setdefault("highlight", SEED_HIGHLIGHT)
@@ -318,9 +335,33 @@ def run_page(args):
 
 
 def run_walkthrough(args):
-    from .walkthrough import walkthrough
+    walk = {}
+    fig = figure_from_args(args, walk)
+    if "flash" in walk and "decode" in walk:
+        raise InputError("choose one walkthrough: FlashAttention tiles or KV-cache decoding, not both",
+                         f"{walk['flash'][1]} and {walk['decode'][1]}")
+    if "flash_order" in walk and "flash" not in walk:
+        raise InputError("orders FlashAttention's tiles: give the tiles too (--flash BR,BC)", walk["flash_order"][1])
+    if "flash" in walk:
+        from .walkthrough_flash import flash_walkthrough
 
-    document, figures = walkthrough(figure_from_args(args))
+        (block, where), (order, order_where) = walk["flash"], walk.get("flash_order", ("fa2", None))
+        try:
+            document, figures = flash_walkthrough(fig, block, order)
+        except InputError as err:
+            raise err.relocated(lambda at: {"flash": where, "flash_order": order_where}.get(at, at)) from None
+    elif "decode" in walk:
+        from .walkthrough_decode import decode_walkthrough
+
+        prompt, where = walk["decode"]
+        try:
+            document, figures = decode_walkthrough(fig, prompt)
+        except InputError as err:
+            raise err.relocated(lambda at: where if at == "decode" else at) from None
+    else:
+        from .walkthrough import walkthrough
+
+        document, figures = walkthrough(fig)
     return _write_page(document, figures, args.output, "walkthrough")
 
 

@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from .exact import InputError
 
-__all__ = ["KEYS", "MAX_SPEC_BYTES", "read_spec", "parse_spec", "figure_arguments", "parse_vectors", "check_value",
+__all__ = ["KEYS", "WALKTHROUGH_KEYS", "MAX_SPEC_BYTES", "read_spec", "parse_spec", "figure_arguments", "parse_vectors", "check_value",
            "value_from_text", "TEXT_READERS"]
 
 MAX_SPEC_BYTES = 1_000_000
@@ -129,6 +129,43 @@ KEYS = {
     "embed_font": Key("whether to inline the font", _bool, "embed_font = true"),
 }
 REQUIRED = ("q", "k")
+
+
+def _block(value, where):
+    """`[2, 3]` or `"2,3"`: FlashAttention's tile, Br query rows by Bc key columns."""
+    if isinstance(value, str):
+        parts = [part.strip() for part in value.split(",")]
+        value = [int(part) if part.isdecimal() else part for part in parts]
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(type(x) is int for x in value)):
+        raise InputError(f"expected two block sizes Br,Bc like 2,2 (query rows, key columns), got {_show(value)}",
+                         where)
+    if min(value) < 1:
+        raise InputError(f"block sizes must be at least 1, got {value[0]},{value[1]}", where)
+    return tuple(value)
+
+
+def _count(value, where):
+    """A positive whole number, or its digits as text."""
+    if isinstance(value, str) and value.strip().isdecimal():
+        value = int(value.strip())
+    if type(value) is not int or value < 1:
+        raise InputError(f"expected a whole number of prompt tokens, at least 1, got {_show(value)}", where)
+    return value
+
+
+def _show(value):
+    return repr(value) if isinstance(value, str) else _kind(value) if not isinstance(value, (int, list)) else str(value)
+
+
+#: Keys only a walkthrough reads: they choose which mechanics it steps through, not what the figure says.
+WALKTHROUGH_KEYS = {
+    "flash": Key("FlashAttention tiles, Br query rows by Bc key columns", _block, "flash = [2, 2]"),
+    "flash_order": Key("the loop order: fa2 (outer over query blocks) or fa1 (outer over key blocks)", _text,
+                       'flash_order = "fa1"'),
+    "decode": Key("the number of prompt tokens; the rest are decoded one by one with a KV cache", _count,
+                  "decode = 3"),
+}
 
 
 def read_spec(source, stdin=None):

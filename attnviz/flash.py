@@ -1,0 +1,140 @@
+"""FlashAttention's tiled online softmax, exactly: the steps as data.
+
+The grid is cut into Br×Bc tiles. FlashAttention-2 ("fa2") loops over query blocks outside and
+key blocks inside; FlashAttention-1 ("fa1") over key blocks outside. Each row i keeps a running
+maximum m_i and a running normaliser ℓ_i = Σ e^(s_ij − m_i) over the keys seen so far. When a
+tile raises m_i, the old ℓ_i (and the output accumulator) is multiplied by e^(m_old − m_new),
+which turns each old term e^(s − m_old) into e^(s − m_new): exponents add, nothing is rounded.
+So ℓ_i is always a tuple of exact exponents, and at the end e^(s_ij − m_i)/ℓ_i is the one-shot
+softmax e^(s_ij)/Σ_t e^(s_it), term by term.
+
+A tile whose every cell is masked is skipped (no step), as FlashAttention's block masks do.
+"""
+
+from dataclasses import dataclass
+
+from .exact import InputError
+from .surds import sign
+
+__all__ = ["ORDERS", "MAX_TILES", "FlashStep", "Tile", "tiles", "flash_steps", "flash", "check_block"]
+
+ORDERS = ("fa2", "fa1")
+#: The most tiles one walk visits (skipped ones included); a 64-token grid in 1×1 tiles is 4,096.
+MAX_TILES = 4_096
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One Br×Bc tile: its 1-based query rows and key columns, and whether every cell is masked."""
+
+    rows: tuple
+    keys: tuple
+    skipped: bool
+
+
+@dataclass(frozen=True)
+class FlashStep:
+    """The state after one (not skipped) tile. Every dict is keyed by 1-based query index and holds
+    the rows of this tile that have seen at least one kept key so far (others are still at the
+    start state m = −∞, ℓ = 0).
+
+    `m[i]`: the running maximum, exact (a Fraction, or a Surd for scaled logits).
+    `l[i]`: the exponents x of ℓ_i = Σ e^x, one per kept key seen so far (`seen[i]`), in key order.
+    `rescale[i]`: m_old − m_new, the exponent of the factor applied to the old ℓ_i and output
+    accumulator at this tile (0 when the maximum did not move); None at row i's first tile.
+    `scores`: {(i, j): exact score (logit)} for the tile's kept cells; `masked`: its masked cells.
+    `o[i]`: with value vectors, the accumulator Õ_i = Σ e^x·V_j as (x, j) pairs, like `l[i]`.
+    """
+
+    index: int  # 1-based, among the steps
+    rows: tuple
+    keys: tuple
+    m: dict
+    l: dict
+    rescale: dict
+    seen: dict
+    scores: dict
+    masked: tuple
+    o: dict
+
+
+def check_block(block, shape, where="block"):
+    """(Br, Bc) as two positive integers; refuses other shapes and more than MAX_TILES tiles."""
+    if (not isinstance(block, (tuple, list)) or len(block) != 2
+            or not all(isinstance(b, int) and not isinstance(b, bool) for b in block)):
+        raise InputError(f"expected two block sizes (Br, Bc), e.g. (2, 2), got {block!r}", where)
+    br, bc = block
+    if br < 1 or bc < 1:
+        raise InputError(f"block sizes must be at least 1, got Br={br}, Bc={bc}", where)
+    n_q, n_k = shape
+    count = -(-n_q // br) * -(-n_k // bc)
+    if count > MAX_TILES:
+        raise InputError(f"{count:,} tiles; the limit is {MAX_TILES:,}", where)
+    return br, bc
+
+
+def tiles(attention, block, order="fa2"):
+    """Every tile in the loop order, skipped ones included."""
+    if order not in ORDERS:
+        raise InputError(f"expected fa2 (outer loop over query blocks) or fa1 (outer over key blocks), got {order!r}",
+                         "order")
+    br, bc = check_block(block, attention.shape)
+    n_q, n_k = attention.shape
+    row_blocks = [tuple(range(r + 1, min(r + br, n_q) + 1)) for r in range(0, n_q, br)]
+    key_blocks = [tuple(range(c + 1, min(c + bc, n_k) + 1)) for c in range(0, n_k, bc)]
+    pairs = ([(r, c) for r in row_blocks for c in key_blocks] if order == "fa2"
+             else [(r, c) for c in key_blocks for r in row_blocks])
+    return [Tile(r, c, not any(attention.kept[i - 1][j - 1] for i in r for j in c)) for r, c in pairs]
+
+
+def flash_steps(attention, block, order="fa2"):
+    """The steps of the tiled online softmax over an `engine.Attention`'s logits."""
+    logits = attention.scores if attention.logits is None else attention.logits
+    state = {}  # i -> (m, seen keys): ℓ's exponents are s_ij − m for the seen keys
+    steps = []
+    for tile in tiles(attention, block, order):
+        if tile.skipped:
+            continue
+        m, l, rescale, seen, o = {}, {}, {}, {}, {}
+        scores = {(i, j): logits[i - 1][j - 1] for i in tile.rows for j in tile.keys if attention.kept[i - 1][j - 1]}
+        for i in tile.rows:
+            new = [j for j in tile.keys if (i, j) in scores]
+            if i not in state and not new:
+                continue  # nothing kept yet: still m = −∞, ℓ = 0
+            old_m, old_seen = state.get(i, (None, ()))
+            new_m = old_m
+            for j in new:
+                if new_m is None or sign(scores[i, j] - new_m) > 0:
+                    new_m = scores[i, j]
+            keys = old_seen + tuple(new)
+            state[i] = (new_m, keys)
+            m[i], seen[i] = new_m, keys
+            l[i] = tuple(logits[i - 1][j - 1] - new_m for j in keys)
+            rescale[i] = None if old_m is None else old_m - new_m
+            if attention.values is not None:
+                o[i] = tuple(zip(l[i], keys))
+        masked = tuple((i, j) for i in tile.rows for j in tile.keys if (i, j) not in scores)
+        steps.append(FlashStep(len(steps) + 1, tile.rows, tile.keys, m, l, rescale, seen, scores, masked, o))
+    return tuple(steps)
+
+
+def flash(q, k, v=None, block=(2, 2), order="fa2", mask="causal", *, scale=None):
+    """FlashAttention's tiled online softmax for query vectors `q` and key vectors `k`, exactly.
+
+    Returns the steps in loop order, one `FlashStep` per tile that keeps at least one cell
+    (fully masked tiles are skipped). `block` = (Br, Bc), the tile's query rows and key columns
+    (they need not divide the number of tokens); `order` "fa2" (outer loop over query blocks) or
+    "fa1" (outer loop over key blocks); `mask` as `attnviz.figure` takes it ("causal", "none",
+    "window=3", ...); `scale` "sqrt" or an exact factor for the logits; `v`, value vectors, adds
+    the output accumulator `o`. Every index is 1-based, as in the figure.
+
+    >>> steps = flash([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], [1, 1]], block=(2, 2))
+    >>> [(s.rows, s.keys) for s in steps]
+    [((1, 2), (1, 2)), ((3,), (1, 2)), ((3,), (3,))]
+    >>> steps[2].m[3], steps[2].l[3], steps[2].rescale[3]
+    (Fraction(2, 1), (Fraction(-1, 1), Fraction(-1, 1), Fraction(0, 1)), Fraction(-1, 1))
+    """
+    from .figure import figure
+
+    fig = figure(q, k, v=v, mask=mask, scale=scale)
+    return flash_steps(fig.attention, block, order)
