@@ -181,12 +181,13 @@ def test_fa1_order_walks_key_blocks_outside(tmp_path):
         (tmp_path / "index.html").read_text(encoding="utf-8"))
 
 
-def test_spec_keys_work_like_the_flags(tmp_path):
+@pytest.mark.parametrize("keys, steps", [('flash = [2, 2]\nflash_order = "fa1"\n', 4), ("decode = 2\n", 2)])
+def test_walkthrough_spec_keys_work_like_the_flags(keys, steps, tmp_path):
     spec = tmp_path / "f.toml"
-    spec.write_text('q = "1,0;0,1;1,1"\nk = "1,0;0,1;1,1"\nflash = [2, 2]\nflash_order = "fa1"\n', encoding="utf-8")
+    spec.write_text('q = "1,0;0,1;1,1"\nk = "1,0;0,1;1,1"\n' + keys, encoding="utf-8")
     result = run_cli("walkthrough", str(spec), "-o", str(tmp_path / "out"))
     assert result.code == 0, result.stderr
-    assert len(list((tmp_path / "out" / "steps").iterdir())) == 4
+    assert len(list((tmp_path / "out" / "steps").iterdir())) == steps
 
 
 @pytest.mark.parametrize("args, message", [
@@ -200,11 +201,16 @@ def test_spec_keys_work_like_the_flags(tmp_path):
      "attnviz: error: --flash: 105 tiles to walk and the final step; the limit is 100 steps"),
 ])
 def test_bad_flash_input_is_one_line(args, message, tmp_path):
-    result = run_cli("walkthrough", *args, "-o", str(tmp_path))
+    assert_walkthrough_refused(args, message, tmp_path)
+
+
+def assert_walkthrough_refused(args, message, folder):
+    """`attnviz walkthrough ARGS -o FOLDER` ends in one line starting with `message`, exit 2, nothing written."""
+    result = run_cli("walkthrough", *args, "-o", str(folder))
     assert result.code == 2
     assert result.stderr.startswith(message), result.stderr
     assert result.stderr.count("\n") == 1
-    assert not any(tmp_path.iterdir())
+    assert not any(folder.iterdir())
 
 
 def test_render_refuses_a_walkthrough_key(tmp_path):
