@@ -11,17 +11,18 @@ from decimal import Decimal
 from fractions import Fraction
 from numbers import Integral, Rational, Real
 
-__all__ = ["InputError", "MAX_DIGITS", "MAX_EXPONENT", "parse_number", "to_exact", "format_number"]
+__all__ = ["InputError", "MAX_DIGITS", "parse_number", "to_exact", "format_number", "digits"]
 
-#: Longest numerator or denominator accepted, in digits: that limit decides what fits
-#: (`1e39` and `5e-40` do, `1e40` does not). The exponent guard only keeps arithmetic instant,
-#: refusing `1e999999999` before anything is computed; it is loose enough (with at most 40 typed
-#: digits, a larger exponent can never fit) that it never refuses a number the digit limit allows.
+#: Longest numerator or denominator accepted, in digits of the exact value, however it is spelled
+#: (`1e39`, `5e-40` and `000…0001` fit, `1e40` does not). Digits are counted from the text before
+#: any arithmetic, so `1e999999999` or a 5,000-digit number is refused at once, never computed.
 MAX_DIGITS = 40
-MAX_EXPONENT = 2 * MAX_DIGITS
+# A decimal M/10^k (M not a multiple of 10) keeps a denominator of at least 2^k: past k = 132 it has more
+# than 40 digits. Then at most 5^132 (93 digits) of M cancels, so an M of more than 40 + 93 digits cannot fit.
+_MAX_SHIFT, _MAX_CANCELLED_DIGITS = 132, 93
 _LIMIT = 10**MAX_DIGITS
 
-_DECIMAL = re.compile(r"(?a)[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?")
+_DECIMAL = re.compile(r"(?a)(?P<sign>[+-]?)(?P<int>\d*)(?:\.(?P<frac>\d*))?(?:[eE](?P<exp>[+-]?\d+))?")
 _FRACTION = re.compile(r"(?a)[+-]?\d+/[+-]?\d+")
 
 
@@ -43,26 +44,54 @@ class InputError(ValueError):
 def parse_number(text):
     """Read one typed number exactly: `3`, `-3/4`, `0.5`, `1.25e-2`.
 
-    >>> parse_number("0.5"), parse_number("-3/4"), parse_number(" 7 ")
-    (Fraction(1, 2), Fraction(-3, 4), Fraction(7, 1))
+    >>> parse_number("0.5"), parse_number("-3/4"), parse_number(" 7 "), parse_number("000.50e1")
+    (Fraction(1, 2), Fraction(-3, 4), Fraction(7, 1), Fraction(5, 1))
     """
     raw = text.strip()
-    typed = raw.lower().partition("e")[0]  # the exponent's digits are the guard's business, below
-    digits = max(sum(ch in "0123456789" for ch in part) for part in typed.split("/"))
-    if digits > MAX_DIGITS:
-        raise InputError(f"{_show(raw)} has {digits} digits; the limit is {MAX_DIGITS}")
     if _FRACTION.fullmatch(raw):
-        num, den = raw.split("/")
-        if int(den) == 0:
+        num, den = (_integer(part, raw) for part in raw.split("/"))
+        if den == 0:
             raise InputError(f"{_show(raw)} divides by zero")
-        return _within_limits(Fraction(int(num), int(den)), raw)
+        return _within_limits(Fraction(num, den), raw)
     match = _DECIMAL.fullmatch(raw)
-    if not match:
+    if not match or not (match["int"] or match["frac"]):
         raise InputError(f"{_show(raw)} is not a number (use an integer like 3, a fraction like -3/4 "
                          f"or a decimal like 0.5)")
-    if match["exp"] is not None and abs(int(match["exp"])) > MAX_EXPONENT:
-        raise InputError(f"{_show(raw)} is out of range: exponents are limited to ±{MAX_EXPONENT}")
-    return _within_limits(Fraction(raw), raw)
+    return _within_limits(_decimal(match, raw), raw)
+
+
+def _integer(text, raw):
+    """A typed integer, its leading zeros aside counted before int() reads it."""
+    significant = text.lstrip("+-").lstrip("0")
+    if len(significant) > MAX_DIGITS:
+        raise InputError(f"{_show(raw)} has {len(significant):,} digits; the limit is {MAX_DIGITS}")
+    return int(significant or "0") * (-1 if text.startswith("-") else 1)
+
+
+def _decimal(match, raw):
+    """The decimal's exact value, M·10^e; whether it can fit is decided from its digits, before any arithmetic."""
+    fraction = (match["frac"] or "").rstrip("0")
+    mantissa = (match["int"] + fraction).lstrip("0")
+    if not mantissa:
+        return Fraction(0)
+    exponent_text = match["exp"] or "0"
+    exponent_digits = exponent_text.lstrip("+-").lstrip("0")
+    if len(exponent_digits) > 9:  # 1e(5,000 digits): even its number of digits is too long to compute with
+        raise InputError(f"{_show(raw)} is out of range: a number of more than 10^{len(exponent_digits) - 1} "
+                         f"digits exactly; the limit is {MAX_DIGITS}")
+    exponent = int(exponent_text[0] + exponent_digits if exponent_text[0] == "-" else exponent_digits or "0")
+    exponent -= len(fraction)
+    significant = mantissa.rstrip("0")  # M without trailing zeros, so M·10^e is reduced by 2s or 5s only
+    exponent += len(mantissa) - len(significant)
+    if exponent >= 0:
+        size = len(significant) + exponent  # a whole number: exactly this many digits
+    else:
+        size = max(len(significant), -exponent)  # past the bounds above it cannot fit; within them, compute
+        size = size if -exponent > _MAX_SHIFT or len(significant) > MAX_DIGITS + _MAX_CANCELLED_DIGITS else 0
+    if size > MAX_DIGITS:
+        raise InputError(f"{_show(raw)} is a number of about {size:,} digits exactly; the limit is {MAX_DIGITS}")
+    value = int(significant) * 10**max(exponent, 0)
+    return Fraction(-value if match["sign"] == "-" else value, 10**max(-exponent, 0))
 
 
 def to_exact(value):
@@ -96,11 +125,23 @@ def _within_limits(value, raw=None):
     """`value`, if its numerator and denominator have at most MAX_DIGITS digits each."""
     # bit_length, not str(): Python refuses to print integers of more than 4300 digits.
     if abs(value.numerator) >= _LIMIT or value.denominator >= _LIMIT:
-        bits = max(value.numerator.bit_length(), value.denominator.bit_length())
+        size = max(digits(value.numerator), digits(value.denominator))
         what = "a number" if raw is None else f"{_show(raw)} is a number"
-        raise InputError(f"{what} of about {max(int(bits * 0.30103), MAX_DIGITS + 1)} digits exactly; "
-                         f"the limit is {MAX_DIGITS}")
+        raise InputError(f"{what} of about {size:,} digits exactly; the limit is {MAX_DIGITS}")
     return value
+
+
+def digits(n):
+    """How many decimal digits the integer |n| has, without str() (which refuses past 4,300 digits).
+
+    >>> digits(0), digits(-999), digits(10**5000)
+    (1, 3, 5001)
+    """
+    n = abs(n)
+    count = max(1, int(n.bit_length() * 0.30102999566398120))  # log10(2): never more than the true count
+    while n >= 10**count:
+        count += 1
+    return count
 
 
 def format_number(value):

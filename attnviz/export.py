@@ -19,6 +19,9 @@ FORMATS = ("svg", "png", "pdf")
 CSS_DPI = 96  # one SVG user unit is one CSS pixel, 1/96 inch
 MAX_PIXELS_A_SIDE = 32767  # Cairo's largest image surface
 DEFAULT_PNG_SCALE = 2  # sharp on high-density screens and projectors
+# A quarter pixel per unit is a thumbnail already (the seed figure 180 px wide); below it text is a smudge.
+SCALES = (0.25, 25)  # pixels per SVG unit
+DPIS = (SCALES[0] * CSS_DPI, SCALES[1] * CSS_DPI)  # 24 to 2400
 
 
 def format_for(path, format=None, where="-f", path_where="-o", chooser="-f svg|png|pdf"):
@@ -48,12 +51,12 @@ def png_scale(scale=None, dpi=None):
     if scale is not None and dpi is not None:
         raise InputError("give a scale or a DPI, not both", "dpi")
     if dpi is not None:
-        if not 0 < dpi <= 2400:
-            raise InputError(f"{dpi} is out of range; use a DPI from 1 to 2400", "dpi")
+        if not DPIS[0] <= dpi <= DPIS[1]:
+            raise InputError(f"{dpi:g} is out of range; use a DPI from {DPIS[0]:g} to {DPIS[1]:g}", "dpi")
         return dpi / CSS_DPI, dpi
     scale = DEFAULT_PNG_SCALE if scale is None else scale
-    if not 0 < scale <= 25:
-        raise InputError(f"{scale} is out of range; use a scale above 0 and at most 25", "scale")
+    if not SCALES[0] <= scale <= SCALES[1]:
+        raise InputError(f"{scale:g} is out of range; use a scale from {SCALES[0]:g} to {SCALES[1]:g}", "scale")
     return scale, scale * CSS_DPI
 
 

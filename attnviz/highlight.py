@@ -19,8 +19,9 @@ from .exact import InputError
 
 __all__ = ["Highlight", "NO_HIGHLIGHT", "parse_targets"]
 
-_CELL = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*")
-_ROW = re.compile(r"\s*(row|softmax|output)\s*=\s*(\d+)\s*")
+# ASCII digits only (`(?a)`): fullwidth `３` is refused here as in vectors.
+_CELL = re.compile(r"(?a)\s*(\d+)\s*,\s*(\d+)\s*")
+_ROW = re.compile(r"(?a)\s*(row|softmax|output)\s*=\s*(\d+)\s*")
 TARGET_FORMS = "I,J, row=I, mask, softmax=I, softmax, output=I or output"
 
 
@@ -52,9 +53,10 @@ def parse_targets(targets, attention):
         if kind in ("output=", "output") and attention.values is None:
             raise InputError("the figure has no outputs: give value vectors (v)", f"highlight {_show(target)}")
         if i is not None and not 1 <= i <= n_q:
-            raise InputError(f"row {i} is outside the grid (rows 1..{n_q})", f"highlight {_show(target)}")
+            raise InputError(f"{_named('row', i)} is outside the grid (rows 1..{n_q})", f"highlight {_show(target)}")
         if j is not None and not 1 <= j <= n_k:
-            raise InputError(f"column {j} is outside the grid (columns 1..{n_k})", f"highlight {_show(target)}")
+            raise InputError(f"{_named('column', j)} is outside the grid (columns 1..{n_k})",
+                             f"highlight {_show(target)}")
         if kind == "cell":
             cells.add((i, j))
         elif kind == "row":
@@ -86,14 +88,32 @@ def _parse_one(target):
     if not isinstance(target, str):
         raise InputError(f"expected {TARGET_FORMS}", f"highlight {_show(target)}")
     if match := _CELL.fullmatch(target):
-        return "cell", int(match[1]), int(match[2])
+        return "cell", _read_index(match[1]), _read_index(match[2])
     if match := _ROW.fullmatch(target):
-        return ("row" if match[1] == "row" else match[1] + "="), int(match[2]), None
+        return ("row" if match[1] == "row" else match[1] + "="), _read_index(match[2]), None
     if target.strip() in ("mask", "softmax", "output"):
         return target.strip(), None, None
     raise InputError(f"expected {TARGET_FORMS}", f"highlight {_show(target)}")
 
 
+def _read_index(text):
+    """A typed index. One of more than 100 digits is outside every grid: it stands as 10^(digits-1), the same
+    number of digits, so it is never read by int() (Python refuses thousands of digits)."""
+    significant = text.lstrip("0")
+    return int(significant or "0") if len(significant) <= 100 else 10 ** (len(significant) - 1)
+
+
+def _named(noun, n):
+    """`row 70`, or `a row number of 5,000 digits` (no str() of a huge integer)."""
+    from .exact import digits
+
+    size = digits(n)
+    return f"{noun} {n}" if size <= 100 else f"a {noun} number of {size:,} digits"
+
+
 def _show(target):
-    text = repr(target)
+    try:
+        text = repr(target)
+    except ValueError:  # a pair of integers too long to print
+        return "(a pair of integers too long to show)"
     return text if len(text) <= 40 else text[:40] + "…"

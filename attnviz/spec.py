@@ -192,9 +192,13 @@ def read_spec(source, stdin=None):
 
 def parse_spec(text, name="<spec>", as_json=False):
     """Parse TOML (or JSON) text into a mapping, with syntax errors as `name:line:column: ...`."""
+    from .screen import exact_decimal, json_hooks, screen_toml
+
     if as_json:
         try:
-            value = json.loads(text, parse_float=Decimal, parse_constant=_no_constant)
+            value = json.loads(text, parse_constant=_no_constant, **json_hooks())
+        except InputError as err:
+            raise InputError(err.what, name) from None
         except json.JSONDecodeError as err:
             raise InputError(f"invalid JSON: {err.msg}", f"{name}:{err.lineno}:{err.colno}") from None
         except (RecursionError, ValueError) as err:
@@ -204,8 +208,11 @@ def parse_spec(text, name="<spec>", as_json=False):
         return value
     import tomllib
 
+    screen_toml(text, name)
     try:
-        return tomllib.loads(text, parse_float=Decimal)
+        return tomllib.loads(text, parse_float=exact_decimal)
+    except InputError as err:
+        raise InputError(err.what, name) from None
     except tomllib.TOMLDecodeError as err:
         message = str(err)
         if match := re.search(r"\(at line (\d+), column (\d+)\)$", message):
@@ -289,17 +296,20 @@ def _toml_value(text):
     """`text` read as one TOML value (a list, a quoted string, a number, a boolean), or None."""
     import tomllib
 
+    from .screen import exact_decimal, screen_toml
+
     try:
-        table = tomllib.loads(f"value = {text}", parse_float=Decimal)
-    except (tomllib.TOMLDecodeError, RecursionError, ValueError):
+        screen_toml(f"value = {text}", "value")
+        table = tomllib.loads(f"value = {text}", parse_float=exact_decimal)
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError):  # InputError too: screened out
         return None
     return table["value"] if list(table) == ["value"] else None
 
 
 def _unknown(key, keys):
-    close = difflib.get_close_matches(key, list(keys), n=1, cutoff=0.5)
+    close = difflib.get_close_matches(key[:100], list(keys), n=1, cutoff=0.5)
     hint = f"; did you mean '{close[0]}'?" if close else f"; known keys: {', '.join(keys)}"
-    return f"unknown key {key!r}{hint}"
+    return f"unknown key {key if len(key) <= 40 else key[:40] + '…'!r}{hint}"
 
 
 def _no_constant(name):

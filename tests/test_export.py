@@ -131,6 +131,10 @@ def test_cli_png_to_standard_output():
                                                            "not both"),
     (["--dpi", "0", "-o", "f.png"], "argument --dpi: expected a number above 0, got '0'"),
     (["--png-scale", "-2", "-o", "f.png"], "argument --png-scale: expected a number above 0, got '-2'"),
+    (["--png-scale", "0.0005", "-o", "f.png"], "attnviz: error: --png-scale: 0.0005 is out of range; use a scale "
+                                               "from 0.25 to 25"),
+    (["--dpi", "0.5", "-o", "f.png"], "attnviz: error: --dpi: 0.5 is out of range; use a DPI from 24 to 2400"),
+    (["--png-scale", "1e400", "-o", "f.png"], "argument --png-scale: expected a number above 0, got '1e400'"),
     (["-f", "gif"], "argument -f/--format: invalid choice: 'gif'"),
     (["-o", "fig.jpg"], "attnviz: error: -o fig.jpg: attnviz writes SVG, PNG or PDF, and '.jpg' is none of them; "
                         "name the file .svg, .png or .pdf, or choose the format: -f svg|png|pdf"),
@@ -212,8 +216,10 @@ def test_png_matches_chromium(page, name, theme):
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(scale=0), "scale: 0 is out of range; use a scale above 0 and at most 25"),
-    (dict(dpi=5000), "dpi: 5000 is out of range; use a DPI from 1 to 2400"),
+    (dict(scale=0), "scale: 0 is out of range; use a scale from 0.25 to 25"),
+    (dict(scale=0.0005), "scale: 0.0005 is out of range; use a scale from 0.25 to 25"),
+    (dict(dpi=5000), "dpi: 5000 is out of range; use a DPI from 24 to 2400"),
+    (dict(dpi=0.5), "dpi: 0.5 is out of range; use a DPI from 24 to 2400"),
     (dict(scale=2, dpi=100), "dpi: give a scale or a DPI, not both"),
     (dict(scale="2"), "scale: expected a number, got str"),
     (dict(dpi=True), "dpi: expected a number, got bool"),

@@ -1,0 +1,144 @@
+"""Hostile input: each class of attack ends in exit 2, one line naming the limit, no file touched, and is
+refused by counting (digits, parts, characters) before the costly work, not by a clock."""
+
+import pytest
+from clirun import run_cli
+
+NINES = "9" * 5000
+
+
+def refused(tmp_path, *args, stdin=b"", spec=None, name="spec.toml"):
+    """Run the command in an empty folder (with `spec` written to `name`); returns its one error line."""
+    if spec is not None:
+        (tmp_path / name).write_text(spec, encoding="utf-8")
+    before = sorted(tmp_path.rglob("*"))
+    result = run_cli(*args, stdin=stdin)
+    assert result.code == 2, result
+    assert result.stdout == "" and len(result.stderr.splitlines()) == 1, result.stderr
+    assert result.stderr.startswith("attnviz: error: ")
+    assert sorted(tmp_path.rglob("*")) == before  # nothing written, nothing left behind
+    return result.stderr.removeprefix("attnviz: error: ").rstrip("\n")
+
+
+# --- Parsing: screened before the parser reads it ---------------------------------------------------
+
+PARSING = [
+    ("q = [[1]]\nk = [[1]]\n" + "a." * 40_000 + "a = 1\n", "spec.toml:3: a dotted key of more than 8 parts"),
+    ("[" + "a." * 40_000 + "a]\nb = 1\n", "spec.toml:1: a dotted key of more than 8 parts"),
+    ("x = {" + "a." * 40_000 + "a = 1}\n", "spec.toml:1: a dotted key of more than 8 parts"),
+    ('"a".' * 40_000 + '"a" = 1\n', "spec.toml:1: a dotted key of more than 8 parts"),
+    ("x = " + "[" * 50_000, "spec.toml: lists or tables nested more than 16 deep; the limit is 16"),
+    ("q = [[" + NINES + "]]\nk = [[1]]\n", "spec.toml:1: a number of 5,000 characters or more; numbers are limited "
+                                           "to 40 digits"),
+    ("a" * 900_000 + " = 1\n", "spec.toml:1: a key of 900,000 characters; the limit is 100"),
+]
+
+
+@pytest.mark.parametrize("spec, message", PARSING, ids=["dotted", "header", "inline", "quoted", "nested", "integer",
+                                                        "key"])
+@pytest.mark.parametrize("command", ["render", "page", "walkthrough"])
+def test_specs_are_screened_before_parsing(tmp_path, monkeypatch, spec, message, command):
+    import tomllib
+
+    monkeypatch.chdir(tmp_path)
+    parsed = []
+    monkeypatch.setattr(tomllib, "loads", lambda *a, **k: parsed.append(1) or {})
+    error = refused(tmp_path, command, "spec.toml", "-o", "out", spec=spec)
+    assert message in error
+    assert parsed == []  # the parser never saw it
+
+
+def test_a_float_of_an_absurd_exponent_is_refused_as_the_parser_reads_it(tmp_path, monkeypatch):
+    """Decimal cannot hold 1e<5,000 digits> (decimal.InvalidOperation): the parser's float hook refuses it."""
+    monkeypatch.chdir(tmp_path)
+    error = refused(tmp_path, "render", "spec.toml", "-o", "x.svg", spec="q = [[1e" + NINES + "]]\nk = [[1]]\n")
+    assert error.startswith("spec.toml: '1e999") and "out of range: a number of more than 10^4999 digits" in error
+
+
+def test_a_spec_in_a_string_or_comment_may_hold_anything(tmp_path):
+    from attnviz.spec import parse_spec
+
+    text = 'q = [[1]]  # a.b.c.d.e.f.g.h.i.j [[[[[[[[[[[[[[[[[[\ntitle = "a.b.c.d.e.f.g.h.i.j.k ' + "9" * 2000 + '"\n'
+    assert parse_spec(text)["title"].startswith("a.b.c")
+
+
+@pytest.mark.parametrize("spec, message", [
+    ('{"q": [[1]], "k": [[1]], "q": [[2]]}', "spec.json: key 'q' is given twice in one object; give it once"),
+    ('{"q": [[1]], "k": [[1]], "mask": {"x": 1, "x": 2}}', "spec.json: key 'x' is given twice in one object"),
+    ('{"q": [[' + NINES + ']], "k": [[1]]}', "spec.json: a number of 5,000 digits; numbers are limited to 40 digits"),
+    ('{"q": [[1e' + NINES + ']], "k": [[1]]}', "is out of range: a number of more than 10^4999 digits exactly"),
+])
+def test_json_duplicate_keys_and_absurd_numbers_are_refused(tmp_path, monkeypatch, spec, message):
+    monkeypatch.chdir(tmp_path)
+    assert message in refused(tmp_path, "render", "spec.json", "-o", "x.svg", spec=spec, name="spec.json")
+
+
+# --- Numbers, exponents and indices: digits counted, never int() of thousands of digits -----------------
+
+@pytest.mark.parametrize("args, message", [
+    (["--highlight", f"{NINES},1"], "--highlight '999999999999999999999999999999999999999…: a row number of "
+                                    "5,000 digits is outside the grid (rows 1..3)"),
+    (["--highlight", f"row={NINES}"], "a row number of 5,000 digits is outside the grid"),
+    (["--highlight", f"1,{NINES}"], "a column number of 5,000 digits is outside the grid"),
+    (["--highlight", "１,１"], "--highlight '１,１': expected I,J, row=I, mask"),
+    (["--highlight", "row=３"], "--highlight 'row=３': expected I,J, row=I, mask"),
+    (["--q", "1,1", "--k", "1,1", "--scale", f"1e{NINES}"], "--scale: expected \"sqrt\" or an exact number like 1/8; "
+                                                            "'1e9999999999999999999999999999999999999"),
+    (["--q", f"1e-{NINES}", "--k", "1"], "is out of range: a number of more than 10^4999 digits exactly"),
+    (["--q", "1" + "0" * 5000, "--k", "1"], "is a number of about 5,001 digits exactly; the limit is 40"),
+    (["--q", f"1/{NINES}", "--k", "1"], "has 5,000 digits; the limit is 40"),
+    (["--png-scale", "0.0005", "-o", "x.png"], "--png-scale: 0.0005 is out of range; use a scale from 0.25 to 25"),
+    (["--dpi", "0.5", "-o", "x.png"], "--dpi: 0.5 is out of range; use a DPI from 24 to 2400"),
+])
+def test_numbers_and_indices_are_refused_by_their_digits(tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    assert message in refused(tmp_path, "render", *args, *([] if "-o" in args else ["-o", "x.svg"]))
+
+
+def test_a_number_typed_with_thousands_of_zeros_is_its_exact_value(tmp_path):
+    result = run_cli("render", "--q", "0" * 5000 + "1", "--k", "1." + "0" * 5000, "-o", "-")
+    assert result.code == 0 and "Q1=(1)" in result.stdout
+
+
+# --- Formulas ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("formula, message", [
+    (r"\def\a{xxxxxxxxxx}\def\b{\a\a\a\a\a\a\a\a\a\a}\b\b\b", r"\def is not a command formulas may use"),
+    (r"\rule{300em}{300em}", r"\rule is not a command formulas may use"),
+    (r"\class{attnviz-computed}{x}", r"\class is not a command formulas may use"),
+    (r"\href{javascript:alert(1)}{x}", r"\href is not a command formulas may use"),
+    (r"\hspace{300em}", r"\hspace is not a command formulas may use"),
+    (r"\begin{verbatim}x\end{verbatim}", "the environment 'verbatim' is not one formulas may use"),
+    ("x+" * 2001, "a formula of 4,002 characters; the limit is 4,000"),
+])
+def test_formulas_are_restricted_before_they_are_typeset(tmp_path, monkeypatch, formula, message):
+    import latex2mathml.converter
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(latex2mathml.converter, "convert_to_element", lambda *a, **k: pytest.fail("typeset"))
+    spec = ("heading = 'h'\n[figure]\nq = [[1]]\nk = [[1]]\n[[sections]]\nheading = 's'\n"
+            f"formula = '''{formula}'''\n")
+    error = refused(tmp_path, "page", "spec.toml", "-o", "out", spec=spec)
+    assert error.startswith("spec.toml: section 1: formula: ") and message in error
+
+
+def test_arrows_are_characters_not_character_references():
+    from attnviz.mathml import tex_to_mathml
+
+    for tex in (r"a \to b", r"\xrightarrow{f}", r"\mapsto", r"\xmapsto{x}"):
+        mathml = tex_to_mathml(tex)
+        assert "&#" not in mathml.replace(tex.replace("&", "&amp;"), ""), mathml
+    assert "<mo>→</mo>" in tex_to_mathml(r"\xrightarrow{f}")
+    # Text typed in \text{} stays as typed, even when it looks like a reference.
+    assert "<mtext>&amp;#x2192;</mtext>" in tex_to_mathml(r"\text{&#x2192;}")
+
+
+def test_the_readme_lists_exactly_the_commands_formulas_may_use():
+    import re
+    from pathlib import Path
+
+    from attnviz.mathml import TEX_COMMANDS
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    listed = re.search(r"<!-- tex-commands:.*?-->\n(.*?)\n<!-- /tex-commands -->", readme, re.S)[1]
+    assert set(re.findall(r"`\\(\w+)`", listed)) == TEX_COMMANDS
