@@ -335,6 +335,12 @@ def run_page(args):
 
 
 def run_walkthrough(args):
+    document, figures = walkthrough_from_args(args)
+    return _write_page(document, figures, args.output, "walkthrough")
+
+
+def walkthrough_from_args(args):
+    """(Document, figures) of the walkthrough the flags and the optional spec describe."""
     walk = {}
     fig = figure_from_args(args, walk)
     if "flash" in walk and "decode" in walk:
@@ -362,7 +368,7 @@ def run_walkthrough(args):
         from .walkthrough import walkthrough
 
         document, figures = walkthrough(fig)
-    return _write_page(document, figures, args.output, "walkthrough")
+    return document, figures
 
 
 def _write_page(document, figures, out_dir, name):

@@ -16,12 +16,13 @@ class Entry:
     name: str  # file name without .svg
     title: str  # passed as --title too
     args: tuple  # `attnviz render` arguments (without -o and --title), or () for an API entry
+    step: int = 0  # when set: that step (1-based) of `attnviz walkthrough ARGS`
 
     @property
     def command(self):
         """The entry as a shell command, the shared vectors written as "$V" (V="1,0; 0,1; ...")."""
         quoted = ['"$V"' if a == Q5 else f'"{a}"' if any(ch in a for ch in ' ;<>|&') else a for a in self.args]
-        return " ".join(["attnviz render", *quoted])
+        return " ".join(["attnviz walkthrough" if self.step else "attnviz render", *quoted])
 
 
 def _entry(name, title, *args, q=Q5, k=Q5):
@@ -55,6 +56,11 @@ ENTRIES = (
     _entry("weights-decimal", "Rounded weights and outputs", "--weights", "decimal=3",
            "--v", "1,0; 0,1; 1,1; 2,0; 0,2"),
     _entry("values", "Outputs as weighted sums", "--v", "1,0; 0,1; 1,1; 2,0; 0,2", q="0,0; 0,0; 0,0; 1,0; 1,1"),
+    # Mechanics: one step of a walkthrough each.
+    Entry("flash-tile", "FlashAttention-2, 2×2 tiles", ("--q", Q5, "--k", Q5, "--flash", "2,2"), step=3),
+    Entry("flash-final", "FlashAttention-2, 2×2 tiles", ("--q", Q5, "--k", Q5, "--flash", "2,2"), step=7),
+    Entry("decode-window", "KV-cache decoding, window of 2", ("--q", Q5, "--k", Q5, "--mask", "window=2", "--decode",
+                                                               "2"), step=3),
 )
 
 
@@ -66,8 +72,12 @@ def make(entry):
 
         vectors = parse_vectors(Q5, "q")
         return figure(vectors, vectors, mask=dilated, title=entry.title)
-    from .cli import build_parser, figure_from_args
+    from .cli import build_parser, figure_from_args, walkthrough_from_args
 
+    if entry.step:
+        _, figures = walkthrough_from_args(build_parser().parse_args(["walkthrough", *entry.args, "--title",
+                                                                      entry.title]))
+        return figures[entry.step - 1]
     return figure_from_args(build_parser().parse_args(["render", *entry.args, "--title", entry.title]))
 
 

@@ -16,8 +16,8 @@ from decimal import Decimal
 
 from .exact import InputError
 
-__all__ = ["KEYS", "WALKTHROUGH_KEYS", "MAX_SPEC_BYTES", "read_spec", "parse_spec", "figure_arguments", "parse_vectors", "check_value",
-           "value_from_text", "TEXT_READERS"]
+__all__ = ["KEYS", "WALKTHROUGH_KEYS", "MAX_SPEC_BYTES", "read_spec", "parse_spec", "figure_arguments", "parse_vectors",
+           "check_value", "value_from_text", "TEXT_READERS"]
 
 MAX_SPEC_BYTES = 1_000_000
 

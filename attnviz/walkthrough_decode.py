@@ -11,12 +11,13 @@ query t attends to; the masks real decoders use (causal, window=W, chunk=C) all 
 from dataclasses import dataclass, replace
 
 from . import notation
-from .content import at_step
+from .content import DEFAULT_SUBTITLE, ROUNDED_SUBTITLE, at_step
 from .document import Section, make_document
 from .engine import dot
 from .exact import InputError
 from .figure import Figure
 from .highlight import parse_targets
+from .layout import lay_out
 from .walkthrough import LEGEND, _softmax_section, _tex_number
 
 __all__ = ["DecodeStep", "decode_steps", "decode_walkthrough"]
@@ -101,17 +102,30 @@ def decode_walkthrough(fig, prompt):
              f"{n}×{n} figure. What is not yet computed is empty.")
     document = make_document(title=SERIES, heading=f"{words.title}: decoding with a KV cache",
                              intro=(intro,), legend=LEGEND, sections=sections)
-    figures = []
+    caches = [_cache_line("the prompt", prefill_cache, ())]
+    caches += [_cache_line(f"token {step.t}", step.after, step.evicted) for step in steps]
+    steps_words = []
     outputs = attention.values is not None
     for number, section in enumerate(document.sections):
         last = prompt + number  # rows up to this one are computed
         later = range(last + 1, n + 1)
         cells = frozenset((i, j) for i in later for j in range(1, n + 1))
         marks = parse_targets(list(section.highlight), attention)
-        figures.append(Figure(attention, marks, at_step(words, marks, cells, frozenset(later),
-                                                        frozenset(later) if outputs else frozenset()),
-                              id_prefix=section.id_prefix, theme=fig.theme, embed_font=fig.embed_font))
+        steps_words.append((marks, at_step(words, marks, cells, frozenset(later),
+                                           frozenset(later) if outputs else frozenset())))
+    if words.subtitle in (DEFAULT_SUBTITLE, ROUNDED_SUBTITLE):  # no subtitle of the user's: it states the cache
+        with_cache = [(marks, replace(w, subtitle=cache)) for (marks, w), cache in zip(steps_words, caches)]
+        if len({(layout.width, layout.height) for layout in (lay_out(w) for _, w in with_cache)}) == 1:
+            steps_words = with_cache  # (unless one would wrap differently: slides must not jump)
+    figures = [Figure(attention, marks, w, id_prefix=section.id_prefix, theme=fig.theme, embed_font=fig.embed_font)
+               for (marks, w), section in zip(steps_words, document.sections)]
     return document, figures
+
+
+def _cache_line(after, cache, evicted):
+    """`KV cache after token 5: K3–K5 (3 keys); K2 evicted.`"""
+    line = f"KV cache after {after}: {_keys(cache)} ({_count(len(cache))})"
+    return line + (f"; {_keys(evicted)} evicted." if evicted else ".")
 
 
 def _highlight(rows, attention):

@@ -126,7 +126,8 @@ def _tile_section(step, count, attention, state, skipped, name):
         if tex:
             formulas.append(tex)
     # The heading names the tile with ASCII hyphens: it is also the step's file name (slugified).
-    return Section(heading=f"Tile {step.index}: {tile_text.replace('–', '-').replace(' × ', ', ')}", paragraphs=(" ".join(parts),),
+    heading = f"Tile {step.index}: {tile_text.replace('–', '-').replace(' × ', ', ')}"
+    return Section(heading=heading, paragraphs=(" ".join(parts),),
                    formula=r";\quad ".join(formulas) or None,
                    highlight=tuple((i, j) for i in step.rows for j in step.keys))
 

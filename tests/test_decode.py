@@ -5,6 +5,7 @@ from fractions import Fraction
 
 import pytest
 from clirun import run_cli
+from conftest import SVG_NS
 from hypothesis import given
 from hypothesis import strategies as st
 from pagetext import body_text, computed
@@ -78,6 +79,11 @@ def test_prefill_then_one_step_per_token(tmp_path):
             "Query 5 attends to keys 3–5: 2 cached + 1 new.") in text
     assert "This row equals row 5 of the full 6×6 sliding-window figure." in text
     assert "The cache holds K1–K3 and V1–V3 (3 keys)." in text
+    subtitles = [root.find(f"{SVG_NS}desc").text for root in roots]  # the figure states its cache too
+    assert subtitles == ["KV cache after the prompt: K1–K3 (3 keys).",
+                         "KV cache after token 4: K2–K4 (3 keys); K1 evicted.",
+                         "KV cache after token 5: K3–K5 (3 keys); K2 evicted.",
+                         "KV cache after token 6: K4–K6 (3 keys); K3 evicted."]
 
 
 def test_causal_counts_are_explicit(tmp_path):

@@ -84,6 +84,10 @@ GROUPS = (
     ("Softmax captions and outputs", ("softmax-", "weights-", "values"),
      "How named weights are written, rounded weights marked ≈ (every printed digit correct), and outputs "
      "as weighted sums of value vectors."),
+    ("Mechanics: FlashAttention and KV-cache decoding", ("flash-", "decode-"),
+     "One step of a walkthrough each: ``attnviz walkthrough --flash Br,Bc`` steps through FlashAttention's "
+     "tiles with the running maximum and normaliser, ``--decode P`` through decoding with a KV cache. The "
+     "page of every step states its numbers; the README's walkthrough sections show them."),
     ("More options", ("",), ""),
 )
 
@@ -118,6 +122,9 @@ class GalleryDirective(SphinxDirective):
                     f"   v = {[[int(x) for x in row] for row in spec.parse_vectors(gallery.Q5, 'v')]}",
                     f"   attnviz.figure(v, v, mask=dilated, title={entry.title!r})", "",
                     f".. attnviz-api-entry:: {entry.name}", ""]
+        if entry.step:  # a step of a walkthrough: the command, and its figure drawn below
+            return [f"Step {entry.step} of:", "", ".. code-block:: sh", "", f"   V=\"{gallery.Q5}\"",
+                    f"   {entry.command}", "", f".. attnviz-api-entry:: {entry.name}", ""]
         options, args = {}, list(entry.args)
         for flag, value in zip(args[::2], args[1::2], strict=True):
             options.setdefault(flag.removeprefix("--"), []).append(value)
