@@ -5,14 +5,11 @@ status 2; an internal failure in exit status 1 and a request for a bug report.
 `--debug` shows the traceback instead.
 """
 
-import argparse
-import contextlib
 import os
-import re
 import sys
 
 from . import __version__
-from .exact import InputError
+from .errors import InputError
 
 __all__ = ["main"]
 
@@ -28,9 +25,38 @@ class UsageError(Exception):
     """A command-line mistake argparse found; shown as one line, exit 2."""
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+def _parser(**kwargs):
+    """An argparse parser whose mistakes are UsageErrors. argparse is imported here, once a command is
+    parsed: `attnviz --version` needs none of it."""
+    import argparse
+
+    width = _help_width()
+
+    class Formatter(argparse.HelpFormatter):
+        # argparse makes a formatter to check every option added, and each measures the terminal
+        # (importing shutil, and with it bz2 and lzma): measured once here instead.
+        def __init__(self, prog):
+            super().__init__(prog, width=width)
+
+    class Parser(argparse.ArgumentParser):
+        def __init__(self, **kwargs):
+            super().__init__(**{"formatter_class": Formatter, **kwargs})
+
+        def error(self, message):
+            raise UsageError(f"{message} (see '{self.prog} --help')")
+
+    return Parser(**kwargs)
+
+
+def _help_width():
+    """Columns for help text, found as shutil.get_terminal_size finds them: $COLUMNS, the terminal, or 80."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns) - 2
+    try:
+        return (os.get_terminal_size(sys.__stdout__.fileno()).columns or 80) - 2
+    except (AttributeError, ValueError, OSError):
+        return 78
 
 
 def _unrecognized(parser, command, extras):
@@ -60,15 +86,17 @@ def _unrecognized(parser, command, extras):
 
 def _path(text):
     if not text:
-        raise argparse.ArgumentTypeError("an empty path; give a file or folder name")
+        from argparse import ArgumentTypeError
+
+        raise ArgumentTypeError("an empty path; give a file or folder name")
     return text
 
 
 def build_parser():
-    parser = _Parser(prog="attnviz", description="Exact pictures of attention: scores, masks and named softmax.")
+    parser = _parser(prog="attnviz", description="Exact pictures of attention: scores, masks and named softmax.")
     parser.add_argument("--version", action="version", version=f"attnviz {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=type(parser))
     render = commands.add_parser(
         "render", help="write one figure as SVG, PNG or PDF",
         description="Write one attention figure as SVG, PNG or PDF, from a spec file, from flags, or (with neither) "
@@ -233,6 +261,8 @@ def _relocate(where, origin):
     """The API names inputs `q`, `tokens: label 2`, `highlight '3,3'`; say where the user gave them."""
     if where is None:
         return None
+    import re
+
     match = re.match(r"q/k|\w+", where)
     if not match:
         return where
@@ -258,12 +288,14 @@ def join_negative_values(argv):
 
 
 def _positive_number(text):
+    from argparse import ArgumentTypeError
+
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        raise ArgumentTypeError(f"expected a number, got {text!r}") from None
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
+        raise ArgumentTypeError(f"expected a number above 0, got {text!r}")
     return value
 
 
@@ -304,11 +336,11 @@ def run_render(args):
         else:
             sys.stdout.write(data)
         return 0
-    from .output import write_atomic
+    from .output import write_files
 
     with _writing(f"-o {output}"):
-        path = write_atomic(output, data)
-    print(path)
+        write_files({output: data})
+    print(output)
     return 0
 
 
@@ -404,18 +436,29 @@ def run_css(args):
     return 0
 
 
-@contextlib.contextmanager
-def _writing(where):
-    """An OSError while writing (no permission, disk full, a file in the way) is one line for the user."""
-    try:
-        yield
-    except OSError as err:
-        place = f"{err.filename}: " if err.filename and not where.endswith(f" {err.filename}") else ""
-        raise InputError(f"cannot write: {place}{err.strerror or err}", where) from None
+class _writing:
+    """An OSError while writing (no permission, disk full, a file in the way) is one line for the user.
+    (A class, not contextlib.contextmanager: the command does not import contextlib.)"""
+
+    def __init__(self, where):
+        self.where = where
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, err, traceback):
+        if isinstance(err, OSError):
+            where = self.where
+            place = f"{err.filename}: " if err.filename and not where.endswith(f" {err.filename}") else ""
+            raise InputError(f"cannot write: {place}{err.strerror or err}", where) from None
+        return False
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv == ["--version"]:  # as fast as Python starts: no parser, no figure code
+        print(f"attnviz {__version__}")
+        return 0
     debug = "--debug" in argv
     try:
         parser = build_parser()

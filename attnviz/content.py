@@ -3,10 +3,9 @@
 This is the anatomy as data: no positions, no colours. `layout` places it.
 """
 
-from dataclasses import dataclass, field, fields, replace
-
 from . import notation
 from .highlight import NO_HIGHLIGHT
+from .records import dataclass, field, fields, replace
 
 __all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "FigureText", "Cell", "SoftmaxRow", "OutputRow", "describe",
            "at_step"]

@@ -6,10 +6,10 @@ Pure arithmetic on ints and Fractions. It knows nothing of text layout or SVG;
 
 import math
 import operator
-from dataclasses import dataclass
 from fractions import Fraction
 
 from .exact import InputError, format_number, to_exact
+from .records import dataclass
 
 __all__ = ["Mask", "CAUSAL", "Scale", "Bias", "Attention", "Weights", "attend", "dot", "exact_vectors",
            "check_matrix_shape", "softmax_weights"]

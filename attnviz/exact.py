@@ -11,6 +11,8 @@ from decimal import Decimal
 from fractions import Fraction
 from numbers import Integral, Rational, Real
 
+from .errors import InputError
+
 __all__ = ["InputError", "MAX_DIGITS", "parse_number", "to_exact", "format_number", "digits"]
 
 #: Longest numerator or denominator accepted, in digits of the exact value, however it is spelled
@@ -22,23 +24,9 @@ MAX_DIGITS = 40
 _MAX_SHIFT, _MAX_CANCELLED_DIGITS = 132, 93
 _LIMIT = 10**MAX_DIGITS
 
-_DECIMAL = re.compile(r"(?a)(?P<sign>[+-]?)(?P<int>\d*)(?:\.(?P<frac>\d*))?(?:[eE](?P<exp>[+-]?\d+))?")
-_FRACTION = re.compile(r"(?a)[+-]?\d+/[+-]?\d+")
-
-
-class InputError(ValueError):
-    """Bad user input: `where` names the input (a flag, a file, a key path), `what` says what is wrong.
-
-    Shown to the user as one line, `where: what`.
-    """
-
-    def __init__(self, what, where=None):
-        self.what, self.where = what, where
-        super().__init__(f"{where}: {what}" if where else what)
-
-    def relocated(self, rename):
-        """The same error with `where` renamed, e.g. the API's `q` as the command's `--q`."""
-        return InputError(self.what, rename(self.where))
+# Patterns, not compiled ones: `re` compiles each on first use, so a figure of int vectors compiles none.
+_DECIMAL = r"(?a)(?P<sign>[+-]?)(?P<int>\d*)(?:\.(?P<frac>\d*))?(?:[eE](?P<exp>[+-]?\d+))?"
+_FRACTION = r"(?a)[+-]?\d+/[+-]?\d+"
 
 
 def parse_number(text):
@@ -48,12 +36,12 @@ def parse_number(text):
     (Fraction(1, 2), Fraction(-3, 4), Fraction(7, 1), Fraction(5, 1))
     """
     raw = text.strip()
-    if _FRACTION.fullmatch(raw):
+    if re.fullmatch(_FRACTION, raw):
         num, den = (_integer(part, raw) for part in raw.split("/"))
         if den == 0:
             raise InputError(f"{_show(raw)} divides by zero")
         return _within_limits(Fraction(num, den), raw)
-    match = _DECIMAL.fullmatch(raw)
+    match = re.fullmatch(_DECIMAL, raw)
     if not match or not (match["int"] or match["frac"]):
         raise InputError(f"{_show(raw)} is not a number (use an integer like 3, a fraction like -3/4 "
                          f"or a decimal like 0.5)")

@@ -5,13 +5,10 @@ presentation attributes (it skips the <style>, which sits in @supports), so a PN
 shows the theme's colours; `auto` exports as light.
 """
 
-import io
-import struct
-import zlib
+import os
 from numbers import Real
-from pathlib import PurePath
 
-from .exact import InputError
+from .errors import InputError
 
 __all__ = ["FORMATS", "format_for", "to_png", "to_pdf", "png_scale", "MAX_PIXELS_A_SIDE", "CSS_DPI"]
 
@@ -28,7 +25,7 @@ def format_for(path, format=None, where="-f", path_where="-o", chooser="-f svg|p
     """The output format: `format` if given, else the path's extension, else SVG; they must agree.
 
     An extension that is not a format (`fig.jpg`) is refused, not filled with SVG."""
-    suffix = PurePath(str(path)).suffix[1:].lower()  # as pathlib reads it: ".hidden" has none
+    suffix = _suffix(str(path))[1:].lower()
     if format is None:
         if suffix and suffix not in FORMATS:
             raise InputError(f"attnviz writes SVG, PNG or PDF, and '.{suffix}' is none of them; name the file "
@@ -40,6 +37,15 @@ def format_for(path, format=None, where="-f", path_where="-o", chooser="-f svg|p
     if suffix in FORMATS and suffix != format and str(path) != "-":
         raise InputError(f"format {format} does not match the file name {path!r}", where)
     return format
+
+
+def _suffix(path):
+    """The extension as pathlib's PurePath(path).suffix reads it (".hidden" has none, "new/" names a folder),
+    without importing pathlib into the command that writes the default SVG."""
+    parts = [part for part in path.split(os.sep) if part not in ("", ".")]
+    name = parts[-1] if parts else ""
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
 
 
 def png_scale(scale=None, dpi=None):
@@ -70,6 +76,8 @@ def to_png(svg, width, height, scale=None, dpi=None):
     _cairosvg()
     from cairosvg.surface import PNGSurface
 
+    import io
+
     out = io.BytesIO()
     _true_advances(PNGSurface).convert(bytestring=svg.encode("utf-8"), write_to=out, scale=scale)
     return _with_dpi(out.getvalue(), dpi)
@@ -88,6 +96,8 @@ def to_pdf(svg, title=None):
             if title:
                 surface.set_metadata(cairocffi.PDF_METADATA_TITLE, title)
             return surface, width, height
+
+    import io
 
     out = io.BytesIO()
     StablePDFSurface.convert(bytestring=svg.encode("utf-8"), write_to=out)
@@ -133,6 +143,9 @@ def _cairosvg():
 
 def _with_dpi(png, dpi):
     """Insert a pHYs chunk (pixels per metre) after IHDR, so image tools know the print size."""
+    import struct
+    import zlib
+
     per_metre = round(dpi / 0.0254)
     body = b"pHYs" + struct.pack(">IIB", per_metre, per_metre, 1)
     chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))

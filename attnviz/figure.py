@@ -21,7 +21,7 @@ __all__ = ["Figure", "figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 SEED_Q = ((1, 0), (0, 1), (1, 1))
 SEED_K = ((1, 0), (0, 1), (1, 1))
 SEED_HIGHLIGHT = ((3, 3),)
-_ID_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")  # safe in ids, url(#...) and CSS selectors
+_ID_PREFIX = r"[A-Za-z][A-Za-z0-9_-]{0,63}"  # safe in ids, url(#...) and CSS selectors; compiled on first use
 _shown = itertools.count(1)  # Jupyter displays: each gets its own ids
 
 
@@ -124,7 +124,7 @@ class Figure:
 
 def check_id_prefix(prefix):
     """`prefix` if it is safe as an id, a url(#...) target and a CSS selector; else an InputError."""
-    if not isinstance(prefix, str) or not _ID_PREFIX.fullmatch(prefix):
+    if not isinstance(prefix, str) or not re.fullmatch(_ID_PREFIX, prefix):
         raise InputError(f"{prefix!r} is not a usable id prefix: start with a letter, then letters, digits, "
                          "'-' or '_', at most 64 characters", "id_prefix")
     return prefix

@@ -7,6 +7,7 @@ machines without DejaVu. fontTools is imported only here, only when asked.
 """
 
 import base64
+import os
 from functools import lru_cache
 
 from .layout import STYLES, Text
@@ -56,7 +57,7 @@ def subset_woff(name, text):
     options.hinting = False  # browsers draw these sizes well without it; the subset is half the size
     options.recalc_timestamp = False
     options.drop_tables = [*options.drop_tables, "FFTM"]  # FontForge's timestamps: not needed to draw
-    font = TTFont(FONT_DIR / FACES[name], recalcTimestamp=False)
+    font = TTFont(os.path.join(FONT_DIR, FACES[name]), recalcTimestamp=False)
     subsetter = subset.Subsetter(options)
     subsetter.populate(text=text)
     subsetter.subset(font)

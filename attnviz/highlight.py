@@ -12,16 +12,17 @@ or, from the API and spec files, an `(I, J)` pair.
 """
 
 import re
-from dataclasses import dataclass
 from numbers import Integral
 
 from .exact import InputError
+from .records import dataclass
 
 __all__ = ["Highlight", "NO_HIGHLIGHT", "parse_targets"]
 
 # ASCII digits only (`(?a)`): fullwidth `３` is refused here as in vectors.
-_CELL = re.compile(r"(?a)\s*(\d+)\s*,\s*(\d+)\s*")
-_ROW = re.compile(r"(?a)\s*(row|softmax|output)\s*=\s*(\d+)\s*")
+# Patterns, compiled (by `re`, once) only when a target is given as text.
+_CELL = r"(?a)\s*(\d+)\s*,\s*(\d+)\s*"
+_ROW = r"(?a)\s*(row|softmax|output)\s*=\s*(\d+)\s*"
 TARGET_FORMS = "I,J, row=I, mask, softmax=I, softmax, output=I or output"
 
 
@@ -87,9 +88,9 @@ def _parse_one(target):
         raise InputError("expected a pair of integers (row, column)", f"highlight {_show(target)}")
     if not isinstance(target, str):
         raise InputError(f"expected {TARGET_FORMS}", f"highlight {_show(target)}")
-    if match := _CELL.fullmatch(target):
+    if match := re.fullmatch(_CELL, target):
         return "cell", _read_index(match[1]), _read_index(match[2])
-    if match := _ROW.fullmatch(target):
+    if match := re.fullmatch(_ROW, target):
         return ("row" if match[1] == "row" else match[1] + "="), _read_index(match[2]), None
     if target.strip() in ("mask", "softmax", "output"):
         return target.strip(), None, None

@@ -14,7 +14,8 @@ __all__ = ["MAX_LABEL", "MAX_TITLE", "check_text", "check_labels"]
 MAX_LABEL = 100  # characters in one token label
 MAX_TITLE = 300  # characters in a title or subtitle
 
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# A pattern, compiled (by `re`, once) only when a figure has a title or labels to check.
+_NOT_XML = ("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def check_text(value, where, limit=MAX_TITLE):
@@ -23,7 +24,7 @@ def check_text(value, where, limit=MAX_TITLE):
         raise InputError(f"expected text, got {type(value).__name__}", where)
     if len(value) > limit:
         raise InputError(f"{len(value)} characters; the limit is {limit}", where)
-    if match := _NOT_XML.search(value):
+    if match := re.search(_NOT_XML, value):
         raise InputError(f"control character U+{ord(match[0]):04X} at position {match.start() + 1} cannot be "
                          "shown in SVG; remove it", where)
     return value

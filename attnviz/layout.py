@@ -5,10 +5,9 @@ bounding box (from `metrics`), so tests can check that nothing overlaps or spill
 without rendering anything. Roles name what a shape is; the backend paints roles.
 """
 
-from dataclasses import dataclass, field
-
 from .a11y import cell_label
 from .metrics import ASCENT, DESCENT, text_width
+from .records import dataclass, field
 
 __all__ = ["TextStyle", "STYLES", "Text", "Rect", "Mark", "Group", "Layout", "lay_out", "wrap", "measure"]
 

@@ -8,14 +8,14 @@ Menlo), so a box sized for DejaVu also holds the text when a browser draws it in
 one of those; `--embed-font` removes the guess altogether.
 """
 
-from functools import lru_cache, cache
-from pathlib import Path
+import os
+from functools import cache, lru_cache
 
 from . import _font_widths
 
 __all__ = ["WIDTHS", "text_width", "char_width", "face", "FACES", "FONT_DIR", "FONT_FAMILIES", "ASCENT", "DESCENT"]
 
-FONT_DIR = Path(__file__).parent / "fonts"
+FONT_DIR = os.path.join(os.path.dirname(__file__), "fonts")  # a str: no pathlib on the command's path
 #: The faces the figure uses, by name: family, then weight or style.
 FACES = {
     "sans": "DejaVuSans.ttf",
@@ -31,9 +31,7 @@ FONT_FAMILIES = {
 }
 ASCENT, DESCENT = 0.93, 0.24  # in em: DejaVu's hhea ascent and descent (0.928, 0.236), rounded up
 #: {face: {character: advance in em}} for the common characters, from the generated table.
-WIDTHS = {face: {ch: int(units) / _font_widths.UNITS_PER_EM
-                 for ch, units in zip(_font_widths.CHARS, advances.split()) if units != "-"}
-          for face, advances in _font_widths.ADVANCES.items()}
+WIDTHS = _font_widths.WIDTHS  # generated at build time (tools/make_font_widths.py), not at import
 # A character no bundled face has is drawn from whatever font the viewer's system falls back
 # to (CJK, emoji); those are about 1 em wide, emoji up to 1.25 em. Guess wide, never narrow.
 _UNKNOWN = 1.25
@@ -74,6 +72,6 @@ def _font_widths(name):
     """{codepoint: advance in em} for every character the bundled face maps (fontTools, loaded lazily)."""
     from fontTools.ttLib import TTFont
 
-    font = TTFont(FONT_DIR / FACES[name], lazy=True)
+    font = TTFont(os.path.join(FONT_DIR, FACES[name]), lazy=True)
     cmap, hmtx, upem = font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm
     return {code: hmtx[glyph][0] / upem for code, glyph in cmap.items()}

@@ -8,9 +8,8 @@ is written through (its target is replaced, the link kept); a device or pipe (`/
 import errno
 import itertools
 import os
-from pathlib import Path
 
-__all__ = ["write_atomic", "write_tree_atomic"]
+__all__ = ["write_atomic", "write_tree_atomic", "write_files"]
 
 
 def write_atomic(path, text):
@@ -19,39 +18,51 @@ def write_atomic(path, text):
 
 
 def write_tree_atomic(files):
+    """Write several files (a mapping of paths to texts), all or nothing; returns their Paths."""
+    from pathlib import Path
+
+    write_files(files)
+    return [Path(path) for path in files]
+
+
+def write_files(files):
     """Write several files (a mapping of paths to texts), all or nothing.
 
     Every file is first written in full to a temporary file beside its target; only when all
-    of them are on disk do they replace their targets, each by an atomic rename.
+    of them are on disk do they replace their targets, each by an atomic rename. Paths as
+    strings (os.path), not pathlib: `attnviz render` would spend more importing pathlib than
+    drawing the figure.
     """
-    written = [Path(path) for path in files]
-    targets = [Path(os.path.realpath(path)) for path in written]
+    targets = [os.path.realpath(path) for path in files]
     for given, target in zip(files, targets):  # before anything is written; a rename would name our temporary
-        if target.is_dir() or str(given).endswith(("/", os.sep)):  # "newdir/" names a folder, even a new one
-            raise IsADirectoryError(errno.EISDIR, "it is a folder; give a file name", str(given))
+        given = os.fspath(given)
+        if os.path.isdir(target) or given.endswith(("/", os.sep)):  # "newdir/" names a folder, even a new one
+            raise IsADirectoryError(errno.EISDIR, "it is a folder; give a file name", given)
     staged, streams = [], []
     try:
         for target, text in zip(targets, files.values()):
-            if target.exists() and not target.is_file():
+            if os.path.exists(target) and not os.path.isfile(target):
                 streams.append((target, text))  # a device or a pipe: written last, directly
                 continue
-            target.parent.mkdir(parents=True, exist_ok=True)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
             fd, tmp = _create_temporary(target)
             staged.append((tmp, target))
             with _open(fd, text) as handle:
                 handle.write(text)
-            if target.is_file():  # keep an existing file's permissions
-                os.chmod(tmp, target.stat().st_mode & 0o7777)
+            if os.path.isfile(target):  # keep an existing file's permissions
+                os.chmod(tmp, os.stat(target).st_mode & 0o7777)
         for tmp, target in staged:
             os.replace(tmp, target)
     except BaseException:
         for tmp, _ in staged:
-            tmp.unlink(missing_ok=True)
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
         raise
     for target, text in streams:
         with _open(os.open(target, os.O_WRONLY), text) as handle:
             handle.write(text)
-    return written
 
 
 def _open(fd, text):
@@ -65,8 +76,9 @@ def _create_temporary(path):
 
     Not `tempfile`: its import costs the command more than the whole figure takes to draw.
     """
+    folder, name = os.path.split(path)
     for n in itertools.count():
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{n}.tmp")
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{n}.tmp")
         try:
             return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644), tmp
         except FileExistsError:

@@ -8,13 +8,11 @@ Each key maps to one `figure()` argument; `KEYS` is the single table of them, so
 the README's reference, the checks and the API cannot drift apart.
 """
 
-import difflib
-import json
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 
 from .exact import InputError
+from .records import dataclass
 
 __all__ = ["KEYS", "WALKTHROUGH_KEYS", "MAX_SPEC_BYTES", "read_spec", "parse_spec", "figure_arguments", "parse_vectors",
            "check_value", "value_from_text", "TEXT_READERS"]
@@ -195,6 +193,8 @@ def parse_spec(text, name="<spec>", as_json=False):
     from .screen import exact_decimal, json_hooks, screen_toml
 
     if as_json:
+        import json
+
         try:
             value = json.loads(text, parse_constant=_no_constant, **json_hooks())
         except InputError as err:
@@ -307,6 +307,8 @@ def _toml_value(text):
 
 
 def _unknown(key, keys):
+    import difflib
+
     close = difflib.get_close_matches(key[:100], list(keys), n=1, cutoff=0.5)
     hint = f"; did you mean '{close[0]}'?" if close else f"; known keys: {', '.join(keys)}"
     return f"unknown key {key if len(key) <= 40 else key[:40] + '…'!r}{hint}"

@@ -13,9 +13,8 @@ by setting the custom properties. An `auto` figure carries its own scoped <style
 Layout never sees a colour: it names roles, this module paints them.
 """
 
-from dataclasses import dataclass
-
 from .exact import InputError
+from .records import dataclass
 
 __all__ = ["THEMES", "THEME_NAMES", "Theme", "COLOUR_NAMES", "TEXT_COLOUR", "SHAPE_PAINT", "get_theme",
            "stylesheet", "host_stylesheet", "surface_colours", "contrast_ratio", "luminance"]

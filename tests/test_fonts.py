@@ -5,6 +5,7 @@ import io
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import SVG_NS, svg_root, svg_text
@@ -19,7 +20,7 @@ from attnviz.layout import Text
 
 @pytest.mark.parametrize("face", sorted(metrics.FACES))
 def test_fast_table_matches_the_bundled_font(face):
-    font = TTFont(metrics.FONT_DIR / metrics.FACES[face], lazy=True)
+    font = TTFont(Path(metrics.FONT_DIR, metrics.FACES[face]), lazy=True)
     cmap, hmtx, upem = font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm
     assert len(WIDTHS[face]) > 400
     for ch, width in WIDTHS[face].items():
@@ -29,7 +30,7 @@ def test_fast_table_matches_the_bundled_font(face):
 @pytest.mark.parametrize("ch, face", [("Ж", "sans"), ("א", "sans-bold"), ("→", "mono"), ("∑", "sans-italic")])
 def test_any_character_the_font_has_is_measured_from_it(ch, face):
     assert ch not in WIDTHS[face]
-    font = TTFont(metrics.FONT_DIR / metrics.FACES[face], lazy=True)
+    font = TTFont(Path(metrics.FONT_DIR, metrics.FACES[face]), lazy=True)
     expected = font["hmtx"][font.getBestCmap()[ord(ch)]][0] / font["head"].unitsPerEm
     assert metrics.char_width(ch, face) == expected != metrics._UNKNOWN
 
@@ -47,12 +48,12 @@ def test_italic_is_measured_with_the_oblique_face():
 
 def test_ascent_and_descent_cover_every_face():
     for filename in metrics.FACES.values():
-        hhea = TTFont(metrics.FONT_DIR / filename, lazy=True)["hhea"]
+        hhea = TTFont(Path(metrics.FONT_DIR, filename), lazy=True)["hhea"]
         assert metrics.ASCENT >= hhea.ascent / 2048 and metrics.DESCENT >= -hhea.descent / 2048
 
 
 def test_fonts_ship_with_their_license():
-    text = (metrics.FONT_DIR / "LICENSE").read_text(encoding="utf-8")
+    text = Path(metrics.FONT_DIR, "LICENSE").read_text(encoding="utf-8")
     assert "Bitstream Vera" in text and "Permission is hereby granted" in text and "Arev" in text
 
 

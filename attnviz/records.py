@@ -1,0 +1,145 @@
+"""Records: the part of `dataclasses` the figure's data types use, without its import cost.
+
+`import dataclasses` imports `inspect` (and with it `ast`, `dis`, `tokenize`): about 8 ms,
+a quarter of what `attnviz render` may take in all (issue 15). The types on the command's
+path need only fields from annotations with defaults, `__init__`, `repr`, equality, hashing,
+frozen instances, `__slots__`, `replace` and `fields`; this module gives exactly those,
+spelled as `dataclasses` spells them, so a class reads the same either way. Modules off
+the command's path (pages, documents, slides) use `dataclasses` itself.
+
+>>> @dataclass(frozen=True)
+... class Point:
+...     x: int
+...     y: int = 0
+...     tag: str = field(default="", repr=False)
+>>> p = Point(1, y=2)
+>>> p, replace(p, y=3), p == Point(1, 2), hash(p) == hash(Point(1, 2))
+(Point(x=1, y=2), Point(x=1, y=3), True, True)
+>>> p.x = 5
+Traceback (most recent call last):
+...
+attnviz.records.FrozenInstanceError: cannot assign to field 'x'
+"""
+
+__all__ = ["dataclass", "field", "fields", "replace", "FrozenInstanceError"]
+
+_MISSING = object()
+
+
+class FrozenInstanceError(AttributeError):
+    """Assigning to a field of a frozen record."""
+
+
+class Field:
+    __slots__ = ("name", "default", "default_factory", "repr")
+
+    def __init__(self, default=_MISSING, default_factory=_MISSING, repr=True):
+        self.name, self.default, self.default_factory, self.repr = None, default, default_factory, repr
+
+    def __repr__(self):
+        return f"Field(name={self.name!r})"
+
+
+def field(*, default=_MISSING, default_factory=_MISSING, repr=True):
+    """A field with a default, a default factory (for mutable defaults) or left out of repr()."""
+    return Field(default, default_factory, repr)
+
+
+def fields(record):
+    """The record's (or record class's) fields, in declaration order."""
+    return record.__record_fields__
+
+
+def replace(record, **changes):
+    """A copy of `record` with some fields changed."""
+    values = {f.name: getattr(record, f.name) for f in record.__record_fields__}
+    unknown = changes.keys() - values.keys()
+    if unknown:
+        raise TypeError(f"{type(record).__name__} has no field {sorted(unknown)[0]!r}")
+    return type(record)(**{**values, **changes})
+
+
+def dataclass(cls=None, /, *, frozen=False, slots=False):
+    """Add `__init__`, `__repr__`, `__eq__` (and, when frozen, `__hash__` and no assignment) to `cls`."""
+    def make(cls):
+        return _make_record(cls, frozen, slots)
+    return make if cls is None else make(cls)
+
+
+def _make_record(cls, frozen, slots):
+    own = cls.__dict__
+    record_fields = []
+    for name in own.get("__annotations__", {}):
+        value = own.get(name, _MISSING)
+        spec = value if isinstance(value, Field) else Field(default=value)
+        spec.name = name
+        record_fields.append(spec)
+    body = {key: value for key, value in own.items()
+            if key not in ("__dict__", "__weakref__") and not (slots and key in own.get("__annotations__", {}))}
+    for spec in record_fields:  # a Field marker is no class attribute; a plain default stays one (as dataclasses)
+        if isinstance(body.get(spec.name), Field):
+            if spec.default is _MISSING:
+                del body[spec.name]
+            else:
+                body[spec.name] = spec.default
+    if slots:
+        body["__slots__"] = tuple(spec.name for spec in record_fields)
+    body["__record_fields__"] = tuple(record_fields)
+    generated = _methods(cls.__qualname__, record_fields, frozen)
+    for name, method in generated.items():
+        if name not in own:  # a method the class writes itself wins, as with dataclasses
+            body[name] = method
+    if not frozen and "__eq__" not in own:
+        body["__hash__"] = None  # mutable and compared by value: unhashable
+    return type(cls)(cls.__name__, cls.__bases__, body)
+
+
+def _methods(qualname, record_fields, frozen):
+    """The record's methods. Only __init__ is compiled, as one lambda (its signature names the fields);
+    the rest are shared functions that read `__record_fields__`: defining a record costs one small compile."""
+    params, sets, env = [], [], {"_MISSING": _MISSING, "_set": object.__setattr__}
+    for spec in record_fields:
+        value = spec.name
+        if spec.default_factory is not _MISSING:
+            env[f"_factory_{spec.name}"] = spec.default_factory
+            params.append(f"{spec.name}=_MISSING")
+            value = f"_factory_{spec.name}() if {spec.name} is _MISSING else {spec.name}"
+        elif spec.default is not _MISSING:
+            env[f"_default_{spec.name}"] = spec.default
+            params.append(f"{spec.name}=_default_{spec.name}")
+        else:
+            params.append(spec.name)
+        sets.append(f"_set(self, {spec.name!r}, {value})" if frozen else f"setattr(self, {spec.name!r}, {value})")
+    # "(set, set, ...) and None": one expression that assigns every field and returns None
+    body = f"({''.join(f'{s}, ' for s in sets)}) and None" if sets else "None"
+    init = eval(f"lambda {', '.join(['self', *params])}: {body}", env)  # noqa: S307 - field names only
+    init.__name__, init.__qualname__ = "__init__", f"{qualname}.__init__"
+    methods = {"__init__": init, "__repr__": _repr, "__eq__": _eq}
+    if frozen:
+        methods.update(__hash__=_hash, __setattr__=_no_setattr, __delattr__=_no_delattr)
+    return methods
+
+
+def _values(record):
+    return tuple(getattr(record, spec.name) for spec in record.__record_fields__)
+
+
+def _repr(self):
+    shown = ", ".join(f"{spec.name}={getattr(self, spec.name)!r}" for spec in self.__record_fields__ if spec.repr)
+    return f"{self.__class__.__qualname__}({shown})"
+
+
+def _eq(self, other):
+    return _values(self) == _values(other) if other.__class__ is self.__class__ else NotImplemented
+
+
+def _hash(self):
+    return hash(_values(self))
+
+
+def _no_setattr(self, name, value):
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _no_delattr(self, name):
+    raise FrozenInstanceError(f"cannot delete field {name!r}")
