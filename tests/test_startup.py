@@ -100,9 +100,11 @@ def test_guard_sees_what_other_paths_import(tmp_path):
 
 
 def test_api_names_stay_the_function_and_class():
-    import attnviz.figure as module  # importing the submodule by name
+    import attnviz.figure as module  # importing the submodules by name
+    import attnviz.flash
 
     assert attnviz.figure is module and callable(attnviz.figure) and attnviz.figure().svg().startswith("<svg")
+    assert callable(attnviz.flash) and attnviz.flash.__name__ == "flash"
     assert attnviz.Figure.__name__ == "Figure" and attnviz.InputError.__name__ == "InputError"
     with pytest.raises(AttributeError):
         attnviz.no_such_name  # noqa: B018
