@@ -19,6 +19,12 @@ the command's path (pages, documents, slides) use `dataclasses` itself.
 Traceback (most recent call last):
 ...
 attnviz.records.FrozenInstanceError: cannot assign to field 'x'
+
+Code that uses `dataclasses` itself on a record works too:
+
+>>> import dataclasses
+>>> dataclasses.replace(p, x=7), [f.name for f in dataclasses.fields(p)], dataclasses.asdict(p)
+(Point(x=7, y=2), ['x', 'y', 'tag'], {'x': 1, 'y': 2, 'tag': ''})
 """
 
 __all__ = ["dataclass", "field", "fields", "replace", "FrozenInstanceError"]
@@ -85,6 +91,7 @@ def _make_record(cls, frozen, slots):
     if slots:
         body["__slots__"] = tuple(spec.name for spec in record_fields)
     body["__record_fields__"] = tuple(record_fields)
+    body["__dataclass_fields__"] = _AsDataclass()
     generated = _methods(cls.__qualname__, record_fields, frozen)
     for name, method in generated.items():
         if name not in own:  # a method the class writes itself wins, as with dataclasses
@@ -118,6 +125,26 @@ def _methods(qualname, record_fields, frozen):
     if frozen:
         methods.update(__hash__=_hash, __setattr__=_no_setattr, __delattr__=_no_delattr)
     return methods
+
+
+class _AsDataclass:
+    """`dataclasses.replace`, `fields` and `asdict` work on records too (code off the command's path uses
+    them): the record's fields as dataclasses' own Field objects, made the first time one is asked for."""
+
+    def __get__(self, instance, owner):
+        import dataclasses
+
+        made = {}
+        for spec in owner.__record_fields__:
+            if spec.default_factory is not _MISSING:
+                made[spec.name] = dataclasses.field(default_factory=spec.default_factory, repr=spec.repr)
+            else:
+                made[spec.name] = dataclasses.field(default=spec.default if spec.default is not _MISSING
+                                                    else dataclasses.MISSING, repr=spec.repr)
+            made[spec.name].name, made[spec.name].type = spec.name, owner.__annotations__.get(spec.name)
+            made[spec.name]._field_type = dataclasses._FIELD  # what dataclasses.fields() keeps
+        type.__setattr__(owner, "__dataclass_fields__", made)
+        return made
 
 
 def _values(record):
