@@ -102,7 +102,7 @@ def check_tex(tex, where=None):
     >>> check_tex(r"\\rule{300em}{300em}")
     Traceback (most recent call last):
     ...
-    attnviz.exact.InputError: \\rule is not a command formulas may use (no macros, sizes, colours, classes or links; the README lists the commands)
+    attnviz.errors.InputError: \\rule is not a command formulas may use (no macros, sizes, colours, classes or links; the README lists the commands)
     """
     if len(tex) > MAX_TEX:
         raise InputError(f"a formula of {len(tex):,} characters; the limit is {MAX_TEX:,}", where)
