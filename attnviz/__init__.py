@@ -2,11 +2,12 @@
 
 import sys
 
-__all__ = ["Figure", "InputError", "figure", "flash", "__version__"]
+__all__ = ["Figure", "InputError", "compose", "figure", "flash", "__version__"]
 __version__ = "0.1.0"
 
 # The API, imported on first use: `attnviz --version` and `--help` start as fast as Python does.
-_API = {"Figure": "figure", "figure": "figure", "flash": "flash", "InputError": "errors"}  # name: its module
+_API = {"Figure": "figure", "figure": "figure", "flash": "flash", "InputError": "errors",
+        "compose": "panels"}  # name: its module
 
 
 def __getattr__(name):

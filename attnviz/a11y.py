@@ -4,7 +4,7 @@ These sentences go in attributes (`aria-description` on the root, `aria-label` o
 each cell), never in text nodes: the visible text, <title> and <desc> stay the seed's.
 """
 
-__all__ = ["figure_sentence", "cell_label", "axis_name"]
+__all__ = ["figure_sentence", "map_sentence", "cell_label", "axis_name"]
 
 _LIST_AT_MOST = 8  # beyond this many highlighted cells, say how many rather than which
 
@@ -36,6 +36,20 @@ def figure_sentence(attention, highlight, shown="scores"):
     if outputs:
         parts.append(f"output of {'row' if len(outputs) == 1 else 'rows'} {', '.join(map(str, outputs))} "
                      "computed this step")
+    return "; ".join(parts)
+
+
+def map_sentence(words):
+    """E.g. "512 by 512 mask map of causal mask keeps j<=i; 131,328 of 262,144 cells kept; 2 rows with no kept key"."""
+    n_q, n_k = words.shape
+    kept = sum(b - a + 1 for row in words.runs for a, b in row)
+    parts = [f"{n_q} by {n_k} mask map: {words.caption}", f"{kept:,} of {n_q * n_k:,} cells kept"]
+    empty = sum(not row for row in words.runs)
+    if empty:
+        parts.append(f"{_count(empty, 'row')} with no kept key")
+    computed = sum(b - a + 1 for row in words.computed for a, b in row)
+    if computed:
+        parts.append(f"{_count(computed, 'cell')} computed this step")
     return "; ".join(parts)
 
 

@@ -105,6 +105,10 @@ def build_parser():
     render.add_argument("spec", nargs="?", metavar="SPEC",
                         help="figure spec, a TOML or JSON file; - reads standard input")
     add_figure_options(render)
+    render.add_argument("--panel", dest="panels", metavar="SPEC", action="append", type=_path,
+                        help="a figure spec drawn as one panel of this figure; repeatable (the other flags are "
+                             "every panel's defaults)")
+    render.add_argument("--arrange", metavar="HOW", help="how panels are placed: row (default), column or grid:C")
     render.add_argument("-o", "--output", type=_path, metavar="PATH", default=None,
                         help=f"where to write; - for standard output (default: {DEFAULT_OUTPUT}, "
                              "with the format's extension)")
@@ -166,6 +170,13 @@ def build_parser():
 
 def add_figure_options(parser, highlight=True):
     """The flags every figure-making command shares; each overrides the spec key of the same name."""
+    parser.add_argument("--view", metavar="VIEW", help="full (default: vectors, scores, captions), scores (vectors "
+                        "and the score grid, no captions) or mask (the mask map, to 1,024 tokens)")
+    parser.add_argument("--n", metavar="N", type=_whole, help="with --view mask: N tokens, no vectors needed")
+    parser.add_argument("--shape", metavar="QxK", help="with --view mask: queries × keys, e.g. 4x12 (decoding), "
+                        "no vectors needed")
+    parser.add_argument("--x-title", metavar="TEXT", help='the mask map\'s key-axis title (default "key j")')
+    parser.add_argument("--y-title", metavar="TEXT", help='the mask map\'s query-axis title (default "query i")')
     parser.add_argument("--q", metavar="VECTORS", help='query vectors, e.g. "1,0; 0,1; 1,1" '
                         "(entries: integers, fractions like -3/4, decimals like 0.5)")
     parser.add_argument("--k", metavar="VECTORS", help="key vectors, same form as --q")
@@ -211,7 +222,8 @@ def figure_from_args(args, walk=None):
     """The figure the flags and the optional spec describe; errors name the flag or the spec key.
 
     `walk`, a dict, receives the walkthrough keys (flash, flash_order, decode) the spec or flags give."""
-    from .figure import SEED_HIGHLIGHT, SEED_K, SEED_Q, figure
+    from .figure import SEED_HIGHLIGHT, SEED_K, SEED_Q
+    from .panels import build
     from .spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, figure_arguments, read_spec
 
     kwargs, origin = {}, {}
@@ -244,15 +256,23 @@ def figure_from_args(args, walk=None):
     for key in WALKTHROUGH_KEYS:
         if key in kwargs:
             walk[key] = (kwargs.pop(key), origin[key])
-    if "q" not in kwargs and "k" not in kwargs:
+    if getattr(args, "panels", None):  # --panel FILE, repeatable: each a figure spec
+        if "panel" in kwargs:
+            raise InputError("the spec has [[panel]] tables already; give panels there or as --panel files",
+                             "--panel")
+        kwargs["panel"] = [figure_arguments(read_spec(path, sys.stdin.buffer)[0], path, required=())
+                           for path in args.panels]
+        origin["panel"] = "--panel"
+    sized = "n" in kwargs or "shape" in kwargs or "panel" in kwargs  # no seed vectors needed
+    if "q" not in kwargs and "k" not in kwargs and not sized:
         kwargs.update(q=SEED_Q, k=SEED_K)
         kwargs.setdefault("highlight", SEED_HIGHLIGHT)
-    elif "q" not in kwargs or "k" not in kwargs:
+    elif ("q" in kwargs) != ("k" in kwargs):
         given, missing = ("q", "k") if "q" in kwargs else ("k", "q")
         raise InputError(f"missing: {origin[given]} gives the {given} vectors, so {missing} is needed too",
                          f"--{missing}")
     try:
-        return figure(**kwargs)
+        return build(kwargs)
     except InputError as err:
         raise err.relocated(lambda where: _relocate(where, origin)) from None
 
@@ -285,6 +305,13 @@ def join_negative_values(argv):
             else:
                 out.append(value)
     return out
+
+
+def _whole(text):
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 7:
+        raise argparse.ArgumentTypeError(f"expected a whole number of tokens, got {text[:40]!r}")
+    return int(text)
 
 
 def _positive_number(text):

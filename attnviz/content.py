@@ -7,14 +7,17 @@ from . import notation
 from .highlight import NO_HIGHLIGHT
 from .records import dataclass, field, fields, replace
 
-__all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "FigureText", "Cell", "SoftmaxRow", "OutputRow", "describe",
+__all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow", "describe",
            "at_step"]
 
 DEFAULT_TITLE = "Attention honesty boundary"
 DEFAULT_SUBTITLE = "Exact score and mask structure with named softmax."
+SCORES_SUBTITLE = "Exact scores and mask structure."
 ROUNDED_SUBTITLE = "Exact score and mask structure with rounded softmax weights."
 #: What the grid's kept cells show: the raw scores S_ij, or the softmax's logits L_ij (scaled, biased).
 SHOW = ("scores", "logits")
+#: What a figure draws: everything, the score table alone, or the mask map (`maskmap`).
+VIEWS = ("full", "scores", "mask")
 
 
 @dataclass(frozen=True)
@@ -78,10 +81,11 @@ class FigureText:
     show: str = field(default="scores", repr=False)
     # How named weights are written (`notation.SOFTMAX_FORMS`); the weights lines already say it.
     softmax: str = field(default="expanded", repr=False)
+    view: str = field(default="full", repr=False)  # "full", or "scores": vectors and grid, no captions
 
     def __repr__(self):
         extra = {"more_vectors": self.more_vectors, "outputs_heading": self.outputs_heading,
-                 "output_rows": self.output_rows}
+                 "output_rows": self.output_rows, "view": "" if self.view == "full" else self.view}
         return _plain_repr(self) + "".join(f"+{name}={value!r}" for name, value in extra.items() if value)
 
 
@@ -91,7 +95,7 @@ def _plain_repr(words):
 
 
 def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_labels=None, k_labels=None, *,
-             softmax="expanded", places=None, show="scores"):
+             softmax="expanded", places=None, show="scores", view="full"):
     """Every text of the figure for one attention pattern.
 
     `softmax`: how named weights are written (`notation.SOFTMAX_FORMS`); `places`: decimal
@@ -132,8 +136,10 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
                         for i in range(n_q)) if attention.values is not None else ()
     return FigureText(
         title=DEFAULT_TITLE if title is None else title,
-        subtitle=subtitle if subtitle is not None else DEFAULT_SUBTITLE if places is None else ROUNDED_SUBTITLE,
-        badge=f"exact scores, exact {mask.name} mask, {'named' if places is None else 'rounded'} softmax",
+        subtitle=subtitle if subtitle is not None else SCORES_SUBTITLE if view == "scores" else
+        DEFAULT_SUBTITLE if places is None else ROUNDED_SUBTITLE,
+        badge=f"exact scores, exact {mask.name} mask" if view == "scores" else
+              f"exact scores, exact {mask.name} mask, {'named' if places is None else 'rounded'} softmax",
         note=f"displayed Q,K {kind} vectors are the score source; {mask.name} mask keeps {mask.rule}",
         q_line=notation.vector_line("Q", attention.q, q_names),
         k_line=notation.vector_line("K", attention.k, k_names),
@@ -151,6 +157,7 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         output_rows=output_rows,
         show=show,
         softmax=softmax,
+        view=view,
     )
 
 

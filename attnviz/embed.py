@@ -110,18 +110,20 @@ def file_settings(path, shown, line=None):
 def make_figure(settings, *, id_prefix, line=None):
     """The figure the settings describe; without q and k, the seed's. Errors are located at the
     setting they come from, else at `line`."""
-    from .figure import SEED_HIGHLIGHT, SEED_K, SEED_Q, figure
+    from .figure import SEED_HIGHLIGHT, SEED_K, SEED_Q
+    from .panels import build
 
     kwargs = {key: setting.value for key, setting in settings.items()}
-    if "q" not in kwargs and "k" not in kwargs:
+    sized = any(key in kwargs for key in spec.INSTEAD_OF_VECTORS)  # a mask map's size, or panels
+    if "q" not in kwargs and "k" not in kwargs and not sized:
         kwargs.update(q=SEED_Q, k=SEED_K)
         kwargs.setdefault("highlight", SEED_HIGHLIGHT)
-    elif "q" not in kwargs or "k" not in kwargs:
+    elif ("q" in kwargs) != ("k" in kwargs):
         given, missing = ("q", "k") if "q" in kwargs else ("k", "q")
         raise FigureError(f"{settings[given].label} gives the {given} vectors, so '{missing}' is needed too "
                           f"({spec.KEYS[missing].expects}, e.g. {spec.KEYS[missing].example})", settings[given].line)
     try:
-        return figure(**kwargs, id_prefix=id_prefix)
+        return build(kwargs, id_prefix=id_prefix)
     except InputError as err:
         raise _located(err, settings, line) from None
 

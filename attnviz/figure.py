@@ -2,11 +2,12 @@
 
 import functools
 import gc
+import numbers
 import itertools
 import re
 import zlib
 
-from .content import SHOW, describe
+from .content import SHOW, VIEWS, describe
 from .engine import CAUSAL, attend, exact_vectors
 from .exact import InputError
 from .highlight import parse_targets
@@ -15,7 +16,7 @@ from .layout import lay_out
 from .output import write_atomic
 from .themes import get_theme
 
-__all__ = ["Figure", "figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
+__all__ = ["Drawable", "Figure", "figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
 # The seed document's figure: "What Attention Is and Is Not".
 SEED_Q = ((1, 0), (0, 1), (1, 1))
@@ -44,33 +45,22 @@ def _without_gc_pauses(function):
     return paused
 
 
-class Figure:
-    """One attention figure. `svg()` gives the SVG text; `save(path)` writes SVG, PNG or PDF atomically."""
+class Drawable:
+    """What every figure can do once it has a layout: SVG, PNG, PDF, save, and show in a notebook.
 
-    def __init__(self, attention, highlight, words, id_prefix=None, theme="light", embed_font=False):
-        self.attention = attention
-        self.highlight = highlight
-        self.words = words
-        self.theme = get_theme(theme).name
-        self.embed_font = bool(embed_font)
-        self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
+    Subclasses give `layout()`, `description()`, `theme`, `embed_font` and `_key()` (the content
+    its default ids derive from).
+    """
+
+    _id_prefix = None
 
     @property
     def id_prefix(self):
         """Prefix of every id in the SVG: given, or derived from the content (same figure, same ids)."""
         if self._id_prefix is None:
-            key = repr((self.words, self.theme, self.embed_font)).encode("utf-8")
+            key = repr((self._key(), self.theme, self.embed_font)).encode("utf-8")
             self._id_prefix = f"attnviz-{zlib.crc32(key):08x}"
         return self._id_prefix
-
-    def layout(self):
-        return lay_out(self.words)
-
-    def description(self):
-        """The sentence assistive technology reads (the root's `aria-description`)."""
-        from .a11y import figure_sentence
-
-        return figure_sentence(self.attention, self.highlight, self.words.show)
 
     @_without_gc_pauses
     def svg(self, id_prefix=None):
@@ -97,7 +87,7 @@ class Figure:
         """PDF bytes (vector; the page is the figure's size). Needs CairoSVG."""
         from .export import to_pdf
 
-        return to_pdf(self.svg(), title=self.words.title)
+        return to_pdf(self.svg(), title=self.layout().title)
 
     def save(self, path, format=None, scale=None, dpi=None):
         """Write the figure to `path` (folders created, atomically) as SVG, PNG or PDF; returns the path.
@@ -117,7 +107,49 @@ class Figure:
         # A notebook may show the same figure many times in one page: each display gets fresh ids.
         return self.svg(id_prefix=f"{self.id_prefix}-{next(_shown)}")
 
+
+class Figure(Drawable):
+    """One attention figure (a full figure, a score table or a mask map). `svg()` gives the SVG text;
+    `save(path)` writes SVG, PNG or PDF atomically."""
+
+    def __init__(self, attention, highlight, words, id_prefix=None, theme="light", embed_font=False):
+        self.attention = attention  # an engine.Attention; None for a mask map drawn without vectors
+        self.highlight = highlight
+        self.words = words  # content.FigureText, or maskmap.MapText for the mask view
+        self.theme = get_theme(theme).name
+        self.embed_font = bool(embed_font)
+        self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
+
+    @property
+    def view(self):
+        return self.words.view
+
+    def _key(self):
+        return self.words
+
+    def layout(self, cell=None, grid_top=None, legend=True):
+        """The positioned figure. `cell`, `grid_top`: a composed figure's shared cell size and grid top;
+        `legend`: False in a composed figure, which draws one legend for all its maps."""
+        if self.view == "mask":
+            from dataclasses import replace
+
+            from .maskmap import lay_out_map
+
+            return lay_out_map(self.words if legend else replace(self.words, legend=False), cell, grid_top)
+        return lay_out(self.words, cell, grid_top)
+
+    def description(self):
+        """The sentence assistive technology reads (the root's `aria-description`)."""
+        from .a11y import figure_sentence, map_sentence
+
+        if self.view == "mask":
+            return map_sentence(self.words)
+        return figure_sentence(self.attention, self.highlight, self.words.show)
+
     def __repr__(self):
+        if self.view == "mask":
+            n_q, n_k = self.words.shape
+            return f"<attnviz.Figure {n_q}x{n_k} mask map: {self.words.caption}>"
         n_q, n_k = self.attention.shape
         return f"<attnviz.Figure {n_q}x{n_k} {self.attention.mask.name}>"
 
@@ -131,10 +163,16 @@ def check_id_prefix(prefix):
 
 
 @_without_gc_pauses
-def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask="causal", align="top-left", scale=None, bias=None, v=None,
-           softmax="expanded", weights="named", show="scores", title=None, subtitle=None,
-           tokens=None, q_tokens=None, k_tokens=None, id_prefix=None, theme="light", embed_font=False):
-    """Build the figure for query vectors `q` and key vectors `k`.
+def figure(q=None, k=None, *, view="full", n=None, shape=None, highlight=None, mask="causal", align="top-left",
+           scale=None, bias=None, v=None, softmax="expanded", weights="named", show="scores", title=None,
+           subtitle=None, tokens=None, q_tokens=None, k_tokens=None, x_title=None, y_title=None, id_prefix=None,
+           theme="light", embed_font=False):
+    """Build the figure for query vectors `q` and key vectors `k` (default: the seed's).
+
+    `view`: "full" (default: vectors, scores, mask and the named softmax), "scores" (vectors and
+    the grid of exact scores, no captions) or "mask" (the mask map: which cells are kept, legible
+    to 1,024 tokens; needs no vectors: give `n` tokens or a `shape` (queries, keys) instead).
+    `x_title`, `y_title`: the mask map's axis titles (default "key j", "query i").
 
     `q`, `k`: sequences of equal-length vectors of ints, Fractions, exact strings
     ("1/2", "0.5") or floats (read as the decimal they print as); numpy arrays work.
@@ -170,6 +208,24 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask="causal", align="top-left
                          "softmax")
     if show not in SHOW:
         raise InputError(f"expected {' or '.join(SHOW)}; got {show!r}", "show")
+    if view not in VIEWS:
+        raise InputError(f"expected {', '.join(VIEWS[:-1])} or {VIEWS[-1]}; got {view!r}", "view")
+    if view == "mask":
+        return _mask_figure(q, k, n=n, shape=shape, highlight=highlight, mask=mask, align=align, title=title,
+                            subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title,
+                            y_title=y_title, id_prefix=id_prefix, theme=theme, embed_font=embed_font,
+                            unused={"scale": scale, "bias": bias, "v": v}, unused_forms={
+                                "softmax": softmax != "expanded", "weights": weights != "named",
+                                "show": show != "scores"})
+    for name, value in (("n", n), ("shape", shape), ("x_title", x_title), ("y_title", y_title)):
+        if value is not None:
+            raise InputError(f"only the mask view takes {name} (view='mask'); the {view} view draws the vectors' "
+                             "scores", name)
+    if q is None and k is None:
+        q, k = SEED_Q, SEED_K
+    elif q is None or k is None:
+        raise InputError(f"missing: {'q' if q is None else 'k'} (give both q and k vectors)",
+                         "q" if q is None else "k")
     places = None
     if weights != "named":
         from .rounding import parse_weights
@@ -191,6 +247,16 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask="causal", align="top-left
         scale_, biases = resolve_scale(scale, len(q[0])), resolve_biases(bias, n_q, n_k, align)
     attention = attend(q, k, mask, scale=scale_, biases=biases, v=v)
     marks = parse_targets(highlight, attention)
+    q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
+    words = describe(attention, marks,
+                     title=None if title is None else check_text(title, "title"),
+                     subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
+                     q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view)
+    return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
+
+
+def _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k):
+    """Checked labels for the query and key axes (None: numbered)."""
     (q_where, q_noun), (k_where, k_noun) = ("q_tokens", "query"), ("k_tokens", "key")
     if tokens is not None:
         if n_q != n_k:
@@ -200,10 +266,82 @@ def figure(q=SEED_Q, k=SEED_K, *, highlight=None, mask="causal", align="top-left
         q_tokens = k_tokens = tokens
         q_where = k_where = "tokens"
         q_noun = k_noun = "token"
-    words = describe(attention, marks,
-                     title=None if title is None else check_text(title, "title"),
-                     subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
-                     q_labels=None if q_tokens is None else check_labels(q_tokens, n_q, q_where, q_noun),
-                     k_labels=None if k_tokens is None else check_labels(k_tokens, n_k, k_where, k_noun),
-                     softmax=softmax, places=places, show=show)
-    return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
+    return (None if q_tokens is None else check_labels(q_tokens, n_q, q_where, q_noun),
+            None if k_tokens is None else check_labels(k_tokens, n_k, k_where, k_noun))
+
+
+def _mask_figure(q, k, *, n, shape, highlight, mask, align, title, subtitle, tokens, q_tokens, k_tokens, x_title,
+                 y_title, id_prefix, theme, embed_font, unused, unused_forms):
+    """The mask view: a map of the kept cells, from a grid shape alone or from vectors' counts."""
+    from .maskmap import describe_map
+
+    for name, value in unused.items():
+        if value is not None:
+            raise InputError("the mask view draws which cells are kept, not scores or logits; "
+                             "use the full or scores view for them", name)
+    for name, changed in unused_forms.items():
+        if changed:
+            raise InputError("the mask view draws no softmax; use the full view for it", name)
+    n_q, n_k = _map_shape(q, k, n, shape)
+    if mask is CAUSAL or mask == "causal" and n_q == n_k and align == "top-left":
+        mask = CAUSAL
+    else:
+        from .masks import resolve
+
+        mask = resolve(mask, n_q, n_k, align)
+    q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
+    texts = {name: None if value is None else check_text(value, name)
+             for name, value in (("title", title), ("subtitle", subtitle), ("x_title", x_title),
+                                 ("y_title", y_title))}
+    words = describe_map(mask, n_q, n_k, highlight=highlight, q_labels=q_labels, k_labels=k_labels, **texts)
+    return Figure(None, None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
+
+
+def _map_shape(q, k, n, shape):
+    """(queries, keys) of a mask map: from `n`, from `shape`, or from the vectors (default: the seed's)."""
+    from .maskmap import MAX_MAP_TOKENS
+
+    given = [name for name, value in (("n", n), ("shape", shape)) if value is not None]
+    if len(given) == 2:
+        raise InputError("give n (a square map) or shape (queries × keys), not both", "shape")
+    if given and (q is not None or k is not None):
+        raise InputError(f"give {given[0]} or vectors (q, k), not both: the map's size comes from one of them",
+                         given[0])
+    if n is not None:
+        sides = (_side(n, "n"),) * 2
+    elif shape is not None:
+        sides = _parse_shape(shape)
+    else:
+        if q is None and k is None:
+            q, k = SEED_Q, SEED_K
+        elif q is None or k is None:
+            raise InputError(f"missing: {'q' if q is None else 'k'} (give both q and k vectors, or n or shape)",
+                             "q" if q is None else "k")
+        return len(exact_vectors(q, "q")), len(exact_vectors(k, "k"))
+    for side in sides:
+        if side > MAX_MAP_TOKENS:
+            raise InputError(f"{side} tokens; a mask map shows at most {MAX_MAP_TOKENS:,} a side", given[0])
+    return sides
+
+
+def _side(value, where):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+            value = int(value.strip()) if len(value.strip()) <= 7 else 10**7
+        else:
+            raise InputError(f"expected a whole number of tokens, got {value!r:.40}", where)
+    if value < 1:
+        raise InputError(f"expected at least 1 token, got {value}", where)
+    return int(value)
+
+
+def _parse_shape(shape):
+    """`"4x12"`, `(4, 12)`: queries × keys."""
+    if isinstance(shape, str):
+        parts = shape.lower().replace("×", "x").split("x")
+        if len(parts) != 2:
+            raise InputError(f"expected QUERIESxKEYS like 4x12, got {shape!r:.40}", "shape")
+        return _side(parts[0], "shape"), _side(parts[1], "shape")
+    if isinstance(shape, (list, tuple)) and len(shape) == 2:
+        return _side(shape[0], "shape"), _side(shape[1], "shape")
+    raise InputError(f"expected QUERIESxKEYS like \"4x12\" or a pair (4, 12), got {shape!r:.40}", "shape")

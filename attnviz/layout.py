@@ -7,9 +7,10 @@ without rendering anything. Roles name what a shape is; the backend paints roles
 
 from .a11y import cell_label
 from .metrics import ASCENT, DESCENT, text_width
-from .records import dataclass, field
+from .records import dataclass, field, replace
 
-__all__ = ["TextStyle", "STYLES", "Text", "Rect", "Mark", "Group", "Layout", "lay_out", "wrap", "measure"]
+__all__ = ["TextStyle", "STYLES", "Text", "Rect", "Mark", "Group", "Layout", "lay_out", "wrap", "measure",
+           "right_edge", "split_keep", "text_height", "translate"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,10 @@ STYLES = {
     "footer": TextStyle(12.5, italic=True),
     "outputs-heading": TextStyle(15, bold=True),
     "output": TextStyle(13.5, "mono"),
+    # the mask view
+    "axis-title": TextStyle(14, italic=True),
+    "tick": TextStyle(12, "mono"),
+    "legend": TextStyle(13),
 }
 LEADING = 1.35  # line height in em
 
@@ -88,6 +93,7 @@ class Rect:
     w: float
     h: float
     rx: float = 0
+    attrs: tuple = ()  # (name, value) pairs a backend may write, e.g. (("data-k", "1-3"),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,15 +121,21 @@ class Layout:
     title: str  # for <title>
     desc: str  # for <desc>
     items: list = field(default_factory=list)
+    grid: tuple = None  # (x, y, cell size) of the grid's top-left corner, for aligning panels
 
     def texts_in_boxes(self):
-        """(Text, the box it must stay inside or None), in document order: what overlap checks test."""
+        """(Text, the box it must stay inside or None), in document order: what overlap checks test.
+        A text's box is its nearest enclosing group's (panels nest cells inside panels)."""
         out = []
-        for item in self.items:
-            if isinstance(item, Group):
-                out += [(child, item.box) for child in item.children if isinstance(child, Text)]
-            elif isinstance(item, Text):
-                out.append((item, None))
+
+        def visit(items, box):
+            for item in items:
+                if isinstance(item, Group):
+                    visit(item.children, item.box)
+                elif isinstance(item, Text):
+                    out.append((item, box))
+
+        visit(self.items, None)
         return out
 
     def walk(self):
@@ -168,10 +180,10 @@ def _finer(pieces, style, room, separators):
             yield piece
             continue
         sep, rest = separators[0], separators[1:]
-        yield from _finer(_split_keep(piece, sep), style, room, rest)
+        yield from _finer(split_keep(piece, sep), style, room, rest)
 
 
-def _split_keep(text, sep):
+def split_keep(text, sep):
     """Split after each separator, keeping it: "a; b; c" -> ["a; ", "b; ", "c"]."""
     parts = text.split(sep)
     return [p + sep for p in parts[:-1]] + [parts[-1]]
@@ -180,7 +192,7 @@ def _split_keep(text, sep):
 def _breaks(text, marks=",;+"):
     """Split after each space, and inside long words after each of `marks`: every place a line may break."""
     pieces = []
-    for word in _split_keep(text, " "):
+    for word in split_keep(text, " "):
         pieces += _split_on(word, marks)
     return pieces
 
@@ -195,7 +207,7 @@ def _split_on(word, marks):
     return out + [current] if current else out
 
 
-def _height(role, n_lines=1):
+def text_height(role, n_lines=1):
     s = STYLES[role].size
     return s * (ASCENT + DESCENT) + (n_lines - 1) * s * LEADING
 
@@ -204,8 +216,11 @@ def _width(text, role):
     return measure(text, STYLES[role])
 
 
-def lay_out(words):
-    """Place a `content.FigureText`; returns a `Layout`."""
+def lay_out(words, min_cell_w=None, grid_top=None):
+    """Place a `content.FigureText`; returns a `Layout`.
+
+    `min_cell_w`, `grid_top`: at least this cell width and first row's top, so composed panels line up.
+    """
     items = []
     n_k = len(words.k_labels)
 
@@ -217,6 +232,8 @@ def lay_out(words):
     # Column labels much wider than the cells' content stand upright instead of widening every cell.
     upright = label_w + 2 * CELL_PAD > content_w + HEADER_SLACK
     cell_w = content_w if upright else max(content_w, label_w + 2 * CELL_PAD)
+    if min_cell_w is not None:
+        cell_w = max(cell_w, min_cell_w)
     grid_w = row_head_w + n_k * (cell_w + CELL_GAP)
     wrap_w = max(MIN_WRAP, grid_w)
 
@@ -227,11 +244,11 @@ def lay_out(words):
         lines = wrap(pieces, role, wrap_w, indent, finer)
         text = Text(role, x, y + ASCENT * STYLES[role].size, lines, indent=indent)
         items.append(text)
-        y += _height(role, len(lines)) + gap_after
+        y += text_height(role, len(lines)) + gap_after
         return text
 
-    add_text("title", _split_keep(words.title, " "), gap_after=8)
-    add_text("subtitle", _split_keep(words.subtitle, " "), gap_after=14)
+    add_text("title", split_keep(words.title, " "), gap_after=8)
+    add_text("subtitle", split_keep(words.subtitle, " "), gap_after=14)
 
     badge_h, badge_pad = 26, 12
     badge_w = _width(words.badge, "badge") + 2 * badge_pad
@@ -243,15 +260,17 @@ def lay_out(words):
     y += badge_h + 12
 
     add_text("note", _breaks(words.note), gap_after=8)
-    add_text("vectors", _split_keep(words.q_line, "; "), gap_after=4, finer=(",",))
-    add_text("vectors", _split_keep(words.k_line, "; "), gap_after=4 if words.more_vectors else 24, finer=(",",))
+    add_text("vectors", split_keep(words.q_line, "; "), gap_after=4, finer=(",",))
+    add_text("vectors", split_keep(words.k_line, "; "), gap_after=4 if words.more_vectors else 24, finer=(",",))
     for n, line in enumerate(words.more_vectors, 1):
-        add_text("vectors", _split_keep(line, "; "), gap_after=24 if n == len(words.more_vectors) else 4,
+        add_text("vectors", split_keep(line, "; "), gap_after=24 if n == len(words.more_vectors) else 4,
                  finer=(",",))
-    add_text("caption", _split_keep(words.grid_caption, " "), gap_after=10)
+    add_text("caption", split_keep(words.grid_caption, " "), gap_after=10)
 
     # The grid: column headers, row headers, then the cells row by row (the seed's text order).
     header_h = label_w + 18 if upright else 30
+    if grid_top is not None:
+        y = max(y, grid_top - header_h)
     x_cells = PAD + row_head_w
     for j, label in enumerate(words.k_labels):
         cx = x_cells + j * (cell_w + CELL_GAP) + cell_w / 2
@@ -261,6 +280,7 @@ def lay_out(words):
         else:
             items.append(Text("header", cx, y + header_h - 10, (label,), anchor="middle"))
     y += header_h
+    grid = (x_cells, y, cell_w)
     for i, label in enumerate(words.q_labels):
         cy = y + i * (CELL_H + CELL_GAP) + CELL_H / 2
         items.append(Text("header", x_cells - CELL_PAD, _baseline_centre(cy, "header"), (label,), anchor="end"))
@@ -269,9 +289,13 @@ def lay_out(words):
             label = cell_label(cell, words.q_labels[i], words.k_labels[j], words.show.removesuffix("s"))
             items.append(_cell(cell, x_cells + j * (cell_w + CELL_GAP), y + i * (CELL_H + CELL_GAP), cell_w, label))
     y += len(words.cells) * (CELL_H + CELL_GAP) - CELL_GAP + 28
+    if words.view == "scores":  # a score table: no captions
+        right = max(right_edge(item) for item in items)
+        return Layout(width=max(right + PAD, wrap_w + 2 * PAD), height=y - 28 + PAD, title=words.title,
+                      desc=words.subtitle, items=items, grid=grid)
 
     # Softmax panel: one group per row, highlighted rows get a tinted band and a bar.
-    add_text("softmax-heading", _split_keep(words.softmax_heading, " "), gap_after=8)
+    add_text("softmax-heading", split_keep(words.softmax_heading, " "), gap_after=8)
     row_pad_x, row_pad_y = 12, 7
     head_w = _width("weights ", "softmax-weights")
     rows = []
@@ -282,15 +306,15 @@ def lay_out(words):
         hang = min(_width(row.scores.partition(": ")[0] + ": ", "softmax-scores"), wrap_w / 3)
         scores = Text("softmax-scores", x, top + row_pad_y + ASCENT * STYLES["softmax-scores"].size,
                       wrap(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x, hang), indent=hang)
-        y_w = top + row_pad_y + _height("softmax-scores", len(scores.lines)) + 5
+        y_w = top + row_pad_y + text_height("softmax-scores", len(scores.lines)) + 5
         weights = Text("softmax-weights", x, y_w + ASCENT * STYLES["softmax-weights"].size,
-                       wrap(_split_keep(row.weights, ", "), "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
+                       wrap(split_keep(row.weights, ", "), "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
                             finer=("+",)), indent=head_w)
-        bottom = y_w + _height("softmax-weights", len(weights.lines)) + row_pad_y
+        bottom = y_w + text_height("softmax-weights", len(weights.lines)) + row_pad_y
         rows.append((row, top, bottom, scores, weights))
         y = bottom + 2
     # Every band, and the rule below, as wide as the widest line (a term too long to break widens them all).
-    panel_w = max([wrap_w] + [_right_edge(t) + row_pad_x - PAD for r in rows for t in r[3:]])
+    panel_w = max([wrap_w] + [right_edge(t) + row_pad_x - PAD for r in rows for t in r[3:]])
     for row, top, bottom, scores, weights in rows:
         children = (Rect("softmax-band", PAD, top, panel_w, bottom - top, rx=6),
                     Rect("softmax-bar", PAD, top, 4, bottom - top)) if row.computed else ()
@@ -304,26 +328,26 @@ def lay_out(words):
 
     if words.output_rows:  # the outputs panel: O_i as the weighted sum of the value vectors
         y += 14
-        add_text("outputs-heading", _split_keep(words.outputs_heading, " "), gap_after=8)
+        add_text("outputs-heading", split_keep(words.outputs_heading, " "), gap_after=8)
         outputs = []
         for row in words.output_rows:
             top = y
             text = Text("output", PAD + row_pad_x, top + 3 + ASCENT * STYLES["output"].size,
-                        wrap(_split_keep(row.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24), indent=24)
-            y = top + 3 + _height("output", len(text.lines)) + 3
+                        wrap(split_keep(row.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24), indent=24)
+            y = top + 3 + text_height("output", len(text.lines)) + 3
             outputs.append((row, top, y, text))
-        panel_w = max([panel_w] + [_right_edge(o[3]) + row_pad_x - PAD for o in outputs])
+        panel_w = max([panel_w] + [right_edge(o[3]) + row_pad_x - PAD for o in outputs])
         for row, top, bottom, text in outputs:
             items.append(_output_row(row, top, bottom, text, panel_w))
 
     y += 14
     items.append(Rect("rule", PAD, y, panel_w, 1))
     y += 12
-    add_text("footer", _split_keep(words.footer, " "))
+    add_text("footer", split_keep(words.footer, " "))
 
-    right = max(_right_edge(item) for item in items)
+    right = max(right_edge(item) for item in items)
     width = max(right + PAD, wrap_w + 2 * PAD)
-    return Layout(width=width, height=y + PAD, title=words.title, desc=words.subtitle, items=items)
+    return Layout(width=width, height=y + PAD, title=words.title, desc=words.subtitle, items=items, grid=grid)
 
 
 def _baseline_centre(centre_y, role):
@@ -364,11 +388,19 @@ def _output_row(row, top, bottom, text, panel_w):
     return Group(classes, (("data-q", str(row.q)),), children, box=(PAD, top, PAD + panel_w, bottom))
 
 
-def _right_edge(item):
+def right_edge(item):
     if isinstance(item, Text):
         return max(b[2] for b in item.line_boxes())
     if isinstance(item, Rect):
         return item.x + item.w
     if isinstance(item, Mark):
         return item.x
-    return max(_right_edge(child) for child in item.children)
+    return max((right_edge(child) for child in item.children), default=0)
+
+
+def translate(item, dx, dy):
+    """`item` moved by (dx, dy), groups with everything in them: how panels are placed."""
+    if isinstance(item, Group):
+        box = item.box and (item.box[0] + dx, item.box[1] + dy, item.box[2] + dx, item.box[3] + dy)
+        return replace(item, children=tuple(translate(child, dx, dy) for child in item.children), box=box)
+    return replace(item, x=item.x + dx, y=item.y + dy)

@@ -103,7 +103,45 @@ def _number_or_text(value, where):
     return value
 
 
+def _count(value, where):
+    if type(value) is not int:
+        raise InputError(f"expected a whole number, got {_kind(value)}", where)
+    return value
+
+
+def _shape(value, where):
+    if isinstance(value, str) or (isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value)):
+        return value
+    raise InputError(f"expected \"QUERIESxKEYS\" like \"4x12\" or a pair like [4, 12], got {_kind(value)}", where)
+
+
+def _panels(value, where):
+    """`[[panel]]` tables: each a figure spec of its own (no panels inside panels)."""
+    if not isinstance(value, list) or not value or not all(isinstance(table, dict) for table in value):
+        raise InputError(f"expected [[panel]] tables, each a figure spec, got {_kind(value)}", where)
+    from .panels import MAX_PANELS
+
+    if len(value) > MAX_PANELS:
+        raise InputError(f"{len(value)} panels; the limit is {MAX_PANELS}", where)
+    panel_keys = {key: spec for key, spec in KEYS.items() if key not in COMPOSE_KEYS}
+    return [figure_arguments(table, f"{where} {n}", panel_keys, required=()) for n, table in enumerate(value, 1)]
+
+
+def _arrange(value, where):
+    from .panels import parse_arrange
+
+    parse_arrange(_text(value, where), 2)  # checked here, so the error names the key
+    return value
+
+
 KEYS = {
+    "panel": Key("the panels of a composed figure: [[panel]] tables, each a figure spec; the other keys are "
+                 "every panel's defaults", _panels, 'panel = [{mask = "causal"}, {mask = "window=3"}]'),
+    "arrange": Key("how panels are placed: row, column or grid:C (C columns)", _arrange, 'arrange = "row"'),
+    "view": Key("what the figure draws: full, scores (no captions) or mask (the mask map)", _text,
+                'view = "mask"'),
+    "n": Key("tokens per axis of a mask map drawn without vectors", _count, "n = 512"),
+    "shape": Key("queries × keys of a mask map drawn without vectors", _shape, 'shape = "4x12"'),
     "q": Key("query vectors", _vectors, 'q = [[1, 0], [0, 1], [1, 1]]'),
     "k": Key("key vectors", _vectors, 'k = [[1, 0], [0, 1], ["1/2", 0.5]]'),
     "tokens": Key("labels for both axes", _strings, 'tokens = ["<s>", "the", "cat"]'),
@@ -121,12 +159,18 @@ KEYS = {
                    'softmax = "normalizer"'),
     "weights": Key("named (exact), or decimal=N for rounded weights marked ≈", _text, 'weights = "decimal=3"'),
     "show": Key("what the grid's cells show: scores or logits", _text, 'show = "logits"'),
+    "x_title": Key("the mask map's key-axis title", _text, 'x_title = "key position j"'),
+    "y_title": Key("the mask map's query-axis title", _text, 'y_title = "query position i"'),
     "title": Key("the figure's title", _text, 'title = "Causal attention"'),
     "subtitle": Key("the subtitle, also the SVG's <desc>", _text, 'subtitle = "Three tokens."'),
     "theme": Key("the colour theme", _text, 'theme = "dark"'),
     "embed_font": Key("whether to inline the font", _bool, "embed_font = true"),
 }
 REQUIRED = ("q", "k")
+#: Keys of a composed figure as a whole, not of its panels.
+COMPOSE_KEYS = ("panel", "arrange")
+#: Keys that stand in for the vectors: a mask map's size, or panels (each with its own vectors).
+INSTEAD_OF_VECTORS = ("n", "shape", "panel")
 
 
 def _block(value, where):
@@ -230,6 +274,8 @@ def figure_arguments(mapping, name, keys=KEYS, required=REQUIRED):
         if key not in keys:
             raise InputError(_unknown(key, keys), name)
         out[key] = keys[key].check(value, f"{name}: {key}")
+    if required is REQUIRED and any(key in out for key in INSTEAD_OF_VECTORS):
+        required = ()
     for key in required:
         if key not in out:
             raise InputError(f"missing required key '{key}' ({keys[key].expects}), e.g. {keys[key].example}", name)

@@ -37,6 +37,9 @@ TEXT_COLOUR = {
     "footer": "text-muted",
     "outputs-heading": "text",
     "output": "text",
+    "axis-title": "text",
+    "tick": "text-muted",
+    "legend": "text",
 }
 
 #: How each shape role is painted: fill and stroke colour keys (None: not painted that way).
@@ -57,6 +60,13 @@ SHAPE_PAINT = {
     "output-band": ("band-fill", None),  # a highlighted output row: painted like a softmax row
     "output-bar": ("computed-stroke", None),
     "output-pending": ("pending-fill", "pending-stroke"),
+    # the mask view: kept runs solid on a hatched ground (texture, not colour alone, tells them apart)
+    "kept": ("text-muted", None),
+    "map-masked": ("hatch", None),
+    "computed": ("computed-fill", "computed-stroke"),
+    "map-empty-row": ("text", None),
+    "map-gridline": ("background", None),
+    "map-frame": (None, "masked-stroke"),
 }
 
 #: Every custom property, in the order the README documents them: `--attnviz-<name>`.

@@ -84,16 +84,20 @@ class _Painter:
                                      "height": "8", "fill": self.palette["masked-hatch"]}))
         return pattern
 
-    def element(self, item):
+    def element(self, item, inherited=None):
+        """`inherited`: the shape role whose paint an enclosing group carries, so its rects need none."""
         if isinstance(item, Group):
             group = Element("g", {"class": " ".join(item.classes), **dict(item.attrs)})
+            if item.classes[0] in _GROUP_PAINT:
+                inherited, hints = _GROUP_PAINT[item.classes[0]]
+                group.attributes.update({**self.shape(inherited), **hints})
             for child in item.children:
-                group.add(self.element(child))
+                group.add(self.element(child, inherited))
             return group
         if isinstance(item, Text):
             return self.text(item)
         if isinstance(item, Rect):
-            return self.rect(item)
+            return self.rect(item, paint=item.role != inherited)
         if isinstance(item, Mark):
             s = item.size
             points = [(item.x - s, item.y), (item.x, item.y), (item.x, item.y + s)]
@@ -102,12 +106,13 @@ class _Painter:
                                        **self.shape(item.role)})
         raise TypeError(f"cannot draw {item!r}")
 
-    def rect(self, rect):
-        attributes = {"class": f"attnviz-{rect.role}", "x": fmt(rect.x), "y": fmt(rect.y), "width": fmt(rect.w),
-                      "height": fmt(rect.h)}
+    def rect(self, rect, paint=True):
+        attributes = {"class": f"attnviz-{rect.role}", **dict(rect.attrs), "x": fmt(rect.x), "y": fmt(rect.y),
+                      "width": fmt(rect.w), "height": fmt(rect.h)}
         if rect.rx:
             attributes["rx"] = fmt(rect.rx)
-        attributes.update(self.shape(rect.role))
+        if paint:
+            attributes.update(self.shape(rect.role))
         attributes.update(_STROKES.get(rect.role, {}))
         return Element("rect", attributes)
 
@@ -144,6 +149,10 @@ def _collapsible(text):
             or "\r" in text)
 
 
+# A map's kept runs take their fill from the map (once, not on each of up to 1,024 rects); its cells are
+# edge to edge at fractional sizes, where anti-aliased edges would show seams between rows.
+_GROUP_PAINT = {"attnviz-map": ("kept", {"shape-rendering": "crispEdges"})}
+
 # Stroke shapes are part of the meaning, not the theme: dashed = masked, thick = computed this step.
 _STROKES = {
     "cell-masked": {"stroke-dasharray": "5 3"},
@@ -152,4 +161,5 @@ _STROKES = {
     "cell-pending": {"stroke-dasharray": "2 3"},  # dotted = not computed yet (a walkthrough step)
     "softmax-pending": {"stroke-dasharray": "2 3"},
     "output-pending": {"stroke-dasharray": "2 3"},
+    "computed": {"stroke-width": "1.5"},
 }

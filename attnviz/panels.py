@@ -1,0 +1,187 @@
+"""Several figures in one: panels composed as data, laid out once, painted by any backend.
+
+`compose(fig1, fig2, ..., arrange="row")` returns a figure like any other. Panels that
+show grids of the same size get the same cell size; panels side by side have their
+grids' tops aligned (in a column, their left edges), so two masks compare at a glance.
+Mask maps in a composed figure share one legend, drawn once below the panels.
+"""
+
+from .exact import InputError
+from .figure import Drawable, Figure, check_id_prefix
+from .layout import PAD, STYLES, Group, Layout, Text, split_keep, text_height, translate, wrap, ASCENT
+from .themes import get_theme
+
+__all__ = ["Composite", "compose", "build", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange"]
+
+ARRANGEMENTS = ("row", "column", "grid:C")
+MAX_PANELS = 16
+_WRAP = 640  # the composed title wraps at the wider of this and the panels
+
+
+class Composite(Drawable):
+    """Panels side by side, in a column, or in a grid of C columns, under one title."""
+
+    def __init__(self, panels, arrange="row", title=None, id_prefix=None, theme=None, embed_font=None):
+        self.panels = tuple(panels)
+        self.columns = parse_arrange(arrange, len(self.panels))
+        self.arrange = arrange
+        self.title = title
+        self.theme = get_theme(theme if theme is not None else self.panels[0].theme).name
+        self.embed_font = bool(self.panels[0].embed_font if embed_font is None else embed_font)
+        self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
+
+    def _key(self):
+        return ("composite", self.arrange, self.title, tuple(panel._key() for panel in self.panels))
+
+    def description(self):
+        parts = [panel.description() for panel in self.panels]
+        return f"{len(parts)} panels: " + "; ".join(f"panel {n}: {text}" for n, text in enumerate(parts, 1))
+
+    def layout(self, cell=None, grid_top=None):
+        return compose_layouts(self.panels, self.columns, self.title)
+
+    def __repr__(self):
+        return f"<attnviz.Composite {len(self.panels)} panels, {self.arrange}>"
+
+
+def compose(*figures, arrange="row", title=None, id_prefix=None, theme=None, embed_font=None):
+    """One figure of several: `arrange` is "row" (side by side), "column" or "grid:C" (C columns).
+
+    >>> from attnviz import figure
+    >>> both = compose(figure(view="mask", n=8), figure(view="mask", n=8, mask="window=3"))
+    >>> both
+    <attnviz.Composite 2 panels, row>
+    >>> both.svg().count('class="attnviz-panel"')
+    2
+    """
+    if len(figures) == 1 and isinstance(figures[0], (list, tuple)):
+        figures = tuple(figures[0])
+    if not figures:
+        raise InputError("no panels given; compose takes two or more figures", "panels")
+    if len(figures) > MAX_PANELS:
+        raise InputError(f"{len(figures)} panels; the limit is {MAX_PANELS}", "panels")
+    for n, fig in enumerate(figures, 1):
+        if not isinstance(fig, Drawable):
+            raise InputError(f"panel {n} is {type(fig).__name__}, not a figure from attnviz.figure()", "panels")
+    if title is not None:
+        from .labels import check_text
+
+        title = check_text(title, "title")
+    return Composite(figures, arrange, title, id_prefix, theme, embed_font)
+
+
+def build(kwargs, id_prefix=None):
+    """The figure checked spec arguments describe: `figure(**kwargs)`, or with `panel` (a list of
+    panels' arguments) a composed figure whose other keys are every panel's defaults; its `title`,
+    `theme` and `embed_font` are the whole figure's."""
+    from .figure import figure
+
+    kwargs = dict(kwargs)
+    panels = kwargs.pop("panel", None)
+    arrange = kwargs.pop("arrange", None)
+    if panels is None:
+        if arrange is not None:
+            raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too", "arrange")
+        return figure(**{"id_prefix": id_prefix, **kwargs})
+    whole = {key: kwargs.pop(key) for key in ("title", "theme", "embed_font", "id_prefix") if key in kwargs}
+    whole.setdefault("id_prefix", id_prefix)
+    figures = []
+    for n, panel in enumerate(panels, 1):
+        merged = {**kwargs, **panel}
+        # A panel with vectors of its own, or not a mask map, takes no map size or axis titles from the defaults.
+        if "q" in panel or "k" in panel or merged.get("view", "full") != "mask":
+            merged = {key: value for key, value in merged.items()
+                      if key in panel or key not in ("n", "shape", "x_title", "y_title")}
+        try:
+            figures.append(figure(**merged))
+        except InputError as err:
+            raise err.relocated(lambda where, n=n: f"panel {n}: {where}" if where else f"panel {n}") from None
+    return compose(*figures, arrange=arrange or "row", **whole)
+
+
+def parse_arrange(arrange, n_panels):
+    """Columns per row: "row" is all panels in one row, "column" one per row, "grid:C" C per row."""
+    if arrange == "row":
+        return max(n_panels, 1)
+    if arrange == "column":
+        return 1
+    if isinstance(arrange, str) and arrange.startswith("grid:"):
+        text = arrange[5:].strip()
+        if text.isascii() and text.isdigit() and 1 <= int(text[:3]) <= MAX_PANELS and len(text) <= 3:
+            return int(text)
+    raise InputError(f"expected row, column or grid:C (C columns, 1 to {MAX_PANELS}), got {arrange!r:.40}",
+                     "arrange")
+
+
+def _grid_kind(panel):
+    """Panels with the same kind share a cell size: mask maps and score grids of one shape."""
+    if not isinstance(panel, Figure):
+        return None
+    if panel.view == "mask":
+        return ("mask",) + panel.words.shape
+    return ("grid",) + panel.attention.shape
+
+
+def compose_layouts(panels, columns, title):
+    """Lay out each panel once to learn its grid, then again with shared cell sizes and aligned grid tops."""
+    kinds = [_grid_kind(panel) for panel in panels]
+    first = [_panel_layout(panel) for panel in panels]
+    cells = {}
+    for kind, layout in zip(kinds, first):
+        if kind and layout.grid:
+            cells[kind] = max(cells.get(kind, 0), layout.grid[2]) if kind[0] == "grid" else layout.grid[2]
+    rows = [list(range(start, min(start + columns, len(panels)))) for start in range(0, len(panels), columns)]
+    layouts = list(first)
+    for row in rows:
+        tops = [first[n].grid[1] for n in row if first[n].grid]
+        top = max(tops) if tops and columns > 1 else None
+        for n in row:
+            cell = cells.get(kinds[n])
+            if (cell is not None and cell != first[n].grid[2]) or (top is not None and first[n].grid
+                                                                   and first[n].grid[1] != top):
+                layouts[n] = _panel_layout(panels[n], cell, top)
+
+    items, y = [], PAD
+    if title:
+        width = max(_WRAP, sum(layouts[n].width for n in rows[0]) - 2 * PAD)
+        lines = wrap(split_keep(title, " "), "title", width)
+        items.append(Text("title", PAD, y + ASCENT * STYLES["title"].size, lines))
+        y += text_height("title", len(lines)) + 4
+    else:
+        y = 0
+    # In a column, grids of one kind line up on their left edge.
+    lefts = {}
+    if columns == 1:
+        for kind, layout in zip(kinds, layouts):
+            if kind and layout.grid:
+                lefts[kind] = max(lefts.get(kind, 0), layout.grid[0])
+    widths = [max(layouts[row[c]].width if c < len(row) else 0 for row in rows) for c in range(columns)]
+    right = 0
+    for row in rows:
+        x = 0
+        for c, n in enumerate(row):
+            layout = layouts[n]
+            dx = x + (lefts[kinds[n]] - layout.grid[0] if kinds[n] in lefts else 0)
+            moved = tuple(translate(item, dx, y) for item in layout.items)
+            items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)),), moved))
+            right = max(right, dx + layout.width)
+            x += widths[c]
+        y += max(layouts[n].height for n in row)
+    legend_keys = [key for key in ("kept", "masked", "computed", "empty")
+                   if any(key in panel.words.legend_keys() for panel in panels
+                          if isinstance(panel, Figure) and panel.view == "mask")]
+    if legend_keys:
+        from .maskmap import lay_out_legend
+
+        legend, y = lay_out_legend(legend_keys, PAD, y - PAD + 6, max(right - 2 * PAD, 300))
+        items += legend
+        y += PAD - 8
+    names = [layout.title for layout in layouts]
+    return Layout(width=max(right, _WRAP + 2 * PAD), height=y, title=title or " | ".join(names),
+                  desc="; ".join(layout.desc for layout in layouts), items=items)
+
+
+def _panel_layout(panel, cell=None, grid_top=None):
+    if isinstance(panel, Figure):
+        return panel.layout(cell, grid_top, legend=False)
+    return panel.layout()

@@ -1,0 +1,192 @@
+"""The mask view, the score table and composed panels: cells against the engine, anatomy, alignment."""
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import attnviz
+from attnviz.exact import InputError
+from attnviz.masks import resolve
+
+from clirun import run_cli
+
+SVG = "{http://www.w3.org/2000/svg}"
+FAMILIES = ["causal", "none", "window={w}", "prefix={w}", "chunk={w}", "padding={w}"]
+
+
+def kept_from_svg(svg):
+    """{(i, j)} of the cells a map draws kept, read back from its rows' data-k runs (1-based)."""
+    root = ET.fromstring(svg)
+    kept = set()
+    for row in root.iter(f"{SVG}g"):
+        if row.get("class") != "attnviz-row":
+            continue
+        i = int(row.get("data-q"))
+        for rect in row:
+            assert rect.get("class") == "attnviz-kept"
+            a, b = map(int, rect.get("data-k").split("-"))
+            assert a <= b
+            kept.update((i, j) for j in range(a, b + 1))
+    return kept
+
+
+def brute_kept(mask_text, n_q, n_k, align="top-left"):
+    mask = resolve(mask_text, n_q, n_k, align)
+    return {(i + 1, j + 1) for i in range(n_q) for j in range(n_k) if mask.keep(i, j)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 64), family=st.sampled_from(FAMILIES), w=st.integers(1, 70))
+def test_map_runs_cover_exactly_the_kept_cells(n, family, w):
+    text = family.format(w=min(w, n) if family.startswith("padding") else w)
+    svg = attnviz.figure(view="mask", n=n, mask=text).svg()
+    assert kept_from_svg(svg) == brute_kept(text, n, n)
+
+
+@pytest.mark.parametrize("n", [512, 1024])
+@pytest.mark.parametrize("mask", ["causal", "window=128", "chunk=100"])
+def test_large_maps_match_the_engine_and_stay_small(n, mask):
+    svg = attnviz.figure(view="mask", n=n, mask=mask).svg()
+    assert kept_from_svg(svg) == brute_kept(mask, n, n)
+    rows = re.findall(r'<rect class="attnviz-kept" data-k', svg)
+    assert len(rows) == n  # one run a row for these masks: n rectangles, not n²/2
+    if mask == "causal" and n == 1024:
+        assert len(svg.encode()) < 150_000
+
+
+def test_a_decode_shape_needs_no_vectors():
+    fig = attnviz.figure(view="mask", shape="4x12", align="bottom-right")
+    assert kept_from_svg(fig.svg()) == brute_kept("causal", 4, 12, "bottom-right")
+    assert "causal mask keeps j&lt;=i+8, aligned bottom-right" in fig.svg()
+
+
+def test_one_run_per_row_of_consecutive_keys():
+    svg = attnviz.figure(view="mask", n=6, mask="padding=3").svg()
+    assert re.findall(r'data-q="6"><rect class="attnviz-kept" data-k="([0-9-]+)"[^>]*/><rect class="attnviz-kept" '
+                      r'data-k="([0-9-]+)"', svg) == [("1-2", "4-6")]
+
+
+def test_a_fully_masked_row_is_marked_and_named():
+    fig = attnviz.figure(view="mask", n=4, mask="matrix=1000;0000;1110;1111")
+    svg = fig.svg()
+    assert svg.count('class="attnviz-map-empty-row" data-q') == 1
+    assert 'data-q="2"' in re.search(r'<rect class="attnviz-map-empty-row"[^>]*>', svg)[0]
+    assert "row with no kept key" in svg
+    assert "1 row with no kept key" in fig.description()
+
+
+def test_highlight_marks_cells_in_the_map():
+    svg = attnviz.figure(view="mask", n=8, highlight=["8,3", "row=2"]).svg()
+    computed = re.findall(r'<rect class="attnviz-computed" data-q="(\d+)" data-k="([0-9-]+)"', svg)
+    assert computed == [("2", "1-8"), ("8", "3-3")]
+    assert "computed this step" in svg
+
+
+@pytest.mark.parametrize("target", ["softmax=2", "output"])
+def test_the_map_has_no_captions_to_highlight(target):
+    with pytest.raises(InputError, match="no softmax captions"):
+        attnviz.figure(view="mask", n=4, highlight=target)
+
+
+def test_ticks_thin_out_and_keep_the_last():
+    svg = attnviz.figure(view="mask", n=512).svg()
+    ticks = re.findall(r'class="attnviz-tick-text"[^>]*>(\d+)<', svg)
+    rows = ticks[len(ticks) // 2:]
+    assert rows[0] == "1" and rows[-1] == "512"
+    steps = {int(b) - int(a) for a, b in zip(rows[1:-2], rows[2:-1])}
+    assert len(steps) == 1 and steps.pop() in (8, 16, 32, 64)
+    small = re.findall(r'class="attnviz-tick-text"[^>]*>(\d+)<', attnviz.figure(view="mask", n=8).svg())
+    assert small == [str(j) for j in range(1, 9)] * 2  # every tick while they fit
+
+
+def test_scores_view_has_no_captions():
+    svg = attnviz.figure(view="scores").svg()
+    assert "attnviz-softmax-row" not in svg and "named softmax" not in svg
+    assert svg.count('class="attnviz-cell attnviz-score') == 6
+
+
+def test_mask_view_refuses_what_it_cannot_draw():
+    with pytest.raises(InputError, match="not scores or logits"):
+        attnviz.figure(view="mask", n=4, scale="sqrt")
+    with pytest.raises(InputError, match="at most 1,024"):
+        attnviz.figure(view="mask", n=1025)
+    with pytest.raises(InputError, match="only the mask view takes n"):
+        attnviz.figure(n=4)
+    with pytest.raises(InputError, match="expected full, scores or mask"):
+        attnviz.figure(view="heat")
+
+
+def test_panels_share_cell_size_align_grids_and_keep_ids_unique():
+    a = attnviz.figure(view="mask", n=16, title="causal")
+    b = attnviz.figure(view="mask", n=16, mask="window=4", title="a much longer title that wraps onto two lines "
+                       "because it is long, longer than the map is wide, and it keeps going")
+    both = attnviz.compose(a, b, title="Two masks")
+    svg = both.svg()
+    root = ET.fromstring(svg)
+    maps = [g for g in root.iter(f"{SVG}g") if g.get("class") == "attnviz-map"]
+    grounds = [next(r for r in g if r.get("class") == "attnviz-map-masked") for g in maps]
+    assert len(grounds) == 2
+    assert grounds[0].get("y") == grounds[1].get("y")  # grid tops aligned
+    assert grounds[0].get("width") == grounds[1].get("width")  # same cell size
+    ids = [el.get("id") for el in root.iter() if el.get("id")]
+    assert len(ids) == len(set(ids))
+    assert svg.count('class="attnviz-legend"') == 1
+    assert kept_from_svg(svg) == brute_kept("causal", 16, 16) | brute_kept("window=4", 16, 16)
+
+
+def test_panels_of_full_figures_share_their_cell_width():
+    wide = attnviz.figure(q=[[100000, 1], [2, 3]], k=[[1, 0], [0, 1]], view="scores")
+    narrow = attnviz.figure(q=[[1, 0], [0, 1]], k=[[1, 0], [0, 1]], view="scores")
+    layout = attnviz.compose(wide, narrow).layout()
+    widths = {item.children[0].w for panel in layout.items for item in panel.children
+              if getattr(item, "classes", ())[:1] == ("attnviz-cell",)}
+    assert len(widths) == 1
+
+
+def test_compose_refuses_what_is_not_a_figure():
+    with pytest.raises(InputError, match="panel 2 is str"):
+        attnviz.compose(attnviz.figure(), "fig")
+    with pytest.raises(InputError, match="grid:C"):
+        attnviz.compose(attnviz.figure(), attnviz.figure(), arrange="diagonal")
+
+
+def test_cli_mask_map_without_vectors(tmp_path):
+    out = tmp_path / "w.svg"
+    result = run_cli("render", "--view", "mask", "--n", "512", "--mask", "window=128", "-o", str(out))
+    assert result.code == 0, result.stderr
+    assert kept_from_svg(out.read_text()) == brute_kept("window=128", 512, 512)
+
+
+def test_cli_panels_from_files(tmp_path):
+    (tmp_path / "a.toml").write_text('title = "causal"\n')
+    (tmp_path / "b.toml").write_text('title = "window"\nmask = "window=3"\n')
+    result = run_cli("render", "--view", "mask", "--n", "8", "--panel", str(tmp_path / "a.toml"), "--panel",
+                     str(tmp_path / "b.toml"), "--arrange", "column", "-o", "-")
+    assert result.code == 0, result.stderr
+    assert result.stdout.count('class="attnviz-panel"') == 2
+
+
+def test_spec_panels_take_the_other_keys_as_defaults(tmp_path):
+    spec = tmp_path / "three.toml"
+    spec.write_text('view = "mask"\nn = 6\narrange = "grid:2"\n[[panel]]\n[[panel]]\nmask = "window=2"\n'
+                    '[[panel]]\nview = "scores"\nq = [[1]]\nk = [[1]]\n')
+    result = run_cli("render", str(spec), "-o", "-")
+    assert result.code == 0, result.stderr
+    assert result.stdout.count('class="attnviz-panel"') == 3
+    assert result.stdout.count('class="attnviz-map"') == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--view", "mask", "--n", "2000"], "--n: 2000 tokens; a mask map shows at most 1,024 a side"),
+    (["--view", "mask", "--shape", "4by12"], "--shape: expected QUERIESxKEYS like 4x12"),
+    (["--view", "mask", "--n", "4", "--q", "1", "--k", "1"], "--n: give n or vectors (q, k), not both"),
+    (["--arrange", "row"], "--arrange: arrange places panels"),
+])
+def test_cli_view_errors_are_one_line(args, message):
+    result = run_cli("render", *args, "-o", "-")
+    assert result.code == 2
+    assert result.stderr == f"attnviz: error: {message}" + result.stderr[len(f"attnviz: error: {message}"):]
+    assert result.stderr.count("\n") == 1
