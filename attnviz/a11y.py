@@ -19,7 +19,12 @@ def figure_sentence(attention, highlight, shown="scores"):
     '2 by 2 causal attention scores; 1 cell masked; softmax of row 2 computed this step'
     """
     n_q, n_k = attention.shape
-    masked = sum(not keep for row in attention.kept for keep in row)
+    if any(row is None for row in attention.kept):  # an elided figure computed only its shown rows
+        from .maskmap import row_runs
+
+        masked = n_q * n_k - sum(b - a for i in range(n_q) for a, b in row_runs(attention.mask, i, n_k))
+    else:
+        masked = sum(not keep for row in attention.kept for keep in row)
     parts = [f"{n_q} by {n_k} {attention.mask.name} attention {shown}",
              f"{_count(masked, 'cell')} masked" if masked else "no cells masked"]
     cells = sorted(highlight.cells)

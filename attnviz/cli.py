@@ -175,6 +175,9 @@ def add_figure_options(parser, highlight=True):
     parser.add_argument("--n", metavar="N", type=_whole, help="with --view mask: N tokens, no vectors needed")
     parser.add_argument("--shape", metavar="QxK", help="with --view mask: queries × keys, e.g. 4x12 (decoding), "
                         "no vectors needed")
+    parser.add_argument("--elide", action="store_true", default=None,
+                        help="full and scores views: draw the first 4 and last 2 rows and columns (and every "
+                             "highlighted one), with ⋮ ⋯ ⋱ for the rest; up to 1,024 tokens")
     parser.add_argument("--x-title", metavar="TEXT", help='the mask map\'s key-axis title (default "key j")')
     parser.add_argument("--y-title", metavar="TEXT", help='the mask map\'s query-axis title (default "query i")')
     parser.add_argument("--q", metavar="VECTORS", help='query vectors, e.g. "1,0; 0,1; 1,1" '

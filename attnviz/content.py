@@ -30,6 +30,7 @@ class Cell:
     # Not yet computed, in a step-by-step series: drawn empty. Out of repr, which derives the ids:
     # figures without pending parts keep theirs.
     pending: bool = field(default=False, repr=False)
+    gap: bool = field(default=False, repr=False)  # an elided figure's ⋮, ⋯ or ⋱ for rows and keys not shown
 
 
 @dataclass(frozen=True)
@@ -82,10 +83,13 @@ class FigureText:
     # How named weights are written (`notation.SOFTMAX_FORMS`); the weights lines already say it.
     softmax: str = field(default="expanded", repr=False)
     view: str = field(default="full", repr=False)  # "full", or "scores": vectors and grid, no captions
+    # What an elided figure leaves out, "rows 5–60 and keys 5–60 not shown" (the grid caption says it too).
+    elided: str = field(default="", repr=False)
 
     def __repr__(self):
         extra = {"more_vectors": self.more_vectors, "outputs_heading": self.outputs_heading,
-                 "output_rows": self.output_rows, "view": "" if self.view == "full" else self.view}
+                 "output_rows": self.output_rows, "view": "" if self.view == "full" else self.view,
+                 "elided": self.elided}
         return _plain_repr(self) + "".join(f"+{name}={value!r}" for name, value in extra.items() if value)
 
 
@@ -95,8 +99,11 @@ def _plain_repr(words):
 
 
 def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_labels=None, k_labels=None, *,
-             softmax="expanded", places=None, show="scores", view="full"):
+             softmax="expanded", places=None, show="scores", view="full", shown=None):
     """Every text of the figure for one attention pattern.
+
+    `shown`: (rows, columns), sorted 0-based positions, for an elided figure: only these are
+    drawn, with ⋮, ⋯ and ⋱ for the rest, and long caption lists keep their first and last terms.
 
     `softmax`: how named weights are written (`notation.SOFTMAX_FORMS`); `places`: decimal
     places for rounded weights (None: named, exact); `show`: what the grid's cells show (`SHOW`).
@@ -111,14 +118,18 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
     mask = attention.mask
     kind = "integer" if attention.all_integer else "rational"
     show = "logits" if show == "logits" and attention.logits is not None else "scores"
-    shown = attention.logits if show == "logits" else attention.scores
+    shown_values, shown = shown, attention.logits if show == "logits" else attention.scores
+    elided = shown_values is not None
+    rows, columns = shown_values if elided else (range(n_q), range(n_k))
+    display_rows, display_columns = with_gaps(rows), with_gaps(columns)
     cells = tuple(
         tuple(
+            _gap_cell(i, j) if i is None or j is None else
             Cell(i + 1, j + 1,
                  notation.format_exact(shown[i][j]) if attention.kept[i][j] else "masked",
                  masked=not attention.kept[i][j], computed=(i + 1, j + 1) in highlight.cells)
-            for j in range(n_k))
-        for i in range(n_q))
+            for j in display_columns)
+        for i in display_rows)
     formula = notation.logit_formula(attention.scale, attention.biases)
     if not attention.transformed:
         grid_caption = f"score S_ij=Qi·Kj with {mask.name} mask"
@@ -126,14 +137,21 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         grid_caption = f"logit L_ij={formula}, S_ij=Qi·Kj, with {mask.name} mask"
     else:
         grid_caption = f"score S_ij=Qi·Kj with {mask.name} mask; logits L_ij={formula}"
+    left_out = ""
+    if elided:
+        hidden = _hidden(rows, n_q, "rows") + _hidden(columns, n_k, "keys")
+        if hidden:
+            left_out = f"{notation.and_list(hidden)} not shown"
+            grid_caption += f"; {left_out}"
     softmax_rows = tuple(
-        SoftmaxRow(i + 1, _scores_line(attention, i, row_names[i], softmax),
-                   _weights_line(attention, i, softmax, places), computed=(i + 1) in highlight.softmax_rows)
-        for i in range(n_q))
-    more_vectors = tuple(notation.vector_line(name, rows) for name, rows in
-                         [("V", attention.values)] + [("B", b.rows) for b in attention.biases] if rows)
-    output_rows = tuple(_output_row(attention, i, places, computed=(i + 1) in highlight.outputs)
-                        for i in range(n_q)) if attention.values is not None else ()
+        SoftmaxRow(i + 1, _scores_line(attention, i, row_names[i], softmax, elided),
+                   _weights_line(attention, i, softmax, places, elided), computed=(i + 1) in highlight.softmax_rows)
+        for i in rows)
+    more_vectors = tuple(_vector_line(name, vectors, None, rows if name == "V" else None, elided)
+                         for name, vectors in [("V", attention.values)] + [("B", b.rows) for b in attention.biases]
+                         if vectors)
+    output_rows = tuple(_output_row(attention, i, places, computed=(i + 1) in highlight.outputs, elided=elided)
+                        for i in rows) if attention.values is not None else ()
     return FigureText(
         title=DEFAULT_TITLE if title is None else title,
         subtitle=subtitle if subtitle is not None else SCORES_SUBTITLE if view == "scores" else
@@ -141,11 +159,11 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         badge=f"exact scores, exact {mask.name} mask" if view == "scores" else
               f"exact scores, exact {mask.name} mask, {'named' if places is None else 'rounded'} softmax",
         note=f"displayed Q,K {kind} vectors are the score source; {mask.name} mask keeps {mask.rule}",
-        q_line=notation.vector_line("Q", attention.q, q_names),
-        k_line=notation.vector_line("K", attention.k, k_names),
+        q_line=_vector_line("Q", attention.q, q_names, rows, elided),
+        k_line=_vector_line("K", attention.k, k_names, columns, elided),
         grid_caption=grid_caption,
-        k_labels=k_labels,
-        q_labels=q_labels,
+        k_labels=tuple("⋯" if j is None else k_labels[j] for j in display_columns),
+        q_labels=tuple("⋮" if i is None else q_labels[i] for i in display_rows),
         cells=cells,
         softmax_heading="row softmax over unmasked " + (f"logits L_ij={formula}" if attention.transformed
                                                         else "scores"),
@@ -158,6 +176,7 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         show=show,
         softmax=softmax,
         view=view,
+        elided=left_out,
     )
 
 
@@ -178,24 +197,78 @@ def at_step(words, highlight=NO_HIGHLIGHT, pending_cells=frozenset(), pending_ro
     return replace(words, cells=cells, softmax_rows=rows, output_rows=outputs)
 
 
-def _scores_line(attention, i, row_name, softmax):
-    line = notation.scores_line(row_name, attention.kept_logits(i), "logits" if attention.transformed else "scores")
-    if softmax == "normalizer" and (z := notation.normalizer_line(attention.weights(i), i + 1)):
+#: An elided figure keeps this many rows and columns at each end (and every one a highlight names).
+SHOW_FIRST, SHOW_LAST = 4, 2
+
+
+def shown_positions(n, named=()):
+    """Sorted 0-based positions an elided axis of n draws: the first and last few, and `named` (1-based).
+    An axis short enough to draw whole is drawn whole."""
+    if n <= SHOW_FIRST + SHOW_LAST + 2:
+        return tuple(range(n))
+    keep = set(range(SHOW_FIRST)) | set(range(n - SHOW_LAST, n)) | {p - 1 for p in named if 1 <= p <= n}
+    return tuple(sorted(keep))
+
+
+def with_gaps(positions):
+    """Positions with None wherever some are skipped: (0, 1, 7) -> [0, 1, None, 7]."""
+    out = []
+    for p in positions:
+        if out and p != out[-1] + 1:
+            out.append(None)
+        out.append(p)
+    return out
+
+
+def _hidden(positions, n, noun):
+    """["rows 5–60"]: the 1-based ranges an elided axis leaves out, named; [] when none."""
+    ranges, previous = [], -1
+    for p in list(positions) + [n]:
+        if p > previous + 1:
+            a, b = previous + 2, p
+            ranges.append(str(a) if a == b else f"{a}–{b}")
+        previous = p
+    return [f"{noun} {', '.join(ranges)}"] if ranges else []
+
+
+def _gap_cell(i, j):
+    return Cell(0, 0, "⋱" if i is None and j is None else "⋮" if i is None else "⋯", masked=False,
+                computed=False, gap=True)
+
+
+def _vector_line(name, vectors, labels, positions, elided):
+    """`Q1=(1,0); Q2=(0,1)`, or for an elided figure the shown vectors with `…` where some are left out."""
+    if not elided or positions is None:
+        return notation.vector_line(name, vectors, labels)
+    parts = []
+    for p in with_gaps(positions):
+        if p is None:
+            parts.append("…")
+        else:
+            label = labels[p] if labels else f"{name}{p + 1}"
+            parts.append(f"{label}={notation.vector_text(vectors[p])}")
+    return "; ".join(parts)
+
+
+def _scores_line(attention, i, row_name, softmax, elided=False):
+    line = notation.scores_line(row_name, attention.kept_logits(i), "logits" if attention.transformed else "scores",
+                                elided)
+    if softmax == "normalizer" and (z := notation.normalizer_line(attention.weights(i), i + 1, elided)):
         line += f"; {z}"
     return line
 
 
-def _weights_line(attention, i, softmax, places):
+def _weights_line(attention, i, softmax, places, elided=False):
     weights = attention.weights(i)
     if places is None:
-        return notation.weights_line(weights, softmax, row=i + 1)
+        return notation.weights_line(weights, softmax, row=i + 1, elided=elided)
     from .rounding import rounded_weights
 
     terms = [("≈" if approximate else "") + text for text, approximate in rounded_weights(weights, places)]
-    return notation.weights_line(weights, decimals=terms)
+    return notation.weights_line(weights, decimals=terms, elided=elided)
 
 
-def _output_row(attention, i, places, computed):
+def _output_row(attention, i, places, computed, elided=False):
     columns = [j + 1 for j, keep in enumerate(attention.kept[i]) if keep]
     wide = notation.wide_indices(attention.shape)
     if places is not None:
@@ -207,5 +280,5 @@ def _output_row(attention, i, places, computed):
     else:
         exact, approximate = attention.output(i), False
         value = None if exact is None else notation.vector_text(exact)
-    return OutputRow(i + 1, notation.output_line(i + 1, columns, value, approximate, wide), computed=computed,
+    return OutputRow(i + 1, notation.output_line(i + 1, columns, value, approximate, wide, elided), computed=computed,
                      value=value, approximate=approximate)

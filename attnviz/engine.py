@@ -16,6 +16,8 @@ __all__ = ["Mask", "CAUSAL", "Scale", "Bias", "Attention", "Weights", "attend", 
 
 #: Largest grid side and vector dimension accepted; bigger inputs are refused at once.
 MAX_TOKENS = 64
+#: Largest grid side of a figure drawn with elision (first and last rows and columns shown).
+MAX_ELIDED_TOKENS = 1024
 MAX_DIM = 64
 
 
@@ -139,8 +141,8 @@ def check_matrix_shape(rows, n_q, n_k, where=None):
                              where)
 
 
-def exact_vectors(rows, name):
-    """Validate a list of equal-length vectors and make every entry exact."""
+def exact_vectors(rows, name, limit=MAX_TOKENS):
+    """Validate a list of equal-length vectors and make every entry exact; at most `limit` of them."""
     if isinstance(rows, (str, bytes)):
         raise InputError("expected a list of vectors, got a string", name)
     try:
@@ -149,8 +151,10 @@ def exact_vectors(rows, name):
         raise InputError("expected a list of vectors (a list of lists of numbers)", name) from None
     if not rows:
         raise InputError("no vectors given", name)
-    if len(rows) > MAX_TOKENS:
-        raise InputError(f"{len(rows)} vectors; the limit is {MAX_TOKENS}", name)
+    if len(rows) > limit:
+        hint = "" if limit != MAX_TOKENS else \
+            f" (up to {MAX_ELIDED_TOKENS:,} with elision, --elide, or in the mask view, --view mask)"
+        raise InputError(f"{len(rows)} vectors; the limit is {limit:,}{hint}", name)
     dim = len(rows[0])
     for index, row in enumerate(rows, 1):
         if not row:
@@ -179,35 +183,39 @@ def _over_common_denominator(vector):
     return [x.numerator * (denominator // x.denominator) for x in vector], denominator
 
 
-def score_matrix(q, k):
+def score_matrix(q, k, rows=None):
     """Every Qi·Kj, exactly: integer dot products over common denominators, one Fraction per score
-    (the same values as `dot`, without n²·d Fraction operations)."""
+    (the same values as `dot`, without n²·d Fraction operations). `rows`: only these (0-based);
+    the others are None."""
     q_ints, k_ints = map(_over_common_denominator, q), list(map(_over_common_denominator, k))
     return tuple(tuple(Fraction(sum(map(operator.mul, qi, kj)), qd * kd) for kj, kd in k_ints)
-                 for qi, qd in q_ints)
+                 if rows is None or i in rows else None for i, (qi, qd) in enumerate(q_ints))
 
 
-def attend(q, k, mask=CAUSAL, *, scale=None, biases=(), v=None):
+def attend(q, k, mask=CAUSAL, *, scale=None, biases=(), v=None, rows=None):
     """Compute the exact scores, mask and logits for query vectors q and key vectors k.
 
     The logits (the softmax's exponents) are scale.factor·S_ij plus every bias; `v`, the value
     vectors (one per key), make the outputs Σ w_ij·V_j computable where the weights are pinned.
+    `rows`: compute only these query rows (0-based), whole, for an elided figure; the others are None.
     """
-    q, k = exact_vectors(q, "q"), exact_vectors(k, "k")
+    limit = MAX_TOKENS if rows is None else MAX_ELIDED_TOKENS
+    q, k = exact_vectors(q, "q", limit), exact_vectors(k, "k", limit)
     if len(q[0]) != len(k[0]):
         raise InputError(f"q vectors have {len(q[0])} entries but k vectors have {len(k[0])}; "
                          "Qi·Kj needs the same dimension", "q/k")
     if v is not None:
-        v = exact_vectors(v, "v")
+        v = exact_vectors(v, "v", limit)
         if len(v) != len(k):
             raise InputError(f"{len(v)} value vectors for {len(k)} keys; give one per key", "v")
-    scores = score_matrix(q, k)
-    kept = tuple(tuple(bool(mask.keep(i, j)) for j in range(len(k))) for i in range(len(q)))
+    scores = score_matrix(q, k, rows)
+    kept = tuple(tuple(bool(mask.keep(i, j)) for j in range(len(k))) if rows is None or i in rows else None
+                 for i in range(len(q)))
     logits = None
     if scale is not None or biases:
         factor = 1 if scale is None else scale.factor
         logits = tuple(tuple(row[j] * factor + sum((b.value(i, j) for b in biases), Fraction(0))
-                             for j in range(len(k))) for i, row in enumerate(scores))
+                             for j in range(len(k))) if row is not None else None for i, row in enumerate(scores))
     return Attention(q=q, k=k, mask=mask, scores=scores, kept=kept, scale=scale, biases=tuple(biases),
                      logits=logits, values=v)
 

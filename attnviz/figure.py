@@ -8,7 +8,7 @@ import re
 import zlib
 
 from .content import SHOW, VIEWS, describe
-from .engine import CAUSAL, attend, exact_vectors
+from .engine import CAUSAL, MAX_ELIDED_TOKENS, MAX_TOKENS, attend, exact_vectors
 from .exact import InputError
 from .highlight import parse_targets
 from .labels import check_labels, check_text
@@ -144,7 +144,8 @@ class Figure(Drawable):
 
         if self.view == "mask":
             return map_sentence(self.words)
-        return figure_sentence(self.attention, self.highlight, self.words.show)
+        sentence = figure_sentence(self.attention, self.highlight, self.words.show)
+        return f"{sentence}; {self.words.elided}" if self.words.elided else sentence
 
     def __repr__(self):
         if self.view == "mask":
@@ -165,14 +166,17 @@ def check_id_prefix(prefix):
 @_without_gc_pauses
 def figure(q=None, k=None, *, view="full", n=None, shape=None, highlight=None, mask="causal", align="top-left",
            scale=None, bias=None, v=None, softmax="expanded", weights="named", show="scores", title=None,
-           subtitle=None, tokens=None, q_tokens=None, k_tokens=None, x_title=None, y_title=None, id_prefix=None,
-           theme="light", embed_font=False):
+           subtitle=None, tokens=None, q_tokens=None, k_tokens=None, x_title=None, y_title=None, elide=False,
+           id_prefix=None, theme="light", embed_font=False):
     """Build the figure for query vectors `q` and key vectors `k` (default: the seed's).
 
     `view`: "full" (default: vectors, scores, mask and the named softmax), "scores" (vectors and
     the grid of exact scores, no captions) or "mask" (the mask map: which cells are kept, legible
     to 1,024 tokens; needs no vectors: give `n` tokens or a `shape` (queries, keys) instead).
     `x_title`, `y_title`: the mask map's axis titles (default "key j", "query i").
+    `elide`: draw only the first 4 and last 2 rows and columns (and every one `highlight` names),
+    with ⋮, ⋯ and ⋱ for the rest, and long caption lists as their first and last terms: figures of up
+    to 1,024 tokens (without it, 64). Every value shown is the value the whole figure shows.
 
     `q`, `k`: sequences of equal-length vectors of ints, Fractions, exact strings
     ("1/2", "0.5") or floats (read as the decimal they print as); numpy arrays work.
@@ -231,8 +235,18 @@ def figure(q=None, k=None, *, view="full", n=None, shape=None, highlight=None, m
         from .rounding import parse_weights
 
         places = parse_weights(weights)
-    q, k = exact_vectors(q, "q"), exact_vectors(k, "k")
+    if not isinstance(elide, bool):
+        raise InputError(f"expected True or False, got {elide!r:.40}", "elide")
+    limit = MAX_ELIDED_TOKENS if elide else MAX_TOKENS
+    q, k = exact_vectors(q, "q", limit), exact_vectors(k, "k", limit)
     n_q, n_k = len(q), len(k)
+    shown = None
+    if elide:
+        from .content import shown_positions
+        from .highlight import named_positions
+
+        named_rows, named_columns = named_positions(highlight)
+        shown = shown_positions(n_q, named_rows), shown_positions(n_k, named_columns)
     # The default figure needs no parsing, so `attnviz render` skips importing the option modules.
     if (mask is CAUSAL or mask == "causal") and n_q == n_k and align == "top-left":
         mask = CAUSAL
@@ -245,13 +259,14 @@ def figure(q=None, k=None, *, view="full", n=None, shape=None, highlight=None, m
         from .logits import resolve_biases, resolve_scale
 
         scale_, biases = resolve_scale(scale, len(q[0])), resolve_biases(bias, n_q, n_k, align)
-    attention = attend(q, k, mask, scale=scale_, biases=biases, v=v)
+    attention = attend(q, k, mask, scale=scale_, biases=biases, v=v, rows=None if shown is None else set(shown[0]))
     marks = parse_targets(highlight, attention)
     q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
     words = describe(attention, marks,
                      title=None if title is None else check_text(title, "title"),
                      subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
-                     q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view)
+                     q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
+                     shown=shown)
     return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
 
 

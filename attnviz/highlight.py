@@ -63,7 +63,9 @@ def parse_targets(targets, attention):
         elif kind == "row":
             cells.update((i, c) for c in range(1, n_k + 1))
         elif kind == "mask":
-            cells.update((r + 1, c + 1) for r in range(n_q) for c in range(n_k) if not attention.kept[r][c])
+            # (an elided figure computes only its shown rows: the others' cells are not drawn)
+            cells.update((r + 1, c + 1) for r in range(n_q) if attention.kept[r] is not None
+                         for c in range(n_k) if not attention.kept[r][c])
         elif kind == "softmax=":
             rows.add(i)
         elif kind == "softmax":
@@ -73,6 +75,22 @@ def parse_targets(targets, attention):
         else:
             outputs.update(range(1, n_q + 1))
     return Highlight(frozenset(cells), frozenset(rows), frozenset(outputs))
+
+
+def named_positions(targets):
+    """(rows, columns), 1-based, that targets name explicitly: what an elided figure must show."""
+    if targets is None:
+        return set(), set()
+    if isinstance(targets, str) or _is_pair(targets):
+        targets = [targets]
+    rows, columns = set(), set()
+    for target in targets:
+        kind, i, j = _parse_one(target)
+        if i is not None:
+            rows.add(i)
+        if j is not None:
+            columns.add(j)
+    return rows, columns
 
 
 def _is_pair(target):

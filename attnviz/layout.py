@@ -42,6 +42,7 @@ STYLES = {
     "axis-title": TextStyle(14, italic=True),
     "tick": TextStyle(12, "mono"),
     "legend": TextStyle(13),
+    "elision": TextStyle(18),  # an elided figure's ⋮, ⋯ and ⋱
 }
 LEADING = 1.35  # line height in em
 
@@ -274,7 +275,9 @@ def lay_out(words, min_cell_w=None, grid_top=None):
     x_cells = PAD + row_head_w
     for j, label in enumerate(words.k_labels):
         cx = x_cells + j * (cell_w + CELL_GAP) + cell_w / 2
-        if upright:  # the baseline sits right of the column's centre so the glyphs centre on it
+        if label == "⋯":  # keys left out of an elided figure
+            items.append(Text("elision", cx, y + header_h - 10, (label,), anchor="middle"))
+        elif upright:  # the baseline sits right of the column's centre so the glyphs centre on it
             x = cx + (ASCENT - DESCENT) / 2 * STYLES["header"].size
             items.append(Text("header", x, y + header_h - 10, (label,), rotate=-90))
         else:
@@ -283,10 +286,12 @@ def lay_out(words, min_cell_w=None, grid_top=None):
     grid = (x_cells, y, cell_w)
     for i, label in enumerate(words.q_labels):
         cy = y + i * (CELL_H + CELL_GAP) + CELL_H / 2
-        items.append(Text("header", x_cells - CELL_PAD, _baseline_centre(cy, "header"), (label,), anchor="end"))
+        role = "elision" if label == "⋮" else "header"  # rows left out of an elided figure
+        items.append(Text(role, x_cells - CELL_PAD, _baseline_centre(cy, role), (label,), anchor="end"))
     for i, row in enumerate(words.cells):
         for j, cell in enumerate(row):
-            label = cell_label(cell, words.q_labels[i], words.k_labels[j], words.show.removesuffix("s"))
+            label = None if cell.gap else cell_label(cell, words.q_labels[i], words.k_labels[j],
+                                                     words.show.removesuffix("s"))
             items.append(_cell(cell, x_cells + j * (cell_w + CELL_GAP), y + i * (CELL_H + CELL_GAP), cell_w, label))
     y += len(words.cells) * (CELL_H + CELL_GAP) - CELL_GAP + 28
     if words.view == "scores":  # a score table: no captions
@@ -357,6 +362,9 @@ def _baseline_centre(centre_y, role):
 
 
 def _cell(cell, x, y, w, label):
+    if cell.gap:  # rows or keys left out of an elided figure: the ellipsis alone, no cell
+        text = Text("elision", x + w / 2, _baseline_centre(y + CELL_H / 2, "elision"), (cell.text,), anchor="middle")
+        return Group(("attnviz-elided",), (), (text,), box=(x, y, x + w, y + CELL_H))
     attrs = (("data-q", str(cell.q)), ("data-k", str(cell.k)), ("aria-label", label))
     if cell.pending:  # not computed yet: an empty cell with a light outline, no text
         return Group(("attnviz-cell", "attnviz-pending"), attrs, (Rect("cell-pending", x, y, w, CELL_H, rx=6),),

@@ -9,7 +9,7 @@ from collections import Counter
 from .exact import InputError, format_number
 from .surds import Surd
 
-__all__ = ["SOFTMAX_FORMS", "and_list", "format_exact", "exponential", "vector_text", "vector_line", "scores_line",
+__all__ = ["SOFTMAX_FORMS", "elide", "and_list", "format_exact", "exponential", "vector_text", "vector_line", "scores_line",
            "weights_line", "weight_terms", "sum_terms", "normalizer_line", "wide_indices", "weight_name", "output_line",
            "logit_formula"]
 
@@ -59,6 +59,24 @@ def and_list(items):
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+#: An elided figure's long lists (a row's scores, a sum's terms, its weights) keep this many items at
+#: each end, with the count of the rest between: `1,0,2, … 995 more …, 3,1`.
+ELIDE_FIRST, ELIDE_LAST = 3, 2
+
+
+def elide(items, on=True):
+    """`items`, or its first and last few with `… N more …` between, when `on` and there are many.
+
+    >>> elide([str(x) for x in range(10)])
+    ['0', '1', '2', '… 5 more …', '8', '9']
+    """
+    items = list(items)
+    if not on or len(items) <= ELIDE_FIRST + ELIDE_LAST + 1:
+        return items
+    hidden = len(items) - ELIDE_FIRST - ELIDE_LAST
+    return items[:ELIDE_FIRST] + [f"… {hidden:,} more …"] + items[-ELIDE_LAST:]
+
+
 def vector_text(values):
     """`(1/2,3)`: one vector's exact entries."""
     return f"({','.join(map(format_number, values))})"
@@ -70,9 +88,9 @@ def vector_line(name, vectors, labels=None):
     return "; ".join(f"{label}={vector_text(vec)}" for label, vec in zip(labels, vectors))
 
 
-def scores_line(row, scores, word="scores"):
+def scores_line(row, scores, word="scores", elided=False):
     """`row 2: scores [0,1]`; `row` is the row's number or its token label; `word` names the values."""
-    return f"row {row}: {word} [{','.join(map(format_exact, scores))}]"
+    return f"row {row}: {word} [{','.join(elide(map(format_exact, scores), elided))}]"
 
 
 def sum_terms(exponents, form="expanded"):
@@ -83,9 +101,10 @@ def sum_terms(exponents, form="expanded"):
     return [(n, x) for x, n in Counter(exponents).items()]
 
 
-def _sum(exponents, form, row=None):
+def _sum(exponents, form, row=None, elided=False):
     """e^a+e^a+e^b, or with like terms collected, 2e^a+e^b."""
-    total = "+".join(f"{n if n > 1 else ''}{exponential(x)}" for n, x in sum_terms(exponents, form))
+    total = "+".join(elide((f"{n if n > 1 else ''}{exponential(x)}" for n, x in sum_terms(exponents, form)),
+                           elided))
     if len(total) > MAX_ROW_TEXT:
         raise InputError(f"{_row(row)} softmax sum alone is {len(total):,} characters, past the limit of "
                          f"{MAX_ROW_TEXT:,} per row; use fewer tokens or shorter numbers", "q/k")
@@ -96,12 +115,12 @@ def _row(row):
     return "a row's" if row is None else f"row {row}'s"
 
 
-def normalizer_line(weights, row):
+def normalizer_line(weights, row, elided=False):
     """`Z_2=e^0+e^1`, the named row's normalizer (the `normalizer` form defines it once per row)."""
-    return f"Z_{row}={_sum(weights.exponents, 'expanded', row)}" if weights.kind == "named" else ""
+    return f"Z_{row}={_sum(weights.exponents, 'expanded', row, elided)}" if weights.kind == "named" else ""
 
 
-def weight_terms(weights, form="expanded", row=None):
+def weight_terms(weights, form="expanded", row=None, elided=False):
     """Each weight of one row as text: pinned values, or e^a/(e^a+e^b+...), e^a/Z_row, e^a/(2e^a+e^b).
 
     >>> from fractions import Fraction
@@ -111,28 +130,29 @@ def weight_terms(weights, form="expanded", row=None):
     (['e^1/(2e^1+e^2)', 'e^1/(2e^1+e^2)', 'e^2/(2e^1+e^2)'], 'e^2/Z_3')
     """
     if weights.kind == "pinned":
-        return [format_number(v) for v in weights.values]
+        return elide((format_number(v) for v in weights.values), elided)
     if weights.kind == "named":
         if form == "normalizer":
             denominator = f"Z_{row}"
         else:
-            denominator = f"({_sum(weights.exponents, form, row)})"
-            size = len(weights.exponents) * len(denominator)
+            denominator = f"({_sum(weights.exponents, form, row, elided)})"
+            size = len(elide(weights.exponents, elided)) * len(denominator)
             if size > MAX_ROW_TEXT:
                 raise InputError(f"{_row(row)} weights would be {size:,} characters written out, past the limit "
                                  f"of {MAX_ROW_TEXT:,} per row: this form repeats the row's sum in every weight; "
                                  "the normalizer form writes it once (--softmax normalizer)", "softmax")
-        return [f"{exponential(x)}/{denominator}" for x in weights.exponents]
+        return elide((f"{exponential(x)}/{denominator}" for x in weights.exponents), elided)
     return []
 
 
-def weights_line(weights, form="expanded", row=None, decimals=None):
+def weights_line(weights, form="expanded", row=None, decimals=None, elided=False):
     """`weights e^0/(e^0+e^1), e^1/(e^0+e^1)`; in words when the row has no kept key.
 
     `decimals`, when given, are the weights already rounded (`≈0.269`), written instead."""
     if weights.kind == "undefined":
         return "weights undefined (every key masked)"
-    return "weights " + ", ".join(decimals if decimals is not None else weight_terms(weights, form, row))
+    terms = elide(decimals, elided) if decimals is not None else weight_terms(weights, form, row, elided)
+    return "weights " + ", ".join(terms)
 
 
 def wide_indices(shape):
@@ -145,14 +165,14 @@ def weight_name(i, j, wide=False):
     return f"w{i},{j}" if wide else f"w{i}{j}"
 
 
-def output_line(i, columns, value=None, approximate=False, wide=False):
+def output_line(i, columns, value=None, approximate=False, wide=False, elided=False):
     """`O3 = w31·V1 + w32·V2 = (1,2)`: row i's output as the weighted sum of the kept keys' values.
 
     `columns` are the kept keys (1-based); `value`, when known, is the output's text.
     """
     if not columns:
         return f"O{i} undefined (every key masked)"
-    terms = " + ".join(f"{weight_name(i, j, wide)}·V{j}" for j in columns)
+    terms = " + ".join(elide((f"{weight_name(i, j, wide)}·V{j}" for j in columns), elided))
     return f"O{i} = {terms}" + (f" {'≈' if approximate else '='} {value}" if value is not None else "")
 
 

@@ -159,6 +159,8 @@ KEYS = {
                    'softmax = "normalizer"'),
     "weights": Key("named (exact), or decimal=N for rounded weights marked ≈", _text, 'weights = "decimal=3"'),
     "show": Key("what the grid's cells show: scores or logits", _text, 'show = "logits"'),
+    "elide": Key("draw the first and last rows and columns, with ⋮ ⋯ ⋱ for the rest (to 1,024 tokens)", _bool,
+                 "elide = true"),
     "x_title": Key("the mask map's key-axis title", _text, 'x_title = "key position j"'),
     "y_title": Key("the mask map's query-axis title", _text, 'y_title = "query position i"'),
     "title": Key("the figure's title", _text, 'title = "Causal attention"'),
@@ -302,6 +304,7 @@ def _flag(text, where):
 #: check as it is ("1,0; 0,1" is a valid `q`), and TOML (`["the cat", "sat"]`) works for every key.
 TEXT_READERS = {
     "embed_font": _flag,
+    "elide": _flag,
     "tokens": lambda text, where: text.split(),
     "q_tokens": lambda text, where: text.split(),
     "k_tokens": lambda text, where: text.split(),

@@ -40,6 +40,7 @@ TEXT_COLOUR = {
     "axis-title": "text",
     "tick": "text-muted",
     "legend": "text",
+    "elision": "text-muted",
 }
 
 #: How each shape role is painted: fill and stroke colour keys (None: not painted that way).

@@ -190,3 +190,60 @@ def test_cli_view_errors_are_one_line(args, message):
     assert result.code == 2
     assert result.stderr == f"attnviz: error: {message}" + result.stderr[len(f"attnviz: error: {message}"):]
     assert result.stderr.count("\n") == 1
+
+
+def _grid_values(fig):
+    """{(i, j): text} of every drawn cell, read from the SVG (1-based, as data-q/data-k say)."""
+    root = ET.fromstring(fig.svg())
+    out = {}
+    for g in root.iter(f"{SVG}g"):
+        if "attnviz-cell" in (g.get("class") or "").split():
+            out[int(g.get("data-q")), int(g.get("data-k"))] = "".join(g.itertext())
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(1, 40), d=st.integers(1, 3), seed=st.integers(0, 10**6), row=st.integers(1, 40),
+       col=st.integers(1, 40), mask=st.sampled_from(["causal", "window=3", "none"]))
+def test_an_elided_figure_shows_the_unelided_values(n, d, seed, row, col, mask):
+    import random
+
+    rng = random.Random(seed)
+    q = [[rng.randint(-4, 4) for _ in range(d)] for _ in range(n)]
+    k = [[rng.randint(-4, 4) for _ in range(d)] for _ in range(n)]
+    target = (min(row, n), min(col, n))
+    whole = attnviz.figure(q, k, mask=mask, highlight=[target])
+    elided = attnviz.figure(q, k, mask=mask, highlight=[target], elide=True)
+    shown = _grid_values(elided)
+    assert shown.items() <= _grid_values(whole).items()
+    assert target in shown  # a highlighted cell is always among those shown
+    whole_rows = {r.q: r for r in whole.words.softmax_rows}
+    for r in elided.words.softmax_rows:  # a shown row's caption is the whole row's, its terms elided
+        if "more …" not in r.scores + r.weights:
+            assert (r.scores, r.weights) == (whole_rows[r.q].scores, whole_rows[r.q].weights)
+    if n <= 8:
+        assert elided.svg() == attnviz.figure(q, k, mask=mask, highlight=[target], elide=True).svg()
+        assert len(shown) == n * n
+
+
+def test_an_elided_1024_token_figure_says_what_it_leaves_out():
+    import random
+
+    rng = random.Random(3)
+    q = [[rng.randint(-3, 3) for _ in range(4)] for _ in range(1024)]
+    k = [[rng.randint(-3, 3) for _ in range(4)] for _ in range(1024)]
+    fig = attnviz.figure(q, k, elide=True, highlight=["500,20"])
+    svg = fig.svg()
+    assert len(svg.encode()) < 300_000
+    assert "rows 5–499, 501–1022 and keys 5–19, 21–1022 not shown" in svg
+    assert fig.description().endswith("rows 5–499, 501–1022 and keys 5–19, 21–1022 not shown")
+    assert "523776 cells masked" in fig.description()  # the whole grid's count, not the shown rows'
+    row = next(r for r in fig.words.softmax_rows if r.q == 1024)
+    assert "… 1,019 more …" in row.scores and len(row.weights) < 400
+    exact = sum(a * b for a, b in zip(q[499], k[19]))
+    assert _grid_values(fig)[500, 20] == str(exact)
+
+
+def test_without_elision_the_full_view_keeps_its_limit():
+    with pytest.raises(InputError, match=r"65 vectors; the limit is 64 \(up to 1,024 with elision"):
+        attnviz.figure([[1]] * 65, [[1]] * 65)
