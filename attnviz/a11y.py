@@ -9,7 +9,7 @@ __all__ = ["figure_sentence", "map_sentence", "cell_label", "axis_name"]
 _LIST_AT_MOST = 8  # beyond this many highlighted cells, say how many rather than which
 
 
-def figure_sentence(attention, highlight, shown="scores"):
+def figure_sentence(attention, highlight, shown="scores", base=1):
     """E.g. "3 by 3 causal attention scores; 3 cells masked; cell (3,3) computed this step".
     `shown`: what the grid's cells show, "scores" or "logits" (the figure's `show`).
 
@@ -31,15 +31,16 @@ def figure_sentence(attention, highlight, shown="scores"):
     if len(cells) > _LIST_AT_MOST:
         parts.append(f"{len(cells)} cells computed this step")
     elif cells:
-        where = ", ".join(f"({i},{j})" for i, j in cells)
+        where = ", ".join(f"({i - 1 + base},{j - 1 + base})" for i, j in cells)
         parts.append(f"{'cell' if len(cells) == 1 else 'cells'} {where} computed this step")
     rows = sorted(highlight.softmax_rows)
     if rows:
-        parts.append(f"softmax of {'row' if len(rows) == 1 else 'rows'} {', '.join(map(str, rows))} "
+        parts.append(f"softmax of {'row' if len(rows) == 1 else 'rows'} {', '.join(str(r - 1 + base) for r in rows)} "
                      "computed this step")
     outputs = sorted(highlight.outputs)
     if outputs:
-        parts.append(f"output of {'row' if len(outputs) == 1 else 'rows'} {', '.join(map(str, outputs))} "
+        parts.append(f"output of {'row' if len(outputs) == 1 else 'rows'} "
+                     f"{', '.join(str(r - 1 + base) for r in outputs)} "
                      "computed this step")
     return "; ".join(parts)
 
@@ -58,13 +59,13 @@ def map_sentence(words):
     return "; ".join(parts)
 
 
-def cell_label(cell, q_label, k_label, shown="score"):
+def cell_label(cell, q_label, k_label, shown="score", base=1):
     """E.g. "Q3 K3 score 2, computed this step" or "Q1 K2 masked"; token labels read "Q(the) K(cat) ...".
     `shown`: what a kept cell's value is, "score" or "logit" (the grid's `show`)."""
     if getattr(cell, "pending", False):  # a walkthrough step before this cell is computed
-        return f"{axis_name('Q', cell.q, q_label)} {axis_name('K', cell.k, k_label)} not computed yet"
+        return f"{axis_name('Q', cell.q - 1 + base, q_label)} {axis_name('K', cell.k - 1 + base, k_label)} not computed yet"
     what = "masked" if cell.masked else f"{shown} {cell.text}"
-    label = f"{axis_name('Q', cell.q, q_label)} {axis_name('K', cell.k, k_label)} {what}"
+    label = f"{axis_name('Q', cell.q - 1 + base, q_label)} {axis_name('K', cell.k - 1 + base, k_label)} {what}"
     return label + (", computed this step" if cell.computed else "")
 
 

@@ -175,6 +175,9 @@ def add_figure_options(parser, highlight=True):
     parser.add_argument("--n", metavar="N", type=_whole, help="with --view mask: N tokens, no vectors needed")
     parser.add_argument("--shape", metavar="QxK", help="with --view mask: queries × keys, e.g. 4x12 (decoding), "
                         "no vectors needed")
+    parser.add_argument("--index-base", metavar="0|1", type=_whole,
+                        help="count labels, captions, rules and --highlight from 1 (default, the seed) or 0 (PyTorch, "
+                             "attention-gym)")
     parser.add_argument("--elide", action="store_true", default=None,
                         help="full and scores views: draw the first 4 and last 2 rows and columns (and every "
                              "highlighted one), with ⋮ ⋯ ⋱ for the rest; up to 1,024 tokens")
@@ -269,7 +272,8 @@ def figure_from_args(args, walk=None):
     sized = "n" in kwargs or "shape" in kwargs or "panel" in kwargs  # no seed vectors needed
     if "q" not in kwargs and "k" not in kwargs and not sized:
         kwargs.update(q=SEED_Q, k=SEED_K)
-        kwargs.setdefault("highlight", SEED_HIGHLIGHT)
+        base = kwargs.get("index_base", 1)  # the seed's cell (3,3), counted from the figure's base
+        kwargs.setdefault("highlight", tuple((i - 1 + base, j - 1 + base) for i, j in SEED_HIGHLIGHT))
     elif ("q" in kwargs) != ("k" in kwargs):
         given, missing = ("q", "k") if "q" in kwargs else ("k", "q")
         raise InputError(f"missing: {origin[given]} gives the {given} vectors, so {missing} is needed too",
@@ -405,6 +409,7 @@ def walkthrough_from_args(args):
     """(Document, figures) of the walkthrough the flags and the optional spec describe."""
     walk = {}
     fig = figure_from_args(args, walk)
+    _check_walkable(fig)
     if "flash" in walk and "decode" in walk:
         raise InputError("choose one walkthrough: FlashAttention tiles or KV-cache decoding, not both",
                          f"{walk['flash'][1]} and {walk['decode'][1]}")
@@ -431,6 +436,20 @@ def walkthrough_from_args(args):
 
         document, figures = walkthrough(fig)
     return document, figures
+
+
+def _check_walkable(fig):
+    """A walkthrough steps through every score of one full figure, counted from 1."""
+    from .figure import Figure
+
+    if not isinstance(fig, Figure) or fig.view != "full":
+        raise InputError("steps through one full figure: its scores, mask and softmax; drop --view and --panel",
+                         "walkthrough")
+    if fig.words.elided:
+        raise InputError("a walkthrough computes every score, so it draws every one: drop --elide (up to 64 tokens)",
+                         "--elide")
+    if fig.words.base != 1:
+        raise InputError("walkthrough sentences count from 1; drop --index-base 0", "--index-base")
 
 
 def _write_page(document, figures, out_dir, name):

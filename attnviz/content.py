@@ -85,11 +85,12 @@ class FigureText:
     view: str = field(default="full", repr=False)  # "full", or "scores": vectors and grid, no captions
     # What an elided figure leaves out, "rows 5–60 and keys 5–60 not shown" (the grid caption says it too).
     elided: str = field(default="", repr=False)
+    base: int = field(default=1, repr=False)  # the index base of labels and captions (0 or 1); in repr when 0
 
     def __repr__(self):
         extra = {"more_vectors": self.more_vectors, "outputs_heading": self.outputs_heading,
                  "output_rows": self.output_rows, "view": "" if self.view == "full" else self.view,
-                 "elided": self.elided}
+                 "elided": self.elided, "base": "" if self.base == 1 else self.base}
         return _plain_repr(self) + "".join(f"+{name}={value!r}" for name, value in extra.items() if value)
 
 
@@ -99,9 +100,10 @@ def _plain_repr(words):
 
 
 def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_labels=None, k_labels=None, *,
-             softmax="expanded", places=None, show="scores", view="full", shown=None):
+             softmax="expanded", places=None, show="scores", view="full", shown=None, base=1):
     """Every text of the figure for one attention pattern.
 
+    `base`: the index base of every label, caption and rule (0 or 1; cells' data stay 1-based).
     `shown`: (rows, columns), sorted 0-based positions, for an elided figure: only these are
     drawn, with ⋮, ⋯ and ⋱ for the rest, and long caption lists keep their first and last terms.
 
@@ -109,12 +111,20 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
     places for rounded weights (None: named, exact); `show`: what the grid's cells show (`SHOW`).
     """
     n_q, n_k = attention.shape
-    row_names = tuple(q_labels or (str(i) for i in range(1, n_q + 1)))
+    row_names = tuple(q_labels or (str(i + base) for i in range(n_q)))
     # Vector lines keep the axis letter with a token, so Q and K lines stay apart: "Q(<s>)=(1,0)".
     q_names = q_labels and tuple(f"Q({label})" for label in q_labels)
     k_names = k_labels and tuple(f"K({label})" for label in k_labels)
-    q_labels = tuple(q_labels or (f"Q{i}" for i in range(1, n_q + 1)))
-    k_labels = tuple(k_labels or (f"K{j}" for j in range(1, n_k + 1)))
+    # Labels that repeat ("." twice) would name two rows alike: add the position, "row 10 (sat)", "Q10(sat)".
+    if q_labels and len(set(q_labels)) < len(q_labels):
+        row_names = tuple(f"{i + base} ({label})" for i, label in enumerate(q_labels))
+        q_names = tuple(f"Q{i + base}({label})" for i, label in enumerate(q_labels))
+    if k_labels and len(set(k_labels)) < len(k_labels):
+        k_names = tuple(f"K{j + base}({label})" for j, label in enumerate(k_labels))
+    q_labels = tuple(q_labels or (f"Q{i + base}" for i in range(n_q)))
+    k_labels = tuple(k_labels or (f"K{j + base}" for j in range(n_k)))
+    q_names = q_names or tuple(f"Q{i + base}" for i in range(n_q))
+    k_names = k_names or tuple(f"K{j + base}" for j in range(n_k))
     mask = attention.mask
     kind = "integer" if attention.all_integer else "rational"
     show = "logits" if show == "logits" and attention.logits is not None else "scores"
@@ -139,18 +149,21 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         grid_caption = f"score S_ij=Qi·Kj with {mask.name} mask; logits L_ij={formula}"
     left_out = ""
     if elided:
-        hidden = _hidden(rows, n_q, "rows") + _hidden(columns, n_k, "keys")
+        hidden = _hidden(rows, n_q, "rows", base) + _hidden(columns, n_k, "keys", base)
         if hidden:
             left_out = f"{notation.and_list(hidden)} not shown"
             grid_caption += f"; {left_out}"
     softmax_rows = tuple(
-        SoftmaxRow(i + 1, _scores_line(attention, i, row_names[i], softmax, elided),
-                   _weights_line(attention, i, softmax, places, elided), computed=(i + 1) in highlight.softmax_rows)
+        SoftmaxRow(i + 1, _scores_line(attention, i, row_names[i], softmax, elided, base),
+                   _weights_line(attention, i, softmax, places, elided, base),
+                   computed=(i + 1) in highlight.softmax_rows)
         for i in rows)
-    more_vectors = tuple(_vector_line(name, vectors, None, rows if name == "V" else None, elided)
+    more_vectors = tuple(_vector_line(name, vectors, tuple(f"{name}{j + base}" for j in range(len(vectors))),
+                                      rows if name == "V" else None, elided)
                          for name, vectors in [("V", attention.values)] + [("B", b.rows) for b in attention.biases]
                          if vectors)
-    output_rows = tuple(_output_row(attention, i, places, computed=(i + 1) in highlight.outputs, elided=elided)
+    output_rows = tuple(_output_row(attention, i, places, computed=(i + 1) in highlight.outputs, elided=elided,
+                                    base=base)
                         for i in rows) if attention.values is not None else ()
     return FigureText(
         title=DEFAULT_TITLE if title is None else title,
@@ -158,7 +171,7 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         DEFAULT_SUBTITLE if places is None else ROUNDED_SUBTITLE,
         badge=f"exact scores, exact {mask.name} mask" if view == "scores" else
               f"exact scores, exact {mask.name} mask, {'named' if places is None else 'rounded'} softmax",
-        note=f"displayed Q,K {kind} vectors are the score source; {mask.name} mask keeps {mask.rule}",
+        note=f"displayed Q,K {kind} vectors are the score source; {mask.name} mask keeps {rule_text(mask, base)}",
         q_line=_vector_line("Q", attention.q, q_names, rows, elided),
         k_line=_vector_line("K", attention.k, k_names, columns, elided),
         grid_caption=grid_caption,
@@ -177,6 +190,7 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         softmax=softmax,
         view=view,
         elided=left_out,
+        base=base,
     )
 
 
@@ -220,15 +234,22 @@ def with_gaps(positions):
     return out
 
 
-def _hidden(positions, n, noun):
-    """["rows 5–60"]: the 1-based ranges an elided axis leaves out, named; [] when none."""
+def _hidden(positions, n, noun, base=1):
+    """["rows 5–60"]: the ranges (in the figure's index base) an elided axis leaves out, named; [] when none."""
     ranges, previous = [], -1
     for p in list(positions) + [n]:
         if p > previous + 1:
-            a, b = previous + 2, p
+            a, b = previous + 1 + base, p - 1 + base
             ranges.append(str(a) if a == b else f"{a}–{b}")
         previous = p
     return [f"{noun} {', '.join(ranges)}"] if ranges else []
+
+
+def rule_text(mask, base=1):
+    """The mask's rule in the figure's index base."""
+    if hasattr(mask, "rule_text"):
+        return mask.rule_text(base)
+    return mask.rule if base == 1 else f"{mask.rule} (positions counted from 1)"
 
 
 def _gap_cell(i, j):
@@ -245,31 +266,31 @@ def _vector_line(name, vectors, labels, positions, elided):
         if p is None:
             parts.append("…")
         else:
-            label = labels[p] if labels else f"{name}{p + 1}"
+            label = labels[p]
             parts.append(f"{label}={notation.vector_text(vectors[p])}")
     return "; ".join(parts)
 
 
-def _scores_line(attention, i, row_name, softmax, elided=False):
+def _scores_line(attention, i, row_name, softmax, elided=False, base=1):
     line = notation.scores_line(row_name, attention.kept_logits(i), "logits" if attention.transformed else "scores",
                                 elided)
-    if softmax == "normalizer" and (z := notation.normalizer_line(attention.weights(i), i + 1, elided)):
+    if softmax == "normalizer" and (z := notation.normalizer_line(attention.weights(i), i + base, elided)):
         line += f"; {z}"
     return line
 
 
-def _weights_line(attention, i, softmax, places, elided=False):
+def _weights_line(attention, i, softmax, places, elided=False, base=1):
     weights = attention.weights(i)
     if places is None:
-        return notation.weights_line(weights, softmax, row=i + 1, elided=elided)
+        return notation.weights_line(weights, softmax, row=i + base, elided=elided)
     from .rounding import rounded_weights
 
     terms = [("≈" if approximate else "") + text for text, approximate in rounded_weights(weights, places)]
     return notation.weights_line(weights, decimals=terms, elided=elided)
 
 
-def _output_row(attention, i, places, computed, elided=False):
-    columns = [j + 1 for j, keep in enumerate(attention.kept[i]) if keep]
+def _output_row(attention, i, places, computed, elided=False, base=1):
+    columns = [j + base for j, keep in enumerate(attention.kept[i]) if keep]
     wide = notation.wide_indices(attention.shape)
     if places is not None:
         from .rounding import rounded_output
@@ -280,5 +301,5 @@ def _output_row(attention, i, places, computed, elided=False):
     else:
         exact, approximate = attention.output(i), False
         value = None if exact is None else notation.vector_text(exact)
-    return OutputRow(i + 1, notation.output_line(i + 1, columns, value, approximate, wide, elided), computed=computed,
+    return OutputRow(i + 1, notation.output_line(i + base, columns, value, approximate, wide, elided), computed=computed,
                      value=value, approximate=approximate)

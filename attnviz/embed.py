@@ -117,7 +117,8 @@ def make_figure(settings, *, id_prefix, line=None):
     sized = any(key in kwargs for key in spec.INSTEAD_OF_VECTORS)  # a mask map's size, or panels
     if "q" not in kwargs and "k" not in kwargs and not sized:
         kwargs.update(q=SEED_Q, k=SEED_K)
-        kwargs.setdefault("highlight", SEED_HIGHLIGHT)
+        base = kwargs.get("index_base", 1)  # the seed's cell (3,3), counted from the figure's base
+        kwargs.setdefault("highlight", tuple((i - 1 + base, j - 1 + base) for i, j in SEED_HIGHLIGHT))
     elif ("q" in kwargs) != ("k" in kwargs):
         given, missing = ("q", "k") if "q" in kwargs else ("k", "q")
         raise FigureError(f"{settings[given].label} gives the {given} vectors, so '{missing}' is needed too "

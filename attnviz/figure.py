@@ -144,7 +144,7 @@ class Figure(Drawable):
 
         if self.view == "mask":
             return map_sentence(self.words)
-        sentence = figure_sentence(self.attention, self.highlight, self.words.show)
+        sentence = figure_sentence(self.attention, self.highlight, self.words.show, self.words.base)
         return f"{sentence}; {self.words.elided}" if self.words.elided else sentence
 
     def __repr__(self):
@@ -167,13 +167,15 @@ def check_id_prefix(prefix):
 def figure(q=None, k=None, *, view="full", n=None, shape=None, highlight=None, mask="causal", align="top-left",
            scale=None, bias=None, v=None, softmax="expanded", weights="named", show="scores", title=None,
            subtitle=None, tokens=None, q_tokens=None, k_tokens=None, x_title=None, y_title=None, elide=False,
-           id_prefix=None, theme="light", embed_font=False):
+           index_base=1, id_prefix=None, theme="light", embed_font=False):
     """Build the figure for query vectors `q` and key vectors `k` (default: the seed's).
 
     `view`: "full" (default: vectors, scores, mask and the named softmax), "scores" (vectors and
     the grid of exact scores, no captions) or "mask" (the mask map: which cells are kept, legible
     to 1,024 tokens; needs no vectors: give `n` tokens or a `shape` (queries, keys) instead).
     `x_title`, `y_title`: the mask map's axis titles (default "key j", "query i").
+    `index_base`: 1 (default, the seed's) or 0 (PyTorch's and attention-gym's): labels `Q0...`, captions,
+    rules and highlight targets count from it.
     `elide`: draw only the first 4 and last 2 rows and columns (and every one `highlight` names),
     with ⋮, ⋯ and ⋱ for the rest, and long caption lists as their first and last terms: figures of up
     to 1,024 tokens (without it, 64). Every value shown is the value the whole figure shows.
@@ -214,10 +216,13 @@ def figure(q=None, k=None, *, view="full", n=None, shape=None, highlight=None, m
         raise InputError(f"expected {' or '.join(SHOW)}; got {show!r}", "show")
     if view not in VIEWS:
         raise InputError(f"expected {', '.join(VIEWS[:-1])} or {VIEWS[-1]}; got {view!r}", "view")
+    if isinstance(index_base, bool) or index_base not in (0, 1):
+        raise InputError(f"expected 0 or 1, got {index_base!r:.40}", "index_base")
     if view == "mask":
         return _mask_figure(q, k, n=n, shape=shape, highlight=highlight, mask=mask, align=align, title=title,
                             subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title,
-                            y_title=y_title, id_prefix=id_prefix, theme=theme, embed_font=embed_font,
+                            y_title=y_title, base=index_base, id_prefix=id_prefix, theme=theme,
+                            embed_font=embed_font,
                             unused={"scale": scale, "bias": bias, "v": v}, unused_forms={
                                 "softmax": softmax != "expanded", "weights": weights != "named",
                                 "show": show != "scores"})
@@ -245,7 +250,7 @@ def figure(q=None, k=None, *, view="full", n=None, shape=None, highlight=None, m
         from .content import shown_positions
         from .highlight import named_positions
 
-        named_rows, named_columns = named_positions(highlight)
+        named_rows, named_columns = named_positions(highlight, index_base)
         shown = shown_positions(n_q, named_rows), shown_positions(n_k, named_columns)
     # The default figure needs no parsing, so `attnviz render` skips importing the option modules.
     if (mask is CAUSAL or mask == "causal") and n_q == n_k and align == "top-left":
@@ -260,13 +265,13 @@ def figure(q=None, k=None, *, view="full", n=None, shape=None, highlight=None, m
 
         scale_, biases = resolve_scale(scale, len(q[0])), resolve_biases(bias, n_q, n_k, align)
     attention = attend(q, k, mask, scale=scale_, biases=biases, v=v, rows=None if shown is None else set(shown[0]))
-    marks = parse_targets(highlight, attention)
+    marks = parse_targets(highlight, attention, index_base)
     q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
     words = describe(attention, marks,
                      title=None if title is None else check_text(title, "title"),
                      subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
                      q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
-                     shown=shown)
+                     shown=shown, base=index_base)
     return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
 
 
@@ -286,7 +291,7 @@ def _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k):
 
 
 def _mask_figure(q, k, *, n, shape, highlight, mask, align, title, subtitle, tokens, q_tokens, k_tokens, x_title,
-                 y_title, id_prefix, theme, embed_font, unused, unused_forms):
+                 y_title, base, id_prefix, theme, embed_font, unused, unused_forms):
     """The mask view: a map of the kept cells, from a grid shape alone or from vectors' counts."""
     from .maskmap import describe_map
 
@@ -308,7 +313,8 @@ def _mask_figure(q, k, *, n, shape, highlight, mask, align, title, subtitle, tok
     texts = {name: None if value is None else check_text(value, name)
              for name, value in (("title", title), ("subtitle", subtitle), ("x_title", x_title),
                                  ("y_title", y_title))}
-    words = describe_map(mask, n_q, n_k, highlight=highlight, q_labels=q_labels, k_labels=k_labels, **texts)
+    words = describe_map(mask, n_q, n_k, highlight=highlight, q_labels=q_labels, k_labels=k_labels, base=base,
+                         **texts)
     return Figure(None, None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
 
 

@@ -41,8 +41,9 @@ class Highlight:
 NO_HIGHLIGHT = Highlight()
 
 
-def parse_targets(targets, attention):
-    """Resolve highlight targets against a computed attention pattern, checking bounds."""
+def parse_targets(targets, attention, base=1):
+    """Resolve highlight targets against a computed attention pattern, checking bounds. Targets count
+    from `base` (the figure's index base); the result is 1-based."""
     if targets is None:
         return NO_HIGHLIGHT
     if isinstance(targets, str) or _is_pair(targets):
@@ -53,11 +54,13 @@ def parse_targets(targets, attention):
         kind, i, j = _parse_one(target)
         if kind in ("output=", "output") and attention.values is None:
             raise InputError("the figure has no outputs: give value vectors (v)", f"highlight {_show(target)}")
-        if i is not None and not 1 <= i <= n_q:
-            raise InputError(f"{_named('row', i)} is outside the grid (rows 1..{n_q})", f"highlight {_show(target)}")
-        if j is not None and not 1 <= j <= n_k:
-            raise InputError(f"{_named('column', j)} is outside the grid (columns 1..{n_k})",
+        if i is not None and not base <= i < n_q + base:
+            raise InputError(f"{_named('row', i)} is outside the grid (rows {base}..{n_q - 1 + base})",
                              f"highlight {_show(target)}")
+        if j is not None and not base <= j < n_k + base:
+            raise InputError(f"{_named('column', j)} is outside the grid (columns {base}..{n_k - 1 + base})",
+                             f"highlight {_show(target)}")
+        i, j = (None if i is None else i + 1 - base), (None if j is None else j + 1 - base)
         if kind == "cell":
             cells.add((i, j))
         elif kind == "row":
@@ -77,8 +80,9 @@ def parse_targets(targets, attention):
     return Highlight(frozenset(cells), frozenset(rows), frozenset(outputs))
 
 
-def named_positions(targets):
-    """(rows, columns), 1-based, that targets name explicitly: what an elided figure must show."""
+def named_positions(targets, base=1):
+    """(rows, columns), 1-based, that targets (counting from `base`) name explicitly: what an elided
+    figure must show."""
     if targets is None:
         return set(), set()
     if isinstance(targets, str) or _is_pair(targets):
@@ -87,9 +91,9 @@ def named_positions(targets):
     for target in targets:
         kind, i, j = _parse_one(target)
         if i is not None:
-            rows.add(i)
+            rows.add(i + 1 - base)
         if j is not None:
-            columns.add(j)
+            columns.add(j + 1 - base)
     return rows, columns
 
 

@@ -291,7 +291,7 @@ def lay_out(words, min_cell_w=None, grid_top=None):
     for i, row in enumerate(words.cells):
         for j, cell in enumerate(row):
             label = None if cell.gap else cell_label(cell, words.q_labels[i], words.k_labels[j],
-                                                     words.show.removesuffix("s"))
+                                                     words.show.removesuffix("s"), words.base)
             items.append(_cell(cell, x_cells + j * (cell_w + CELL_GAP), y + i * (CELL_H + CELL_GAP), cell_w, label))
     y += len(words.cells) * (CELL_H + CELL_GAP) - CELL_GAP + 28
     if words.view == "scores":  # a score table: no captions

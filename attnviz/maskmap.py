@@ -93,7 +93,9 @@ def describe_map(mask, n_q, n_k, *, highlight=None, title=None, subtitle=None, q
     runs = tuple(row_runs(mask, i, n_k) for i in range(n_q))
     computed = _computed_runs(highlight, runs, n_q, n_k, base)
     numeric = q_labels is None and k_labels is None
-    rule = mask.rule_text(base) if hasattr(mask, "rule_text") else mask.rule
+    from .content import rule_text
+
+    rule = rule_text(mask, base)
     return MapText(
         title=f"{mask.name.capitalize()} mask" if title is None else title,
         subtitle=(f"{n_q} queries × {n_k} keys; " if n_q != n_k else f"{n_q} tokens; ")

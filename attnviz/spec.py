@@ -159,6 +159,8 @@ KEYS = {
                    'softmax = "normalizer"'),
     "weights": Key("named (exact), or decimal=N for rounded weights marked ≈", _text, 'weights = "decimal=3"'),
     "show": Key("what the grid's cells show: scores or logits", _text, 'show = "logits"'),
+    "index_base": Key("where labels, captions, rules and highlights start counting: 1 (default) or 0", _count,
+                      "index_base = 0"),
     "elide": Key("draw the first and last rows and columns, with ⋮ ⋯ ⋱ for the rest (to 1,024 tokens)", _bool,
                  "elide = true"),
     "x_title": Key("the mask map's key-axis title", _text, 'x_title = "key position j"'),

@@ -247,3 +247,43 @@ def test_an_elided_1024_token_figure_says_what_it_leaves_out():
 def test_without_elision_the_full_view_keeps_its_limit():
     with pytest.raises(InputError, match=r"65 vectors; the limit is 64 \(up to 1,024 with elision"):
         attnviz.figure([[1]] * 65, [[1]] * 65)
+
+
+def test_index_base_0_counts_labels_captions_and_targets_from_0():
+    fig = attnviz.figure(index_base=0, highlight=["2,2", "softmax=0"], v=[[1], [2], [3]])
+    svg = fig.svg()
+    assert ">Q0<" in svg and ">K2<" in svg and "Q0=(1,0); Q1=(0,1); Q2=(1,1)" in svg
+    assert "row 0: scores [1]" in svg and "O2 = w20·V0 + w21·V1 + w22·V2" in svg
+    assert re.search(r'data-q="3" data-k="3" aria-label="Q2 K2 score 2, computed this step"', svg)
+    assert "cell (2,2) computed this step; softmax of row 0 computed this step" in fig.description()
+    one = attnviz.figure(highlight=["3,3", "softmax=1"], v=[[1], [2], [3]])
+    assert fig.attention.scores == one.attention.scores and fig.highlight == one.highlight
+    with pytest.raises(InputError, match=r"row 3 is outside the grid \(rows 0..2\)"):
+        attnviz.figure(index_base=0, highlight=["3,3"])
+    with pytest.raises(InputError, match="expected 0 or 1"):
+        attnviz.figure(index_base=2)
+
+
+def test_index_base_0_in_the_mask_map():
+    svg = attnviz.figure(view="mask", n=4, index_base=0, highlight="3,0").svg()
+    assert re.findall(r'class="attnviz-tick-text"[^>]*>(\d+)<', svg) == ["0", "1", "2", "3"] * 2
+    assert 'data-q="4" data-k="1-1"' in svg  # data stays 1-based
+
+
+def test_repeated_labels_name_rows_by_position():
+    fig = attnviz.figure([[1], [2], [3]], [[1], [1], [1]], tokens=[".", "sat", "."])
+    assert [r.scores.split(":")[0] for r in fig.words.softmax_rows] == ["row 1 (.)", "row 2 (sat)", "row 3 (.)"]
+    assert fig.words.q_line == "Q1(.)=(1); Q2(sat)=(2); Q3(.)=(3)"
+    assert fig.words.k_line == "K1(.)=(1); K2(sat)=(1); K3(.)=(1)"
+    plain = attnviz.figure([[1], [2]], [[1], [1]], tokens=["a", "b"])
+    assert plain.words.softmax_rows[0].scores.startswith("row a:")
+
+
+def test_the_walkthrough_refuses_what_it_cannot_step_through(tmp_path):
+    twelve = ";".join(["1,0"] * 12)
+    for args, message in [(["--view", "mask"], "steps through one full figure"),
+                          (["--index-base", "0"], "count from 1"),
+                          (["--elide", "--q", twelve, "--k", twelve], "drop --elide")]:
+        result = run_cli("walkthrough", *args, "-o", str(tmp_path / "walk"))
+        assert result.code == 2 and message in result.stderr, result.stderr
+    assert not (tmp_path / "walk").exists()
