@@ -2,7 +2,6 @@
 
 import functools
 import gc
-import numbers
 import itertools
 import re
 import zlib
@@ -346,6 +345,8 @@ def _map_shape(q, k, n, shape):
 
 
 def _side(value, where):
+    import numbers
+
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
             value = int(value.strip()) if len(value.strip()) <= 7 else 10**7

@@ -7,7 +7,7 @@ texture, not of colour alone). No word sits inside a cell.
 """
 
 import math
-from dataclasses import dataclass
+from .records import dataclass
 
 from .exact import InputError
 from .layout import (ASCENT, DESCENT, PAD, STYLES, Group, Layout, Rect, Text, measure, right_edge, split_keep,
