@@ -208,6 +208,7 @@ def default_document():
 
 def build_figures(document, name="<document>"):
     """Each section's figure, ids prefixed by its step name, so figures on one page never clash."""
+    from .budget import check_page, figure_chars
     from .figure import figure
 
     figures = []
@@ -217,6 +218,9 @@ def build_figures(document, name="<document>"):
             figures.append(figure(**kwargs))
         except InputError as err:
             raise err.relocated(lambda where, n=number: _relocate(where, name, n)) from None
+        if number == 1:  # every section draws the same figure, highlighted differently: the page's size is known
+            size = figure_chars(figures[0].words, figures[0].embed_font)
+            check_page(document, [size] * len(document.sections), name)
     return figures
 
 

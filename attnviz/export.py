@@ -67,12 +67,15 @@ def png_scale(scale=None, dpi=None):
 
 
 def to_png(svg, width, height, scale=None, dpi=None):
-    """PNG bytes of `svg` (its size `width` x `height` in SVG units), with its DPI recorded (pHYs)."""
+    """PNG bytes of `svg` (its size `width` x `height` in SVG units), with its DPI recorded (pHYs).
+
+    `svg` may be a function that returns the SVG, so that it is written only once the size is in budget."""
+    from .budget import check_png
+
+    where = "scale" if dpi is None else "dpi"
     scale, dpi = png_scale(scale, dpi)
-    pixels = (round(width * scale), round(height * scale))
-    if max(pixels) > MAX_PIXELS_A_SIDE:
-        raise InputError(f"the PNG would be {pixels[0]}x{pixels[1]} pixels; {MAX_PIXELS_A_SIDE} a side is the "
-                         "most Cairo can draw: lower the scale or DPI, or export SVG or PDF", "scale")
+    check_png(width, height, scale, where)
+    svg = svg() if callable(svg) else svg
     _cairosvg()
     from cairosvg.surface import PNGSurface
 

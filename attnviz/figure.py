@@ -6,6 +6,7 @@ import itertools
 import re
 import zlib
 
+from .budget import check_figure, check_inputs, check_values
 from .content import SHOW, VIEWS, describe
 from .engine import CAUSAL, MAX_ELIDED_TOKENS, MAX_TOKENS, attend, exact_vectors
 from .exact import InputError
@@ -77,16 +78,20 @@ class Drawable:
 
     def png(self, scale=None, dpi=None):
         """PNG bytes, `scale` pixels per SVG unit (default 2) or at `dpi` (96 dpi is scale 1). Needs CairoSVG."""
-        from .export import to_png
+        from .export import png_scale, to_png
 
+        png_scale(scale, dpi)  # a bad scale is refused before any layout
         layout = self.layout()
-        return to_png(self.svg(), layout.width, layout.height, scale=scale, dpi=dpi)
+        return to_png(self.svg, layout.width, layout.height, scale=scale, dpi=dpi)
 
     def pdf(self):
         """PDF bytes (vector; the page is the figure's size). Needs CairoSVG."""
+        from .budget import check_pdf
         from .export import to_pdf
 
-        return to_pdf(self.svg(), title=self.layout().title)
+        layout = self.layout()
+        check_pdf(layout.width, layout.height)  # before the SVG is written or drawn
+        return to_pdf(self.svg(), title=layout.title)
 
     def save(self, path, format=None, scale=None, dpi=None):
         """Write the figure to `path` (folders created, atomically) as SVG, PNG or PDF; returns the path.
@@ -129,6 +134,7 @@ class Figure(Drawable):
     def layout(self, cell=None, grid_top=None, legend=True):
         """The positioned figure. `cell`, `grid_top`: a composed figure's shared cell size and grid top;
         `legend`: False in a composed figure, which draws one legend for all its maps."""
+        check_figure(self.words, self.embed_font)  # the budget, estimated from the words: before any layout
         if self.view == "mask":
             from dataclasses import replace
 
@@ -243,6 +249,7 @@ def figure(q=None, k=None, *, view="full", n=None, shape=None, highlight=None, m
         raise InputError(f"expected True or False, got {elide!r:.40}", "elide")
     limit = MAX_ELIDED_TOKENS if elide else MAX_TOKENS
     q, k = exact_vectors(q, "q", limit), exact_vectors(k, "k", limit)
+    v = None if v is None else exact_vectors(v, "v", limit)
     n_q, n_k = len(q), len(k)
     shown = None
     if elide:
@@ -263,7 +270,9 @@ def figure(q=None, k=None, *, view="full", n=None, shape=None, highlight=None, m
         from .logits import resolve_biases, resolve_scale
 
         scale_, biases = resolve_scale(scale, len(q[0])), resolve_biases(bias, n_q, n_k, align)
+    check_inputs(q, k, v)  # from the digits alone, before a score is summed
     attention = attend(q, k, mask, scale=scale_, biases=biases, v=v, rows=None if shown is None else set(shown[0]))
+    check_values(attention)
     marks = parse_targets(highlight, attention, index_base)
     q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
     words = describe(attention, marks,

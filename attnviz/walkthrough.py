@@ -12,6 +12,7 @@ import re
 from fractions import Fraction
 
 from . import notation
+from .budget import check_page, figure_chars
 from .content import at_step
 from .document import Section, make_document
 from .engine import dot
@@ -50,6 +51,8 @@ def walkthrough(fig):
     document = make_document(title=SERIES, heading=f"{words.title}, step by step",
                              intro=(_intro(attention, steps, rounded),),
                              legend=LEGEND, sections=sections)
+    size = figure_chars(words, fig.embed_font)  # every step is this size
+    check_page(document, [size] * len(document.sections), "walkthrough")
     figures = []
     for n, section in enumerate(document.sections):
         marks = parse_targets(list(section.highlight), attention)

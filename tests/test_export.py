@@ -65,7 +65,7 @@ def test_pdf_is_vector_the_figure_size_and_stable():
 
 
 def test_too_large_a_png_is_refused_with_advice():
-    with pytest.raises(attnviz.InputError, match="32767 a side is the most Cairo can draw"):
+    with pytest.raises(attnviz.InputError, match="past 32,767 a side, the most Cairo can draw: lower the scale"):
         GALLERY["grid-32"]("light").png(scale=5)
 
 

@@ -1,10 +1,13 @@
 """Hostile input: each class of attack ends in exit 2, one line naming the limit, no file touched, and is
 refused by counting (digits, parts, characters) before the costly work, not by a clock."""
 
+import importlib
+
 import pytest
 from clirun import run_cli
 
 NINES = "9" * 5000
+FIGURE_MODULE = importlib.import_module("attnviz.figure")  # `attnviz.figure` is also the function
 
 
 def refused(tmp_path, *args, stdin=b"", spec=None, name="spec.toml"):
@@ -142,3 +145,115 @@ def test_the_readme_lists_exactly_the_commands_formulas_may_use():
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
     listed = re.search(r"<!-- tex-commands:.*?-->\n(.*?)\n<!-- /tex-commands -->", readme, re.S)[1]
     assert set(re.findall(r"`\\(\w+)`", listed)) == TEX_COMMANDS
+
+
+# --- Budgets: estimated before layout, drawing or writing --------------------------------------------
+
+def _grid(n, dim=4):
+    return "; ".join(",".join(str((i * 7 + t * 3) % 5 - 2) for t in range(dim)) for i in range(n))
+
+
+@pytest.fixture
+def no_layout(monkeypatch):
+    """Make any layout (or drawing) fail the test: a refusal must come before them."""
+    import attnviz.export
+
+    monkeypatch.setattr(FIGURE_MODULE, "lay_out", lambda *a: pytest.fail("layout was made"))
+    monkeypatch.setattr(attnviz.export, "_cairosvg", lambda: pytest.fail("Cairo was called"))
+
+
+def test_a_page_of_many_large_figures_is_refused_after_building_one(tmp_path, monkeypatch, no_layout):
+    """200 sections of a 64x64 figure wrote 1.3 GB in 1 min 45 s; now one figure is built, then the page refused."""
+    built = []
+    real = FIGURE_MODULE.figure
+    monkeypatch.setattr(FIGURE_MODULE, "figure", lambda *a, **k: built.append(1) or real(*a, **k))
+    monkeypatch.chdir(tmp_path)
+    vectors = "[" + ", ".join("[" + ", ".join(str((i + t) % 5 - 2) for t in range(4)) + "]" for i in range(64)) + "]"
+    spec = (f"heading = 'h'\n[figure]\nq = {vectors}\nk = {vectors}\n"
+            + "[[sections]]\nheading = 's'\nhighlight = [1, 1]\n" * 200)
+    error = refused(tmp_path, "page", "spec.toml", "-o", "out", spec=spec)
+    assert error.startswith("spec.toml: the page would be about ")
+    assert "past the budget of 24,000,000 per page: use fewer sections" in error
+    assert built == [1]
+
+
+def test_a_walkthrough_over_its_budget_is_refused_before_any_step_is_drawn(tmp_path, monkeypatch, no_layout):
+    monkeypatch.chdir(tmp_path)
+    q = "; ".join(",".join(str(10**39 + 7 * i + t) for t in range(24)) for i in range(10))
+    error = refused(tmp_path, "walkthrough", "--q", q, "--k", q, "-o", "walk")
+    assert error.startswith("walkthrough: the ") and "past the budget of" in error
+
+
+def test_a_figure_over_its_budget_is_refused_before_layout(tmp_path, monkeypatch, no_layout):
+    import attnviz.budget
+
+    monkeypatch.setattr(attnviz.budget, "FIGURE_CHARS", 100_000)  # the mechanism, on a figure of ~160,000
+    monkeypatch.chdir(tmp_path)
+    error = refused(tmp_path, "render", "--q", _grid(16), "--k", _grid(16), "-o", "x.svg")
+    assert error.startswith("figure: the figure would be about ")
+    assert "past the budget of 100,000 per figure: write each row's softmax sum once (--softmax normalizer), " \
+           "show part of the grid (--elide), draw the mask alone (--view mask)" in error
+
+
+@pytest.mark.parametrize("fmt, message", [
+    ("png", "--png-scale: the PNG would be 6,060x23,071 pixels, past the budget of 25,000,000 pixels: lower the scale"),
+    ("pdf", "-f: the PDF page would be 4,546x17,304 points, past 14,400 a side, the largest page PDF readers open"),
+])
+def test_images_over_their_pixel_budget_are_refused_before_drawing(tmp_path, monkeypatch, fmt, message):
+    import attnviz.export
+
+    monkeypatch.setattr(attnviz.export, "_cairosvg", lambda: pytest.fail("Cairo was called"))
+    monkeypatch.chdir(tmp_path)
+    scale = ["--png-scale", "1"] if fmt == "png" else []
+    error = refused(tmp_path, "render", "--q", _grid(64), "--k", _grid(64), *scale, "-o", f"x.{fmt}")
+    assert error.startswith(message)
+
+
+def test_a_png_wider_than_cairo_draws_names_the_flag(tmp_path, monkeypatch):
+    import attnviz.export
+
+    monkeypatch.setattr(attnviz.export, "_cairosvg", lambda: pytest.fail("Cairo was called"))
+    monkeypatch.chdir(tmp_path)
+    error = refused(tmp_path, "render", "--q", _grid(16), "--k", _grid(16), "--dpi", "2000", "-o", "x.png")
+    assert error.startswith("--dpi: the PNG would be ") and "past 32,767 a side, the most Cairo can draw" in error
+
+
+def test_scores_that_could_outgrow_the_digit_limit_are_refused_before_any_is_summed(tmp_path, monkeypatch):
+    """64 dimensions of 40-digit fractions over unrelated denominators: minutes of arithmetic, then a crash."""
+    import attnviz.engine
+
+    monkeypatch.setattr(attnviz.engine, "score_matrix", lambda *a: pytest.fail("scores were computed"))
+    monkeypatch.chdir(tmp_path)
+    q = "; ".join(",".join(f"{10**39 + i}/{10**39 + 7 * t + 3 * i + 1}" for t in range(64)) for i in range(64))
+    error = refused(tmp_path, "render", "--q", q, "--k", q, "-o", "x.svg")
+    assert error.startswith("--q and --k: scores could need ") and "past the limit of 200 digits per value" in error
+
+
+def test_outputs_and_logits_are_bounded_too(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    v = "; ".join(f"{10**39 + 1}/{10**39 + 7 * i + 1}" for i in range(64))
+    error = refused(tmp_path, "render", "--q", "; ".join(["1"] * 64), "--k", "; ".join(["1"] * 64), "--v", v,
+                    "-o", "x.svg")
+    assert error.startswith("--v: outputs could need ") and "past the limit of 200 digits per value" in error
+    biases = [arg for n in range(6) for arg in ("--bias", f"matrix={10**39 + n}/{10**39 - 7 * n - 1}")]
+    error = refused(tmp_path, "render", "--q", "1", "--k", "1", "--scale", f"{10**39 + 3}/{10**39 - 3}", *biases,
+                    "-o", "x.svg")
+    assert error.startswith("--bias: a logit of ") and "past the limit of 200 digits per value" in error
+
+
+def test_the_default_gallery_and_documented_figures_stay_far_inside_the_budgets():
+    import attnviz
+    from attnviz.budget import FIGURE_CHARS, PAGE_CHARS, PNG_PIXELS, figure_chars
+    from attnviz.document import build_figures, default_document
+    from attnviz.gallery import ENTRIES, make
+    from attnviz.page import page_files
+    from attnviz.walkthrough import walkthrough
+
+    figures = [attnviz.figure(highlight=[(3, 3)])] + [make(entry) for entry in ENTRIES]
+    for fig in figures:
+        assert figure_chars(fig.words) < FIGURE_CHARS / 100  # ~30,000 of 8,000,000
+        layout = fig.layout()
+        assert layout.width * layout.height * 2**2 < PNG_PIXELS / 5  # at the default scale 2
+    document = default_document()
+    for doc, figs in [(document, build_figures(document)), walkthrough(figures[0])]:
+        assert sum(map(len, page_files(doc, figs, "out").values())) < PAGE_CHARS / 100
