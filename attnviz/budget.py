@@ -64,7 +64,7 @@ def check_values(attention):
     if attention.logits is None:
         return
     for row in attention.logits:
-        for value in row:
+        for value in row or ():  # an elided figure computes only the rows it shows
             size = max(_digits(part) for part in _fractions(value))
             if size > MAX_VALUE_DIGITS:
                 raise InputError(f"a logit of {size:,} digits, past the limit of {MAX_VALUE_DIGITS} digits per "

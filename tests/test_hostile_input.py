@@ -254,6 +254,10 @@ def test_the_default_gallery_and_documented_figures_stay_far_inside_the_budgets(
         assert figure_chars(fig.words) < FIGURE_CHARS / 100  # ~30,000 of 8,000,000
         layout = fig.layout()
         assert layout.width * layout.height * 2**2 < PNG_PIXELS / 5  # at the default scale 2
+    # The 1,024-token views (a mask map, an elided figure) are small by design: far inside too.
+    for big in (attnviz.figure(n=1024, view="mask", mask="window=3"),
+                attnviz.figure(*[[[(i * a) % 5 - 2, 1] for i in range(1024)] for a in (1, 2)], elide=True)):
+        assert figure_chars(big.words) < FIGURE_CHARS / 10
     document = default_document()
     for doc, figs in [(document, build_figures(document)), walkthrough(figures[0])]:
         assert sum(map(len, page_files(doc, figs, "out").values())) < PAGE_CHARS / 100
