@@ -24,9 +24,11 @@ test: $(BIN)/attnviz system-deps
 system-deps:
 	bash tools/install-system-deps.sh
 
-# The browser tests' figures in every theme as SVG, PNG and PDF in out/looks/, to look at.
-looks: $(BIN)/attnviz
+# The browser tests' figures in every theme as SVG, PNG and PDF in out/looks/, and the seed's deck in
+# every slide format as its real tool shows it, PNGs in out/looks/slides/: to look at.
+looks: $(BIN)/attnviz system-deps
 	$(BIN)/python tests/browser_gallery.py out/looks
+	cd tests && ../$(BIN)/python slide_looks.py ../out/looks/slides
 
 # Rewrite the golden figures and docs/gallery after an intended change; look at them before committing.
 golden: $(BIN)/attnviz
@@ -35,6 +37,7 @@ golden: $(BIN)/attnviz
 bench: $(BIN)/attnviz
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python benchmarks/bench_render.py
+	$(BIN)/python benchmarks/bench_slides.py
 
 # attnviz's own docs, drawn by its own Sphinx directive; warnings are errors. -E: figures follow code changes.
 docs: $(BIN)/attnviz

@@ -16,6 +16,7 @@ __all__ = ["main"]
 DEFAULT_OUTPUT = "out/attention-honesty-boundary.svg"
 DEFAULT_PAGE_DIR = "out"
 DEFAULT_WALKTHROUGH_DIR = "out/walkthrough"
+SLIDE_FORMATS = ("beamer", "tikz", "revealjs", "pptx", "pdf", "svg-animated")
 # Options whose value may start with a minus sign ("--q -1,2;0,1"): argparse would take it for an option.
 VALUE_OPTIONS = ("--q", "--k", "--highlight", "--title", "--subtitle", "--tokens", "--q-tokens", "--k-tokens",
                  "-o", "--output", "--v", "--mask", "--bias", "--scale", "--dpi", "--png-scale")
@@ -142,16 +143,25 @@ def build_parser():
     walk.add_argument("spec", nargs="?", metavar="SPEC",
                       help="figure spec (or a document spec: its figure), a TOML or JSON file; - reads standard input")
     add_figure_options(walk, highlight=False)  # each step highlights what it computes
-    walk.add_argument("--flash", metavar="BR,BC",
-                      help="FlashAttention: one step per Br×Bc tile (Br query rows, Bc key columns) with the running "
-                           "max m and normaliser ℓ, then the proof that the tiled softmax is the one-shot softmax")
-    walk.add_argument("--flash-order", metavar="ORDER",
-                      help="with --flash: fa2 (default; outer loop over query blocks) or fa1 (outer over key blocks)")
-    walk.add_argument("--decode", metavar="P",
-                      help="KV-cache decoding: the first P tokens are the prompt (one prefill step), then one step "
-                           "per generated token, with the cache before and after")
+    add_walkthrough_options(walk)
     walk.add_argument("-o", "--output", type=_path, metavar="DIR", default=DEFAULT_WALKTHROUGH_DIR,
                       help=f"the folder to write into (default: {DEFAULT_WALKTHROUGH_DIR})")
+    slides = commands.add_parser(
+        "slides", help="write a deck: Beamer, TikZ, reveal.js, PowerPoint, multi-page PDF or animated SVG",
+        description="Write the steps of a document spec (its sections), a walkthrough (--walkthrough) or a figure "
+                    "(one slide per highlighted part) as one deck whose figure stays put from step to step. "
+                    "Without SPEC or flags: the seed's walkthrough, as out/slides.pdf.")
+    slides.add_argument("spec", nargs="?", metavar="SPEC",
+                        help="document or figure spec, a TOML or JSON file; - reads standard input")
+    slides.add_argument("-f", "--format", choices=SLIDE_FORMATS, type=str.lower,
+                        help="beamer (a .tex file), tikz (TikZ pictures to \\input), revealjs (a folder), pptx, pdf "
+                             "or svg-animated (default: from the -o extension, else pdf)")
+    slides.add_argument("-o", "--output", type=_path, metavar="PATH",
+                        help="where to write (default: out/slides.pdf, .tex, .pptx, .svg, or the folder out/slides)")
+    slides.add_argument("--walkthrough", action="store_true",
+                        help="one slide per step computed from the vectors (the default without SPEC or flags)")
+    add_figure_options(slides)
+    add_walkthrough_options(slides)
     gallery = commands.add_parser(
         "gallery", help="write one figure per mask family and caption form",
         description="Write the gallery: one SVG per mask family, caption form and scoring option.")
@@ -163,7 +173,7 @@ def build_parser():
                     "with --attnviz-* custom properties. (The Sphinx and MkDocs plugins link it for you.)")
     css.add_argument("-o", "--output", type=_path, metavar="PATH", default="-",
                      help="where to write (default: - , standard output)")
-    for sub in (render, page, walk, gallery, css):
+    for sub in (render, page, walk, slides, gallery, css):
         sub.add_argument("--debug", action="store_true", help="show tracebacks")
     return parser
 
@@ -216,6 +226,19 @@ def add_figure_options(parser, highlight=True):
     add_look_options(parser)
 
 
+def add_walkthrough_options(parser):
+    """Which walkthrough: FlashAttention's tiles or KV-cache decoding (default: scores, mask, softmax)."""
+    parser.add_argument("--flash", metavar="BR,BC",
+                        help="FlashAttention: one step per Br×Bc tile (Br query rows, Bc key columns) with the "
+                             "running max m and normaliser ℓ, then the proof that the tiled softmax is the one-shot "
+                             "softmax")
+    parser.add_argument("--flash-order", metavar="ORDER",
+                        help="with --flash: fa2 (default; outer loop over query blocks) or fa1 (outer over key blocks)")
+    parser.add_argument("--decode", metavar="P",
+                        help="KV-cache decoding: the first P tokens are the prompt (one prefill step), then one step "
+                             "per generated token, with the cache before and after")
+
+
 def add_look_options(parser):
     """How figures look, not what they say: also for `page`, whose sections' words fit their numbers."""
     parser.add_argument("--theme", metavar="NAME", help="light (default), dark, print (greyscale), contrast "
@@ -224,10 +247,11 @@ def add_look_options(parser):
                         help="inline the font (subset to the figure's characters), so it looks the same everywhere")
 
 
-def figure_from_args(args, walk=None):
+def figure_from_args(args, walk=None, spec=None):
     """The figure the flags and the optional spec describe; errors name the flag or the spec key.
 
-    `walk`, a dict, receives the walkthrough keys (flash, flash_order, decode) the spec or flags give."""
+    `walk`, a dict, receives the walkthrough keys (flash, flash_order, decode) the spec or flags give.
+    `spec`: the spec's (mapping, name), when the caller has read it already."""
     from .figure import SEED_HIGHLIGHT, SEED_K, SEED_Q
     from .panels import build
     from .spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, figure_arguments, read_spec
@@ -239,7 +263,7 @@ def figure_from_args(args, walk=None):
         raise InputError("needs a document spec (one with [[sections]]), e.g. attnviz render page.toml --step 2",
                          "--step")
     if args.spec is not None:
-        mapping, name = read_spec(args.spec, sys.stdin.buffer)
+        mapping, name = spec or read_spec(args.spec, sys.stdin.buffer)
         if "sections" in mapping or step is not None:  # a document spec
             from .document import step_arguments
 
@@ -405,11 +429,17 @@ def run_walkthrough(args):
     return _write_page(document, figures, args.output, "walkthrough")
 
 
-def walkthrough_from_args(args):
-    """(Document, figures) of the walkthrough the flags and the optional spec describe."""
+def walkthrough_from_args(args, spec=None):
+    """(Document, figures) of the walkthrough the flags and the optional spec describe.
+    `spec`: the spec's (mapping, name), when the caller has read it already."""
     walk = {}
-    fig = figure_from_args(args, walk)
+    fig = figure_from_args(args, walk, spec)
     _check_walkable(fig)
+    return walkthrough_steps(fig, walk)
+
+
+def walkthrough_steps(fig, walk):
+    """(Document, figures) of the walkthrough `walk` asks for: flash tiles, decoding, or the default."""
     if "flash" in walk and "decode" in walk:
         raise InputError("choose one walkthrough: FlashAttention tiles or KV-cache decoding, not both",
                          f"{walk['flash'][1]} and {walk['decode'][1]}")
@@ -450,6 +480,42 @@ def _check_walkable(fig):
                          "--elide")
     if fig.words.base != 1:
         raise InputError("walkthrough sentences count from 1; drop --index-base 0", "--index-base")
+
+
+def run_slides(args):
+    from . import deck as decks
+    from .slides import choose_format, write_deck
+
+    format, path = choose_format(args.format, args.output)
+    spec = None
+    if args.spec is not None:
+        from .spec import read_spec
+
+        spec = read_spec(args.spec, sys.stdin.buffer)
+    if spec and "sections" in spec[0] and not args.walkthrough:
+        from dataclasses import replace
+
+        from .document import parse_document
+
+        document = parse_document(*spec)
+        look = {key: value for key, value in (("theme", args.theme), ("embed_font", args.embed_font)) if value}
+        if look.get("theme"):
+            from .themes import get_theme
+
+            look["theme"] = get_theme(look["theme"], "--theme").name
+        deck = decks.from_document(replace(document, figure={**document.figure, **look}), spec[1])
+    else:
+        given = spec is not None or any(getattr(args, key) is not None for key in ("q", "k", "highlight"))
+        walk = any(getattr(args, key) is not None for key in ("flash", "flash_order", "decode")) or (
+            spec is not None and any(key in spec[0] for key in ("flash", "flash_order", "decode")))
+        if args.walkthrough or walk or not given:  # --flash and --decode are walkthroughs too
+            deck = decks.from_sections(*walkthrough_from_args(args, spec))
+        else:
+            deck = decks.from_highlights(figure_from_args(args, spec=spec))
+    with _writing(f"-o {path}"):
+        paths = write_deck(deck, format, path)
+    print("\n".join(map(str, paths)))
+    return 0
 
 
 def _write_page(document, figures, out_dir, name):
@@ -516,7 +582,7 @@ def main(argv=None):
             raise _unrecognized(parser, args.command, extras)
         if args.command is None:
             raise UsageError("no command given; try 'attnviz render' (see 'attnviz --help')")
-        return {"render": run_render, "page": run_page, "walkthrough": run_walkthrough,
+        return {"render": run_render, "page": run_page, "walkthrough": run_walkthrough, "slides": run_slides,
                 "gallery": run_gallery, "css": run_css}[args.command](args)
     except (InputError, UsageError) as err:
         if debug:

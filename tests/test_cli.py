@@ -118,15 +118,16 @@ def test_css_command_writes_the_host_stylesheet(tmp_path):
     (["render", "--hightlight", "3,3"], "attnviz: error: unrecognized arguments: --hightlight; did you mean "
                                         "'--highlight'? (see 'attnviz render --help')"),
     (["css", "--theme", "dark"], "attnviz: error: unrecognized arguments: --theme dark; --theme is an option of "
-                                 "'attnviz render', 'attnviz page' and 'attnviz walkthrough', not of 'attnviz css' "
-                                 "(see 'attnviz css --help')"),
+                                 "'attnviz render', 'attnviz page', 'attnviz walkthrough' and 'attnviz slides', not of "
+                                 "'attnviz css' (see 'attnviz css --help')"),
     (["page", "--step", "2"], "attnviz: error: unrecognized arguments: --step; --step is an option of "
                               "'attnviz render', not of 'attnviz page'"),
     (["render", "--q", "1", "--k", "1;2", "--tokens", "a b"], "attnviz: error: --tokens: one list labels both axes, "
      "but there are 1 query and 2 keys; label each axis with q_tokens and k_tokens (on the command line, "
      "--q-tokens and --k-tokens)"),
     (["walkthrough", "--highlight=3,3"], "attnviz: error: unrecognized arguments: --highlight=3,3; --highlight is "
-                                          "an option of 'attnviz render', not of 'attnviz walkthrough'"),
+                                          "an option of 'attnviz render' and 'attnviz slides', not of "
+                                          "'attnviz walkthrough'"),
     (["css", "--themee"], "attnviz: error: unrecognized arguments: --themee (see 'attnviz css --help')"),
 ])
 def test_usage_mistakes_are_one_line(args, message):

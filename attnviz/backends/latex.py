@@ -1,0 +1,274 @@
+"""The figure's text as LaTeX: the one place attnviz escapes for TeX.
+
+`escape` makes any text safe in LaTeX's text mode (pdflatex, the default OT1 encoding, nothing
+but tikz and amsmath loaded). `math` reads attnviz's own value notation (`-1/2`, `3√2/2`,
+`e^1/(e^1+e^1+e^2)`, `O3 = w31·V1 = (2/3,1)`) and writes it as TeX math, or returns None when
+the text is not in that notation; `value_line` types a figure line's values as math and the
+rest as text.
+"""
+
+import re
+import unicodedata
+
+__all__ = ["escape", "math", "value_line", "prose"]
+
+_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
+            "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", "<": r"\textless{}",
+            ">": r"\textgreater{}", "|": r"\textbar{}", '"': r"\textquotedblright{}", "-": "-{}",
+            "\n": r"\ ", "\t": r"\ ", "\r": r"\ "}
+# Only glyphs of OT1, OML and OMS, which TeX Live has as Type 1 fonts: TS1 (textcomp) would be
+# bitmap fonts made by METAFONT at compile time.
+_SYMBOLS = {"·": r"$\cdot$", "√": r"$\surd$", "≈": r"$\approx$", "≤": r"$\leq$", "≥": r"$\geq$",
+            "×": r"$\times$", "−": r"$-$", "→": r"$\rightarrow$", "∞": r"$\infty$", "ℓ": r"$\ell$",
+            "∈": r"$\in$", "≠": r"$\neq$", "°": r"$^\circ$", "…": r"\dots{}", "“": "``", "”": "''",
+            "‘": "`", "’": "'", "–": "--", "—": "---", "\u00a0": "~", "ß": r"\ss{}", "ø": r"\o{}", "Ø": r"\O{}",
+            "æ": r"\ae{}", "Æ": r"\AE{}", "œ": r"\oe{}", "Œ": r"\OE{}", "å": r"\aa{}", "Å": r"\AA{}",
+            "ł": r"\l{}", "Ł": r"\L{}", "ı": r"\i{}", "¡": r"\textexclamdown{}", "¿": r"\textquestiondown{}",
+            "©": r"\copyright{}", "§": r"\S{}", "¶": r"\P{}", "£": r"\pounds{}"}
+# Accents LaTeX's OT1 encoding builds from a base letter: é is \'{e}.
+_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~", "\u0327": "c",
+            "\u030a": "r", "\u030c": "v", "\u0306": "u", "\u0304": "=", "\u0307": ".", "\u030b": "H"}
+_GREEK = {chr(0x3b1 + n): name for n, name in enumerate(
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi o pi rho varsigma sigma tau upsilon "
+    "phi chi psi omega".split())}
+_GREEK.update({"Γ": "Gamma", "Δ": "Delta", "Θ": "Theta", "Λ": "Lambda", "Ξ": "Xi", "Π": "Pi", "Φ": "Phi",
+               "Ψ": "Psi", "Ω": "Omega", "Σ": "Sigma"})
+
+
+def escape(text):
+    r"""`text` for LaTeX's text mode, every character kept or named.
+
+    A character pdflatex has no glyph for (CJK, emoji) is written as its code point,
+    `[U+732B]`, in typewriter type, so nothing is lost silently.
+
+    >>> escape("a_b & 50% <s> 1-2")
+    'a\\_b \\& 50\\% \\textless{}s\\textgreater{} 1-{}2'
+    >>> escape("café Δ猫")
+    "caf\\'{e} $\\Delta$\\texttt{[U+732B]}"
+    """
+    out = []
+    for ch in text:
+        if ch in _SPECIAL:
+            out.append(_SPECIAL[ch])
+        elif " " <= ch <= "~":
+            out.append(ch)
+        elif ch in _SYMBOLS:
+            out.append(_SYMBOLS[ch])
+        elif ch in _GREEK and ch != "ο":
+            out.append(rf"$\{_GREEK[ch]}$")
+        else:
+            out.append(_accented(ch) or rf"\texttt{{[U+{ord(ch):04X}]}}")
+    return "".join(out)
+
+
+def _accented(ch):
+    base, *marks = unicodedata.normalize("NFD", ch)
+    if len(marks) != 1 or not ("a" <= base.lower() <= "z") or marks[0] not in _ACCENTS:
+        return None
+    if base == "i":
+        base = r"\i"
+    return rf"\{_ACCENTS[marks[0]]}{{{base}}}"
+
+
+# --- Values as math -------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[A-Za-z]+(?:_\{[^{}]*\}|_[A-Za-z0-9]+|\d+)?|[-+·/^()\[\],=≈√]|\s+")
+
+
+def math(text, inline=False):
+    r"""`text` in attnviz's value notation as TeX math (without the dollars), or None if it is not.
+    `inline`: fractions stay on the line (`a/(b+c)`), for lines set close together.
+
+    >>> math("-1/2+3√2/2")
+    '-\\frac{1}{2}+\\frac{3\\sqrt{2}}{2}'
+    >>> math("e^1/(e^1+e^1+e^2)")
+    '\\frac{e^{1}}{e^{1}+e^{1}+e^{2}}'
+    >>> math("O3 = w31·V1 = (2/3,1)")
+    'O_{3} = w_{31} \\cdot V_{1} = \\left(\\frac{2}{3}, 1\\right)'
+    >>> math("e^(-1/2)"), math("Q(<s>)=(1,0)")
+    ('e^{-1/2}', None)
+    """
+    tokens = []
+    position = 0
+    while position < len(text):
+        match = _TOKEN.match(text, position)
+        if not match:
+            return None
+        if not match[0].isspace():
+            tokens.append(match[0])
+        position = match.end()
+    if not tokens:
+        return None
+    parser = _Parser(tokens)
+    try:
+        tex = parser.relation(inline)
+    except _NotMath:
+        return None
+    return tex if parser.done() else None
+
+
+class _NotMath(Exception):
+    pass
+
+
+class _Parser:
+    """relation := sum (('=' | '≈') sum)*; sum := ['-'|'≈'] product (('+'|'-') product)*;
+    product := power+ ('·' power+ | '/' power)*; power := atom ['^' atom]; atom := number | name |
+    '√' number | '(' list ')' | '[' list ']'."""
+
+    def __init__(self, tokens):
+        self.tokens, self.n = tokens, 0
+
+    def peek(self):
+        return self.tokens[self.n] if self.n < len(self.tokens) else None
+
+    def take(self, expected=None):
+        token = self.peek()
+        if token is None or (expected is not None and token != expected):
+            raise _NotMath
+        self.n += 1
+        return token
+
+    def done(self):
+        return self.n == len(self.tokens)
+
+    def relation(self, inline=False):
+        out = self.sum(inline)
+        while self.peek() in ("=", "≈"):
+            out += {"=": " = ", "≈": r" \approx "}[self.take()] + self.sum(inline)
+        return out
+
+    def sum(self, inline):
+        out = ""
+        if self.peek() in ("-", "≈"):
+            out = {"-": "-", "≈": r"\approx "}[self.take()]
+        out += self.product(inline)
+        while self.peek() in ("+", "-"):
+            out += self.take() + self.product(inline)
+        return out
+
+    def product(self, inline):
+        out = self.juxtaposed(inline)
+        while self.peek() in ("·", "/"):
+            if self.take() == "·":
+                out += r" \cdot " + self.juxtaposed(inline)
+                continue
+            denominator = self.power(inline, bare=not inline)
+            out = f"{out}/{denominator}" if inline else rf"\frac{{{out}}}{{{denominator}}}"
+        return out
+
+    def juxtaposed(self, inline):
+        """`3√2`, `2e^1`: factors written side by side."""
+        out = self.power(inline)
+        while self.peek() is not None and (self.peek()[0].isalnum() or self.peek() in ("√", "(")):
+            out += self.power(inline)
+        return out
+
+    def power(self, inline, bare=False):
+        base = self.atom(inline, bare)
+        if self.peek() == "^":
+            self.take()
+            exponent = self.atom(True, bare=True)
+            return f"{base}^{{{exponent}}}"
+        return base
+
+    def atom(self, inline, bare=False):
+        """`bare`: a parenthesised group loses its parentheses (a denominator, an exponent)."""
+        token = self.take()
+        if token[0].isdigit():
+            return token
+        if token == "√":
+            return rf"\sqrt{{{self.take() if self.peek() and self.peek().isdigit() else self._fail()}}}"
+        if token[0].isalpha():
+            return _name(token)
+        if token in ("(", "["):
+            close = ")" if token == "(" else "]"
+            items = [self.relation(inline)]
+            while self.peek() == ",":
+                self.take()
+                items.append(self.relation(inline))
+            self.take(close)
+            if bare and len(items) == 1 and token == "(":
+                return items[0]
+            left, right = (r"\left(", r"\right)") if token == "(" and not inline else (token, close)
+            return left + ", ".join(items) + right
+        raise _NotMath
+
+    def _fail(self):
+        raise _NotMath
+
+
+def _name(token):
+    """`w31` -> `w_{31}`, `S_ij` -> `S_{ij}`, `Z_{2}` as is, `e` as is."""
+    match = re.fullmatch(r"([A-Za-z]+)(?:_\{([^{}]*)\}|_([A-Za-z0-9]+)|(\d+))?", token)
+    letters, subscript = match[1], match[2] or match[3] or match[4]
+    if len(letters) > 1:  # the notation names things with one letter: `weights 1` is words and a value
+        raise _NotMath
+    return f"{letters}_{{{subscript}}}" if subscript else letters
+
+
+# --- Figure lines ---------------------------------------------------------------------------------
+
+_PREFIX = re.compile(r"(weights |row [^:]*: (?:scores|logits) |[^=]{0,40}?: )")
+
+
+def value_line(line, inline=False):
+    r"""One drawn line of values: each `, ` or `; ` separated piece typed as math when it is in the
+    value notation, as text otherwise; a leading label (`weights `, `row 2: scores `) stays text.
+
+    >>> value_line("weights e^0/(e^0+e^1), e^1/(e^0+e^1)")
+    'weights $\\frac{e^{0}}{e^{0}+e^{1}}$, $\\frac{e^{1}}{e^{0}+e^{1}}$'
+    >>> value_line("row 2: scores [0,1]")
+    'row 2: scores $[0, 1]$'
+    """
+    prefix = ""
+    match = _PREFIX.match(line)
+    if match and math(line, inline) is None:
+        prefix, line = match[0], line[match.end():]
+    out = []
+    for piece in re.split(r"(, |; )", line):
+        if piece in (", ", "; "):
+            out.append(escape(piece))
+            continue
+        core = piece.rstrip(" ,;")  # a wrapped line ends in the separator the next line follows
+        tex = math(core, inline) if core else None
+        out.append((f"${tex}$" if tex is not None else escape(core)) + escape(piece[len(core):]))
+    return escape(prefix) + "".join(out)
+
+
+_MATHY = re.compile(r"[\d_^·/√=+]")
+
+
+def prose(text):
+    r"""A sentence: words as text, each word in the value notation (`S_{1,1}`, `Q1·K1`, `1/2`) as math.
+
+    >>> prose("dot product: S_{1,1} = Q1·K1 = 1·1 + 0·0 = 1.")
+    'dot product: $S_{1,1} = Q_{1} \\cdot K_{1} = 1 \\cdot 1 + 0 \\cdot 0 = 1$.'
+    >>> prose("S_{1,3} and S_{2,3} are masked")
+    '$S_{1,3}$ and $S_{2,3}$ are masked'
+    """
+    out, formula, space = [], None, ""  # formula: a run of math words not yet written
+    for word in re.split(r"(\s+)", text):
+        if not word or word.isspace():
+            space += word
+            continue
+        core = word.rstrip(".,;:")
+        tex = math(core) if core and _MATHY.search(core) else None
+        if tex is None and core in ("=", "+", "≈"):
+            tex = {"=": "=", "+": "+", "≈": r"\approx"}[core]
+        if tex is not None and formula is not None:  # runs of math words are one formula
+            formula += " " + tex
+        else:
+            if formula is not None:
+                out.append(f"${formula}$")
+            out.append(escape(space))
+            formula = tex
+            if tex is None:
+                out.append(escape(word))
+        space = ""
+        if tex is not None and core != word:  # punctuation ends the formula
+            out.append(f"${formula}$" + escape(word[len(core):]))
+            formula = None
+    if formula is not None:
+        out.append(f"${formula}$")
+    return "".join(out) + escape(space)
