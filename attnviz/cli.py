@@ -505,7 +505,8 @@ def run_slides(args):
             look["theme"] = get_theme(look["theme"], "--theme").name
         deck = decks.from_document(replace(document, figure={**document.figure, **look}), spec[1])
     else:
-        given = spec is not None or any(getattr(args, key) is not None for key in ("q", "k", "highlight"))
+        figure_keys = ("q", "k", "highlight", "view", "n", "shape", "panels")  # a figure of its own, not the seed
+        given = spec is not None or any(getattr(args, key, None) is not None for key in figure_keys)
         walk = any(getattr(args, key) is not None for key in ("flash", "flash_order", "decode")) or (
             spec is not None and any(key in spec[0] for key in ("flash", "flash_order", "decode")))
         if args.walkthrough or walk or not given:  # --flash and --decode are walkthroughs too

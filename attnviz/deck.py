@@ -70,6 +70,10 @@ def from_highlights(fig):
     from .figure import Figure
     from .highlight import Highlight
 
+    if not isinstance(fig, Figure) or fig.view != "full":  # a mask map, a score table, panels: one slide
+        name = make_document(heading=fig.layout().title, sections=[Section("figure")]).sections[0].name
+        return Deck(title=fig.layout().title, heading=fig.layout().desc,
+                    slides=(Slide(fig.layout().title, (fig.description(),), None, fig, name),))
     marks = fig.highlight
     q_labels, k_labels = fig.words.q_labels, fig.words.k_labels
     steps = [(f"Score of {q_labels[i - 1]} and {k_labels[j - 1]}", Highlight(cells=frozenset({(i, j)})))

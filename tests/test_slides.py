@@ -385,3 +385,11 @@ def test_flash_and_decode_walkthroughs_make_decks_that_compile(tmp_path, walk):
     assert r"\bigskip \resizebox" in source and r"\bigskip \texttt" not in source  # every formula typeset as math
     pdf = pdflatex(tex)
     assert re.search(r"Pages:\s+\d+", run(tool("pdfinfo"), str(pdf)).stdout)
+
+
+def test_a_mask_map_or_score_table_is_a_one_slide_deck(tmp_path):
+    tex = tmp_path / "map.tex"
+    assert run_cli("slides", "--view", "mask", "--n", "8", "-o", str(tex)).code == 0
+    text = run(tool("pdftotext"), str(pdflatex(tex)), "-").stdout
+    assert "36 of 64 cells kept" in text
+    assert run_cli("slides", "--view", "scores", "--highlight", "1,1", "-o", str(tmp_path / "s.pptx")).code == 0
