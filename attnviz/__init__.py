@@ -5,12 +5,19 @@ import sys
 __all__ = ["Figure", "InputError", "compose", "figure", "flash", "__version__"]
 __version__ = "0.1.0"
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editors
+    from .errors import InputError
+    from .figure import Figure, figure
+    from .flash import flash
+    from .panels import compose
+
 # The API, imported on first use: `attnviz --version` and `--help` start as fast as Python does.
 _API = {"Figure": "figure", "figure": "figure", "flash": "flash", "InputError": "errors",
         "compose": "panels"}  # name: its module
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> object:
     if name not in _API:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module = f"{__name__}.{_API[name]}"
@@ -20,8 +27,8 @@ def __getattr__(name):
     return value
 
 
-class _Package(type(sys)):
-    def __setattr__(self, name, value):
+class _Package(type(sys)):  # type: ignore[misc]  # a module's own class, given to this module below
+    def __setattr__(self, name: str, value: object) -> None:
         # Importing the submodule attnviz.figure (or .flash) sets the package's `figure` to that module;
         # the API's `attnviz.figure` stays the function, as when this file imported it eagerly.
         if _API.get(name) == name and value is sys.modules.get(f"{__name__}.{name}"):

@@ -1,5 +1,7 @@
 """The public figure object: exact engine -> words -> layout -> SVG."""
 
+from __future__ import annotations
+
 import functools
 import gc
 import itertools
@@ -16,6 +18,24 @@ from .layout import lay_out
 from .output import write_atomic
 from .themes import get_theme
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from os import PathLike
+    from pathlib import Path
+    from typing import Literal, ParamSpec, TypeVar
+
+    from .content import FigureText
+    from .engine import Attention
+    from .highlight import Highlight
+    from .layout import Layout
+    from .maskmap import MapText
+    from .typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
+                         SoftmaxForm, ThemeName, Vectors, View)
+
+    P = ParamSpec("P")
+    R = TypeVar("R")
+
 __all__ = ["Drawable", "Figure", "figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
 # The seed document's figure: "What Attention Is and Is Not".
@@ -26,7 +46,7 @@ _ID_PREFIX = r"[A-Za-z][A-Za-z0-9_-]{0,63}"  # safe in ids, url(#...) and CSS se
 _shown = itertools.count(1)  # Jupyter displays: each gets its own ids
 
 
-def _without_gc_pauses(function):
+def _without_gc_pauses(function: Callable[P, R]) -> Callable[P, R]:
     """Run `function` with the cyclic garbage collector paused.
 
     A large figure is tens of thousands of short-lived objects with no reference cycles;
@@ -34,7 +54,7 @@ def _without_gc_pauses(function):
     (a third of a 64x64 render's time).
     """
     @functools.wraps(function)
-    def paused(*args, **kwargs):
+    def paused(*args: P.args, **kwargs: P.kwargs) -> R:
         if not gc.isenabled():
             return function(*args, **kwargs)
         gc.disable()
@@ -52,10 +72,17 @@ class Drawable:
     its default ids derive from).
     """
 
-    _id_prefix = None
+    _id_prefix: str | None = None
+    theme: str  # the theme's name
+    embed_font: bool
+
+    if TYPE_CHECKING:  # what subclasses give
+        def layout(self) -> Layout: ...
+        def description(self) -> str: ...
+        def _key(self) -> object: ...
 
     @property
-    def id_prefix(self):
+    def id_prefix(self) -> str:
         """Prefix of every id in the SVG: given, or derived from the content (same figure, same ids)."""
         if self._id_prefix is None:
             key = repr((self._key(), self.theme, self.embed_font)).encode("utf-8")
@@ -63,7 +90,7 @@ class Drawable:
         return self._id_prefix
 
     @_without_gc_pauses
-    def svg(self, id_prefix=None):
+    def svg(self, id_prefix: str | None = None) -> str:
         """The figure as one standalone SVG document; same figure, same bytes."""
         from .backends.svg import render_svg
 
@@ -74,26 +101,30 @@ class Drawable:
             from .fontembed import font_css as embedded
 
             font_css = embedded(layout, prefix)
-        return render_svg(layout, prefix, theme=self.theme, description=self.description(), font_css=font_css)
+        svg: str = render_svg(layout, prefix, theme=self.theme, description=self.description(), font_css=font_css)
+        return svg
 
-    def png(self, scale=None, dpi=None):
+    def png(self, scale: float | None = None, dpi: float | None = None) -> bytes:
         """PNG bytes, `scale` pixels per SVG unit (default 2) or at `dpi` (96 dpi is scale 1). Needs CairoSVG."""
         from .export import png_scale, to_png
 
         png_scale(scale, dpi)  # a bad scale is refused before any layout
         layout = self.layout()
-        return to_png(self.svg, layout.width, layout.height, scale=scale, dpi=dpi)
+        png: bytes = to_png(self.svg, layout.width, layout.height, scale=scale, dpi=dpi)
+        return png
 
-    def pdf(self):
+    def pdf(self) -> bytes:
         """PDF bytes (vector; the page is the figure's size). Needs CairoSVG."""
         from .budget import check_pdf
         from .export import to_pdf
 
         layout = self.layout()
         check_pdf(layout.width, layout.height)  # before the SVG is written or drawn
-        return to_pdf(self.svg(), title=layout.title)
+        pdf: bytes = to_pdf(self.svg(), title=layout.title)
+        return pdf
 
-    def save(self, path, format=None, scale=None, dpi=None):
+    def save(self, path: str | PathLike[str], format: Literal["svg", "png", "pdf"] | None = None,
+             scale: float | None = None, dpi: float | None = None) -> Path:
         """Write the figure to `path` (folders created, atomically) as SVG, PNG or PDF; returns the path.
 
         `format` is "svg", "png" or "pdf"; by default the path's extension picks it (SVG when it has
@@ -102,12 +133,11 @@ class Drawable:
         from .export import format_for
 
         format = format_for(path, format, where="format", path_where="path", chooser="format='svg'|'png'|'pdf'")
-        if format == "svg":
-            return write_atomic(path, self.svg() + "\n")
-        data = self.png(scale=scale, dpi=dpi) if format == "png" else self.pdf()
-        return write_atomic(path, data)
+        data = self.svg() + "\n" if format == "svg" else self.png(scale=scale, dpi=dpi) if format == "png" else self.pdf()
+        written: Path = write_atomic(path, data)
+        return written
 
-    def _repr_svg_(self):
+    def _repr_svg_(self) -> str:
         # A notebook may show the same figure many times in one page: each display gets fresh ids.
         return self.svg(id_prefix=f"{self.id_prefix}-{next(_shown)}")
 
@@ -116,51 +146,68 @@ class Figure(Drawable):
     """One attention figure (a full figure, a score table or a mask map). `svg()` gives the SVG text;
     `save(path)` writes SVG, PNG or PDF atomically."""
 
-    def __init__(self, attention, highlight, words, id_prefix=None, theme="light", embed_font=False):
-        self.attention = attention  # an engine.Attention; None for a mask map drawn without vectors
+    def __init__(self, attention: Attention | None, highlight: Highlight | None, words: FigureText | MapText,
+                 id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False) -> None:
+        self.attention = attention  # None for a mask map drawn without vectors
         self.highlight = highlight
-        self.words = words  # content.FigureText, or maskmap.MapText for the mask view
-        self.theme = get_theme(theme).name
+        self.words = words  # a MapText for the mask view
+        self.theme: str = get_theme(theme).name
         self.embed_font = bool(embed_font)
         self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
 
     @property
-    def view(self):
-        return self.words.view
+    def view(self) -> str:
+        """"full", "scores" or "mask"."""
+        view: str = self.words.view
+        return view
 
-    def _key(self):
+    def _key(self) -> object:
         return self.words
 
-    def layout(self, cell=None, grid_top=None, legend=True):
+    def layout(self, cell: float | None = None, grid_top: float | None = None, legend: bool = True) -> Layout:
         """The positioned figure. `cell`, `grid_top`: a composed figure's shared cell size and grid top;
         `legend`: False in a composed figure, which draws one legend for all its maps."""
         check_figure(self.words, self.embed_font)  # the budget, estimated from the words: before any layout
+        words = self.words
         if self.view == "mask":
             from dataclasses import replace
 
             from .maskmap import lay_out_map
 
-            return lay_out_map(self.words if legend else replace(self.words, legend=False), cell, grid_top)
-        return lay_out(self.words, cell, grid_top)
+            if TYPE_CHECKING:
+                assert isinstance(words, MapText)
+            layout: Layout = lay_out_map(words if legend else replace(words, legend=False), cell, grid_top)
+            return layout
+        layout = lay_out(words, cell, grid_top)
+        return layout
 
-    def description(self):
+    def description(self) -> str:
         """The sentence assistive technology reads (the root's `aria-description`)."""
         from .a11y import figure_sentence, map_sentence
 
+        words = self.words
         if self.view == "mask":
-            return map_sentence(self.words)
-        sentence = figure_sentence(self.attention, self.highlight, self.words.show, self.words.base)
-        return f"{sentence}; {self.words.elided}" if self.words.elided else sentence
+            map_words: str = map_sentence(words)
+            return map_words
+        if TYPE_CHECKING:
+            assert isinstance(words, FigureText)
+        sentence: str = figure_sentence(self.attention, self.highlight, words.show, words.base)
+        return f"{sentence}; {words.elided}" if words.elided else sentence
 
-    def __repr__(self):
+    def __repr__(self) -> str:
+        words, attention = self.words, self.attention
         if self.view == "mask":
-            n_q, n_k = self.words.shape
-            return f"<attnviz.Figure {n_q}x{n_k} mask map: {self.words.caption}>"
-        n_q, n_k = self.attention.shape
-        return f"<attnviz.Figure {n_q}x{n_k} {self.attention.mask.name}>"
+            if TYPE_CHECKING:
+                assert isinstance(words, MapText)
+            n_q, n_k = words.shape
+            return f"<attnviz.Figure {n_q}x{n_k} mask map: {words.caption}>"
+        if TYPE_CHECKING:
+            assert attention is not None
+        n_q, n_k = attention.shape
+        return f"<attnviz.Figure {n_q}x{n_k} {attention.mask.name}>"
 
 
-def check_id_prefix(prefix):
+def check_id_prefix(prefix: object) -> str:
     """`prefix` if it is safe as an id, a url(#...) target and a CSS selector; else an InputError."""
     if not isinstance(prefix, str) or not re.fullmatch(_ID_PREFIX, prefix):
         raise InputError(f"{prefix!r} is not a usable id prefix: start with a letter, then letters, digits, "
@@ -169,10 +216,14 @@ def check_id_prefix(prefix):
 
 
 @_without_gc_pauses
-def figure(q=None, k=None, *, view="full", n=None, shape=None, highlight=None, mask="causal", align="top-left",
-           scale=None, bias=None, v=None, softmax="expanded", weights="named", show="scores", title=None,
-           subtitle=None, tokens=None, q_tokens=None, k_tokens=None, x_title=None, y_title=None, elide=False,
-           index_base=1, id_prefix=None, theme="light", embed_font=False):
+def figure(q: Vectors | None = None, k: Vectors | None = None, *, view: View = "full", n: int | None = None,
+           shape: Shape | None = None, highlight: HighlightSpec | None = None, mask: MaskSpec = "causal",
+           align: Align = "top-left", scale: ScaleSpec | None = None, bias: BiasSpec | None = None,
+           v: Vectors | None = None, softmax: SoftmaxForm = "expanded", weights: str = "named",
+           show: Show = "scores", title: str | None = None, subtitle: str | None = None, tokens: Labels | None = None,
+           q_tokens: Labels | None = None, k_tokens: Labels | None = None, x_title: str | None = None,
+           y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1, id_prefix: str | None = None,
+           theme: ThemeName = "light", embed_font: bool = False) -> Figure:
     """Build the figure for query vectors `q` and key vectors `k` (default: the seed's).
 
     `view`: "full" (default: vectors, scores, mask and the named softmax), "scores" (vectors and
@@ -283,7 +334,8 @@ def figure(q=None, k=None, *, view="full", n=None, shape=None, highlight=None, m
     return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
 
 
-def _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k):
+def _axis_labels(tokens: Labels | None, q_tokens: Labels | None, k_tokens: Labels | None, n_q: int,
+                 n_k: int) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
     """Checked labels for the query and key axes (None: numbered)."""
     (q_where, q_noun), (k_where, k_noun) = ("q_tokens", "query"), ("k_tokens", "key")
     if tokens is not None:
@@ -298,8 +350,12 @@ def _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k):
             None if k_tokens is None else check_labels(k_tokens, n_k, k_where, k_noun))
 
 
-def _mask_figure(q, k, *, n, shape, highlight, mask, align, title, subtitle, tokens, q_tokens, k_tokens, x_title,
-                 y_title, base, id_prefix, theme, embed_font, unused, unused_forms):
+def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: Shape | None,
+                 highlight: HighlightSpec | None, mask: MaskSpec, align: Align, title: str | None,
+                 subtitle: str | None, tokens: Labels | None, q_tokens: Labels | None, k_tokens: Labels | None,
+                 x_title: str | None, y_title: str | None, base: IndexBase, id_prefix: str | None,
+                 theme: ThemeName, embed_font: bool, unused: dict[str, object],
+                 unused_forms: dict[str, bool]) -> Figure:
     """The mask view: a map of the kept cells, from a grid shape alone or from vectors' counts."""
     from .maskmap import describe_map
 
@@ -326,7 +382,7 @@ def _mask_figure(q, k, *, n, shape, highlight, mask, align, title, subtitle, tok
     return Figure(None, None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
 
 
-def _map_shape(q, k, n, shape):
+def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape | None) -> tuple[int, int]:
     """(queries, keys) of a mask map: from `n`, from `shape`, or from the vectors (default: the seed's)."""
     from .maskmap import MAX_MAP_TOKENS
 
@@ -353,7 +409,7 @@ def _map_shape(q, k, n, shape):
     return sides
 
 
-def _side(value, where):
+def _side(value: object, where: str) -> int:
     import numbers
 
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
@@ -366,7 +422,7 @@ def _side(value, where):
     return int(value)
 
 
-def _parse_shape(shape):
+def _parse_shape(shape: object) -> tuple[int, int]:
     """`"4x12"`, `(4, 12)`: queries × keys."""
     if isinstance(shape, str):
         parts = shape.lower().replace("×", "x").split("x")

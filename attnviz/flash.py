@@ -11,10 +11,17 @@ softmax e^(s_ij)/Σ_t e^(s_it), term by term.
 A tile whose every cell is masked is skipped (no step), as FlashAttention's block masks do.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .exact import InputError
 from .surds import sign
+
+if TYPE_CHECKING:
+    from .engine import Attention
+    from .typing import Exact, FlashOrder, MaskSpec, ScaleSpec, Vectors
 
 __all__ = ["ORDERS", "MAX_TILES", "FlashStep", "Tile", "tiles", "flash_steps", "flash", "check_block"]
 
@@ -27,8 +34,8 @@ MAX_TILES = 4_096
 class Tile:
     """One Br×Bc tile: its 1-based query rows and key columns, and whether every cell is masked."""
 
-    rows: tuple
-    keys: tuple
+    rows: tuple[int, ...]
+    keys: tuple[int, ...]
     skipped: bool
 
 
@@ -47,18 +54,18 @@ class FlashStep:
     """
 
     index: int  # 1-based, among the steps
-    rows: tuple
-    keys: tuple
-    m: dict
-    l: dict
-    rescale: dict
-    seen: dict
-    scores: dict
-    masked: tuple
-    o: dict
+    rows: tuple[int, ...]
+    keys: tuple[int, ...]
+    m: dict[int, Exact]
+    l: dict[int, tuple[Exact, ...]]
+    rescale: dict[int, Exact | None]
+    seen: dict[int, tuple[int, ...]]
+    scores: dict[tuple[int, int], Exact]
+    masked: tuple[tuple[int, int], ...]
+    o: dict[int, tuple[tuple[Exact, int], ...]]
 
 
-def check_block(block, shape, where="block"):
+def check_block(block: object, shape: tuple[int, int], where: str = "block") -> tuple[int, int]:
     """(Br, Bc) as two positive integers; refuses other shapes and more than MAX_TILES tiles."""
     if (not isinstance(block, (tuple, list)) or len(block) != 2
             or not all(isinstance(b, int) and not isinstance(b, bool) for b in block)):
@@ -73,7 +80,7 @@ def check_block(block, shape, where="block"):
     return br, bc
 
 
-def tiles(attention, block, order="fa2"):
+def tiles(attention: Attention, block: tuple[int, int], order: FlashOrder = "fa2") -> list[Tile]:
     """Every tile in the loop order, skipped ones included."""
     if order not in ORDERS:
         raise InputError(f"expected fa2 (outer loop over query blocks) or fa1 (outer over key blocks), got {order!r}",
@@ -87,11 +94,11 @@ def tiles(attention, block, order="fa2"):
     return [Tile(r, c, not any(attention.kept[i - 1][j - 1] for i in r for j in c)) for r, c in pairs]
 
 
-def flash_steps(attention, block, order="fa2"):
+def flash_steps(attention: Attention, block: tuple[int, int], order: FlashOrder = "fa2") -> tuple[FlashStep, ...]:
     """The steps of the tiled online softmax over an `engine.Attention`'s logits."""
     logits = attention.scores if attention.logits is None else attention.logits
-    state = {}  # i -> (m, seen keys): ℓ's exponents are s_ij − m for the seen keys
-    steps = []
+    state: dict[int, tuple[Exact | None, tuple[int, ...]]] = {}  # i -> (m, seen keys): ℓ's exponents are s_ij − m for the seen keys
+    steps: list[FlashStep] = []
     for tile in tiles(attention, block, order):
         if tile.skipped:
             continue
@@ -106,6 +113,7 @@ def flash_steps(attention, block, order="fa2"):
             for j in new:
                 if new_m is None or sign(scores[i, j] - new_m) > 0:
                     new_m = scores[i, j]
+            assert new_m is not None  # row i has kept a key, in this tile or before
             keys = old_seen + tuple(new)
             state[i] = (new_m, keys)
             m[i], seen[i] = new_m, keys
@@ -118,7 +126,9 @@ def flash_steps(attention, block, order="fa2"):
     return tuple(steps)
 
 
-def flash(q, k, v=None, block=(2, 2), order="fa2", mask="causal", *, scale=None):
+def flash(q: Vectors, k: Vectors, v: Vectors | None = None, block: tuple[int, int] = (2, 2),
+          order: FlashOrder = "fa2", mask: MaskSpec = "causal", *, scale: ScaleSpec | None = None
+          ) -> tuple[FlashStep, ...]:
     """FlashAttention's tiled online softmax for query vectors `q` and key vectors `k`, exactly.
 
     Returns the steps in loop order, one `FlashStep` per tile that keeps at least one cell
@@ -136,5 +146,6 @@ def flash(q, k, v=None, block=(2, 2), order="fa2", mask="causal", *, scale=None)
     """
     from .figure import figure
 
-    fig = figure(q, k, v=v, mask=mask, scale=scale)
-    return flash_steps(fig.attention, block, order)
+    attention = figure(q, k, v=v, mask=mask, scale=scale).attention
+    assert attention is not None  # a full figure always has one
+    return flash_steps(attention, block, order)

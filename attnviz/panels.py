@@ -6,10 +6,18 @@ grids' tops aligned (in a column, their left edges), so two masks compare at a g
 Mask maps in a composed figure share one legend, drawn once below the panels.
 """
 
+from __future__ import annotations
+
 from .exact import InputError
 from .figure import Drawable, Figure, check_id_prefix
 from .layout import PAD, STYLES, Group, Layout, Text, split_keep, text_height, translate, wrap, ASCENT
 from .themes import get_theme
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .typing import Arrange, ThemeName
 
 __all__ = ["Composite", "compose", "build", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange"]
 
@@ -21,7 +29,8 @@ _WRAP = 640  # the composed title wraps at the wider of this and the panels
 class Composite(Drawable):
     """Panels side by side, in a column, or in a grid of C columns, under one title."""
 
-    def __init__(self, panels, arrange="row", title=None, id_prefix=None, theme=None, embed_font=None):
+    def __init__(self, panels: Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
+                 id_prefix: str | None = None, theme: ThemeName | None = None, embed_font: bool | None = None) -> None:
         self.panels = tuple(panels)
         self.columns = parse_arrange(arrange, len(self.panels))
         self.arrange = arrange
@@ -30,21 +39,23 @@ class Composite(Drawable):
         self.embed_font = bool(self.panels[0].embed_font if embed_font is None else embed_font)
         self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
 
-    def _key(self):
+    def _key(self) -> object:
         return ("composite", self.arrange, self.title, tuple(panel._key() for panel in self.panels))
 
-    def description(self):
+    def description(self) -> str:
         parts = [panel.description() for panel in self.panels]
         return f"{len(parts)} panels: " + "; ".join(f"panel {n}: {text}" for n, text in enumerate(parts, 1))
 
-    def layout(self, cell=None, grid_top=None):
-        return compose_layouts(self.panels, self.columns, self.title)
+    def layout(self, cell: float | None = None, grid_top: float | None = None) -> Layout:
+        layout: Layout = compose_layouts(self.panels, self.columns, self.title)
+        return layout
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<attnviz.Composite {len(self.panels)} panels, {self.arrange}>"
 
 
-def compose(*figures, arrange="row", title=None, id_prefix=None, theme=None, embed_font=None):
+def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
+            id_prefix: str | None = None, theme: ThemeName | None = None, embed_font: bool | None = None) -> Composite:
     """One figure of several: `arrange` is "row" (side by side), "column" or "grid:C" (C columns).
 
     >>> from attnviz import figure

@@ -8,6 +8,7 @@ from hypothesis import settings
 DATA = Path(__file__).parent / "data"
 GOLDEN = Path(__file__).parent / "golden"
 SVG_NS = "{http://www.w3.org/2000/svg}"
+collect_ignore_glob = ["data/*"]  # data, not tests: e.g. the scripts that tests/test_typing.py type-checks
 
 settings.register_profile("ci", deadline=None, max_examples=60, derandomize=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -29,6 +29,7 @@ def test_installed_wheel_renders_the_page(tmp_path):
     assert result.returncode == 0, result.stderr
     module, templates, *written = result.stdout.splitlines()
     assert Path(module).is_relative_to(site) and Path(templates) == site / "attnviz" / "templates"
+    assert (site / "attnviz" / "py.typed").is_file()  # type checkers read the wheel's annotations
     assert written == ["out/index.html", "out/steps/01-what-is-exact.svg", "out/steps/02-what-is-not-claimed.svg",
                        "out/steps/03-summary.svg"]
     html = (work / "out" / "index.html").read_text(encoding="utf-8")

@@ -1,0 +1,76 @@
+"""Names for what attnviz's API accepts, to annotate your own code with.
+
+attnviz's modules use these names only for type checking (this module imports `typing`,
+which the command's start-up does without). A value of each kind:
+
+>>> from fractions import Fraction
+>>> from attnviz.typing import Vectors, MaskSpec, BiasSpec, HighlightSpec
+>>> q: Vectors = [[1, 0], ["1/2", Fraction(3, 4)], [0.5, 2]]
+>>> mask: MaskSpec = ["window=2", lambda q_idx, kv_idx: kv_idx != 0]
+>>> bias: BiasSpec = "alibi=1/2"
+>>> highlight: HighlightSpec = [(3, 3), "softmax=2"]
+>>> import attnviz
+>>> attnviz.figure(q, q, mask=mask, bias=bias, highlight=highlight).attention.kept[2]
+(False, True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Literal, TypeAlias, Union
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from .engine import Bias, Mask
+    from .surds import Surd
+
+__all__ = ["Exact", "Number", "Vector", "Vectors", "MaskFunction", "MaskSpec", "BiasFunction", "BiasSpec", "ScaleSpec",
+           "HighlightTarget", "HighlightSpec", "Labels", "Shape", "View", "Align", "SoftmaxForm", "Show",
+           "ThemeName", "IndexBase", "Arrange", "FlashOrder"]
+
+#: An exact value attnviz computes: a Fraction, or a Surd (a + b·√r) where a scale of 1/√d makes one.
+Exact: TypeAlias = Union[Fraction, "Surd"]
+#: One exact input number: an int, a Fraction, a Decimal, a string ("3", "-1/2", "0.25", "1e-3"),
+#: a float (read as the decimal it prints as: 0.1 is 1/10), or a numpy integer or float scalar.
+Number: TypeAlias = Union[int, Fraction, Decimal, str, float, "np.integer", "np.floating"]
+#: One vector: a sequence of numbers.
+Vector: TypeAlias = Sequence[Number]
+#: Vectors, one per token, all of one length: a sequence of vectors or a 2-D numpy array.
+Vectors: TypeAlias = Union[Sequence[Vector], "npt.NDArray[np.integer | np.floating]"]
+#: A mask rule you already run: keep(q_idx, kv_idx) on 0-based positions, or FlexAttention's
+#: mask_mod(b, h, q_idx, kv_idx). It answers with a truth value (bool, 0/1, a one-element array
+#: or tensor); anything else is refused when the figure is built.
+MaskFunction: TypeAlias = Union[Callable[[int, int], object], Callable[[int, int, int, int], object]]
+#: A mask: "causal", "none", "window=W", "prefix=P", "chunk=C", "segments=1,1,2", "padding=4,5",
+#: "matrix=100;110;111", a mask function, an `engine.Mask`, or a sequence of these (kept only
+#: where all keep).
+MaskSpec: TypeAlias = Union[str, MaskFunction, "Mask", Sequence[Union[str, MaskFunction, "Mask"]]]
+#: A bias function: bias(q_idx, kv_idx) on 0-based positions, returning an exact number.
+BiasFunction: TypeAlias = Callable[[int, int], Number]
+#: A bias: "alibi=M", "matrix=0,-1;0,0", a bias function, an `engine.Bias`, or a sequence of these.
+BiasSpec: TypeAlias = Union[str, BiasFunction, "Bias", Sequence[Union[str, BiasFunction, "Bias"]]]
+#: The logits' scale: "sqrt" (S/√d) or an exact positive number R (R·S).
+ScaleSpec: TypeAlias = Union[Literal["sqrt"], Number]
+#: One highlight target: a cell (i, j), or "I,J", "row=I", "mask", "softmax=I", "softmax",
+#: "output=I", "output", counted from the figure's index base.
+HighlightTarget: TypeAlias = Union[tuple[int, int], str]
+#: Highlight targets: one target or a sequence of them.
+HighlightSpec: TypeAlias = Union[HighlightTarget, Sequence[HighlightTarget]]
+#: Token labels, one per query or key: shown verbatim in place of Q1.., K1...
+Labels: TypeAlias = Sequence[str]
+#: A mask map's size, queries × keys: "4x12" or (4, 12).
+Shape: TypeAlias = Union[str, tuple[int, int]]
+View: TypeAlias = Literal["full", "scores", "mask"]
+Align: TypeAlias = Literal["top-left", "bottom-right"]
+SoftmaxForm: TypeAlias = Literal["expanded", "normalizer", "grouped"]
+Show: TypeAlias = Literal["scores", "logits"]
+ThemeName: TypeAlias = Literal["light", "dark", "print", "contrast", "auto"]
+IndexBase: TypeAlias = Literal[0, 1]
+#: How composed panels are arranged: "row", "column" or "grid:C" (C columns).
+Arrange: TypeAlias = str
+#: FlashAttention's loop order: "fa2" (outer loop over query blocks) or "fa1" (over key blocks).
+FlashOrder: TypeAlias = Literal["fa2", "fa1"]

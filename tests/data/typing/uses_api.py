@@ -1,0 +1,40 @@
+"""A user's script that calls attnviz as documented: mypy --strict finds nothing wrong with it."""
+
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+import attnviz
+from attnviz.errors import InputError
+from attnviz.flash import FlashStep
+from attnviz.typing import MaskSpec, Vectors
+
+
+def keep_recent(q_idx: int, kv_idx: int) -> bool:
+    return 0 <= q_idx - kv_idx < 2
+
+
+def bias(q_idx: int, kv_idx: int) -> Fraction:
+    return Fraction(kv_idx - q_idx, 2)
+
+
+q: Vectors = [[1, 0], ["1/2", Fraction(3, 4)], [0.5, 2]]
+masks: MaskSpec = ["causal", keep_recent]
+fig: attnviz.Figure = attnviz.figure(q, np.array([[1, 0], [0, 1], [1, 1]]), mask=masks, bias=bias,
+                                     highlight=[(3, 3), "softmax=2"], scale="sqrt", softmax="grouped",
+                                     tokens=["the", "cat", "sat"], theme="dark", index_base=0)
+svg: str = fig.svg()
+png: bytes = fig.png(scale=2)
+saved: Path = fig.save(Path("out") / "fig.svg", format="svg")
+assert fig.attention is not None  # None only for a mask map drawn without vectors
+kept: tuple[bool, ...] = fig.attention.kept[0]
+mask_map = attnviz.figure(view="mask", n=16, mask="window=4")
+both = attnviz.compose(fig, mask_map, arrange="column", title="Two")
+text: str = both.svg(id_prefix="both")
+steps: tuple[FlashStep, ...] = attnviz.flash([[1, 0], [0, 1]], [[1, 0], [0, 1]], block=(1, 1), order="fa1")
+try:
+    attnviz.figure([[1]], [[1], [2]], mask="window=x")
+except InputError as err:
+    where: str | None = err.where
+    print(err.what, where)

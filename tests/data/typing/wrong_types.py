@@ -1,0 +1,12 @@
+"""A user's script with a wrong type in each marked line: mypy --strict reports each line."""
+
+import attnviz
+
+attnviz.figure([[1, 0]], [[1, 0]], theme="blue")  # E: theme
+attnviz.figure([[1, 0]], [[1, 0]], elide="yes")  # E: elide
+attnviz.figure([[1, 0]], [[1, 0]], highlight=3)  # E: highlight
+attnviz.figure({"a": 1}, [[1, 0]])  # E: q
+attnviz.figure([[1, 0]], [[1, 0]], colour="red")  # E: unknown keyword
+size: int = attnviz.figure().svg()  # E: svg is a str
+attnviz.compose("not a figure")  # E: compose takes figures
+attnviz.flash([[1]], [[1]], block=2)  # E: block is a pair

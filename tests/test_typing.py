@@ -1,0 +1,60 @@
+"""attnviz is typed: mypy --strict passes on the package (its config in pyproject.toml), checks a user's
+script that calls the API as documented, and reports a user's wrong types, each on its own line."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+SCRIPTS = Path(__file__).parent / "data" / "typing"
+
+
+def mypy(*args, cwd=ROOT):
+    result = subprocess.run([sys.executable, "-m", "mypy", "--no-color-output", "--no-error-summary", *args],
+                            cwd=cwd, capture_output=True, text=True, timeout=600)
+    return result.returncode, result.stdout + result.stderr
+
+
+def test_package_passes_its_mypy_config():
+    code, output = mypy()
+    assert code == 0, output
+
+
+@pytest.fixture(scope="module")
+def user_dir(tmp_path_factory):
+    """A folder outside the repo: mypy finds attnviz where a user's would, installed in the environment."""
+    return tmp_path_factory.mktemp("user")
+
+
+def test_a_correct_user_script_passes_strict(user_dir):
+    script = user_dir / "uses_api.py"
+    script.write_text((SCRIPTS / "uses_api.py").read_text(encoding="utf-8"), encoding="utf-8")
+    code, output = mypy("--strict", "--cache-dir", str(user_dir / "cache"), str(script), cwd=user_dir)
+    assert (code, output) == (0, "")
+
+
+def test_wrong_types_are_errors_on_their_lines(user_dir):
+    source = (SCRIPTS / "wrong_types.py").read_text(encoding="utf-8")
+    marked = {n for n, line in enumerate(source.splitlines(), 1) if "# E:" in line}
+    script = user_dir / "wrong_types.py"
+    script.write_text(source, encoding="utf-8")
+    code, output = mypy("--strict", "--cache-dir", str(user_dir / "cache"), str(script), cwd=user_dir)
+    reported = {int(n) for n in re.findall(r"^wrong_types\.py:(\d+): error:", output, re.M)}
+    assert code == 1 and reported == marked, output
+
+
+def test_attnviz_is_typed_to_mypy_not_missing_stubs(user_dir):
+    script = user_dir / "reveal.py"
+    script.write_text("import attnviz\nreveal_type(attnviz.figure)\nreveal_type(attnviz.figure().svg)\n",
+                      encoding="utf-8")
+    code, output = mypy("--strict", "--cache-dir", str(user_dir / "cache"), str(script), cwd=user_dir)
+    assert code == 0 and "import-untyped" not in output, output
+    figure, svg = re.findall(r'Revealed type is "(.*)"', output)
+    # what an editor shows for each keyword: its accepted values, not Any
+    assert "theme: Literal['light'] | Literal['dark'] | Literal['print'] | Literal['contrast'] | Literal['auto'] =" \
+        in figure
+    assert "elide: bool =" in figure and "mask: str | " in figure and figure.endswith("-> attnviz.figure.Figure")
+    assert svg == "def (id_prefix: str | None =) -> str"
