@@ -388,17 +388,13 @@ def run_render(args):
     else:
         data = fig.pdf()
     if output == "-":
-        if isinstance(data, bytes):
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
-        else:
-            sys.stdout.write(data)
+        _emit(data)
         return 0
     from .output import write_files
 
     with _writing(f"-o {output}"):
         write_files({output: data})
-    print(output)
+    _report([output])
     return 0
 
 
@@ -409,7 +405,7 @@ def run_page(args):
     from .themes import get_theme
 
     if args.print_spec:
-        sys.stdout.write(seed_spec_text())
+        _emit(seed_spec_text())
         return 0
     if args.spec is None:
         document, name = default_document(), "seed-document.toml"
@@ -526,7 +522,7 @@ def _write_page(document, figures, out_dir, name):
         raise InputError("a page is several files (index.html and steps/); give a folder", "-o -")
     with _writing(f"-o {out_dir}"):
         paths = write_page(document, figures, out_dir, name)
-    print("\n".join(map(str, paths)))
+    _report(paths)
     return 0
 
 
@@ -535,7 +531,7 @@ def run_gallery(args):
 
     with _writing(args.folder):
         paths = write_gallery(args.folder)
-    print("\n".join(map(str, paths)))
+    _report(paths)
     return 0
 
 
@@ -543,13 +539,54 @@ def run_css(args):
     from .themes import host_stylesheet
 
     if args.output == "-":
-        sys.stdout.write(host_stylesheet())
+        _emit(host_stylesheet())
         return 0
     from .output import write_atomic
 
     with _writing(f"-o {args.output}"):
-        print(write_atomic(args.output, host_stylesheet()))
+        path = write_atomic(args.output, host_stylesheet())
+    _report([path])
     return 0
+
+
+def _emit(data):
+    """Text (as UTF-8, whatever the locale) or bytes to standard output. Closed or full, it is one line
+    for the user; a reader that left (`| head`) ends the command quietly (BrokenPipeError, in main)."""
+    stream = sys.stdout
+    if stream is None:  # started with standard output closed (`>&-`)
+        raise InputError("closed; give a file with -o PATH", "standard output")
+    buffer = getattr(stream, "buffer", None)  # None for a StringIO (tests, notebooks): text as it is
+    try:
+        if buffer is None:
+            stream.write(data if isinstance(data, str) else data.decode("utf-8", "replace"))
+        else:
+            stream.flush()
+            buffer.write(data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data)
+        stream.flush()
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as err:  # ENOSPC (/dev/full), EBADF, or a closed file object
+        _drop_stdout()
+        raise InputError(f"cannot write: {getattr(err, 'strerror', None) or err}", "standard output") from None
+
+
+def _report(paths):
+    """List the files written, one per line; if standard output cannot take the list, say what was written."""
+    try:
+        _emit("".join(f"{path}\n" for path in paths))
+    except InputError as err:
+        written = str(paths[0]) + (f" and {len(paths) - 1} more file{'s' * (len(paths) > 2)}" if len(paths) > 1 else "")
+        raise InputError(f"{err.what}; written: {written}", err.where) from None
+
+
+def _drop_stdout():
+    """Point the standard output descriptor at /dev/null, so the interpreter's last flush cannot fail again
+    (and print a second message)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # None, a StringIO, or closed
+        return
+    os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
 
 
 class _writing:
@@ -570,10 +607,44 @@ class _writing:
         return False
 
 
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP arrived: raised where the command is, so writes clean up as for Ctrl-C."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum, frame):
+    raise Stopped(signum)
+
+
 def main(argv=None):
+    """Run the command; SIGTERM and SIGHUP stop it as Ctrl-C does (no partial file, no temporary left)."""
+    import signal
+
+    handled = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    try:
+        previous = [(signum, signal.signal(signum, _stop)) for signum in handled]
+    except ValueError:  # not the main thread: signals are not ours to handle
+        previous = []
+    try:
+        return _main(argv)
+    except Stopped as stop:
+        return 128 + stop.signum  # as a shell reports a command ended by that signal
+    finally:
+        for signum, handler in previous:
+            signal.signal(signum, handler)
+
+
+def _main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv == ["--version"]:  # as fast as Python starts: no parser, no figure code
-        print(f"attnviz {__version__}")
+        try:
+            _emit(f"attnviz {__version__}\n")
+        except InputError as err:
+            print(f"attnviz: error: {err}", file=sys.stderr)
+            return 2
         return 0
     debug = "--debug" in argv
     try:

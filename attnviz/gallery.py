@@ -85,6 +85,8 @@ def write_gallery(folder):
     """Write every entry as `folder/NAME.svg`; returns the paths."""
     from pathlib import Path
 
-    from .output import write_tree_atomic
+    from .output import folder_lock, write_tree_atomic
 
-    return write_tree_atomic({Path(folder) / f"{entry.name}.svg": make(entry).svg() + "\n" for entry in ENTRIES})
+    files = {Path(folder) / f"{entry.name}.svg": make(entry).svg() + "\n" for entry in ENTRIES}
+    with folder_lock(folder):  # another gallery run into the folder waits its turn
+        return write_tree_atomic(files)

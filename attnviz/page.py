@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .output import write_tree_atomic
+from .output import folder_lock, write_tree_atomic
 
 __all__ = ["TEMPLATE", "template_dir", "render_page", "page_files", "write_page", "inline_svg"]
 
@@ -74,5 +74,8 @@ def page_files(document, figures, out_dir, name="<document>"):
 
 
 def write_page(document, figures, out_dir, name="<document>"):
-    """Write index.html and the step SVGs under `out_dir`, all or nothing; returns the paths."""
-    return write_tree_atomic(page_files(document, figures, out_dir, name))
+    """Write index.html and the step SVGs under `out_dir`, all or nothing; returns the paths. Two writers of
+    one folder take turns (`output.folder_lock`), so its files are always one run's set."""
+    files = page_files(document, figures, out_dir, name)  # drawn before the folder is locked: the lock is short
+    with folder_lock(out_dir):
+        return write_tree_atomic(files)

@@ -261,3 +261,129 @@ def test_the_default_gallery_and_documented_figures_stay_far_inside_the_budgets(
     document = default_document()
     for doc, figs in [(document, build_figures(document)), walkthrough(figures[0])]:
         assert sum(map(len, page_files(doc, figs, "out").values())) < PAGE_CHARS / 100
+
+
+# --- Standard output, signals and concurrent runs --------------------------------------------------------
+
+def _attnviz(*args, **kwargs):
+    import subprocess
+    import sys
+
+    streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **kwargs}
+    return subprocess.run([sys.executable, "-m", "attnviz", *args], **streams)
+
+
+def test_standard_output_is_utf8_whatever_the_locale(tmp_path):
+    import os
+
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1", "LC_ALL": "C", "PYTHONUTF8": "0"}
+    spec = tmp_path / "spec.toml"
+    spec.write_text('q = [[1, 1]]\nk = [[1, 1]]\nscale = "sqrt"\ntitle = "é √"\n', encoding="utf-8")
+    done = _attnviz("render", str(spec), "-o", "-", env=env)
+    assert done.returncode == 0 and "√".encode() in done.stdout and "é √".encode() in done.stdout
+    done = _attnviz("render", "-o", str(tmp_path / "fig√.svg"), env=env)
+    assert done.returncode == 0 and done.stdout == f"{tmp_path}/fig√.svg\n".encode()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["render", "-o", "-"], "attnviz: error: standard output: cannot write: No space left on device\n"),
+    (["css"], "attnviz: error: standard output: cannot write: No space left on device\n"),
+    (["--version"], "attnviz: error: standard output: cannot write: No space left on device\n"),
+    (["page", "-o", "PAGE"], "attnviz: error: standard output: cannot write: No space left on device; written: "
+                             "PAGE/index.html and 3 more files\n"),
+])
+def test_a_full_standard_output_is_one_line_and_status_2(tmp_path, args, message):
+    args = [str(tmp_path / "page") if arg == "PAGE" else arg for arg in args]
+    with open("/dev/full", "wb") as full:
+        done = _attnviz(*args, stdout=full)
+    assert (done.returncode, done.stderr.decode()) == (2, message.replace("PAGE", str(tmp_path / "page")))
+
+
+def test_a_closed_standard_output_is_one_line_and_status_2():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "attnviz", "render", "-o", "-"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, preexec_fn=lambda: __import__("os").close(1))
+    assert (done.returncode, done.stderr) == (2, b"attnviz: error: standard output: closed; give a file with -o PATH\n")
+
+
+def test_dev_stdout_on_a_pipe_is_written_to():
+    done = _attnviz("render", "-o", "/dev/stdout")
+    assert done.returncode == 0 and done.stdout.startswith(b"<svg ") and done.stdout.endswith(b"</svg>\n/dev/stdout\n")
+
+
+STOP_MID_WRITE = r"""
+import os, signal, sys
+import attnviz.output as output
+from attnviz.cli import main
+
+real = output._open
+
+def stopping(fd, text):  # the signal arrives while the file is being written
+    handle = real(fd, text)
+    write = handle.write
+    def write_then_stop(data):
+        write(data[: len(data) // 2])
+        os.kill(os.getpid(), getattr(signal, sys.argv[1]))
+        write(data[len(data) // 2 :])
+    handle.write = write_then_stop
+    return handle
+
+output._open = stopping
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("signame, code", [("SIGTERM", 143), ("SIGHUP", 129), ("SIGINT", 130)])
+def test_a_signal_while_writing_leaves_the_old_file_and_no_temporary(tmp_path, signame, code):
+    import subprocess
+    import sys
+
+    old = tmp_path / "fig.svg"
+    old.write_text("old figure", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", STOP_MID_WRITE, signame, "render", "-o", str(old)],
+                          capture_output=True)
+    assert done.returncode == code and done.stderr == b""
+    assert old.read_text(encoding="utf-8") == "old figure" and sorted(tmp_path.iterdir()) == [old]
+    # A page into a new folder: the folders made for it are gone again, since nothing was written.
+    done = subprocess.run([sys.executable, "-c", STOP_MID_WRITE, signame, "page", "-o", str(tmp_path / "new/site")],
+                          capture_output=True)
+    assert done.returncode == code and sorted(tmp_path.iterdir()) == [old]
+
+
+def test_a_failed_write_removes_the_folders_it_made(tmp_path, monkeypatch):
+    import attnviz.output as output
+
+    def full(fd, text):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(output, "_open", full)
+    result = run_cli("page", "-o", str(tmp_path / "a/b/site"))
+    assert result.code == 2 and "cannot write" in result.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_two_runs_into_one_folder_take_turns_and_the_second_says_so(tmp_path):
+    """The first run holds the folder's lock (here, the test holds it); the second waits, says so, then writes."""
+    import fcntl
+    import os
+    import subprocess
+    import sys
+    import time
+
+    site = tmp_path / "site"
+    site.mkdir()
+    holder = os.open(site, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    second = subprocess.Popen([sys.executable, "-m", "attnviz", "page", "-o", str(site)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    line = b""
+    while not line and time.monotonic() < deadline:  # wait until it is waiting: it says so first
+        line = second.stderr.readline()
+    assert line == f"attnviz: waiting: another attnviz is writing into {site}\n".encode()
+    assert list(site.iterdir()) == []  # nothing written while the first holds the folder
+    os.close(holder)  # the first run is done
+    out, err = second.communicate(timeout=120)
+    assert second.returncode == 0 and err == b"" and (site / "index.html").is_file()
+    assert len(list((site / "steps").iterdir())) == 3
