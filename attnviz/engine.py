@@ -4,12 +4,21 @@ Pure arithmetic on ints and Fractions. It knows nothing of text layout or SVG;
 `notation` turns its results into the words a figure writes.
 """
 
+from __future__ import annotations
+
 import math
 import operator
 from fractions import Fraction
 
 from .exact import InputError, format_number, to_exact
 from .records import dataclass
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Collection, Iterable, Sequence
+    from typing import Literal
+
+    from .typing import Exact, Vectors
 
 __all__ = ["Mask", "CAUSAL", "Scale", "Bias", "Attention", "Weights", "attend", "dot", "exact_vectors",
            "check_matrix_shape", "softmax_weights"]
@@ -41,7 +50,7 @@ class Scale:
     """The softmax's logits are factor·S. `factor` is a Fraction, or a `surds.Surd` for 1/√d."""
 
     text: str  # S in terms of the figure's notation: "S_ij/√2", "1/2·S_ij"
-    factor: object
+    factor: Exact
 
 
 @dataclass(frozen=True)
@@ -77,61 +86,71 @@ class Weights:
     kind "undefined": no kept score, so there is nothing to normalise.
     """
 
-    kind: str
-    exponents: tuple = ()
-    values: tuple = ()
+    kind: Literal["pinned", "named", "undefined"]
+    exponents: tuple[Exact, ...] = ()
+    values: tuple[Fraction, ...] = ()
 
 
 @dataclass(frozen=True)
 class Attention:
-    """Everything exact about one attention pattern. Indices here are 0-based."""
+    """Everything exact about one attention pattern. Indices here are 0-based.
 
-    q: tuple
-    k: tuple
+    A row is None in `scores`, `kept` and `logits` when an elided figure does not show it (and so
+    does not compute it); every row is there otherwise.
+    """
+
+    q: tuple[tuple[Fraction, ...], ...]
+    k: tuple[tuple[Fraction, ...], ...]
     mask: Mask
-    scores: tuple  # scores[i][j] = Qi·Kj, for every cell, masked or not
-    kept: tuple  # kept[i][j] is True when the mask keeps the cell
-    scale: Scale = None  # None: the logits are the scores
-    biases: tuple = ()
-    logits: tuple = None  # logits[i][j] = scale·S_ij + biases, the softmax's exponents
-    values: tuple = None  # value vectors V_j, when given
+    scores: tuple[tuple[Fraction, ...] | None, ...]  # scores[i][j] = Qi·Kj, for every cell, masked or not
+    kept: tuple[tuple[bool, ...] | None, ...]  # kept[i][j] is True when the mask keeps the cell
+    scale: Scale | None = None  # None: the logits are the scores
+    biases: tuple[Bias, ...] = ()
+    logits: tuple[tuple[Exact, ...] | None, ...] | None = None  # scale·S_ij + biases, the softmax's exponents
+    values: tuple[tuple[Fraction, ...], ...] | None = None  # value vectors V_j, when given
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, int]:
+        """(queries, keys)."""
         return len(self.q), len(self.k)
 
-    def kept_scores(self, i):
+    def kept_scores(self, i: int) -> tuple[Fraction, ...]:
         """Row i's unmasked scores, in column order."""
-        return tuple(s for s, keep in zip(self.scores[i], self.kept[i]) if keep)
+        scores, kept = self.scores[i], self.kept[i]
+        assert scores is not None and kept is not None  # an elided figure asks only for the rows it shows
+        return tuple(s for s, keep in zip(scores, kept) if keep)
 
-    def kept_logits(self, i):
+    def kept_logits(self, i: int) -> tuple[Exact, ...]:
         """Row i's unmasked logits (the softmax's exponents), in column order."""
-        logits = self.scores if self.logits is None else self.logits
-        return tuple(x for x, keep in zip(logits[i], self.kept[i]) if keep)
+        logits, kept = (self.scores if self.logits is None else self.logits)[i], self.kept[i]
+        assert logits is not None and kept is not None  # an elided figure asks only for the rows it shows
+        return tuple(x for x, keep in zip(logits, kept) if keep)
 
     @property
-    def transformed(self):
+    def transformed(self) -> bool:
         """True when the softmax's exponents differ from the raw scores (a scale or a bias)."""
         return self.scale is not None or bool(self.biases)
 
-    def weights(self, i):
+    def weights(self, i: int) -> Weights:
+        """Row i's softmax weights, pinned or named."""
         return softmax_weights(self.kept_logits(i))
 
-    def output(self, i):
+    def output(self, i: int) -> tuple[Fraction, ...] | None:
         """Row i's output Σ w_ij·V_j exactly, when its weights are pinned; else None."""
         weights = self.weights(i)
-        if self.values is None or weights.kind != "pinned":
+        row = self.kept[i]
+        if self.values is None or weights.kind != "pinned" or row is None:
             return None
-        kept = [v for v, keep in zip(self.values, self.kept[i]) if keep]
+        kept = [v for v, keep in zip(self.values, row) if keep]
         return tuple(sum((w * v[c] for w, v in zip(weights.values, kept)), Fraction(0))
                      for c in range(len(self.values[0])))
 
     @property
-    def all_integer(self):
+    def all_integer(self) -> bool:
         return all(x.denominator == 1 for vec in (*self.q, *self.k) for x in vec)
 
 
-def check_matrix_shape(rows, n_q, n_k, where=None):
+def check_matrix_shape(rows: Sequence[Sequence[object]], n_q: int, n_k: int, where: str | None = None) -> None:
     """A per-cell matrix (mask or bias) must have one row per query and one entry per key."""
     if len(rows) != n_q:
         raise InputError(f"{len(rows)} rows for a {n_q}×{n_k} grid; give {n_q} rows of {n_k}", where)
@@ -141,7 +160,7 @@ def check_matrix_shape(rows, n_q, n_k, where=None):
                              where)
 
 
-def exact_vectors(rows, name, limit=MAX_TOKENS):
+def exact_vectors(rows: Vectors, name: str, limit: int = MAX_TOKENS) -> tuple[tuple[Fraction, ...], ...]:
     """Validate a list of equal-length vectors and make every entry exact; at most `limit` of them."""
     if isinstance(rows, (str, bytes)):
         raise InputError("expected a list of vectors, got a string", name)
@@ -173,17 +192,18 @@ def exact_vectors(rows, name, limit=MAX_TOKENS):
     return tuple(out)
 
 
-def dot(a, b):
+def dot(a: Iterable[Fraction], b: Iterable[Fraction]) -> Fraction:
     return sum((x * y for x, y in zip(a, b)), Fraction(0))
 
 
-def _over_common_denominator(vector):
+def _over_common_denominator(vector: Sequence[Fraction]) -> tuple[list[int], int]:
     """(integer numerators, denominator) with vector == numerators / denominator, exactly."""
     denominator = math.lcm(*(x.denominator for x in vector))
     return [x.numerator * (denominator // x.denominator) for x in vector], denominator
 
 
-def score_matrix(q, k, rows=None):
+def score_matrix(q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction]],
+                 rows: Collection[int] | None = None) -> tuple[tuple[Fraction, ...] | None, ...]:
     """Every Qi·Kj, exactly: integer dot products over common denominators, one Fraction per score
     (the same values as `dot`, without n²·d Fraction operations). `rows`: only these (0-based);
     the others are None."""
@@ -192,7 +212,8 @@ def score_matrix(q, k, rows=None):
                  if rows is None or i in rows else None for i, (qi, qd) in enumerate(q_ints))
 
 
-def attend(q, k, mask=CAUSAL, *, scale=None, biases=(), v=None, rows=None):
+def attend(q: Vectors, k: Vectors, mask: Mask = CAUSAL, *, scale: Scale | None = None, biases: Sequence[Bias] = (),
+           v: Vectors | None = None, rows: Collection[int] | None = None) -> Attention:
     """Compute the exact scores, mask and logits for query vectors q and key vectors k.
 
     The logits (the softmax's exponents) are scale.factor·S_ij plus every bias; `v`, the value
@@ -220,7 +241,7 @@ def attend(q, k, mask=CAUSAL, *, scale=None, biases=(), v=None, rows=None):
                      logits=logits, values=v)
 
 
-def softmax_weights(scores):
+def softmax_weights(scores: Iterable[Exact]) -> Weights:
     """The softmax of exact scores, pinned where exact arithmetic allows and named otherwise.
 
     >>> softmax_weights([Fraction(2), Fraction(2)]).values

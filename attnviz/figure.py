@@ -311,18 +311,18 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, view: View = "
         shown = shown_positions(n_q, named_rows), shown_positions(n_k, named_columns)
     # The default figure needs no parsing, so `attnviz render` skips importing the option modules.
     if (mask is CAUSAL or mask == "causal") and n_q == n_k and align == "top-left":
-        mask = CAUSAL
+        bound = CAUSAL
     else:
         from .masks import resolve
 
-        mask = resolve(mask, n_q, n_k, align)
+        bound = resolve(mask, n_q, n_k, align)
     scale_, biases = None, ()
     if scale is not None or bias is not None:
         from .logits import resolve_biases, resolve_scale
 
         scale_, biases = resolve_scale(scale, len(q[0])), resolve_biases(bias, n_q, n_k, align)
     check_inputs(q, k, v)  # from the digits alone, before a score is summed
-    attention = attend(q, k, mask, scale=scale_, biases=biases, v=v, rows=None if shown is None else set(shown[0]))
+    attention = attend(q, k, bound, scale=scale_, biases=biases, v=v, rows=None if shown is None else set(shown[0]))
     check_values(attention)
     marks = parse_targets(highlight, attention, index_base)
     q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)

@@ -14,7 +14,7 @@ A tile whose every cell is masked is skipped (no step), as FlashAttention's bloc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .exact import InputError
 from .surds import sign
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ORDERS", "MAX_TILES", "FlashStep", "Tile", "tiles", "flash_steps", "flash", "check_block"]
 
+Row = TypeVar("Row")
 ORDERS = ("fa2", "fa1")
 #: The most tiles one walk visits (skipped ones included); a 64-token grid in 1×1 tiles is 4,096.
 MAX_TILES = 4_096
@@ -91,19 +92,29 @@ def tiles(attention: Attention, block: tuple[int, int], order: FlashOrder = "fa2
     key_blocks = [tuple(range(c + 1, min(c + bc, n_k) + 1)) for c in range(0, n_k, bc)]
     pairs = ([(r, c) for r in row_blocks for c in key_blocks] if order == "fa2"
              else [(r, c) for c in key_blocks for r in row_blocks])
-    return [Tile(r, c, not any(attention.kept[i - 1][j - 1] for i in r for j in c)) for r, c in pairs]
+    kept = _whole(attention.kept)
+    return [Tile(r, c, not any(kept[i - 1][j - 1] for i in r for j in c)) for r, c in pairs]
+
+
+def _whole(rows: tuple[Row | None, ...]) -> tuple[Row, ...]:
+    """Every row of the grid: the tiled softmax walks figures drawn whole (an elided one leaves rows out)."""
+    whole = tuple(row for row in rows if row is not None)
+    if len(whole) != len(rows):
+        raise InputError("the tiled softmax needs every row: draw the figure without elision", "elide")
+    return whole
 
 
 def flash_steps(attention: Attention, block: tuple[int, int], order: FlashOrder = "fa2") -> tuple[FlashStep, ...]:
     """The steps of the tiled online softmax over an `engine.Attention`'s logits."""
-    logits = attention.scores if attention.logits is None else attention.logits
+    logits = _whole(attention.scores if attention.logits is None else attention.logits)
+    kept = _whole(attention.kept)
     state: dict[int, tuple[Exact | None, tuple[int, ...]]] = {}  # i -> (m, seen keys): ℓ's exponents are s_ij − m for the seen keys
     steps: list[FlashStep] = []
     for tile in tiles(attention, block, order):
         if tile.skipped:
             continue
         m, l, rescale, seen, o = {}, {}, {}, {}, {}
-        scores = {(i, j): logits[i - 1][j - 1] for i in tile.rows for j in tile.keys if attention.kept[i - 1][j - 1]}
+        scores = {(i, j): logits[i - 1][j - 1] for i in tile.rows for j in tile.keys if kept[i - 1][j - 1]}
         for i in tile.rows:
             new = [j for j in tile.keys if (i, j) in scores]
             if i not in state and not new:

@@ -28,7 +28,11 @@ svg: str = fig.svg()
 png: bytes = fig.png(scale=2)
 saved: Path = fig.save(Path("out") / "fig.svg", format="svg")
 assert fig.attention is not None  # None only for a mask map drawn without vectors
-kept: tuple[bool, ...] = fig.attention.kept[0]
+row = fig.attention.scores[2]
+assert row is not None  # None only for a row an elided figure leaves out
+score: Fraction = row[2]
+weights = fig.attention.weights(2)
+named: bool = weights.kind == "named" and len(weights.exponents) == 3
 mask_map = attnviz.figure(view="mask", n=16, mask="window=4")
 both = attnviz.compose(fig, mask_map, arrange="column", title="Two")
 text: str = both.svg(id_prefix="both")
