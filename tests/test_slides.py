@@ -167,6 +167,12 @@ def test_tikz_inputs_into_a_paper_that_loads_only_tikz_and_amsmath(tmp_path):
     pdf = pdflatex(tmp_path / "paper.tex")
     text = re.sub(r"\s+", "", run(tool("pdftotext"), str(pdf), "-").stdout)
     assert "Attentionhonestyboundary" in text and "masked" in text
+    # The paper's own \definecolor came first, so the highlighted cell is its red, not the theme's amber.
+    run(tool("pdftoppm"), "-r", "30", "-singlefile", str(pdf), str(tmp_path / "page"))
+    ppm = (tmp_path / "page.ppm").read_bytes()
+    pixels = ppm.split(b"\n", 3)[3]  # after "P6", the size and the maximum value
+    rgb = {pixels[n:n + 3] for n in range(0, len(pixels), 3)}
+    assert b"\xff\x00\x00" in rgb and b"\xfd\xe6\x8a" not in rgb
 
 
 def test_hostile_labels_compile(tmp_path):
@@ -252,8 +258,15 @@ def test_animated_svg_in_chromium_steps_through_and_ends_on_the_last_step(seed_d
     page.goto(svg_path.as_uri())
     assert _visible_text(page) == [steps[-1]]  # reduced motion: the final step, still
     context.close()
+    # As an <img> (a README): it loads, at the deck's frame size, with no script or external reference.
     context = browser.new_context()
     page = context.new_page()
+    (tmp_path / "readme.html").write_text('<!doctype html><img src="deck.svg" alt="steps">', encoding="utf-8")
+    page.goto((tmp_path / "readme.html").as_uri())
+    page.wait_for_function("() => document.images[0].complete")
+    layout = seed_deck.layouts()[0]
+    assert page.evaluate("() => [document.images[0].naturalWidth, document.images[0].naturalHeight]") == [
+        round(layout.width), round(layout.height)]
     page.goto(svg_path.as_uri())
     page.evaluate("() => document.getAnimations().forEach(a => a.pause())")
     for n in (0, 4, 9):
