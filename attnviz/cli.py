@@ -511,7 +511,7 @@ def run_slides(args):
             deck = decks.from_highlights(figure_from_args(args, spec=spec))
     with _writing(f"-o {path}"):
         paths = write_deck(deck, format, path)
-    print("\n".join(map(str, paths)))
+    _report(paths)
     return 0
 
 

@@ -56,10 +56,15 @@ def deck_files(deck, format, path):
 
 
 def write_deck(deck, format, path):
-    """Write the deck, all files or none (atomically); returns the paths written."""
-    from .output import write_tree_atomic
+    """Write the deck, all files or none (atomically); returns the paths written. Two writers of one reveal.js
+    folder take turns (`output.folder_lock`), as pages do."""
+    from .output import folder_lock, write_tree_atomic
 
-    return write_tree_atomic(deck_files(deck, format, path))
+    files = deck_files(deck, format, path)  # drawn before the folder is locked: the lock is short
+    if format != "revealjs":
+        return write_tree_atomic(files)
+    with folder_lock(path):
+        return write_tree_atomic(files)
 
 
 def _step_svgs(deck):
