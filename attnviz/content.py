@@ -3,6 +3,8 @@
 This is the anatomy as data: no positions, no colours. `layout` places it.
 """
 
+from __future__ import annotations
+
 from . import notation
 from .highlight import NO_HIGHLIGHT
 from .records import dataclass, field, fields, replace
@@ -51,7 +53,7 @@ class OutputRow:
     computed: bool = False
     # Not yet computed, in a step-by-step series: drawn empty. Out of repr, which derives the ids.
     pending: bool = field(default=False, repr=False)
-    value: str = None  # the value the text ends with, "(2/3,1)"; None while the output stays named
+    value: str | None = None  # the value the text ends with, "(2/3,1)"; None while the output stays named
     approximate: bool = False  # the value is rounded (written after "≈")
 
     def __repr__(self):
@@ -68,16 +70,16 @@ class FigureText:
     q_line: str
     k_line: str
     grid_caption: str
-    k_labels: tuple
-    q_labels: tuple
-    cells: tuple  # rows of Cell
+    k_labels: tuple[str, ...]
+    q_labels: tuple[str, ...]
+    cells: tuple[tuple[Cell, ...], ...]  # rows of Cell
     softmax_heading: str
-    softmax_rows: tuple
+    softmax_rows: tuple[SoftmaxRow, ...]
     footer: str
     # Optional parts, left out of repr() when empty so the figure's id (a hash of it) stays as it was.
-    more_vectors: tuple = field(default=(), repr=False)  # after the K line: "V1=(1,0); ...", "B1=(0,-1); ..."
+    more_vectors: tuple[str, ...] = field(default=(), repr=False)  # after the K line: "V1=(1,0); ...", "B1=(0,-1); ..."
     outputs_heading: str = field(default="", repr=False)
-    output_rows: tuple = field(default=(), repr=False)  # of OutputRow, when value vectors are given
+    output_rows: tuple[OutputRow, ...] = field(default=(), repr=False)  # of OutputRow, when value vectors are given
     # What the grid's kept cells show (`SHOW`). The grid caption already says it, so it stays out of repr.
     show: str = field(default="scores", repr=False)
     # How named weights are written (`notation.SOFTMAX_FORMS`); the weights lines already say it.

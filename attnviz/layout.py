@@ -5,6 +5,8 @@ bounding box (from `metrics`), so tests can check that nothing overlaps or spill
 without rendering anything. Roles name what a shape is; the backend paints roles.
 """
 
+from __future__ import annotations
+
 from .a11y import cell_label
 from .metrics import ASCENT, DESCENT, text_width
 from .records import dataclass, field, replace
@@ -57,7 +59,7 @@ class Text:
     role: str
     x: float
     y: float  # baseline of the first line
-    lines: tuple  # "".join(lines) is the text; each line is drawn below the previous
+    lines: tuple[str, ...]  # "".join(lines) is the text; each line is drawn below the previous
     anchor: str = "start"
     indent: float = 0  # extra x for continuation lines
     rotate: int = 0  # 0, or -90: drawn upwards about (x, y), for long column headers
@@ -94,7 +96,7 @@ class Rect:
     w: float
     h: float
     rx: float = 0
-    attrs: tuple = ()  # (name, value) pairs a backend may write, e.g. (("data-k", "1-3"),)
+    attrs: tuple[tuple[str, str], ...] = ()  # (name, value) pairs a backend may write, e.g. (("data-k", "1-3"),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +111,10 @@ class Mark:
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    classes: tuple
-    attrs: tuple  # (name, value) pairs, e.g. (("data-q", "1"), ("data-k", "2"))
-    children: tuple
-    box: tuple = None  # (x0, y0, x1, y1) the texts must stay inside, when it has one
+    classes: tuple[str, ...]
+    attrs: tuple[tuple[str, str], ...]  # (name, value) pairs, e.g. (("data-q", "1"), ("data-k", "2"))
+    children: tuple[Text | Rect | Mark | Group, ...]
+    box: tuple[float, float, float, float] | None = None  # (x0, y0, x1, y1) the texts must stay inside, if any
 
 
 @dataclass
@@ -121,8 +123,8 @@ class Layout:
     height: float
     title: str  # for <title>
     desc: str  # for <desc>
-    items: list = field(default_factory=list)
-    grid: tuple = None  # (x, y, cell size) of the grid's top-left corner, for aligning panels
+    items: list[Text | Rect | Mark | Group] = field(default_factory=list)
+    grid: tuple[float, float, float] | None = None  # (x, y, cell size) of the grid's top-left corner, for panels
 
     def texts_in_boxes(self):
         """(Text, the box it must stay inside or None), in document order: what overlap checks test.

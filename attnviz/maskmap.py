@@ -6,6 +6,8 @@ rectangles, not n²/2; masked cells are the hatched ground the runs lie on (a di
 texture, not of colour alone). No word sits inside a cell.
 """
 
+from __future__ import annotations
+
 import math
 from .records import dataclass
 
@@ -36,10 +38,10 @@ class MapText:
     caption: str  # the mask's rule: "causal mask keeps j<=i"
     x_title: str
     y_title: str
-    q_labels: tuple  # one per query row: what its tick says
-    k_labels: tuple
-    runs: tuple  # runs[i]: the kept runs of query row i+1
-    computed: tuple  # computed[i]: the highlighted runs of row i+1 (kept or masked cells)
+    q_labels: tuple[str, ...]  # one per query row: what its tick says
+    k_labels: tuple[str, ...]
+    runs: tuple[tuple[tuple[int, int], ...], ...]  # runs[i]: row i+1's kept runs, (first, last) key, 1-based
+    computed: tuple[tuple[tuple[int, int], ...], ...]  # computed[i]: row i+1's highlighted runs (kept or masked)
     numeric_ticks: bool = True  # index ticks (thinned as n grows), not token labels
     legend: bool = True  # False in a composed figure, which draws one legend for all panels
     base: int = 1  # index base of the numeric ticks
