@@ -6,12 +6,20 @@ differences and rational multiples stay in this form: no float, no approximation
 A value whose √r part is zero is returned as a plain Fraction (`surd` normalises).
 """
 
+from __future__ import annotations
+
 from fractions import Fraction
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    Rational: TypeAlias = int | Fraction  # what a Surd computes with besides another Surd
 
 __all__ = ["Surd", "surd", "squarefree_split", "inverse_sqrt", "sign"]
 
 
-def squarefree_split(d):
+def squarefree_split(d: int) -> tuple[int, int]:
     """`d = f²·r` with r squarefree: returns (f, r).
 
     >>> squarefree_split(8), squarefree_split(9), squarefree_split(6)
@@ -28,7 +36,7 @@ def squarefree_split(d):
     return f, r
 
 
-def surd(a, b=0, r=1):
+def surd(a: Rational, b: Rational = 0, r: int = 1) -> Fraction | Surd:
     """The exact value a + b·√r, as a Fraction when it is rational."""
     a, b = Fraction(a), Fraction(b)
     if b == 0 or r == 1:
@@ -39,7 +47,7 @@ def surd(a, b=0, r=1):
     return Surd(a, b * f, r)
 
 
-def inverse_sqrt(d):
+def inverse_sqrt(d: int) -> Fraction | Surd:
     """1/√d exactly: `Fraction(1, 2)` for d = 4, `√2/2` (a Surd) for d = 2.
 
     >>> inverse_sqrt(4), inverse_sqrt(2), inverse_sqrt(12)
@@ -54,16 +62,19 @@ class Surd:
     (it is irrational). Build it with `surd()`, which returns a Fraction when the value is rational."""
 
     __slots__ = ("a", "b", "r")
+    a: Fraction
+    b: Fraction
+    r: int
 
-    def __init__(self, a, b, r):
+    def __init__(self, a: Rational, b: Rational, r: int) -> None:
         object.__setattr__(self, "a", Fraction(a))
         object.__setattr__(self, "b", Fraction(b))
         object.__setattr__(self, "r", int(r))
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Surd is immutable")
 
-    def _parts(self, other):
+    def _parts(self, other: object) -> tuple[Fraction, Fraction] | None:
         """(a, b) of `other` in this value's field; refuses a different √r."""
         if isinstance(other, Surd):
             if other.r != self.r:
@@ -73,7 +84,7 @@ class Surd:
             return Fraction(other), Fraction(0)
         return None
 
-    def __add__(self, other):
+    def __add__(self, other: Surd | Rational) -> Fraction | Surd:
         parts = self._parts(other)
         if parts is None:
             return NotImplemented
@@ -81,21 +92,23 @@ class Surd:
 
     __radd__ = __add__
 
-    def __neg__(self):
+    def __neg__(self) -> Surd:
         return Surd(-self.a, -self.b, self.r)
 
-    def __sub__(self, other):
+    def __sub__(self, other: Surd | Rational) -> Fraction | Surd:
         parts = self._parts(other)
         if parts is None:
             return NotImplemented
         return surd(self.a - parts[0], self.b - parts[1], self.r)
 
-    def __rsub__(self, other):
+    def __rsub__(self, other: Rational) -> Fraction | Surd:
         return -self + other
 
-    def __mul__(self, other):
+    def __mul__(self, other: Surd | Rational) -> Fraction | Surd:
         if isinstance(other, Surd):
-            a, b = self._parts(other)
+            a, b = other.a, other.b
+            if other.r != self.r:
+                raise ValueError(f"cannot mix √{self.r} and √{other.r}")
             # (x + y√r)(a + b√r) = xa + yb·r + (xb + ya)√r
             return surd(self.a * a + self.b * b * self.r, self.a * b + self.b * a, self.r)
         if isinstance(other, (int, Fraction)):
@@ -104,21 +117,21 @@ class Surd:
 
     __rmul__ = __mul__
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, Surd):
             return (self.a, self.b, self.r) == (other.a, other.b, other.r)
         if isinstance(other, (int, Fraction)):
             return False  # irrational
         return NotImplemented
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(("Surd", self.a, self.b, self.r))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Surd({self.a}, {self.b}, {self.r})"
 
 
-def sign(x):
+def sign(x: Fraction | Surd | int) -> int:
     """-1, 0 or 1, decided exactly (compares squares, no square root is taken).
 
     >>> sign(surd(-1, 1, 2)), sign(surd(3, -2, 2)), sign(Fraction(-1, 2))
