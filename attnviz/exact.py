@@ -5,6 +5,8 @@ A Python float given through the API is read as the shortest decimal that
 round-trips (`repr`), i.e. the decimal the user typed, not its binary value.
 """
 
+from __future__ import annotations
+
 import math
 import re
 from decimal import Decimal
@@ -12,6 +14,10 @@ from fractions import Fraction
 from numbers import Integral, Rational, Real
 
 from .errors import InputError
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from .typing import Number
 
 __all__ = ["InputError", "MAX_DIGITS", "parse_number", "to_exact", "format_number", "digits"]
 
@@ -29,7 +35,7 @@ _DECIMAL = r"(?a)(?P<sign>[+-]?)(?P<int>\d*)(?:\.(?P<frac>\d*))?(?:[eE](?P<exp>[
 _FRACTION = r"(?a)[+-]?\d+/[+-]?\d+"
 
 
-def parse_number(text):
+def parse_number(text: str) -> Fraction:
     """Read one typed number exactly: `3`, `-3/4`, `0.5`, `1.25e-2`.
 
     >>> parse_number("0.5"), parse_number("-3/4"), parse_number(" 7 "), parse_number("000.50e1")
@@ -48,7 +54,7 @@ def parse_number(text):
     return _within_limits(_decimal(match, raw), raw)
 
 
-def _integer(text, raw):
+def _integer(text: str, raw: str) -> int:
     """A typed integer, its leading zeros aside counted before int() reads it."""
     significant = text.lstrip("+-").lstrip("0")
     if len(significant) > MAX_DIGITS:
@@ -56,7 +62,7 @@ def _integer(text, raw):
     return int(significant or "0") * (-1 if text.startswith("-") else 1)
 
 
-def _decimal(match, raw):
+def _decimal(match: re.Match[str], raw: str) -> Fraction:
     """The decimal's exact value, M·10^e; whether it can fit is decided from its digits, before any arithmetic."""
     fraction = (match["frac"] or "").rstrip("0")
     mantissa = (match["int"] + fraction).lstrip("0")
@@ -82,7 +88,7 @@ def _decimal(match, raw):
     return Fraction(-value if match["sign"] == "-" else value, 10**max(-exponent, 0))
 
 
-def to_exact(value):
+def to_exact(value: Number | object) -> Fraction:  # any other value is an InputError
     """Turn one API value (int, Fraction, str, float, numpy scalar) into a Fraction."""
     if isinstance(value, bool):
         raise InputError(f"{value!r} is a bool, not a number")
@@ -96,8 +102,8 @@ def to_exact(value):
         if not value.is_finite():
             raise InputError(f"{value} is not a finite number")
         return parse_number(str(value))
-    numpy_float = type(value).__module__ == "numpy" and isinstance(value, Real)  # float16 .. longdouble
-    if isinstance(value, float) or numpy_float:
+    numpy_float = type(value).__module__ == "numpy"  # with Real: float16 .. longdouble
+    if isinstance(value, Real) and (isinstance(value, float) or numpy_float):
         number = float(value)
         if not math.isfinite(number):
             raise InputError(f"{number!r} is not a finite number")
@@ -109,7 +115,7 @@ def to_exact(value):
     raise InputError(f"{_show(repr(value))} is not a number")
 
 
-def _within_limits(value, raw=None):
+def _within_limits(value: Fraction, raw: str | None = None) -> Fraction:
     """`value`, if its numerator and denominator have at most MAX_DIGITS digits each."""
     # bit_length, not str(): Python refuses to print integers of more than 4300 digits.
     if abs(value.numerator) >= _LIMIT or value.denominator >= _LIMIT:
@@ -119,7 +125,7 @@ def _within_limits(value, raw=None):
     return value
 
 
-def digits(n):
+def digits(n: int) -> int:
     """How many decimal digits the integer |n| has, without str() (which refuses past 4,300 digits).
 
     >>> digits(0), digits(-999), digits(10**5000)
@@ -132,7 +138,7 @@ def digits(n):
     return count
 
 
-def format_number(value):
+def format_number(value: int | Fraction) -> str:
     """An exact value as the figure writes it: an integer or a reduced fraction `p/q`.
 
     >>> format_number(Fraction(7, 2)), format_number(Fraction(-4, 2)), format_number(0)
@@ -144,7 +150,7 @@ def format_number(value):
     return f"{value.numerator}/{value.denominator}"
 
 
-def _show(text, limit=40):
+def _show(text: str, limit: int = 40) -> str:
     """Quote user text for an error message, shortened and with control characters visible."""
     text = text if len(text) <= limit else text[:limit] + "…"
     return repr(text)
