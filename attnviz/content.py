@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import notation
 from .highlight import NO_HIGHLIGHT
+from .labels import isolate
 from .records import dataclass, field, fields, replace
 
 __all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow", "describe",
@@ -113,16 +114,18 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
     places for rounded weights (None: named, exact); `show`: what the grid's cells show (`SHOW`).
     """
     n_q, n_k = attention.shape
-    row_names = tuple(q_labels or (str(i + base) for i in range(n_q)))
+    # Inside longer lines, right-to-left labels are isolated, so they cannot reorder what follows them.
+    q_inline, k_inline = (labels and tuple(map(isolate, labels)) for labels in (q_labels, k_labels))
+    row_names = tuple(q_inline or (str(i + base) for i in range(n_q)))
     # Vector lines keep the axis letter with a token, so Q and K lines stay apart: "Q(<s>)=(1,0)".
-    q_names = q_labels and tuple(f"Q({label})" for label in q_labels)
-    k_names = k_labels and tuple(f"K({label})" for label in k_labels)
+    q_names = q_inline and tuple(f"Q({label})" for label in q_inline)
+    k_names = k_inline and tuple(f"K({label})" for label in k_inline)
     # Labels that repeat ("." twice) would name two rows alike: add the position, "row 10 (sat)", "Q10(sat)".
     if q_labels and len(set(q_labels)) < len(q_labels):
-        row_names = tuple(f"{i + base} ({label})" for i, label in enumerate(q_labels))
-        q_names = tuple(f"Q{i + base}({label})" for i, label in enumerate(q_labels))
+        row_names = tuple(f"{i + base} ({label})" for i, label in enumerate(q_inline))
+        q_names = tuple(f"Q{i + base}({label})" for i, label in enumerate(q_inline))
     if k_labels and len(set(k_labels)) < len(k_labels):
-        k_names = tuple(f"K{j + base}({label})" for j, label in enumerate(k_labels))
+        k_names = tuple(f"K{j + base}({label})" for j, label in enumerate(k_inline))
     q_labels = tuple(q_labels or (f"Q{i + base}" for i in range(n_q)))
     k_labels = tuple(k_labels or (f"K{j + base}" for j in range(n_k)))
     q_names = q_names or tuple(f"Q{i + base}" for i in range(n_q))

@@ -64,6 +64,8 @@ def char_width(ch, name):
         width = _font_widths(candidate).get(ord(ch))
         if width is not None:
             return width
+    if ch in "\u2066\u2067\u2068\u2069":  # bidi isolates (labels.isolate): invisible, no advance
+        return 0.0
     return _UNKNOWN
 
 

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from . import notation
 from .budget import check_page, figure_chars
+from .labels import isolate
 from .content import at_step
 from .document import Section, make_document
 from .engine import dot
@@ -247,7 +248,7 @@ def _labels(q_label, k_label, i, j):
     """` (“cat” and “the”)` when the figure shows token labels rather than Q3, K2."""
     if (q_label, k_label) == (f"Q{i}", f"K{j}"):
         return ""
-    return f" (“{q_label}” and “{k_label}”)"
+    return f" (“{isolate(q_label)}” and “{isolate(k_label)}”)"  # two Hebrew labels keep their order
 
 
 def _factor(x):

@@ -34,7 +34,7 @@ tokens = ["<s>", "</svg><script>x</script>"]
 title = "<i>t</i>"
 [[sections]]
 heading = "<img src=x onerror=alert(1)>"
-paragraph = "javascript:alert(1) \u202eevil\u202c"
+paragraph = "javascript:alert(1) שלום evil"
 formula = '\text{<b>&</b>} \to \text{&#x2192;}'  # (\href, \style and \class are refused: tests/test_hostile_input.py)
 highlight = ["mask", "softmax=2"]
 '''
@@ -176,7 +176,7 @@ def test_hostile_text_stays_text(tmp_path):
     text = body_text(html)
     for typed in ("<script>alert(1)</script>", "</h1><h1 onclick=alert(1)>x", "&amp; & <b>bold</b>",
                   "second paragraph ]]> <!-- c -->", "' onmouseover='alert(1)", "<img src=x onerror=alert(1)>",
-                  "javascript:alert(1) \u202eevil\u202c", "</svg><script>x</script>", "<i>t</i>"):
+                  "javascript:alert(1) שלום evil", "</svg><script>x</script>", "<i>t</i>"):
         assert typed in text
     assert ("html", {"lang": "en-GB"}) in tags
 
