@@ -2,7 +2,7 @@
 
 import sys
 
-__all__ = ["Figure", "InputError", "compose", "figure", "flash", "__version__"]
+__all__ = ["Figure", "InputError", "Mask", "compose", "figure", "flash", "__version__"]
 __version__ = "0.1.0"
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editor
 
 # The API, imported on first use: `attnviz --version` and `--help` start as fast as Python does.
 _API = {"Figure": "figure", "figure": "figure", "flash": "flash", "InputError": "errors",
-        "compose": "panels"}  # name: its module
+        "compose": "panels", "Mask": "masks"}  # name: its module
 
 
 def __getattr__(name: str) -> object:

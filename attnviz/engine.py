@@ -11,7 +11,7 @@ import operator
 from fractions import Fraction
 
 from .exact import InputError, format_number, to_exact
-from .records import dataclass
+from .records import dataclass, field
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -32,17 +32,52 @@ MAX_DIM = 64
 
 @dataclass(frozen=True)
 class Mask:
-    """Which cells are kept. `keep(i, j)` takes 0-based query and key positions."""
+    """Which cells are kept. `keep(i, j)` takes 0-based query and key positions.
+
+    A mask built by `masks.resolve` also knows its grid: `runs(i)` gives row i's kept keys as
+    half-open 0-based ranges, and `rule_text(base)` its rule in either index base. `&`, `|`
+    and `~` combine it with other masks (see `attnviz.Mask`).
+    """
 
     name: str  # as written in the figure: "causal"
-    rule: str  # as written in the figure: "j<=i" (1-based, like the figure's labels)
+    rule: str  # as written in the figure: "j<=i" (in the figure's index base, 1 unless chosen)
     keep: object  # callable (i, j) -> bool
+    rule_at: object = field(default=None, repr=False)  # callable base -> the rule in that base
+    row_runs: object = field(default=None, repr=False)  # callable i -> row i's kept runs
+    shape: tuple = None  # (n_q, n_k), when bound to a grid
+
+    def rule_text(self, base=1):
+        """The rule with positions counted from `base` (0 or 1)."""
+        return self.rule if self.rule_at is None else self.rule_at(base)
+
+    def runs(self, i, n_k=None):
+        """Row i's kept keys as ((start, stop), ...), half-open, 0-based, in order."""
+        if self.row_runs is not None:
+            return self.row_runs(i)
+        from .masks import scan_runs
+
+        return scan_runs(lambda j: self.keep(i, j), self.shape[1] if n_k is None else n_k)
+
+    def __and__(self, other):
+        from .masks import Mask as Expression
+
+        return Expression(self) & other
+
+    def __or__(self, other):
+        from .masks import Mask as Expression
+
+        return Expression(self) | other
+
+    def __invert__(self):
+        from .masks import Mask as Expression
+
+        return ~Expression(self)
 
     def __repr__(self):
         return f"Mask({self.name!r}, {self.rule!r})"
 
 
-CAUSAL = Mask("causal", "j<=i", lambda i, j: j <= i)
+CAUSAL = Mask("causal", "j<=i", lambda i, j: j <= i, row_runs=lambda i: ((0, i + 1),))
 
 
 @dataclass(frozen=True)
