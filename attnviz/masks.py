@@ -594,7 +594,7 @@ def _bind(mask, grid):
                       lambda i: fixed.runs(i, grid.n_k))
     if mask._op == "not":
         inner = _bind(mask._parts[0], grid)
-        return _Bound(f"not {_grouped_name(inner.name)}", lambda base: f"not ({inner.rule(base)})",
+        return _Bound(f"not {_grouped_name(_grouped_name(inner.name, ' + '), ' or ')}", lambda base: f"not ({inner.rule(base)})",
                       lambda i, j: not inner.keep(i, j), lambda i: _complement_runs(inner.runs(i), grid.n_k),
                       inner.positional)
     parts = _simplified(mask, grid)
@@ -655,11 +655,23 @@ def _includes_causal(mask):
 
 def _grouped(rule):
     """A rule in parentheses when joining it with "and"/"or" would make it ambiguous."""
+    if rule.startswith("not (") and _one_group(rule[4:]):
+        return rule
     return f"({rule})" if any(word in rule for word in (", ", " or ", " and ")) else rule
 
 
-def _grouped_name(name, joiner=None):
-    return f"({name})" if (joiner and joiner in name) or name.startswith("not ") else name
+def _one_group(text):
+    """True when `text` is one parenthesised group: "(a) or (b)" is two."""
+    depth = 0
+    for n, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0:
+            return n == len(text) - 1
+    return False
+
+
+def _grouped_name(name, joiner):
+    return f"({name})" if joiner in name else name
 
 
 def query_position(offset, shift=0):

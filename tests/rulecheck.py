@@ -1,0 +1,74 @@
+"""Reads a mask's printed rule back as a predicate, so tests can hold the text to the cells it names.
+
+The rule's words are turned into a Python expression over the figure's positions i and j (in the
+figure's index base) and evaluated; nothing here imports attnviz, so a rule that reads right but
+keeps different cells fails. Understood: comparisons (chains, `|x|`, `mod`), `in {..}`,
+`not in {..}`, "i and j in {..}", "i and j in the same block of C positions[, blocks starting at
+position S]", "i and j in the same segment of (ids)", "(i,j) marked 1 in [rows]", "(i,j) where
+f(i-1,j-1) is true", "every cell", `and`, `or`, `not`, `,` (and), `, or`, parentheses, and a final
+", aligned top-left|bottom-right".
+"""
+
+import re
+
+AT = r"([ij](?:[+-]\d+)?)"  # a position in a rule: i, j, i+3, i-2
+_PHRASES = [
+    (re.compile(AT + r" and " + AT + r" in the same block of (\d+) positions?(?:, blocks starting at position (-?\d+))?"),
+     lambda m: f"_block({m[1]}, {m[2]}, {m[3]}, {m[4] if m[4] is not None else 'base'})"),
+    (re.compile(AT + r" and " + AT + r" in the same segment of \(([^)]*)\)"),
+     lambda m: f"_segment({m[1]}, {m[2]}, [{m[3]}])"),
+    (re.compile(AT + r" and " + AT + r" in \{([^}]*)\}"), lambda m: f"({m[1]} in {{{m[3]}}} and {m[2]} in {{{m[3]}}})"),
+    (re.compile(AT + r" not in \{([^}]*)\}"), lambda m: f"({m[1]} not in {{{m[2]}}})"),
+    (re.compile(AT + r" in \{([^}]*)\}"), lambda m: f"({m[1]} in {{{m[2]}}})"),
+    (re.compile(r"\(i,j\) marked 1 in \[([01; ]*)\]"), lambda m: f"_matrix({m[1]!r})"),
+    (re.compile(r"\(i,j\) where (\w+)\((i(?:-1)?),(j(?:-1)?)\) is true(?:: \"[^\"]*\")?"),
+     lambda m: f"_call({m[1]!r}, {m[2]}, {m[3]})"),
+    (re.compile(r"every cell"), lambda m: "True"),
+]
+
+
+def to_python(rule):
+    """The rule as a Python expression in i, j and the helpers below."""
+    text = re.sub(r", aligned (top-left|bottom-right)$", "", rule)
+    held = []
+
+    def hold(replacement):
+        held.append(replacement)
+        return f"__{len(held) - 1}__"
+
+    for pattern, replace in _PHRASES:
+        text = pattern.sub(lambda m, replace=replace: hold(replace(m)), text)
+    text = re.sub(r"\|([^|]+)\|", r"abs(\1)", text)
+    text = text.replace(" mod ", " % ")
+    text = re.sub(r"(?<![<>=!])=(?!=)", "==", text)
+    text = text.replace(", or ", " or ").replace(", ", " and ")
+    for n in reversed(range(len(held))):
+        text = text.replace(f"__{n}__", held[n])
+    return text
+
+
+def predicate(rule, base, functions=None):
+    """keep(i, j) on 0-based cells, as the rule's text says, with positions counted from `base`."""
+    expression = compile(to_python(rule), "<rule>", "eval")
+    functions = functions or {}
+
+    def keep(i0, j0):
+        i, j = i0 + base, j0 + base
+
+        def block(x, y, size, start):
+            return (x - start) // size == (y - start) // size
+
+        def segment(x, y, ids):
+            return 0 <= x - base < len(ids) and 0 <= y - base < len(ids) and ids[x - base] == ids[y - base]
+
+        def matrix(rows):
+            return [r.strip() for r in rows.split(";")][i - base][j - base] == "1"
+
+        def call(name, a, b):
+            return bool(functions[name](a, b))
+
+        return bool(eval(expression, {"__builtins__": {"abs": abs}},  # noqa: S307 - our own rule text
+                         {"i": i, "j": j, "base": base, "_block": block, "_segment": segment, "_matrix": matrix,
+                          "_call": call}))
+
+    return keep

@@ -1,0 +1,212 @@
+"""The mask algebra and every family, held three ways: against brute-force definitions, against the
+rule text the figure prints (read back by tests/rulecheck.py, in both index bases), and row by row
+against `runs(i)`."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import attnviz
+from attnviz.engine import Mask as BoundMask
+from attnviz.exact import InputError
+from attnviz.masks import Mask, parse_expression, resolve, scan_runs
+from rulecheck import predicate, to_python
+
+
+def _ids(positions, base):
+    return ",".join(str(p + base) for p in positions)
+
+
+@st.composite
+def family(draw, n_q, n_k, offset, base):
+    """One family as (text in the grammar, brute-force keep(i, j) on 0-based cells)."""
+    kinds = ["causal", "none", "full", "window", "window-sym", "window-dil", "global", "prefix", "chunk",
+             "padding", "matrix"]
+    if n_q + offset <= n_k:  # segment ids exist for every query's position
+        kinds += ["segments", "documents", "prefix-doc"]
+    kind = draw(st.sampled_from(kinds))
+    if kind in ("causal", "none", "full"):
+        return kind, {"causal": lambda i, j: j <= i + offset}.get(kind, lambda i, j: True)
+    if kind.startswith("window"):
+        w = draw(st.integers(1, 6))
+        d = draw(st.integers(2, 3)) if kind == "window-dil" else 1
+        sym = kind == "window-sym" or (kind == "window-dil" and draw(st.booleans()))
+        text = f"window={w}" + (",symmetric" if sym else "") + (f",dilation={d}" if d > 1 else "")
+
+        def keep(i, j):
+            distance = i + offset - j
+            near = -w * d < distance < w * d if sym else 0 <= distance < w * d
+            return near and distance % d == 0
+
+        return text, keep
+    if kind == "global":
+        chosen = draw(st.sets(st.integers(0, max(n_k, n_q + offset) - 1), min_size=1, max_size=3))
+        return f"global={_ids(sorted(chosen), base)}", lambda i, j: i + offset in chosen or j in chosen
+    if kind == "prefix":
+        p = draw(st.integers(0, 8))
+        return f"prefix={p}", lambda i, j: j <= i + offset or (i + offset < p and j < p)
+    if kind == "chunk":
+        c, o = draw(st.integers(1, 5)), draw(st.integers(0, 7))
+        text = f"chunk={c}" + (f",offset={o}" if o or draw(st.booleans()) else "")
+        return text, lambda i, j: j <= i + offset and (i + offset - o) // c == (j - o) // c
+    if kind == "padding":
+        pads = draw(st.sets(st.integers(0, n_k - 1), min_size=1))
+        return f"padding={_ids(sorted(pads), base)}", lambda i, j: j not in pads
+    if kind == "matrix":
+        rows = draw(st.lists(st.lists(st.booleans(), min_size=n_k, max_size=n_k), min_size=n_q, max_size=n_q))
+        return "matrix=" + ";".join("".join("1" if x else "0" for x in row) for row in rows), lambda i, j: rows[i][j]
+    ids = draw(st.lists(st.integers(0, 2), min_size=n_k, max_size=n_k))
+    text = ",".join(map(str, ids))
+
+    def same(i, j):
+        return i + offset >= 0 and ids[i + offset] == ids[j]
+
+    if kind == "segments":
+        return f"segments={text}", lambda i, j: j <= i + offset and same(i, j)
+    if kind == "documents":
+        return f"documents={text}", same
+    p = draw(st.integers(0, 3))
+
+    def in_prefix(x):
+        return ids[:x].count(ids[x]) < p
+
+    return f"prefix={p},documents={text}", lambda i, j: same(i, j) and (
+        j <= i + offset or (in_prefix(i + offset) and in_prefix(j)))
+
+
+@st.composite
+def expression(draw, n_q, n_k, offset, base, depth=0):
+    """A random combination as (grammar text, brute-force keep)."""
+    choice = draw(st.sampled_from(["family"] * 3 + ["and", "or", "not"] if depth < 3 else ["family"]))
+    if choice == "family":
+        return draw(family(n_q, n_k, offset, base))
+    if choice == "not":
+        text, keep = draw(expression(n_q, n_k, offset, base, depth + 1))
+        return f"~({text})", lambda i, j: not keep(i, j)
+    parts = [draw(expression(n_q, n_k, offset, base, depth + 1)) for _ in range(draw(st.integers(2, 3)))]
+    op, combine = (" & ", all) if choice == "and" else (" | ", any)
+    return op.join(f"({t})" for t, _ in parts), lambda i, j: combine(k(i, j) for _, k in parts)
+
+
+@st.composite
+def cases(draw):
+    n_k = draw(st.integers(1, 9))
+    n_q = draw(st.integers(1, 9))
+    align = draw(st.sampled_from(["top-left", "bottom-right"]))
+    base = draw(st.sampled_from([0, 1]))
+    offset = n_k - n_q if align == "bottom-right" else 0
+    text, keep = draw(expression(n_q, n_k, offset, base))
+    return n_q, n_k, align, base, text, keep
+
+
+def _only_padding(text):
+    parts = [p.strip(" ()") for p in text.split("&")]
+    return "|" not in text and "~" not in text and all(p.startswith("padding=") for p in parts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cases())
+def test_cells_rule_text_and_runs_agree(case):
+    n_q, n_k, align, base, text, brute = case
+    mask = resolve(text, n_q, n_k, align, index_base=base)
+    padding_alone = _only_padding(text)
+    for i in range(n_q):
+        for j in range(n_k):
+            expected = brute(i, j) and (not padding_alone or j <= i + (n_k - n_q if align == "bottom-right" else 0))
+            assert mask.keep(i, j) == expected, (i, j, text, mask)
+    for b in (0, 1):  # the rule in either base names exactly the kept cells
+        rule = mask.rule_text(b)
+        says = predicate(rule, b)
+        wrong = [(i + b, j + b) for i in range(n_q) for j in range(n_k) if says(i, j) != mask.keep(i, j)]
+        assert not wrong, f"rule {rule!r} (base {b}, {to_python(rule)}) is wrong at {wrong[:5]}"
+    assert mask.rule == mask.rule_text(base)
+    for i in range(n_q):
+        assert mask.runs(i) == scan_runs(lambda j, i=i: mask.keep(i, j), n_k), (i, text)
+
+
+@pytest.mark.parametrize("text, n, name, rule", [
+    ("window=3 | global=1,8", 8, "sliding-window or global", "i-3<j<=i or (i in {1,8} or j in {1,8})"),
+    ("window=2,symmetric", 5, "symmetric sliding-window", "|i-j|<2"),
+    ("window=2,dilation=2", 5, "dilated sliding-window", "i-4<j<=i, (i-j) mod 2 = 0"),
+    ("window=2,symmetric,dilation=3", 5, "dilated symmetric sliding-window", "|i-j|<6, (i-j) mod 3 = 0"),
+    ("documents=1,1,2,2", 4, "bidirectional document", "i and j in the same segment of (1, 1, 2, 2)"),
+    ("causal & documents=1,1,2,2", 4, "causal + bidirectional document",
+     "j<=i and (i and j in the same segment of (1, 1, 2, 2))"),
+    ("prefix=2,documents=1,1,1,2,2,2", 6, "prefix-LM per document",
+     "i and j in the same segment of (1, 1, 1, 2, 2, 2) and (j<=i, or i and j in {1,2,4,5})"),
+    ("chunk=4,offset=2", 8, "chunked", "j<=i, i and j in the same block of 4 positions, blocks starting at position 3"),
+    ("chunk=4,offset=4", 8, "chunked", "j<=i, i and j in the same block of 4 positions"),
+    ("causal & !segments=1,1,2", 3, "causal + not document",
+     "j<=i and not (j<=i, i and j in the same segment of (1, 1, 2))"),
+    ("~(window=2 | padding=1)", 3, "not (sliding-window or padding)", "not (i-2<j<=i or j not in {1})"),
+    ("none | causal", 3, "bidirectional or causal", "every cell or j<=i"),
+    ("~none", 3, "not bidirectional", "not (every cell)"),
+    ("full", 3, "bidirectional", "every cell"),
+    ("none & window=2", 3, "sliding-window", "i-2<j<=i"),
+])
+def test_combined_names_and_rules(text, n, name, rule):
+    mask = resolve(text, n, n)
+    assert (mask.name, mask.rule) == (name, rule)
+
+
+def test_the_three_ways_to_write_a_combination_are_one_mask():
+    grammar = resolve("(window=3,symmetric | global=1,8) & ~padding=5", 8, 8)
+    table = resolve({"all": [{"any": ["window=3,symmetric", "global=1,8"]}, {"not": "padding=5"}]}, 8, 8)
+    api = resolve((Mask("window=3,symmetric") | Mask("global=1,8")) & ~Mask("padding=5"), 8, 8)
+    assert grammar.rule == table.rule == api.rule
+    assert [grammar.runs(i) for i in range(8)] == [table.runs(i) for i in range(8)] == [api.runs(i) for i in range(8)]
+    fig = attnviz.figure([[1]] * 8, [[1]] * 8, mask=attnviz.Mask("window=3,symmetric") | "global=1,8")
+    assert fig.attention.mask.name == "symmetric sliding-window or global"
+
+
+def test_zero_based_rule_texts():
+    mask = resolve("global=0,7 | padding=0", 8, 8, index_base=0)
+    assert mask.rule == "(i in {0,7} or j in {0,7}) or j not in {0}"
+    assert mask.rule_text(1) == "(i in {1,8} or j in {1,8}) or j not in {1}"
+    assert resolve("prefix=2", 4, 4).rule_text(0) == "j<=i, or i<=1 and j<=1"
+    assert resolve(lambda q, k: q >= k, 2, 2).rule_text(0) == "(i,j) where keep(i,j) is true"
+
+
+def test_runs_are_analytic_and_clipped():
+    mask = resolve("window=2,symmetric,dilation=2 | global=1", 6, 6)
+    assert mask.runs(3) == ((0, 1), (1, 2), (3, 4), (5, 6)) or mask.runs(3) == ((0, 2), (3, 4), (5, 6))
+    assert resolve("chunk=3,offset=1", 2, 7, "bottom-right").runs(1) == ((4, 7),)
+    big = resolve("window=128 | global=1", 1024, 1024)
+    assert big.runs(1000) == ((0, 1), (873, 1001))
+
+
+def test_bound_masks_combine_too():
+    diagonal = BoundMask("diagonal", "j=i", lambda i, j: i == j)
+    mask = resolve(diagonal | "global=1", 3, 3)
+    assert mask.name == "diagonal or global" and mask.rule == "j=i or (i in {1} or j in {1})"
+    assert mask.runs(2) == ((0, 1), (2, 3))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("window=3 |", "mask 'window=3 |': expected a mask such as causal or window=3, found the end"),
+    ("(window=3", "mask '(window=3': expected ')', found the end"),
+    ("window=3)", "mask 'window=3)': expected '&', '|' or the end, found ')' at character 9"),
+    ("causal && none", "expected a mask such as causal or window=3, found '&' at character 9"),
+    ("window=3 | windw=2", "mask 'windw=2': unknown mask 'windw'; did you mean 'window'?"),
+    ("window=3,both", "mask 'window=3,both': unknown option 'both'; the options here are symmetric, dilation=D"),
+    ("window=3,dilation", "'dilation' needs a value: dilation=D"),
+    ("chunk=2,offset=-1", "needs an offset from 0 to 1000000, got -1"),
+    ("global=9", "position 9 is outside the grid (positions 1..3)"),
+    ("global=0", "positions start at 1, got 0"),
+    ("(" * 20 + "causal" + ")" * 20, "masks nest deeper than 16 levels"),
+    (" | ".join(["causal"] * 70), "more than 64 masks in one expression"),
+    ({"some": ["causal"]}, "mask: a mask table has one key, all, any or not (got some)"),
+    ({"any": "causal"}, "mask.any: expected a list of masks, got str"),
+    ({"any": ["causal", 3]}, "expected a mask like \"window=3\""),
+])
+def test_bad_combinations_are_refused(text, message):
+    with pytest.raises(InputError) as err:
+        resolve(text, 3, 3)
+    assert message in str(err.value)
+
+
+def test_parse_expression_precedence():
+    assert parse_expression("causal | none & ~padding=1").text == "causal | (none & ~padding=1)"
+    mask = resolve("causal | none & ~padding=1", 2, 2)  # ~ before &, & before |
+    assert mask.rule == "j<=i or not (j not in {1})"
+    assert mask.name == "causal or not padding"
