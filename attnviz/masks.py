@@ -566,9 +566,7 @@ def resolve(mask, n_q, n_k, align="top-left", index_base=1):
     expression = _from_value(mask, "mask", 0)
     if expression._op == "fixed":  # a bound mask is used as given
         return replace(expression._parts[0], shape=(n_q, n_k))
-    # Padding alone is causal + padding, as a decoder pads.
-    leaves = expression._parts if expression._op == "all" else (expression,)
-    if all(leaf._op == "family" and leaf._parts[0].kind == "padding" for leaf in leaves):
+    if _only_padding(expression):  # padding alone is causal + padding, as a decoder pads
         expression = Mask("causal") & expression
     grid = _Grid(n_q, n_k, n_k - n_q if align == "bottom-right" else 0, index_base)
     bound = _bind(expression, grid)
@@ -577,6 +575,12 @@ def resolve(mask, n_q, n_k, align="top-left", index_base=1):
         rule = _aligned(bound.rule, align)
     return engine.Mask(bound.name, rule(index_base), bound.keep, rule_at=rule, row_runs=bound.runs,
                        shape=(n_q, n_k))
+
+
+def _only_padding(mask):
+    """True for a padding family, or an intersection of nothing else."""
+    leaves = mask._parts if mask._op == "all" else (mask,)
+    return all(leaf._op == "family" and leaf._parts[0].kind == "padding" for leaf in leaves)
 
 
 def _aligned(rule, align):
