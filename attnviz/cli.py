@@ -205,9 +205,12 @@ def add_figure_options(parser, highlight=True):
                             help='mark as computed this step: "I,J" (a cell), "row=I", "mask", "softmax=I", '
                                  '"softmax", "output=I" or "output" (with --v); repeatable')
     parser.add_argument("--mask", metavar="MASK", action="append",
-                        help='causal (default), none, window=W, prefix=P, chunk=C, segments=1,1,2,..., '
-                             'padding=J,..., matrix=ROW;ROW;... (rows of 0/1); repeatable: a cell is kept '
-                             'only when every mask keeps it')
+                        help='causal (default), none (or full), window=W[,symmetric][,dilation=D], global=J,..., '
+                             'prefix=P[,documents=ID,...], chunk=C[,offset=O], segments=ID,... (causal), '
+                             'documents=ID,... (bidirectional), padding=J,..., matrix=ROW;ROW;... (rows of 0/1); '
+                             'combined with & (both), | (either), ~ or ! (not) and parentheses, e.g. '
+                             '"window=3,symmetric | global=1"; repeatable: a cell is kept only when every mask '
+                             'keeps it')
     parser.add_argument("--align", metavar="CORNER",
                         help="where the causal diagonal starts when keys outnumber queries: top-left (default, "
                              "as PyTorch's is_causal) or bottom-right")

@@ -99,6 +99,10 @@ class Bias:
     # then with its numbers, e.g. "+1/2". Both default to the text and the signed value.
     named: object = None  # callable (i, j) -> str
     filled: object = None  # callable (i, j) -> str
+    # A FlexAttention score_mod's name: its value is the change it makes to the logit it is given,
+    # and formulas write it as a call around that logit, `rel(S_ij/√2,i-1,j-1)`.
+    wraps: str = None
+    slope: object = None  # ALiBi's slope, when this is ALiBi
 
     def at(self, i, j):
         """(named, filled) for cell (i, j), 1-based: `("+1/2·(j-i)", "+1/2·(1-2)")`."""

@@ -10,7 +10,7 @@ import zlib
 
 from .budget import check_figure, check_inputs, check_values
 from .content import SHOW, VIEWS, describe
-from .engine import CAUSAL, MAX_ELIDED_TOKENS, MAX_TOKENS, attend, exact_vectors
+from .engine import CAUSAL, MAX_ELIDED_TOKENS, MAX_TOKENS, attend, dot, exact_vectors
 from .exact import InputError
 from .highlight import parse_targets
 from .labels import check_labels, check_text
@@ -320,7 +320,8 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, view: View = "
     if scale is not None or bias is not None:
         from .logits import resolve_biases, resolve_scale
 
-        scale_, biases = resolve_scale(scale, len(q[0])), resolve_biases(bias, n_q, n_k, align)
+        scale_ = resolve_scale(scale, len(q[0]))
+        biases = resolve_biases(bias, n_q, n_k, align, scale=scale_, scores=lambda i, j: dot(q[i], k[j]))
     check_inputs(q, k, v)  # from the digits alone, before a score is summed
     attention = attend(q, k, bound, scale=scale_, biases=biases, v=v, rows=None if shown is None else set(shown[0]))
     check_values(attention)

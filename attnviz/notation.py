@@ -177,5 +177,8 @@ def output_line(i, columns, value=None, approximate=False, wide=False, elided=Fa
 
 
 def logit_formula(scale, biases):
-    """L_ij in terms of S_ij: `S_ij/√2+1/2·(j-i)`."""
-    return (scale.text if scale is not None else "S_ij") + "".join(b.text for b in biases)
+    """L_ij in terms of S_ij: `S_ij/√2+1/2·(j-i)`; a score_mod wraps what comes before it."""
+    text = scale.text if scale is not None else "S_ij"
+    for b in biases:
+        text = f"{b.wraps}({text},i-1,j-1)" if b.wraps else text + b.text
+    return text

@@ -91,6 +91,19 @@ def _highlight(value, where):
     return out
 
 
+def _masks(value, where, depth=0):
+    """A mask: a string, a list of masks (all must keep a cell) or a table {all|any|not = ...}."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and depth < 16:
+        return {key: _masks(inner, f"{where}.{key}", depth + 1) for key, inner in value.items()}
+    if isinstance(value, list) and depth < 16:
+        return [_masks(inner, f"{where}[{n}]", depth + 1) for n, inner in enumerate(value, 1)]
+    raise InputError(f"expected a list of strings, got {_kind(value)}; a mask is a string like \"window=3\", "
+                     "a list of masks (all must keep a cell) or a table like {any = [\"window=3\", \"global=1\"]}",
+                     where)
+
+
 def _string_or_strings(value, where):
     if isinstance(value, str):
         return value
@@ -148,8 +161,8 @@ KEYS = {
     "q_tokens": Key("labels for the query rows", _strings, 'q_tokens = ["the", "cat"]'),
     "k_tokens": Key("labels for the key columns", _strings, 'k_tokens = ["<s>", "the", "cat"]'),
     "highlight": Key("targets computed this step", _highlight, 'highlight = [[3, 3], "softmax=3"]'),
-    "mask": Key("the mask, or a list of masks that all must keep a cell", _string_or_strings,
-                'mask = ["window=3", "padding=5"]'),
+    "mask": Key("the mask (\"window=3 | global=1\"), a list of masks that all must keep a cell, or a table "
+                "{all|any|not = ...}", _masks, 'mask = {any = ["window=3,symmetric", "global=1,8"]}'),
     "align": Key("the causal diagonal when keys outnumber queries: top-left or bottom-right", _text,
                  'align = "bottom-right"'),
     "scale": Key("the logits' scale: sqrt (S/√d) or an exact factor", _number_or_text, 'scale = "sqrt"'),

@@ -135,6 +135,10 @@ def _logit(i, j, attention):
     named, filled = [scale.replace("S_ij", f"S_{{{i},{j}}}")], [scale.replace("S_ij", _factor(score))]
     for bias in attention.biases:
         term, value = bias.at(i, j)
+        if bias.wraps:  # a score_mod: a call around the logit so far
+            named, filled = [f"{bias.wraps}({''.join(named)},{i - 1},{j - 1})"], [f"{bias.wraps}({''.join(filled)},"
+                                                                                   f"{i - 1},{j - 1})"]
+            continue
         named.append(term)
         filled.append(value)
     logit = attention.logits[i - 1][j - 1]

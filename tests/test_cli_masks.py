@@ -110,3 +110,38 @@ def test_help_lists_the_new_options():
     help_text = build_parser()._subparsers._group_actions[0].choices["render"].format_help()
     for flag in ("--mask", "--align", "--scale", "--bias", "--v", "--softmax", "--weights", "--show"):
         assert flag in help_text
+
+
+def test_mask_algebra_from_the_command_line_and_a_spec(tmp_path):
+    result = run("render", "--q", "1;1;1;1;1", "--k", "1;2;3;4;5", "--mask", "window=2,symmetric | global=1",
+                 "--mask", "!padding=5", "-o", "-")
+    assert result.returncode == 0, result.stderr
+    text = svg_text(result.stdout)
+    assert "(symmetric sliding-window or global) + not padding mask keeps (|i-j|<2 or (i in {1} or j in {1})) " \
+           "and not (j not in {5})" in text.replace("\n", "")
+    spec = tmp_path / "fig.toml"
+    spec.write_text('q = "1;1;1;1;1"\nk = "1;2;3;4;5"\n'
+                    'mask = {all = [{any = ["window=2,symmetric", "global=1"]}, {not = "padding=5"}]}\n',
+                    encoding="utf-8")
+    from_spec = run("render", str(spec), "-o", "-")
+    assert from_spec.returncode == 0, from_spec.stderr
+    assert from_spec.stdout == result.stdout
+
+
+@pytest.mark.parametrize("body, message", [
+    ('mask = {some = ["causal"]}', "fig.toml: mask: a mask table has one key, all, any or not (got some)"),
+    ('mask = {any = ["causal", "windw=2"]}', "fig.toml: mask 'windw=2': unknown mask 'windw'; did you mean 'window'?"),
+    ('mask = {any = [1]}', "fig.toml: mask.any[1]: expected a list of strings, got an integer"),
+])
+def test_bad_mask_tables_name_the_key(tmp_path, body, message):
+    spec = tmp_path / "fig.toml"
+    spec.write_text(f'q = [[1], [1]]\nk = [[1], [2]]\n{body}\n', encoding="utf-8")
+    result = run("render", str(spec), "-o", str(tmp_path / "out.svg"))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith(f"attnviz: error: {tmp_path / message}"), result.stderr
+
+
+def test_a_bad_expression_is_one_line():
+    result = run("render", "--mask", "(window=2 | global=1", "-o", "-")
+    assert result.returncode == 2
+    assert result.stderr == "attnviz: error: --mask '(window=2 | global=1': expected ')', found the end\n"
