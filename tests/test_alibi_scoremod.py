@@ -89,7 +89,7 @@ def test_a_score_mod_wraps_the_scaled_logit_and_matches_alibi():
     alibi = attnviz.figure(scale="sqrt", bias="alibi=1/2")
     mod = attnviz.figure(scale="sqrt", bias=halved_distance)
     assert mod.attention.logits == alibi.attention.logits
-    assert mod.words.grid_caption == ("score S_ij=Qi·Kj with causal mask; logits L_ij=halved_distance(S_ij/√3,"
+    assert mod.words.grid_caption == ("score S_ij=Qi·Kj with causal mask; logits L_ij=halved_distance(S_ij/√2,"
                                       "i-1,j-1)")
 
 
