@@ -598,7 +598,8 @@ def _bind(mask, grid):
                       lambda i: fixed.runs(i, grid.n_k))
     if mask._op == "not":
         inner = _bind(mask._parts[0], grid)
-        return _Bound(f"not {_grouped_name(_grouped_name(inner.name, ' + '), ' or ')}", lambda base: f"not ({inner.rule(base)})",
+        name = _grouped_name(_grouped_name(inner.name, " + "), " or ")
+        return _Bound(f"not {name}", lambda base: f"not ({inner.rule(base)})",
                       lambda i, j: not inner.keep(i, j), lambda i: _complement_runs(inner.runs(i), grid.n_k),
                       inner.positional)
     parts = _simplified(mask, grid)
@@ -729,8 +730,10 @@ def _bind_family(option, grid):
             q = i + offset
             return _clip((q - start) // size * size + start, q + 1, n_k)
 
-        return _Bound("chunked", rule, lambda i, j: j <= i + offset and (i + offset - start) // size == (j - start) // size,
-                      runs, True)
+        def keep(i, j):
+            return j <= i + offset and (i + offset - start) // size == (j - start) // size
+
+        return _Bound("chunked", rule, keep, runs, True)
     if kind in ("segments", "documents"):
         query_ids, same = _documents(value, grid, where)
         shown = ", ".join(map(str, value))

@@ -13,7 +13,8 @@ import re
 
 AT = r"([ij](?:[+-]\d+)?)"  # a position in a rule: i, j, i+3, i-2
 _PHRASES = [
-    (re.compile(AT + r" and " + AT + r" in the same block of (\d+) positions?(?:, blocks starting at position (-?\d+))?"),
+    (re.compile(AT + r" and " + AT + r" in the same block of (\d+) positions?"
+                r"(?:, blocks starting at position (-?\d+))?"),
      lambda m: f"_block({m[1]}, {m[2]}, {m[3]}, {m[4] if m[4] is not None else 'base'})"),
     (re.compile(AT + r" and " + AT + r" in the same segment of \(([^)]*)\)"),
      lambda m: f"_segment({m[1]}, {m[2]}, [{m[3]}])"),

@@ -339,4 +339,5 @@ def test_names_and_rules_given_with_the_function():
         return (q_idx >= kv_idx) & (q_idx - kv_idx <= 1)
 
     fig = attnviz.figure([[1]] * 3, [[1]] * 3, mask=documented)
-    assert fig.words.note.endswith('custom mask keeps (i,j) where documented(i-1,j-1) is true: "Keys at most one back."')
+    assert fig.words.note.endswith(
+        'custom mask keeps (i,j) where documented(i-1,j-1) is true: "Keys at most one back."')
