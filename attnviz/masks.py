@@ -43,11 +43,11 @@ import inspect
 import numbers
 import re
 import warnings
-from .records import dataclass, field, replace
 
 from . import engine
 from .engine import CAUSAL, check_matrix_shape
 from .exact import InputError
+from .records import dataclass, field, replace
 
 __all__ = ["ALIGNMENTS", "FAMILIES", "Mask", "MaskOption", "parse_mask", "parse_expression", "resolve", "custom",
            "query_position", "scan_runs"]
