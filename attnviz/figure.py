@@ -315,7 +315,7 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, view: View = "
     else:
         from .masks import resolve
 
-        bound = resolve(mask, n_q, n_k, align)
+        bound = resolve(mask, n_q, n_k, align, index_base)
     scale_, biases = None, ()
     if scale is not None or bias is not None:
         from .logits import resolve_biases, resolve_scale
@@ -373,7 +373,7 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
     else:
         from .masks import resolve
 
-        mask = resolve(mask, n_q, n_k, align)
+        mask = resolve(mask, n_q, n_k, align, base)
     q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
     texts = {name: None if value is None else check_text(value, name)
              for name, value in (("title", title), ("subtitle", subtitle), ("x_title", x_title),

@@ -210,3 +210,14 @@ def test_parse_expression_precedence():
     mask = resolve("causal | none & ~padding=1", 2, 2)  # ~ before &, & before |
     assert mask.rule == "j<=i or not (j not in {1})"
     assert mask.name == "causal or not padding"
+
+
+def test_a_zero_based_figure_reads_and_writes_positions_from_zero():
+    fig = attnviz.figure([[1]] * 4, [[1]] * 4, mask="window=2,symmetric | global=0", index_base=0)
+    assert fig.words.note.endswith("mask keeps |i-j|<2 or (i in {0} or j in {0})")
+    assert fig.attention.kept[3] == (True, False, True, True)
+    one = attnviz.figure([[1]] * 4, [[1]] * 4, mask="window=2,symmetric | global=1")
+    assert one.attention.kept == fig.attention.kept
+    with pytest.raises(InputError) as err:
+        attnviz.figure([[1]] * 4, [[1]] * 4, mask="padding=4", index_base=0)
+    assert "key position 4 is outside the grid (keys 0..3)" in str(err.value)
