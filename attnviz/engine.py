@@ -53,7 +53,10 @@ class Mask:
     def runs(self, i, n_k=None):
         """Row i's kept keys as ((start, stop), ...), half-open, 0-based, in order."""
         if self.row_runs is not None:
-            return self.row_runs(i)
+            runs = self.row_runs(i)
+            if n_k is not None:  # CAUSAL knows no grid: clip its runs to the keys there are
+                runs = tuple((start, min(stop, n_k)) for start, stop in runs if start < n_k)
+            return runs
         from .masks import scan_runs
 
         return scan_runs(lambda j: self.keep(i, j), self.shape[1] if n_k is None else n_k)
