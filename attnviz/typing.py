@@ -16,19 +16,20 @@ which the command's start-up does without). A value of each kind:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal, TypeAlias, Union
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, Union
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
     from .engine import Bias, Mask
+    from .masks import Mask as MaskExpression
     from .surds import Surd
 
-__all__ = ["Exact", "Number", "Vector", "Vectors", "MaskFunction", "MaskSpec", "BiasFunction", "BiasSpec", "ScaleSpec",
+__all__ = ["Exact", "Number", "Vector", "Vectors", "MaskFunction", "MaskItem", "MaskSpec", "BiasFunction", "BiasSpec", "ScaleSpec",
            "HighlightTarget", "HighlightSpec", "Labels", "Shape", "View", "Align", "SoftmaxForm", "Show",
            "ThemeName", "IndexBase", "Arrange", "FlashOrder"]
 
@@ -45,12 +46,14 @@ Vectors: TypeAlias = Union[Sequence[Vector], "npt.NDArray[np.integer | np.floati
 #: mask_mod(b, h, q_idx, kv_idx). It answers with a truth value (bool, 0/1, a one-element array
 #: or tensor); anything else is refused when the figure is built.
 MaskFunction: TypeAlias = Union[Callable[[int, int], object], Callable[[int, int, int, int], object]]
-#: A mask: "causal", "none", "window=W", "prefix=P", "chunk=C", "segments=1,1,2", "padding=4,5",
-#: "matrix=100;110;111", a mask function, an `engine.Mask`, or a sequence of these (kept only
-#: where all keep).
-MaskSpec: TypeAlias = Union[str, MaskFunction, "Mask", Sequence[Union[str, MaskFunction, "Mask"]]]
-#: A bias function: bias(q_idx, kv_idx) on 0-based positions, returning an exact number.
-BiasFunction: TypeAlias = Callable[[int, int], Number]
+#: A mask: a family or combination in the grammar ("causal", "window=3,symmetric | global=1", ...),
+#: a mask function, an `attnviz.Mask` (built with &, |, ~), an `engine.Mask`, a table
+#: {"any": [...]} / {"all": [...]} / {"not": ...}, or a sequence of these (kept only where all keep).
+MaskItem: TypeAlias = Union[str, MaskFunction, "Mask", "MaskExpression", Mapping[str, object]]
+MaskSpec: TypeAlias = Union[MaskItem, Sequence[MaskItem]]
+#: A bias function: bias(q_idx, kv_idx) on 0-based positions, returning an exact number; or
+#: FlexAttention's score_mod(score, b, h, q_idx, kv_idx), returning the new logit.
+BiasFunction: TypeAlias = Union[Callable[[int, int], Number], Callable[[Any, int, int, int, int], object]]
 #: A bias: "alibi=M", "matrix=0,-1;0,0", a bias function, an `engine.Bias`, or a sequence of these.
 BiasSpec: TypeAlias = Union[str, BiasFunction, "Bias", Sequence[Union[str, BiasFunction, "Bias"]]]
 #: The logits' scale: "sqrt" (S/√d) or an exact positive number R (R·S).
