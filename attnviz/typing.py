@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from .masks import Mask as MaskExpression
     from .surds import Surd
 
-__all__ = ["Exact", "Number", "Vector", "Vectors", "MaskFunction", "MaskItem", "MaskSpec", "BiasFunction", "BiasSpec", "ScaleSpec",
-           "HighlightTarget", "HighlightSpec", "Labels", "Shape", "View", "Align", "SoftmaxForm", "Show",
+__all__ = ["Exact", "Number", "Vector", "Vectors", "MaskFunction", "MaskItem", "MaskSpec", "BiasFunction", "BiasSpec",
+           "ScaleSpec", "HighlightTarget", "HighlightSpec", "Labels", "Shape", "View", "Align", "SoftmaxForm", "Show",
            "ThemeName", "IndexBase", "Arrange", "FlashOrder"]
 
 #: An exact value attnviz computes: a Fraction, or a Surd (a + b·√r) where a scale of 1/√d makes one.
@@ -46,9 +46,9 @@ Vectors: TypeAlias = Union[Sequence[Vector], "npt.NDArray[np.integer | np.floati
 #: mask_mod(b, h, q_idx, kv_idx). It answers with a truth value (bool, 0/1, a one-element array
 #: or tensor); anything else is refused when the figure is built.
 MaskFunction: TypeAlias = Union[Callable[[int, int], object], Callable[[int, int, int, int], object]]
-#: A mask: a family or combination in the grammar ("causal", "window=3,symmetric | global=1", ...),
-#: a mask function, an `attnviz.Mask` (built with &, |, ~), an `engine.Mask`, a table
-#: {"any": [...]} / {"all": [...]} / {"not": ...}, or a sequence of these (kept only where all keep).
+#: One mask: a family or a combination in the command line's grammar ("causal", "window=3"), a
+#: mask function, an `attnviz.Mask` (built with its operators), an `engine.Mask`, or a table with
+#: one key, "all", "any" or "not". A sequence of these is kept only where all keep.
 MaskItem: TypeAlias = Union[str, MaskFunction, "Mask", "MaskExpression", Mapping[str, object]]
 MaskSpec: TypeAlias = Union[MaskItem, Sequence[MaskItem]]
 #: A bias function: bias(q_idx, kv_idx) on 0-based positions, returning an exact number; or
