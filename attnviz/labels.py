@@ -36,7 +36,7 @@ _RIGHT_TO_LEFT = ("R", "AL", "AN")  # Hebrew, Arabic (and Syriac, Thaana, ...) l
 _NOT_XML = ("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-def check_text(value, where, limit=MAX_TITLE):
+def check_text(value: object, where: str, limit: int = MAX_TITLE) -> str:
     """A title or label: a string XML can carry, within the limit; returned unchanged."""
     if not isinstance(value, str):
         raise InputError(f"expected text, got {type(value).__name__}", where)

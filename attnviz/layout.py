@@ -11,6 +11,13 @@ from .a11y import cell_label
 from .metrics import ASCENT, DESCENT, text_width
 from .records import dataclass, field, replace
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import TypeAlias
+
+    Item: TypeAlias = "Text | Rect | Mark | Group"  # what a layout holds
+
 __all__ = ["TextStyle", "STYLES", "Text", "Rect", "Mark", "Group", "Layout", "lay_out", "wrap", "measure",
            "right_edge", "split_keep", "text_height", "translate"]
 
@@ -156,7 +163,8 @@ def measure(text, style):
     return text_width(text, style.size, style.family, style.bold, style.italic)
 
 
-def wrap(pieces, role, max_width, indent=0, finer=()):
+def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
+         finer: Sequence[str] = ()) -> tuple[str, ...]:
     """Greedy line breaking that keeps every character: "".join(result) == "".join(pieces).
 
     A piece too wide for a line of its own is cut after each of its `finer` separators
@@ -186,7 +194,7 @@ def _finer(pieces, style, room, separators):
         yield from _finer(split_keep(piece, sep), style, room, rest)
 
 
-def split_keep(text, sep):
+def split_keep(text: str, sep: str) -> list[str]:
     """Split after each separator, keeping it: "a; b; c" -> ["a; ", "b; ", "c"]."""
     parts = text.split(sep)
     return [p + sep for p in parts[:-1]] + [parts[-1]]
@@ -210,7 +218,7 @@ def _split_on(word, marks):
     return out + [current] if current else out
 
 
-def text_height(role, n_lines=1):
+def text_height(role: str, n_lines: int = 1) -> float:
     s = STYLES[role].size
     return s * (ASCENT + DESCENT) + (n_lines - 1) * s * LEADING
 
@@ -408,7 +416,7 @@ def right_edge(item):
     return max((right_edge(child) for child in item.children), default=0)
 
 
-def translate(item, dx, dy):
+def translate(item: Item, dx: float, dy: float) -> Item:
     """`item` moved by (dx, dy), groups with everything in them: how panels are placed."""
     if isinstance(item, Group):
         box = item.box and (item.box[0] + dx, item.box[1] + dy, item.box[2] + dx, item.box[3] + dy)

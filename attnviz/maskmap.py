@@ -15,6 +15,10 @@ from .exact import InputError
 from .layout import (ASCENT, DESCENT, PAD, STYLES, Group, Layout, Rect, Text, measure, right_edge, split_keep,
                      text_height, wrap)
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 __all__ = ["MAX_MAP_TOKENS", "MapText", "row_runs", "describe_map", "lay_out_map", "LEGEND"]
 
 #: Largest side of a mask map. Beyond it a cell is under half a pixel on a slide.
@@ -48,10 +52,10 @@ class MapText:
     view = "mask"  # not a field: what every map is
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, int]:
         return len(self.runs), len(self.k_labels)
 
-    def legend_keys(self):
+    def legend_keys(self) -> list[str]:
         """The legend entries this map needs: kept and masked always; the others when drawn."""
         keys = ["kept", "masked"]
         if any(self.computed):
@@ -281,7 +285,7 @@ def lay_out_map(words, cell=None, grid_top=None):
     return layout
 
 
-def lay_out_legend(keys, x0, y, max_width):
+def lay_out_legend(keys: Sequence[str], x0: float, y: float, max_width: float) -> tuple[list[Group], float]:
     """The legend's swatches and words, wrapped to `max_width`; returns (items, y below it)."""
     swatch, gap, row_h = 14, 22, 22
     entries = [entry for entry in LEGEND if entry[0] in keys]

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from .exact import InputError
 from .figure import Drawable, Figure, check_id_prefix
-from .layout import PAD, STYLES, Group, Layout, Text, split_keep, text_height, translate, wrap, ASCENT
+from .layout import PAD, STYLES, Group, Layout, Text, split_keep, text_height, translate, wrap
+from .metrics import ASCENT
 from .themes import get_theme
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
+    from typing import Any
 
+    from .layout import Item
+    from .maskmap import MapText
     from .typing import Arrange, ThemeName
 
 __all__ = ["Composite", "compose", "build", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange"]
@@ -65,23 +69,24 @@ def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange = "row", t
     >>> both.svg().count('class="attnviz-panel"')
     2
     """
-    if len(figures) == 1 and isinstance(figures[0], (list, tuple)):
-        figures = tuple(figures[0])
-    if not figures:
+    given = tuple(figures[0]) if len(figures) == 1 and isinstance(figures[0], (list, tuple)) else figures
+    if not given:
         raise InputError("no panels given; compose takes two or more figures", "panels")
-    if len(figures) > MAX_PANELS:
-        raise InputError(f"{len(figures)} panels; the limit is {MAX_PANELS}", "panels")
-    for n, fig in enumerate(figures, 1):
+    if len(given) > MAX_PANELS:
+        raise InputError(f"{len(given)} panels; the limit is {MAX_PANELS}", "panels")
+    panels = []
+    for n, fig in enumerate(given, 1):
         if not isinstance(fig, Drawable):
             raise InputError(f"panel {n} is {type(fig).__name__}, not a figure from attnviz.figure()", "panels")
+        panels.append(fig)
     if title is not None:
         from .labels import check_text
 
         title = check_text(title, "title")
-    return Composite(figures, arrange, title, id_prefix, theme, embed_font)
+    return Composite(panels, arrange, title, id_prefix, theme, embed_font)
 
 
-def build(kwargs, id_prefix=None):
+def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | Composite:
     """The figure checked spec arguments describe: `figure(**kwargs)`, or with `panel` (a list of
     panels' arguments) a composed figure whose other keys are every panel's defaults; its `title`,
     `theme` and `embed_font` are the whole figure's."""
@@ -106,11 +111,11 @@ def build(kwargs, id_prefix=None):
         try:
             figures.append(figure(**merged))
         except InputError as err:
-            raise err.relocated(lambda where, n=n: f"panel {n}: {where}" if where else f"panel {n}") from None
+            raise err.relocated(lambda where: f"panel {n}: {where}" if where else f"panel {n}") from None
     return compose(*figures, arrange=arrange or "row", **whole)
 
 
-def parse_arrange(arrange, n_panels):
+def parse_arrange(arrange: object, n_panels: int) -> int:
     """Columns per row: "row" is all panels in one row, "column" one per row, "grid:C" C per row."""
     if arrange == "row":
         return max(n_panels, 1)
@@ -124,35 +129,45 @@ def parse_arrange(arrange, n_panels):
                      "arrange")
 
 
-def _grid_kind(panel):
+def _grid_kind(panel: Drawable) -> tuple[str, int, int] | None:
     """Panels with the same kind share a cell size: mask maps and score grids of one shape."""
     if not isinstance(panel, Figure):
         return None
     if panel.view == "mask":
-        return ("mask",) + panel.words.shape
+        return ("mask",) + _map_words(panel).shape
+    assert panel.attention is not None  # only a mask map is drawn without vectors
     return ("grid",) + panel.attention.shape
 
 
-def compose_layouts(panels, columns, title):
+def _map_words(panel: Figure) -> MapText:
+    """A mask map's words (the mask view's `words` are a `MapText`)."""
+    words = panel.words
+    if TYPE_CHECKING:
+        assert isinstance(words, MapText)
+    return words
+
+
+def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None) -> Layout:
     """Lay out each panel once to learn its grid, then again with shared cell sizes and aligned grid tops."""
     kinds = [_grid_kind(panel) for panel in panels]
     first = [_panel_layout(panel) for panel in panels]
-    cells = {}
+    cells: dict[tuple[str, int, int], float] = {}
     for kind, layout in zip(kinds, first):
         if kind and layout.grid:
             cells[kind] = max(cells.get(kind, 0), layout.grid[2]) if kind[0] == "grid" else layout.grid[2]
     rows = [list(range(start, min(start + columns, len(panels)))) for start in range(0, len(panels), columns)]
     layouts = list(first)
     for row in rows:
-        tops = [first[n].grid[1] for n in row if first[n].grid]
+        tops = [grid[1] for grid in (first[n].grid for n in row) if grid]
         top = max(tops) if tops and columns > 1 else None
         for n in row:
-            cell = cells.get(kinds[n])
-            if (cell is not None and cell != first[n].grid[2]) or (top is not None and first[n].grid
-                                                                   and first[n].grid[1] != top):
+            kind, grid = kinds[n], first[n].grid
+            cell = cells.get(kind) if kind else None
+            if grid and ((cell is not None and cell != grid[2]) or (top is not None and grid[1] != top)):
                 layouts[n] = _panel_layout(panels[n], cell, top)
 
-    items, y = [], PAD
+    items: list[Item] = []
+    y: float = PAD
     if title:
         width = max(_WRAP, sum(layouts[n].width for n in rows[0]) - 2 * PAD)
         lines = wrap(split_keep(title, " "), "title", width)
@@ -161,25 +176,25 @@ def compose_layouts(panels, columns, title):
     else:
         y = 0
     # In a column, grids of one kind line up on their left edge.
-    lefts = {}
+    lefts: dict[tuple[str, int, int], float] = {}
     if columns == 1:
         for kind, layout in zip(kinds, layouts):
             if kind and layout.grid:
                 lefts[kind] = max(lefts.get(kind, 0), layout.grid[0])
     widths = [max(layouts[row[c]].width if c < len(row) else 0 for row in rows) for c in range(columns)]
-    right = 0
+    right: float = 0
     for row in rows:
-        x = 0
+        x: float = 0
         for c, n in enumerate(row):
-            layout = layouts[n]
-            dx = x + (lefts[kinds[n]] - layout.grid[0] if kinds[n] in lefts else 0)
+            layout, kind = layouts[n], kinds[n]
+            dx = x + (lefts[kind] - layout.grid[0] if kind in lefts and kind and layout.grid else 0)
             moved = tuple(translate(item, dx, y) for item in layout.items)
             items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)),), moved))
             right = max(right, dx + layout.width)
             x += widths[c]
         y += max(layouts[n].height for n in row)
     legend_keys = [key for key in ("kept", "masked", "computed", "empty")
-                   if any(key in panel.words.legend_keys() for panel in panels
+                   if any(key in _map_words(panel).legend_keys() for panel in panels
                           if isinstance(panel, Figure) and panel.view == "mask")]
     if legend_keys:
         from .maskmap import lay_out_legend
@@ -192,7 +207,7 @@ def compose_layouts(panels, columns, title):
                   desc="; ".join(layout.desc for layout in layouts), items=items)
 
 
-def _panel_layout(panel, cell=None, grid_top=None):
+def _panel_layout(panel: Drawable, cell: float | None = None, grid_top: float | None = None) -> Layout:
     if isinstance(panel, Figure):
         return panel.layout(cell, grid_top, legend=False)
     return panel.layout()
