@@ -622,8 +622,10 @@ def _stop(signum, frame):
     raise Stopped(signum)
 
 
-def main(argv=None):
-    """Run the command; SIGTERM and SIGHUP stop it as Ctrl-C does (no partial file, no temporary left)."""
+def main(argv: list[str] | None = None) -> int:
+    """Run the command (`argv`: its arguments, default `sys.argv[1:]`) and return its exit status.
+
+    SIGTERM and SIGHUP stop it as Ctrl-C does (no partial file, no temporary left)."""
     import signal
 
     handled = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]

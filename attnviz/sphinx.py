@@ -19,8 +19,11 @@ keys win). `.. attnviz-page:: document.toml` puts a whole document spec (`attnvi
 a page.
 """
 
+from __future__ import annotations
+
 import difflib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -30,6 +33,10 @@ from sphinx.util.docutils import SphinxDirective
 from . import __version__, embed, spec
 from .exact import InputError
 from .labels import check_text
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
 
 __all__ = ["AttnvizDirective", "AttnvizPageDirective", "attnviz_figure", "attnviz_formula", "setup"]
 
@@ -331,7 +338,9 @@ def _write_image(app, node):
 CSS_FILE = "attnviz.css"
 
 
-def setup(app):
+def setup(app: Sphinx) -> ExtensionMetadata:
+    """Sphinx's entry point (`extensions = ["attnviz.sphinx"]`): the `attnviz` and `attnviz-page`
+    directives, the `attnviz_defaults` setting and the host style sheet `_static/attnviz.css`."""
     app.add_node(attnviz_figure, html=(_visit_html, None))
     app.add_node(attnviz_formula, html=(_visit_formula_html, None))
     app.add_config_value(DEFAULTS, {}, "env", types=dict)

@@ -4,10 +4,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
+from sphinx.application import Sphinx
 
 import attnviz
+from attnviz.cli import main
 from attnviz.errors import InputError
 from attnviz.flash import FlashStep
+from attnviz.sphinx import setup as attnviz_sphinx_setup
 from attnviz.typing import MaskSpec, Vectors
 
 
@@ -42,3 +45,11 @@ try:
 except InputError as err:
     where: str | None = err.where
     print(err.what, where)
+
+
+def conf_setup(app: Sphinx) -> bool:
+    """A docs site's conf.py that sets attnviz's Sphinx extension up itself."""
+    return attnviz_sphinx_setup(app).get("parallel_read_safe", False)
+
+
+status: int = main(["render", "-o", "out/seed.svg"])

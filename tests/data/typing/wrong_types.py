@@ -1,6 +1,7 @@
 """A user's script with a wrong type in each marked line: mypy --strict reports each line."""
 
 import attnviz
+from attnviz.cli import main
 
 attnviz.figure([[1, 0]], [[1, 0]], theme="blue")  # E: theme
 attnviz.figure([[1, 0]], [[1, 0]], elide="yes")  # E: elide
@@ -10,3 +11,4 @@ attnviz.figure([[1, 0]], [[1, 0]], colour="red")  # E: unknown keyword
 size: int = attnviz.figure().svg()  # E: svg is a str
 attnviz.compose("not a figure")  # E: compose takes figures
 attnviz.flash([[1]], [[1]], block=2)  # E: block is a pair
+main("render -o fig.svg")  # E: the command's arguments are a list
