@@ -121,7 +121,7 @@ def describe_map(mask, n_q, n_k, *, highlight=None, title=None, subtitle=None, q
 
 def _computed_runs(targets, runs, n_q, n_k, base):
     """Highlight targets as runs per row (1-based, inclusive). A map has no captions to highlight."""
-    from .highlight import _is_pair, _parse_one, _show
+    from .highlight import _is_pair, _named, _parse_one, _show
 
     if targets is None:
         return ((),) * n_q
@@ -137,9 +137,9 @@ def _computed_runs(targets, runs, n_q, n_k, base):
                              "rows (row=I) or the masked cells (mask)", where)
         last_q, last_k = n_q - 1 + base, n_k - 1 + base
         if i is not None and not base <= i <= last_q:
-            raise InputError(f"row {i} is outside the grid (rows {base}..{last_q})", where)
+            raise InputError(f"{_named('row', i)} is outside the grid (rows {base}..{last_q})", where)
         if j is not None and not base <= j <= last_k:
-            raise InputError(f"column {j} is outside the grid (columns {base}..{last_k})", where)
+            raise InputError(f"{_named('column', j)} is outside the grid (columns {base}..{last_k})", where)
         if kind == "cell":
             cells[i - base].add(j - base)
         elif kind == "row":

@@ -194,7 +194,7 @@ def _block(value, where):
     """`[2, 3]` or `"2,3"`: FlashAttention's tile, Br query rows by Bc key columns."""
     if isinstance(value, str):
         parts = [part.strip() for part in value.split(",")]
-        value = [int(part) if part.isdecimal() else part for part in parts]
+        value = [_small_int(part) for part in parts]
     if (not isinstance(value, list) or len(value) != 2
             or not all(type(x) is int for x in value)):
         raise InputError(f"expected two block sizes Br,Bc like 2,2 (query rows, key columns), got {_show(value)}",
@@ -206,15 +206,22 @@ def _block(value, where):
 
 def _count(value, where):
     """A positive whole number, or its digits as text."""
-    if isinstance(value, str) and value.strip().isdecimal():
-        value = int(value.strip())
+    if isinstance(value, str):
+        value = _small_int(value.strip())
     if type(value) is not int or value < 1:
         raise InputError(f"expected a whole number of prompt tokens, at least 1, got {_show(value)}", where)
     return value
 
 
+def _small_int(text):
+    """ASCII digits (no fullwidth `３`) of at most 9 significant digits as an int; anything else stays text, to be
+    refused as not a whole number (int() of thousands of digits would fail inside Python)."""
+    return int(text) if text.isascii() and text.isdecimal() and len(text.lstrip("0")) <= 9 else text
+
+
 def _show(value):
-    return repr(value) if isinstance(value, str) else _kind(value) if not isinstance(value, (int, list)) else str(value)
+    text = repr(value) if isinstance(value, str) else _kind(value) if not isinstance(value, (int, list)) else str(value)
+    return text if len(text) <= 60 else text[:60] + "…"
 
 
 #: Keys only a walkthrough reads: they choose which mechanics it steps through, not what the figure says.

@@ -98,6 +98,19 @@ def test_numbers_and_indices_are_refused_by_their_digits(tmp_path, monkeypatch, 
     assert message in refused(tmp_path, "render", *args, *([] if "-o" in args else ["-o", "x.svg"]))
 
 
+@pytest.mark.parametrize("args, message", [
+    (["render", "--view", "mask", "--n", NINES], "argument --n: expected a whole number of tokens"),
+    (["render", "--view", "mask", "--n", "3", "--highlight", f"{NINES},1"], "a row number of 5,000 digits is "
+                                                                             "outside the grid (rows 1..3)"),
+    (["walkthrough", "--decode", NINES], "--decode: expected a whole number of prompt tokens, at least 1"),
+    (["walkthrough", "--decode", "３"], "--decode: expected a whole number of prompt tokens, at least 1, got '３'"),
+    (["walkthrough", "--flash", f"{NINES},1"], "--flash: expected two block sizes Br,Bc like 2,2"),
+])
+def test_every_count_and_index_is_refused_by_its_digits(tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    assert message in refused(tmp_path, *args, "-o", "out")
+
+
 def test_a_number_typed_with_thousands_of_zeros_is_its_exact_value(tmp_path):
     result = run_cli("render", "--q", "0" * 5000 + "1", "--k", "1." + "0" * 5000, "-o", "-")
     assert result.code == 0 and "Q1=(1)" in result.stdout
