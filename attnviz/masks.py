@@ -61,6 +61,7 @@ MAX_PARAMETER = 10**6  # window, prefix and chunk sizes beyond any grid are all 
 MAX_TERMS = 64  # masks in one combination
 MAX_DEPTH = 16  # nesting of parentheses or tables
 MAX_TEXT = 100_000  # characters in one mask expression
+MAX_LISTED_IDS = 16  # longer lists of ids and positions are written with runs: 0×256, {1..64}
 _OPERATORS = "&|~!()"
 
 
@@ -686,7 +687,21 @@ def query_position(offset, shift=0):
 
 
 def _set_text(positions, base):
-    return "{" + ",".join(str(p + base) for p in positions) + "}"
+    """Sorted 0-based positions as a set in `base`; a long set writes its runs as ranges, {1..64,257..320}.
+
+    >>> _set_text((0, 3), 1), _set_text(tuple(range(20)) + (30,), 0)
+    ('{1,4}', '{0..19,30}')
+    """
+    shown = [p + base for p in positions]
+    if len(shown) <= MAX_LISTED_IDS:
+        return "{" + ",".join(map(str, shown)) + "}"
+    parts, start = [], 0
+    for n in range(1, len(shown) + 1):
+        if n == len(shown) or shown[n] != shown[n - 1] + 1:
+            first, last = shown[start], shown[n - 1]
+            parts.append(f"{first}..{last}" if last - first >= 2 else ",".join(map(str, range(first, last + 1))))
+            start = n
+    return "{" + ",".join(parts) + "}"
 
 
 def _bind_family(option, grid):
@@ -736,7 +751,7 @@ def _bind_family(option, grid):
         return _Bound("chunked", rule, keep, runs, True)
     if kind in ("segments", "documents"):
         query_ids, same = _documents(value, grid, where)
-        shown = ", ".join(map(str, value))
+        shown = _ids_text(value)
         if kind == "documents":
             return _Bound("bidirectional document", lambda base: f"{p} and j in the same segment of ({shown})",
                           lambda i, j: query_ids[i] == value[j], lambda i: same[query_ids[i]], True)
@@ -799,6 +814,24 @@ def _window_mask(width, dilation, symmetric, grid):
                   lambda i, j: distance_ok(i + offset - j) and (i + offset - j) % dilation == 0, dilated_runs, True)
 
 
+def _ids_text(ids):
+    """Segment ids as a rule writes them: each one, or for a long list, a run of one id as `id×count`
+    (1,024 packed tokens in four documents read `(0×256, 1×256, 2×256, 3×256)`).
+
+    >>> _ids_text((1, 1, 2)), _ids_text((0,) * 20 + (1, 2))
+    ('1, 1, 2', '0×20, 1, 2')
+    """
+    if len(ids) <= MAX_LISTED_IDS:
+        return ", ".join(map(str, ids))
+    parts, start = [], 0
+    for n in range(1, len(ids) + 1):
+        if n == len(ids) or ids[n] != ids[start]:
+            count = n - start
+            parts.extend([f"{ids[start]}×{count}"] if count >= 3 else [str(ids[start])] * count)
+            start = n
+    return ", ".join(parts)
+
+
 def _documents(ids, grid, where):
     """Each query's segment id (None for a query before the first key: it is in no document) and,
     for each id, the runs of the keys that carry it."""
@@ -822,7 +855,7 @@ def _document_prefix(length, ids, grid, where):
         if seen[d] <= length:
             prefix.append(j)
     in_prefix, prefix_runs = frozenset(prefix), _positions_runs(prefix, grid.n_k)
-    p, offset, shown = query_position(grid.offset), grid.offset, ", ".join(map(str, ids))
+    p, offset, shown = query_position(grid.offset), grid.offset, _ids_text(ids)
 
     def keep(i, j):
         q = i + offset

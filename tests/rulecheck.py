@@ -17,15 +17,34 @@ _PHRASES = [
                 r"(?:, blocks starting at position (-?\d+))?"),
      lambda m: f"_block({m[1]}, {m[2]}, {m[3]}, {m[4] if m[4] is not None else 'base'})"),
     (re.compile(AT + r" and " + AT + r" in the same segment of \(([^)]*)\)"),
-     lambda m: f"_segment({m[1]}, {m[2]}, [{m[3]}])"),
-    (re.compile(AT + r" and " + AT + r" in \{([^}]*)\}"), lambda m: f"({m[1]} in {{{m[3]}}} and {m[2]} in {{{m[3]}}})"),
-    (re.compile(AT + r" not in \{([^}]*)\}"), lambda m: f"({m[1]} not in {{{m[2]}}})"),
-    (re.compile(AT + r" in \{([^}]*)\}"), lambda m: f"({m[1]} in {{{m[2]}}})"),
+     lambda m: f"_segment({m[1]}, {m[2]}, [{_expand(m[3])}])"),
+    (re.compile(AT + r" and " + AT + r" in \{([^}]*)\}"),
+     lambda m: f"({m[1]} in {{{_members(m[3])}}} and {m[2]} in {{{_members(m[3])}}})"),
+    (re.compile(AT + r" not in \{([^}]*)\}"), lambda m: f"({m[1]} not in {{{_members(m[2])}}})"),
+    (re.compile(AT + r" in \{([^}]*)\}"), lambda m: f"({m[1]} in {{{_members(m[2])}}})"),
     (re.compile(r"\(i,j\) marked 1 in \[([01; ]*)\]"), lambda m: f"_matrix({m[1]!r})"),
     (re.compile(r"\(i,j\) where (\w+)\((i(?:-1)?),(j(?:-1)?)\) is true(?:: \"[^\"]*\")?"),
      lambda m: f"_call({m[1]!r}, {m[2]}, {m[3]})"),
     (re.compile(r"every cell"), lambda m: "True"),
 ]
+
+
+def _expand(ids):
+    """Segment ids with runs written out: "0×3, 1" -> "0, 0, 0, 1"."""
+    out = []
+    for part in ids.split(", "):
+        value, _, count = part.partition("×")
+        out.extend([value] * int(count or 1))
+    return ", ".join(out)
+
+
+def _members(text):
+    """A set's members with ranges written out: "1..3,7" -> "1,2,3,7"."""
+    out = []
+    for part in filter(None, text.split(",")):
+        first, _, last = part.partition("..")
+        out.extend(map(str, range(int(first), int(last or first) + 1)))
+    return ",".join(out)
 
 
 def to_python(rule):

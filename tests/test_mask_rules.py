@@ -221,3 +221,16 @@ def test_a_zero_based_figure_reads_and_writes_positions_from_zero():
     with pytest.raises(InputError) as err:
         attnviz.figure([[1]] * 4, [[1]] * 4, mask="padding=4", index_base=0)
     assert "key position 4 is outside the grid (keys 0..3)" in str(err.value)
+
+
+def test_long_id_lists_are_written_with_runs_and_still_read_back():
+    ids = [0] * 20 + [1] * 2 + [2] * 3
+    mask = resolve("documents=" + ",".join(map(str, ids)), 25, 25)
+    assert mask.rule == "i and j in the same segment of (0×20, 1, 1, 2×3)"
+    says = predicate(mask.rule, 1)
+    assert all(says(i, j) == mask.keep(i, j) for i in range(25) for j in range(25))
+    assert len(resolve("segments=" + ",".join(str(i // 256) for i in range(1024)), 1024, 1024).rule) < 80
+    pads = resolve("padding=" + ",".join(map(str, [*range(1, 21), 23, 30, 31, 32])), 32, 32)
+    assert pads.rule == "j<=i and j not in {1..20,23,30..32}"
+    says = predicate(pads.rule, 1)
+    assert all(says(i, j) == pads.keep(i, j) for i in range(32) for j in range(32))
