@@ -10,6 +10,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editor
     from .errors import InputError
     from .figure import Figure, figure
     from .flash import flash
+    from .masks import Mask
     from .panels import compose
 
 # The API, imported on first use: `attnviz --version` and `--help` start as fast as Python does.

@@ -15,10 +15,11 @@ from .records import dataclass, field
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable, Sequence
+    from collections.abc import Callable, Collection, Iterable, Sequence
     from typing import Literal
 
-    from .typing import Exact, Vectors
+    from . import masks
+    from .typing import Exact, MaskItem, Vectors
 
 __all__ = ["Mask", "CAUSAL", "Scale", "Bias", "Attention", "Weights", "attend", "dot", "exact_vectors",
            "check_matrix_shape", "softmax_weights"]
@@ -41,16 +42,16 @@ class Mask:
 
     name: str  # as written in the figure: "causal"
     rule: str  # as written in the figure: "j<=i" (in the figure's index base, 1 unless chosen)
-    keep: object  # callable (i, j) -> bool
-    rule_at: object = field(default=None, repr=False)  # callable base -> the rule in that base
-    row_runs: object = field(default=None, repr=False)  # callable i -> row i's kept runs
-    shape: tuple = None  # (n_q, n_k), when bound to a grid
+    keep: Callable[[int, int], object]  # (i, j) -> a truth value
+    rule_at: Callable[[int], str] | None = field(default=None, repr=False)  # base -> the rule in that base
+    row_runs: Callable[[int], tuple[tuple[int, int], ...]] | None = field(default=None, repr=False)  # i -> its runs
+    shape: tuple[int, int] | None = None  # (n_q, n_k), when bound to a grid
 
-    def rule_text(self, base=1):
+    def rule_text(self, base: int = 1) -> str:
         """The rule with positions counted from `base` (0 or 1)."""
         return self.rule if self.rule_at is None else self.rule_at(base)
 
-    def runs(self, i, n_k=None):
+    def runs(self, i: int, n_k: int | None = None) -> tuple[tuple[int, int], ...]:
         """Row i's kept keys as ((start, stop), ...), half-open, 0-based, in order."""
         if self.row_runs is not None:
             runs = self.row_runs(i)
@@ -59,24 +60,28 @@ class Mask:
             return runs
         from .masks import scan_runs
 
-        return scan_runs(lambda j: self.keep(i, j), self.shape[1] if n_k is None else n_k)
+        if n_k is None:
+            assert self.shape is not None  # a mask that knows no grid gives its runs by row_runs
+            n_k = self.shape[1]
+        runs_found: tuple[tuple[int, int], ...] = scan_runs(lambda j: self.keep(i, j), n_k)
+        return runs_found
 
-    def __and__(self, other):
+    def __and__(self, other: MaskItem) -> masks.Mask:
         from .masks import Mask as Expression
 
         return Expression(self) & other
 
-    def __or__(self, other):
+    def __or__(self, other: MaskItem) -> masks.Mask:
         from .masks import Mask as Expression
 
         return Expression(self) | other
 
-    def __invert__(self):
+    def __invert__(self) -> masks.Mask:
         from .masks import Mask as Expression
 
         return ~Expression(self)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Mask({self.name!r}, {self.rule!r})"
 
 
@@ -96,26 +101,27 @@ class Bias:
     """A term added to every logit: `value(i, j)` (0-based) is an exact Fraction."""
 
     text: str  # as written after S in the logit formula: "+1/2·(j-i)", "+B_ij"
-    value: object  # callable (i, j) -> Fraction
-    rows: tuple = ()  # an explicit bias matrix, shown beside the vectors
+    value: Callable[[int, int], Exact]  # (i, j) -> the term
+    rows: tuple[tuple[Fraction, ...], ...] = ()  # an explicit bias matrix, shown beside the vectors
     # The term at one cell (1-based), for sentences that work a logit out: named, e.g. "+B_{2,1}",
     # then with its numbers, e.g. "+1/2". Both default to the text and the signed value.
-    named: object = None  # callable (i, j) -> str
-    filled: object = None  # callable (i, j) -> str
+    named: Callable[[int, int], str] | None = None
+    filled: Callable[[int, int], str] | None = None
     # A FlexAttention score_mod's name: its value is the change it makes to the logit it is given,
     # and formulas write it as a call around that logit, `rel(S_ij/√2,i-1,j-1)`.
-    wraps: str = None
-    slope: object = None  # ALiBi's slope, when this is ALiBi
+    wraps: str | None = None
+    slope: Exact | None = None  # ALiBi's slope, when this is ALiBi
 
-    def at(self, i, j):
+    def at(self, i: int, j: int) -> tuple[str, str]:
         """(named, filled) for cell (i, j), 1-based: `("+1/2·(j-i)", "+1/2·(1-2)")`."""
         named = self.named(i, j) if self.named else self.text
         if self.filled:
             return named, self.filled(i, j)
         value = self.value(i - 1, j - 1)
+        assert isinstance(value, Fraction)  # a bias of surds writes its own terms (`filled`)
         return named, ("-" if value < 0 else "+") + format_number(abs(value))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Bias({self.text!r})"
 
 

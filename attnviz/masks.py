@@ -37,6 +37,8 @@ When keys outnumber queries (decoding with a cache), `align` places the causal d
 i + n_k - n_q, so the last query sees every key. The rule's text then says `i+3` where it applies.
 """
 
+from __future__ import annotations
+
 import contextlib
 import difflib
 import inspect
@@ -48,6 +50,10 @@ from . import engine
 from .engine import CAUSAL, check_matrix_shape
 from .exact import InputError
 from .records import dataclass, field, replace
+
+TYPE_CHECKING = False  # a type checker takes it as True
+if TYPE_CHECKING:
+    from .typing import Align, IndexBase, MaskItem
 
 __all__ = ["ALIGNMENTS", "FAMILIES", "Mask", "MaskOption", "parse_mask", "parse_expression", "resolve", "custom",
            "query_position", "scan_runs"]
@@ -243,7 +249,7 @@ class Mask:
 
     __slots__ = ("_op", "_parts")
 
-    def __init__(self, spec="causal", *, name=None, rule=None):
+    def __init__(self, spec: MaskItem = "causal", *, name: str | None = None, rule: str | None = None) -> None:
         if isinstance(spec, Mask):
             op, parts = spec._op, spec._parts
         elif callable(spec) and not isinstance(spec, engine.Mask):
@@ -256,7 +262,7 @@ class Mask:
         object.__setattr__(self, "_op", op)
         object.__setattr__(self, "_parts", parts)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Mask is immutable")
 
     @classmethod
@@ -275,23 +281,23 @@ class Mask:
             raise InputError(f"{len(parts)} masks in one combination; the limit is {MAX_TERMS}", "mask")
         return Mask._make(op, parts)
 
-    def __and__(self, other):
+    def __and__(self, other: MaskItem) -> Mask:
         return self._combined("all", other)
 
-    def __or__(self, other):
+    def __or__(self, other: MaskItem) -> Mask:
         return self._combined("any", other)
 
-    def __rand__(self, other):
+    def __rand__(self, other: MaskItem) -> Mask:
         return Mask(other)._combined("all", self)
 
-    def __ror__(self, other):
+    def __ror__(self, other: MaskItem) -> Mask:
         return Mask(other)._combined("any", self)
 
-    def __invert__(self):
+    def __invert__(self) -> Mask:
         return Mask._make("not", (self,))
 
     @property
-    def text(self):
+    def text(self) -> str:
         """The mask in the command line's grammar."""
         if self._op == "family":
             return self._parts[0].text.strip()
@@ -305,18 +311,19 @@ class Mask:
         joiner = " & " if self._op == "all" else " | "
         return joiner.join(p.text if p._op not in ("all", "any") else f"({p.text})" for p in self._parts)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Mask({self.text!r})"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Mask) and (self._op, self._parts) == (other._op, other._parts)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self._op, self._parts))
 
-    def bind(self, n_q, n_k, align="top-left", index_base=1):
+    def bind(self, n_q: int, n_k: int, align: Align = "top-left", index_base: IndexBase = 1) -> engine.Mask:
         """This mask on an n_q×n_k grid, as an `engine.Mask`."""
-        return resolve(self, n_q, n_k, align, index_base)
+        bound: engine.Mask = resolve(self, n_q, n_k, align, index_base)
+        return bound
 
 
 def _function(function, name=None, rule=None):

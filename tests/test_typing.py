@@ -34,6 +34,9 @@ def test_a_correct_user_script_passes_strict(user_dir):
     script.write_text((SCRIPTS / "uses_api.py").read_text(encoding="utf-8"), encoding="utf-8")
     code, output = mypy("--strict", "--cache-dir", str(user_dir / "cache"), str(script), cwd=user_dir)
     assert (code, output) == (0, "")
+    # and it runs: the types say what the API does
+    run = subprocess.run([sys.executable, str(script)], cwd=user_dir, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and (user_dir / "out" / "fig.svg").is_file(), run.stderr
 
 
 def test_wrong_types_are_errors_on_their_lines(user_dir):
@@ -58,3 +61,18 @@ def test_attnviz_is_typed_to_mypy_not_missing_stubs(user_dir):
         in figure
     assert "elide: bool =" in figure and "mask: str | " in figure and figure.endswith("-> attnviz.figure.Figure")
     assert svg == "def (id_prefix: str | None =) -> str"
+
+
+def test_every_lazy_name_is_typed():
+    """attnviz imports its API on first use (`_API`); a type checker sees each name through the
+    `if TYPE_CHECKING:` imports, so a name added to one must be added to the other."""
+    import ast
+
+    tree = ast.parse((ROOT / "attnviz" / "__init__.py").read_text(encoding="utf-8"))
+    checked = {alias.asname or alias.name: node.module
+               for block in tree.body if isinstance(block, ast.If) and getattr(block.test, "id", "") == "TYPE_CHECKING"
+               for node in block.body if isinstance(node, ast.ImportFrom) for alias in node.names}
+    import attnviz
+
+    assert checked == attnviz._API
+    assert set(attnviz.__all__) == {*attnviz._API, "__version__"}

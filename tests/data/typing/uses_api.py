@@ -25,7 +25,7 @@ def bias(q_idx: int, kv_idx: int) -> Fraction:
 q: Vectors = [[1, 0], ["1/2", Fraction(3, 4)], [0.5, 2]]
 masks: MaskSpec = ["causal", keep_recent]
 fig: attnviz.Figure = attnviz.figure(q, np.array([[1, 0], [0, 1], [1, 1]]), mask=masks, bias=bias,
-                                     highlight=[(3, 3), "softmax=2"], scale="sqrt", softmax="grouped",
+                                     highlight=[(2, 2), "softmax=1"], scale="sqrt", softmax="grouped",
                                      tokens=["the", "cat", "sat"], theme="dark", index_base=0)
 svg: str = fig.svg()
 png: bytes = fig.png(scale=2)
@@ -53,3 +53,6 @@ def conf_setup(app: Sphinx) -> bool:
 
 
 status: int = main(["render", "-o", "out/seed.svg"])
+sliding: attnviz.Mask = attnviz.Mask("window=3") & ~attnviz.Mask("global=1") | keep_recent
+runs: tuple[tuple[int, int], ...] = sliding.bind(8, 8, index_base=0).runs(0)
+masked_map = attnviz.figure(view="mask", n=8, mask=sliding)

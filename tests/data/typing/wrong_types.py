@@ -12,3 +12,4 @@ size: int = attnviz.figure().svg()  # E: svg is a str
 attnviz.compose("not a figure")  # E: compose takes figures
 attnviz.flash([[1]], [[1]], block=2)  # E: block is a pair
 main("render -o fig.svg")  # E: the command's arguments are a list
+attnviz.Mask("causal") & 3  # E: a mask combines with masks
