@@ -15,7 +15,7 @@ demo: $(BIN)/attnviz
 	$(BIN)/attnviz render
 	$(BIN)/attnviz page
 	$(BIN)/attnviz walkthrough
-	$(BIN)/attnviz gallery out/gallery
+	$(BIN)/attnviz gallery out/gallery -j auto
 
 test: $(BIN)/attnviz system-deps
 	$(BIN)/python -m pytest -q

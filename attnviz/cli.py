@@ -99,12 +99,14 @@ def build_parser():
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=type(parser))
     render = commands.add_parser(
-        "render", help="write one figure as SVG, PNG or PDF",
+        "render", help="write figures as SVG, PNG or PDF",
         description="Write one attention figure as SVG, PNG or PDF, from a spec file, from flags, or (with neither) "
                     "the seed figure: Q = K = (1,0); (0,1); (1,1), cell (3,3) highlighted. "
-                    "Flags override the spec's keys.")
+                    "Flags override the spec's keys. Several specs (or -o DIR/) render a batch in one run: "
+                    "each spec to DIR/<its name>.svg, the failures named at the end, the others written.")
     render.add_argument("spec", nargs="?", metavar="SPEC",
                         help="figure spec, a TOML or JSON file; - reads standard input")
+    render.add_argument("more_specs", nargs="*", metavar="SPEC", help="more specs: a batch, written to -o DIR/")
     add_figure_options(render)
     render.add_argument("--panel", dest="panels", metavar="SPEC", action="append", type=_path,
                         help="a figure spec drawn as one panel of this figure; repeatable (the other flags are "
@@ -123,6 +125,7 @@ def build_parser():
     render.add_argument("--step", metavar="N", type=int,
                         help="with a document spec: the figure of its section N (1-based), as on its page "
                              "(default file: out/steps/NN-name.svg, where `attnviz page` puts it)")
+    add_batch_options(render)
     page = commands.add_parser(
         "page", help="write a document as an HTML page and one SVG per section",
         description="Write a document (title, heading, intro, legend, sections with formulas and figures) as "
@@ -167,6 +170,7 @@ def build_parser():
         description="Write the gallery: one SVG per mask family, caption form and scoring option.")
     gallery.add_argument("folder", nargs="?", type=_path, default="out/gallery",
                          help="where to write (default: out/gallery)")
+    add_batch_options(gallery)
     css = commands.add_parser(
         "css", help="write the style sheet that exposes inline figures' colours as CSS custom properties",
         description="Write attnviz.css for a page that inlines figures: link it, then restyle every figure "
@@ -240,6 +244,14 @@ def add_walkthrough_options(parser):
     parser.add_argument("--decode", metavar="P",
                         help="KV-cache decoding: the first P tokens are the prompt (one prefill step), then one step "
                              "per generated token, with the cache before and after")
+
+
+def add_batch_options(parser):
+    """How a batch runs: worker processes, and whether to draw a progress bar."""
+    parser.add_argument("-j", "--jobs", metavar="N", type=_jobs, default=1,
+                        help="render in N processes at once, or auto: one per CPU (default 1)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar and no summary line (a batch shows both on a terminal)")
 
 
 def add_look_options(parser):
@@ -376,22 +388,12 @@ def _default_render_path(args, fig):
 def run_render(args):
     from .export import format_for
 
+    if args.more_specs or (args.spec is not None and _names_folder(args.output)):
+        return _render_batch(args)
     fig = figure_from_args(args)
     output = args.output if args.output is not None else _default_render_path(args, fig)
     format = format_for(output, args.format)
-    if format != "png" and (args.dpi is not None or args.png_scale is not None):
-        raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}",
-                         "--dpi" if args.dpi is not None else "--png-scale")
-    if format == "svg":
-        data = fig.svg() + "\n"
-    elif format == "png":
-        try:
-            data = fig.png(scale=args.png_scale, dpi=args.dpi)
-        except InputError as err:  # named as the API's arguments; here they are flags
-            flags = {"scale": "--png-scale", "dpi": "--dpi"}
-            raise err.relocated(lambda where: flags.get(where, where)) from None
-    else:
-        data = fig.pdf()
+    data = _file_data(fig, format, args)
     if output == "-":
         _emit(data)
         return 0
@@ -401,6 +403,77 @@ def run_render(args):
         write_files({output: data})
     _report([output])
     return 0
+
+
+def _file_data(fig, format, args):
+    """The figure as the file's text (SVG) or bytes (PNG, PDF), at the flags' resolution."""
+    if format != "png" and (args.dpi is not None or args.png_scale is not None):
+        raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}",
+                         "--dpi" if args.dpi is not None else "--png-scale")
+    if format == "svg":
+        return fig.svg() + "\n"
+    if format == "png":
+        try:
+            return fig.png(scale=args.png_scale, dpi=args.dpi)
+        except InputError as err:  # named as the API's arguments; here they are flags
+            flags = {"scale": "--png-scale", "dpi": "--dpi"}
+            raise err.relocated(lambda where: flags.get(where, where)) from None
+    return fig.pdf()
+
+
+def _jobs(text):
+    """`-j N`: a number of worker processes, or `auto` (one per CPU)."""
+    if text == "auto":
+        return os.cpu_count() or 1
+    if not text.isdigit() or int(text) < 1:
+        from argparse import ArgumentTypeError
+
+        raise ArgumentTypeError(f"expected a number of processes (1 or more) or auto, got {text!r}")
+    return int(text)
+
+
+def _names_folder(output):
+    return output is not None and (output.endswith(("/", os.sep)) or os.path.isdir(output))
+
+
+def _render_batch(args):
+    """`attnviz render A.toml B.toml ... [-o DIR/]`: each spec to DIR/<its name>.<format>, same bytes as
+    rendered alone; the flags apply to every spec."""
+    from argparse import Namespace
+
+    from .batch import Job
+
+    specs = [args.spec, *args.more_specs]
+    folder = args.output if args.output is not None else DEFAULT_PAGE_DIR
+    if not _names_folder(folder) and not os.path.isdir(folder) and folder != DEFAULT_PAGE_DIR:
+        raise InputError("several figures go into a folder: end it with / (e.g. -o figures/)", f"-o {folder}")
+    if "-" in specs:
+        raise InputError("standard input has no name to write a batch figure under; give spec files", "SPEC -")
+    if args.step is not None:
+        raise InputError("renders one spec's step; give one spec", "--step")
+    format = args.format or "svg"
+    jobs, by_target = [], {}
+    for spec in specs:
+        target = os.path.join(folder, f"{os.path.splitext(os.path.basename(spec))[0]}.{format}")
+        if target in by_target:
+            raise InputError(f"{by_target[target]} and {spec} would both write {target}; rename one", "SPEC")
+        by_target[target] = spec
+        spec_args = Namespace(**{**vars(args), "spec": spec, "more_specs": []})
+        jobs.append(Job(spec, target, lambda spec_args=spec_args: _file_data(figure_from_args(spec_args), format,
+                                                                            spec_args)))
+    return _run_batch(jobs, args, folder)
+
+
+def _run_batch(jobs, args, folder):
+    """Run the jobs (a progress bar on a terminal), then one summary line; failures named, status 2 (1 for a bug)."""
+    from .batch import run_jobs
+
+    shown = not args.quiet and sys.stderr.isatty()
+    outcome = run_jobs(jobs, workers=args.jobs, progress=sys.stderr if shown else None,
+                       report=lambda line: print(line, file=sys.stderr))
+    if not args.quiet or outcome.errors:
+        print(outcome.summary(folder), file=sys.stderr)
+    return outcome.status
 
 
 def run_page(args):
@@ -532,12 +605,12 @@ def _write_page(document, figures, out_dir, name):
 
 
 def run_gallery(args):
-    from .gallery import write_gallery
+    from .gallery import gallery_jobs
 
-    with _writing(args.folder):
-        paths = write_gallery(args.folder)
-    _report(paths)
-    return 0
+    from .output import folder_lock
+
+    with _writing(args.folder), folder_lock(args.folder):  # another gallery run into the folder waits its turn
+        return _run_batch(gallery_jobs(args.folder), args, args.folder)
 
 
 def run_css(args):

@@ -6,7 +6,7 @@ beside the picture; the custom-mask entry is made through the API, as a user wou
 
 from dataclasses import dataclass
 
-__all__ = ["Entry", "ENTRIES", "dilated", "make", "write_gallery"]
+__all__ = ["Entry", "ENTRIES", "dilated", "make", "write_gallery", "gallery_jobs"]
 
 Q5 = "1,0; 0,1; 1,1; 1,-1; 0,2"
 
@@ -96,3 +96,13 @@ def write_gallery(folder):
     files = {Path(folder) / f"{entry.name}.svg": make(entry).svg() + "\n" for entry in ENTRIES}
     with folder_lock(folder):  # another gallery run into the folder waits its turn
         return write_tree_atomic(files)
+
+
+def gallery_jobs(folder):
+    """One batch job (`attnviz.batch`) per entry, writing `folder/NAME.svg`: what `attnviz gallery` runs."""
+    import os
+
+    from .batch import Job
+
+    return [Job(entry.name, os.path.join(folder, f"{entry.name}.svg"), lambda entry=entry: make(entry).svg() + "\n")
+            for entry in ENTRIES]

@@ -151,7 +151,7 @@ def test_walkthrough_with_rounded_weights_says_so(tmp_path):
            "≈0.047, ≈0.953." in html
 
 
-@pytest.mark.parametrize("args", [["gallery", "{tmp}/g"], ["render", "-o", "-"]])
+@pytest.mark.parametrize("args", [["page", "--print-spec"], ["render", "-o", "-"]])
 def test_a_reader_that_leaves_early_stops_it_quietly(tmp_path, args):
     """`attnviz gallery | head -1`: the closed pipe ends the command with no error text, status 141."""
     import os

@@ -46,7 +46,8 @@ def test_readme_shows_every_entry_with_its_command():
 def test_gallery_command_writes_every_figure(tmp_path):
     result = run("gallery", str(tmp_path / "g"))
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == [str(tmp_path / "g" / f"{e.name}.svg") for e in ENTRIES]
+    assert result.stderr.startswith(f"attnviz: {len(ENTRIES)} of {len(ENTRIES)} figures written to {tmp_path / 'g'} in ")
+    assert sorted(p.name for p in (tmp_path / "g").iterdir()) == sorted(f"{e.name}.svg" for e in ENTRIES)
     for entry in ENTRIES:
         assert (tmp_path / "g" / f"{entry.name}.svg").read_text(encoding="utf-8") == \
             (DOCS / f"{entry.name}.svg").read_text(encoding="utf-8")

@@ -27,7 +27,7 @@ NOT_FOR_DEFAULT_RENDER = (
     # attnviz: other commands, other options
     "attnviz.masks", "attnviz.logits", "attnviz.rounding", "attnviz.document", "attnviz.page",
     "attnviz.walkthrough", "attnviz.gallery", "attnviz.embed", "attnviz.mathml", "attnviz.markdown",
-    "attnviz.fontembed", "attnviz.sphinx", "attnviz.mkdocs",
+    "attnviz.fontembed", "attnviz.sphinx", "attnviz.mkdocs", "attnviz.batch",
 )
 # What --version and --help may import from attnviz: the package, the command and its error type.
 COMMAND_ONLY = {"attnviz", "attnviz.cli", "attnviz.errors"}
