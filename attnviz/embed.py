@@ -16,7 +16,7 @@ from .exact import InputError
 from .labels import check_text
 
 __all__ = ["FigureError", "Setting", "default_settings", "block_settings", "read_file", "file_settings",
-           "make_figure", "id_prefix", "inline_html", "say"]
+           "make_figure", "default_alt", "id_prefix", "inline_html", "say"]
 
 
 class FigureError(Exception):
@@ -127,6 +127,12 @@ def make_figure(settings, *, id_prefix, line=None):
         return build(kwargs, id_prefix=id_prefix)
     except InputError as err:
         raise _located(err, settings, line) from None
+
+
+def default_alt(figure):
+    """What screen readers announce for a figure the document gives no alt text: its title and subtitle."""
+    words = figure.words
+    return f"{words.title}. {words.subtitle}" if words.subtitle else words.title
 
 
 def _located(err, settings, line):

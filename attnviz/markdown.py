@@ -56,9 +56,10 @@ def fence_validator(language, inputs, options, attrs, md):
     return True
 
 
-def fence_format(source, language, class_name, options, md, defaults=None, **kwargs):
+def fence_format(source, language, class_name, options, md, defaults=None, cache=None, **kwargs):
     """The block's figure, as inline SVG in a `<div class="attnviz-figure">`; `defaults`: checked
-    site-wide settings (`embed.default_settings`) the block's keys override."""
+    site-wide settings (`embed.default_settings`) the block's keys override; `cache`: a
+    `cache.FigureCache` to read unchanged figures back from (None: draw every one)."""
     number = _next(md)
     page = _page["name"]
     first_line = _block_line(_page["source"], source, number)
@@ -69,13 +70,17 @@ def fence_format(source, language, class_name, options, md, defaults=None, **kwa
         if alt is not None:
             alt = check_text(alt, "alt")
         prefix = embed.id_prefix(page.rsplit(".", 1)[0] if page else "md", number)
-        figure = embed.make_figure(settings, id_prefix=prefix, line=first_line or 1)
+        if cache is None:
+            from .cache import FigureCache
+
+            cache = FigureCache(None)
+        drawn, _ = cache.figure(settings, id_prefix=prefix, line=first_line or 1)
     except embed.FigureError as err:
         where = _where(number, page_line=err.line) if first_line else _where(number, block_line=err.line)
         raise FenceError(f"{where}: {err.message}") from None
     except InputError as err:
         raise FenceError(f"{_where(number, page_line=first_line)}: {embed.say(err)}") from None
-    return embed.inline_html(figure.svg(), alt=alt, classes=kwargs.get("classes") or ())
+    return embed.inline_html(drawn.svg, alt=alt, classes=kwargs.get("classes") or ())
 
 
 #: The custom fence, as superfences takes it (the MkDocs plugin adds this one).

@@ -7,9 +7,13 @@ unique per page (`attnviz-<page>-<n>`) and errors name the page, line and block.
     plugins:
       - attnviz:
           defaults: {theme: dark}   # optional: figure keys every block starts from
+          cache: true               # default: figures kept in cache_dir, drawn again only when they change
+          cache_dir: .cache/attnviz # default, beside mkdocs.yml
 """
 
 import functools
+import logging
+import os
 
 from mkdocs.config import config_options
 from mkdocs.exceptions import PluginError
@@ -21,14 +25,25 @@ from .markdown import FENCE, fence_format, set_page
 
 __all__ = ["AttnvizPlugin"]
 
+log = logging.getLogger("mkdocs.plugins.attnviz")
+
 SUPERFENCES = "pymdownx.superfences"
 CSS_FILE = "assets/attnviz.css"
 
 
 class AttnvizPlugin(BasePlugin):
-    config_scheme = (("defaults", config_options.Type(dict, default={})),)
+    config_scheme = (("defaults", config_options.Type(dict, default={})),
+                     ("cache", config_options.Type(bool, default=True)),
+                     ("cache_dir", config_options.Type(str, default=".cache/attnviz")))
 
     def on_config(self, config):
+        from .cache import FigureCache
+
+        folder = None
+        if self.config["cache"]:
+            folder = os.path.join(os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml")),
+                                  self.config["cache_dir"])
+        self.figures = FigureCache(folder)
         try:
             defaults = embed.default_settings(self.config["defaults"], "attnviz: defaults")
         except InputError as err:
@@ -38,13 +53,15 @@ class AttnvizPlugin(BasePlugin):
         options = config.mdx_configs.setdefault(SUPERFENCES, {})
         fences = options.setdefault("custom_fences", [])
         if not any(fence.get("name") == FENCE["name"] for fence in fences):
-            fences.append(dict(FENCE, format=functools.partial(fence_format, defaults=defaults)))
+            fences.append(dict(FENCE, format=functools.partial(fence_format, defaults=defaults, cache=self.figures)))
         if CSS_FILE not in config.extra_css:
             config.extra_css.append(CSS_FILE)
         return config
 
     def on_post_build(self, config):
         """assets/attnviz.css: the figures' colours as CSS custom properties (`themes.host_stylesheet`)."""
+        if self.figures.drawn or self.figures.reused:
+            log.info(self.figures.summary())
         from pathlib import Path
 
         from .themes import host_stylesheet

@@ -22,6 +22,7 @@ a page.
 from __future__ import annotations
 
 import difflib
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -81,12 +82,11 @@ class AttnvizDirective(SphinxDirective):
 
     def run(self):
         try:
-            figure, alt = self._figure()
+            drawn, alt = self._figure()
         except embed.FigureError as err:
             _fail(self.env, self.env.docname, err.line or self.lineno, err.message)
             return []
-        node = attnviz_figure(svg=figure.svg(), prefix=figure.id_prefix,
-                              alt=alt if alt is not None else _default_alt(figure))
+        node = attnviz_figure(svg=drawn.svg, prefix=drawn.prefix, alt=alt if alt is not None else drawn.alt)
         node["has_alt"] = alt is not None
         node["classes"] += self.options.get("class", [])
         self.set_source_info(node)
@@ -120,7 +120,10 @@ class AttnvizDirective(SphinxDirective):
             except InputError as err:
                 raise embed.FigureError(embed.say(err), self._line_of("alt")) from None
         prefix = embed.id_prefix(self.env.docname, self.env.new_serialno("attnviz") + 1)
-        return embed.make_figure(settings, id_prefix=prefix, line=self.lineno), alt
+        figures = _figure_cache(self.env)
+        drawn, reused = figures.figure(settings, id_prefix=prefix, line=self.lineno)
+        _count(self.env, reused, figures.seconds)
+        return drawn, alt
 
     def _option_settings(self):
         settings = {}
@@ -199,7 +202,7 @@ class AttnvizPageDirective(SphinxDirective):
             if section.formula:
                 box += attnviz_formula(tex=section.formula, mathml=mathml)
             prefix = embed.id_prefix(self.env.docname, self.env.new_serialno("attnviz") + 1)
-            box += attnviz_figure(svg=figure.svg(id_prefix=prefix), prefix=prefix, alt=_default_alt(figure),
+            box += attnviz_figure(svg=figure.svg(id_prefix=prefix), prefix=prefix, alt=embed.default_alt(figure),
                                   has_alt=False)
         for node in box.findall():
             self.set_source_info(node)
@@ -207,6 +210,32 @@ class AttnvizPageDirective(SphinxDirective):
 
 
 DEFAULTS = "attnviz_defaults"
+CACHE = "attnviz_cache"  # conf.py: False draws every figure on every read
+
+
+def _figure_cache(env):
+    """Figures kept beside the doctrees (they survive `-E`), by a hash of their settings and attnviz."""
+    from .cache import FigureCache
+
+    return FigureCache(os.path.join(env.doctreedir, "attnviz-figures") if getattr(env.config, CACHE) else None)
+
+
+# How many figures this build drew and read back, and the time attnviz took: reported at the end.
+# Kept per document, as the failures are, so parallel readers' counts merge without double counting.
+
+def _stats(env):
+    if not hasattr(env, "attnviz_stats"):
+        env.attnviz_stats = {}
+    return env.attnviz_stats
+
+
+def _count(env, reused, seconds):
+    drawn, read_back, took = _stats(env).get(env.docname, (0, 0, 0.0))
+    _stats(env)[env.docname] = (drawn + (not reused), read_back + reused, took + seconds)
+
+
+def _reset_stats(app, env, docnames):
+    env.attnviz_stats = {}
 
 
 def _defaults(config):
@@ -232,11 +261,6 @@ def _unknown_option(name):
     return f"unknown option ':{name}:'{hint}"
 
 
-def _default_alt(figure):
-    words = figure.words
-    return f"{words.title}. {words.subtitle}" if words.subtitle else words.title
-
-
 # Failures: logged where they happen, remembered per document (so an unchanged document keeps
 # failing in incremental and parallel builds), and turned into a non-zero exit status at the end.
 
@@ -258,6 +282,8 @@ def _purge(app, env, docname):
 def _merge(app, env, docnames, other):
     theirs = _failures(other)
     _failures(env).update({docname: theirs[docname] for docname in docnames if docname in theirs})
+    counts = _stats(other)
+    _stats(env).update({docname: counts[docname] for docname in docnames if docname in counts})
 
 
 def _add_host_stylesheet(app):
@@ -275,6 +301,10 @@ def _add_host_stylesheet(app):
 
 
 def _finish(app, exception):
+    counts = _stats(app.env).values()
+    if counts:
+        drawn, reused, seconds = (sum(column) for column in zip(*counts))
+        logger.info("attnviz: %d figures drawn, %d read from the cache (%.2f s in attnviz)", drawn, reused, seconds)
     failures = _failures(app.env)
     if exception is None and failures:
         places = ", ".join(f"{app.env.doc2path(docname, False)}:{line}"
@@ -344,6 +374,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_node(attnviz_figure, html=(_visit_html, None))
     app.add_node(attnviz_formula, html=(_visit_formula_html, None))
     app.add_config_value(DEFAULTS, {}, "env", types=dict)
+    app.add_config_value(CACHE, True, "", types=bool)
+    app.connect("env-before-read-docs", _reset_stats)
     app.connect("config-inited", _check_defaults)
     app.add_directive("attnviz", AttnvizDirective)
     app.add_directive("attnviz-page", AttnvizPageDirective)
