@@ -144,7 +144,8 @@ def format_number(value: int | Fraction) -> str:
     >>> format_number(Fraction(7, 2)), format_number(Fraction(-4, 2)), format_number(0)
     ('7/2', '-2', '0')
     """
-    value = Fraction(value)
+    if type(value) is not Fraction:  # already one: every score of a figure (a 64x64 one writes 8,000)
+        value = Fraction(value)
     if value.denominator == 1:
         return str(value.numerator)
     return f"{value.numerator}/{value.denominator}"

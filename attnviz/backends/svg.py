@@ -13,7 +13,7 @@ from functools import lru_cache
 from ..layout import LEADING, Group, Mark, Rect, Text
 from ..metrics import FONT_FAMILIES
 from ..themes import SHAPE_PAINT, TEXT_COLOUR, get_theme, stylesheet
-from .xml import Element
+from .xml import Element, leaf
 
 __all__ = ["render_svg", "fmt"]
 
@@ -78,10 +78,10 @@ class _Painter:
         """Diagonal stripes for masked cells: they read as "masked" without colour, and in greyscale."""
         pattern = Element("pattern", {"id": pattern_id, "width": "8", "height": "8", "patternUnits": "userSpaceOnUse",
                                       "patternTransform": "rotate(45)"})
-        pattern.add(Element("rect", {"class": "attnviz-hatch-base", "x": "0", "y": "0", "width": "8", "height": "8",
-                                     "fill": self.palette["masked-fill"]}))
-        pattern.add(Element("rect", {"class": "attnviz-hatch-stripe", "x": "0", "y": "0", "width": "2.5",
-                                     "height": "8", "fill": self.palette["masked-hatch"]}))
+        pattern.add(leaf("rect", {"class": "attnviz-hatch-base", "x": "0", "y": "0", "width": "8", "height": "8",
+                                  "fill": self.palette["masked-fill"]}))
+        pattern.add(leaf("rect", {"class": "attnviz-hatch-stripe", "x": "0", "y": "0", "width": "2.5",
+                                  "height": "8", "fill": self.palette["masked-hatch"]}))
         return pattern
 
     def element(self, item, inherited=None):
@@ -101,7 +101,7 @@ class _Painter:
         if isinstance(item, Mark):
             s = item.size
             points = [(item.x - s, item.y), (item.x, item.y), (item.x, item.y + s)]
-            return Element("polygon", {"class": f"attnviz-{item.role}",
+            return leaf("polygon", {"class": f"attnviz-{item.role}",
                                        "points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in points),
                                        **self.shape(item.role)})
         raise TypeError(f"cannot draw {item!r}")
@@ -114,7 +114,7 @@ class _Painter:
         if paint:
             attributes.update(self.shape(rect.role))
         attributes.update(_STROKES.get(rect.role, {}))
-        return Element("rect", attributes)
+        return leaf("rect", attributes)
 
     def text(self, text):
         style = text.style
@@ -133,12 +133,12 @@ class _Painter:
             # Without this, SVG would drop a label's leading space and squeeze "a  b" to "a b".
             attributes["xml:space"] = "preserve"
         if len(text.lines) == 1:
-            return Element("text", attributes, text.lines[0])
+            return leaf("text", attributes, text.lines[0])
         element = Element("text", attributes)
         line_height = style.size * LEADING
         for n, line in enumerate(text.lines):
             x = text.x + (text.indent if n else 0)
-            element.add(Element("tspan", {"x": fmt(x), "y": fmt(text.y + n * line_height)}, line))
+            element.add(leaf("tspan", {"x": fmt(x), "y": fmt(text.y + n * line_height)}, line))
         return element
 
 
