@@ -130,8 +130,11 @@ def make_figure(settings, *, id_prefix, line=None):
 
 
 def default_alt(figure):
-    """What screen readers announce for a figure the document gives no alt text: its title and subtitle."""
-    words = figure.words
+    """What screen readers announce for a figure the document gives no alt text: its title and subtitle
+    (panels composed into one figure: their title, else what each shows)."""
+    words = getattr(figure, "words", None)
+    if words is None:
+        return figure.title or figure.description()
     return f"{words.title}. {words.subtitle}" if words.subtitle else words.title
 
 

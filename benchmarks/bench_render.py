@@ -1,5 +1,13 @@
-"""attnviz against matplotlib+seaborn, side by side: time per figure in process, and the
-whole-process time of one command that writes the seed figure.
+"""Where users wait on attnviz, measured side by side in one run (`make bench`).
+
+1. The command, as whole processes, alternating runs: `attnviz render` (the seed figure),
+   `--version` and `--help` against a bare `python -c pass`, and a seaborn script.
+2. In process, n = 3, 16, 64 with normalizer captions: attnviz (vectors -> SVG text) against
+   the floor writer (the same SVG by plain string formatting, from the finished layout) and seaborn.
+3. Memory: the peak of a process that renders the 64-token figure.
+4. svgwrite against attnviz's own writer (import, build + serialise, the HTML checker).
+5. A docs build of 100 directives (Sphinx, `-j 1` and `-j auto`, cold and warm; MkDocs cold and warm).
+6. A batch of 100 specs: one `attnviz render` process, serial and `-j 2`.
 
 Run with the venv's Python (`make bench`, or `.venv/bin/python benchmarks/bench_render.py`).
 """
@@ -8,6 +16,8 @@ import compileall
 import gc
 import os
 import platform
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -16,18 +26,22 @@ import time
 from pathlib import Path
 
 import attnviz
+import floor_writer  # this folder
 import matplotlib
 import numpy as np
 import seaborn
 import seaborn_figure  # this folder: the seaborn figure, also run as the seaborn script below
+import svgwrite
+import svgwrite_check  # this folder
 
 HERE = Path(__file__).resolve().parent
 SEED = ((1, 0), (0, 1), (1, 1))
 SIZES = (3, 16, 64)
-RATIO_TARGET, RATIO_SIZES = 30, (3, 64)  # in process: seaborn ms / attnviz ms at these n
-COMMAND_TARGET_MS = 120  # `attnviz render` of the default figure, as a whole process
-MIN_RUNS, BUDGET_S, MAX_RUNS = 3, 2.0, 100  # per in-process measurement
-COMMAND_RUNS = 10
+FORM = "normalizer"  # caption form of the in-process figures
+COMMAND_RUNS = 15  # alternating whole-process runs of each command
+MIN_RUNS, BUDGET_S, MAX_RUNS = 3, 2.0, 200  # per in-process measurement
+DOC_FIGURES, BATCH_SPECS = 100, 100
+TARGETS = {"command": 3.0, "floor": 4.0, "seaborn": {3: 60, 64: 50}, "memory_mb": 100, "warm_docs_s": 1.0}
 
 
 def vectors(n, a, b, dim=4):
@@ -37,16 +51,59 @@ def vectors(n, a, b, dim=4):
 
 def inputs(n):
     """(q, k) for n tokens; n=3 is the seed figure's Q = K."""
-    if n == 3:
-        return SEED, SEED
-    return vectors(n, 3, 1), vectors(n, 2, 3)
+    return (SEED, SEED) if n == 3 else (vectors(n, 3, 1), vectors(n, 2, 3))
 
+
+def median_ms(fn):
+    """Median wall time of fn() in ms (at least MIN_RUNS runs, about BUDGET_S in all), the number of runs."""
+    times, start = [], time.perf_counter()
+    while len(times) < MIN_RUNS or (time.perf_counter() - start < BUDGET_S and len(times) < MAX_RUNS):
+        gc.collect()  # every run starts from a clean heap, not the last run's garbage
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1000, len(times)
+
+
+# 1. The command
+
+def attnviz_script():
+    """The console script users run (next to this Python), else `python -m attnviz`."""
+    script = Path(sys.executable).parent / "attnviz"
+    return [str(script)] if script.is_file() and os.access(script, os.X_OK) else [sys.executable, "-m", "attnviz"]
+
+
+def commands(tmp):
+    attnviz_cmd = attnviz_script()
+    return {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "attnviz render": [*attnviz_cmd, "render", "-o", str(tmp / "seed.svg")],
+        "attnviz --version": [*attnviz_cmd, "--version"],
+        "attnviz --help": [*attnviz_cmd, "--help"],
+        "seaborn script": [sys.executable, str(HERE / "seaborn_figure.py"), str(tmp / "seaborn.svg")],
+    }
+
+
+def whole_processes(tmp):
+    """{name: median ms}, the commands run in turn (alternating), after one untimed run each."""
+    cmds = commands(tmp)
+    times = {name: [] for name in cmds}
+    for cmd in cmds.values():
+        subprocess.run(cmd, check=True, capture_output=True)
+    for run in range(COMMAND_RUNS):
+        for name, cmd in cmds.items():
+            if name == "seaborn script" and run >= 5:
+                continue  # a second a run: five are plenty
+            t0 = time.perf_counter()
+            subprocess.run(cmd, check=True, capture_output=True)
+            times[name].append(time.perf_counter() - t0)
+    return {name: statistics.median(t) * 1000 for name, t in times.items()}
+
+
+# 2. In process
 
 def seaborn_args(fig, n):
-    """seaborn_figure.draw's arguments, with every text taken from the attnviz figure.
-
-    Built outside the timed code: seaborn gets its strings for free, which favours it.
-    """
+    """seaborn_figure.draw's arguments, every text taken from the attnviz figure (outside the timing)."""
     words = fig.words
     return (np.array(fig.attention.scores, dtype=float), np.array(fig.attention.kept),
             np.array([[cell.text for cell in row] for row in words.cells]),
@@ -54,103 +111,199 @@ def seaborn_args(fig, n):
             words.title, words.subtitle, [(n, n)])
 
 
-def median_ms(fn):
-    """Median wall time of fn() in ms, the number of runs (at least MIN_RUNS, about BUDGET_S in all)
-    and the first run's result."""
-    times, first, start = [], None, time.perf_counter()
-    while len(times) < MIN_RUNS or (time.perf_counter() - start < BUDGET_S and len(times) < MAX_RUNS):
-        gc.collect()  # every run starts from a clean heap, not the last run's garbage
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-        first = result if first is None else first
-    return statistics.median(times) * 1000, len(times), first
-
-
 def in_process():
-    """One row per n: attnviz and seaborn ms/figure, and their SVG sizes."""
-    # Warm up both (imports, font lookups, caches) so the first timed size pays no start-up.
-    attnviz.figure(SEED, SEED).svg()
+    attnviz.figure(SEED, SEED).svg()  # warm up both: imports, font lookups, caches
     seaborn_figure.draw(*seaborn_args(attnviz.figure(SEED, SEED), 3))
     rows = []
     for n in SIZES:
         q, k = inputs(n)
-        fig = attnviz.figure(q, k, highlight=[(n, n)])
+        fig = attnviz.figure(q, k, highlight=[(n, n)], softmax=FORM)
+        svg, layout, prefix, description = fig.svg(), fig.layout(), fig.id_prefix, fig.description()
+        assert floor_writer.write(layout, prefix, description, fig.theme) == svg  # the same bytes
         args = seaborn_args(fig, n)
-        a_ms, a_runs, a_svg = median_ms(lambda q=q, k=k, n=n: attnviz.figure(q, k, highlight=[(n, n)]).svg())
-        s_ms, s_runs, s_svg = median_ms(lambda args=args: seaborn_figure.draw(*args))
-        # Same figure: the last caption's text is in the seaborn SVG too.
-        assert fig.words.softmax_rows[-1].scores.encode() in s_svg
-        rows.append((n, a_ms, s_ms, len(a_svg.encode()), len(s_svg), a_runs, s_runs))
+        a_ms, a_runs = median_ms(lambda q=q, k=k, n=n: attnviz.figure(q, k, highlight=[(n, n)], softmax=FORM).svg())
+        f_ms, _ = median_ms(lambda: floor_writer.write(layout, prefix, description, "light"))
+        s_svg = seaborn_figure.draw(*args)
+        assert fig.words.softmax_rows[-1].scores.encode() in s_svg  # the same captions
+        s_ms, s_runs = median_ms(lambda args=args: seaborn_figure.draw(*args))
+        rows.append(dict(n=n, attnviz=a_ms, floor=f_ms, seaborn=s_ms, svg_bytes=len(svg.encode()),
+                         seaborn_bytes=len(s_svg), runs=f"{a_runs}/{s_runs}"))
     return rows
 
 
-def print_table(rows):
-    print(f"{'n':>3} {'attnviz ms/fig':>15} {'seaborn ms/fig':>15} {'ratio s/a':>10} "
-          f"{'attnviz SVG B':>14} {'seaborn SVG B':>14} {'runs a/s':>9}")
-    for n, a_ms, s_ms, a_bytes, s_bytes, a_runs, s_runs in rows:
-        print(f"{n:>3} {a_ms:>15.2f} {s_ms:>15.1f} {s_ms / a_ms:>9.1f}x "
-              f"{a_bytes:>14,} {s_bytes:>14,} {f'{a_runs}/{s_runs}':>9}")
+# 3. Memory
+
+def peak_memory_mb():
+    """Peak resident memory of a process that renders the 64-token figure, and of one that only imports."""
+    q, k = inputs(64)
+    # VmHWM, the process's own high-water mark (ru_maxrss would keep this benchmark's, from before exec).
+    code = ("import re, attnviz; {} "
+            "print(re.search(r'VmHWM:\\s*(\\d+) kB', open('/proc/self/status').read())[1])")
+    draw = f"attnviz.figure({q!r}, {k!r}, highlight=[(64, 64)], softmax={FORM!r}).svg();"
+    kb = [int(subprocess.run([sys.executable, "-c", code.format(body)], check=True, capture_output=True,
+                             text=True).stdout) for body in (draw, "")]
+    return kb[0] / 1024, kb[1] / 1024
 
 
-def attnviz_command(out):
-    """The console script users run, if the venv has it; else `python -m attnviz`."""
-    script = Path(sys.executable).parent / "attnviz"
-    if script.is_file() and os.access(script, os.X_OK):
-        return [str(script), "render", "-o", out], f"{script} render -o FILE"
-    return [sys.executable, "-m", "attnviz", "render", "-o", out], "python -m attnviz render -o FILE"
+# 5. Docs builds
+
+def docs_project(root, figures):
+    """A Sphinx project (10 pages) and an MkDocs site, `figures` different figures in all."""
+    per_page = figures // 10
+    (root / "sphinx").mkdir(parents=True)
+    (root / "sphinx" / "conf.py").write_text('extensions = ["attnviz.sphinx"]\n', encoding="utf-8")
+    (root / "mkdocs" / "docs").mkdir(parents=True)
+    (root / "mkdocs" / "mkdocs.yml").write_text("site_name: Bench\nplugins:\n  - attnviz\n", encoding="utf-8")
+    index = "Bench\n=====\n\n.. toctree::\n\n" + "".join(f"   page{p}\n" for p in range(10))
+    (root / "sphinx" / "index.rst").write_text(index, encoding="utf-8")
+    for p in range(10):
+        rst, md = [f"Page {p}\n=======\n"], [f"# Page {p}\n"]
+        for f in range(per_page):
+            n = 3 + (p + f) % 6
+            q, k = vectors(n, 3 + p, 1 + f), vectors(n, 2, 3 + p)
+            text = lambda rows: "; ".join(",".join(map(str, row)) for row in rows)  # noqa: E731
+            rst.append(f".. attnviz::\n   :q: {text(q)}\n   :k: {text(k)}\n   :softmax: {FORM}\n")
+            md.append(f'```attnviz\nq = "{text(q)}"\nk = "{text(k)}"\nsoftmax = "{FORM}"\n```\n')
+        (root / "sphinx" / f"page{p}.rst").write_text("\n".join(rst), encoding="utf-8")
+        (root / "mkdocs" / "docs" / f"page{p}.md").write_text("\n".join(md), encoding="utf-8")
 
 
-def command_ms(cmd):
-    """Median wall time of a whole process in ms, after one untimed run (file cache, font cache)."""
-    subprocess.run(cmd, check=True, capture_output=True)
-    times = []
-    for _ in range(COMMAND_RUNS):
+FIGURE_LINE = re.compile(r"attnviz: (\d+) figures drawn, (\d+) read from the cache \(([\d.]+) s in attnviz\)")
+
+
+def timed(cmd, cwd=None):
+    """(wall seconds, figures drawn, read back, attnviz seconds) of one build."""
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - t0
+    drawn, reused, seconds = FIGURE_LINE.findall(done.stdout + done.stderr)[-1]
+    return wall, int(drawn), int(reused), float(seconds)
+
+
+def docs_builds(root):
+    """Rows: (build, wall s, drawn, read back, attnviz s). Cold: empty output and cache; warm: `-E`, cache kept."""
+    docs_project(root, DOC_FIGURES)
+    sphinx = [sys.executable, "-m", "sphinx", "-b", "html", str(root / "sphinx")]
+    rows = []
+    for jobs in ("1", "auto"):
+        out = root / f"out-{jobs}"
+        rows.append((f"Sphinx -j {jobs}, cold", *timed([*sphinx, str(out), "-j", jobs])))
+        rows.append((f"Sphinx -j {jobs}, warm (-E)", *timed([*sphinx, str(out), "-j", jobs, "-E"])))
+    mkdocs = [sys.executable, "-m", "mkdocs", "build"]
+    rows.append(("MkDocs, cold", *timed(mkdocs, cwd=root / "mkdocs")))
+    rows.append(("MkDocs, warm", *timed(mkdocs, cwd=root / "mkdocs")))
+    return rows
+
+
+# 6. Batches
+
+def batch(root):
+    """(one process serial s, one process -j 2 s, 100 separate processes s), each writing BATCH_SPECS figures."""
+    specs = []
+    for s in range(BATCH_SPECS):
+        n = 3 + s % 8
+        path = root / f"spec{s:03d}.toml"
+        rows = lambda vs: "; ".join(",".join(map(str, v)) for v in vs)  # noqa: E731
+        path.write_text(f'q = "{rows(vectors(n, 3 + s, 1))}"\nk = "{rows(vectors(n, 2, 3 + s))}"\n'
+                        f'softmax = "{FORM}"\n', encoding="utf-8")
+        specs.append(str(path))
+    command = attnviz_script()
+
+    def run(*args):
         t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1000
+        subprocess.run([*command, "render", *args], check=True, capture_output=True)
+        return time.perf_counter() - t0
+
+    serial = run(*specs, "-o", f"{root}/serial/", "--quiet")
+    parallel = run(*specs, "-o", f"{root}/parallel/", "--quiet", "-j", "2")
+    for spec in specs:
+        assert (root / "serial" / f"{Path(spec).stem}.svg").read_bytes() == \
+            (root / "parallel" / f"{Path(spec).stem}.svg").read_bytes()
+    one_each = sum(run(spec, "-o", f"{root}/each/{Path(spec).stem}.svg") for spec in specs)
+    return serial, parallel, one_each
 
 
-def whole_process():
-    # PYTHONDONTWRITEBYTECODE may be set, so imports would never cache attnviz's bytecode:
-    # compile it once, as an installed package would be.
-    compileall.compile_dir(Path(attnviz.__file__).parent, quiet=1)
-    with tempfile.TemporaryDirectory() as tmp:
-        a_cmd, a_name = attnviz_command(str(Path(tmp, "attnviz.svg")))
-        s_cmd = [sys.executable, str(HERE / "seaborn_figure.py"), str(Path(tmp, "seaborn.svg"))]
-        a_ms, s_ms = command_ms(a_cmd), command_ms(s_cmd)
-    return a_ms, s_ms, a_name
-
+# The report
 
 def verdict(ok):
     return "PASS" if ok else "MISS"
 
 
 def main():
+    # PYTHONDONTWRITEBYTECODE may be set, so imports would never cache attnviz's bytecode:
+    # compile it once, as an installed package would be.
+    compileall.compile_dir(Path(attnviz.__file__).parent, quiet=1)
     print(f"Python {platform.python_version()} ({sys.executable}); attnviz {attnviz.__version__}, "
-          f"matplotlib {matplotlib.__version__}, seaborn {seaborn.__version__}; "
+          f"matplotlib {matplotlib.__version__}, seaborn {seaborn.__version__}, svgwrite {svgwrite.__version__}; "
           f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
-    print("Measured: wall time per figure, vectors -> SVG text in memory (attnviz: figure(q, k, highlight=[(n, n)])"
-          ".svg(); seaborn: annotated causal heatmap + softmax captions + titles, savefig(BytesIO, 'svg'), Agg, "
-          "svg.fonttype=none), median of runs after a warm-up; then whole processes writing the seed figure.")
-    print()
-    rows = in_process()
-    print_table(rows)
-    print()
-    a_ms, s_ms, a_name = whole_process()
-    print(f"Whole process, median of {COMMAND_RUNS} (after 1 warm-up):")
-    print(f"  attnviz  {a_ms:7.1f} ms   {a_name}")
-    print(f"  seaborn  {s_ms:7.1f} ms   python benchmarks/seaborn_figure.py FILE")
-    print(f"  ratio    {s_ms / a_ms:7.1f}x  (seaborn/attnviz)")
-    print()
-    print("Targets:")
-    ratios = {n: s / a for n, a, s, *_ in rows}
-    for n in RATIO_SIZES:
-        print(f"  in process >= {RATIO_TARGET}x faster than seaborn at n={n}: {ratios[n]:.2f}x  "
-              f"{verdict(ratios[n] >= RATIO_TARGET)}")
-    print(f"  attnviz render (default figure) < {COMMAND_TARGET_MS} ms whole process: {a_ms:.1f} ms  "
-          f"{verdict(a_ms < COMMAND_TARGET_MS)}")
+    checks = []
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+
+        print(f"\n1. Whole process, median of {COMMAND_RUNS} alternating runs (seaborn: 5)")
+        cold = whole_processes(tmp)
+        bare = cold["python -c pass"]
+        for name, ms in cold.items():
+            print(f"   {name:<18} {ms:8.1f} ms  {ms / bare:5.1f}x bare python")
+        checks.append((f"attnviz render <= {TARGETS['command']:g}x bare python",
+                       f"{cold['attnviz render'] / bare:.2f}x", cold["attnviz render"] / bare <= TARGETS["command"]))
+
+        print(f"\n2. In process, {FORM} captions: vectors -> SVG text (floor: the same SVG text by string "
+              "formatting, from the finished layout)")
+        rows = in_process()
+        print(f"   {'n':>3} {'attnviz ms':>11} {'floor ms':>9} {'a/floor':>8} {'seaborn ms':>11} {'s/a':>7} "
+              f"{'attnviz SVG':>12} {'seaborn SVG':>12}")
+        for r in rows:
+            print(f"   {r['n']:>3} {r['attnviz']:>11.2f} {r['floor']:>9.2f} {r['attnviz'] / r['floor']:>7.2f}x "
+                  f"{r['seaborn']:>11.1f} {r['seaborn'] / r['attnviz']:>6.0f}x {r['svg_bytes']:>12,} "
+                  f"{r['seaborn_bytes']:>12,}")
+        by_n = {r["n"]: r for r in rows}
+        checks.append((f"64 tokens within {TARGETS['floor']:g}x the floor writer",
+                       f"{by_n[64]['attnviz'] / by_n[64]['floor']:.2f}x",
+                       by_n[64]["attnviz"] / by_n[64]["floor"] <= TARGETS["floor"]))
+        for n, target in TARGETS["seaborn"].items():
+            ratio = by_n[n]["seaborn"] / by_n[n]["attnviz"]
+            checks.append((f">= {target}x faster than seaborn at n={n}", f"{ratio:.0f}x", ratio >= target))
+
+        print("\n3. Memory")
+        peak, imported = peak_memory_mb()
+        print(f"   peak resident memory, rendering the 64-token figure: {peak:.1f} MB "
+              f"(importing attnviz alone: {imported:.1f} MB)")
+        checks.append((f"64-token figure under {TARGETS['memory_mb']} MB peak", f"{peak:.1f} MB",
+                       peak < TARGETS["memory_mb"]))
+
+        print("\n4. svgwrite against attnviz's writer: build + serialise the same element tree, median ms")
+        figures = {n: attnviz.figure(*inputs(n), highlight=[(n, n)], softmax=FORM).svg() for n in (3, 64)}
+        writes, refused, messages, import_ms = svgwrite_check.measure(figures)
+        print(f"   import svgwrite: {import_ms:.1f} ms (a fresh interpreter, against a bare one)")
+        print(f"   {'n':>3} {'attnviz':>9} {'svgwrite':>9} {'validator on':>13} {'(attributes it refuses)':>24}")
+        for n, ms in writes.items():
+            print(f"   {n:>3} {ms['attnviz']:>9.2f} {ms['svgwrite']:>9.2f} {ms['svgwrite, validator on']:>13.2f} "
+                  f"{refused[n]:>24,}")
+        for writer, said in messages.items():
+            print(f"   Nu HTML checker, {writer}'s SVG inline: {'; '.join(said) if said else 'no message'}")
+
+        print(f"\n5. Docs build of {DOC_FIGURES} figures (10 pages); cold: new output and cache; warm: cache kept")
+        print(f"   {'build':<26} {'wall s':>7} {'drawn':>6} {'cached':>7} {'attnviz s':>10}")
+        builds = docs_builds(tmp / "docs")
+        for name, wall, drawn, reused, seconds in builds:
+            print(f"   {name:<26} {wall:>7.2f} {drawn:>6} {reused:>7} {seconds:>10.2f}")
+        warm = max(seconds for name, *_, seconds in builds if "warm" in name)
+        checks.append((f"warm rebuild of {DOC_FIGURES} figures under {TARGETS['warm_docs_s']:g} s of attnviz time",
+                       f"{warm:.2f} s", warm < TARGETS["warm_docs_s"]))
+        redrawn = sum(drawn for name, _, drawn, *_ in builds if "warm" in name)
+        checks.append(("warm rebuilds draw nothing unchanged", f"{redrawn} drawn", redrawn == 0))
+
+        print(f"\n6. Batch of {BATCH_SPECS} specs ({FORM} captions, 3 to 10 tokens), wall time")
+        serial, parallel, one_each = batch(tmp / "batch")
+        print(f"   attnviz render SPEC x{BATCH_SPECS} -o DIR/          {serial:6.2f} s")
+        print(f"   attnviz render SPEC x{BATCH_SPECS} -o DIR/ -j 2     {parallel:6.2f} s  ({serial / parallel:.2f}x)")
+        print(f"   {BATCH_SPECS} separate attnviz render processes {one_each:6.2f} s")
+        shutil.rmtree(tmp / "batch", ignore_errors=True)
+
+    print("\nTargets:")
+    for what, value, ok in checks:
+        print(f"   {verdict(ok)}  {what}: {value}")
 
 
 if __name__ == "__main__":
