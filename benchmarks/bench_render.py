@@ -200,6 +200,7 @@ def docs_builds(root):
 def batch(root):
     """(one process serial s, one process -j 2 s, 100 separate processes s), each writing BATCH_SPECS figures."""
     specs = []
+    root.mkdir(parents=True)
     for s in range(BATCH_SPECS):
         n = 3 + s % 8
         path = root / f"spec{s:03d}.toml"
