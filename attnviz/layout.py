@@ -86,7 +86,7 @@ class Text:
         for n, line in enumerate(self.lines):
             width = measure(line.rstrip(), s)
             x = self.x + (self.indent if n else 0)
-            x0 = {"start": x, "middle": x - width / 2, "end": x - width}[self.anchor]
+            x0 = x if self.anchor == "start" else x - width / 2 if self.anchor == "middle" else x - width  # "end"
             base = self.y + n * s.size * LEADING
             boxes.append((x0, base - ASCENT * s.size, x0 + width, base + DESCENT * s.size))
         if self.rotate == -90:  # (x + u, y + v) is drawn at (x + v, y - u)

@@ -62,9 +62,15 @@ class _Painter:
 
     def __init__(self, palette, id_prefix):
         self.palette, self.id_prefix = palette, id_prefix
+        self._paint = {}  # role: its presentation attributes, made once (a 64x64 grid has 4,096 cell rects)
 
     def shape(self, role):
-        """Presentation attributes (fill, stroke) of a shape role."""
+        """Presentation attributes (fill, stroke) of a shape role (shared: do not change them)."""
+        if role not in self._paint:
+            self._paint[role] = self._shape(role)
+        return self._paint[role]
+
+    def _shape(self, role):
         fill, stroke = SHAPE_PAINT[role]
         if fill == "hatch":
             paint = {"fill": f"url(#{self.id_prefix}-hatch)"}
@@ -107,13 +113,16 @@ class _Painter:
         raise TypeError(f"cannot draw {item!r}")
 
     def rect(self, rect, paint=True):
-        attributes = {"class": f"attnviz-{rect.role}", **dict(rect.attrs), "x": fmt(rect.x), "y": fmt(rect.y),
-                      "width": fmt(rect.w), "height": fmt(rect.h)}
+        attributes = {"class": f"attnviz-{rect.role}"}
+        if rect.attrs:
+            attributes.update(rect.attrs)
+        attributes.update(x=fmt(rect.x), y=fmt(rect.y), width=fmt(rect.w), height=fmt(rect.h))
         if rect.rx:
             attributes["rx"] = fmt(rect.rx)
         if paint:
             attributes.update(self.shape(rect.role))
-        attributes.update(_STROKES.get(rect.role, {}))
+        if rect.role in _STROKES:
+            attributes.update(_STROKES[rect.role])
         return leaf("rect", attributes)
 
     def text(self, text):
