@@ -606,7 +606,6 @@ def _write_page(document, figures, out_dir, name):
 
 def run_gallery(args):
     from .gallery import gallery_jobs
-
     from .output import folder_lock
 
     with _writing(args.folder), folder_lock(args.folder):  # another gallery run into the folder waits its turn
