@@ -13,7 +13,7 @@ from functools import lru_cache
 from ..layout import LEADING, Group, Mark, Rect, Text
 from ..metrics import FONT_FAMILIES
 from ..themes import SHAPE_PAINT, TEXT_COLOUR, get_theme, stylesheet
-from .xml import Element, leaf
+from .xml import Element, leaf, parent
 
 __all__ = ["render_svg", "fmt"]
 
@@ -93,13 +93,12 @@ class _Painter:
     def element(self, item, inherited=None):
         """`inherited`: the shape role whose paint an enclosing group carries, so its rects need none."""
         if isinstance(item, Group):
-            group = Element("g", {"class": " ".join(item.classes), **dict(item.attrs)})
+            attributes = {"class": " ".join(item.classes)}
+            attributes.update(item.attrs)
             if item.classes[0] in _GROUP_PAINT:
                 inherited, hints = _GROUP_PAINT[item.classes[0]]
-                group.attributes.update({**self.shape(inherited), **hints})
-            for child in item.children:
-                group.add(self.element(child, inherited))
-            return group
+                attributes.update({**self.shape(inherited), **hints})
+            return parent("g", attributes, [self.element(child, inherited) for child in item.children])
         if isinstance(item, Text):
             return self.text(item)
         if isinstance(item, Rect):
@@ -143,12 +142,10 @@ class _Painter:
             attributes["xml:space"] = "preserve"
         if len(text.lines) == 1:
             return leaf("text", attributes, text.lines[0])
-        element = Element("text", attributes)
         line_height = style.size * LEADING
-        for n, line in enumerate(text.lines):
-            x = text.x + (text.indent if n else 0)
-            element.add(leaf("tspan", {"x": fmt(x), "y": fmt(text.y + n * line_height)}, line))
-        return element
+        return parent("text", attributes, [
+            leaf("tspan", {"x": fmt(text.x + (text.indent if n else 0)), "y": fmt(text.y + n * line_height)}, line)
+            for n, line in enumerate(text.lines)])
 
 
 def _collapsible(text):

@@ -7,7 +7,7 @@ validation bookkeeping and ElementTree serialisation, 70% of the whole render, a
 
 from functools import lru_cache
 
-__all__ = ["Element", "leaf", "escape_text", "escape_attribute"]
+__all__ = ["Element", "leaf", "parent", "escape_text", "escape_attribute"]
 
 _TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
 _ATTRIBUTE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
@@ -48,9 +48,14 @@ def leaf(tag, attributes, text=None):
     return f"<{tag}{written}>{text.translate(_TEXT)}</{tag}>"
 
 
+def parent(tag, attributes, children):
+    """An element around children already written (by `leaf` and `parent`): `<tag a="v">...</tag>`."""
+    return f"<{tag}{''.join(map(_attribute, attributes.items()))}>{''.join(children)}</{tag}>"
+
+
 class Element:
     """One element: a tag, attributes in the order given (the dict is the element's), then text
-    or children: Elements, or leaves already written by `leaf`."""
+    or children: Elements, or markup already written by `leaf` and `parent`."""
 
     __slots__ = ("tag", "attributes", "text", "children")
 
