@@ -1,8 +1,10 @@
 """A minimal XML element tree and writer: the one place attnviz escapes markup.
 
-svgwrite built the figures at first; at 64 tokens it spent about 0.7 s on per-element
-validation bookkeeping and ElementTree serialisation, 70% of the whole render, and wrote an
-`xmlns:ev` attribute HTML rejects on inline SVG. Plain elements written once are ~15x faster.
+svgwrite built the figures at first: its validator refuses the figures' `role`, `aria-*` and
+`data-*` attributes, building and serialising is several times slower even with it off, and it
+writes an `xmlns:ev` attribute HTML rejects on inline SVG. The README's "Why not svgwrite" gives
+the numbers, which `make bench` measures again (benchmarks/svgwrite_check.py). Most elements are
+leaves, written at once (`leaf`); groups are written around their written children (`parent`).
 """
 
 from functools import lru_cache
