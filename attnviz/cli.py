@@ -19,7 +19,8 @@ DEFAULT_WALKTHROUGH_DIR = "out/walkthrough"
 SLIDE_FORMATS = ("beamer", "tikz", "revealjs", "pptx", "pdf", "svg-animated")
 # Options whose value may start with a minus sign ("--q -1,2;0,1"): argparse would take it for an option.
 VALUE_OPTIONS = ("--q", "--k", "--highlight", "--title", "--subtitle", "--tokens", "--q-tokens", "--k-tokens",
-                 "-o", "--output", "--v", "--mask", "--bias", "--scale", "--dpi", "--png-scale")
+                 "-o", "--output", "--v", "--mask", "--bias", "--scale", "--dpi", "--png-scale", "--q-heads",
+                 "--k-heads", "--v-heads")
 
 
 class UsageError(Exception):
@@ -200,6 +201,11 @@ def add_figure_options(parser, highlight=True):
     parser.add_argument("--q", metavar="VECTORS", help='query vectors, e.g. "1,0; 0,1; 1,1" '
                         "(entries: integers, fractions like -3/4, decimals like 0.5)")
     parser.add_argument("--k", metavar="VECTORS", help="key vectors, same form as --q")
+    parser.add_argument("--q-heads", metavar="HEADS", help='query vectors per query head, heads separated by "|": '
+                        '"1,0; 0,1 | 1,1; 0,1" (instead of --q: one panel per head)')
+    parser.add_argument("--k-heads", metavar="HEADS", help="key vectors per KV head, same form (with --q-heads); "
+                        "query head h reads KV head ⌊h/(H/G)⌋")
+    parser.add_argument("--v-heads", metavar="HEADS", help="value vectors per KV head, same form (with --q-heads)")
     parser.add_argument("--tokens", metavar="LABELS", help='labels for both axes, separated by spaces: "<s> the cat" '
                         "(for labels with spaces, use a spec file)")
     parser.add_argument("--q-tokens", metavar="LABELS", help="labels for the query rows, separated by spaces")
@@ -269,7 +275,7 @@ def figure_from_args(args, walk=None, spec=None):
     `spec`: the spec's (mapping, name), when the caller has read it already."""
     from .figure import SEED_HIGHLIGHT, SEED_K, SEED_Q
     from .panels import build
-    from .spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, figure_arguments, read_spec
+    from .spec import INSTEAD_OF_VECTORS, KEYS, TEXT_READERS, WALKTHROUGH_KEYS, figure_arguments, read_spec
 
     kwargs, origin = {}, {}
     keys = KEYS if walk is None else {**KEYS, **WALKTHROUGH_KEYS}
@@ -308,7 +314,7 @@ def figure_from_args(args, walk=None, spec=None):
         kwargs["panel"] = [figure_arguments(read_spec(path, sys.stdin.buffer)[0], path, required=())
                            for path in args.panels]
         origin["panel"] = "--panel"
-    sized = "n" in kwargs or "shape" in kwargs or "panel" in kwargs  # no seed vectors needed
+    sized = any(key in kwargs for key in INSTEAD_OF_VECTORS)  # no seed vectors needed
     if "q" not in kwargs and "k" not in kwargs and not sized:
         kwargs.update(q=SEED_Q, k=SEED_K)
         base = kwargs.get("index_base", 1)  # the seed's cell (3,3), counted from the figure's base
@@ -508,6 +514,22 @@ def walkthrough_from_args(args, spec=None):
     `spec`: the spec's (mapping, name), when the caller has read it already."""
     walk = {}
     fig = figure_from_args(args, walk, spec)
+    from .heads import HeadsFigure
+
+    if isinstance(fig, HeadsFigure):
+        if walk:
+            key, (_, where) = next(iter(walk.items()))
+            raise InputError(f"steps through one head; for several heads the walkthrough goes head by head (give q "
+                             f"and k for one head to step through {key})", where)
+        for panel in fig.panels:
+            _check_walkable(panel)
+        from .walkthrough_heads import heads_walkthrough
+
+        try:
+            return heads_walkthrough(fig)
+        except InputError as err:  # named as the user gave the heads: the flag, or the spec's key
+            given = "--q-heads" if args.q_heads is not None else f"{args.spec}: q_heads"
+            raise err.relocated(lambda where: given if where == "q_heads" else where) from None
     _check_walkable(fig)
     return walkthrough_steps(fig, walk)
 

@@ -23,10 +23,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from os import PathLike
     from pathlib import Path
-    from typing import Literal, ParamSpec, TypeVar
+    from collections.abc import Sequence
+    from typing import Literal, ParamSpec, TypeVar, overload
 
     from .content import FigureText
     from .engine import Attention
+    from .heads import HeadsFigure
     from .highlight import Highlight
     from .layout import Layout
     from .maskmap import MapText
@@ -215,15 +217,42 @@ def check_id_prefix(prefix: object) -> str:
     return prefix
 
 
+if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a HeadsFigure of panels
+    @overload
+    def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None,
+               view: View = "full", n: int | None = None, shape: Shape | None = None,
+               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
+               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
+               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
+               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
+               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+               q_heads: None = None, k_heads: None = None, v_heads: None = None) -> Figure: ...
+
+    @overload
+    def figure(q: None = None, k: None = None, *, v: None = None,
+               view: View = "full", n: int | None = None, shape: Shape | None = None,
+               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
+               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
+               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
+               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
+               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+               q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
+               v_heads: Sequence[Vectors] | None = None) -> HeadsFigure: ...
+
+
 @_without_gc_pauses
-def figure(q: Vectors | None = None, k: Vectors | None = None, *, view: View = "full", n: int | None = None,
-           shape: Shape | None = None, highlight: HighlightSpec | None = None, mask: MaskSpec = "causal",
-           align: Align = "top-left", scale: ScaleSpec | None = None, bias: BiasSpec | None = None,
-           v: Vectors | None = None, softmax: SoftmaxForm = "expanded", weights: str = "named",
-           show: Show = "scores", title: str | None = None, subtitle: str | None = None, tokens: Labels | None = None,
-           q_tokens: Labels | None = None, k_tokens: Labels | None = None, x_title: str | None = None,
-           y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1, id_prefix: str | None = None,
-           theme: ThemeName = "light", embed_font: bool = False) -> Figure:
+def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None,
+           view: View = "full", n: int | None = None, shape: Shape | None = None,
+           highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
+           scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
+           weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
+           tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
+           x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+           id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+           q_heads: Sequence[Vectors] | None = None, k_heads: Sequence[Vectors] | None = None,
+           v_heads: Sequence[Vectors] | None = None) -> Figure | HeadsFigure:
     """Build the figure for query vectors `q` and key vectors `k` (default: the seed's).
 
     `view`: "full" (default: vectors, scores, mask and the named softmax), "scores" (vectors and
@@ -258,12 +287,30 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, view: View = "
     `theme`: "light" (default), "dark", "print", "contrast" or "auto" (follows the viewer's
     light or dark preference). `embed_font`: inline the font, subset, so the figure looks the
     same where DejaVu is not installed.
+    `q_heads`, `k_heads`, `v_heads` (instead of `q`, `k`, `v`): one list of vectors per query head
+    and per KV head, for multi-head, grouped-query and multi-query attention (`heads.heads_figure`):
+    one panel per query head; the other arguments apply to every panel.
 
     >>> fig = figure(highlight=[(3, 3)])
     >>> fig.attention.scores[2][2]
     Fraction(2, 1)
     """
     from .notation import SOFTMAX_FORMS
+
+    if q_heads is not None or k_heads is not None or v_heads is not None:
+        from .heads import heads_figure
+
+        given = [name for name, value in (("q", q), ("k", k), ("v", v)) if value is not None]
+        if given or q_heads is None:
+            raise InputError(f"give q_heads, k_heads (and v_heads) for several heads, or q, k (and v) for one, "
+                             "not both", given[0] if given else "q_heads")
+        if view == "mask":
+            raise InputError("heads draw each head's scores; the mask view has none (every head shares the mask)",
+                             "view")
+        return heads_figure(q_heads, k_heads, v_heads, view=view, highlight=highlight, mask=mask, align=align,
+                            scale=scale, bias=bias, softmax=softmax, weights=weights, show=show, title=title,
+                            subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, elide=elide,
+                            index_base=index_base, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
 
     if softmax not in SOFTMAX_FORMS:
         raise InputError(f"expected {', '.join(SOFTMAX_FORMS[:-1])} or {SOFTMAX_FORMS[-1]}; got {softmax!r}",

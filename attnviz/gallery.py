@@ -62,6 +62,9 @@ ENTRIES = (
     _entry("weights-decimal", "Rounded weights and outputs", "--weights", "decimal=3",
            "--v", "1,0; 0,1; 1,1; 2,0; 0,2"),
     _entry("values", "Outputs as weighted sums", "--v", "1,0; 0,1; 1,1; 2,0; 0,2", q="0,0; 0,0; 0,0; 1,0; 1,1"),
+    Entry("heads-gqa", "Grouped-query attention: 4 query heads, 2 KV heads",
+          ("--q-heads", "1,0; 0,1; 1,1 | 1,1; 0,1; 1,-1 | 2,0; 1,1; 0,1 | 0,1; 1,0; 1,1",
+           "--k-heads", "1,0; 0,1; 1,1 | 1,1; 1,-1; 0,2", "--v-heads", "1; 2; 3 | 3; 1; 0")),
     # Mechanics: one step of a walkthrough each.
     Entry("flash-tile", "FlashAttention-2, 2×2 tiles", ("--q", Q5, "--k", Q5, "--flash", "2,2"), step=3),
     Entry("flash-final", "FlashAttention-2, 2×2 tiles", ("--q", Q5, "--k", Q5, "--flash", "2,2"), step=7),

@@ -128,6 +128,17 @@ def _shape(value, where):
     raise InputError(f"expected \"QUERIESxKEYS\" like \"4x12\" or a pair like [4, 12], got {_kind(value)}", where)
 
 
+def _head_vectors(value, where):
+    """One list of vectors per head: `[[[1, 0], [0, 1]], [[1, 1], [0, 1]]]`, or a string with heads
+    separated by `|`: `"1,0; 0,1 | 1,1; 0,1"`."""
+    if isinstance(value, str):
+        return [parse_vectors(head, f"{where}: head {h}") for h, head in enumerate(value.split("|"), 1)]
+    if not isinstance(value, list) or not value:
+        raise InputError(f"expected one list of vectors per head, like [[[1, 0]], [[0, 1]]], or a string like "
+                         f"\"1,0 | 0,1\", got {_kind(value)}", where)
+    return [_vectors(head, f"{where}: head {h}") for h, head in enumerate(value, 1)]
+
+
 def _panels(value, where):
     """`[[panel]]` tables: each a figure spec of its own (no panels inside panels)."""
     if not isinstance(value, list) or not value or not all(isinstance(table, dict) for table in value):
@@ -157,6 +168,11 @@ KEYS = {
     "shape": Key("queries × keys of a mask map drawn without vectors", _shape, 'shape = "4x12"'),
     "q": Key("query vectors", _vectors, 'q = [[1, 0], [0, 1], [1, 1]]'),
     "k": Key("key vectors", _vectors, 'k = [[1, 0], [0, 1], ["1/2", 0.5]]'),
+    "q_heads": Key("query vectors per query head (instead of q): several heads, one panel each", _head_vectors,
+                   'q_heads = [[[1, 0], [0, 1]], [[1, 1], [0, 1]]]'),
+    "k_heads": Key("key vectors per KV head (with q_heads); query head h reads KV head ⌊h/(H/G)⌋", _head_vectors,
+                   'k_heads = [[[1, 0], [0, 1]]]'),
+    "v_heads": Key("value vectors per KV head (with q_heads)", _head_vectors, 'v_heads = [[[1], [2]]]'),
     "tokens": Key("labels for both axes", _strings, 'tokens = ["<s>", "the", "cat"]'),
     "q_tokens": Key("labels for the query rows", _strings, 'q_tokens = ["the", "cat"]'),
     "k_tokens": Key("labels for the key columns", _strings, 'k_tokens = ["<s>", "the", "cat"]'),
@@ -187,7 +203,7 @@ REQUIRED = ("q", "k")
 #: Keys of a composed figure as a whole, not of its panels.
 COMPOSE_KEYS = ("panel", "arrange")
 #: Keys that stand in for the vectors: a mask map's size, or panels (each with its own vectors).
-INSTEAD_OF_VECTORS = ("n", "shape", "panel")
+INSTEAD_OF_VECTORS = ("n", "shape", "panel", "q_heads", "k_heads")
 
 
 def _block(value, where):

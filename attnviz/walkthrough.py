@@ -22,9 +22,12 @@ from .figure import Figure
 from .highlight import parse_targets
 from .surds import Surd
 
-__all__ = ["MAX_STEPS", "SERIES", "LEGEND", "plan", "walkthrough"]
+__all__ = ["MAX_STEPS", "MAX_WALK_CELLS", "check_walk_size", "SERIES", "LEGEND", "plan", "walkthrough"]
 
 MAX_STEPS = 100
+#: Cells drawn over all of a walkthrough's steps: each step is a whole figure, so 64 steps of a 64×64 grid
+#: would be 150 MB of SVG. This is four times the largest walkthrough of scores (12 tokens, 91 steps).
+MAX_WALK_CELLS = 60_000
 SERIES = "Scores, Masks, Softmax"
 LEGEND = "highlighted = computed this step"
 MAX_LISTED = 12  # masked cells named one by one; more are counted
@@ -61,6 +64,15 @@ def walkthrough(fig):
         figures.append(Figure(attention, marks, at_step(words, marks, cells, rows, outputs),
                               id_prefix=section.id_prefix, theme=fig.theme, embed_font=fig.embed_font))
     return document, figures
+
+
+def check_walk_size(steps, cells, what, where):
+    """Refuses a walkthrough of more than MAX_STEPS steps or MAX_WALK_CELLS cells drawn in all (`cells` a step)."""
+    if steps > MAX_STEPS:
+        raise InputError(f"{steps} steps ({what}); the limit is {MAX_STEPS}", where)
+    if steps * cells > MAX_WALK_CELLS:
+        raise InputError(f"{steps} steps of {cells:,} cells each ({what}) would draw {steps * cells:,} cells; the "
+                         f"limit is {MAX_WALK_CELLS:,}: use fewer tokens", where)
 
 
 def _count_steps(steps):

@@ -18,9 +18,9 @@ from .exact import InputError
 from .figure import Figure
 from .highlight import parse_targets
 from .layout import lay_out
-from .walkthrough import LEGEND, _softmax_section, _tex_number
+from .walkthrough import LEGEND, _softmax_section, _tex_number, check_walk_size
 
-__all__ = ["DecodeStep", "decode_steps", "decode_walkthrough"]
+__all__ = ["DecodeStep", "decode_steps", "decode_walkthrough", "matrix_tex"]
 
 SERIES = "Decoding with a KV cache"
 MAX_MATRIX = 8  # the prefill's scores written as a matrix up to this many tokens; larger prompts in words
@@ -90,6 +90,7 @@ def decode_walkthrough(fig, prompt):
     attention, words = fig.attention, fig.words
     prefill_cache, steps = decode_steps(attention, prompt)
     n = attention.shape[0]
+    check_walk_size(len(steps) + 1, n * n, f"the prefill and {len(steps)} decoded tokens", "decode")
     words = replace(words, grid_caption=f"{words.grid_caption}; decoded with a KV cache after a prompt of {prompt}")
     sections = [_prefill_section(attention, prompt, prefill_cache)]
     sections += [_step_section(step, n, prompt, attention, fig.words) for step in steps]
@@ -144,16 +145,22 @@ def _prefill_section(attention, prompt, cache):
     paragraph = (f"The prompt, tokens 1–{prompt}, is computed at once: the {prompt}×{prompt} grid of the {mask.name} "
                  f"mask ({mask.rule}) keeps {_count(kept, 'score')}, and each of its {_count(prompt, 'row')} gets its "
                  f"named softmax, as in the full figure. {keeps}.")
-    formula = None
-    if prompt <= MAX_MATRIX:
-        shown = attention.scores if attention.logits is None else attention.logits
-        rows = [" & ".join(_tex_number(shown[i][j]) if attention.kept[i][j] else r"\cdot" for j in range(prompt))
-                for i in range(prompt)]
-        letter = "L" if attention.transformed else "S"
-        formula = rf"{letter}_{{1..{prompt},\,1..{prompt}}} = \begin{{pmatrix}} " + r" \\ ".join(rows) + \
-            r" \end{pmatrix}"
+    formula = matrix_tex(attention, prompt, prompt)
     return Section(heading=f"Prefill: the prompt's {_count(prompt, 'token')}", paragraphs=(paragraph,),
                    formula=formula, highlight=_highlight(range(1, prompt + 1), attention))
+
+
+def matrix_tex(attention, n_q, n_k, superscript=""):
+    """The first n_q×n_k scores (logits, when scaled or biased) as a TeX matrix, masked cells a dot;
+    None when it is larger than MAX_MATRIX a side (the sentences say it in words)."""
+    if max(n_q, n_k) > MAX_MATRIX:
+        return None
+    shown = attention.scores if attention.logits is None else attention.logits
+    rows = [" & ".join(_tex_number(shown[i][j]) if attention.kept[i][j] else r"\cdot" for j in range(n_k))
+            for i in range(n_q)]
+    letter = "L" if attention.transformed else "S"
+    return (rf"{letter}{superscript}_{{1..{n_q},\,1..{n_k}}} = \begin{{pmatrix}} " + r" \\ ".join(rows)
+            + r" \end{pmatrix}")
 
 
 def _step_section(step, n, prompt, attention, words):

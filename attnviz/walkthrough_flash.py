@@ -17,7 +17,7 @@ from .figure import Figure
 from .flash import ORDERS, flash_steps, tiles
 from .highlight import parse_targets
 from .surds import Surd, sign
-from .walkthrough import LEGEND, MAX_STEPS, _tex_exponent, _tex_number
+from .walkthrough import LEGEND, _tex_exponent, _tex_number, check_walk_size
 
 __all__ = ["ORDER_NAMES", "flash_walkthrough"]
 
@@ -37,9 +37,9 @@ def flash_walkthrough(fig, block, order="fa2"):
     except InputError as err:
         raise err.relocated(lambda where: "flash") from None
     steps = flash_steps(attention, block, order)
-    if len(steps) + 1 > MAX_STEPS:
-        raise InputError(f"{len(steps)} tiles to walk and the final step; the limit is {MAX_STEPS} steps: use larger "
-                         "blocks or fewer tokens", "flash")
+    n_q, n_k = attention.shape
+    check_walk_size(len(steps) + 1, n_q * n_k, f"{len(steps)} tiles and the final step; use larger blocks",
+                    "flash")
     br, bc = block
     name, loops = ORDER_NAMES[order]
     skipped = [tile for tile in all_tiles if tile.skipped]

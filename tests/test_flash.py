@@ -198,7 +198,10 @@ def test_walkthrough_spec_keys_work_like_the_flags(keys, steps, tmp_path):
     (["--flash-order", "fa1"], "attnviz: error: --flash-order: orders FlashAttention's tiles"),
     (["--flash", "2,2", "--decode", "2"], "attnviz: error: --flash and --decode: choose one walkthrough"),
     (["--q", ";".join(["1"] * 14), "--k", ";".join(["1"] * 14), "--flash", "1,1"],
-     "attnviz: error: --flash: 105 tiles to walk and the final step; the limit is 100 steps"),
+     "attnviz: error: --flash: 106 steps (105 tiles and the final step; use larger blocks); the limit is 100"),
+    (["--q", ";".join(["1"] * 40), "--k", ";".join(["1"] * 40), "--decode", "1"],
+     "attnviz: error: --decode: 40 steps of 1,600 cells each (the prefill and 39 decoded tokens) would draw 64,000 "
+     "cells; the limit is 60,000: use fewer tokens"),
 ])
 def test_bad_flash_input_is_one_line(args, message, tmp_path):
     assert_walkthrough_refused(args, message, tmp_path)

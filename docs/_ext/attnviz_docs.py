@@ -84,6 +84,9 @@ GROUPS = (
     ("Softmax captions and outputs", ("softmax-", "weights-", "values"),
      "How named weights are written, rounded weights marked ≈ (every printed digit correct), and outputs "
      "as weighted sums of value vectors."),
+    ("Heads: multi-head, grouped-query, multi-query", ("heads-",),
+     "One panel per query head, each that head's exact figure; query head h reads KV head ⌊h/(H/G)⌋ "
+     "(0-based), and the K and V a group shares are written once, in its first panel."),
     ("Mechanics: FlashAttention and KV-cache decoding", ("flash-", "decode-"),
      "One step of a walkthrough each: ``attnviz walkthrough --flash Br,Bc`` steps through FlashAttention's "
      "tiles with the running maximum and normaliser, ``--decode P`` through decoding with a KV cache. The "
