@@ -20,7 +20,7 @@ from functools import cache
 from .exact import InputError, digits
 
 __all__ = ["MAX_VALUE_DIGITS", "FIGURE_CHARS", "PAGE_CHARS", "PAGE_TEX", "PNG_PIXELS", "PDF_POINTS",
-           "check_inputs", "check_values", "figure_chars", "check_figure", "check_page", "check_png", "check_pdf"]
+           "check_inputs", "check_values", "figure_chars", "drawable_chars", "check_figure", "check_page", "check_png", "check_pdf"]
 
 MAX_VALUE_DIGITS = 200  # 40-digit entries over a common denominator give scores of ~82 digits
 FIGURE_CHARS = 8_000_000  # the 64x64 benchmark figure is ~2.5 million; the seed 10 thousand
@@ -84,6 +84,14 @@ def figure_chars(words, embed_font=False):
         cells = sum(map(len, getattr(words, "cells", ())))
         total += cells * sum(sum(map(len, axis)) // len(axis) for axis in labels)
     return total
+
+
+def drawable_chars(fig):
+    """`figure_chars` of a figure, or summed over the panels of a composed one (heads, `compose`)."""
+    panels = getattr(fig, "panels", None)
+    if panels is not None:
+        return sum(map(drawable_chars, panels))
+    return figure_chars(fig.words, fig.embed_font)
 
 
 def check_figure(words, embed_font=False):

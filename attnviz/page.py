@@ -63,9 +63,9 @@ def render_page(document, figures, name="<document>"):
 
 def page_files(document, figures, out_dir, name="<document>"):
     """Every file of the page, rendered: {path: text}; index.html first, then the steps in order."""
-    from .budget import check_page, figure_chars
+    from .budget import check_page, drawable_chars
 
-    check_page(document, [figure_chars(f.words, f.embed_font) for f in figures], name)  # before anything is drawn
+    check_page(document, [drawable_chars(f) for f in figures], name)  # before anything is drawn
     out_dir = Path(out_dir)
     files = {out_dir / "index.html": render_page(document, figures, name)}
     for section, figure in zip(document.sections, figures, strict=True):

@@ -256,7 +256,7 @@ def test_outputs_and_logits_are_bounded_too(tmp_path, monkeypatch):
 
 def test_the_default_gallery_and_documented_figures_stay_far_inside_the_budgets():
     import attnviz
-    from attnviz.budget import FIGURE_CHARS, PAGE_CHARS, PNG_PIXELS, figure_chars
+    from attnviz.budget import FIGURE_CHARS, PAGE_CHARS, PNG_PIXELS, drawable_chars, figure_chars
     from attnviz.document import build_figures, default_document
     from attnviz.gallery import ENTRIES, make
     from attnviz.page import page_files
@@ -264,9 +264,10 @@ def test_the_default_gallery_and_documented_figures_stay_far_inside_the_budgets(
 
     figures = [attnviz.figure(highlight=[(3, 3)])] + [make(entry) for entry in ENTRIES]
     for fig in figures:
-        assert figure_chars(fig.words) < FIGURE_CHARS / 100  # ~30,000 of 8,000,000
+        assert drawable_chars(fig) < FIGURE_CHARS / 100  # ~30,000 of 8,000,000 (a composed figure: all panels)
         layout = fig.layout()
-        assert layout.width * layout.height * 2**2 < PNG_PIXELS / 5  # at the default scale 2
+        panels = len(getattr(fig, "panels", ())) or 1  # a composed figure: each of its panels far inside
+        assert layout.width * layout.height * 2**2 < PNG_PIXELS / 5 * panels  # at the default scale 2
     # The 1,024-token views (a mask map, an elided figure) are small by design: far inside too.
     for big in (attnviz.figure(n=1024, view="mask", mask="window=3"),
                 attnviz.figure(*[[[(i * a) % 5 - 2, 1] for i in range(1024)] for a in (1, 2)], elide=True)):
