@@ -98,7 +98,8 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
     if panels is None:
         if arrange is not None:
             raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too", "arrange")
-        return figure(**{"id_prefix": id_prefix, **kwargs})
+        single: Figure | Composite = figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite
+        return single
     whole = {key: kwargs.pop(key) for key in ("title", "theme", "embed_font", "id_prefix") if key in kwargs}
     whole.setdefault("id_prefix", id_prefix)
     figures = []

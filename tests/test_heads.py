@@ -1,5 +1,7 @@
 """Multi-head, grouped-query and multi-query attention: every head's scores against brute force."""
 
+import math
+import random
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
@@ -53,6 +55,29 @@ def test_every_heads_scores_are_brute_force_with_the_group_mapping(problem):
                  if "attnviz-cell" in c.get("class", "").split()}
         assert cells == {(i + 1, j + 1): attnviz.figure([q[h][i]], [k[g][j]], mask="none").words.cells[0][0].text
                          for i in range(len(q[h])) for j in range(len(k[g]))}
+
+
+@pytest.mark.parametrize("n_heads, n_kv", [(2, 2), (4, 2), (4, 1), (8, 2), (8, 4)])
+def test_the_head_mapping_is_pytorchs_enable_gqa(n_heads, n_kv):
+    """PyTorch's scaled_dot_product_attention(enable_gqa=True) computes the same outputs, head by head:
+    its KV head for query head h is ours (the exact named weights, evaluated here in float64)."""
+    import torch
+
+    rng = random.Random(n_heads * 10 + n_kv)
+    n, d, dv = 4, 3, 2
+    q = [[[rng.randint(-2, 2) for _ in range(d)] for _ in range(n)] for _ in range(n_heads)]
+    k = [[[rng.randint(-2, 2) for _ in range(d)] for _ in range(n)] for _ in range(n_kv)]
+    v = [[[rng.randint(-2, 2) for _ in range(dv)] for _ in range(n)] for _ in range(n_kv)]
+    fig = attnviz.figure(q_heads=q, k_heads=k, v_heads=v)
+    as_tensor = lambda x: torch.tensor(x, dtype=torch.float64)[None]  # noqa: E731 - (batch, heads, tokens, dim)
+    theirs = torch.nn.functional.scaled_dot_product_attention(as_tensor(q), as_tensor(k), as_tensor(v), is_causal=True,
+                                                              scale=1.0, enable_gqa=True)[0]
+    for h, (panel, g) in enumerate(zip(fig.panels, fig.kv_heads)):
+        for i in range(n):
+            kept = [j for j in range(n) if panel.attention.kept[i][j]]
+            e = [math.exp(x) for x in panel.attention.weights(i).exponents]
+            ours = [sum(w * v[g][j][c] for w, j in zip(e, kept)) / sum(e) for c in range(dv)]
+            assert ours == pytest.approx(theirs[h, i].tolist(), abs=1e-12)
 
 
 def test_gqa_figure_names_its_mapping_and_writes_shared_keys_once():
