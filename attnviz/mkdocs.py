@@ -11,6 +11,8 @@ unique per page (`attnviz-<page>-<n>`) and errors name the page, line and block.
           cache_dir: .cache/attnviz # default, beside mkdocs.yml
 """
 
+from __future__ import annotations
+
 import functools
 import logging
 import os
@@ -22,6 +24,12 @@ from mkdocs.plugins import BasePlugin
 from . import embed
 from .exact import InputError
 from .markdown import FENCE, fence_format, set_page
+
+TYPE_CHECKING = False  # a type checker takes it as True
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+    from mkdocs.structure.pages import Page
 
 __all__ = ["AttnvizPlugin"]
 
@@ -36,7 +44,7 @@ class AttnvizPlugin(BasePlugin):
                      ("cache", config_options.Type(bool, default=True)),
                      ("cache_dir", config_options.Type(str, default=".cache/attnviz")))
 
-    def on_config(self, config):
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         from .cache import FigureCache
 
         folder = None
@@ -58,7 +66,7 @@ class AttnvizPlugin(BasePlugin):
             config.extra_css.append(CSS_FILE)
         return config
 
-    def on_post_build(self, config):
+    def on_post_build(self, config: MkDocsConfig) -> None:
         """assets/attnviz.css: the figures' colours as CSS custom properties (`themes.host_stylesheet`)."""
         if self.figures.drawn or self.figures.reused:
             log.info(self.figures.summary())
@@ -70,13 +78,13 @@ class AttnvizPlugin(BasePlugin):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(host_stylesheet(), encoding="utf-8")
 
-    def on_page_markdown(self, markdown, page, config, files):
+    def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         set_page(page.file.src_uri, page.file.content_string)
         return markdown
 
-    def on_page_content(self, html, page, config, files):
+    def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         set_page(None)
         return html
 
-    def on_build_error(self, error):
+    def on_build_error(self, error: Exception) -> None:
         set_page(None)
