@@ -56,3 +56,5 @@ status: int = main(["render", "-o", "out/seed.svg"])
 sliding: attnviz.Mask = attnviz.Mask("window=3") & ~attnviz.Mask("global=1") | keep_recent
 runs: tuple[tuple[int, int], ...] = sliding.bind(8, 8, index_base=0).runs(0)
 masked_map = attnviz.figure(view="mask", n=8, mask=sliding)
+heads = attnviz.figure(q_heads=[[[1, 0], [0, 1]], [[1, 1], [0, 1]]], k_heads=[[[1, 0], [0, 1]]])
+heads_svg: str = heads.svg()

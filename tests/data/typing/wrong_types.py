@@ -13,3 +13,4 @@ attnviz.compose("not a figure")  # E: compose takes figures
 attnviz.flash([[1]], [[1]], block=2)  # E: block is a pair
 main("render -o fig.svg")  # E: the command's arguments are a list
 attnviz.Mask("causal") & 3  # E: a mask combines with masks
+single: attnviz.Figure = attnviz.figure(q_heads=[[[1]]], k_heads=[[[1]]])  # E: several heads make panels
