@@ -18,7 +18,7 @@ DEFAULT_SUBTITLE = "Exact score and mask structure with named softmax."
 SCORES_SUBTITLE = "Exact scores and mask structure."
 ROUNDED_SUBTITLE = "Exact score and mask structure with rounded softmax weights."
 #: What the grid's kept cells show: the raw scores S_ij, or the softmax's logits L_ij (scaled, biased).
-SHOW = ("scores", "logits")
+SHOW = ("scores", "logits", "bias")  # "bias": the scores, with the bias matrix as a panel of its own
 #: What a figure draws: everything, the score table alone, or the mask map (`maskmap`).
 VIEWS = ("full", "scores", "mask")
 
@@ -248,6 +248,26 @@ def _hidden(positions, n, noun, base=1):
             ranges.append(str(a) if a == b else f"{a}–{b}")
         previous = p
     return [f"{noun} {', '.join(ranges)}"] if ranges else []
+
+
+def describe_bias(attention, words):
+    """The words of the bias panel beside a figure (`show="bias"`): the exact B_ij of every kept cell,
+    summed over the figure's biases, on the same labels; masked cells stay masked."""
+    formula = "".join(b.text for b in attention.biases).removeprefix("+")
+    cells = tuple(tuple(
+        cell if cell.gap else
+        replace(cell, text="masked" if cell.masked else
+                notation.format_exact(sum((b.value(cell.q - 1, cell.k - 1) for b in attention.biases), 0)),
+                computed=False)
+        for cell in row) for row in words.cells)
+    given = formula == "B_ij"  # an explicit matrix: its entries are the definition
+    return replace(words, title="Bias B_ij",
+                   subtitle="the given bias matrix, added to every logit" if given else
+                   f"B_ij={formula}, added to every logit",
+                   badge="exact bias", note="", q_line="", k_line="", more_vectors=(),
+                   grid_caption=f"bias {'B_ij' if given else f'B_ij={formula}'} with {attention.mask.name} mask",
+                   cells=cells,
+                   softmax_rows=(), output_rows=(), view="scores", show="bias")
 
 
 def rule_text(mask, base=1):

@@ -12,7 +12,8 @@ from .budget import check_figure, check_inputs, check_values
 from .content import SHOW, VIEWS, describe
 from .engine import CAUSAL, MAX_ELIDED_TOKENS, MAX_TOKENS, attend, dot, exact_vectors
 from .exact import InputError
-from .highlight import parse_targets
+from .highlight import NO_HIGHLIGHT, parse_targets
+from .records import replace
 from .labels import check_labels, check_text
 from .layout import lay_out
 from .output import write_atomic
@@ -316,7 +317,7 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
         raise InputError(f"expected {', '.join(SOFTMAX_FORMS[:-1])} or {SOFTMAX_FORMS[-1]}; got {softmax!r}",
                          "softmax")
     if show not in SHOW:
-        raise InputError(f"expected {' or '.join(SHOW)}; got {show!r}", "show")
+        raise InputError(f"expected {', '.join(SHOW[:-1])} or {SHOW[-1]}; got {show!r}", "show")
     if view not in VIEWS:
         raise InputError(f"expected {', '.join(VIEWS[:-1])} or {VIEWS[-1]}; got {view!r}", "view")
     if isinstance(index_base, bool) or index_base not in (0, 1):
@@ -379,6 +380,16 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
                      subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
                      q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
                      shown=shown, base=index_base)
+    if show == "bias":  # the ALiBi paper's picture: the scores, and the bias matrix as a grid of its own
+        if not attention.biases:
+            raise InputError("shows the bias matrix beside the scores: give a bias too (--bias)", "show")
+        from .content import describe_bias
+        from .panels import compose
+
+        words = replace(words, show="scores")
+        scores = Figure(attention, marks, words, theme=theme, embed_font=embed_font)
+        bias = Figure(attention, NO_HIGHLIGHT, describe_bias(attention, words), theme=theme, embed_font=embed_font)
+        return compose(scores, bias, id_prefix=id_prefix)
     return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
 
 

@@ -252,6 +252,8 @@ def lay_out(words, min_cell_w=None, grid_top=None):
 
     def add_text(role, pieces, x=PAD, indent=0, gap_after=0, finer=()):
         nonlocal y
+        if not "".join(pieces):  # a line this figure does not have (a bias panel's vectors)
+            return None
         lines = wrap(pieces, role, wrap_w, indent, finer)
         text = Text(role, x, y + ASCENT * STYLES[role].size, lines, indent=indent)
         items.append(text)
@@ -301,7 +303,7 @@ def lay_out(words, min_cell_w=None, grid_top=None):
     for i, row in enumerate(words.cells):
         for j, cell in enumerate(row):
             label = None if cell.gap else cell_label(cell, words.q_labels[i], words.k_labels[j],
-                                                     words.show.removesuffix("s"), words.base)
+                                                     _CELL_NOUN[words.show], words.base)
             items.append(_cell(cell, x_cells + j * (cell_w + CELL_GAP), y + i * (CELL_H + CELL_GAP), cell_w, label))
     y += len(words.cells) * (CELL_H + CELL_GAP) - CELL_GAP + 28
     if words.view == "scores":  # a score table: no captions
@@ -363,6 +365,9 @@ def lay_out(words, min_cell_w=None, grid_top=None):
     right = max(right_edge(item) for item in items)
     width = max(right + PAD, wrap_w + 2 * PAD)
     return Layout(width=width, height=y + PAD, title=words.title, desc=words.subtitle, items=items, grid=grid)
+
+
+_CELL_NOUN = {"scores": "score", "logits": "logit", "bias": "bias"}  # what a kept cell's text is, for screen readers
 
 
 def _baseline_centre(centre_y, role):

@@ -187,7 +187,7 @@ KEYS = {
     "softmax": Key("how named weights are written: expanded, normalizer or grouped", _text,
                    'softmax = "normalizer"'),
     "weights": Key("named (exact), or decimal=N for rounded weights marked ≈", _text, 'weights = "decimal=3"'),
-    "show": Key("what the grid's cells show: scores or logits", _text, 'show = "logits"'),
+    "show": Key("what the grid's cells show: scores or logits (bias: the bias matrix as a grid beside the scores)", _text, 'show = "logits"'),
     "index_base": Key("where labels, captions, rules and highlights start counting: 1 (default) or 0", _count,
                       "index_base = 0"),
     "elide": Key("draw the first and last rows and columns, with ⋮ ⋯ ⋱ for the rest (to 1,024 tokens)", _bool,

@@ -8,6 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attnviz
+import attnviz.notation
+import attnviz.panels
 from attnviz.exact import InputError
 from attnviz.masks import resolve
 
@@ -287,3 +289,28 @@ def test_the_walkthrough_refuses_what_it_cannot_step_through(tmp_path):
         result = run_cli("walkthrough", *args, "-o", str(tmp_path / "walk"))
         assert result.code == 2 and message in result.stderr, result.stderr
     assert not (tmp_path / "walk").exists()
+
+
+@pytest.mark.parametrize("bias", ["alibi=1/2", "matrix=0,0,0;-1,0,0;-2,-1/3,0", ["alibi=1", "alibi=1/4"]])
+def test_show_bias_draws_the_exact_bias_matrix_beside_the_scores(bias):
+    q = k = [[1, 0], [0, 1], [1, 1]]
+    fig = attnviz.figure(q, k, bias=bias, show="bias")
+    assert isinstance(fig, attnviz.panels.Composite) and len(fig.panels) == 2
+    scores, panel = fig.panels
+    attention = scores.attention
+    for row in panel.words.cells:
+        for cell in row:
+            i, j = cell.q - 1, cell.k - 1
+            if attention.kept[i][j]:  # B_ij = L_ij - S_ij, exactly
+                assert cell.text == attnviz.notation.format_exact(attention.logits[i][j] - attention.scores[i][j])
+            else:
+                assert cell.text == "masked"
+    layout = fig.layout()
+    tops = [min(c.children[0].y for c in p.children if getattr(c, "classes", ("",))[0] == "attnviz-cell")
+            for p in layout.items]
+    assert tops[0] == tops[1]  # the two grids line up
+
+
+def test_show_bias_needs_a_bias():
+    with pytest.raises(InputError, match="give a bias too"):
+        attnviz.figure(show="bias")
