@@ -275,7 +275,7 @@ def figure_from_args(args, walk=None, spec=None):
     `spec`: the spec's (mapping, name), when the caller has read it already."""
     from .figure import SEED_HIGHLIGHT, SEED_K, SEED_Q
     from .panels import build
-    from .spec import INSTEAD_OF_VECTORS, KEYS, TEXT_READERS, WALKTHROUGH_KEYS, figure_arguments, read_spec
+    from .spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, figure_arguments, read_spec, sized_without_vectors
 
     kwargs, origin = {}, {}
     keys = KEYS if walk is None else {**KEYS, **WALKTHROUGH_KEYS}
@@ -314,7 +314,7 @@ def figure_from_args(args, walk=None, spec=None):
         kwargs["panel"] = [figure_arguments(read_spec(path, sys.stdin.buffer)[0], path, required=())
                            for path in args.panels]
         origin["panel"] = "--panel"
-    sized = any(key in kwargs for key in INSTEAD_OF_VECTORS)  # no seed vectors needed
+    sized = sized_without_vectors(kwargs)  # no seed vectors needed
     if "q" not in kwargs and "k" not in kwargs and not sized:
         kwargs.update(q=SEED_Q, k=SEED_K)
         base = kwargs.get("index_base", 1)  # the seed's cell (3,3), counted from the figure's base

@@ -114,7 +114,7 @@ def make_figure(settings, *, id_prefix, line=None):
     from .panels import build
 
     kwargs = {key: setting.value for key, setting in settings.items()}
-    sized = any(key in kwargs for key in spec.INSTEAD_OF_VECTORS)  # a mask map's size, or panels
+    sized = spec.sized_without_vectors(kwargs)  # a mask map's size, or panels
     if "q" not in kwargs and "k" not in kwargs and not sized:
         kwargs.update(q=SEED_Q, k=SEED_K)
         base = kwargs.get("index_base", 1)  # the seed's cell (3,3), counted from the figure's base

@@ -21,7 +21,7 @@ from .themes import get_theme
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from os import PathLike
     from pathlib import Path
     from collections.abc import Sequence
@@ -167,21 +167,20 @@ class Figure(Drawable):
     def _key(self) -> object:
         return self.words
 
-    def layout(self, cell: float | None = None, grid_top: float | None = None, legend: bool = True) -> Layout:
+    def layout(self, cell: float | None = None, grid_top: float | None = None, panel: bool = False) -> Layout:
         """The positioned figure. `cell`, `grid_top`: a composed figure's shared cell size and grid top;
-        `legend`: False in a composed figure, which draws one legend for all its maps."""
+        `panel`: laid out as a panel of a composed figure (a smaller title; no legend, the figure draws one)."""
+        title_role = "panel-title" if panel else "title"
         check_figure(self.words, self.embed_font)  # the budget, estimated from the words: before any layout
         words = self.words
         if self.view == "mask":
-            from dataclasses import replace
-
             from .maskmap import lay_out_map
 
             if TYPE_CHECKING:
                 assert isinstance(words, MapText)
-            layout: Layout = lay_out_map(words if legend else replace(words, legend=False), cell, grid_top)
+            layout: Layout = lay_out_map(replace(words, legend=False) if panel else words, cell, grid_top, title_role)
             return layout
-        layout = lay_out(words, cell, grid_top)
+        layout = lay_out(words, cell, grid_top, title_role)
         return layout
 
     def description(self) -> str:
@@ -387,9 +386,10 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
         from .panels import compose
 
         words = replace(words, show="scores")
-        scores = Figure(attention, marks, words, theme=theme, embed_font=embed_font)
         bias = Figure(attention, NO_HIGHLIGHT, describe_bias(attention, words), theme=theme, embed_font=embed_font)
-        return compose(scores, bias, id_prefix=id_prefix)
+        # The figure's title heads both panels; the scores panel starts at its subtitle.
+        scores = Figure(attention, marks, replace(words, title=""), theme=theme, embed_font=embed_font)
+        return compose(scores, bias, title=words.title, id_prefix=id_prefix)
     return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
 
 
@@ -425,7 +425,8 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
     for name, changed in unused_forms.items():
         if changed:
             raise InputError("the mask view draws no softmax; use the full view for it", name)
-    n_q, n_k = _map_shape(q, k, n, shape)
+    labels = {"q": q_tokens if tokens is None else tokens, "k": k_tokens if tokens is None else tokens}
+    n_q, n_k = _map_shape(q, k, n, shape, labels)
     if mask is CAUSAL or mask == "causal" and n_q == n_k and align == "top-left":
         mask = CAUSAL
     else:
@@ -441,8 +442,10 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
     return Figure(None, None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
 
 
-def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape | None) -> tuple[int, int]:
-    """(queries, keys) of a mask map: from `n`, from `shape`, or from the vectors (default: the seed's)."""
+def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape | None,
+               labels: dict[str, Sequence[str] | None]) -> tuple[int, int]:
+    """(queries, keys) of a mask map: from `n`, from `shape`, from the vectors, or from the token labels
+    (default: the seed's vectors)."""
     from .maskmap import MAX_MAP_TOKENS
 
     given = [name for name, value in (("n", n), ("shape", shape)) if value is not None]
@@ -455,6 +458,8 @@ def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape
         sides = (_side(n, "n"),) * 2
     elif shape is not None:
         sides = _parse_shape(shape)
+    elif q is None and k is None and labels["q"] is not None and labels["k"] is not None:
+        sides = len(labels["q"]), len(labels["k"])  # checked against the limit below, the labels after
     else:
         if q is None and k is None:
             q, k = SEED_Q, SEED_K
@@ -464,7 +469,8 @@ def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape
         return len(exact_vectors(q, "q")), len(exact_vectors(k, "k"))
     for side in sides:
         if side > MAX_MAP_TOKENS:
-            raise InputError(f"{side} tokens; a mask map shows at most {MAX_MAP_TOKENS:,} a side", given[0])
+            raise InputError(f"{side} tokens; a mask map shows at most {MAX_MAP_TOKENS:,} a side",
+                             given[0] if given else "tokens")
     return sides
 
 

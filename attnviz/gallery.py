@@ -15,12 +15,15 @@ Q5 = "1,0; 0,1; 1,1; 1,-1; 0,2"
 class Entry:
     name: str  # file name without .svg
     title: str  # passed as --title too
-    args: tuple  # `attnviz render` arguments (without -o and --title), or () for an API entry
+    args: tuple = ()  # `attnviz render` arguments (without -o and --title), or () for an API entry
     step: int = 0  # when set: that step (1-based) of `attnviz walkthrough ARGS`
+    spec: str = ""  # when set: a spec file's text (panels need one), drawn by `attnviz render NAME.toml`
 
     @property
     def command(self):
         """The entry as a shell command, the shared vectors written as "$V" (V="1,0; 0,1; ...")."""
+        if self.spec:
+            return f"attnviz render {self.name}.toml"
         quoted = ['"$V"' if a == Q5 else f'"{a}"' if any(ch in a for ch in ' ;<>|&') else a for a in self.args]
         return " ".join(["attnviz walkthrough" if self.step else "attnviz render", *quoted])
 
@@ -68,6 +71,51 @@ ENTRIES = (
     # Mechanics: one step of a walkthrough each.
     Entry("flash-tile", "FlashAttention-2, 2×2 tiles", ("--q", Q5, "--k", Q5, "--flash", "2,2"), step=3),
     Entry("flash-final", "FlashAttention-2, 2×2 tiles", ("--q", Q5, "--k", Q5, "--flash", "2,2"), step=7),
+    # Views and panels: the figures people publish, redrawn.
+    Entry("map-subsequent-20", "subsequent_mask(20), the Annotated Transformer's",
+          ("--view", "mask", "--n", "20", "--index-base", "0")),
+    Entry("map-window-512", "Sliding window of 128, 512 tokens", ("--view", "mask", "--n", "512", "--mask",
+                                                                   "window=128")),
+    Entry("map-decode", "Decoding: 4 new queries, 12 cached keys",
+          ("--view", "mask", "--shape", "4x12", "--align", "bottom-right", "--x-title", "cached key j", "--y-title",
+           "new query i")),
+    Entry("map-tokens", "Sliding window of 3 over tokens", ("--view", "mask", "--tokens",
+                                                             "What is your favorite condiment ?", "--mask", "window=3")),
+    Entry("panels-mistral", "Vanilla attention and sliding-window attention", spec="""\
+title = "Vanilla attention and sliding-window attention"
+view = "mask"
+tokens = ["The", "cat", "sat", "on", "the"]
+
+[[panel]]
+title = "Vanilla (causal)"
+
+[[panel]]
+title = "Sliding window, W = 3"
+mask = "window=3"
+"""),
+    Entry("panels-three", "Causal, prefix-LM and document masking", spec="""\
+title = "Causal, prefix-LM and document masking"
+view = "mask"
+n = 16
+index_base = 0
+
+[[panel]]
+title = "causal"
+
+[[panel]]
+title = "prefix-LM, prefix of 6"
+mask = "prefix=6"
+
+[[panel]]
+title = "three packed documents"
+mask = "segments=1,1,1,1,1,2,2,2,2,2,2,3,3,3,3,3"
+"""),
+    _entry("view-scores", "Score table", "--view", "scores"),
+    _entry("bias-panel", "ALiBi: scores and the bias matrix", "--bias", "alibi=1/2", "--show", "bias"),
+    Entry("elided-12", "Twelve tokens, rows and keys 5–10 elided",
+          ("--q", "1,0; 0,1; 1,1; 2,0; 0,2; 1,2; 2,1; 2,2; 1,0; 0,1; 1,1; 3,1", "--k",
+           "1,0; 0,1; 1,1; 2,0; 0,2; 1,2; 2,1; 2,2; 1,0; 0,1; 1,1; 3,1", "--elide", "--softmax", "normalizer",
+           "--highlight", "12,7")),
     Entry("decode-window", "KV-cache decoding, window of 2", ("--q", Q5, "--k", Q5, "--mask", "window=2", "--decode",
                                                                "2"), step=3),
 )
@@ -75,6 +123,11 @@ ENTRIES = (
 
 def make(entry):
     """The entry's figure, made the way its command (or, for the custom mask, the API) makes it."""
+    if entry.spec:
+        from .panels import build
+        from .spec import figure_arguments, parse_spec
+
+        return build(figure_arguments(parse_spec(entry.spec, f"{entry.name}.toml"), f"{entry.name}.toml"))
     if not entry.args:
         from .figure import figure
         from .spec import parse_vectors
@@ -97,6 +150,8 @@ def write_gallery(folder):
     from .output import folder_lock, write_tree_atomic
 
     files = {Path(folder) / f"{entry.name}.svg": make(entry).svg() + "\n" for entry in ENTRIES}
+    # The spec files the panel entries are drawn from, so each is one command: attnviz render NAME.toml
+    files.update({Path(folder) / f"{entry.name}.toml": entry.spec for entry in ENTRIES if entry.spec})
     with folder_lock(folder):  # another gallery run into the folder waits its turn
         return write_tree_atomic(files)
 
@@ -107,5 +162,8 @@ def gallery_jobs(folder):
 
     from .batch import Job
 
-    return [Job(entry.name, os.path.join(folder, f"{entry.name}.svg"), lambda entry=entry: make(entry).svg() + "\n")
+    jobs = [Job(entry.name, os.path.join(folder, f"{entry.name}.svg"), lambda entry=entry: make(entry).svg() + "\n")
             for entry in ENTRIES]
+    # The spec files the panel entries are drawn from, so each is one command: attnviz render NAME.toml
+    return jobs + [Job(f"{entry.name}.toml", os.path.join(folder, f"{entry.name}.toml"),
+                       lambda entry=entry: entry.spec) for entry in ENTRIES if entry.spec]

@@ -32,6 +32,7 @@ class TextStyle:
 
 STYLES = {
     "title": TextStyle(24, bold=True),
+    "panel-title": TextStyle(18, bold=True),  # a panel's title, under a composed figure's
     "subtitle": TextStyle(15),
     "badge": TextStyle(12.5, bold=True),
     "note": TextStyle(13),
@@ -227,7 +228,7 @@ def _width(text, role):
     return measure(text, STYLES[role])
 
 
-def lay_out(words, min_cell_w=None, grid_top=None):
+def lay_out(words, min_cell_w=None, grid_top=None, title_role="title"):
     """Place a `content.FigureText`; returns a `Layout`.
 
     `min_cell_w`, `grid_top`: at least this cell width and first row's top, so composed panels line up.
@@ -260,7 +261,7 @@ def lay_out(words, min_cell_w=None, grid_top=None):
         y += text_height(role, len(lines)) + gap_after
         return text
 
-    add_text("title", split_keep(words.title, " "), gap_after=8)
+    add_text(title_role, split_keep(words.title, " "), gap_after=8)
     add_text("subtitle", split_keep(words.subtitle, " "), gap_after=14)
 
     badge_h, badge_pad = 26, 12

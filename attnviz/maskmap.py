@@ -104,7 +104,8 @@ def describe_map(mask, n_q, n_k, *, highlight=None, title=None, subtitle=None, q
     rule = rule_text(mask, base)
     return MapText(
         title=f"{mask.name.capitalize()} mask" if title is None else title,
-        subtitle=(f"{n_q} queries × {n_k} keys; " if n_q != n_k else f"{n_q} tokens; ")
+        subtitle=(f"{n_q} quer{'y' if n_q == 1 else 'ies'} × {n_k} key{'s' * (n_k != 1)}; " if n_q != n_k
+                  else f"{n_q} token{'s' * (n_q != 1)}; ")
         + f"{sum(b - a for row in runs for a, b in row):,} of {n_q * n_k:,} cells kept"
         if subtitle is None else subtitle,
         caption=f"{mask.name} mask keeps {rule}",
@@ -193,7 +194,7 @@ def map_geometry(words, cell=None):
     return min(CELL_MAX, math.floor(MAP_SIDE / max(n_q, n_k) * 4) / 4 or 0.25)
 
 
-def lay_out_map(words, cell=None, grid_top=None):
+def lay_out_map(words, cell=None, grid_top=None, title_role="title"):
     """Place a `MapText`; returns a `Layout` whose `grid` is (x, y, cell) of the map's top-left corner.
 
     `cell`, `grid_top`: a composed figure's shared cell size and grid top, so panels line up.
@@ -226,7 +227,7 @@ def lay_out_map(words, cell=None, grid_top=None):
         y += text_height(role, len(lines)) + gap_after
 
     if words.title:
-        add_text("title", words.title, 8)
+        add_text(title_role, words.title, 8)
     if words.subtitle:
         add_text("subtitle", words.subtitle, 10)
     add_text("caption", words.caption, 14)

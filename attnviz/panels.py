@@ -210,5 +210,5 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None)
 
 def _panel_layout(panel: Drawable, cell: float | None = None, grid_top: float | None = None) -> Layout:
     if isinstance(panel, Figure):
-        return panel.layout(cell, grid_top, legend=False)
+        return panel.layout(cell, grid_top, panel=True)
     return panel.layout()

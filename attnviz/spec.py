@@ -206,6 +206,14 @@ COMPOSE_KEYS = ("panel", "arrange")
 INSTEAD_OF_VECTORS = ("n", "shape", "panel", "q_heads", "k_heads")
 
 
+def sized_without_vectors(kwargs):
+    """Whether figure arguments give a size without vectors: a mask map's n, shape or token labels, or panels.
+    Otherwise a figure without q and k is the seed's."""
+    if any(key in kwargs for key in INSTEAD_OF_VECTORS):
+        return True
+    return kwargs.get("view") == "mask" and any(key in kwargs for key in ("tokens", "q_tokens", "k_tokens"))
+
+
 def _block(value, where):
     """`[2, 3]` or `"2,3"`: FlashAttention's tile, Br query rows by Bc key columns."""
     if isinstance(value, str):
@@ -314,7 +322,7 @@ def figure_arguments(mapping, name, keys=KEYS, required=REQUIRED):
         if key not in keys:
             raise InputError(_unknown(key, keys), name)
         out[key] = keys[key].check(value, f"{name}: {key}")
-    if required is REQUIRED and any(key in out for key in INSTEAD_OF_VECTORS):
+    if required is REQUIRED and sized_without_vectors(out):
         required = ()
     for key in required:
         if key not in out:

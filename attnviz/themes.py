@@ -22,6 +22,7 @@ __all__ = ["THEMES", "THEME_NAMES", "Theme", "COLOUR_NAMES", "TEXT_COLOUR", "SHA
 #: The colour a text of each layout role is drawn in (a key of the theme's colours).
 TEXT_COLOUR = {
     "title": "text",
+    "panel-title": "text",
     "subtitle": "text-muted",
     "badge": "badge-text",
     "note": "text-muted",
@@ -64,7 +65,7 @@ SHAPE_PAINT = {
     # the mask view: kept runs solid on a hatched ground (texture, not colour alone, tells them apart)
     "kept": ("text-muted", None),
     "map-masked": ("hatch", None),
-    "computed": ("computed-fill", "computed-stroke"),
+    "computed": ("computed-fill", "computed-stroke"),  # see-through (svg backend): the cell under it shows
     "map-empty-row": ("text", None),
     "map-gridline": ("background", None),
     "map-frame": (None, "masked-stroke"),

@@ -48,6 +48,24 @@ GALLERY = {
     "walkthrough-step": lambda theme: walkthrough(attnviz.figure(theme=theme))[1][4],
     "grid-16": lambda theme: attnviz.figure(*_grid(16), highlight=[(16, 16), "softmax=16"], theme=theme),
     "grid-32": lambda theme: attnviz.figure(*_grid(32), highlight=[(32, 1), "softmax=32"], theme=theme),
+    # Views and panels: mask maps from 8 to 1,024 tokens (long and right-to-left labels at 8), three panels,
+    # a score table beside its bias matrix, and an elided 1,024-token figure.
+    "map-8-labels": lambda theme: attnviz.figure(view="mask", tokens=LONG_TOKENS[:6] + ["שלום", "مرحبا"],
+                                                 mask="window=3", highlight=["row=8"], theme=theme),
+    "map-64": lambda theme: attnviz.figure(view="mask", n=64, mask="chunk=16", highlight="64,50", theme=theme),
+    "map-512": lambda theme: attnviz.figure(view="mask", n=512, mask="window=128", theme=theme),
+    "map-1024": lambda theme: attnviz.figure(view="mask", n=1024, x_title="key position j (of 1,024)",
+                                             y_title="query position i", theme=theme),
+    "panels-three": lambda theme: attnviz.compose(
+        attnviz.figure(view="mask", n=16, title="causal", theme=theme),
+        attnviz.figure(view="mask", n=16, mask="prefix=6", title="prefix-LM", theme=theme),
+        attnviz.figure(view="mask", n=16, mask="padding=3,15,16", highlight="mask", title="padding, every "
+                       "masked cell highlighted, a long panel title that wraps", theme=theme),
+        title="Three masks side by side, one legend", theme=theme),
+    "bias-panel": lambda theme: attnviz.figure(*_grid(5), bias="alibi=1/4", show="bias", highlight="5,5",
+                                               theme=theme),
+    "elided-1024": lambda theme: attnviz.figure(*_grid(1024), elide=True, tokens=[f"t{i}" for i in range(1024)],
+                                                highlight=["700,3", "softmax=700"], softmax="normalizer", theme=theme),
 }
 
 

@@ -188,7 +188,7 @@ def test_grouped_figure():
 def test_bad_softmax_and_show():
     with pytest.raises(InputError, match="softmax: expected expanded, normalizer or grouped; got 'short'"):
         attnviz.figure(softmax="short")
-    with pytest.raises(InputError, match="show: expected scores or logits; got 'weights'"):
+    with pytest.raises(InputError, match="show: expected scores, logits or bias; got 'weights'"):
         attnviz.figure(show="weights")
 
 

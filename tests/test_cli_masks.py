@@ -81,7 +81,7 @@ def test_json_spec_with_a_single_mask(tmp_path):
     (["--v", "1;x;2"], "attnviz: error: --v: vector 2: 'x' is not a number"),
     (["--softmax", "long"], "attnviz: error: --softmax: expected expanded, normalizer or grouped; got 'long'"),
     (["--weights", "decimal=x"], "attnviz: error: --weights: expected \"named\" or \"decimal=N\""),
-    (["--show", "all"], "attnviz: error: --show: expected scores or logits; got 'all'"),
+    (["--show", "all"], "attnviz: error: --show: expected scores, logits or bias; got 'all'"),
 ])
 def test_bad_new_flags_are_one_line_and_exit_2(tmp_path, args, message):
     target = tmp_path / "keep.svg"

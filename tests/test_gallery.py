@@ -46,8 +46,16 @@ def test_readme_shows_every_entry_with_its_command():
 def test_gallery_command_writes_every_figure(tmp_path):
     result = run("gallery", str(tmp_path / "g"))
     assert result.returncode == 0, result.stderr
-    assert result.stderr.startswith(f"attnviz: {len(ENTRIES)} of {len(ENTRIES)} figures written to {tmp_path / 'g'} in ")
-    assert sorted(p.name for p in (tmp_path / "g").iterdir()) == sorted(f"{e.name}.svg" for e in ENTRIES)
+    specs = [e for e in ENTRIES if e.spec]
+    count = len(ENTRIES) + len(specs)
+    assert result.stderr.startswith(f"attnviz: {count} of {count} figures written to {tmp_path / 'g'} in ")
+    assert sorted(p.name for p in (tmp_path / "g").iterdir()) == sorted(
+        [f"{e.name}.svg" for e in ENTRIES] + [f"{e.name}.toml" for e in specs])
+    for entry in specs:  # a panel entry's spec is written beside it: `attnviz render NAME.toml` redraws it
+        spec = tmp_path / "g" / f"{entry.name}.toml"
+        assert spec.read_text(encoding="utf-8") == entry.spec
+        redrawn = run("render", str(spec), "-o", "-")
+        assert redrawn.stdout == (DOCS / f"{entry.name}.svg").read_text(encoding="utf-8")
     for entry in ENTRIES:
         assert (tmp_path / "g" / f"{entry.name}.svg").read_text(encoding="utf-8") == \
             (DOCS / f"{entry.name}.svg").read_text(encoding="utf-8")

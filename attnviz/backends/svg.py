@@ -167,5 +167,5 @@ _STROKES = {
     "cell-pending": {"stroke-dasharray": "2 3"},  # dotted = not computed yet (a walkthrough step)
     "softmax-pending": {"stroke-dasharray": "2 3"},
     "output-pending": {"stroke-dasharray": "2 3"},
-    "computed": {"stroke-width": "1.5"},
+    "computed": {"stroke-width": "2.5", "fill-opacity": "0.6"},  # a map's highlight: the cell under it shows
 }

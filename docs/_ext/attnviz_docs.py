@@ -78,12 +78,15 @@ GROUPS = (
      "A kept cell shows its score and a masked one says ``masked``; the badge names the mask and the note "
      "states its rule. Several masks combine (a cell is kept when every one keeps it): give them as a TOML "
      "list."),
-    ("Scores: scale and bias", ("scale-", "bias-"),
+    ("Scores: scale and bias", ("scale-", "bias-alibi"),
      "The softmax exponentiates the logits, scale times score plus bias, all exact (radicals in simplest "
      "form); ``:show: logits`` puts them in the grid."),
     ("Softmax captions and outputs", ("softmax-", "weights-", "values"),
      "How named weights are written, rounded weights marked ≈ (every printed digit correct), and outputs "
      "as weighted sums of value vectors."),
+    ("Views and panels: published figures, redrawn", ("map-", "panels-", "view-", "bias-panel", "elided-"),
+     "The mask map (``:view: mask``) to 1,024 tokens, panels composed side by side with aligned grids and "
+     "one legend, the score table, the bias matrix beside the scores, and elision for long figures."),
     ("Heads: multi-head, grouped-query, multi-query", ("heads-",),
      "One panel per query head, each that head's exact figure; query head h reads KV head ⌊h/(H/G)⌋ "
      "(0-based), and the K and V a group shares are written once, in its first panel."),
@@ -118,6 +121,10 @@ class GalleryDirective(SphinxDirective):
         return out
 
     def _entry(self, entry):
+        if entry.spec:  # a spec file with panels: show it, and draw it below
+            return [f"``{entry.command}``, where ``{entry.name}.toml`` is:", "", ".. code-block:: toml", "",
+                    *(f"   {line}" for line in entry.spec.splitlines()), "",
+                    f".. attnviz-api-entry:: {entry.name}", ""]
         if not entry.args:  # made through the API: show the Python, draw it below
             return ["Made through the API (a mask can be any Python function of the 0-based query and key "
                     "positions), so there is no directive for it:", "", ".. code-block:: python", "",
@@ -129,7 +136,9 @@ class GalleryDirective(SphinxDirective):
             return [f"Step {entry.step} of:", "", ".. code-block:: sh", "", f"   V=\"{gallery.Q5}\"",
                     f"   {entry.command}", "", f".. attnviz-api-entry:: {entry.name}", ""]
         options, args = {}, list(entry.args)
-        for flag, value in zip(args[::2], args[1::2], strict=True):
+        while args:  # --flag VALUE, or a bare --flag (--elide)
+            flag = args.pop(0)
+            value = args.pop(0) if args and not args[0].startswith("--") else ""
             options.setdefault(flag.removeprefix("--"), []).append(value)
         options["title"] = [entry.title]
         lines = [".. attnviz-example::", "", "   .. attnviz::"]
