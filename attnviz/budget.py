@@ -94,9 +94,9 @@ def drawable_chars(fig):
     return figure_chars(fig.words, fig.embed_font)
 
 
-def check_figure(words, embed_font=False):
-    """Refuse a figure over FIGURE_CHARS, before its layout is made."""
-    size = figure_chars(words, embed_font)
+def check_figure(words, embed_font=False, size=None):
+    """Refuse a figure over FIGURE_CHARS, before its layout is made (`size`: already estimated, for panels)."""
+    size = figure_chars(words, embed_font) if size is None else size
     if size > FIGURE_CHARS:
         raise InputError(f"the figure would be about {size:,} characters of SVG, past the budget of {FIGURE_CHARS:,} "
                          f"per figure: {_WAYS_OUT}", "figure")

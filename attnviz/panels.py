@@ -51,6 +51,11 @@ class Composite(Drawable):
         return f"{len(parts)} panels: " + "; ".join(f"panel {n}: {text}" for n, text in enumerate(parts, 1))
 
     def layout(self, cell: float | None = None, grid_top: float | None = None) -> Layout:
+        from .budget import FIGURE_CHARS, check_figure, drawable_chars
+
+        size = drawable_chars(self)
+        if size > FIGURE_CHARS:  # each panel fits, but together they would not: refused before any layout
+            check_figure(None, size=size)
         layout: Layout = compose_layouts(self.panels, self.columns, self.title)
         return layout
 

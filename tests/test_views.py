@@ -314,3 +314,14 @@ def test_show_bias_draws_the_exact_bias_matrix_beside_the_scores(bias):
 def test_show_bias_needs_a_bias():
     with pytest.raises(InputError, match="give a bias too"):
         attnviz.figure(show="bias")
+
+
+def test_panels_that_each_fit_can_still_be_too_many_together(monkeypatch):
+    import attnviz.budget
+
+    maps = [attnviz.figure(view="mask", n=64) for _ in range(3)]
+    one = attnviz.budget.figure_chars(maps[0].words)
+    monkeypatch.setattr(attnviz.budget, "FIGURE_CHARS", int(one * 2.5))  # each fits, three do not
+    maps[0].layout()
+    with pytest.raises(InputError, match="past the budget"):
+        attnviz.compose(*maps).svg()
