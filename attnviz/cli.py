@@ -360,11 +360,11 @@ def join_negative_values(argv):
 
 
 def _whole(text):
-    from argparse import ArgumentTypeError  # argparse is imported lazily: not a name of this module
+    from argparse import ArgumentTypeError
 
     text = text.strip()
     if not (text.isascii() and text.isdigit()) or len(text) > 7:
-        raise ArgumentTypeError(f"expected a whole number of tokens, got {text[:40]!r}")
+        raise ArgumentTypeError(f"expected a whole number, got {text[:40]!r}")
     return int(text)
 
 

@@ -183,6 +183,20 @@ class Figure(Drawable):
         layout = lay_out(words, cell, grid_top, title_role)
         return layout
 
+    def bias_panel(self) -> Figure:
+        """The bias matrix as a figure of its own: the exact B_ij of every kept cell on this figure's labels,
+        to compose beside it as the ALiBi paper draws it: `attnviz.compose(fig, fig.bias_panel())`
+        (what `--show bias` draws)."""
+        from .content import describe_bias
+
+        attention, words = self.attention, self.words
+        if attention is None or not attention.biases or self.view == "mask":
+            raise InputError("the figure has no bias to draw: give one (bias=...)", "bias")
+        if TYPE_CHECKING:
+            assert isinstance(words, FigureText)
+        return Figure(attention, NO_HIGHLIGHT, describe_bias(attention, words), theme=get_theme(self.theme),
+                      embed_font=self.embed_font)
+
     def description(self) -> str:
         """The sentence assistive technology reads (the root's `aria-description`)."""
         from .a11y import figure_sentence, map_sentence
@@ -315,6 +329,8 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     if softmax not in SOFTMAX_FORMS:
         raise InputError(f"expected {', '.join(SOFTMAX_FORMS[:-1])} or {SOFTMAX_FORMS[-1]}; got {softmax!r}",
                          "softmax")
+    if show == "bias":  # type: ignore[comparison-overlap]  # specs and --show make two panels (panels.build)
+        raise InputError("the bias matrix is a panel of its own: attnviz.compose(fig, fig.bias_panel())", "show")
     if show not in SHOW:
         raise InputError(f"expected {', '.join(SHOW[:-1])} or {SHOW[-1]}; got {show!r}", "show")
     if view not in VIEWS:
@@ -379,17 +395,6 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
                      subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
                      q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
                      shown=shown, base=index_base)
-    if show == "bias":  # the ALiBi paper's picture: the scores, and the bias matrix as a grid of its own
-        if not attention.biases:
-            raise InputError("shows the bias matrix beside the scores: give a bias too (--bias)", "show")
-        from .content import describe_bias
-        from .panels import compose
-
-        words = replace(words, show="scores")
-        bias = Figure(attention, NO_HIGHLIGHT, describe_bias(attention, words), theme=theme, embed_font=embed_font)
-        # The figure's title heads both panels; the scores panel starts at its subtitle.
-        scores = Figure(attention, marks, replace(words, title=""), theme=theme, embed_font=embed_font)
-        return compose(scores, bias, title=words.title, id_prefix=id_prefix)
     return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
 
 

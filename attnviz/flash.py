@@ -155,8 +155,9 @@ def flash(q: Vectors, k: Vectors, v: Vectors | None = None, block: tuple[int, in
     >>> steps[2].m[3], steps[2].l[3], steps[2].rescale[3]
     (Fraction(2, 1), (Fraction(-1, 1), Fraction(-1, 1), Fraction(0, 1)), Fraction(-1, 1))
     """
-    from .figure import figure
+    from .figure import Figure, figure
 
-    attention = figure(q, k, v=v, mask=mask, scale=scale).attention
-    assert attention is not None  # a full figure always has one
+    fig = figure(q, k, v=v, mask=mask, scale=scale)
+    attention = fig.attention if isinstance(fig, Figure) else None
+    assert attention is not None  # a full figure (not a composed one) always has one
     return flash_steps(attention, block, order)

@@ -9,6 +9,7 @@ Mask maps in a composed figure share one legend, drawn once below the panels.
 from __future__ import annotations
 
 from .exact import InputError
+from .records import replace
 from .figure import Drawable, Figure, check_id_prefix
 from .layout import PAD, STYLES, Group, Layout, Text, split_keep, text_height, translate, wrap
 from .metrics import ASCENT
@@ -103,6 +104,8 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
     if panels is None:
         if arrange is not None:
             raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too", "arrange")
+        if kwargs.get("show") == "bias":  # the ALiBi paper's picture: the scores, the bias matrix beside them
+            return _with_bias({**kwargs, "show": "scores"}, kwargs.get("id_prefix", id_prefix))
         single: Figure | Composite = figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite
         return single
     whole = {key: kwargs.pop(key) for key in ("title", "theme", "embed_font", "id_prefix") if key in kwargs}
@@ -115,10 +118,25 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
             merged = {key: value for key, value in merged.items()
                       if key in panel or key not in ("n", "shape", "x_title", "y_title")}
         try:
-            figures.append(figure(**merged))
+            bias = merged.get("show") == "bias"  # a panel of two: its scores and their bias matrix
+            figures.append(_with_bias({**merged, "show": "scores"}, None) if bias else figure(**merged))
         except InputError as err:
             raise err.relocated(lambda where: f"panel {n}: {where}" if where else f"panel {n}") from None
     return compose(*figures, arrange=arrange or "row", **whole)
+
+
+def _with_bias(kwargs: dict[str, Any], id_prefix: str | None) -> Composite:
+    """The scores figure and its bias matrix side by side, under the figure's title."""
+    from .figure import figure
+
+    kwargs.pop("id_prefix", None)
+    if kwargs.get("bias") is None:
+        raise InputError("shows the bias matrix beside the scores: give a bias too (--bias)", "show")
+    scores = figure(**kwargs)
+    matrix = scores.bias_panel()
+    untitled = Figure(scores.attention, scores.highlight, replace(scores.words, title=""), theme=scores.theme,
+                      embed_font=scores.embed_font)  # the figure's title heads both panels
+    return compose(untitled, matrix, title=scores.words.title, id_prefix=id_prefix)
 
 
 def parse_arrange(arrange: object, n_panels: int) -> int:

@@ -70,7 +70,7 @@ Shape: TypeAlias = Union[str, tuple[int, int]]
 View: TypeAlias = Literal["full", "scores", "mask"]
 Align: TypeAlias = Literal["top-left", "bottom-right"]
 SoftmaxForm: TypeAlias = Literal["expanded", "normalizer", "grouped"]
-Show: TypeAlias = Literal["scores", "logits"]
+Show: TypeAlias = Literal["scores", "logits"]  # specs and --show also take "bias" (a second panel)
 ThemeName: TypeAlias = Literal["light", "dark", "print", "contrast", "auto"]
 IndexBase: TypeAlias = Literal[0, 1]
 #: How composed panels are arranged: "row", "column" or "grid:C" (C columns).

@@ -186,6 +186,8 @@ def test_spec_panels_take_the_other_keys_as_defaults(tmp_path):
     (["--view", "mask", "--shape", "4by12"], "--shape: expected QUERIESxKEYS like 4x12"),
     (["--view", "mask", "--n", "4", "--q", "1", "--k", "1"], "--n: give n or vectors (q, k), not both"),
     (["--arrange", "row"], "--arrange: arrange places panels"),
+    (["--view", "mask", "--n", "abc"], "argument --n: expected a whole number, got 'abc'"),
+    (["--index-base", "x"], "argument --index-base: expected a whole number, got 'x'"),
 ])
 def test_cli_view_errors_are_one_line(args, message):
     result = run_cli("render", *args, "-o", "-")
@@ -294,7 +296,10 @@ def test_the_walkthrough_refuses_what_it_cannot_step_through(tmp_path):
 @pytest.mark.parametrize("bias", ["alibi=1/2", "matrix=0,0,0;-1,0,0;-2,-1/3,0", ["alibi=1", "alibi=1/4"]])
 def test_show_bias_draws_the_exact_bias_matrix_beside_the_scores(bias):
     q = k = [[1, 0], [0, 1], [1, 1]]
-    fig = attnviz.figure(q, k, bias=bias, show="bias")
+    fig = attnviz.panels.build({"q": q, "k": k, "bias": bias, "show": "bias"})
+    assert fig.svg() == attnviz.compose(attnviz.figure(q, k, bias=bias, title=""),
+                                        attnviz.figure(q, k, bias=bias).bias_panel(),
+                                        title="Attention honesty boundary").svg()
     assert isinstance(fig, attnviz.panels.Composite) and len(fig.panels) == 2
     scores, panel = fig.panels
     attention = scores.attention
@@ -312,8 +317,12 @@ def test_show_bias_draws_the_exact_bias_matrix_beside_the_scores(bias):
 
 
 def test_show_bias_needs_a_bias():
+    with pytest.raises(InputError, match="fig.bias_panel()"):
+        attnviz.figure(bias="alibi=1", show="bias")
+    with pytest.raises(InputError, match="no bias to draw"):
+        attnviz.figure().bias_panel()
     with pytest.raises(InputError, match="give a bias too"):
-        attnviz.figure(show="bias")
+        attnviz.panels.build({"show": "bias"})
 
 
 def test_panels_that_each_fit_can_still_be_too_many_together(monkeypatch):
