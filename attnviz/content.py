@@ -176,7 +176,7 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
         DEFAULT_SUBTITLE if places is None else ROUNDED_SUBTITLE,
         badge=f"exact scores, exact {mask.name} mask" if view == "scores" else
               f"exact scores, exact {mask.name} mask, {'named' if places is None else 'rounded'} softmax",
-        note=f"displayed Q,K {kind} vectors are the score source; {mask.name} mask keeps {rule_text(mask, base)}",
+        note=f"displayed Q,K {kind} vectors are the score source; {mask.name} mask keeps {mask.rule_text(base)}",
         q_line=_vector_line("Q", attention.q, q_names, rows, elided),
         k_line=_vector_line("K", attention.k, k_names, columns, elided),
         grid_caption=grid_caption,
@@ -268,13 +268,6 @@ def describe_bias(attention, words):
                    grid_caption=f"bias {'B_ij' if given else f'B_ij={formula}'} with {attention.mask.name} mask",
                    cells=cells,
                    softmax_rows=(), output_rows=(), view="scores", show="bias")
-
-
-def rule_text(mask, base=1):
-    """The mask's rule in the figure's index base."""
-    if hasattr(mask, "rule_text"):
-        return mask.rule_text(base)
-    return mask.rule if base == 1 else f"{mask.rule} (positions counted from 1)"
 
 
 def _gap_cell(i, j):

@@ -99,9 +99,7 @@ def describe_map(mask, n_q, n_k, *, highlight=None, title=None, subtitle=None, q
     runs = tuple(row_runs(mask, i, n_k) for i in range(n_q))
     computed = _computed_runs(highlight, runs, n_q, n_k, base)
     numeric = q_labels is None and k_labels is None
-    from .content import rule_text
-
-    rule = rule_text(mask, base)
+    rule = mask.rule_text(base)
     return MapText(
         title=f"{mask.name.capitalize()} mask" if title is None else title,
         subtitle=(f"{n_q} quer{'y' if n_q == 1 else 'ies'} × {n_k} key{'s' * (n_k != 1)}; " if n_q != n_k
