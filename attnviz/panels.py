@@ -134,8 +134,9 @@ def _with_bias(kwargs: dict[str, Any], id_prefix: str | None) -> Composite:
         raise InputError("shows the bias matrix beside the scores: give a bias too (--bias)", "show")
     scores = figure(**kwargs)
     matrix = scores.bias_panel()
-    untitled = Figure(scores.attention, scores.highlight, replace(scores.words, title=""), theme=scores.theme,
-                      embed_font=scores.embed_font)  # the figure's title heads both panels
+    # The figure's title heads both panels.
+    untitled = Figure(scores.attention, scores.highlight, replace(scores.words, title=""),
+                      theme=get_theme(scores.theme).name, embed_font=scores.embed_font)
     return compose(untitled, matrix, title=scores.words.title, id_prefix=id_prefix)
 
 

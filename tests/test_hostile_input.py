@@ -99,7 +99,7 @@ def test_numbers_and_indices_are_refused_by_their_digits(tmp_path, monkeypatch, 
 
 
 @pytest.mark.parametrize("args, message", [
-    (["render", "--view", "mask", "--n", NINES], "argument --n: expected a whole number of tokens"),
+    (["render", "--view", "mask", "--n", NINES], "argument --n: expected a whole number, got"),
     (["render", "--view", "mask", "--n", "3", "--highlight", f"{NINES},1"], "a row number of 5,000 digits is "
                                                                              "outside the grid (rows 1..3)"),
     (["walkthrough", "--decode", NINES], "--decode: expected a whole number of prompt tokens, at least 1"),
