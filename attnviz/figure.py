@@ -432,7 +432,7 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
             raise InputError("the mask view draws no softmax; use the full view for it", name)
     labels = {"q": q_tokens if tokens is None else tokens, "k": k_tokens if tokens is None else tokens}
     n_q, n_k = _map_shape(q, k, n, shape, labels)
-    if mask is CAUSAL or mask == "causal" and n_q == n_k and align == "top-left":
+    if (mask is CAUSAL or mask == "causal") and n_q == n_k and align == "top-left":
         mask = CAUSAL
     else:
         from .masks import resolve

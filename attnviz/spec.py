@@ -116,7 +116,7 @@ def _number_or_text(value, where):
     return value
 
 
-def _count(value, where):
+def _whole_number(value, where):
     if type(value) is not int:
         raise InputError(f"expected a whole number, got {_kind(value)}", where)
     return value
@@ -164,7 +164,7 @@ KEYS = {
     "arrange": Key("how panels are placed: row, column or grid:C (C columns)", _arrange, 'arrange = "row"'),
     "view": Key("what the figure draws: full, scores (no captions) or mask (the mask map)", _text,
                 'view = "mask"'),
-    "n": Key("tokens per axis of a mask map drawn without vectors", _count, "n = 512"),
+    "n": Key("tokens per axis of a mask map drawn without vectors", _whole_number, "n = 512"),
     "shape": Key("queries × keys of a mask map drawn without vectors", _shape, 'shape = "4x12"'),
     "q": Key("query vectors", _vectors, 'q = [[1, 0], [0, 1], [1, 1]]'),
     "k": Key("key vectors", _vectors, 'k = [[1, 0], [0, 1], ["1/2", 0.5]]'),
@@ -188,7 +188,8 @@ KEYS = {
                    'softmax = "normalizer"'),
     "weights": Key("named (exact), or decimal=N for rounded weights marked ≈", _text, 'weights = "decimal=3"'),
     "show": Key("what the grid's cells show: scores or logits (bias: the bias matrix as a grid beside the scores)", _text, 'show = "logits"'),
-    "index_base": Key("where labels, captions, rules and highlights start counting: 1 (default) or 0", _count,
+    "index_base": Key("where labels, captions, rules and highlights start counting: 1 (default) or 0",
+                      _whole_number,
                       "index_base = 0"),
     "elide": Key("draw the first and last rows and columns, with ⋮ ⋯ ⋱ for the rest (to 1,024 tokens)", _bool,
                  "elide = true"),
