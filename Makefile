@@ -38,6 +38,7 @@ bench: $(BIN)/attnviz
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python benchmarks/bench_render.py
 	$(BIN)/python benchmarks/bench_slides.py
+	$(BIN)/python benchmarks/bench_views.py
 
 # attnviz's own docs, drawn by its own Sphinx directive; warnings are errors. -E: figures follow code changes.
 docs: $(BIN)/attnviz
