@@ -208,18 +208,18 @@ def default_document():
 
 def build_figures(document, name="<document>"):
     """Each section's figure, ids prefixed by its step name, so figures on one page never clash."""
-    from .budget import check_page, figure_chars
-    from .figure import figure
+    from .budget import check_page, drawable_chars
+    from .panels import build
 
     figures = []
     for number, section in enumerate(document.sections, 1):
         kwargs = dict(document.figure, highlight=list(section.highlight), id_prefix=section.id_prefix)
         try:
-            figures.append(figure(**kwargs))
+            figures.append(build(kwargs))  # a figure, or panels (each section's highlight is every panel's)
         except InputError as err:
             raise err.relocated(lambda where, n=number: _relocate(where, name, n)) from None
         if number == 1:  # every section draws the same figure, highlighted differently: the page's size is known
-            size = figure_chars(figures[0].words, figures[0].embed_font)
+            size = drawable_chars(figures[0])
             check_page(document, [size] * len(document.sections), name)
     return figures
 

@@ -334,3 +334,17 @@ def test_panels_that_each_fit_can_still_be_too_many_together(monkeypatch):
     maps[0].layout()
     with pytest.raises(InputError, match="past the budget"):
         attnviz.compose(*maps).svg()
+
+
+def test_a_page_section_may_show_panels(tmp_path):
+    spec = tmp_path / "page.toml"
+    spec.write_text('heading = "Masks side by side"\n[figure]\nview = "mask"\nn = 12\n[[figure.panel]]\n'
+                    'title = "causal"\n[[figure.panel]]\ntitle = "window"\nmask = "window=3"\n'
+                    '[[sections]]\nheading = "Two masks"\nhighlight = ["12,10"]\n')
+    result = run_cli("page", str(spec), "-o", str(tmp_path / "out"))
+    assert result.code == 0, result.stderr
+    step = (tmp_path / "out" / "steps" / "01-two-masks.svg").read_text()
+    assert step.count('class="attnviz-panel"') == 2
+    assert step.count('<rect class="attnviz-computed" data-q="12" data-k="10-10"') == 2  # every panel's highlight
+    alone = run_cli("render", str(spec), "--step", "1", "-o", "-")
+    assert alone.stdout == step
