@@ -282,7 +282,7 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     `q`, `k`: sequences of equal-length vectors of ints, Fractions, exact strings
     ("1/2", "0.5") or floats (read as the decimal they print as); numpy arrays work.
     `highlight`: targets marked "computed this step": (i, j) pairs or strings
-    "I,J", "row=I", "mask", "softmax=I", "softmax", "output=I", "output" (1-based; outputs need `v`).
+    "I,J", "row=I", "mask", "softmax=I", "softmax", "output=I", "output" (counted from `index_base`; outputs need `v`).
     `mask`: "causal" (default), "none", "window=W", "prefix=P", "chunk=C", "segments=1,1,2",
     "padding=4,5", "matrix=100;110;111", a callable keep(q_idx, kv_idx) (0-based, like
     FlexAttention's mask_mod), an `engine.Mask`, or a list of these (kept only where all keep).
