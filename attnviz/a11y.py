@@ -63,7 +63,8 @@ def cell_label(cell, q_label, k_label, shown="score", base=1):
     """E.g. "Q3 K3 score 2, computed this step" or "Q1 K2 masked"; token labels read "Q(the) K(cat) ...".
     `shown`: what a kept cell's value is, "score" or "logit" (the grid's `show`)."""
     if getattr(cell, "pending", False):  # a walkthrough step before this cell is computed
-        return f"{axis_name('Q', cell.q - 1 + base, q_label)} {axis_name('K', cell.k - 1 + base, k_label)} not computed yet"
+        q_name, k_name = axis_name("Q", cell.q - 1 + base, q_label), axis_name("K", cell.k - 1 + base, k_label)
+        return f"{q_name} {k_name} not computed yet"
     what = "masked" if cell.masked else f"{shown} {cell.text}"
     label = f"{axis_name('Q', cell.q - 1 + base, q_label)} {axis_name('K', cell.k - 1 + base, k_label)} {what}"
     return label + (", computed this step" if cell.computed else "")

@@ -233,7 +233,8 @@ def add_figure_options(parser, highlight=True):
                         help="how named weights are written: expanded (default), normalizer or grouped")
     parser.add_argument("--weights", metavar="FORM",
                         help="named (default, exact) or decimal=N: weights rounded to N places, marked ≈")
-    parser.add_argument("--show", metavar="VALUES", help="what the grid shows: scores (default) or logits; bias adds the bias matrix as a grid beside the scores")
+    parser.add_argument("--show", metavar="VALUES", help="what the grid shows: scores (default) or logits; bias adds "
+                        "the bias matrix as a grid beside the scores")
     parser.add_argument("--title", help="figure title (default: the seed's)")
     parser.add_argument("--subtitle", help="figure subtitle, also its <desc> (default: the seed's)")
     add_look_options(parser)

@@ -10,7 +10,8 @@ from .highlight import NO_HIGHLIGHT
 from .labels import isolate
 from .records import dataclass, field, fields, replace
 
-__all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow", "describe",
+__all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow",
+           "describe",
            "at_step"]
 
 DEFAULT_TITLE = "Attention honesty boundary"
@@ -319,5 +320,6 @@ def _output_row(attention, i, places, computed, elided=False, base=1):
     else:
         exact, approximate = attention.output(i), False
         value = None if exact is None else notation.vector_text(exact)
-    return OutputRow(i + 1, notation.output_line(i + base, columns, value, approximate, wide, elided), computed=computed,
+    return OutputRow(i + 1, notation.output_line(i + base, columns, value, approximate, wide, elided),
+                     computed=computed,
                      value=value, approximate=approximate)

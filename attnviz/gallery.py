@@ -79,8 +79,8 @@ ENTRIES = (
     Entry("map-decode", "Decoding: 4 new queries, 12 cached keys",
           ("--view", "mask", "--shape", "4x12", "--align", "bottom-right", "--x-title", "cached key j", "--y-title",
            "new query i")),
-    Entry("map-tokens", "Sliding window of 3 over tokens", ("--view", "mask", "--tokens",
-                                                             "What is your favorite condiment ?", "--mask", "window=3")),
+    Entry("map-tokens", "Sliding window of 3 over tokens",
+          ("--view", "mask", "--tokens", "What is your favorite condiment ?", "--mask", "window=3")),
     Entry("panels-mistral", "Vanilla attention and sliding-window attention", spec="""\
 title = "Vanilla attention and sliding-window attention"
 view = "mask"

@@ -9,7 +9,8 @@ from collections import Counter
 from .exact import InputError, format_number
 from .surds import Surd
 
-__all__ = ["SOFTMAX_FORMS", "elide", "and_list", "format_exact", "exponential", "vector_text", "vector_line", "scores_line",
+__all__ = ["SOFTMAX_FORMS", "elide", "and_list", "format_exact", "exponential", "vector_text", "vector_line",
+           "scores_line",
            "weights_line", "weight_terms", "sum_terms", "normalizer_line", "wide_indices", "weight_name", "output_line",
            "logit_formula"]
 
