@@ -107,9 +107,19 @@ def _in_processes(jobs, workers):
 
     _JOBS[:] = jobs
     chunk = max(1, len(jobs) // (workers * 8))  # small enough to keep both cores busy to the end
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    with multiprocessing.get_context("fork").Pool(workers, initializer=_default_signals) as pool:
         yield from pool.imap_unordered(_run_index, range(len(jobs)), chunksize=chunk)
     _JOBS.clear()
+
+
+def _default_signals():
+    """A worker ends quietly when the pool is done with it: the pool stops workers with SIGTERM, which the
+    command's own handler (inherited through fork) would turn into an exception and a traceback."""
+    import signal
+
+    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is not None:
+            signal.signal(signum, signal.SIG_DFL)
 
 
 def _run_index(index):

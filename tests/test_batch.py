@@ -135,3 +135,16 @@ def test_run_jobs_reports_bugs_as_internal_errors(tmp_path):
     assert reported == ["attnviz: internal error: broken: ZeroDivisionError: division by zero",
                         "attnviz: error: bad: q: not a number"]
     assert (tmp_path / "fine.svg").read_text(encoding="utf-8") == "<svg/>\n"
+
+
+def test_parallel_workers_end_without_a_traceback(tmp_path):
+    """The pool stops its workers with SIGTERM; they must not inherit the command's handler (which turns the
+    signal into an exception): stderr is the one summary line, every time."""
+    import subprocess
+    import sys
+
+    for n in range(4):
+        done = subprocess.run([sys.executable, "-m", "attnviz", "gallery", str(tmp_path / f"g{n}"), "-j", "2"],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
