@@ -76,7 +76,10 @@ def check_values(attention):
 def figure_chars(words, embed_font=False):
     """The SVG's characters, estimated from the figure's words alone (an upper estimate; no layout)."""
     total = _FIXED + _FONTS * bool(embed_font)
-    for kind, text in _texts(words):
+    # The grid's cells, most of a large figure's words, counted directly rather than walked field by field.
+    cells = getattr(words, "cells", ())
+    total += sum(2 * len(cell.text) + _MARKUP["Cell"] for row in cells for cell in row)
+    for kind, text in _texts(words, skip="cells"):
         total += 2 * len(text) + _MARKUP.get(kind, _OTHER_MARKUP)
     # Each cell's aria-label names its row's and column's labels ("Q(the) K(cat) score 2").
     labels = [getattr(words, name, ()) for name in ("q_labels", "k_labels")]
@@ -142,9 +145,12 @@ def check_pdf(width, height, where="-f"):
                          where)
 
 
-def _texts(words):
-    """(kind, text) of every string in the words, walking records (or dataclasses), tuples and lists."""
-    stack = [(type(words).__name__, words)]
+def _texts(words, skip=None):
+    """(kind, text) of every string in the words, walking records (or dataclasses), tuples and lists;
+    the words' own field `skip` left out."""
+    names = [name for name in _field_names(type(words)) if name != skip]
+    stack = [(type(words).__name__, getattr(words, name)) for name in names] if names else \
+        [(type(words).__name__, words)]
     while stack:
         kind, item = stack.pop()
         if isinstance(item, str):

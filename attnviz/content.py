@@ -160,10 +160,10 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
             left_out = f"{notation.and_list(hidden)} not shown"
             grid_caption += f"; {left_out}"
     softmax_rows = tuple(
-        SoftmaxRow(i + 1, _scores_line(attention, i, row_names[i], softmax, elided, base),
-                   _weights_line(attention, i, softmax, places, elided, base),
+        SoftmaxRow(i + 1, _scores_line(attention, i, weights, row_names[i], softmax, elided, base),
+                   _weights_line(weights, i, softmax, places, elided, base),
                    computed=(i + 1) in highlight.softmax_rows)
-        for i in rows)
+        for i, weights in ((i, attention.weights(i)) for i in rows))  # each row's softmax, worked out once
     more_vectors = tuple(_vector_line(name, vectors, tuple(f"{name}{j + base}" for j in range(len(vectors))),
                                       rows if name == "V" else None, elided)
                          for name, vectors in [("V", attention.values)] + [("B", b.rows) for b in attention.biases]
@@ -290,16 +290,15 @@ def _vector_line(name, vectors, labels, positions, elided):
     return "; ".join(parts)
 
 
-def _scores_line(attention, i, row_name, softmax, elided=False, base=1):
-    line = notation.scores_line(row_name, attention.kept_logits(i), "logits" if attention.transformed else "scores",
-                                elided)
-    if softmax == "normalizer" and (z := notation.normalizer_line(attention.weights(i), i + base, elided)):
+def _scores_line(attention, i, weights, row_name, softmax, elided=False, base=1):
+    line = notation.scores_line(row_name, weights.exponents or attention.kept_logits(i),
+                                "logits" if attention.transformed else "scores", elided)
+    if softmax == "normalizer" and (z := notation.normalizer_line(weights, i + base, elided)):
         line += f"; {z}"
     return line
 
 
-def _weights_line(attention, i, softmax, places, elided=False, base=1):
-    weights = attention.weights(i)
+def _weights_line(weights, i, softmax, places, elided=False, base=1):
     if places is None:
         return notation.weights_line(weights, softmax, row=i + base, elided=elided)
     from .rounding import rounded_weights

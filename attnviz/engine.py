@@ -300,6 +300,6 @@ def softmax_weights(scores: Iterable[Exact]) -> Weights:
     scores = tuple(scores)
     if not scores:
         return Weights("undefined")
-    if len(set(scores)) == 1:  # e^a / (k·e^a) = 1/k exactly
+    if all(s == scores[0] for s in scores):  # e^a / (k·e^a) = 1/k exactly (no hashing: Fractions hash slowly)
         return Weights("pinned", exponents=scores, values=(Fraction(1, len(scores)),) * len(scores))
     return Weights("named", exponents=scores)

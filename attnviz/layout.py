@@ -419,6 +419,8 @@ def right_edge(item):
         return item.x + item.w
     if isinstance(item, Mark):
         return item.x
+    if item.box is not None:  # a group's texts stay inside its box (the layout sizes boxes to them; tests check)
+        return item.box[2]
     return max((right_edge(child) for child in item.children), default=0)
 
 

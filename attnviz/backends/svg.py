@@ -13,7 +13,7 @@ from functools import lru_cache
 from ..layout import LEADING, Group, Mark, Rect, Text
 from ..metrics import FONT_FAMILIES
 from ..themes import SHAPE_PAINT, TEXT_COLOUR, get_theme, stylesheet
-from .xml import Element, leaf, parent
+from .xml import Element, attributes as _attributes, escape_text, leaf, parent
 
 __all__ = ["render_svg", "fmt"]
 
@@ -63,6 +63,13 @@ class _Painter:
     def __init__(self, palette, id_prefix):
         self.palette, self.id_prefix = palette, id_prefix
         self._paint = {}  # role: its presentation attributes, made once (a 64x64 grid has 4,096 cell rects)
+        self._texts = {}  # (what, role): attribute text written once
+
+    def _written(self, key, make):
+        """Attribute text that is the same for every element of a role, made once."""
+        if key not in self._texts:
+            self._texts[key] = make()
+        return self._texts[key]
 
     def shape(self, role):
         """Presentation attributes (fill, stroke) of a shape role (shared: do not change them)."""
@@ -112,40 +119,42 @@ class _Painter:
         raise TypeError(f"cannot draw {item!r}")
 
     def rect(self, rect, paint=True):
-        attributes = {"class": f"attnviz-{rect.role}"}
-        if rect.attrs:
-            attributes.update(rect.attrs)
-        attributes.update(x=fmt(rect.x), y=fmt(rect.y), width=fmt(rect.w), height=fmt(rect.h))
+        head = _attributes({"class": f"attnviz-{rect.role}", **dict(rect.attrs)}) if rect.attrs else \
+            self._written(("rect-class", rect.role), lambda: _attributes({"class": f"attnviz-{rect.role}"}))
+        place = f' x="{fmt(rect.x)}" y="{fmt(rect.y)}" width="{fmt(rect.w)}" height="{fmt(rect.h)}"'
         if rect.rx:
-            attributes["rx"] = fmt(rect.rx)
-        if paint:
-            attributes.update(self.shape(rect.role))
-        if rect.role in _STROKES:
-            attributes.update(_STROKES[rect.role])
-        return leaf("rect", attributes)
+            place += f' rx="{fmt(rect.rx)}"'
+        # A role's paint and stroke are the same on every rect: written once.
+        tail = self._written(("rect-paint", rect.role, paint), lambda: _attributes(
+            {**(self.shape(rect.role) if paint else {}), **_STROKES.get(rect.role, {})}))
+        return f"<rect{head}{place}{tail}/>"
 
     def text(self, text):
-        style = text.style
-        attributes = {"class": f"attnviz-{text.role}-text", "x": fmt(text.x), "y": fmt(text.y),
-                      "fill": self.palette[TEXT_COLOUR[text.role]], "font-family": FONT_FAMILIES[style.family],
-                      "font-size": fmt(style.size)}
+        style, role = text.style, text.role
+        head = self._written(("text-class", role), lambda: _attributes({"class": f"attnviz-{role}-text"}))
+        # The role's colour and font, the same on every text of the role: written once.
+        font = self._written(("text-font", role), lambda: _attributes(
+            {"fill": self.palette[TEXT_COLOUR[role]], "font-family": FONT_FAMILIES[style.family],
+             "font-size": fmt(style.size)}))
+        weight = self._written(("text-weight", role), lambda: _attributes(
+            {**({"font-weight": "bold"} if style.bold else {}), **({"font-style": "italic"} if style.italic else {})}))
+        written = f'{head} x="{fmt(text.x)}" y="{fmt(text.y)}"{font}'
         if text.anchor != "start":
-            attributes["text-anchor"] = text.anchor
+            written += f' text-anchor="{text.anchor}"'
         if text.rotate:
-            attributes["transform"] = f"rotate({text.rotate} {fmt(text.x)} {fmt(text.y)})"
-        if style.bold:
-            attributes["font-weight"] = "bold"
-        if style.italic:
-            attributes["font-style"] = "italic"
-        if _collapsible("".join(text.lines)):  # a wrapped line's trailing space joins it to the next
+            written += f' transform="rotate({text.rotate} {fmt(text.x)} {fmt(text.y)})"'
+        written += weight
+        line = text.lines[0] if len(text.lines) == 1 else "".join(text.lines)
+        if _collapsible(line):  # a wrapped line's trailing space joins it to the next
             # Without this, SVG would drop a label's leading space and squeeze "a  b" to "a b".
-            attributes["xml:space"] = "preserve"
+            written += ' xml:space="preserve"'
         if len(text.lines) == 1:
-            return leaf("text", attributes, text.lines[0])
+            return f"<text{written}>{escape_text(text.lines[0])}</text>"
         line_height = style.size * LEADING
-        return parent("text", attributes, [
+        tspans = "".join(
             leaf("tspan", {"x": fmt(text.x + (text.indent if n else 0)), "y": fmt(text.y + n * line_height)}, line)
-            for n, line in enumerate(text.lines)])
+            for n, line in enumerate(text.lines))
+        return f"<text{written}>{tspans}</text>"
 
 
 def _collapsible(text):

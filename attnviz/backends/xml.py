@@ -9,7 +9,7 @@ leaves, written at once (`leaf`); groups are written around their written childr
 
 from functools import lru_cache
 
-__all__ = ["Element", "leaf", "parent", "escape_text", "escape_attribute"]
+__all__ = ["Element", "leaf", "parent", "attributes", "escape_text", "escape_attribute"]
 
 _TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
 _ATTRIBUTE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
@@ -39,6 +39,12 @@ def _attribute(item):
     # Most attributes repeat (fills, fonts, sizes, cell widths): written once, then reused.
     name, value = item
     return f' {name}="{escape_attribute(str(value))}"'
+
+
+def attributes(mapping):
+    """Attributes as written in a start tag, escaped: ` a="v" b="w"` (a backend writes a role's constant
+    attributes once and reuses the text)."""
+    return "".join(map(_attribute, mapping.items()))
 
 
 def leaf(tag, attributes, text=None):
