@@ -135,8 +135,9 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
     kind = "integer" if attention.all_integer else "rational"
     show = "logits" if show == "logits" and attention.logits is not None else "scores"
     shown_values, shown = shown, attention.logits if show == "logits" else attention.scores
-    elided = shown_values is not None
-    rows, columns = shown_values if elided else (range(n_q), range(n_k))
+    rows, columns = shown_values if shown_values is not None else (range(n_q), range(n_k))
+    # An axis short enough to draw whole leaves nothing out: then the captions are whole too.
+    elided = len(rows) < n_q or len(columns) < n_k
     display_rows, display_columns = with_gaps(rows), with_gaps(columns)
     cells = tuple(
         tuple(

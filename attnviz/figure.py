@@ -95,10 +95,13 @@ class Drawable:
     @_without_gc_pauses
     def svg(self, id_prefix: str | None = None) -> str:
         """The figure as one standalone SVG document; same figure, same bytes."""
+        prefix = self.id_prefix if id_prefix is None else check_id_prefix(id_prefix)
+        return self._painted(self.layout(), prefix)
+
+    def _painted(self, layout: Layout, prefix: str) -> str:
+        """`layout` as SVG (PNG and PDF lay the figure out once and check its size before painting)."""
         from .backends.svg import render_svg
 
-        prefix = self.id_prefix if id_prefix is None else check_id_prefix(id_prefix)
-        layout = self.layout()
         font_css = ""
         if self.embed_font:
             from .fontembed import font_css as embedded
@@ -113,7 +116,8 @@ class Drawable:
 
         png_scale(scale, dpi)  # a bad scale is refused before any layout
         layout = self.layout()
-        png: bytes = to_png(self.svg, layout.width, layout.height, scale=scale, dpi=dpi)
+        png: bytes = to_png(lambda: self._painted(layout, self.id_prefix), layout.width, layout.height, scale=scale,
+                            dpi=dpi)
         return png
 
     def pdf(self) -> bytes:
@@ -123,7 +127,7 @@ class Drawable:
 
         layout = self.layout()
         check_pdf(layout.width, layout.height)  # before the SVG is written or drawn
-        pdf: bytes = to_pdf(self.svg(), title=layout.title)
+        pdf: bytes = to_pdf(self._painted(layout, self.id_prefix), title=layout.title)
         return pdf
 
     def save(self, path: str | PathLike[str], format: Literal["svg", "png", "pdf"] | None = None,

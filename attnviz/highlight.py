@@ -17,7 +17,8 @@ from numbers import Integral
 from .exact import InputError
 from .records import dataclass
 
-__all__ = ["Highlight", "NO_HIGHLIGHT", "parse_targets"]
+__all__ = ["Highlight", "NO_HIGHLIGHT", "parse_targets", "parse_one", "is_pair", "show_target",
+           "numbered"]
 
 # ASCII digits only (`(?a)`): fullwidth `３` is refused here as in vectors.
 # Patterns, compiled (by `re`, once) only when a target is given as text.
@@ -46,20 +47,20 @@ def parse_targets(targets, attention, base=1):
     from `base` (the figure's index base); the result is 1-based."""
     if targets is None:
         return NO_HIGHLIGHT
-    if isinstance(targets, str) or _is_pair(targets):
+    if isinstance(targets, str) or is_pair(targets):
         targets = [targets]
     n_q, n_k = attention.shape
     cells, rows, outputs = set(), set(), set()
     for target in targets:
-        kind, i, j = _parse_one(target)
+        kind, i, j = parse_one(target)
         if kind in ("output=", "output") and attention.values is None:
-            raise InputError("the figure has no outputs: give value vectors (v)", f"highlight {_show(target)}")
+            raise InputError("the figure has no outputs: give value vectors (v)", f"highlight {show_target(target)}")
         if i is not None and not base <= i < n_q + base:
-            raise InputError(f"{_named('row', i)} is outside the grid (rows {base}..{n_q - 1 + base})",
-                             f"highlight {_show(target)}")
+            raise InputError(f"{numbered('row', i)} is outside the grid (rows {base}..{n_q - 1 + base})",
+                             f"highlight {show_target(target)}")
         if j is not None and not base <= j < n_k + base:
-            raise InputError(f"{_named('column', j)} is outside the grid (columns {base}..{n_k - 1 + base})",
-                             f"highlight {_show(target)}")
+            raise InputError(f"{numbered('column', j)} is outside the grid (columns {base}..{n_k - 1 + base})",
+                             f"highlight {show_target(target)}")
         i, j = (None if i is None else i + 1 - base), (None if j is None else j + 1 - base)
         if kind == "cell":
             cells.add((i, j))
@@ -85,11 +86,11 @@ def named_positions(targets, base=1):
     figure must show."""
     if targets is None:
         return set(), set()
-    if isinstance(targets, str) or _is_pair(targets):
+    if isinstance(targets, str) or is_pair(targets):
         targets = [targets]
     rows, columns = set(), set()
     for target in targets:
-        kind, i, j = _parse_one(target)
+        kind, i, j = parse_one(target)
         if i is not None:
             rows.add(i + 1 - base)
         if j is not None:
@@ -97,26 +98,26 @@ def named_positions(targets, base=1):
     return rows, columns
 
 
-def _is_pair(target):
+def is_pair(target):
     """(3, 3), also from numpy (`np.argmax(...) + 1` is an np.int64): any two integers, not bools."""
     return (isinstance(target, (tuple, list)) and len(target) == 2
             and all(isinstance(x, Integral) and not isinstance(x, bool) for x in target))
 
 
-def _parse_one(target):
+def parse_one(target):
     if isinstance(target, (tuple, list)):
-        if _is_pair(target):
+        if is_pair(target):
             return "cell", int(target[0]), int(target[1])
-        raise InputError("expected a pair of integers (row, column)", f"highlight {_show(target)}")
+        raise InputError("expected a pair of integers (row, column)", f"highlight {show_target(target)}")
     if not isinstance(target, str):
-        raise InputError(f"expected {TARGET_FORMS}", f"highlight {_show(target)}")
+        raise InputError(f"expected {TARGET_FORMS}", f"highlight {show_target(target)}")
     if match := re.fullmatch(_CELL, target):
         return "cell", _read_index(match[1]), _read_index(match[2])
     if match := re.fullmatch(_ROW, target):
         return ("row" if match[1] == "row" else match[1] + "="), _read_index(match[2]), None
     if target.strip() in ("mask", "softmax", "output"):
         return target.strip(), None, None
-    raise InputError(f"expected {TARGET_FORMS}", f"highlight {_show(target)}")
+    raise InputError(f"expected {TARGET_FORMS}", f"highlight {show_target(target)}")
 
 
 def _read_index(text):
@@ -126,7 +127,7 @@ def _read_index(text):
     return int(significant or "0") if len(significant) <= 100 else 10 ** (len(significant) - 1)
 
 
-def _named(noun, n):
+def numbered(noun, n):
     """`row 70`, or `a row number of 5,000 digits` (no str() of a huge integer)."""
     from .exact import digits
 
@@ -134,7 +135,7 @@ def _named(noun, n):
     return f"{noun} {n}" if size <= 100 else f"a {noun} number of {size:,} digits"
 
 
-def _show(target):
+def show_target(target):
     try:
         text = repr(target)
     except ValueError:  # a pair of integers too long to print

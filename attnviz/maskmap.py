@@ -120,25 +120,25 @@ def describe_map(mask, n_q, n_k, *, highlight=None, title=None, subtitle=None, q
 
 def _computed_runs(targets, runs, n_q, n_k, base):
     """Highlight targets as runs per row (1-based, inclusive). A map has no captions to highlight."""
-    from .highlight import _is_pair, _named, _parse_one, _show
+    from .highlight import is_pair, numbered, parse_one, show_target  # its targets, read as figure() reads them
 
     if targets is None:
         return ((),) * n_q
-    if isinstance(targets, str) or _is_pair(targets):
+    if isinstance(targets, str) or is_pair(targets):
         targets = [targets]
     cells = [set() for _ in range(n_q)]
     whole_rows, masked = set(), False
     for target in targets:
-        kind, i, j = _parse_one(target)
-        where = f"highlight {_show(target)}"
+        kind, i, j = parse_one(target)
+        where = f"highlight {show_target(target)}"
         if kind not in ("cell", "row", "mask"):
             raise InputError("a mask map draws no softmax captions or outputs; highlight cells (I,J), "
                              "rows (row=I) or the masked cells (mask)", where)
         last_q, last_k = n_q - 1 + base, n_k - 1 + base
         if i is not None and not base <= i <= last_q:
-            raise InputError(f"{_named('row', i)} is outside the grid (rows {base}..{last_q})", where)
+            raise InputError(f"{numbered('row', i)} is outside the grid (rows {base}..{last_q})", where)
         if j is not None and not base <= j <= last_k:
-            raise InputError(f"{_named('column', j)} is outside the grid (columns {base}..{last_k})", where)
+            raise InputError(f"{numbered('column', j)} is outside the grid (columns {base}..{last_k})", where)
         if kind == "cell":
             cells[i - base].add(j - base)
         elif kind == "row":

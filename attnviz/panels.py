@@ -150,7 +150,8 @@ def parse_arrange(arrange: object, n_panels: int) -> int:
         text = arrange[5:].strip()
         if text.isascii() and text.isdigit() and 1 <= int(text[:3]) <= MAX_PANELS and len(text) <= 3:
             return int(text)
-    raise InputError(f"expected row, column or grid:C (C columns, 1 to {MAX_PANELS}), got {arrange!r:.40}",
+    raise InputError(f"expected {', '.join(ARRANGEMENTS[:-1])} or {ARRANGEMENTS[-1]} (C columns, 1 to {MAX_PANELS}), "
+                     f"got {arrange!r:.40}",
                      "arrange")
 
 
@@ -218,12 +219,12 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None)
             right = max(right, dx + layout.width)
             x += widths[c]
         y += max(layouts[n].height for n in row)
-    legend_keys = [key for key in ("kept", "masked", "computed", "empty")
+    from .maskmap import LEGEND, lay_out_legend
+
+    legend_keys = [key for key, _, _ in LEGEND
                    if any(key in _map_words(panel).legend_keys() for panel in panels
                           if isinstance(panel, Figure) and panel.view == "mask")]
     if legend_keys:
-        from .maskmap import lay_out_legend
-
         legend, y = lay_out_legend(legend_keys, PAD, y - PAD + 6, max(right - 2 * PAD, 300))
         items += legend
         y += PAD - 8
