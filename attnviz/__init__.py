@@ -1,4 +1,8 @@
-"""attnviz: exact pictures of attention scores, masks and named softmax."""
+"""attnviz: exact pictures of attention scores, masks and named softmax.
+
+The package reads as its pipeline: numbers -> engine -> words -> layout -> render -> figures ->
+io -> publish -> integrations -> cli (see docs/architecture.rst).
+"""
 
 import sys
 
@@ -7,15 +11,15 @@ __version__ = "0.1.0"
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editors
+    from .engine.masks import Mask
+    from .engine.tiled_softmax import flash
     from .errors import InputError
-    from .figure import Figure, figure
-    from .flash import flash
-    from .masks import Mask
-    from .panels import compose
+    from .figures.api import Figure, figure
+    from .figures.composite import compose
 
 # The API, imported on first use: `attnviz --version` and `--help` start as fast as Python does.
-_API = {"Figure": "figure", "figure": "figure", "flash": "flash", "InputError": "errors",
-        "compose": "panels", "Mask": "masks"}  # name: its module
+_API = {"Figure": "figures.api", "figure": "figures.api", "flash": "engine.tiled_softmax", "InputError": "errors",
+        "compose": "figures.composite", "Mask": "engine.masks"}  # name: its module
 
 
 def __getattr__(name: str) -> object:
@@ -26,15 +30,3 @@ def __getattr__(name: str) -> object:
     value = getattr(sys.modules[module], name)
     globals()[name] = value
     return value
-
-
-class _Package(type(sys)):  # type: ignore[misc]  # a module's own class, given to this module below
-    def __setattr__(self, name: str, value: object) -> None:
-        # Importing the submodule attnviz.figure (or .flash) sets the package's `figure` to that module;
-        # the API's `attnviz.figure` stays the function, as when this file imported it eagerly.
-        if _API.get(name) == name and value is sys.modules.get(f"{__name__}.{name}"):
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

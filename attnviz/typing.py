@@ -25,9 +25,9 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from .engine import Bias, Mask
-    from .masks import Mask as MaskExpression
-    from .surds import Surd
+    from .engine.attention import Bias, BoundMask as Mask
+    from .engine.masks import Mask as MaskExpression
+    from .numbers.surds import Surd
 
 __all__ = ["Exact", "Number", "Vector", "Vectors", "MaskFunction", "MaskItem", "MaskSpec", "BiasFunction", "BiasSpec",
            "ScaleSpec", "HighlightTarget", "HighlightSpec", "Labels", "Shape", "View", "Align", "SoftmaxForm", "Show",
@@ -47,7 +47,7 @@ Vectors: TypeAlias = Union[Sequence[Vector], "npt.NDArray[np.integer | np.floati
 #: or tensor); anything else is refused when the figure is built.
 MaskFunction: TypeAlias = Union[Callable[[int, int], object], Callable[[int, int, int, int], object]]
 #: One mask: a family or a combination in the command line's grammar ("causal", "window=3"), a
-#: mask function, an `attnviz.Mask` (built with its operators), an `engine.Mask`, or a table with
+#: mask function, an `attnviz.Mask` (built with its operators), an `engine.BoundMask`, or a table with
 #: one key, "all", "any" or "not". A sequence of these is kept only where all keep.
 MaskItem: TypeAlias = Union[str, MaskFunction, "Mask", "MaskExpression", Mapping[str, object]]
 MaskSpec: TypeAlias = Union[MaskItem, Sequence[MaskItem]]

@@ -7,7 +7,7 @@ Run with the venv's Python: `.venv/bin/python benchmarks/bench_masks.py` (torch 
 import statistics
 import time
 
-from attnviz.masks import resolve
+from attnviz.engine.masks import resolve
 
 N = 1024
 RUNS = 5

@@ -158,7 +158,7 @@ def docs_project(root, figures):
     """A Sphinx project (10 pages) and an MkDocs site, `figures` different figures in all."""
     per_page = figures // 10
     (root / "sphinx").mkdir(parents=True)
-    (root / "sphinx" / "conf.py").write_text('extensions = ["attnviz.sphinx"]\n', encoding="utf-8")
+    (root / "sphinx" / "conf.py").write_text('extensions = ["attnviz.integrations.sphinx"]\n', encoding="utf-8")
     (root / "mkdocs" / "docs").mkdir(parents=True)
     (root / "mkdocs" / "mkdocs.yml").write_text("site_name: Bench\nplugins:\n  - attnviz\n", encoding="utf-8")
     index = "Bench\n=====\n\n.. toctree::\n\n" + "".join(f"   page{p}\n" for p in range(10))

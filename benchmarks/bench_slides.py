@@ -10,8 +10,8 @@ import tempfile
 import time
 
 import attnviz
-from attnviz import deck as decks
-from attnviz.slides import FORMATS, DEFAULT_PATHS, deck_files
+from attnviz.publish.deck import model as decks
+from attnviz.publish.deck.formats import FORMATS, DEFAULT_PATHS, deck_files
 
 TARGET_S = 2.0
 RUNS = 5

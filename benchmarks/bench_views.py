@@ -28,7 +28,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import seaborn  # noqa: E402
 
-from attnviz.masks import resolve  # noqa: E402
+from attnviz.engine.masks import resolve  # noqa: E402
 
 SIZES = (64, 512, 1024)
 MIN_RUNS, BUDGET_S = 3, 2.0

@@ -8,9 +8,9 @@ render (vectors -> exact engine -> words -> layout -> SVG) is measured against i
 `bench_render.py` checks the bytes are the same before timing either.
 """
 
-from attnviz.layout import LEADING, Group, Mark, Rect, Text
-from attnviz.metrics import FONT_FAMILIES
-from attnviz.themes import SHAPE_PAINT, TEXT_COLOUR, get_theme, stylesheet
+from attnviz.layout.figure import LEADING, Group, Mark, Rect, Text
+from attnviz.layout.metrics import FONT_FAMILIES
+from attnviz.render.themes import SHAPE_PAINT, TEXT_COLOUR, get_theme, stylesheet
 
 __all__ = ["write"]
 

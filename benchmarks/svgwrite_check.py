@@ -25,7 +25,7 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
-from attnviz.backends.xml import Element
+from attnviz.render.xml import Element
 
 SVG = "{http://www.w3.org/2000/svg}"
 XML = "{http://www.w3.org/XML/1998/namespace}"

@@ -13,7 +13,7 @@ copyright = "attnviz authors"  # noqa: A001 - Sphinx's name for it
 release = version = __version__
 
 extensions = [
-    "attnviz.sphinx",  # the one line a docs author adds
+    "attnviz.integrations.sphinx",  # the one line a docs author adds
     "sphinx.ext.autodoc",
     "attnviz_docs",  # this site's own helpers: generated references, examples shown with their source
 ]

@@ -5,7 +5,7 @@ import io
 import sys
 from dataclasses import dataclass
 
-from attnviz.cli import main
+from attnviz.cli.commands import main
 
 
 @dataclass

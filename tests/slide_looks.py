@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import attnviz
-from attnviz import deck as decks
-from attnviz.slides import write_deck
+from attnviz.publish.deck import model as decks
+from attnviz.publish.deck.formats import write_deck
 
 WIDTH = 1280
 PAGES = (2, 8, 11)  # the first score step, the mask, the last softmax (title slide is 1)

@@ -7,9 +7,9 @@ import pytest
 import torch
 
 import attnviz
-from attnviz.exact import InputError
-from attnviz.logits import alibi_exponents, parse_slope
-from attnviz.surds import Surd, surd
+from attnviz.numbers.exact import InputError
+from attnviz.engine.logits import alibi_exponents, parse_slope
+from attnviz.numbers.surds import Surd, surd
 
 
 def paper_slopes(n):

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from attnviz.batch import Job, run_jobs
-from attnviz.exact import InputError
+from attnviz.cli.batch import Job, run_jobs
+from attnviz.numbers.exact import InputError
 from clirun import run_cli
 
 SPECS = {  # name: TOML
@@ -143,7 +143,7 @@ def test_parallel_workers_take_the_default_sigterm(tmp_path):
     fork), which turns the signal into an exception and a traceback on stderr."""
     import signal
 
-    from attnviz.batch import Job, run_jobs
+    from attnviz.cli.batch import Job, run_jobs
 
     def report():
         return repr(signal.getsignal(signal.SIGTERM)) + "\n"

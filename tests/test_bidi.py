@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import attnviz
-from attnviz.labels import BIDI_CONTROLS, FSI, PDI
+from attnviz.words.user_text import BIDI_CONTROLS, FSI, PDI
 
 HEBREW, ARABIC = "שָׁלוֹם", "مرحبا"
 LETTERS = st.sampled_from(list("abcXYZ<>()[]=,;:.-+ 0123") + list("שלוםאבג") + list("مرحبا") + list("٠١٢٣")
@@ -93,7 +93,7 @@ def test_hebrew_and_arabic_labels_read_right_and_keep_the_numbers_in_place():
 
 
 def test_a_walkthrough_sentence_names_two_hebrew_labels_in_order():
-    from attnviz.walkthrough import walkthrough
+    from attnviz.publish.walkthrough.scores import walkthrough
 
     document, _ = walkthrough(attnviz.figure([[1], [2]], [[1], [2]], tokens=["אחד", "שתיים"]))
     sentence = document.sections[1].paragraphs[0]

@@ -10,8 +10,8 @@ from browser import BOXES_JS, page_html
 from browser_gallery import GALLERY, figures
 
 import attnviz
-from attnviz.layout import measure
-from attnviz.themes import THEME_NAMES, THEMES, host_stylesheet
+from attnviz.layout.figure import measure
+from attnviz.render.themes import THEME_NAMES, THEMES, host_stylesheet
 
 # Chromium rounds a font's ascent and descent to whole pixels, and a glyph's ink may overhang
 # its advance (a W): boxes are compared with this much slack. Advance widths must agree closely.
@@ -122,7 +122,7 @@ def test_embedded_fonts_load_and_fit(page):
 
 def _embedded(fig):
     """The same figure with the font embedded."""
-    from attnviz.figure import Figure
+    from attnviz.figures.api import Figure
 
     return Figure(fig.attention, fig.highlight, fig.words, theme=fig.theme, embed_font=True)
 
@@ -163,8 +163,8 @@ def test_auto_follows_the_colour_scheme(page):
 def test_the_page_legend_swatch_matches_the_highlight_in_both_schemes(page, theme):
     import dataclasses
 
-    from attnviz.document import build_figures, default_document
-    from attnviz.page import render_page
+    from attnviz.publish.document import build_figures, default_document
+    from attnviz.publish.page import render_page
 
     document = default_document()
     document = dataclasses.replace(document, figure={**document.figure, "theme": theme})

@@ -8,11 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import attnviz
-from attnviz.engine import softmax_weights
-from attnviz.exact import InputError
-from attnviz.notation import normalizer_line, output_line, weight_terms, weights_line
-from attnviz.rounding import _rational_output, round_fraction, rounded_output, rounded_weights
-from attnviz.surds import Surd, surd
+from attnviz.engine.attention import softmax_weights
+from attnviz.numbers.exact import InputError
+from attnviz.words.notation import normalizer_line, output_line, weight_terms, weights_line
+from attnviz.numbers.rounding import _rational_output, round_fraction, rounded_output, rounded_weights
+from attnviz.numbers.surds import Surd, surd
 from conftest import svg_text
 from test_layout import assert_clean
 
@@ -226,7 +226,7 @@ def test_seed_figure_unchanged_by_new_options(seed_line):
 
 
 def test_rounding_gives_up_with_a_clear_error_at_the_precision_cap(monkeypatch):
-    from attnviz import rounding
+    from attnviz.numbers import rounding
 
     monkeypatch.setattr(rounding, "MAX_BITS", 8)
     with pytest.raises(InputError) as err:

@@ -102,7 +102,7 @@ def test_an_unwritable_folder_names_the_target_not_a_temporary_file(tmp_path):
 
 
 def test_css_command_writes_the_host_stylesheet(tmp_path):
-    from attnviz.themes import host_stylesheet
+    from attnviz.render.themes import host_stylesheet
 
     assert run("css").stdout == host_stylesheet()
     target = tmp_path / "site" / "attnviz.css"

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 import pytest
 
 import attnviz
-from attnviz.cli import build_parser
+from attnviz.cli.commands import build_parser
 from clirun import run_cli
 from conftest import svg_text
 

@@ -13,7 +13,7 @@ from test_flash import assert_walkthrough_refused
 from test_walkthrough import cell_states, softmax_states
 
 import attnviz
-from attnviz.walkthrough_decode import decode_steps, decode_walkthrough
+from attnviz.publish.walkthrough.decode import decode_steps, decode_walkthrough
 
 NUMBERS = st.one_of(st.integers(-3, 3), st.fractions(Fraction(-3), Fraction(3), max_denominator=4))
 MASKS = {"causal": lambda i, j: j <= i, "window=2": lambda i, j: i - 2 < j <= i,

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from sphinx.cmd.build import build_main
 
-from attnviz import spec
+from attnviz.io import spec
 from conftest import element_text, svg_root
 
 DOCS = Path(__file__).parent.parent / "docs"
@@ -59,7 +59,7 @@ def test_the_gallery_shows_every_figure_key(site):
 
 
 def test_the_gallery_draws_every_entry_of_attnviz_gallery(site):
-    from attnviz.gallery import ENTRIES
+    from attnviz.publish.gallery import ENTRIES
 
     roots = svgs(page(site, "gallery"))
     titles = [root.find("{http://www.w3.org/2000/svg}title").text for root in roots]

@@ -7,8 +7,8 @@ import re
 import subprocess
 import sys
 
-from attnviz.cache import FigureCache, figure_key
-from attnviz.embed import Setting
+from attnviz.integrations.docs_cache import FigureCache, figure_key
+from attnviz.integrations.settings import Setting
 from test_mkdocs import site
 from test_sphinx import CONF, write_project
 

@@ -6,7 +6,7 @@ import pytest
 from clirun import run_cli
 from pagetext import computed
 
-from attnviz.document import (
+from attnviz.publish.document import (
     Section,
     build_figures,
     default_document,
@@ -15,9 +15,9 @@ from attnviz.document import (
     seed_spec_text,
     slugify,
 )
-from attnviz.exact import InputError
-from attnviz.mathml import tex_to_mathml
-from attnviz.spec import parse_spec
+from attnviz.numbers.exact import InputError
+from attnviz.publish.mathml import tex_to_mathml
+from attnviz.io.spec import parse_spec
 
 FIGURE = "[figure]\nq = [[1, 0], [0, 1]]\nk = [[1, 0], [0, 1]]\n"
 SECTION = '[[sections]]\nheading = "One"\n'

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attnviz.engine import CAUSAL, attend, softmax_weights
-from attnviz.exact import InputError
-from attnviz.notation import exponential, scores_line, vector_line, weights_line
+from attnviz.engine.attention import CAUSAL, attend, softmax_weights
+from attnviz.numbers.exact import InputError
+from attnviz.words.notation import exponential, scores_line, vector_line, weights_line
 
 F = Fraction
 entries = st.one_of(st.integers(-9, 9), st.fractions(min_value=-5, max_value=5, max_denominator=12))
@@ -108,7 +108,7 @@ def test_bad_vectors_are_refused_with_where_and_what(q, k, message):
 
 @given(qk())
 def test_score_matrix_equals_the_plain_dot_product(vectors):
-    from attnviz.engine import dot, exact_vectors, score_matrix
+    from attnviz.engine.attention import dot, exact_vectors, score_matrix
 
     q, k = exact_vectors(vectors[0], "q"), exact_vectors(vectors[1], "k")
     assert score_matrix(q, k) == tuple(tuple(dot(qi, kj) for kj in k) for qi in q)

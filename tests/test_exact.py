@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attnviz.exact import MAX_DIGITS, InputError, format_number, parse_number, to_exact
+from attnviz.numbers.exact import MAX_DIGITS, InputError, format_number, parse_number, to_exact
 
 
 @pytest.mark.parametrize("text, value", [

@@ -14,8 +14,8 @@ from clirun import run_cli
 from browser_gallery import GALLERY, figures
 
 import attnviz
-from attnviz.export import format_for
-from attnviz.layout import Group, Text
+from attnviz.render.raster import format_for
+from attnviz.layout.figure import Group, Text
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import attnviz
-from attnviz.exact import format_number
+from attnviz.numbers.exact import format_number
 from conftest import SVG_NS, svg_root, svg_text
 
 small = st.integers(-4, 4)

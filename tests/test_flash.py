@@ -11,7 +11,7 @@ from pagetext import body_text, computed
 from test_walkthrough import cell_states
 
 import attnviz
-from attnviz.surds import Surd
+from attnviz.numbers.surds import Surd
 
 NUMBERS = st.one_of(st.integers(-3, 3), st.fractions(Fraction(-3), Fraction(3), max_denominator=4))
 

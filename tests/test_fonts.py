@@ -12,10 +12,10 @@ from conftest import SVG_NS, svg_root, svg_text
 from fontTools.ttLib import TTFont
 
 import attnviz
-from attnviz import metrics
-from attnviz.metrics import WIDTHS
-from attnviz.fontembed import subset_woff
-from attnviz.layout import Text
+from attnviz.layout import metrics
+from attnviz.layout.metrics import WIDTHS
+from attnviz.render.font_embed import subset_woff
+from attnviz.layout.figure import Text
 
 
 @pytest.mark.parametrize("face", sorted(metrics.FACES))

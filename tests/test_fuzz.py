@@ -10,7 +10,7 @@ from conftest import SVG_NS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from attnviz.labels import MAX_LABEL
+from attnviz.words.user_text import MAX_LABEL
 
 XML_ILLEGAL = set(map(chr, [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xFFFE, 0xFFFF]))
 number_text = st.one_of(st.integers(-50, 50).map(str), st.fractions(-9, 9, max_denominator=9).map(str),

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from attnviz.gallery import ENTRIES, make
+from attnviz.publish.gallery import ENTRIES, make
 from clirun import run_cli
 from conftest import svg_text
 from test_layout import assert_clean

@@ -6,7 +6,7 @@ import os
 import pytest
 
 import attnviz
-from attnviz.walkthrough import walkthrough
+from attnviz.publish.walkthrough.scores import walkthrough
 from conftest import GOLDEN
 
 CASES = {

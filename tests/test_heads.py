@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pagetext import computed
 
 import attnviz
-from attnviz.heads import HeadsFigure
+from attnviz.figures.heads import HeadsFigure
 
 NUMBERS = st.one_of(st.integers(-3, 3), st.fractions(Fraction(-3), Fraction(3), max_denominator=4))
 SHAPES = [(1, 1), (2, 1), (2, 2), (4, 1), (4, 2), (4, 4), (8, 1), (8, 2), (8, 4), (8, 8)]

@@ -6,7 +6,7 @@ import pytest
 from conftest import SVG_NS
 
 import attnviz
-from attnviz.labels import isolate
+from attnviz.words.user_text import isolate
 
 HOSTILE = [
     "<script>alert(1)</script>",

@@ -3,11 +3,15 @@ refused by counting (digits, parts, characters) before the costly work, not by a
 
 import importlib
 
+import attnviz.engine.attention
+import attnviz.render.raster
+import attnviz.words.budget
+
 import pytest
 from clirun import run_cli
 
 NINES = "9" * 5000
-FIGURE_MODULE = importlib.import_module("attnviz.figure")  # `attnviz.figure` is also the function
+FIGURE_MODULE = importlib.import_module("attnviz.figures.api")  # `attnviz.figure` is also the function
 
 
 def refused(tmp_path, *args, stdin=b"", spec=None, name="spec.toml"):
@@ -59,7 +63,7 @@ def test_a_float_of_an_absurd_exponent_is_refused_as_the_parser_reads_it(tmp_pat
 
 
 def test_a_spec_in_a_string_or_comment_may_hold_anything(tmp_path):
-    from attnviz.spec import parse_spec
+    from attnviz.io.spec import parse_spec
 
     text = 'q = [[1]]  # a.b.c.d.e.f.g.h.i.j [[[[[[[[[[[[[[[[[[\ntitle = "a.b.c.d.e.f.g.h.i.j.k ' + "9" * 2000 + '"\n'
     assert parse_spec(text)["title"].startswith("a.b.c")
@@ -139,7 +143,7 @@ def test_formulas_are_restricted_before_they_are_typeset(tmp_path, monkeypatch, 
 
 
 def test_arrows_are_characters_not_character_references():
-    from attnviz.mathml import tex_to_mathml
+    from attnviz.publish.mathml import tex_to_mathml
 
     for tex in (r"a \to b", r"\xrightarrow{f}", r"\mapsto", r"\xmapsto{x}"):
         mathml = tex_to_mathml(tex)
@@ -153,7 +157,7 @@ def test_the_readme_lists_exactly_the_commands_formulas_may_use():
     import re
     from pathlib import Path
 
-    from attnviz.mathml import TEX_COMMANDS
+    from attnviz.publish.mathml import TEX_COMMANDS
 
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
     listed = re.search(r"<!-- tex-commands:.*?-->\n(.*?)\n<!-- /tex-commands -->", readme, re.S)[1]
@@ -169,10 +173,10 @@ def _grid(n, dim=4):
 @pytest.fixture
 def no_layout(monkeypatch):
     """Make any layout (or drawing) fail the test: a refusal must come before them."""
-    import attnviz.export
+    import attnviz.render.raster
 
     monkeypatch.setattr(FIGURE_MODULE, "lay_out", lambda *a: pytest.fail("layout was made"))
-    monkeypatch.setattr(attnviz.export, "_cairosvg", lambda: pytest.fail("Cairo was called"))
+    monkeypatch.setattr(attnviz.render.raster, "_cairosvg", lambda: pytest.fail("Cairo was called"))
 
 
 def test_a_page_of_many_large_figures_is_refused_after_building_one(tmp_path, monkeypatch, no_layout):
@@ -198,9 +202,9 @@ def test_a_walkthrough_over_its_budget_is_refused_before_any_step_is_drawn(tmp_p
 
 
 def test_a_figure_over_its_budget_is_refused_before_layout(tmp_path, monkeypatch, no_layout):
-    import attnviz.budget
+    import attnviz.words.budget
 
-    monkeypatch.setattr(attnviz.budget, "FIGURE_CHARS", 100_000)  # the mechanism, on a figure of ~160,000
+    monkeypatch.setattr(attnviz.words.budget, "FIGURE_CHARS", 100_000)  # the mechanism, on a figure of ~160,000
     monkeypatch.chdir(tmp_path)
     error = refused(tmp_path, "render", "--q", _grid(16), "--k", _grid(16), "-o", "x.svg")
     assert error.startswith("figure: the figure would be about ")
@@ -213,9 +217,9 @@ def test_a_figure_over_its_budget_is_refused_before_layout(tmp_path, monkeypatch
     ("pdf", "-f: the PDF page would be 4,546x17,304 points, past 14,400 a side, the largest page PDF readers open"),
 ])
 def test_images_over_their_pixel_budget_are_refused_before_drawing(tmp_path, monkeypatch, fmt, message):
-    import attnviz.export
+    import attnviz.render.raster
 
-    monkeypatch.setattr(attnviz.export, "_cairosvg", lambda: pytest.fail("Cairo was called"))
+    monkeypatch.setattr(attnviz.render.raster, "_cairosvg", lambda: pytest.fail("Cairo was called"))
     monkeypatch.chdir(tmp_path)
     scale = ["--png-scale", "1"] if fmt == "png" else []
     error = refused(tmp_path, "render", "--q", _grid(64), "--k", _grid(64), *scale, "-o", f"x.{fmt}")
@@ -223,9 +227,9 @@ def test_images_over_their_pixel_budget_are_refused_before_drawing(tmp_path, mon
 
 
 def test_a_png_wider_than_cairo_draws_names_the_flag(tmp_path, monkeypatch):
-    import attnviz.export
+    import attnviz.render.raster
 
-    monkeypatch.setattr(attnviz.export, "_cairosvg", lambda: pytest.fail("Cairo was called"))
+    monkeypatch.setattr(attnviz.render.raster, "_cairosvg", lambda: pytest.fail("Cairo was called"))
     monkeypatch.chdir(tmp_path)
     error = refused(tmp_path, "render", "--q", _grid(16), "--k", _grid(16), "--dpi", "2000", "-o", "x.png")
     assert error.startswith("--dpi: the PNG would be ") and "past 32,767 a side, the most Cairo can draw" in error
@@ -233,9 +237,9 @@ def test_a_png_wider_than_cairo_draws_names_the_flag(tmp_path, monkeypatch):
 
 def test_scores_that_could_outgrow_the_digit_limit_are_refused_before_any_is_summed(tmp_path, monkeypatch):
     """64 dimensions of 40-digit fractions over unrelated denominators: minutes of arithmetic, then a crash."""
-    import attnviz.engine
+    import attnviz.engine.attention
 
-    monkeypatch.setattr(attnviz.engine, "score_matrix", lambda *a: pytest.fail("scores were computed"))
+    monkeypatch.setattr(attnviz.engine.attention, "score_matrix", lambda *a: pytest.fail("scores were computed"))
     monkeypatch.chdir(tmp_path)
     q = "; ".join(",".join(f"{10**39 + i}/{10**39 + 7 * t + 3 * i + 1}" for t in range(64)) for i in range(64))
     error = refused(tmp_path, "render", "--q", q, "--k", q, "-o", "x.svg")
@@ -256,11 +260,11 @@ def test_outputs_and_logits_are_bounded_too(tmp_path, monkeypatch):
 
 def test_the_default_gallery_and_documented_figures_stay_far_inside_the_budgets():
     import attnviz
-    from attnviz.budget import FIGURE_CHARS, PAGE_CHARS, PNG_PIXELS, drawable_chars, figure_chars
-    from attnviz.document import build_figures, default_document
-    from attnviz.gallery import ENTRIES, make
-    from attnviz.page import page_files
-    from attnviz.walkthrough import walkthrough
+    from attnviz.words.budget import FIGURE_CHARS, PAGE_CHARS, PNG_PIXELS, drawable_chars, figure_chars
+    from attnviz.publish.document import build_figures, default_document
+    from attnviz.publish.gallery import ENTRIES, make
+    from attnviz.publish.page import page_files
+    from attnviz.publish.walkthrough.scores import walkthrough
 
     figures = [attnviz.figure(highlight=[(3, 3)])] + [make(entry) for entry in ENTRIES]
     for fig in figures:
@@ -330,8 +334,8 @@ def test_dev_stdout_on_a_pipe_is_written_to():
 
 STOP_MID_WRITE = r"""
 import os, signal, sys
-import attnviz.output as output
-from attnviz.cli import main
+import attnviz.io.atomic as output
+from attnviz.cli.commands import main
 
 real = output._open
 
@@ -368,7 +372,7 @@ def test_a_signal_while_writing_leaves_the_old_file_and_no_temporary(tmp_path, s
 
 
 def test_a_failed_write_removes_the_folders_it_made(tmp_path, monkeypatch):
-    import attnviz.output as output
+    import attnviz.io.atomic as output
 
     def full(fd, text):
         raise OSError(28, "No space left on device")

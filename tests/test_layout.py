@@ -4,7 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import attnviz
-from attnviz.layout import wrap
+from attnviz.layout.figure import wrap
 
 tokens = st.integers(-20, 20)
 

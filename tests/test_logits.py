@@ -8,10 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import attnviz
-from attnviz.exact import InputError
-from attnviz.logits import parse_slope, resolve_biases, resolve_scale
-from attnviz.notation import exponential, format_exact
-from attnviz.surds import Surd, inverse_sqrt, sign, squarefree_split, surd
+from attnviz.numbers.exact import InputError
+from attnviz.engine.logits import parse_slope, resolve_biases, resolve_scale
+from attnviz.words.notation import exponential, format_exact
+from attnviz.numbers.surds import Surd, inverse_sqrt, sign, squarefree_split, surd
 from conftest import svg_text
 from test_layout import assert_clean
 
@@ -204,7 +204,7 @@ def test_scale_of_one_changes_nothing_and_slopes_parse():
 
 
 def test_walkthrough_of_a_scaled_figure_says_logits_and_typesets_radicals():
-    from attnviz.walkthrough import walkthrough
+    from attnviz.publish.walkthrough.scores import walkthrough
 
     document, figures = walkthrough(attnviz.figure(scale="sqrt", bias="alibi=1/2"))
     row2 = next(s for s in document.sections if s.heading == "Softmax of row 2")

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from torch.nn.attention.flex_attention import and_masks, create_mask, or_masks
 
 import attnviz
-from attnviz import masks
-from attnviz.exact import InputError
-from attnviz.masks import resolve
+from attnviz.engine import masks
+from attnviz.numbers.exact import InputError
+from attnviz.engine.masks import resolve
 
 
 def flex_cells(mask_mod, n_q, n_k):

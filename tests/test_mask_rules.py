@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attnviz
-from attnviz.engine import Mask as BoundMask
-from attnviz.exact import InputError
-from attnviz.masks import Mask, parse_expression, resolve, scan_runs
+from attnviz.engine.attention import BoundMask
+from attnviz.numbers.exact import InputError
+from attnviz.engine.masks import Mask, parse_expression, resolve, scan_runs
 from rulecheck import predicate, to_python
 
 

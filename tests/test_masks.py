@@ -8,9 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import attnviz
-from attnviz.engine import CAUSAL, Mask, attend
-from attnviz.exact import InputError
-from attnviz.masks import parse_mask, resolve
+import attnviz.numbers.exact
+from attnviz.engine.attention import CAUSAL, BoundMask as Mask, attend
+from attnviz.numbers.exact import InputError
+from attnviz.engine.masks import parse_mask, resolve
 from conftest import svg_text
 from test_layout import assert_clean
 
@@ -100,7 +101,7 @@ def test_figures_draw_the_mask_and_name_it(case, data):
         for cell in row:
             assert cell.masked == (not expected_keep(options, i, cell.k, n_q, n_k, align))
             if not cell.masked:
-                assert cell.text == attnviz.exact.format_number(sum(Fraction(a) * b for a, b in zip(q[i - 1],
+                assert cell.text == attnviz.numbers.exact.format_number(sum(Fraction(a) * b for a, b in zip(q[i - 1],
                                                                                                k[cell.k - 1])))
         softmax = words.softmax_rows[i - 1]
         if not kept:

@@ -8,7 +8,7 @@ import textwrap
 import markdown
 import pytest
 
-from attnviz.markdown import FENCE, FenceError, _block_line
+from attnviz.integrations.markdown import FENCE, FenceError, _block_line
 from conftest import SVG_NS
 from pagetext import cell_texts
 from pagetext import docs_figures as figures
@@ -82,7 +82,7 @@ def test_the_plugin_renders_fences_in_pages(tmp_path):
     assert cell_texts(in_note) == {(1, 1): "3"}
     assert "<pre" not in html.split("<h1", 1)[1].split("</article>")[0]  # no fence left as code
     # attnviz.css, the figures' colours as custom properties, is linked and written.
-    from attnviz.themes import host_stylesheet
+    from attnviz.render.themes import host_stylesheet
 
     assert re.search(r'<link[^>]*href="assets/attnviz\.css"', html)
     assert (tmp_path / "site" / "assets" / "attnviz.css").read_text(encoding="utf-8") == host_stylesheet()
@@ -141,8 +141,8 @@ def test_superfences_configured_by_hand_without_the_plugin(tmp_path):
               custom_fences:
                 - name: attnviz
                   class: attnviz
-                  format: !!python/name:attnviz.markdown.fence_format
-                  validator: !!python/name:attnviz.markdown.fence_validator
+                  format: !!python/name:attnviz.integrations.markdown.fence_format
+                  validator: !!python/name:attnviz.integrations.markdown.fence_validator
         """, {"index.md": "# Home\n\n" + ISSUE_EXAMPLE + ISSUE_EXAMPLE})
     run = mkdocs_build(tmp_path)
     assert run.returncode == 0, run.stderr

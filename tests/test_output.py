@@ -2,8 +2,8 @@
 
 import pytest
 
-from attnviz import output
-from attnviz.output import write_atomic, write_tree_atomic
+from attnviz.io import atomic as output
+from attnviz.io.atomic import write_atomic, write_tree_atomic
 
 
 def test_write_atomic_replaces_whole_file(tmp_path):

@@ -11,8 +11,8 @@ from clirun import run_cli
 from conftest import DATA
 from pagetext import body_text, computed, inline_figures, read_page, squeeze
 
-from attnviz.document import build_figures, default_document, seed_spec_text
-from attnviz.page import inline_svg, render_page
+from attnviz.publish.document import build_figures, default_document, seed_spec_text
+from attnviz.publish.page import inline_svg, render_page
 
 STEP_NAMES = ["01-what-is-exact.svg", "02-what-is-not-claimed.svg", "03-summary.svg"]
 FORMULAS = [r"S_{3,3}=2", r"\text{not learning; not meaning; not what matters}",

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from attnviz.cli import build_parser
-from attnviz.spec import KEYS
+from attnviz.cli.commands import build_parser
+from attnviz.io.spec import KEYS
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
 

@@ -15,11 +15,11 @@ import pytest
 from clirun import run_cli
 
 import attnviz
-from attnviz import deck as decks
-from attnviz.backends.latex import escape
-from attnviz.document import default_document
-from attnviz.latexdeck import beamer_document, built_up, safe_formula, tikz_document
-from attnviz.slides import animated_svg, choose_format, pdf_bytes, pptx_bytes
+from attnviz.publish.deck import model as decks
+from attnviz.render.tex_escape import escape
+from attnviz.publish.document import default_document
+from attnviz.publish.deck.beamer import beamer_document, built_up, safe_formula, tikz_document
+from attnviz.publish.deck.formats import animated_svg, choose_format, pdf_bytes, pptx_bytes
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -288,7 +288,7 @@ def test_default_command_writes_the_seed_walkthrough_pdf(tmp_path, monkeypatch):
 
 def test_document_spec_makes_a_deck_of_its_sections(tmp_path):
     spec = tmp_path / "doc.toml"
-    spec.write_text(attnviz.document.seed_spec_text(), encoding="utf-8")
+    spec.write_text(attnviz.publish.document.seed_spec_text(), encoding="utf-8")
     out = tmp_path / "d.pptx"
     assert run_cli("slides", str(spec), "-o", str(out)).code == 0
     from pptx import Presentation
@@ -302,7 +302,7 @@ def test_document_spec_makes_a_deck_of_its_sections(tmp_path):
 
 @pytest.fixture(scope="module")
 def reveal_deck(seed_deck, tmp_path_factory):
-    from attnviz.slides import write_deck
+    from attnviz.publish.deck.formats import write_deck
 
     out = tmp_path_factory.mktemp("reveal") / "deck"
     write_deck(seed_deck, "revealjs", out)
@@ -370,7 +370,7 @@ def test_every_gallery_figure_compiles_as_tikz(tmp_path):
     typeset by pdflatex; each picture is exactly its layout's size."""
     from browser_gallery import GALLERY
 
-    from attnviz.deck import Deck, Slide
+    from attnviz.publish.deck.model import Deck, Slide
 
     names = sorted(GALLERY)
     slides = tuple(Slide(name, (), None, GALLERY[name]("light"), name) for name in names)

@@ -8,12 +8,12 @@ import textwrap
 import pytest
 from sphinx.cmd.build import build_main
 
-from attnviz.embed import id_prefix
+from attnviz.integrations.settings import id_prefix
 from conftest import SVG_NS, svg_root
 from pagetext import cell_texts
 from pagetext import docs_figures as figures
 
-CONF = 'extensions = ["attnviz.sphinx"]\nnumfig = True\n'
+CONF = 'extensions = ["attnviz.integrations.sphinx"]\nnumfig = True\n'
 
 ISSUE_EXAMPLE = """\
 Causal
@@ -74,7 +74,7 @@ def test_the_issue_example_inlines_the_svg_with_the_right_cells(tmp_path):
     assert "Fig. 1" in caption and "The exact register." in caption
     assert "<script" not in re.search(r'<div class="attnviz-figure.*?</div>', html, flags=re.S)[0]
     # attnviz.css, the figures' colours as custom properties, is linked and written.
-    from attnviz.themes import host_stylesheet
+    from attnviz.render.themes import host_stylesheet
 
     assert re.search(r'<link rel="stylesheet"[^>]*href="_static/attnviz\.css', html)
     assert (tmp_path / "out" / "_static" / "attnviz.css").read_text(encoding="utf-8") == host_stylesheet()
@@ -224,7 +224,7 @@ def test_an_unchanged_failing_document_keeps_failing(tmp_path):
 
 def test_every_spec_key_is_an_option(tmp_path, monkeypatch):
     """Options come from spec.KEYS at build time: a key added there is an option, read by its own check."""
-    from attnviz import spec
+    from attnviz.io import spec
 
     def check(value, where):
         raise spec.InputError(f"the test key's check got {value!r}", where)
@@ -256,7 +256,7 @@ def test_other_builders_get_image_files(tmp_path):
 
 
 def test_importing_attnviz_does_not_import_sphinx_or_markdown():
-    code = "import sys, attnviz, attnviz.embed; print(sorted(m for m in ('sphinx', 'docutils', 'markdown', " \
+    code = "import sys, attnviz, attnviz.integrations.settings; print(sorted(m for m in ('sphinx', 'docutils', 'markdown', " \
            "'mkdocs', 'pymdownx') if m in sys.modules))"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.stdout.strip() == "[]"

@@ -25,12 +25,12 @@ NOT_FOR_DEFAULT_RENDER = (
     # third-party: only for other formats and options
     "fontTools", "jinja2", "latex2mathml", "mpmath", "cairosvg", "cairocffi", "numpy",
     # attnviz: other commands, other options
-    "attnviz.masks", "attnviz.logits", "attnviz.rounding", "attnviz.document", "attnviz.page",
-    "attnviz.walkthrough", "attnviz.gallery", "attnviz.embed", "attnviz.mathml", "attnviz.markdown",
-    "attnviz.fontembed", "attnviz.sphinx", "attnviz.mkdocs", "attnviz.batch",
+    "attnviz.engine.masks", "attnviz.engine.logits", "attnviz.numbers.rounding", "attnviz.publish.document", "attnviz.publish.page",
+    "attnviz.publish.walkthrough.scores", "attnviz.publish.gallery", "attnviz.integrations.settings", "attnviz.publish.mathml", "attnviz.integrations.markdown",
+    "attnviz.render.font_embed", "attnviz.integrations.sphinx", "attnviz.integrations.mkdocs", "attnviz.cli.batch",
 )
 # What --version and --help may import from attnviz: the package, the command and its error type.
-COMMAND_ONLY = {"attnviz", "attnviz.cli", "attnviz.errors"}
+COMMAND_ONLY = {"attnviz", "attnviz.cli", "attnviz.cli.commands", "attnviz.errors"}
 
 # Run in a fresh interpreter: the command's imports, and every regular expression compiled from
 # attnviz's own code (argparse's and the standard library's are theirs to pay for).
@@ -49,7 +49,7 @@ def recording(pattern, flags):
 
 re._compile = recording
 before = set(sys.modules)
-from attnviz.cli import main
+from attnviz.cli.commands import main
 try:
     code = main(sys.argv[1:])
 except SystemExit as stop:  # argparse's --help exits
@@ -96,15 +96,18 @@ def test_guard_sees_what_other_paths_import(tmp_path):
     spec.write_text('q = "1,0; 0,1"\nk = "1,0; 0,1"\nmask = "window=1"\n', encoding="utf-8")
     run = probe("render", str(spec), "-o", str(tmp_path / "fig.svg"), cwd=tmp_path)
     assert run["code"] == 0
-    assert {"tomllib", "attnviz.masks"} <= set(run["modules"])
+    assert {"tomllib", "attnviz.engine.masks"} <= set(run["modules"])
 
 
 def test_api_names_stay_the_function_and_class():
-    import attnviz.figure as module  # importing the submodules by name
-    import attnviz.flash
+    import attnviz.figures.api as module  # importing the submodules by name
+    import attnviz.engine.tiled_softmax
 
-    assert attnviz.figure is module and callable(attnviz.figure) and attnviz.figure().svg().startswith("<svg")
+    assert attnviz.figure is module.figure and attnviz.figure().svg().startswith("<svg")
     assert callable(attnviz.flash) and attnviz.flash.__name__ == "flash"
+    # the paths documented before 0.2, by attribute access
+    assert attnviz.figure.Figure is attnviz.Figure is module.Figure  # type: ignore[attr-defined]
+    assert attnviz.flash.FlashStep is attnviz.engine.tiled_softmax.FlashStep  # type: ignore[attr-defined]
     assert attnviz.Figure.__name__ == "Figure" and attnviz.InputError.__name__ == "InputError"
     with pytest.raises(AttributeError):
         attnviz.no_such_name  # noqa: B018

@@ -8,8 +8,8 @@ from conftest import SVG_NS, svg_root
 from browser_gallery import figures
 
 import attnviz
-from attnviz.layout import Group, Rect, Text
-from attnviz.themes import COLOUR_NAMES, SHAPE_PAINT, TEXT_COLOUR, THEME_NAMES, THEMES, contrast_ratio, \
+from attnviz.layout.figure import Group, Rect, Text
+from attnviz.render.themes import COLOUR_NAMES, SHAPE_PAINT, TEXT_COLOUR, THEME_NAMES, THEMES, contrast_ratio, \
     luminance, surface_colours
 
 AA = 4.5
@@ -146,7 +146,7 @@ def test_style_is_scoped_to_the_figure(theme):
 
 
 def test_every_colour_is_a_custom_property_in_the_host_stylesheet():
-    from attnviz.themes import host_stylesheet
+    from attnviz.render.themes import host_stylesheet
 
     css = host_stylesheet()
     assert set(re.findall(r"var\(--attnviz-([a-z-]+),", css)) == set(COLOUR_NAMES)

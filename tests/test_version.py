@@ -7,7 +7,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import attnviz
-from attnviz.cli import main
+from attnviz.cli.commands import main
 
 ROOT = Path(__file__).parent.parent
 

@@ -8,10 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attnviz
-import attnviz.notation
-import attnviz.panels
-from attnviz.exact import InputError
-from attnviz.masks import resolve
+import attnviz.words.budget
+import attnviz.words.notation
+import attnviz.figures.composite
+from attnviz.numbers.exact import InputError
+from attnviz.engine.masks import resolve
 
 from clirun import run_cli
 
@@ -296,18 +297,18 @@ def test_the_walkthrough_refuses_what_it_cannot_step_through(tmp_path):
 @pytest.mark.parametrize("bias", ["alibi=1/2", "matrix=0,0,0;-1,0,0;-2,-1/3,0", ["alibi=1", "alibi=1/4"]])
 def test_show_bias_draws_the_exact_bias_matrix_beside_the_scores(bias):
     q = k = [[1, 0], [0, 1], [1, 1]]
-    fig = attnviz.panels.build({"q": q, "k": k, "bias": bias, "show": "bias"})
+    fig = attnviz.figures.composite.build({"q": q, "k": k, "bias": bias, "show": "bias"})
     assert fig.svg() == attnviz.compose(attnviz.figure(q, k, bias=bias, title=""),
                                         attnviz.figure(q, k, bias=bias).bias_panel(),
                                         title="Attention honesty boundary").svg()
-    assert isinstance(fig, attnviz.panels.Composite) and len(fig.panels) == 2
+    assert isinstance(fig, attnviz.figures.composite.Composite) and len(fig.panels) == 2
     scores, panel = fig.panels
     attention = scores.attention
     for row in panel.words.cells:
         for cell in row:
             i, j = cell.q - 1, cell.k - 1
             if attention.kept[i][j]:  # B_ij = L_ij - S_ij, exactly
-                assert cell.text == attnviz.notation.format_exact(attention.logits[i][j] - attention.scores[i][j])
+                assert cell.text == attnviz.words.notation.format_exact(attention.logits[i][j] - attention.scores[i][j])
             else:
                 assert cell.text == "masked"
     layout = fig.layout()
@@ -322,15 +323,15 @@ def test_show_bias_needs_a_bias():
     with pytest.raises(InputError, match="no bias to draw"):
         attnviz.figure().bias_panel()
     with pytest.raises(InputError, match="give a bias too"):
-        attnviz.panels.build({"show": "bias"})
+        attnviz.figures.composite.build({"show": "bias"})
 
 
 def test_panels_that_each_fit_can_still_be_too_many_together(monkeypatch):
-    import attnviz.budget
+    import attnviz.words.budget
 
     maps = [attnviz.figure(view="mask", n=64) for _ in range(3)]
-    one = attnviz.budget.figure_chars(maps[0].words)
-    monkeypatch.setattr(attnviz.budget, "FIGURE_CHARS", int(one * 2.5))  # each fits, three do not
+    one = attnviz.words.budget.figure_chars(maps[0].words)
+    monkeypatch.setattr(attnviz.words.budget, "FIGURE_CHARS", int(one * 2.5))  # each fits, three do not
     maps[0].layout()
     with pytest.raises(InputError, match="past the budget"):
         attnviz.compose(*maps).svg()

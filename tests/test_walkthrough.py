@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from pagetext import body_text, computed, inline_figures, read_page
 
 import attnviz
-from attnviz.engine import Mask
-from attnviz.exact import format_number
-from attnviz.mathml import tex_to_mathml
-from attnviz.walkthrough import MAX_STEPS, plan, walkthrough
+from attnviz.engine.attention import BoundMask as Mask
+from attnviz.numbers.exact import format_number
+from attnviz.publish.mathml import tex_to_mathml
+from attnviz.publish.walkthrough.scores import MAX_STEPS, plan, walkthrough
 
 # Unseen: rational, negative, 4 queries and 4 keys of dimension 3.
 Q = [[1, "-1/2", 0], ["3/4", 2, -1], [0, 0, 5], ["-2", "1/3", "0.5"]]

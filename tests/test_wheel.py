@@ -22,9 +22,9 @@ def test_installed_wheel_renders_the_page(tmp_path):
                    check=True, capture_output=True, timeout=120)
     # The wheel's attnviz first on the path; its dependencies (jinja2, latex2mathml) from this venv.
     env = {**os.environ, "PYTHONPATH": str(site)}
-    code = ("import attnviz, attnviz.page as p, sys; print(attnviz.__file__); print(p.template_dir()); "
+    code = ("import attnviz, attnviz.publish.page as p, sys; print(attnviz.__file__); print(p.template_dir()); "
             "sys.exit(attnviz.cli.main(['page', '-o', 'out']))")
-    result = subprocess.run([sys.executable, "-P", "-c", "import attnviz.cli; " + code], cwd=work, env=env,
+    result = subprocess.run([sys.executable, "-P", "-c", "import attnviz.cli.commands; " + code], cwd=work, env=env,
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     module, templates, *written = result.stdout.splitlines()

@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attnviz.backends.xml import Element
+from attnviz.render.xml import Element
 
 xml_chars = st.characters(blacklist_categories=["Cs"],
                           blacklist_characters=[chr(c) for c in [*range(0, 9), 11, 12, *range(14, 32), 0xFFFE, 0xFFFF]])

@@ -16,9 +16,11 @@ from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
 
-from attnviz import embed, gallery, spec
-from attnviz.cli import build_parser
-from attnviz.sphinx import attnviz_figure
+from attnviz.integrations import settings as embed
+from attnviz.publish import gallery
+from attnviz.io import spec
+from attnviz.cli.commands import build_parser
+from attnviz.integrations.sphinx import attnviz_figure
 
 HELP_WIDTH = 76  # columns, so the help text is the same on every machine
 

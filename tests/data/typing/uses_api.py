@@ -7,10 +7,10 @@ import numpy as np
 from sphinx.application import Sphinx
 
 import attnviz
-from attnviz.cli import main
+from attnviz.cli.commands import main
 from attnviz.errors import InputError
-from attnviz.flash import FlashStep
-from attnviz.sphinx import setup as attnviz_sphinx_setup
+from attnviz.engine.tiled_softmax import FlashStep
+from attnviz.integrations.sphinx import setup as attnviz_sphinx_setup
 from attnviz.typing import MaskSpec, Vectors
 
 

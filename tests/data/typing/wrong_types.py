@@ -1,7 +1,7 @@
 """A user's script with a wrong type in each marked line: mypy --strict reports each line."""
 
 import attnviz
-from attnviz.cli import main
+from attnviz.cli.commands import main
 
 attnviz.figure([[1, 0]], [[1, 0]], theme="blue")  # E: theme
 attnviz.figure([[1, 0]], [[1, 0]], elide="yes")  # E: elide

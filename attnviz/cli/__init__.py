@@ -1,0 +1,5 @@
+"""Stage 10, the command line: `attnviz render|page|walkthrough|slides|gallery|css`, and batches."""
+
+from .commands import main
+
+__all__ = ["main"]

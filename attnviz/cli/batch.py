@@ -1,0 +1,160 @@
+"""Many figures in one run: `attnviz render SPEC SPEC...` and `attnviz gallery`.
+
+One import and shared caches for all of them, several worker processes with `-j N`, a
+progress bar on a terminal, and one summary line. A figure that fails is reported (with
+its error) and the others are still written, each atomically, with the same bytes as
+when rendered alone.
+"""
+
+import os
+import sys
+import time
+
+from ..errors import InputError
+
+__all__ = ["Job", "Outcome", "run_jobs"]
+
+
+class Job:
+    """One figure to write: `name` says which (a spec's path, a gallery entry), `target` is its file,
+    `make()` returns its text or bytes (raising InputError for bad input)."""
+
+    __slots__ = ("name", "target", "make")
+
+    def __init__(self, name, target, make):
+        self.name, self.target, self.make = name, target, make
+
+
+class Outcome:
+    """What a run did: the jobs written, and the failed ones with their one-line errors, in job order."""
+
+    def __init__(self, jobs, errors, seconds, workers):
+        self.jobs, self.errors, self.seconds, self.workers = jobs, errors, seconds, workers
+
+    @property
+    def written(self):
+        return [job for n, job in enumerate(self.jobs) if n not in self.errors]
+
+    @property
+    def status(self):
+        """0 when every figure was written; 2 when only bad input failed; 1 after an internal error."""
+        if not self.errors:
+            return 0
+        return 1 if any(internal for internal, _ in self.errors.values()) else 2
+
+    def summary(self, folder):
+        where = f" to {folder}" if folder else ""
+        took = f" in {self.seconds:.2f} s" + (f" ({self.workers} processes)" if self.workers > 1 else "")
+        done = f"{len(self.jobs) - len(self.errors)} of {len(self.jobs)} figures written{where}{took}"
+        if not self.errors:
+            return f"attnviz: {done}"
+        failed = ", ".join(self.jobs[n].name for n in sorted(self.errors))
+        return f"attnviz: {done}; {len(self.errors)} failed: {failed}"
+
+
+def run_jobs(jobs, *, workers=1, progress=None, report=None):
+    """Write every job's figure; return an Outcome.
+
+    `workers` > 1 renders in that many forked processes (where the platform forks; else in this
+    one). `progress`: a stream to draw a progress bar on (None: none). `report(line)` is called with
+    each failure's one-line error, as it happens.
+    """
+    start = time.perf_counter()
+    workers = max(1, min(workers, len(jobs)))
+    if workers > 1 and not _can_fork():
+        workers = 1
+    bar = _ProgressBar(progress, len(jobs)) if progress is not None else None
+    errors = {}
+    results = _in_processes(jobs, workers) if workers > 1 else map(_run_one, jobs, range(len(jobs)))
+    for done, (index, error) in enumerate(results, 1):
+        if error is not None:
+            errors[index] = error
+            if bar:
+                bar.clear()
+            if report:
+                internal, message = error
+                named = message if message.startswith(jobs[index].name) else f"{jobs[index].name}: {message}"
+                report(f"attnviz: {'internal error' if internal else 'error'}: {named}")
+        if bar:
+            bar.show(done, jobs[index].name)
+    if bar:
+        bar.clear()
+    return Outcome(jobs, errors, time.perf_counter() - start, workers)
+
+
+def _run_one(job, index):
+    """(index, None) once the job's file is written, or (index, (internal?, one-line message))."""
+    from ..io.atomic import write_files
+
+    try:
+        data = job.make()
+        write_files({job.target: data})
+    except InputError as err:
+        return index, (False, _one_line(err))
+    except OSError as err:
+        return index, (False, f"cannot write: {err.filename or job.target}: {err.strerror or err}")
+    except Exception as err:  # noqa: BLE001 - one figure's bug must not cost the others theirs
+        return index, (True, f"{type(err).__name__}: {_one_line(err)}")
+    return index, None
+
+
+# The jobs of a parallel run, for the forked workers to find by index (closures do not pickle).
+_JOBS = []
+
+
+def _in_processes(jobs, workers):
+    import multiprocessing
+
+    _JOBS[:] = jobs
+    chunk = max(1, len(jobs) // (workers * 8))  # small enough to keep both cores busy to the end
+    with multiprocessing.get_context("fork").Pool(workers, initializer=_default_signals) as pool:
+        yield from pool.imap_unordered(_run_index, range(len(jobs)), chunksize=chunk)
+    _JOBS.clear()
+
+
+def _default_signals():
+    """A worker ends quietly when the pool is done with it: the pool stops workers with SIGTERM, which the
+    command's own handler (inherited through fork) would turn into an exception and a traceback."""
+    import signal
+
+    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is not None:
+            signal.signal(signum, signal.SIG_DFL)
+
+
+def _run_index(index):
+    return _run_one(_JOBS[index], index)
+
+
+def _can_fork():
+    return hasattr(os, "fork") and sys.platform != "darwin"  # macOS: fork is unsafe with system libraries
+
+
+def _one_line(err):
+    return " ".join(str(err).split())
+
+
+class _ProgressBar:
+    """`[########----------] 12/40 name` on one terminal line, redrawn in place."""
+
+    WIDTH = 24
+
+    def __init__(self, stream, total):
+        self.stream, self.total, self.drawn = stream, total, False
+        try:
+            self.columns = os.get_terminal_size(stream.fileno()).columns or 80  # 0: a terminal of unknown size
+        except (AttributeError, ValueError, OSError):
+            self.columns = 80
+
+    def show(self, done, name):
+        filled = self.WIDTH * done // self.total
+        line = f"[{'#' * filled}{'-' * (self.WIDTH - filled)}] {done}/{self.total} {name}"
+        self.stream.write("\r" + line[:self.columns - 1].ljust(self.columns - 1))
+        self.stream.flush()
+        self.drawn = True
+
+    def clear(self):
+        if self.drawn:
+            self.stream.write("\r" + " " * (self.columns - 1) + "\r")
+            self.stream.flush()
+            self.drawn = False

@@ -1,0 +1,275 @@
+"""What the softmax exponentiates: the score scaled (S/√d, or R·S) plus biases (ALiBi, a matrix).
+
+Read from text ("sqrt", "1/8", "alibi=1/2", "matrix=0,-1;0,0") or from the API (a number, a
+callable bias(q_idx, kv_idx)), and bound to the grid's shape. Everything stays exact: a scale of
+1/√d with d not a perfect square is a `surds.Surd`, never a float.
+"""
+
+import re
+from fractions import Fraction
+
+from .attention import Bias, Scale, check_matrix_shape
+from ..numbers.exact import InputError, format_number, parse_number, to_exact
+from ..words.notation import format_exact
+from .masks import ALIGNMENTS
+from ..numbers.surds import Surd, inverse_sqrt, sign, surd
+
+__all__ = ["resolve_scale", "resolve_biases", "parse_slope", "alibi_exponents"]
+
+_POWER = re.compile(r"\s*(\d{1,3})\s*\^\s*(\(?)\s*([+-]?\d{1,3})\s*(?:/\s*(\d{1,3})\s*)?(\)?)\s*")
+_HEAD = re.compile(r"\s*head\s*:\s*(\d{1,4})\s*/\s*(\d{1,4})\s*")
+MAX_HEADS = 1024
+
+
+def resolve_scale(scale, d):
+    """None, "sqrt" (S/√d) or an exact positive number R (R·S), as a `Scale` (None when it is 1)."""
+    if scale is None:
+        return None
+    if isinstance(scale, str) and scale.strip().lower() == "sqrt":
+        return Scale(f"S_ij/√{d}", inverse_sqrt(d))
+    try:
+        factor = to_exact(scale)
+    except InputError as err:
+        raise InputError(f"expected \"sqrt\" or an exact number like 1/8; {err.what}", "scale") from None
+    if factor <= 0:
+        raise InputError(f"a scale factor must be positive, got {format_number(factor)}", "scale")
+    if factor == 1:
+        return None
+    return Scale(f"{format_number(factor)}·S_ij", factor)
+
+
+def parse_slope(text):
+    """An ALiBi slope: an exact number (`1/2`, `0.25`), a power like `2^-3` or `2^(-1/2)` (a square
+    root at most), or `head:H/N`, the paper's slope for head H of N.
+
+    >>> parse_slope("2^-3"), parse_slope("1/16"), parse_slope("2^(-1/2)")
+    (Fraction(1, 8), Fraction(1, 16), Surd(0, 1/2, 2))
+    >>> parse_slope("head:3/12")
+    Fraction(1, 8)
+    """
+    if match := _HEAD.fullmatch(text):
+        head, heads = int(match[1]), int(match[2])
+        if not 1 <= heads <= MAX_HEADS:
+            raise InputError(f"needs a head count from 1 to {MAX_HEADS}, got {heads}")
+        if not 1 <= head <= heads:
+            raise InputError(f"head {head} of {heads}: heads are numbered 1 to {heads}")
+        exponent = alibi_exponents(heads)[head - 1]
+        return _power_of_two(2, exponent, f"head {head} of {heads} has slope {_power_text(2, exponent)}, which")
+    if match := _POWER.fullmatch(text):
+        if bool(match[2]) != bool(match[5]):
+            raise InputError(f"{text.strip()!r} has an unclosed parenthesis")
+        base, exponent = int(match[1]), Fraction(int(match[3]), int(match[4] or 1))
+        if base == 0 and exponent < 0:
+            raise InputError(f"{text.strip()!r} divides by zero")
+        return _power_of_two(base, exponent, f"{_power_text(base, exponent)}")
+    return parse_number(text)
+
+
+def alibi_exponents(heads):
+    """The ALiBi paper's slopes for `heads` heads, as exponents e with slope 2^e: 2^(-8h/H) for a
+    power of two H; otherwise those of the power of two below, then every other one of the power
+    of two above (Press et al., `get_slopes`).
+
+    >>> [str(e) for e in alibi_exponents(4)], [str(e) for e in alibi_exponents(6)]
+    (['-2', '-4', '-6', '-8'], ['-2', '-4', '-6', '-8', '-1', '-3'])
+    """
+    if heads & (heads - 1) == 0:
+        return [Fraction(-8 * h, heads) for h in range(1, heads + 1)]
+    below = 1 << (heads.bit_length() - 1)
+    return alibi_exponents(below) + alibi_exponents(2 * below)[0::2][:heads - below]
+
+
+def _power_text(base, exponent):
+    return f"{base}^{exponent}" if exponent.denominator == 1 and exponent >= 0 else f"{base}^({exponent})"
+
+
+def _power_of_two(base, exponent, what):
+    """base^exponent exactly: a Fraction, or a + b·√r for a half-integer exponent."""
+    if exponent.denominator == 1:
+        return Fraction(base) ** exponent.numerator
+    if exponent.denominator == 2:
+        whole = (exponent.numerator - 1) // 2  # base^(m/2) = base^((m-1)/2)·√base
+        return surd(0, Fraction(base) ** whole, base)
+    root = {3: "cube", 4: "fourth"}.get(exponent.denominator, f"{exponent.denominator}th")
+    raise InputError(f"{what} is a {root} root; logits stay exact with square roots only (a + b·√r), so give a "
+                     "slope like 2^(-1/2) or a number")
+
+
+def resolve_biases(bias, n_q, n_k, align="top-left", *, scale=None, scores=None):
+    """Biases (a string, a callable, or a list of them) as a tuple of `Bias` for an n_q×n_k grid.
+
+    A FlexAttention `score_mod(score, b, h, q_idx, kv_idx)` among them is given the logit so far:
+    `scores(i, j)` (S_ij, exact) times the `scale`, plus the biases before it."""
+    if bias is None:
+        return ()
+    if align not in ALIGNMENTS:
+        raise InputError(f"expected {' or '.join(ALIGNMENTS)}, got {align!r}", "align")
+    offset = n_k - n_q if align == "bottom-right" else 0
+    items = list(bias) if isinstance(bias, (list, tuple)) else [bias]
+    factor = 1 if scale is None else scale.factor
+    radicals = {scale.factor.r: "the scale"} if scale is not None and isinstance(scale.factor, Surd) else {}
+    out = []
+    for item in items:
+        if callable(item) and _arity(item) == 5:
+            before = tuple(out)
+            out.append(_score_mod(item, lambda i, j, before=before: scores(i, j) * factor + sum(
+                (b.value(i, j) for b in before), Fraction(0))))
+            continue
+        out.append(_one(item, n_q, n_k, offset))
+        slope = getattr(out[-1], "slope", None)
+        if isinstance(slope, Surd):
+            here = f"bias {item!r}"
+            if radicals and slope.r not in radicals:
+                (r, other), = radicals.items()
+                raise InputError(f"its slope {format_exact(slope)} and {other} would mix √{slope.r} with √{r}; "
+                                 "exact logits here hold one square root at a time", here)
+            radicals.setdefault(slope.r, here)
+    return tuple(out)
+
+
+def _arity(function):
+    """How many positional arguments a bias function takes (2: bias(q_idx, kv_idx); 5: a score_mod)."""
+    import inspect
+
+    try:
+        params = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return 2
+    if any(p.kind == p.VAR_POSITIONAL for p in params):
+        return 2
+    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty for p in params)
+
+
+class _Index(int):
+    """A position as a score_mod sees it: an int whose arithmetic stays exact, so `(kv_idx - q_idx) / 2`
+    is the Fraction -1/2, not a float; it still indexes lists and tuples."""
+
+    def _wrap(self, value):
+        return _Index(value) if type(value) is int else value
+
+    def __add__(self, other):
+        return self._wrap(int(self) + other) if isinstance(other, int) else NotImplemented
+
+    def __sub__(self, other):
+        return self._wrap(int(self) - other) if isinstance(other, int) else NotImplemented
+
+    def __mul__(self, other):
+        return self._wrap(int(self) * other) if isinstance(other, int) else NotImplemented
+
+    def __rsub__(self, other):
+        return self._wrap(other - int(self)) if isinstance(other, int) else NotImplemented
+
+    __radd__, __rmul__ = __add__, __mul__
+
+    def __neg__(self):
+        return _Index(-int(self))
+
+    def __abs__(self):
+        return _Index(abs(int(self)))
+
+    def __truediv__(self, other):
+        return Fraction(int(self), other) if isinstance(other, int) and other else NotImplemented
+
+    def __rtruediv__(self, other):
+        return Fraction(other, int(self)) if isinstance(other, int) and self else NotImplemented
+
+
+def _score_mod(function, before):
+    """A FlexAttention score_mod as a bias: its value is the change it makes to the logit it is given,
+    called with exact numbers so the figure stays exact."""
+    label = getattr(function, "__name__", "score_mod")
+    label = label if isinstance(label, str) and label.isidentifier() else "score_mod"
+
+    def value(i, j):
+        x = before(i, j)
+        call = f"{label}(score, 0, 0, {i}, {j})"
+        try:
+            result = function(x, _Index(0), _Index(0), _Index(i), _Index(j))
+        except Exception as err:  # noqa: BLE001 - the user's code: report it as their input's problem
+            raise InputError(f"{call} raised {type(err).__name__}: {err}; attnviz calls a score_mod with exact numbers "
+                             "(not tensors) to keep the figure exact, so it may use +, -, *, /, abs and comparisons "
+                             "but not torch functions: rewrite that part, or give the bias as matrix=ROW;ROW;...",
+                             "bias") from None
+        if type(result) is _Index:
+            result = int(result)
+        if isinstance(result, bool) or not isinstance(result, (int, Fraction, Surd)):
+            shown = repr(result) if len(repr(result)) <= 40 else type(result).__name__
+            if isinstance(result, float):
+                raise InputError(f"{call} returned the float {shown}; floats are not exact: compute with ints and "
+                                 "fractions.Fraction (1/2 as Fraction(1, 2)), or give the bias as matrix=ROW;ROW;...",
+                                 "bias")
+            raise InputError(f"{call} returned {shown}; a score_mod returns the new logit, a number", "bias")
+        return result - x
+
+    return Bias(f"→{label}", value, named=lambda i, j: f"→{label}", filled=lambda i, j: f"→{label}", wraps=label)
+
+
+def _one(item, n_q, n_k, offset):
+    if callable(item):
+        return _custom(item)
+    if not isinstance(item, str):
+        raise InputError(f"expected a bias like \"alibi=1/2\" or \"matrix=0,-1;0,0\", or a function "
+                         f"bias(q_idx, kv_idx), got {type(item).__name__}", "bias")
+    where = f"bias {item!r}"
+    kind, has_value, value = (part.strip() for part in item.partition("="))
+    kind = kind.lower()
+    if kind not in ("alibi", "matrix"):
+        raise InputError(f"unknown bias {kind!r}; biases are alibi=M (a slope like 1/2 or 2^-3) and "
+                         "matrix=ROW;ROW;... (rows of exact numbers)", where)
+    if not has_value or not value:
+        raise InputError(f"'{kind}' needs a value: " + ("alibi=M" if kind == "alibi" else "matrix=ROW;ROW;..."),
+                         where)
+    try:
+        if kind == "alibi":
+            return _alibi(parse_slope(value), offset)
+        return _matrix(value, n_q, n_k)
+    except InputError as err:
+        raise InputError(err.what, f"{where}" + (f": {err.where}" if err.where else "")) from None
+
+
+def _alibi(slope, offset):
+    """ALiBi: slope·(j - i), the distance from query i (at key position i+offset) to key j."""
+    shift = "" if offset == 0 else f"{'-' if offset > 0 else '+'}{abs(offset)}"
+    # A slope of 0 is still written ("+0·(j-i)"): the figure says what was asked, and 0 needs its sign.
+    if isinstance(slope, Surd):
+        coefficient = f"{'+' if sign(slope) > 0 else ''}{format_exact(slope)}·"
+        if slope.a != 0:
+            coefficient = f"+({format_exact(slope)})·"
+    else:
+        coefficient = {1: "+", -1: "-"}.get(slope, f"{'+' if slope >= 0 else ''}{format_number(slope)}·")
+    return Bias(f"{coefficient}(j-i{shift})", lambda i, j: slope * (j - i - offset),
+                filled=lambda i, j: f"{coefficient}({j}-{i}{shift})", slope=slope)
+
+
+def _matrix(text, n_q, n_k):
+    rows = [row.strip() for row in text.split(";")]
+    if len(rows) > 1 and rows[-1] == "":
+        rows.pop()
+    values = []
+    for n, row in enumerate(rows, 1):
+        try:
+            values.append(tuple(parse_number(entry) for entry in row.split(",")))
+        except InputError as err:
+            raise InputError(f"row {n}: {err.what}") from None
+    check_matrix_shape(values, n_q, n_k)
+    values = tuple(values)
+    return Bias("+B_ij", lambda i, j: values[i][j], rows=values, named=lambda i, j: f"+B_{{{i},{j}}}")
+
+
+def _custom(function):
+    label = getattr(function, "__name__", "bias")
+    label = label if label.isidentifier() else "bias"
+
+    def value(i, j):
+        try:
+            result = function(i, j)
+        except Exception as err:  # noqa: BLE001 - the user's code: report it as their input's problem
+            raise InputError(f"{label}({i}, {j}) raised {type(err).__name__}: {err}", "bias") from None
+        if result is None:
+            raise InputError(f"{label}({i}, {j}) returned None; it must return a number", "bias")
+        try:
+            return to_exact(result)
+        except InputError as err:
+            raise InputError(f"{label}({i}, {j}) returned {err.what}", "bias") from None
+
+    return Bias(f"+{label}(i-1,j-1)", value, named=lambda i, j: f"+{label}({i - 1},{j - 1})")

@@ -1,0 +1,1 @@
+"""Stage 6, figures: the public objects (Drawable, Figure, Composite, HeadsFigure) and `figure()`."""

@@ -1,0 +1,239 @@
+"""Several figures in one: panels composed as data, laid out once, painted by any backend.
+
+`compose(fig1, fig2, ..., arrange="row")` returns a figure like any other. Panels that
+show grids of the same size get the same cell size; panels side by side have their
+grids' tops aligned (in a column, their left edges), so two masks compare at a glance.
+Mask maps in a composed figure share one legend, drawn once below the panels.
+"""
+
+from __future__ import annotations
+
+from ..numbers.exact import InputError
+from ..records import replace
+from .api import Drawable, Figure, check_id_prefix
+from ..layout.figure import PAD, STYLES, Group, Layout, Text, split_keep, text_height, translate, wrap
+from ..layout.metrics import ASCENT
+from ..render.themes import get_theme
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
+    from ..layout.figure import Item
+    from ..layout.mask_map import MapText
+    from ..typing import Arrange, ThemeName
+
+__all__ = ["Composite", "compose", "build", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange"]
+
+ARRANGEMENTS = ("row", "column", "grid:C")
+MAX_PANELS = 16
+_WRAP = 640  # the composed title wraps at the wider of this and the panels
+
+
+class Composite(Drawable):
+    """Panels side by side, in a column, or in a grid of C columns, under one title."""
+
+    def __init__(self, panels: Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
+                 id_prefix: str | None = None, theme: ThemeName | None = None, embed_font: bool | None = None) -> None:
+        self.panels = tuple(panels)
+        self.columns = parse_arrange(arrange, len(self.panels))
+        self.arrange = arrange
+        self.title = title
+        self.theme = get_theme(theme if theme is not None else self.panels[0].theme).name
+        self.embed_font = bool(self.panels[0].embed_font if embed_font is None else embed_font)
+        self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
+
+    def _key(self) -> object:
+        return ("composite", self.arrange, self.title, tuple(panel._key() for panel in self.panels))
+
+    def description(self) -> str:
+        parts = [panel.description() for panel in self.panels]
+        return f"{len(parts)} panels: " + "; ".join(f"panel {n}: {text}" for n, text in enumerate(parts, 1))
+
+    def layout(self, cell: float | None = None, grid_top: float | None = None) -> Layout:
+        from ..words.budget import FIGURE_CHARS, check_figure, drawable_chars
+
+        size = drawable_chars(self)
+        if size > FIGURE_CHARS:  # each panel fits, but together they would not: refused before any layout
+            check_figure(None, size=size)
+        layout: Layout = compose_layouts(self.panels, self.columns, self.title)
+        return layout
+
+    def __repr__(self) -> str:
+        return f"<attnviz.Composite {len(self.panels)} panels, {self.arrange}>"
+
+
+def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
+            id_prefix: str | None = None, theme: ThemeName | None = None, embed_font: bool | None = None) -> Composite:
+    """One figure of several: `arrange` is "row" (side by side), "column" or "grid:C" (C columns).
+
+    >>> from attnviz import figure
+    >>> both = compose(figure(view="mask", n=8), figure(view="mask", n=8, mask="window=3"))
+    >>> both
+    <attnviz.Composite 2 panels, row>
+    >>> both.svg().count('class="attnviz-panel"')
+    2
+    """
+    given = tuple(figures[0]) if len(figures) == 1 and isinstance(figures[0], (list, tuple)) else figures
+    if not given:
+        raise InputError("no panels given; compose takes two or more figures", "panels")
+    if len(given) > MAX_PANELS:
+        raise InputError(f"{len(given)} panels; the limit is {MAX_PANELS}", "panels")
+    panels = []
+    for n, fig in enumerate(given, 1):
+        if not isinstance(fig, Drawable):
+            raise InputError(f"panel {n} is {type(fig).__name__}, not a figure from attnviz.figure()", "panels")
+        panels.append(fig)
+    if title is not None:
+        from ..words.user_text import check_text
+
+        title = check_text(title, "title")
+    return Composite(panels, arrange, title, id_prefix, theme, embed_font)
+
+
+def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | Composite:
+    """The figure checked spec arguments describe: `figure(**kwargs)`, or with `panel` (a list of
+    panels' arguments) a composed figure whose other keys are every panel's defaults; its `title`,
+    `theme` and `embed_font` are the whole figure's."""
+    from .api import figure
+
+    kwargs = dict(kwargs)
+    panels = kwargs.pop("panel", None)
+    arrange = kwargs.pop("arrange", None)
+    if panels is None:
+        if arrange is not None:
+            raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too", "arrange")
+        if kwargs.get("show") == "bias":  # the ALiBi paper's picture: the scores, the bias matrix beside them
+            return _with_bias({**kwargs, "show": "scores"}, kwargs.get("id_prefix", id_prefix))
+        single: Figure | Composite = figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite
+        return single
+    whole = {key: kwargs.pop(key) for key in ("title", "theme", "embed_font", "id_prefix") if key in kwargs}
+    whole.setdefault("id_prefix", id_prefix)
+    figures = []
+    for n, panel in enumerate(panels, 1):
+        merged = {**kwargs, **panel}
+        # A panel with vectors of its own, or not a mask map, takes no map size or axis titles from the defaults.
+        if "q" in panel or "k" in panel or merged.get("view", "full") != "mask":
+            merged = {key: value for key, value in merged.items()
+                      if key in panel or key not in ("n", "shape", "x_title", "y_title")}
+        try:
+            bias = merged.get("show") == "bias"  # a panel of two: its scores and their bias matrix
+            figures.append(_with_bias({**merged, "show": "scores"}, None) if bias else figure(**merged))
+        except InputError as err:
+            raise err.relocated(lambda where: f"panel {n}: {where}" if where else f"panel {n}") from None
+    return compose(*figures, arrange=arrange or "row", **whole)
+
+
+def _with_bias(kwargs: dict[str, Any], id_prefix: str | None) -> Composite:
+    """The scores figure and its bias matrix side by side, under the figure's title."""
+    from .api import figure
+
+    kwargs.pop("id_prefix", None)
+    if kwargs.get("bias") is None:
+        raise InputError("shows the bias matrix beside the scores: give a bias too (--bias)", "show")
+    scores = figure(**kwargs)
+    matrix = scores.bias_panel()
+    # The figure's title heads both panels.
+    untitled = Figure(scores.attention, scores.highlight, replace(scores.words, title=""),
+                      theme=get_theme(scores.theme).name, embed_font=scores.embed_font)
+    return compose(untitled, matrix, title=scores.words.title, id_prefix=id_prefix)
+
+
+def parse_arrange(arrange: object, n_panels: int) -> int:
+    """Columns per row: "row" is all panels in one row, "column" one per row, "grid:C" C per row."""
+    if arrange == "row":
+        return max(n_panels, 1)
+    if arrange == "column":
+        return 1
+    if isinstance(arrange, str) and arrange.startswith("grid:"):
+        text = arrange[5:].strip()
+        if text.isascii() and text.isdigit() and 1 <= int(text[:3]) <= MAX_PANELS and len(text) <= 3:
+            return int(text)
+    raise InputError(f"expected {', '.join(ARRANGEMENTS[:-1])} or {ARRANGEMENTS[-1]} (C columns, 1 to {MAX_PANELS}), "
+                     f"got {arrange!r:.40}",
+                     "arrange")
+
+
+def _grid_kind(panel: Drawable) -> tuple[str, int, int] | None:
+    """Panels with the same kind share a cell size: mask maps and score grids of one shape."""
+    if not isinstance(panel, Figure):
+        return None
+    if panel.view == "mask":
+        return ("mask",) + _map_words(panel).shape
+    assert panel.attention is not None  # only a mask map is drawn without vectors
+    return ("grid",) + panel.attention.shape
+
+
+def _map_words(panel: Figure) -> MapText:
+    """A mask map's words (the mask view's `words` are a `MapText`)."""
+    words = panel.words
+    if TYPE_CHECKING:
+        assert isinstance(words, MapText)
+    return words
+
+
+def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None) -> Layout:
+    """Lay out each panel once to learn its grid, then again with shared cell sizes and aligned grid tops."""
+    kinds = [_grid_kind(panel) for panel in panels]
+    first = [_panel_layout(panel) for panel in panels]
+    cells: dict[tuple[str, int, int], float] = {}
+    for kind, layout in zip(kinds, first):
+        if kind and layout.grid:
+            cells[kind] = max(cells.get(kind, 0), layout.grid[2]) if kind[0] == "grid" else layout.grid[2]
+    rows = [list(range(start, min(start + columns, len(panels)))) for start in range(0, len(panels), columns)]
+    layouts = list(first)
+    for row in rows:
+        tops = [grid[1] for grid in (first[n].grid for n in row) if grid]
+        top = max(tops) if tops and columns > 1 else None
+        for n in row:
+            kind, grid = kinds[n], first[n].grid
+            cell = cells.get(kind) if kind else None
+            if grid and ((cell is not None and cell != grid[2]) or (top is not None and grid[1] != top)):
+                layouts[n] = _panel_layout(panels[n], cell, top)
+
+    items: list[Item] = []
+    y: float = PAD
+    if title:
+        width = max(_WRAP, sum(layouts[n].width for n in rows[0]) - 2 * PAD)
+        lines = wrap(split_keep(title, " "), "title", width)
+        items.append(Text("title", PAD, y + ASCENT * STYLES["title"].size, lines))
+        y += text_height("title", len(lines)) + 4
+    else:
+        y = 0
+    # In a column, grids of one kind line up on their left edge.
+    lefts: dict[tuple[str, int, int], float] = {}
+    if columns == 1:
+        for kind, layout in zip(kinds, layouts):
+            if kind and layout.grid:
+                lefts[kind] = max(lefts.get(kind, 0), layout.grid[0])
+    widths = [max(layouts[row[c]].width if c < len(row) else 0 for row in rows) for c in range(columns)]
+    right: float = 0
+    for row in rows:
+        x: float = 0
+        for c, n in enumerate(row):
+            layout, kind = layouts[n], kinds[n]
+            dx = x + (lefts[kind] - layout.grid[0] if kind in lefts and kind and layout.grid else 0)
+            moved = tuple(translate(item, dx, y) for item in layout.items)
+            items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)),), moved))
+            right = max(right, dx + layout.width)
+            x += widths[c]
+        y += max(layouts[n].height for n in row)
+    from ..layout.mask_map import LEGEND, lay_out_legend
+
+    legend_keys = [key for key, _, _ in LEGEND
+                   if any(key in _map_words(panel).legend_keys() for panel in panels
+                          if isinstance(panel, Figure) and panel.view == "mask")]
+    if legend_keys:
+        legend, y = lay_out_legend(legend_keys, PAD, y - PAD + 6, max(right - 2 * PAD, 300))
+        items += legend
+        y += PAD - 8
+    names = [layout.title for layout in layouts]
+    return Layout(width=max(right, _WRAP + 2 * PAD), height=y, title=title or " | ".join(names),
+                  desc="; ".join(layout.desc for layout in layouts), items=items)
+
+
+def _panel_layout(panel: Drawable, cell: float | None = None, grid_top: float | None = None) -> Layout:
+    if isinstance(panel, Figure):
+        return panel.layout(cell, grid_top, panel=True)
+    return panel.layout()

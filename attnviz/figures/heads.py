@@ -1,0 +1,152 @@
+"""Multi-head, grouped-query (GQA) and multi-query (MQA) attention: one panel per query head.
+
+H query heads read G key/value heads (G divides H): query head h reads KV head ⌊h/(H/G)⌋,
+0-based, the mapping of GQA's paper and of every implementation that repeats K and V
+(`repeat_kv`, `enable_gqa`). G = H is multi-head attention, G = 1 multi-query attention.
+Each head's panel is that head's exact figure; heads that share a KV head sit together, and
+the shared K (and V) is written once per group, in the group's first panel.
+"""
+
+from dataclasses import replace
+
+from ..engine.attention import exact_vectors
+from ..numbers.exact import InputError
+from .composite import MAX_PANELS, Composite, compose
+from ..layout.figure import Group
+
+__all__ = ["MAX_HEADS", "MAX_HEAD_CELLS", "HeadsFigure", "kv_head", "check_heads", "heads_figure", "kind"]
+
+MAX_HEADS = MAX_PANELS
+#: Cells over all panels: four 64×64 figures' worth (16 heads of 32×32); more would be tens of MB of SVG.
+MAX_HEAD_CELLS = 4 * 64 * 64
+MAX_COLUMNS = 4  # panels per row: four head figures side by side are already 3,000 units wide
+
+
+def kv_head(h, n_heads, n_kv):
+    """The KV head (0-based) query head `h` (0-based) reads: ⌊h/(H/G)⌋.
+
+    >>> [kv_head(h, 8, 2) for h in range(8)]
+    [0, 0, 0, 0, 1, 1, 1, 1]
+    """
+    return h // (n_heads // n_kv)
+
+
+def kind(n_heads, n_kv):
+    """What H query heads over G KV heads are called."""
+    if n_heads == 1:
+        return "single-head attention"
+    if n_kv == n_heads:
+        return "multi-head attention"
+    return "multi-query attention (MQA)" if n_kv == 1 else "grouped-query attention (GQA)"
+
+
+def _heads(value, name, noun):
+    """A list of per-head vector lists, each checked as `q` or `k` is."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+        raise InputError(f"expected a list with one list of vectors per {noun}", name)
+    value = list(value)
+    if not value:
+        raise InputError(f"no {noun}s given", name)
+    if len(value) > MAX_HEADS:
+        raise InputError(f"{len(value)} {noun}s; the limit is {MAX_HEADS}", name)
+    return tuple(exact_vectors(vectors, f"{name}: head {h}") for h, vectors in enumerate(value, 1))
+
+
+def check_heads(q_heads, k_heads, v_heads=None):
+    """(q, k, v) per head, exact; refuses a G that does not divide H and mismatched shapes."""
+    if k_heads is None:
+        raise InputError("q_heads needs k_heads too: one list of key vectors per KV head", "k_heads")
+    q = _heads(q_heads, "q_heads", "query head")
+    k = _heads(k_heads, "k_heads", "KV head")
+    if len(q) % len(k):
+        raise InputError(f"{len(q)} query heads cannot share {len(k)} KV heads evenly: the number of KV heads must "
+                         f"divide the number of query heads", "k_heads")
+    v = None
+    if v_heads is not None:
+        v = _heads(v_heads, "v_heads", "KV head")
+        if len(v) != len(k):
+            raise InputError(f"{len(v)} value heads for {len(k)} key heads; give one list of value vectors per KV "
+                             "head", "v_heads")
+        for g, (keys, values) in enumerate(zip(k, v), 1):
+            if len(keys) != len(values):
+                raise InputError(f"{len(values)} value vectors for {len(keys)} keys; give one per key",
+                                 f"v_heads: head {g}")
+    return q, k, v
+
+
+class HeadsFigure(Composite):
+    """The panels of every query head; each panel's group is an `attnviz-head` with its head numbers."""
+
+    def __init__(self, panels, kv_heads, base=1, **kwargs):
+        super().__init__(panels, **kwargs)
+        self.kv_heads = tuple(kv_heads)  # 0-based, per panel
+        self.base = base
+
+    def _key(self):
+        return ("heads", self.kv_heads, super()._key())
+
+    def layout(self, cell=None, grid_top=None):
+        layout = super().layout(cell, grid_top)
+        heads = iter(enumerate(self.kv_heads))
+        items = []
+        for item in layout.items:
+            if isinstance(item, Group) and item.classes[:1] == ("attnviz-panel",):
+                h, g = next(heads)
+                item = replace(item, classes=("attnviz-head",) + item.classes,
+                               attrs=(("data-head", str(h + self.base)), ("data-kv-head", str(g + self.base)))
+                               + item.attrs)
+            items.append(item)
+        return replace(layout, items=items)
+
+    def __repr__(self):
+        return f"<attnviz.HeadsFigure {len(self.panels)} query heads, {len(set(self.kv_heads))} KV heads>"
+
+
+def heads_figure(q_heads, k_heads, v_heads=None, *, title=None, subtitle=None, index_base=1, id_prefix=None,
+                 theme="light", embed_font=False, **panel_kwargs) -> HeadsFigure:
+    """One panel per query head, each the exact figure of that head; `panel_kwargs` go to every panel.
+    Heads are numbered from `index_base`, as the panels' rows and columns are."""
+    from .api import figure
+
+    if isinstance(index_base, bool) or index_base not in (0, 1):
+        raise InputError(f"expected 0 or 1, got {index_base!r:.40}", "index_base")
+    b = index_base
+    q, k, v = check_heads(q_heads, k_heads, v_heads)
+    n_heads, n_kv = len(q), len(k)
+    group = n_heads // n_kv
+    cells = sum(len(q[h]) * len(k[kv_head(h, n_heads, n_kv)]) for h in range(n_heads))
+    if cells > MAX_HEAD_CELLS:
+        raise InputError(f"{n_heads} heads draw {cells:,} cells in all; the limit is {MAX_HEAD_CELLS:,} (e.g. 16 "
+                         "heads of 32 tokens): use fewer heads or tokens", "q_heads")
+    panels, kv = [], []
+    for h in range(n_heads):
+        g = kv_head(h, n_heads, n_kv)
+        first, last = g * group + b, (g + 1) * group - 1 + b
+        shared = (f"KV head {g + b}" if group == 1 else
+                  f"KV head {g + b}, shared by query heads {first}–{last}")
+        try:
+            fig = figure(q[h], k[g], v=None if v is None else v[g], title=f"Query head {h + b}",
+                         subtitle=subtitle if subtitle is not None else f"Reads {shared}.", theme=theme,
+                         embed_font=embed_font, index_base=b, **panel_kwargs)
+        except InputError as err:
+            raise err.relocated(lambda where, h=h: f"head {h + 1}: {where}" if where else f"head {h + 1}") from None
+        if h + b != first:  # the group's K and V are written once, in its first panel
+            words = replace(fig.words, k_line=f"K: KV head {g + b}'s, written in query head {first}'s panel",
+                            more_vectors=tuple(f"V: KV head {g + b}'s, written in query head {first}'s panel"
+                                               if line.startswith("V") else line for line in fig.words.more_vectors))
+            fig = type(fig)(fig.attention, fig.highlight, words, theme=fig.theme, embed_font=fig.embed_font)
+        panels.append(fig)
+        kv.append(g)
+    columns = group if group <= MAX_COLUMNS and n_kv > 1 else min(n_heads, MAX_COLUMNS)
+    if title is None:
+        rule = f"⌊h/{group}⌋" if b == 0 else f"⌊(h−1)/{group}⌋+1"
+        mapping = "" if n_heads == 1 else (f"; query head h reads KV head {rule}" if 1 < group < n_heads
+                                           else f"; every query head reads KV head {b}" if n_kv == 1
+                                           else "; query head h reads KV head h")
+        name = kind(n_heads, n_kv)
+        title = f"{name[0].upper()}{name[1:]}: {n_heads} query head{'s' * (n_heads > 1)}, " \
+                f"{n_kv} KV head{'s' * (n_kv > 1)}{mapping}"
+    composite = compose(*panels, arrange=f"grid:{columns}", title=title, id_prefix=id_prefix, theme=theme,
+                        embed_font=embed_font)
+    return HeadsFigure(composite.panels, kv, base=b, arrange=composite.arrange, title=composite.title,
+                       id_prefix=id_prefix, theme=composite.theme, embed_font=composite.embed_font)

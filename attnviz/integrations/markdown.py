@@ -1,0 +1,127 @@
+"""The ```attnviz fence for Python-Markdown, through pymdownx.superfences (as MkDocs Material draws mermaid).
+
+In MkDocs, `plugins: [attnviz]` sets it up (see attnviz.mkdocs); anywhere else, configure
+superfences with this custom fence:
+
+    markdown_extensions:
+      - pymdownx.superfences:
+          custom_fences:
+            - name: attnviz
+              class: attnviz
+              format: !!python/name:attnviz.integrations.markdown.fence_format
+              validator: !!python/name:attnviz.integrations.markdown.fence_validator
+
+The fence's body is a figure spec in TOML (empty: the seed figure); an `alt="..."` in its
+header is what screen readers announce. It renders to the inline SVG when the page is built;
+a figure that cannot be drawn stops the build with an error naming the page and the block.
+"""
+
+from pymdownx.superfences import SuperFencesException
+
+from . import settings as embed
+from ..numbers.exact import InputError
+from ..words.user_text import check_text
+
+__all__ = ["FENCE", "FenceError", "fence_format", "fence_validator", "set_page"]
+
+
+def _error_class():
+    # In MkDocs, a BuildError is reported as one line rather than a traceback.
+    try:
+        from mkdocs.exceptions import BuildError
+    except ImportError:
+        return (SuperFencesException,)
+    return (SuperFencesException, BuildError)
+
+
+class FenceError(*_error_class()):
+    """An attnviz block that cannot be drawn. Superfences lets this kind of exception through."""
+
+
+_page = {"name": None, "source": None}  # the MkDocs page being rendered, set by the plugin
+
+
+def set_page(name, source=None):
+    """Name the page being rendered (None: none), so ids and errors name it; its source gives line numbers."""
+    _page.update(name=name, source=source)
+
+
+def fence_validator(language, inputs, options, attrs, md):
+    """Accept `alt="..."` in the fence's header; anything else is an error, not a silent code block."""
+    for name, value in inputs.items():
+        if name != "alt":
+            raise FenceError(_where(_count(md) + 1) + f": unknown fence option {name!r}; "
+                             "the only one is alt=\"...\" (figure keys go in the block)")
+        options["alt"] = value
+    return True
+
+
+def fence_format(source, language, class_name, options, md, defaults=None, cache=None, **kwargs):
+    """The block's figure, as inline SVG in a `<div class="attnviz-figure">`; `defaults`: checked
+    site-wide settings (`embed.default_settings`) the block's keys override; `cache`: a
+    `cache.FigureCache` to read unchanged figures back from (None: draw every one)."""
+    number = _next(md)
+    page = _page["name"]
+    first_line = _block_line(_page["source"], source, number)
+    try:
+        settings = dict(defaults or {})
+        settings.update(embed.block_settings(source, first_line or 1))
+        alt = options.get("alt")
+        if alt is not None:
+            alt = check_text(alt, "alt")
+        prefix = embed.id_prefix(page.rsplit(".", 1)[0] if page else "md", number)
+        if cache is None:
+            from .docs_cache import FigureCache
+
+            cache = FigureCache(None)
+        drawn, _ = cache.figure(settings, id_prefix=prefix, line=first_line or 1)
+    except embed.FigureError as err:
+        where = _where(number, page_line=err.line) if first_line else _where(number, block_line=err.line)
+        raise FenceError(f"{where}: {err.message}") from None
+    except InputError as err:
+        raise FenceError(f"{_where(number, page_line=first_line)}: {embed.say(err)}") from None
+    return embed.inline_html(drawn.svg, alt=alt, classes=kwargs.get("classes") or ())
+
+
+#: The custom fence, as superfences takes it (the MkDocs plugin adds this one).
+FENCE = {"name": "attnviz", "class": "attnviz", "format": fence_format, "validator": fence_validator}
+
+
+def _count(md):
+    return getattr(md, "attnviz_blocks", 0)
+
+
+def _next(md):
+    """Blocks are numbered per Markdown instance, which MkDocs makes anew for each page."""
+    md.attnviz_blocks = _count(md) + 1
+    return md.attnviz_blocks
+
+
+def _where(number, page_line=None, block_line=None):
+    """`page.md:12: attnviz block 2`, or without a page line `page.md: attnviz block 2: line 3`."""
+    page = _page["name"]
+    block = f"attnviz block {number}"
+    if page and page_line:
+        return f"{page}:{page_line}: {block}"
+    where = f"{page}: {block}" if page else block
+    return f"{where}: line {block_line}" if block_line else where
+
+
+def _block_line(page_source, body, number):
+    """The page line of the block's first body line: the `number`th attnviz fence if its body is `body`."""
+    if page_source is None:
+        return None
+    found = 0
+    lines = page_source.splitlines()
+    for index, line in enumerate(lines):
+        stripped = line.lstrip(" >\t")
+        fence = stripped[:3]
+        if fence not in ("```", "~~~") or not stripped.lstrip("`~").lstrip().startswith("attnviz"):
+            continue
+        found += 1
+        if found == number:
+            indent = len(line) - len(stripped)
+            end = next((n for n in range(index + 1, len(lines)) if lines[n][indent:].startswith(fence)), len(lines))
+            inner = [text[indent:] for text in lines[index + 1:end]]
+            return index + 2 if "\n".join(inner).strip() == body.strip() else None
+    return None

@@ -1,0 +1,389 @@
+"""Sphinx extension: `extensions = ["attnviz.integrations.sphinx"]` adds the `attnviz` directive.
+
+    .. attnviz::
+       :q: 1,0; 0,1; 1,1
+       :k: 1,0; 0,1; 1,1
+       :highlight: 3,3
+       :alt: Causal attention scores for three tokens
+       :caption: The exact register.
+
+The figure comes from a spec file (`.. attnviz:: figures/causal.toml`, relative to the
+document), or a TOML body, or neither (the seed figure); every spec key is also an option
+(`:q-tokens:` or `:q_tokens:`) that overrides it. HTML builders inline the SVG, with ids
+unique on the page (`attnviz-<docname>-<n>`, the same in every build); other builders get
+an image file. A figure that cannot be drawn is an error naming the document and line,
+and the build ends with a non-zero status.
+
+`attnviz_defaults = {"theme": "dark"}` in conf.py gives every figure those keys (a figure's own
+keys win). `.. attnviz-page:: document.toml` puts a whole document spec (`attnviz page`) inside
+a page.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+from .. import __version__
+from . import settings as embed
+from ..io import spec
+from ..numbers.exact import InputError
+from ..words.user_text import check_text
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+__all__ = ["AttnvizDirective", "AttnvizPageDirective", "attnviz_figure", "attnviz_formula", "setup"]
+
+logger = logging.getLogger(__name__)
+
+#: The directive's own options; every other option is a spec key.
+OWN_OPTIONS = {
+    "alt": directives.unchanged_required,  # what screen readers announce (default: title and subtitle)
+    "caption": directives.unchanged_required,  # a figure caption below, with inline markup
+    "name": directives.unchanged_required,  # a target for :ref: and :numref:
+    "class": directives.class_option,  # classes for the figure's <div>
+}
+
+
+class attnviz_figure(nodes.General, nodes.Element):  # noqa: N801 - docutils names nodes in lower case
+    """A drawn figure: `svg`, `alt` and `prefix`; HTML inlines it, other builders get an image."""
+
+
+class attnviz_formula(nodes.General, nodes.Element):  # noqa: N801
+    """A document section's formula: `tex`, and `mathml` for HTML; other builders get a math block."""
+
+
+class _AnyOption(dict):
+    """Every option parses (as text), so `run` can answer an unknown one with the nearest known name."""
+
+    def __missing__(self, name):
+        return directives.unchanged
+
+
+def _option_spec():
+    options = _AnyOption(OWN_OPTIONS)
+    for key in spec.KEYS:
+        options[key] = options[key.replace("_", "-")] = directives.unchanged
+    return options
+
+
+class AttnvizDirective(SphinxDirective):
+    optional_arguments = 1  # a spec file
+    final_argument_whitespace = True
+    has_content = True  # or a TOML spec
+    option_spec = _option_spec()
+
+    def run(self):
+        try:
+            drawn, alt = self._figure()
+        except embed.FigureError as err:
+            _fail(self.env, self.env.docname, err.line or self.lineno, err.message)
+            return []
+        node = attnviz_figure(svg=drawn.svg, prefix=drawn.prefix, alt=alt if alt is not None else drawn.alt)
+        node["has_alt"] = alt is not None
+        node["classes"] += self.options.get("class", [])
+        self.set_source_info(node)
+        if "caption" not in self.options:
+            self.add_name(node)
+            return [node]
+        caption_nodes, messages = self.parse_inline(self.options["caption"], lineno=self._line_of("caption"))
+        caption = nodes.caption(self.options["caption"], "", *caption_nodes)
+        self.set_source_info(caption)
+        wrapper = nodes.figure("", node, caption, classes=["attnviz"])
+        self.set_source_info(wrapper)
+        self.add_name(wrapper)
+        return [wrapper, *messages]
+
+    def _figure(self):
+        settings = _defaults(self.config)
+        if self.arguments and self.content:
+            raise embed.FigureError("give a spec file or a TOML body, not both", self.lineno)
+        if self.arguments:
+            shown = self.arguments[0]
+            _, path = self.env.relfn2path(shown, self.env.docname)
+            self.env.note_dependency(path)
+            settings.update(embed.file_settings(Path(path), shown, self.lineno))
+        elif self.content:
+            settings.update(embed.block_settings("\n".join(self.content), self.content_offset + 1))
+        settings.update(self._option_settings())
+        alt = self.options.get("alt")
+        if alt is not None:
+            try:
+                alt = " ".join(check_text(alt, ":alt:").split())  # an option may run over several lines
+            except InputError as err:
+                raise embed.FigureError(embed.say(err), self._line_of("alt")) from None
+        prefix = embed.id_prefix(self.env.docname, self.env.new_serialno("attnviz") + 1)
+        figures = _figure_cache(self.env)
+        drawn, reused = figures.figure(settings, id_prefix=prefix, line=self.lineno)
+        _count(self.env, reused, figures.seconds)
+        return drawn, alt
+
+    def _option_settings(self):
+        settings = {}
+        for name, text in self.options.items():
+            if name in OWN_OPTIONS:
+                continue
+            key, line, label = name.replace("-", "_"), self._line_of(name), f":{name}:"
+            if key not in spec.KEYS:
+                raise embed.FigureError(_unknown_option(name), line)
+            if key in settings:
+                raise embed.FigureError(f"{label} and {settings[key].label} set the same key; give one", line)
+            try:
+                settings[key] = embed.Setting(spec.value_from_text(key, text, label), label, line)
+            except InputError as err:
+                raise embed.FigureError(embed.say(err), line) from None
+        return settings
+
+    def _line_of(self, option):
+        """The document line of `:option:` (docutils keeps only the directive's own line)."""
+        for offset, text in enumerate(self.block_text.splitlines()):
+            if text.lstrip().startswith(f":{option}:"):
+                return self.lineno + offset
+        return self.lineno
+
+
+class AttnvizPageDirective(SphinxDirective):
+    """`.. attnviz-page:: document.toml`: a whole document spec (what `attnviz page` makes a page of),
+    inside this page: its heading and sections as rubrics, paragraphs, formulas (MathML in HTML)
+    and each section's figure. A TOML body works too; neither gives the seed document."""
+
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = {"class": directives.class_option}
+
+    def run(self):
+        try:
+            return self._nodes()
+        except embed.FigureError as err:
+            _fail(self.env, self.env.docname, err.line or self.lineno, err.message)
+            return []
+
+    def _nodes(self):
+        from ..publish.document import build_figures, default_document, parse_document
+        from ..publish.mathml import tex_to_mathml
+
+        if self.arguments and self.content:
+            raise embed.FigureError("give a document spec file or a TOML body, not both", self.lineno)
+        mapping, name = None, "the seed document"
+        if self.arguments:
+            name = self.arguments[0]
+            _, path = self.env.relfn2path(name, self.env.docname)
+            self.env.note_dependency(path)
+            mapping = embed.read_file(Path(path), name, self.lineno)
+        try:
+            if self.content:
+                name = "body"
+                mapping = spec.parse_spec("\n".join(self.content), name)
+            document = default_document() if mapping is None else parse_document(mapping, name)
+            figures = build_figures(document, name)
+            formulas = [section.formula and tex_to_mathml(section.formula, f"{name}: section {n}: formula")
+                        for n, section in enumerate(document.sections, 1)]
+        except InputError as err:
+            raise embed.FigureError(embed.say(err), self.lineno) from None
+
+        box = nodes.container(classes=["attnviz-page", *self.options.get("class", [])])
+        if document.title:
+            box += nodes.paragraph(document.title, document.title, classes=["attnviz-series"])
+        box += nodes.rubric(document.heading, document.heading, classes=["attnviz-heading"])
+        box.extend(nodes.paragraph(text, text, classes=["attnviz-intro"]) for text in document.intro)
+        if document.legend:
+            box += nodes.paragraph(document.legend, document.legend, classes=["attnviz-legend"])
+        for section, figure, mathml in zip(document.sections, figures, formulas, strict=True):
+            box += nodes.rubric(section.heading, section.heading, classes=["attnviz-section"])
+            box.extend(nodes.paragraph(text, text) for text in section.paragraphs)
+            if section.formula:
+                box += attnviz_formula(tex=section.formula, mathml=mathml)
+            prefix = embed.id_prefix(self.env.docname, self.env.new_serialno("attnviz") + 1)
+            box += attnviz_figure(svg=figure.svg(id_prefix=prefix), prefix=prefix, alt=embed.default_alt(figure),
+                                  has_alt=False)
+        for node in box.findall():
+            self.set_source_info(node)
+        return [box]
+
+
+DEFAULTS = "attnviz_defaults"
+CACHE = "attnviz_cache"  # conf.py: False draws every figure on every read
+
+
+def _figure_cache(env):
+    """Figures kept beside the doctrees (they survive `-E`), by a hash of their settings and attnviz."""
+    from .docs_cache import FigureCache
+
+    return FigureCache(os.path.join(env.doctreedir, "attnviz-figures") if getattr(env.config, CACHE) else None)
+
+
+# How many figures this build drew and read back, and the time attnviz took: reported at the end.
+# Kept per document, as the failures are, so parallel readers' counts merge without double counting.
+
+def _stats(env):
+    if not hasattr(env, "attnviz_stats"):
+        env.attnviz_stats = {}
+    return env.attnviz_stats
+
+
+def _count(env, reused, seconds):
+    drawn, read_back, took = _stats(env).get(env.docname, (0, 0, 0.0))
+    _stats(env)[env.docname] = (drawn + (not reused), read_back + reused, took + seconds)
+
+
+def _reset_stats(app, env, docnames):
+    env.attnviz_stats = {}
+
+
+def _defaults(config):
+    """conf.py's `attnviz_defaults`, checked (`_check_defaults` has reported any error once)."""
+    try:
+        return embed.default_settings(getattr(config, DEFAULTS), DEFAULTS)
+    except InputError:
+        return {}
+
+
+def _check_defaults(app, config):
+    try:
+        embed.default_settings(getattr(config, DEFAULTS), DEFAULTS)
+    except InputError as err:
+        logger.error("attnviz: conf.py: %s", embed.say(err))
+        app.statuscode = 1
+
+
+def _unknown_option(name):
+    known = [*OWN_OPTIONS, *(key.replace("_", "-") for key in spec.KEYS)]
+    close = difflib.get_close_matches(name.replace("_", "-"), known, n=1, cutoff=0.5)
+    hint = f"; did you mean ':{close[0]}:'?" if close else f"; known options: {', '.join(known)}"
+    return f"unknown option ':{name}:'{hint}"
+
+
+# Failures: logged where they happen, remembered per document (so an unchanged document keeps
+# failing in incremental and parallel builds), and turned into a non-zero exit status at the end.
+
+def _failures(env):
+    if not hasattr(env, "attnviz_failures"):
+        env.attnviz_failures = {}
+    return env.attnviz_failures
+
+
+def _fail(env, docname, line, message):
+    logger.error("attnviz: %s", message, location=(docname, line))
+    _failures(env).setdefault(docname, []).append(line)
+
+
+def _purge(app, env, docname):
+    _failures(env).pop(docname, None)
+
+
+def _merge(app, env, docnames, other):
+    theirs = _failures(other)
+    _failures(env).update({docname: theirs[docname] for docname in docnames if docname in theirs})
+    counts = _stats(other)
+    _stats(env).update({docname: counts[docname] for docname in docnames if docname in counts})
+
+
+def _add_host_stylesheet(app):
+    """attnviz.css in _static: the figures' colours as CSS custom properties (`themes.host_stylesheet`)."""
+    from pathlib import Path
+
+    from ..render.themes import host_stylesheet
+
+    if app.builder.format != "html":
+        return
+    static = Path(app.outdir) / "_static"
+    static.mkdir(parents=True, exist_ok=True)
+    (static / CSS_FILE).write_text(host_stylesheet(), encoding="utf-8")
+    app.add_css_file(CSS_FILE)
+
+
+def _finish(app, exception):
+    counts = _stats(app.env).values()
+    if counts:
+        drawn, reused, seconds = (sum(column) for column in zip(*counts))
+        logger.info("attnviz: %d figures drawn, %d read from the cache (%.2f s in attnviz)", drawn, reused, seconds)
+    failures = _failures(app.env)
+    if exception is None and failures:
+        places = ", ".join(f"{app.env.doc2path(docname, False)}:{line}"
+                           for docname in sorted(failures) for line in failures[docname])
+        count = sum(map(len, failures.values()))
+        logger.error("attnviz: %d figure%s could not be drawn (%s); the build fails",
+                     count, "" if count == 1 else "s", places)
+        app.statuscode = app.statuscode or 1
+
+
+# Output: HTML inlines the SVG; any other builder gets an image file it can use.
+
+def _visit_html(translator, node):
+    translator.body.append(embed.inline_html(node["svg"], alt=node["alt"] if node["has_alt"] else None,
+                                             classes=node["classes"], element_id=(node["ids"] or [None])[0]))
+    raise nodes.SkipNode
+
+
+def _visit_formula_html(translator, node):
+    translator.body.append(f'<div class="attnviz-formula">{node["mathml"]}</div>')
+    raise nodes.SkipNode
+
+
+def _as_images(app, doctree, docname):
+    if app.builder.format == "html":
+        return
+    for node in list(doctree.findall(attnviz_formula)):
+        math = nodes.math_block(node["tex"], node["tex"], docname=docname, number=None, label=None, nowrap=False)
+        math.source, math.line = node.source, node.line
+        node.replace_self(math)
+    for node in list(doctree.findall(attnviz_figure)):
+        uri = _write_image(app, node)
+        image = nodes.image(uri=uri, alt=node["alt"], candidates={"*": uri}, ids=node["ids"], classes=node["classes"])
+        image.source, image.line = node.source, node.line
+        node.replace_self(image)
+
+
+def _write_image(app, node):
+    """Write the figure as the best image type the builder takes: SVG, else PDF or PNG (with cairosvg)."""
+    types = app.builder.supported_image_types
+    ext, data = "svg", (node["svg"] + "\n").encode("utf-8")
+    if types and "image/svg+xml" not in types:
+        wanted = next((ext for kind, ext in (("application/pdf", "pdf"), ("image/png", "png")) if kind in types), None)
+        try:
+            import cairosvg
+        except (ImportError, OSError):  # OSError: the cairo library itself is missing
+            cairosvg = None
+        if wanted and cairosvg:
+            convert = cairosvg.svg2pdf if wanted == "pdf" else cairosvg.svg2png
+            ext, data = wanted, convert(bytestring=data)
+        else:
+            logger.warning("attnviz: the %s builder does not take SVG images; install cairosvg to convert "
+                           "figures to PDF or PNG", app.builder.name, location=node, once=True)
+    uri = f"_images/{node['prefix']}.{ext}"
+    path = Path(app.builder.outdir, uri)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return uri
+
+
+CSS_FILE = "attnviz.css"
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    """Sphinx's entry point (`extensions = ["attnviz.integrations.sphinx"]`): the `attnviz` and `attnviz-page`
+    directives, the `attnviz_defaults` setting and the host style sheet `_static/attnviz.css`."""
+    app.add_node(attnviz_figure, html=(_visit_html, None))
+    app.add_node(attnviz_formula, html=(_visit_formula_html, None))
+    app.add_config_value(DEFAULTS, {}, "env", types=dict)
+    app.add_config_value(CACHE, True, "", types=bool)
+    app.connect("env-before-read-docs", _reset_stats)
+    app.connect("config-inited", _check_defaults)
+    app.add_directive("attnviz", AttnvizDirective)
+    app.add_directive("attnviz-page", AttnvizPageDirective)
+    app.connect("doctree-resolved", _as_images)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
+    app.connect("build-finished", _finish)
+    app.connect("builder-inited", _add_host_stylesheet)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

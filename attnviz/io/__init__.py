@@ -1,0 +1,1 @@
+"""Stage 8, io: reading specs (screened before parsing) and writing files atomically."""

@@ -1,0 +1,420 @@
+"""Figure specs: TOML or JSON files (or standard input) that describe one figure.
+
+Reading is strict: unknown keys are errors that suggest the nearest known key,
+wrong types name the key and what was expected, syntax errors give file, line and
+column. Decimals in the file are read as the exact decimal typed (`parse_float`).
+
+Each key maps to one `figure()` argument; `KEYS` is the single table of them, so
+the README's reference, the checks and the API cannot drift apart.
+"""
+
+import re
+from decimal import Decimal
+
+from ..numbers.exact import InputError
+from ..records import dataclass
+
+__all__ = ["KEYS", "WALKTHROUGH_KEYS", "MAX_SPEC_BYTES", "read_spec", "parse_spec", "figure_arguments", "parse_vectors",
+           "check_value", "value_from_text", "TEXT_READERS"]
+
+MAX_SPEC_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class Key:
+    expects: str  # what a value must be, in words, for error messages and docs
+    check: object  # callable (value, where) -> the figure() argument
+    example: str  # a TOML line, for the reference
+
+
+def parse_vectors(text, where):
+    """`"1,0; 0,1"` -> [["1", "0"], ["0", "1"]]; numbers are read exactly by the engine."""
+    rows = [row.strip() for row in text.split(";")]
+    if len(rows) > 1 and rows[-1] == "":  # a trailing ";"
+        rows.pop()
+    for index, row in enumerate(rows, 1):
+        if not row:
+            raise InputError(f"vector {index} is empty (vectors are separated by ';', entries by ',')", where)
+    return [[entry.strip() for entry in row.split(",")] for row in rows]
+
+
+def _vectors(value, where):
+    if isinstance(value, str):
+        return parse_vectors(value, where)
+    if not isinstance(value, list):
+        raise InputError(f"expected a list of vectors like [[1, 0], [0, 1]] or a string like \"1,0; 0,1\", "
+                         f"got {_kind(value)}", where)
+    for index, row in enumerate(value, 1):
+        if not isinstance(row, list):
+            raise InputError(f"vector {index}: expected a list of numbers, got {_kind(row)}", where)
+        for entry in row:
+            if isinstance(entry, bool) or not isinstance(entry, (int, Decimal, str)):
+                raise InputError(f"vector {index}: expected numbers (or strings like \"1/2\"), got {_kind(entry)}",
+                                 where)
+    return value
+
+
+def _text(value, where):
+    if not isinstance(value, str):
+        raise InputError(f"expected a string, got {_kind(value)}", where)
+    return value
+
+
+def _bool(value, where):
+    if not isinstance(value, bool):
+        raise InputError(f"expected true or false, got {_kind(value)}", where)
+    return value
+
+
+def _strings(value, where):
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise InputError(f"expected a list of strings, got {_kind(value)}", where)
+    return value
+
+
+def _highlight(value, where):
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value):
+        return [tuple(value)]  # highlight = [3, 3]
+    if not isinstance(value, list):
+        raise InputError(f"expected a list of targets like [[3, 3], \"softmax=2\"], got {_kind(value)}", where)
+    out = []
+    for target in value:
+        if isinstance(target, list) and len(target) == 2 and all(type(x) is int for x in target):
+            out.append(tuple(target))
+        elif isinstance(target, str):
+            out.append(target)
+        else:
+            raise InputError(f"expected targets like [3, 3] or \"row=2\", \"mask\", \"softmax=2\", \"softmax\"; "
+                             f"got {_kind(target)}", where)
+    return out
+
+
+def _masks(value, where, depth=0):
+    """A mask: a string, a list of masks (all must keep a cell) or a table {all|any|not = ...}."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and depth < 16:
+        return {key: _masks(inner, f"{where}.{key}", depth + 1) for key, inner in value.items()}
+    if isinstance(value, list) and depth < 16:
+        return [_masks(inner, f"{where}[{n}]", depth + 1) for n, inner in enumerate(value, 1)]
+    raise InputError(f"expected a list of strings, got {_kind(value)}; a mask is a string like \"window=3\", "
+                     "a list of masks (all must keep a cell) or a table like {any = [\"window=3\", \"global=1\"]}",
+                     where)
+
+
+def _string_or_strings(value, where):
+    if isinstance(value, str):
+        return value
+    return _strings(value, where)
+
+
+def _number_or_text(value, where):
+    if isinstance(value, bool) or not isinstance(value, (str, int, Decimal)):
+        raise InputError(f"expected \"sqrt\" or an exact number like \"1/8\" or 0.125, got {_kind(value)}", where)
+    return value
+
+
+def _whole_number(value, where):
+    if type(value) is not int:
+        raise InputError(f"expected a whole number, got {_kind(value)}", where)
+    return value
+
+
+def _shape(value, where):
+    if isinstance(value, str) or (isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value)):
+        return value
+    raise InputError(f"expected \"QUERIESxKEYS\" like \"4x12\" or a pair like [4, 12], got {_kind(value)}", where)
+
+
+def _head_vectors(value, where):
+    """One list of vectors per head: `[[[1, 0], [0, 1]], [[1, 1], [0, 1]]]`, or a string with heads
+    separated by `|`: `"1,0; 0,1 | 1,1; 0,1"`."""
+    if isinstance(value, str):
+        return [parse_vectors(head, f"{where}: head {h}") for h, head in enumerate(value.split("|"), 1)]
+    if not isinstance(value, list) or not value:
+        raise InputError(f"expected one list of vectors per head, like [[[1, 0]], [[0, 1]]], or a string like "
+                         f"\"1,0 | 0,1\", got {_kind(value)}", where)
+    return [_vectors(head, f"{where}: head {h}") for h, head in enumerate(value, 1)]
+
+
+def _panels(value, where):
+    """`[[panel]]` tables: each a figure spec of its own (no panels inside panels)."""
+    if not isinstance(value, list) or not value or not all(isinstance(table, dict) for table in value):
+        raise InputError(f"expected [[panel]] tables, each a figure spec, got {_kind(value)}", where)
+    from ..figures.composite import MAX_PANELS
+
+    if len(value) > MAX_PANELS:
+        raise InputError(f"{len(value)} panels; the limit is {MAX_PANELS}", where)
+    panel_keys = {key: spec for key, spec in KEYS.items() if key not in COMPOSE_KEYS}
+    return [figure_arguments(table, f"{where} {n}", panel_keys, required=()) for n, table in enumerate(value, 1)]
+
+
+def _arrange(value, where):
+    from ..figures.composite import parse_arrange
+
+    parse_arrange(_text(value, where), 2)  # checked here, so the error names the key
+    return value
+
+
+KEYS = {
+    "panel": Key("the panels of a composed figure: [[panel]] tables, each a figure spec; the other keys are "
+                 "every panel's defaults", _panels, 'panel = [{mask = "causal"}, {mask = "window=3"}]'),
+    "arrange": Key("how panels are placed: row, column or grid:C (C columns)", _arrange, 'arrange = "row"'),
+    "view": Key("what the figure draws: full, scores (no captions) or mask (the mask map)", _text,
+                'view = "mask"'),
+    "n": Key("tokens per axis of a mask map drawn without vectors", _whole_number, "n = 512"),
+    "shape": Key("queries × keys of a mask map drawn without vectors", _shape, 'shape = "4x12"'),
+    "q": Key("query vectors", _vectors, 'q = [[1, 0], [0, 1], [1, 1]]'),
+    "k": Key("key vectors", _vectors, 'k = [[1, 0], [0, 1], ["1/2", 0.5]]'),
+    "q_heads": Key("query vectors per query head (instead of q): several heads, one panel each", _head_vectors,
+                   'q_heads = [[[1, 0], [0, 1]], [[1, 1], [0, 1]]]'),
+    "k_heads": Key("key vectors per KV head (with q_heads); query head h reads KV head ⌊h/(H/G)⌋", _head_vectors,
+                   'k_heads = [[[1, 0], [0, 1]]]'),
+    "v_heads": Key("value vectors per KV head (with q_heads)", _head_vectors, 'v_heads = [[[1], [2]]]'),
+    "tokens": Key("labels for both axes", _strings, 'tokens = ["<s>", "the", "cat"]'),
+    "q_tokens": Key("labels for the query rows", _strings, 'q_tokens = ["the", "cat"]'),
+    "k_tokens": Key("labels for the key columns", _strings, 'k_tokens = ["<s>", "the", "cat"]'),
+    "highlight": Key("targets computed this step", _highlight, 'highlight = [[3, 3], "softmax=3"]'),
+    "mask": Key("the mask (\"window=3 | global=1\"), a list of masks that all must keep a cell, or a table "
+                "{all|any|not = ...}", _masks, 'mask = {any = ["window=3,symmetric", "global=1,8"]}'),
+    "align": Key("the causal diagonal when keys outnumber queries: top-left or bottom-right", _text,
+                 'align = "bottom-right"'),
+    "scale": Key("the logits' scale: sqrt (S/√d) or an exact factor", _number_or_text, 'scale = "sqrt"'),
+    "bias": Key("a bias added to the logits, or a list of them", _string_or_strings, 'bias = "alibi=1/2"'),
+    "v": Key("value vectors, one per key", _vectors, 'v = [[1, 0], [0, 1], [1, 1]]'),
+    "softmax": Key("how named weights are written: expanded, normalizer or grouped", _text,
+                   'softmax = "normalizer"'),
+    "weights": Key("named (exact), or decimal=N for rounded weights marked ≈", _text, 'weights = "decimal=3"'),
+    "show": Key("what the grid's cells show: scores or logits (bias: the bias matrix as a grid beside the scores)",
+                _text, 'show = "logits"'),
+    "index_base": Key("where labels, captions, rules and highlights start counting: 1 (default) or 0",
+                      _whole_number,
+                      "index_base = 0"),
+    "elide": Key("draw the first and last rows and columns, with ⋮ ⋯ ⋱ for the rest (to 1,024 tokens)", _bool,
+                 "elide = true"),
+    "x_title": Key("the mask map's key-axis title", _text, 'x_title = "key position j"'),
+    "y_title": Key("the mask map's query-axis title", _text, 'y_title = "query position i"'),
+    "title": Key("the figure's title", _text, 'title = "Causal attention"'),
+    "subtitle": Key("the subtitle, also the SVG's <desc>", _text, 'subtitle = "Three tokens."'),
+    "theme": Key("the colour theme", _text, 'theme = "dark"'),
+    "embed_font": Key("whether to inline the font", _bool, "embed_font = true"),
+}
+REQUIRED = ("q", "k")
+#: Keys of a composed figure as a whole, not of its panels.
+COMPOSE_KEYS = ("panel", "arrange")
+#: Keys that stand in for the vectors: a mask map's size, or panels (each with its own vectors).
+INSTEAD_OF_VECTORS = ("n", "shape", "panel", "q_heads", "k_heads")
+
+
+def sized_without_vectors(kwargs):
+    """Whether figure arguments give a size without vectors: a mask map's n, shape or token labels, or panels.
+    Otherwise a figure without q and k is the seed's."""
+    if any(key in kwargs for key in INSTEAD_OF_VECTORS):
+        return True
+    return kwargs.get("view") == "mask" and any(key in kwargs for key in ("tokens", "q_tokens", "k_tokens"))
+
+
+def _block(value, where):
+    """`[2, 3]` or `"2,3"`: FlashAttention's tile, Br query rows by Bc key columns."""
+    if isinstance(value, str):
+        parts = [part.strip() for part in value.split(",")]
+        value = [_small_int(part) for part in parts]
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(type(x) is int for x in value)):
+        raise InputError(f"expected two block sizes Br,Bc like 2,2 (query rows, key columns), got {_show(value)}",
+                         where)
+    if min(value) < 1:
+        raise InputError(f"block sizes must be at least 1, got {value[0]},{value[1]}", where)
+    return tuple(value)
+
+
+def _count(value, where):
+    """A positive whole number, or its digits as text."""
+    if isinstance(value, str):
+        value = _small_int(value.strip())
+    if type(value) is not int or value < 1:
+        raise InputError(f"expected a whole number of prompt tokens, at least 1, got {_show(value)}", where)
+    return value
+
+
+def _small_int(text):
+    """ASCII digits (no fullwidth `３`) of at most 9 significant digits as an int; anything else stays text, to be
+    refused as not a whole number (int() of thousands of digits would fail inside Python)."""
+    return int(text) if text.isascii() and text.isdecimal() and len(text.lstrip("0")) <= 9 else text
+
+
+def _show(value):
+    text = repr(value) if isinstance(value, str) else _kind(value) if not isinstance(value, (int, list)) else str(value)
+    return text if len(text) <= 60 else text[:60] + "…"
+
+
+#: Keys only a walkthrough reads: they choose which mechanics it steps through, not what the figure says.
+WALKTHROUGH_KEYS = {
+    "flash": Key("FlashAttention tiles, Br query rows by Bc key columns", _block, "flash = [2, 2]"),
+    "flash_order": Key("the loop order: fa2 (outer over query blocks) or fa1 (outer over key blocks)", _text,
+                       'flash_order = "fa1"'),
+    "decode": Key("the number of prompt tokens; the rest are decoded one by one with a KV cache", _count,
+                  "decode = 3"),
+}
+
+
+def read_spec(source, stdin=None):
+    """Read a spec file (a path, or "-" for `stdin`, a binary stream); returns (mapping, name)."""
+    name = "<stdin>" if source == "-" else str(source)
+    try:
+        if source == "-":
+            data = stdin.read(MAX_SPEC_BYTES + 1)
+        else:
+            with open(source, "rb") as handle:
+                data = handle.read(MAX_SPEC_BYTES + 1)
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror or err}", name) from None
+    if len(data) > MAX_SPEC_BYTES:
+        raise InputError(f"larger than {MAX_SPEC_BYTES:,} bytes; a figure spec is a few lines", name)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(f"not UTF-8 text (byte {err.start + 1} is 0x{data[err.start]:02x}); "
+                         "a spec is a TOML or JSON file", name) from None
+    as_json = name.endswith(".json") or (not name.endswith(".toml") and text.lstrip().startswith("{"))
+    return parse_spec(text, name, as_json), name
+
+
+def parse_spec(text, name="<spec>", as_json=False):
+    """Parse TOML (or JSON) text into a mapping, with syntax errors as `name:line:column: ...`."""
+    from .spec_screen import exact_decimal, json_hooks, screen_toml
+
+    if as_json:
+        import json
+
+        try:
+            value = json.loads(text, parse_constant=_no_constant, **json_hooks())
+        except InputError as err:
+            raise InputError(err.what, name) from None
+        except json.JSONDecodeError as err:
+            raise InputError(f"invalid JSON: {err.msg}", f"{name}:{err.lineno}:{err.colno}") from None
+        except (RecursionError, ValueError) as err:
+            raise InputError(f"invalid JSON: {err}", name) from None
+        if not isinstance(value, dict):
+            raise InputError(f"expected a JSON object of keys, got {_kind(value)}", name)
+        return value
+    import tomllib
+
+    screen_toml(text, name)
+    try:
+        return tomllib.loads(text, parse_float=exact_decimal)
+    except InputError as err:
+        raise InputError(err.what, name) from None
+    except tomllib.TOMLDecodeError as err:
+        message = str(err)
+        if match := re.search(r"\(at line (\d+), column (\d+)\)$", message):
+            message = message[:match.start()].strip()
+            raise InputError(f"invalid TOML: {message}", f"{name}:{match[1]}:{match[2]}") from None
+        raise InputError(f"invalid TOML: {message}", name) from None
+    except (RecursionError, ValueError) as err:  # e.g. Python's 4300-digit limit on int()
+        raise InputError(f"invalid TOML: {err}", name) from None
+
+
+def figure_arguments(mapping, name, keys=KEYS, required=REQUIRED):
+    """Check a spec mapping against `keys`; returns keyword arguments for `figure()`."""
+    out = {}
+    for key, value in mapping.items():
+        if key not in keys:
+            raise InputError(_unknown(key, keys), name)
+        out[key] = keys[key].check(value, f"{name}: {key}")
+    if required is REQUIRED and sized_without_vectors(out):
+        required = ()
+    for key in required:
+        if key not in out:
+            raise InputError(f"missing required key '{key}' ({keys[key].expects}), e.g. {keys[key].example}", name)
+    return out
+
+
+def check_value(key, value, name=None, keys=KEYS):
+    """One key's value, checked as in a spec; errors name `name: key` (or the key alone when `name` is None)."""
+    if key not in keys:
+        raise InputError(_unknown(key, keys), name)
+    return keys[key].check(value, key if name is None else f"{name}: {key}")
+
+
+def _flag(text, where):
+    """A yes/no option written as text: empty (a bare flag, like `--embed-font`), true or false."""
+    answers = {"": True, "true": True, "false": False}
+    if text.lower() not in answers:
+        raise InputError(f"expected true or false (or nothing, as a flag), got {text!r}", where)
+    return answers[text.lower()]
+
+
+#: How one line of text (a Sphinx directive option) becomes a value, for keys whose values are lists
+#: or flags: labels are separated by spaces, highlight targets by ";". Any other key's text goes to its
+#: check as it is ("1,0; 0,1" is a valid `q`), and TOML (`["the cat", "sat"]`) works for every key.
+TEXT_READERS = {
+    "embed_font": _flag,
+    "elide": _flag,
+    "tokens": lambda text, where: text.split(),
+    "q_tokens": lambda text, where: text.split(),
+    "k_tokens": lambda text, where: text.split(),
+    "highlight": lambda text, where: [target.strip() for target in text.split(";") if target.strip()],
+}
+
+
+def value_from_text(key, text, where, keys=KEYS):
+    """A key's value written as one line of text, checked; errors are located at `where`.
+
+    >>> value_from_text("tokens", "<s> the cat", ":tokens:")
+    ['<s>', 'the', 'cat']
+    >>> value_from_text("tokens", '["<s>", "the cat"]', ":tokens:")
+    ['<s>', 'the cat']
+    >>> value_from_text("highlight", "3,3; softmax=3", ":highlight:")
+    ['3,3', 'softmax=3']
+    """
+    if key not in keys:
+        raise InputError(_unknown(key, keys), where)
+    check, text = keys[key].check, text.strip()
+    literal = _toml_value(text)
+    if isinstance(literal, (list, dict)) or (isinstance(literal, str) and text[:1] in "\"'"):
+        return check(literal, where)
+    if key in TEXT_READERS:
+        return check(TEXT_READERS[key](text, where), where)
+    try:
+        return check(text, where)
+    except InputError as err:
+        if literal is None:
+            raise
+        try:
+            return check(literal, where)  # `true`, `2`: for keys whose values are not text
+        except InputError:
+            raise err from None
+
+
+def _toml_value(text):
+    """`text` read as one TOML value (a list, a quoted string, a number, a boolean), or None."""
+    import tomllib
+
+    from .spec_screen import exact_decimal, screen_toml
+
+    try:
+        screen_toml(f"value = {text}", "value")
+        table = tomllib.loads(f"value = {text}", parse_float=exact_decimal)
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError):  # InputError too: screened out
+        return None
+    return table["value"] if list(table) == ["value"] else None
+
+
+def _unknown(key, keys):
+    import difflib
+
+    close = difflib.get_close_matches(key[:100], list(keys), n=1, cutoff=0.5)
+    hint = f"; did you mean '{close[0]}'?" if close else f"; known keys: {', '.join(keys)}"
+    return f"unknown key {key if len(key) <= 40 else key[:40] + '…'!r}{hint}"
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not a number attnviz accepts")
+
+
+def _kind(value):
+    return {dict: "a table", list: "a list", str: "a string", bool: "a boolean", int: "an integer",
+            Decimal: "a decimal", type(None): "null"}.get(type(value), type(value).__name__)

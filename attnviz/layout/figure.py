@@ -1,0 +1,432 @@
+"""Layout: the figure's words placed as boxes and text lines, in document order.
+
+Pure geometry in plain dataclasses: no colours, no SVG. Every text knows its
+bounding box (from `metrics`), so tests can check that nothing overlaps or spills
+without rendering anything. Roles name what a shape is; the backend paints roles.
+"""
+
+from __future__ import annotations
+
+from ..words.a11y import cell_label
+from .metrics import ASCENT, DESCENT, text_width
+from ..records import dataclass, field, replace
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import TypeAlias
+
+    Item: TypeAlias = "Text | Rect | Mark | Group"  # what a layout holds
+
+__all__ = ["TextStyle", "STYLES", "Text", "Rect", "Mark", "Group", "Layout", "lay_out", "wrap", "measure",
+           "right_edge", "split_keep", "text_height", "translate"]
+
+
+@dataclass(frozen=True, slots=True)
+class TextStyle:
+    size: float
+    family: str = "sans"
+    bold: bool = False
+    italic: bool = False
+
+
+STYLES = {
+    "title": TextStyle(24, bold=True),
+    "panel-title": TextStyle(18, bold=True),  # a panel's title, under a composed figure's
+    "subtitle": TextStyle(15),
+    "badge": TextStyle(12.5, bold=True),
+    "note": TextStyle(13),
+    "vectors": TextStyle(14, "mono"),
+    "caption": TextStyle(15, bold=True),
+    "header": TextStyle(15, "mono", bold=True),
+    "score": TextStyle(18, "mono"),
+    "score-computed": TextStyle(18, "mono", bold=True),
+    "masked": TextStyle(12.5, italic=True),
+    "softmax-heading": TextStyle(15, bold=True),
+    "softmax-scores": TextStyle(13.5, "mono", bold=True),
+    "softmax-weights": TextStyle(13.5, "mono"),
+    "footer": TextStyle(12.5, italic=True),
+    "outputs-heading": TextStyle(15, bold=True),
+    "output": TextStyle(13.5, "mono"),
+    # the mask view
+    "axis-title": TextStyle(14, italic=True),
+    "tick": TextStyle(12, "mono"),
+    "legend": TextStyle(13),
+    "elision": TextStyle(18),  # an elided figure's ⋮, ⋯ and ⋱
+}
+LEADING = 1.35  # line height in em
+
+PAD = 28  # canvas margin
+MIN_WRAP = 640  # captions wrap at the wider of this and the grid
+CELL_MIN_W, CELL_H, CELL_GAP, CELL_PAD = 68, 46, 4, 12
+HEADER_SLACK = 24  # column labels up to this much wider than the cells' content widen the cells
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    role: str
+    x: float
+    y: float  # baseline of the first line
+    lines: tuple[str, ...]  # "".join(lines) is the text; each line is drawn below the previous
+    anchor: str = "start"
+    indent: float = 0  # extra x for continuation lines
+    rotate: int = 0  # 0, or -90: drawn upwards about (x, y), for long column headers
+
+    @property
+    def style(self):
+        return STYLES[self.role]
+
+    @property
+    def text(self):
+        return "".join(self.lines)
+
+    def line_boxes(self):
+        """(x0, y0, x1, y1) of each drawn line."""
+        s = self.style
+        boxes = []
+        for n, line in enumerate(self.lines):
+            width = measure(line.rstrip(), s)
+            x = self.x + (self.indent if n else 0)
+            x0 = x if self.anchor == "start" else x - width / 2 if self.anchor == "middle" else x - width  # "end"
+            base = self.y + n * s.size * LEADING
+            boxes.append((x0, base - ASCENT * s.size, x0 + width, base + DESCENT * s.size))
+        if self.rotate == -90:  # (x + u, y + v) is drawn at (x + v, y - u)
+            return [(self.x + (b[1] - self.y), self.y - (b[2] - self.x), self.x + (b[3] - self.y),
+                     self.y - (b[0] - self.x)) for b in boxes]
+        return boxes
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    role: str
+    x: float
+    y: float
+    w: float
+    h: float
+    rx: float = 0
+    attrs: tuple[tuple[str, str], ...] = ()  # (name, value) pairs a backend may write, e.g. (("data-k", "1-3"),)
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A small corner triangle: the highlight's shape cue, readable without colour."""
+
+    role: str
+    x: float  # top-right corner
+    y: float
+    size: float
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    classes: tuple[str, ...]
+    attrs: tuple[tuple[str, str], ...]  # (name, value) pairs, e.g. (("data-q", "1"), ("data-k", "2"))
+    children: tuple[Text | Rect | Mark | Group, ...]
+    box: tuple[float, float, float, float] | None = None  # (x0, y0, x1, y1) the texts must stay inside, if any
+
+
+@dataclass
+class Layout:
+    width: float
+    height: float
+    title: str  # for <title>
+    desc: str  # for <desc>
+    items: list[Text | Rect | Mark | Group] = field(default_factory=list)
+    grid: tuple[float, float, float] | None = None  # (x, y, cell size) of the grid's top-left corner, for panels
+
+    def texts_in_boxes(self):
+        """(Text, the box it must stay inside or None), in document order: what overlap checks test.
+        A text's box is its nearest enclosing group's (panels nest cells inside panels)."""
+        out = []
+
+        def visit(items, box):
+            for item in items:
+                if isinstance(item, Group):
+                    visit(item.children, item.box)
+                elif isinstance(item, Text):
+                    out.append((item, box))
+
+        visit(self.items, None)
+        return out
+
+    def walk(self):
+        """Every item, groups' children included, in document order."""
+        stack = list(reversed(self.items))
+        while stack:
+            item = stack.pop()
+            yield item
+            if isinstance(item, Group):
+                stack.extend(reversed(item.children))
+
+
+def measure(text, style):
+    """Advance width of `text` drawn in `style`."""
+    return text_width(text, style.size, style.family, style.bold, style.italic)
+
+
+def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
+         finer: Sequence[str] = ()) -> tuple[str, ...]:
+    """Greedy line breaking that keeps every character: "".join(result) == "".join(pieces).
+
+    A piece too wide for a line of its own is cut after each of its `finer` separators
+    (a long softmax term after "+"); a piece with none stays whole and the canvas grows.
+    """
+    s = STYLES[role]
+    lines, current, current_width = [], "", 0.0
+    for piece in _finer(pieces, s, max_width - indent, finer):
+        room = max_width - (indent if lines else 0)
+        # Advance widths add up (no kerning), so the line's width is kept as a running sum.
+        piece_width = measure(piece, s)
+        if current and current_width + measure(piece.rstrip(), s) > room:
+            lines.append(current)
+            current, current_width = piece, piece_width
+        else:
+            current, current_width = current + piece, current_width + piece_width
+    lines.append(current)
+    return tuple(lines)
+
+
+def _finer(pieces, style, room, separators):
+    for piece in pieces:
+        if measure(piece.rstrip(), style) <= room or not separators:
+            yield piece
+            continue
+        sep, rest = separators[0], separators[1:]
+        yield from _finer(split_keep(piece, sep), style, room, rest)
+
+
+def split_keep(text: str, sep: str) -> list[str]:
+    """Split after each separator, keeping it: "a; b; c" -> ["a; ", "b; ", "c"]."""
+    parts = text.split(sep)
+    return [p + sep for p in parts[:-1]] + [parts[-1]]
+
+
+def _breaks(text, marks=",;+"):
+    """Split after each space, and inside long words after each of `marks`: every place a line may break."""
+    pieces = []
+    for word in split_keep(text, " "):
+        pieces += _split_on(word, marks)
+    return pieces
+
+
+def _split_on(word, marks):
+    out, current = [], ""
+    for ch in word:
+        current += ch
+        if ch in marks:
+            out.append(current)
+            current = ""
+    return out + [current] if current else out
+
+
+def text_height(role: str, n_lines: int = 1) -> float:
+    s = STYLES[role].size
+    return s * (ASCENT + DESCENT) + (n_lines - 1) * s * LEADING
+
+
+def _width(text, role):
+    return measure(text, STYLES[role])
+
+
+def lay_out(words, min_cell_w=None, grid_top=None, title_role="title"):
+    """Place a `content.FigureText`; returns a `Layout`.
+
+    `min_cell_w`, `grid_top`: at least this cell width and first row's top, so composed panels line up.
+    """
+    items = []
+    n_k = len(words.k_labels)
+
+    # Grid geometry first: its width sets where captions wrap.
+    row_head_w = max(_width(label, "header") for label in words.q_labels) + 2 * CELL_PAD
+    content_w = max([CELL_MIN_W, _width("masked", "masked") + 2 * CELL_PAD]
+                    + [_width(c.text, "score-computed") + 2 * CELL_PAD for row in words.cells for c in row])
+    label_w = max(_width(label, "header") for label in words.k_labels)
+    # Column labels much wider than the cells' content stand upright instead of widening every cell.
+    upright = label_w + 2 * CELL_PAD > content_w + HEADER_SLACK
+    cell_w = content_w if upright else max(content_w, label_w + 2 * CELL_PAD)
+    if min_cell_w is not None:
+        cell_w = max(cell_w, min_cell_w)
+    grid_w = row_head_w + n_k * (cell_w + CELL_GAP)
+    wrap_w = max(MIN_WRAP, grid_w)
+
+    y = PAD
+
+    def add_text(role, pieces, x=PAD, indent=0, gap_after=0, finer=()):
+        nonlocal y
+        if not "".join(pieces):  # a line this figure does not have (a bias panel's vectors)
+            return None
+        lines = wrap(pieces, role, wrap_w, indent, finer)
+        text = Text(role, x, y + ASCENT * STYLES[role].size, lines, indent=indent)
+        items.append(text)
+        y += text_height(role, len(lines)) + gap_after
+        return text
+
+    add_text(title_role, split_keep(words.title, " "), gap_after=8)
+    add_text("subtitle", split_keep(words.subtitle, " "), gap_after=14)
+
+    badge_h, badge_pad = 26, 12
+    badge_w = _width(words.badge, "badge") + 2 * badge_pad
+    items.append(Group(("attnviz-badge",), (), (
+        Rect("badge", PAD, y, badge_w, badge_h, rx=badge_h / 2),
+        Text("badge", PAD + badge_pad, y + badge_h / 2 + (ASCENT - DESCENT) / 2 * STYLES["badge"].size,
+             (words.badge,)),
+    ), box=(PAD, y, PAD + badge_w, y + badge_h)))
+    y += badge_h + 12
+
+    add_text("note", _breaks(words.note), gap_after=8)
+    add_text("vectors", split_keep(words.q_line, "; "), gap_after=4, finer=(",",))
+    add_text("vectors", split_keep(words.k_line, "; "), gap_after=4 if words.more_vectors else 24, finer=(",",))
+    for n, line in enumerate(words.more_vectors, 1):
+        add_text("vectors", split_keep(line, "; "), gap_after=24 if n == len(words.more_vectors) else 4,
+                 finer=(",",))
+    add_text("caption", split_keep(words.grid_caption, " "), gap_after=10)
+
+    # The grid: column headers, row headers, then the cells row by row (the seed's text order).
+    header_h = label_w + 18 if upright else 30
+    if grid_top is not None:
+        y = max(y, grid_top - header_h)
+    x_cells = PAD + row_head_w
+    for j, label in enumerate(words.k_labels):
+        cx = x_cells + j * (cell_w + CELL_GAP) + cell_w / 2
+        if label == "⋯":  # keys left out of an elided figure
+            items.append(Text("elision", cx, y + header_h - 10, (label,), anchor="middle"))
+        elif upright:  # the baseline sits right of the column's centre so the glyphs centre on it
+            x = cx + (ASCENT - DESCENT) / 2 * STYLES["header"].size
+            items.append(Text("header", x, y + header_h - 10, (label,), rotate=-90))
+        else:
+            items.append(Text("header", cx, y + header_h - 10, (label,), anchor="middle"))
+    y += header_h
+    grid = (x_cells, y, cell_w)
+    for i, label in enumerate(words.q_labels):
+        cy = y + i * (CELL_H + CELL_GAP) + CELL_H / 2
+        role = "elision" if label == "⋮" else "header"  # rows left out of an elided figure
+        items.append(Text(role, x_cells - CELL_PAD, _baseline_centre(cy, role), (label,), anchor="end"))
+    for i, row in enumerate(words.cells):
+        for j, cell in enumerate(row):
+            label = None if cell.gap else cell_label(cell, words.q_labels[i], words.k_labels[j],
+                                                     _CELL_NOUN[words.show], words.base)
+            items.append(_cell(cell, x_cells + j * (cell_w + CELL_GAP), y + i * (CELL_H + CELL_GAP), cell_w, label))
+    y += len(words.cells) * (CELL_H + CELL_GAP) - CELL_GAP + 28
+    if words.view == "scores":  # a score table: no captions
+        right = max(right_edge(item) for item in items)
+        return Layout(width=max(right + PAD, wrap_w + 2 * PAD), height=y - 28 + PAD, title=words.title,
+                      desc=words.subtitle, items=items, grid=grid)
+
+    # Softmax panel: one group per row, highlighted rows get a tinted band and a bar.
+    add_text("softmax-heading", split_keep(words.softmax_heading, " "), gap_after=8)
+    row_pad_x, row_pad_y = 12, 7
+    head_w = _width("weights ", "softmax-weights")
+    rows = []
+    for row in words.softmax_rows:
+        top = y
+        x = PAD + row_pad_x
+        # A long scores line (or normalizer Z_i) continues under its values, as weights lines do.
+        hang = min(_width(row.scores.partition(": ")[0] + ": ", "softmax-scores"), wrap_w / 3)
+        scores = Text("softmax-scores", x, top + row_pad_y + ASCENT * STYLES["softmax-scores"].size,
+                      wrap(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x, hang), indent=hang)
+        y_w = top + row_pad_y + text_height("softmax-scores", len(scores.lines)) + 5
+        weights = Text("softmax-weights", x, y_w + ASCENT * STYLES["softmax-weights"].size,
+                       wrap(split_keep(row.weights, ", "), "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
+                            finer=("+",)), indent=head_w)
+        bottom = y_w + text_height("softmax-weights", len(weights.lines)) + row_pad_y
+        rows.append((row, top, bottom, scores, weights))
+        y = bottom + 2
+    # Every band, and the rule below, as wide as the widest line (a term too long to break widens them all).
+    panel_w = max([wrap_w] + [right_edge(t) + row_pad_x - PAD for r in rows for t in r[3:]])
+    for row, top, bottom, scores, weights in rows:
+        children = (Rect("softmax-band", PAD, top, panel_w, bottom - top, rx=6),
+                    Rect("softmax-bar", PAD, top, 4, bottom - top)) if row.computed else ()
+        classes = ("attnviz-softmax-row",) + (("attnviz-computed",) if row.computed else ())
+        texts = (scores, weights)
+        if row.pending:  # not computed yet: its place, empty, so every step has the same geometry
+            children, texts = (Rect("softmax-pending", PAD, top, panel_w, bottom - top, rx=6),), ()
+            classes += ("attnviz-pending",)
+        items.append(Group(classes, (("data-q", str(row.q)),), children + texts,
+                           box=(PAD, top, PAD + panel_w, bottom)))
+
+    if words.output_rows:  # the outputs panel: O_i as the weighted sum of the value vectors
+        y += 14
+        add_text("outputs-heading", split_keep(words.outputs_heading, " "), gap_after=8)
+        outputs = []
+        for row in words.output_rows:
+            top = y
+            text = Text("output", PAD + row_pad_x, top + 3 + ASCENT * STYLES["output"].size,
+                        wrap(split_keep(row.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24), indent=24)
+            y = top + 3 + text_height("output", len(text.lines)) + 3
+            outputs.append((row, top, y, text))
+        panel_w = max([panel_w] + [right_edge(o[3]) + row_pad_x - PAD for o in outputs])
+        for row, top, bottom, text in outputs:
+            items.append(_output_row(row, top, bottom, text, panel_w))
+
+    y += 14
+    items.append(Rect("rule", PAD, y, panel_w, 1))
+    y += 12
+    add_text("footer", split_keep(words.footer, " "))
+
+    right = max(right_edge(item) for item in items)
+    width = max(right + PAD, wrap_w + 2 * PAD)
+    return Layout(width=width, height=y + PAD, title=words.title, desc=words.subtitle, items=items, grid=grid)
+
+
+_CELL_NOUN = {"scores": "score", "logits": "logit", "bias": "bias"}  # what a kept cell's text is, for screen readers
+
+
+def _baseline_centre(centre_y, role):
+    """Baseline that centres a line of `role` text vertically on `centre_y`."""
+    size = STYLES[role].size
+    return centre_y + (ASCENT - DESCENT) / 2 * size
+
+
+def _cell(cell, x, y, w, label):
+    if cell.gap:  # rows or keys left out of an elided figure: the ellipsis alone, no cell
+        text = Text("elision", x + w / 2, _baseline_centre(y + CELL_H / 2, "elision"), (cell.text,), anchor="middle")
+        return Group(("attnviz-elided",), (), (text,), box=(x, y, x + w, y + CELL_H))
+    attrs = (("data-q", str(cell.q)), ("data-k", str(cell.k)), ("aria-label", label))
+    if cell.pending:  # not computed yet: an empty cell with a light outline, no text
+        return Group(("attnviz-cell", "attnviz-pending"), attrs, (Rect("cell-pending", x, y, w, CELL_H, rx=6),),
+                     box=(x, y, x + w, y + CELL_H))
+    role = "masked" if cell.masked else ("score-computed" if cell.computed else "score")
+    rect_role = "cell-masked" if cell.masked else "cell-score"
+    children = [Rect(rect_role, x, y, w, CELL_H, rx=6)]
+    if cell.computed:  # a masked cell keeps its hatching under the highlight's outline
+        children += [Rect("cell-computed-outline" if cell.masked else "cell-computed", x, y, w, CELL_H, rx=6),
+                     Mark("computed-mark", x + w - 4, y + 4, 12)]
+    children.append(Text(role, x + w / 2, _baseline_centre(y + CELL_H / 2, role), (cell.text,), anchor="middle"))
+    classes = ("attnviz-cell", "attnviz-masked" if cell.masked else "attnviz-score")
+    classes += ("attnviz-computed",) if cell.computed else ()
+    return Group(classes, attrs, tuple(children), box=(x, y, x + w, y + CELL_H))
+
+
+def _output_row(row, top, bottom, text, panel_w):
+    """One output row's group; highlighted and pending rows are drawn like softmax rows."""
+    classes, children = ("attnviz-output-row",), (text,)
+    # Output rows sit edge to edge: their band and pending outline keep 1 unit clear of the
+    # neighbours', so two of them never touch.
+    y0, h = top + 1, bottom - top - 2
+    if row.computed:
+        classes += ("attnviz-computed",)
+        children = (Rect("output-band", PAD, y0, panel_w, h, rx=6), Rect("output-bar", PAD, y0, 4, h), text)
+    if row.pending:  # not computed yet: its place, empty, so every step has the same geometry
+        classes += ("attnviz-pending",)
+        children = (Rect("output-pending", PAD, y0, panel_w, h, rx=6),)
+    return Group(classes, (("data-q", str(row.q)),), children, box=(PAD, top, PAD + panel_w, bottom))
+
+
+def right_edge(item):
+    if isinstance(item, Text):
+        return max(b[2] for b in item.line_boxes())
+    if isinstance(item, Rect):
+        return item.x + item.w
+    if isinstance(item, Mark):
+        return item.x
+    if item.box is not None:  # a group's texts stay inside its box (the layout sizes boxes to them; tests check)
+        return item.box[2]
+    return max((right_edge(child) for child in item.children), default=0)
+
+
+def translate(item: Item, dx: float, dy: float) -> Item:
+    """`item` moved by (dx, dy), groups with everything in them: how panels are placed."""
+    if isinstance(item, Group):
+        box = item.box and (item.box[0] + dx, item.box[1] + dy, item.box[2] + dx, item.box[3] + dy)
+        return replace(item, children=tuple(translate(child, dx, dy) for child in item.children), box=box)
+    return replace(item, x=item.x + dx, y=item.y + dy)

@@ -1,0 +1,304 @@
+"""The mask view: which cells a mask keeps, as a map that stays legible from 3 to 1,024 tokens.
+
+Words (`MapText`, from `describe_map`) and their layout (`lay_out_map`). Kept cells are
+drawn as runs of consecutive keys, one rectangle a run, so a causal map of n tokens is n
+rectangles, not n²/2; masked cells are the hatched ground the runs lie on (a difference of
+texture, not of colour alone). No word sits inside a cell.
+"""
+
+from __future__ import annotations
+
+import math
+from ..records import dataclass
+
+from ..numbers.exact import InputError
+from .figure import (ASCENT, DESCENT, PAD, STYLES, Group, Layout, Rect, Text, measure, right_edge, split_keep,
+                     text_height, wrap)
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["MAX_MAP_TOKENS", "MapText", "row_runs", "describe_map", "lay_out_map", "LEGEND"]
+
+#: Largest side of a mask map. Beyond it a cell is under half a pixel on a slide.
+MAX_MAP_TOKENS = 1024
+MAP_SIDE = 640  # the map's longer side, in SVG units, once cells shrink below CELL_MAX
+CELL_MAX = 28
+GRID_LINES_FROM = 8  # cells at least this big are separated by thin lines
+TICK_GAP = 6  # clear space between two tick labels
+#: Legend entries: (key, shape role, words).
+LEGEND = (("kept", "kept", "kept"), ("masked", "map-masked", "masked"),
+          ("computed", "computed", "computed this step"),
+          ("empty", "map-empty-row", "row with no kept key"))
+
+
+@dataclass(frozen=True)
+class MapText:
+    """Everything a mask map says. Runs are (first, last) key positions, 1-based and inclusive."""
+
+    title: str
+    subtitle: str
+    caption: str  # the mask's rule: "causal mask keeps j<=i"
+    x_title: str
+    y_title: str
+    q_labels: tuple[str, ...]  # one per query row: what its tick says
+    k_labels: tuple[str, ...]
+    runs: tuple[tuple[tuple[int, int], ...], ...]  # runs[i]: row i+1's kept runs, (first, last) key, 1-based
+    computed: tuple[tuple[tuple[int, int], ...], ...]  # computed[i]: row i+1's highlighted runs (kept or masked)
+    numeric_ticks: bool = True  # index ticks (thinned as n grows), not token labels
+    legend: bool = True  # False in a composed figure, which draws one legend for all panels
+    base: int = 1  # index base of the numeric ticks
+    view = "mask"  # not a field: what every map is
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return len(self.runs), len(self.k_labels)
+
+    def legend_keys(self) -> list[str]:
+        """The legend entries this map needs: kept and masked always; the others when drawn."""
+        keys = ["kept", "masked"]
+        if any(self.computed):
+            keys.append("computed")
+        if any(not runs for runs in self.runs):
+            keys.append("empty")
+        return keys
+
+
+def row_runs(mask, i, n_k):
+    """Row i's kept keys as (start, stop) half-open 0-based ranges, from the mask's own `runs` when it
+    has them (computed from its rule), else by asking `keep` about every key."""
+    runs = getattr(mask, "runs", None)
+    if runs is not None:
+        return tuple(runs(i))
+    return _runs_of(j for j in range(n_k) if mask.keep(i, j))
+
+
+def _runs_of(positions):
+    """Sorted 0-based positions as (start, stop) ranges of consecutive ones."""
+    out, start, last = [], None, None
+    for j in positions:
+        if start is None:
+            start = last = j
+        elif j == last + 1:
+            last = j
+        else:
+            out.append((start, last + 1))
+            start = last = j
+    if start is not None:
+        out.append((start, last + 1))
+    return tuple(out)
+
+
+def describe_map(mask, n_q, n_k, *, highlight=None, title=None, subtitle=None, q_labels=None, k_labels=None,
+                 x_title=None, y_title=None, base=1):
+    """The words of a mask map for `mask` (an `engine.BoundMask` bound to n_q×n_k).
+
+    `highlight`: targets as for `figure()` ("I,J", "row=I", "mask", (i, j)), in the figure's index base.
+    """
+    runs = tuple(row_runs(mask, i, n_k) for i in range(n_q))
+    computed = _computed_runs(highlight, runs, n_q, n_k, base)
+    numeric = q_labels is None and k_labels is None
+    rule = mask.rule_text(base)
+    return MapText(
+        title=f"{mask.name.capitalize()} mask" if title is None else title,
+        subtitle=(f"{n_q} quer{'y' if n_q == 1 else 'ies'} × {n_k} key{'s' * (n_k != 1)}; " if n_q != n_k
+                  else f"{n_q} token{'s' * (n_q != 1)}; ")
+        + f"{sum(b - a for row in runs for a, b in row):,} of {n_q * n_k:,} cells kept"
+        if subtitle is None else subtitle,
+        caption=f"{mask.name} mask keeps {rule}",
+        x_title="key j" if x_title is None else x_title,
+        y_title="query i" if y_title is None else y_title,
+        q_labels=tuple(q_labels) if q_labels else tuple(str(i + base) for i in range(n_q)),
+        k_labels=tuple(k_labels) if k_labels else tuple(str(j + base) for j in range(n_k)),
+        runs=tuple(tuple((a + 1, b) for a, b in row) for row in runs),
+        computed=computed,
+        numeric_ticks=numeric,
+        base=base,
+    )
+
+
+def _computed_runs(targets, runs, n_q, n_k, base):
+    """Highlight targets as runs per row (1-based, inclusive). A map has no captions to highlight."""
+    from ..words.highlight import is_pair, numbered, parse_one, show_target  # its targets, read as figure() reads them
+
+    if targets is None:
+        return ((),) * n_q
+    if isinstance(targets, str) or is_pair(targets):
+        targets = [targets]
+    cells = [set() for _ in range(n_q)]
+    whole_rows, masked = set(), False
+    for target in targets:
+        kind, i, j = parse_one(target)
+        where = f"highlight {show_target(target)}"
+        if kind not in ("cell", "row", "mask"):
+            raise InputError("a mask map draws no softmax captions or outputs; highlight cells (I,J), "
+                             "rows (row=I) or the masked cells (mask)", where)
+        last_q, last_k = n_q - 1 + base, n_k - 1 + base
+        if i is not None and not base <= i <= last_q:
+            raise InputError(f"{numbered('row', i)} is outside the grid (rows {base}..{last_q})", where)
+        if j is not None and not base <= j <= last_k:
+            raise InputError(f"{numbered('column', j)} is outside the grid (columns {base}..{last_k})", where)
+        if kind == "cell":
+            cells[i - base].add(j - base)
+        elif kind == "row":
+            whole_rows.add(i - base)
+        else:
+            masked = True
+    out = []
+    for i in range(n_q):
+        if i in whole_rows:
+            row = ((0, n_k),)
+        else:
+            positions = set(cells[i])
+            if masked:
+                kept = {j for a, b in runs[i] for j in range(a, b)}
+                positions |= set(range(n_k)) - kept
+            row = _runs_of(sorted(positions))
+        out.append(tuple((a + 1, b) for a, b in row))
+    return tuple(out)
+
+
+def _step(pitch, need):
+    """The smallest power of two s with s·pitch >= need: every tick, then every 2, 4, 8, ..."""
+    step = 1
+    while step * pitch < need:
+        step *= 2
+    return step
+
+
+def _ticks(labels, step, numeric, base):
+    """Indices (0-based) of the ticks drawn: every `step`-th (by the figure's numbering), the first and
+    the last; a tick too close to the last gives way to it."""
+    n = len(labels)
+    if step == 1:
+        return list(range(n))
+    wanted = [p for p in range(n) if (p + base) % step == 0] if numeric else list(range(0, n, step))
+    shown = [0]
+    for p in wanted + [n - 1]:
+        if p - shown[-1] >= step:
+            shown.append(p)
+    if shown[-1] != n - 1:  # the last tick always shows; the one before it gives way
+        shown[-1] = n - 1
+    return shown
+
+
+def map_geometry(words, cell=None):
+    """The cell size of this map: given (to align panels), else from its larger side."""
+    n_q, n_k = words.shape
+    if cell is not None:
+        return cell
+    # a multiple of 1/4 unit: coordinates stay short (2 decimals at most), so a 1,024-token map stays small
+    return min(CELL_MAX, math.floor(MAP_SIDE / max(n_q, n_k) * 4) / 4 or 0.25)
+
+
+def lay_out_map(words, cell=None, grid_top=None, title_role="title"):
+    """Place a `MapText`; returns a `Layout` whose `grid` is (x, y, cell) of the map's top-left corner.
+
+    `cell`, `grid_top`: a composed figure's shared cell size and grid top, so panels line up.
+    """
+    n_q, n_k = words.shape
+    cell = map_geometry(words, cell)
+    items = []
+    tick_style, line_h = STYLES["tick"], text_height("tick")
+    q_widths = [measure(label, tick_style) for label in words.q_labels]
+    k_widths = [measure(label, tick_style) for label in words.k_labels]
+    row_step = _step(cell, line_h + 2)
+    flat_step = _step(cell, max(k_widths) + TICK_GAP)
+    upright_step = _step(cell, line_h + 2)
+    upright = flat_step > upright_step and max(k_widths) > line_h
+    col_step = upright_step if upright else flat_step
+    rows_shown = _ticks(words.q_labels, row_step, words.numeric_ticks, words.base)
+    cols_shown = _ticks(words.k_labels, col_step, words.numeric_ticks, words.base)
+    y_title_w = text_height("axis-title")
+    row_ticks_w = max(q_widths[i] for i in rows_shown)
+    map_x = math.ceil(PAD + y_title_w + 10 + row_ticks_w + 8)
+    map_w, map_h = cell * n_k, cell * n_q
+    wrap_w = max(360, map_x - PAD + map_w + 24)
+
+    y = PAD
+
+    def add_text(role, text, gap_after):
+        nonlocal y
+        lines = wrap(split_keep(text, " "), role, wrap_w)
+        items.append(Text(role, PAD, y + ASCENT * STYLES[role].size, lines))
+        y += text_height(role, len(lines)) + gap_after
+
+    if words.title:
+        add_text(title_role, words.title, 8)
+    if words.subtitle:
+        add_text("subtitle", words.subtitle, 10)
+    add_text("caption", words.caption, 14)
+
+    col_ticks_h = max(k_widths[j] for j in cols_shown) if upright else line_h
+    x_title_h = text_height("axis-title")
+    top = math.ceil(y + x_title_h + 6 + col_ticks_h + 6)
+    if grid_top is not None:
+        top = max(top, grid_top)
+    y_titles = top - col_ticks_h - 6 - 6  # the key axis title's baseline sits above its ticks
+    items.append(Text("axis-title", map_x + map_w / 2, y_titles - STYLES["axis-title"].size * DESCENT,
+                      (words.x_title,), anchor="middle"))
+    for j in cols_shown:
+        cx = map_x + (j + 0.5) * cell
+        if upright:
+            x = cx + (ASCENT - DESCENT) / 2 * tick_style.size
+            items.append(Text("tick", x, top - 6, (words.k_labels[j],), rotate=-90))
+        else:
+            items.append(Text("tick", cx, top - 6 - DESCENT * tick_style.size, (words.k_labels[j],), anchor="middle"))
+    for i in rows_shown:
+        cy = top + (i + 0.5) * cell
+        items.append(Text("tick", map_x - 8, cy + (ASCENT - DESCENT) / 2 * tick_style.size, (words.q_labels[i],),
+                          anchor="end"))
+    title_x = PAD + (ASCENT - DESCENT) / 2 * STYLES["axis-title"].size + y_title_w / 2
+    items.append(Text("axis-title", title_x, top + map_h / 2, (words.y_title,), anchor="middle", rotate=-90))
+
+    children = [Rect("map-masked", map_x, top, map_w, map_h)]
+    empty = []
+    for i, runs in enumerate(words.runs):
+        y0 = top + i * cell
+        rects = tuple(Rect("kept", map_x + (a - 1) * cell, y0, (b - a + 1) * cell, cell,
+                           attrs=(("data-k", f"{a}-{b}"),)) for a, b in runs)
+        children.append(Group(("attnviz-row",), (("data-q", str(i + 1)),), rects))
+        if not runs:
+            empty.append(i)
+    if cell >= GRID_LINES_FROM:  # thin gaps between cells, so cells can be counted
+        children += [Rect("map-gridline", map_x + j * cell - 0.5, top, 1, map_h) for j in range(1, n_k)]
+        children += [Rect("map-gridline", map_x, top + i * cell - 0.5, map_w, 1) for i in range(1, n_q)]
+    computed = tuple(Rect("computed", map_x + (a - 1) * cell, top + i * cell, (b - a + 1) * cell, cell,
+                          attrs=(("data-q", str(i + 1)), ("data-k", f"{a}-{b}")))
+                     for i, runs in enumerate(words.computed) for a, b in runs)
+    if computed:  # above the grid lines, so a highlighted cell's outline is whole
+        children.append(Group(("attnviz-computed",), (), computed))
+    children.append(Rect("map-frame", map_x, top, map_w, map_h))
+    items.append(Group(("attnviz-map",), (("data-shape", f"{n_q}x{n_k}"),), tuple(children)))
+    for i in empty:  # a row with no kept key: a bar in the margin, named in the legend
+        items.append(Rect("map-empty-row", map_x + map_w + 4, top + i * cell, 6, max(cell, 2),
+                          attrs=(("data-q", str(i + 1)),)))
+    y = top + map_h + 18
+    if words.legend:
+        legend, y = lay_out_legend(words.legend_keys(), PAD, y, wrap_w)
+        items += legend
+    right = max([map_x + map_w + 14, PAD + wrap_w] + [right_edge(item) for item in items])
+    layout = Layout(width=right + PAD, height=y + PAD - 12, title=words.title or words.caption,
+                    desc=words.subtitle or words.caption, items=items, grid=(map_x, top, cell))
+    return layout
+
+
+def lay_out_legend(keys: Sequence[str], x0: float, y: float, max_width: float) -> tuple[list[Group], float]:
+    """The legend's swatches and words, wrapped to `max_width`; returns (items, y below it)."""
+    swatch, gap, row_h = 14, 22, 22
+    entries = [entry for entry in LEGEND if entry[0] in keys]
+    items, x = [], x0
+    style = STYLES["legend"]
+    for key, role, words in entries:
+        width = swatch + 6 + measure(words, style)
+        if x > x0 and x + width > x0 + max_width:
+            x, y = x0, y + row_h
+        items.append(Group(("attnviz-legend-entry",), (("data-legend", key),), (
+            Rect(role, x, y, swatch, swatch),
+            Rect("map-frame", x, y, swatch, swatch),
+            Text("legend", x + swatch + 6, y + swatch / 2 + (ASCENT - DESCENT) / 2 * style.size, (words,)),
+        )))
+        x += width + gap
+    return [Group(("attnviz-legend",), (), tuple(items))], y + row_h
+

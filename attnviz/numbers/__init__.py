@@ -1,0 +1,1 @@
+"""Stage 1, numbers: exact rationals, surds (exact square roots) and the one place that rounds."""

@@ -1,0 +1,1 @@
+"""Stage 7, publish: documents, pages, walkthroughs, decks and the gallery, made of figures."""

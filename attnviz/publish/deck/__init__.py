@@ -1,0 +1,1 @@
+"""Decks: a walkthrough as slides (the deck model, Beamer, reveal.js, PowerPoint, PDF)."""

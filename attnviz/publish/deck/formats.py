@@ -1,0 +1,199 @@
+"""`attnviz slides`: a deck (`deck.Deck`) written as Beamer, TikZ, reveal.js, PowerPoint, a multi-page
+PDF or an animated SVG. Every format paints the deck's layouts, all at the deck's one frame size,
+with a backend: TikZ (`backends.tikz`), python-pptx shapes (`backends.powerpoint`) or SVG.
+"""
+
+import io
+from pathlib import PurePath
+
+from ...numbers.exact import InputError
+
+__all__ = ["FORMATS", "DEFAULT_PATHS", "choose_format", "deck_files", "write_deck", "pptx_bytes", "pdf_bytes",
+           "animated_svg", "STEP_SECONDS"]
+
+FORMATS = ("beamer", "tikz", "revealjs", "pptx", "pdf", "svg-animated")
+DEFAULT_FORMAT = "pdf"
+DEFAULT_PATHS = {"beamer": "out/slides.tex", "tikz": "out/slides-tikz.tex", "revealjs": "out/slides",
+                 "pptx": "out/slides.pptx", "pdf": "out/slides.pdf", "svg-animated": "out/slides.svg"}
+_BY_EXTENSION = {"tex": "beamer", "pptx": "pptx", "pdf": "pdf", "svg": "svg-animated"}
+_EXTENSIONS = {"beamer": "tex", "tikz": "tex", "pptx": "pptx", "pdf": "pdf", "svg-animated": "svg"}
+STEP_SECONDS = 3  # how long an animated SVG shows each step
+SLIDE_W, SLIDE_H = 12192000, 6858000  # a 16:9 PowerPoint slide (13.333 x 7.5 inches) in EMU
+
+
+def choose_format(format, path):
+    """(format, path): `format` if given, else the one the path's extension names (.tex is Beamer), else PDF;
+    the default path for the format when `path` is None."""
+    suffix = PurePath(str(path)).suffix[1:].lower() if path else ""
+    if format is None:
+        if path is None:
+            return DEFAULT_FORMAT, DEFAULT_PATHS[DEFAULT_FORMAT]
+        if suffix not in _BY_EXTENSION:
+            raise InputError(f"choose the deck's format with -f {'|'.join(FORMATS)} (a reveal.js deck is a "
+                             f"folder; .tex is Beamer unless -f tikz)", f"-o {path}")
+        return _BY_EXTENSION[suffix], path
+    if path is None:
+        return format, DEFAULT_PATHS[format]
+    expected = _EXTENSIONS.get(format)
+    if (expected and suffix and suffix != expected) or (format == "revealjs" and suffix in _BY_EXTENSION):
+        where = "a folder" if format == "revealjs" else f"a .{expected} file"
+        raise InputError(f"-f {format} writes {where}, not {path!r}", "-o")
+    return format, path
+
+
+def deck_files(deck, format, path):
+    """Every file of the deck in `format` at `path`: {path: text or bytes}."""
+    if format == "revealjs":
+        from .revealjs import revealjs_files
+
+        return revealjs_files(deck, path)
+    if format in ("beamer", "tikz"):
+        from .beamer import beamer_document, tikz_document
+
+        return {path: (beamer_document if format == "beamer" else tikz_document)(deck)}
+    writer = {"pptx": pptx_bytes, "pdf": pdf_bytes, "svg-animated": animated_svg}[format]
+    return {path: writer(deck)}
+
+
+def write_deck(deck, format, path):
+    """Write the deck, all files or none (atomically); returns the paths written. Two writers of one reveal.js
+    folder take turns (`output.folder_lock`), as pages do."""
+    from ...io.atomic import folder_lock, write_tree_atomic
+
+    files = deck_files(deck, format, path)  # drawn before the folder is locked: the lock is short
+    if format != "revealjs":
+        return write_tree_atomic(files)
+    with folder_lock(path):
+        return write_tree_atomic(files)
+
+
+def _step_svgs(deck):
+    """Each slide's figure as SVG, drawn at the deck's frame size."""
+    from ...render.svg import render_svg
+
+    return [render_svg(layout, slide.figure.id_prefix, theme=slide.figure.theme,
+                       description=slide.figure.description())
+            for slide, layout in zip(deck.slides, deck.layouts())]
+
+
+def pdf_bytes(deck):
+    """One PDF, a page per step, every page the frame's size: each step's SVG through Cairo, joined by pypdf."""
+    from ...render.raster import to_pdf
+
+    pypdf = _need("pypdf", "PDF decks")
+    writer = pypdf.PdfWriter()
+    for svg in _step_svgs(deck):
+        writer.append(pypdf.PdfReader(io.BytesIO(to_pdf(svg))))
+    writer.add_metadata({"/Title": deck.title, "/Producer": "attnviz"})
+    writer._ID = None  # same deck, same bytes: no random file identifier
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def animated_svg(deck):
+    """One SVG that shows the steps in turn with a CSS animation (no SMIL, no script); a viewer who
+    asks for reduced motion sees the last step, still. Each step is its figure's own SVG, nested."""
+    from ...render.svg import fmt
+    from ...render.xml import escape_text
+
+    layouts, svgs = deck.layouts(), _step_svgs(deck)
+    n = len(svgs)
+    width, height = fmt(layouts[0].width), fmt(layouts[0].height)
+    cycle = n * STEP_SECONDS
+    css = [".attnviz-step { visibility: hidden; animation: attnviz-steps %ss step-end infinite }" % cycle,
+           "@keyframes attnviz-steps { 0%% { visibility: visible } %s%% { visibility: hidden } }" % fmt(100 / n)]
+    css += [f".attnviz-step-{k} {{ animation-delay: {(k - 1) * STEP_SECONDS}s }}" for k in range(2, n + 1)]
+    css.append("@media (prefers-reduced-motion: reduce) { .attnviz-step { animation: none } "
+               f".attnviz-step-{n} {{ visibility: visible }} }}")
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" class="attnviz-deck" role="img" '
+             f'aria-labelledby="attnviz-deck-title" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}">',
+             f'<title id="attnviz-deck-title">{escape_text(deck.title)}: {n} step{"s" * (n != 1)}</title>',
+             "<style>\n" + "\n".join(css) + "\n</style>"]
+    for k, svg in enumerate(svgs, 1):
+        parts.append(f'<g class="attnviz-step attnviz-step-{k}">{svg}</g>')
+    return "\n".join(parts) + "\n</svg>\n"
+
+
+def pptx_bytes(deck):
+    """A 16:9 PowerPoint deck: a title slide, then a slide per step with the figure as native shapes,
+    the step's heading and sentences beside it, and the sentences in the speaker notes."""
+    _need("pptx", "PowerPoint decks", "python-pptx")
+    import datetime
+
+    from pptx import Presentation
+    from pptx.util import Emu, Pt
+
+    from ...render.pptx import paint
+
+    presentation = Presentation()
+    presentation.slide_width, presentation.slide_height = Emu(SLIDE_W), Emu(SLIDE_H)
+    blank = presentation.slide_layouts[6]
+    margin = 365760  # 0.4 inch
+    title_slide = presentation.slides.add_slide(blank)
+    _text_box(title_slide, margin, SLIDE_H // 3, SLIDE_W - 2 * margin, 914400, deck.title, Pt(40), bold=True,
+              wrap=True)
+    _text_box(title_slide, margin, SLIDE_H // 3 + 1005840, SLIDE_W - 2 * margin, 731520, deck.heading, Pt(24),
+              wrap=True)
+    layouts = deck.layouts()
+    frame_w, frame_h = layouts[0].width, layouts[0].height
+    top = margin + 640080  # under the heading
+    figure_w, figure_h = SLIDE_W * 0.56 - margin, SLIDE_H - top - margin
+    scale = min(figure_w / frame_w, figure_h / frame_h)  # EMU per layout unit
+    text_left = round(margin + frame_w * scale + margin)
+    for slide, layout in zip(deck.slides, layouts):
+        page = presentation.slides.add_slide(blank)
+        _text_box(page, margin, margin // 2, SLIDE_W - 2 * margin, 594360, slide.heading, Pt(28), bold=True,
+                  wrap=True)
+        paint(page, layout, slide.figure.theme, margin, top, scale)
+        _text_box(page, text_left, top, SLIDE_W - text_left - margin, SLIDE_H - top - margin,
+                  "\n".join(slide.paragraphs), Pt(18), wrap=True)
+        page.notes_slide.notes_text_frame.text = "\n".join(slide.paragraphs)
+    properties = presentation.core_properties  # fixed, so the same deck gives the same bytes
+    properties.title, properties.author, properties.last_modified_by = deck.title, "attnviz", "attnviz"
+    properties.created = properties.modified = datetime.datetime(2000, 1, 1)
+    properties.revision = 1
+    out = io.BytesIO()
+    presentation.save(out)
+    return _stable_zip(out.getvalue())
+
+
+def _text_box(slide, left, top, width, height, text, size, bold=False, wrap=False):
+    from pptx.dml.color import RGBColor
+    from pptx.enum.text import PP_ALIGN
+
+    box = slide.shapes.add_textbox(left, top, width, height)
+    frame = box.text_frame
+    frame.word_wrap = wrap
+    for n, line in enumerate(text.split("\n")):
+        paragraph = frame.paragraphs[0] if n == 0 else frame.add_paragraph()
+        paragraph.alignment = PP_ALIGN.LEFT
+        run = paragraph.add_run()
+        run.text = line
+        run.font.size, run.font.bold, run.font.name = size, bold, "DejaVu Sans"
+        run.font.color.rgb = RGBColor(0x11, 0x18, 0x27)
+        if n:
+            paragraph.space_before = size // 2
+    return box
+
+
+def _stable_zip(data):
+    """The zip with every entry dated 1980-01-01, so the same deck gives the same bytes."""
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            target.writestr(zipfile.ZipInfo(info.filename, date_time=(1980, 1, 1, 0, 0, 0)), source.read(info),
+                            compress_type=zipfile.ZIP_DEFLATED)
+    return out.getvalue()
+
+
+def _need(module, what, package=None):
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise InputError(f"{what} need {package or module}: pip install 'attnviz[slides]'", "-f") from None

@@ -1,0 +1,169 @@
+"""The gallery: one figure per mask family, caption form and scoring option (`attnviz gallery`).
+
+Each entry is the `attnviz render` command that makes it, so the README can show the command
+beside the picture; the custom-mask entry is made through the API, as a user would paste it.
+"""
+
+from dataclasses import dataclass
+
+__all__ = ["Entry", "ENTRIES", "dilated", "make", "write_gallery", "gallery_jobs"]
+
+Q5 = "1,0; 0,1; 1,1; 1,-1; 0,2"
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str  # file name without .svg
+    title: str  # passed as --title too
+    args: tuple = ()  # `attnviz render` arguments (without -o and --title), or () for an API entry
+    step: int = 0  # when set: that step (1-based) of `attnviz walkthrough ARGS`
+    spec: str = ""  # when set: a spec file's text (panels need one), drawn by `attnviz render NAME.toml`
+
+    @property
+    def command(self):
+        """The entry as a shell command, the shared vectors written as "$V" (V="1,0; 0,1; ...")."""
+        if self.spec:
+            return f"attnviz render {self.name}.toml"
+        quoted = ['"$V"' if a == Q5 else f'"{a}"' if any(ch in a for ch in ' ;<>|&') else a for a in self.args]
+        return " ".join(["attnviz walkthrough" if self.step else "attnviz render", *quoted])
+
+
+def _entry(name, title, *args, q=Q5, k=Q5):
+    return Entry(name, title, ("--q", q, "--k", k, *args))
+
+
+def dilated(q_idx, kv_idx):
+    """A custom rule, FlexAttention style: every other earlier key (a dilated causal mask)."""
+    return kv_idx <= q_idx and (q_idx - kv_idx) % 2 == 0
+
+
+ENTRIES = (
+    _entry("mask-causal", "Causal mask", "--mask", "causal"),
+    _entry("mask-none", "No mask (bidirectional)", "--mask", "none"),
+    _entry("mask-window", "Sliding window of 3", "--mask", "window=3"),
+    _entry("mask-prefix", "Prefix-LM, prefix of 2", "--mask", "prefix=2"),
+    _entry("mask-chunk", "Chunked attention, blocks of 2", "--mask", "chunk=2"),
+    _entry("mask-segments", "Packed documents", "--mask", "segments=1,1,2,2,2"),
+    _entry("mask-padding", "Padding at keys 4 and 5", "--mask", "padding=4,5"),
+    _entry("mask-matrix", "Explicit mask: first token plus the diagonal", "--mask",
+           "matrix=10000;11000;10100;10010;10001"),
+    _entry("mask-combined", "Window of 2 and padding", "--mask", "window=2", "--mask", "padding=5"),
+    _entry("mask-longformer", "Longformer: symmetric window of 2, global token 1", "--mask",
+           "window=2,symmetric | global=1"),
+    _entry("mask-dilated", "Dilated window: 2 keys, 2 apart", "--mask", "window=2,dilation=2"),
+    _entry("mask-documents", "Packed documents, bidirectional", "--mask", "documents=1,1,2,2,2"),
+    _entry("mask-prefix-documents", "Prefix-LM in each document, prefix of 2", "--mask",
+           "prefix=2,documents=1,1,1,2,2"),
+    _entry("align-top-left", "Two queries, five keys: top-left", "--align", "top-left", q="1,1; 0,1"),
+    _entry("align-bottom-right", "Two queries, five keys: bottom-right", "--align", "bottom-right", q="1,1; 0,1"),
+    Entry("mask-custom", "Custom rule: dilated causal", ()),
+    _entry("scale-sqrt", "Scaled dot product, S/√2", "--scale", "sqrt", "--show", "logits"),
+    _entry("bias-alibi", "ALiBi, slope 1/2", "--bias", "alibi=1/2", "--show", "logits"),
+    _entry("softmax-expanded", "Caption form: expanded", "--softmax", "expanded", q="1,0; 0,1; 1,1", k="1,0; 0,1; 1,1"),
+    _entry("softmax-normalizer", "Caption form: normalizer", "--softmax", "normalizer"),
+    _entry("softmax-grouped", "Caption form: grouped", "--softmax", "grouped"),
+    _entry("weights-decimal", "Rounded weights and outputs", "--weights", "decimal=3",
+           "--v", "1,0; 0,1; 1,1; 2,0; 0,2"),
+    _entry("values", "Outputs as weighted sums", "--v", "1,0; 0,1; 1,1; 2,0; 0,2", q="0,0; 0,0; 0,0; 1,0; 1,1"),
+    Entry("heads-gqa", "Grouped-query attention: 4 query heads, 2 KV heads",
+          ("--q-heads", "1,0; 0,1; 1,1 | 1,1; 0,1; 1,-1 | 2,0; 1,1; 0,1 | 0,1; 1,0; 1,1",
+           "--k-heads", "1,0; 0,1; 1,1 | 1,1; 1,-1; 0,2", "--v-heads", "1; 2; 3 | 3; 1; 0")),
+    # Mechanics: one step of a walkthrough each.
+    Entry("flash-tile", "FlashAttention-2, 2×2 tiles", ("--q", Q5, "--k", Q5, "--flash", "2,2"), step=3),
+    Entry("flash-final", "FlashAttention-2, 2×2 tiles", ("--q", Q5, "--k", Q5, "--flash", "2,2"), step=7),
+    # Views and panels: the figures people publish, redrawn.
+    Entry("map-subsequent-20", "subsequent_mask(20), the Annotated Transformer's",
+          ("--view", "mask", "--n", "20", "--index-base", "0")),
+    Entry("map-window-512", "Sliding window of 128, 512 tokens", ("--view", "mask", "--n", "512", "--mask",
+                                                                   "window=128")),
+    Entry("map-decode", "Decoding: 4 new queries, 12 cached keys",
+          ("--view", "mask", "--shape", "4x12", "--align", "bottom-right", "--x-title", "cached key j", "--y-title",
+           "new query i")),
+    Entry("map-tokens", "Sliding window of 3 over tokens",
+          ("--view", "mask", "--tokens", "What is your favorite condiment ?", "--mask", "window=3")),
+    Entry("panels-mistral", "Vanilla attention and sliding-window attention", spec="""\
+title = "Vanilla attention and sliding-window attention"
+view = "mask"
+tokens = ["The", "cat", "sat", "on", "the"]
+
+[[panel]]
+title = "Vanilla (causal)"
+
+[[panel]]
+title = "Sliding window, W = 3"
+mask = "window=3"
+"""),
+    Entry("panels-three", "Causal, prefix-LM and document masking", spec="""\
+title = "Causal, prefix-LM and document masking"
+view = "mask"
+n = 16
+index_base = 0
+
+[[panel]]
+title = "causal"
+
+[[panel]]
+title = "prefix-LM, prefix of 6"
+mask = "prefix=6"
+
+[[panel]]
+title = "three packed documents"
+mask = "segments=1,1,1,1,1,2,2,2,2,2,2,3,3,3,3,3"
+"""),
+    _entry("view-scores", "Score table", "--view", "scores"),
+    _entry("bias-panel", "ALiBi: scores and the bias matrix", "--bias", "alibi=1/2", "--show", "bias"),
+    Entry("elided-12", "Twelve tokens, rows and keys 5–10 elided",
+          ("--q", "1,0; 0,1; 1,1; 2,0; 0,2; 1,2; 2,1; 2,2; 1,0; 0,1; 1,1; 3,1", "--k",
+           "1,0; 0,1; 1,1; 2,0; 0,2; 1,2; 2,1; 2,2; 1,0; 0,1; 1,1; 3,1", "--elide", "--softmax", "normalizer",
+           "--highlight", "12,7")),
+    Entry("decode-window", "KV-cache decoding, window of 2", ("--q", Q5, "--k", Q5, "--mask", "window=2", "--decode",
+                                                               "2"), step=3),
+)
+
+
+def make(entry):
+    """The entry's figure, made the way its command (or, for the custom mask, the API) makes it."""
+    if entry.spec:
+        from ..figures.composite import build
+        from ..io.spec import figure_arguments, parse_spec
+
+        return build(figure_arguments(parse_spec(entry.spec, f"{entry.name}.toml"), f"{entry.name}.toml"))
+    if not entry.args:
+        from ..figures.api import figure
+        from ..io.spec import parse_vectors
+
+        vectors = parse_vectors(Q5, "q")
+        return figure(vectors, vectors, mask=dilated, title=entry.title)
+    from ..cli.commands import build_parser, figure_from_args, walkthrough_from_args
+
+    if entry.step:
+        _, figures = walkthrough_from_args(build_parser().parse_args(["walkthrough", *entry.args, "--title",
+                                                                      entry.title]))
+        return figures[entry.step - 1]
+    return figure_from_args(build_parser().parse_args(["render", *entry.args, "--title", entry.title]))
+
+
+def write_gallery(folder):
+    """Write every entry as `folder/NAME.svg`; returns the paths."""
+    from pathlib import Path
+
+    from ..io.atomic import folder_lock, write_tree_atomic
+
+    files = {Path(folder) / f"{entry.name}.svg": make(entry).svg() + "\n" for entry in ENTRIES}
+    # The spec files the panel entries are drawn from, so each is one command: attnviz render NAME.toml
+    files.update({Path(folder) / f"{entry.name}.toml": entry.spec for entry in ENTRIES if entry.spec})
+    with folder_lock(folder):  # another gallery run into the folder waits its turn
+        return write_tree_atomic(files)
+
+
+def gallery_jobs(folder):
+    """One batch job (`attnviz.batch`) per entry, writing `folder/NAME.svg`: what `attnviz gallery` runs."""
+    import os
+
+    from ..cli.batch import Job
+
+    jobs = [Job(entry.name, os.path.join(folder, f"{entry.name}.svg"), lambda entry=entry: make(entry).svg() + "\n")
+            for entry in ENTRIES]
+    # The spec files the panel entries are drawn from, so each is one command: attnviz render NAME.toml
+    return jobs + [Job(f"{entry.name}.toml", os.path.join(folder, f"{entry.name}.toml"),
+                       lambda entry=entry: entry.spec) for entry in ENTRIES if entry.spec]

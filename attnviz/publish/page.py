@@ -1,0 +1,81 @@
+"""A document as files: DIR/index.html (one offline page) and DIR/steps/NN-name.svg (one per section).
+
+The page comes from the jinja2 template `page.html.j2` (autoescape on: every user text is
+escaped by jinja2, the figures by the SVG backend, the formulas by `mathml`). Each figure is
+inlined with its own id prefix; the step SVGs are the same figures, standalone.
+"""
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..io.atomic import folder_lock, write_tree_atomic
+
+__all__ = ["TEMPLATE", "template_dir", "render_page", "page_files", "write_page", "inline_svg"]
+
+TEMPLATE = "page.html.j2"
+STEPS = "steps"
+
+
+@dataclass(frozen=True)
+class _Step:
+    section: object
+    svg: str  # inline SVG markup
+    mathml: str  # the formula as MathML, or ""
+
+
+def template_dir():
+    """The templates folder: inside the installed package, or beside it in a source tree."""
+    package = Path(__file__).resolve().parents[1]
+    for folder in (package / "templates", package.parent / "templates"):
+        if (folder / TEMPLATE).is_file():
+            return folder
+    raise FileNotFoundError(f"attnviz's page template {TEMPLATE} is missing from {package}; reinstall attnviz")
+
+
+def inline_svg(svg):
+    """A standalone SVG made fit for HTML: `aria-description` (ARIA 1.3, a draft the Nu checker
+    does not accept yet) is left out; on the page, the section's prose describes its figure."""
+    return re.sub(r' aria-description="[^"]*"', "", svg, count=1)
+
+
+def render_page(document, figures, name="<document>"):
+    """The page's HTML (a str) for a document and its sections' figures (`document.build_figures`)."""
+    import jinja2
+    from markupsafe import Markup
+
+    from .mathml import tex_to_mathml
+    from ..render.themes import get_theme
+
+    steps = []
+    for number, (section, figure) in enumerate(zip(document.sections, figures, strict=True), 1):
+        mathml = section.formula and tex_to_mathml(section.formula, f"{name}: section {number}: formula")
+        steps.append(_Step(section, Markup(inline_svg(figure.svg())), Markup(mathml or "")))
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir()), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             keep_trailing_newline=True)
+    theme = get_theme(figures[0].theme if figures else "light")  # the legend's swatch matches the figures,
+    palette, dark = theme.colours, theme.dark  # in dark mode too when they follow it (auto)
+    return env.get_template(TEMPLATE).render(
+        doc=document, steps=steps, computed_fill=palette["computed-fill"], computed_stroke=palette["computed-stroke"],
+        swatch_dark=dark and (dark["computed-fill"], dark["computed-stroke"]))
+
+
+def page_files(document, figures, out_dir, name="<document>"):
+    """Every file of the page, rendered: {path: text}; index.html first, then the steps in order."""
+    from ..words.budget import check_page, drawable_chars
+
+    check_page(document, [drawable_chars(f) for f in figures], name)  # before anything is drawn
+    out_dir = Path(out_dir)
+    files = {out_dir / "index.html": render_page(document, figures, name)}
+    for section, figure in zip(document.sections, figures, strict=True):
+        files[out_dir / STEPS / f"{section.name}.svg"] = figure.svg() + "\n"
+    return files
+
+
+def write_page(document, figures, out_dir, name="<document>"):
+    """Write index.html and the step SVGs under `out_dir`, all or nothing; returns the paths. Two writers of
+    one folder take turns (`output.folder_lock`), so its files are always one run's set."""
+    files = page_files(document, figures, out_dir, name)  # drawn before the folder is locked: the lock is short
+    with folder_lock(out_dir):
+        return write_tree_atomic(files)

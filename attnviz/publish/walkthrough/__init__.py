@@ -1,0 +1,1 @@
+"""Walkthroughs: a figure step by step (scores, FlashAttention tiles, KV-cache decoding, heads)."""

@@ -1,0 +1,184 @@
+"""`attnviz walkthrough --decode P`: KV-cache decoding, a prefill step then one step per generated token.
+
+The first P tokens are the prompt: one prefill step computes their P×P grid and fills the cache.
+Each later token t appends K_t and V_t to the cache (evicting what its mask no longer reaches: a
+sliding window drops its oldest key, a chunk boundary drops the previous chunk), then computes one
+query row, Q_t against every cached key, and its named softmax. That row is the same row of the
+full figure, which the step says and the tests check. The cache after step t is the set of keys
+query t attends to; the masks real decoders use (causal, window=W, chunk=C) all work this way.
+"""
+
+from dataclasses import dataclass, replace
+
+from ...words import notation
+from ...words.figure_text import DEFAULT_SUBTITLE, ROUNDED_SUBTITLE, at_step
+from ..document import Section, make_document
+from ...engine.attention import dot
+from ...numbers.exact import InputError
+from ...figures.api import Figure
+from ...words.highlight import parse_targets
+from ...layout.figure import lay_out
+from .scores import LEGEND, _softmax_section, _tex_number, check_walk_size
+
+__all__ = ["DecodeStep", "decode_steps", "decode_walkthrough", "matrix_tex"]
+
+SERIES = "Decoding with a KV cache"
+MAX_MATRIX = 8  # the prefill's scores written as a matrix up to this many tokens; larger prompts in words
+
+
+@dataclass(frozen=True)
+class DecodeStep:
+    """Generated token `t` (1-based): the cache's keys before and after appending K_t, V_t, the keys
+    query t attends to (`cached` of them from the cache, plus t itself) and its exact scores Q_t·K_j."""
+
+    t: int
+    before: tuple
+    after: tuple
+    evicted: tuple
+    attended: tuple
+    scores: tuple
+
+
+def decode_steps(attention, prompt):
+    """The prefill's cache and one `DecodeStep` per generated token: (prefill cache, steps)."""
+    n_q, n_k = attention.shape
+    if n_q != n_k:
+        raise InputError(f"decoding reads one token per query and key, but there are {n_q} queries and {n_k} keys; "
+                         "give as many q as k vectors", "decode")
+    if not 1 <= prompt < n_q:
+        raise InputError(f"a prompt of {prompt} leaves no token to generate: give fewer than the {n_q} tokens "
+                         f"(1..{n_q - 1})", "decode")
+    kept = [tuple(j + 1 for j in range(n_k) if attention.kept[i][j]) for i in range(n_q)]
+    for i in range(1, n_q + 1):  # a token cannot attend to one not yet generated
+        if kept[i - 1] and kept[i - 1][-1] > max(i, prompt):
+            raise InputError(f"under the {attention.mask.name} mask ({attention.mask.rule}) query {i} attends to key "
+                             f"{kept[i - 1][-1]}, which is not generated yet when token {max(i, prompt)} is "
+                             "decoded: decode with causal, window=W or chunk=C", "decode")
+    cache = kept[prompt - 1]
+    prefill_cache, steps = cache, []
+    for t in range(prompt + 1, n_q + 1):
+        attended = kept[t - 1]
+        if t not in attended or not set(attended) <= set(cache) | {t}:
+            raise InputError(f"under the {attention.mask.name} mask ({attention.mask.rule}) query {t} attends to "
+                             f"keys {_keys(attended) or 'none'}, not to itself and its cache ({_keys(cache)}): "
+                             "decode with causal, window=W or chunk=C", "decode")
+        evicted = tuple(j for j in cache if j not in attended)
+        scores = tuple(dot(attention.q[t - 1], attention.k[j - 1]) for j in attended)
+        steps.append(DecodeStep(t, cache, attended, evicted, attended, scores))
+        cache = attended
+    return prefill_cache, tuple(steps)
+
+
+def _keys(keys, letter="K"):
+    """`K1–K3, K5`: keys as runs of consecutive positions."""
+    runs, start = [], None
+    for n, j in enumerate(keys):
+        if start is None:
+            start = j
+        if n + 1 == len(keys) or keys[n + 1] != j + 1:
+            runs.append(f"{letter}{start}" if start == j else f"{letter}{start}–{letter}{j}")
+            start = None
+    return ", ".join(runs)
+
+
+def _count(n, noun="key"):
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def decode_walkthrough(fig, prompt):
+    """(Document, figures) for decoding `fig` (an `attnviz.Figure`) after a prompt of `prompt` tokens."""
+    attention, words = fig.attention, fig.words
+    prefill_cache, steps = decode_steps(attention, prompt)
+    n = attention.shape[0]
+    check_walk_size(len(steps) + 1, n * n, f"the prefill and {len(steps)} decoded tokens", "decode")
+    words = replace(words, grid_caption=f"{words.grid_caption}; decoded with a KV cache after a prompt of {prompt}")
+    sections = [_prefill_section(attention, prompt, prefill_cache)]
+    sections += [_step_section(step, n, prompt, attention, fig.words) for step in steps]
+    mask = attention.mask
+    intro = (f"The first {_count(prompt, 'token')} are the prompt and the other {n - prompt} are generated one at a "
+             f"time. The prefill step computes the prompt's {prompt}×{prompt} grid with the {mask.name} mask "
+             f"({mask.rule}) and fills the cache with its keys and values. Each decode step appends one token's key "
+             "and value to the cache, evicting the keys the mask no longer reaches, and computes that token's one "
+             "query row against every cached key. Every row equals the same row of the full "
+             f"{n}×{n} figure. What is not yet computed is empty.")
+    document = make_document(title=SERIES, heading=f"{words.title}: decoding with a KV cache",
+                             intro=(intro,), legend=LEGEND, sections=sections)
+    caches = [_cache_line("the prompt", prefill_cache, ())]
+    caches += [_cache_line(f"token {step.t}", step.after, step.evicted) for step in steps]
+    steps_words = []
+    outputs = attention.values is not None
+    for number, section in enumerate(document.sections):
+        last = prompt + number  # rows up to this one are computed
+        later = range(last + 1, n + 1)
+        cells = frozenset((i, j) for i in later for j in range(1, n + 1))
+        marks = parse_targets(list(section.highlight), attention)
+        steps_words.append((marks, at_step(words, marks, cells, frozenset(later),
+                                           frozenset(later) if outputs else frozenset())))
+    if words.subtitle in (DEFAULT_SUBTITLE, ROUNDED_SUBTITLE):  # no subtitle of the user's: it states the cache
+        with_cache = [(marks, replace(w, subtitle=cache)) for (marks, w), cache in zip(steps_words, caches)]
+        if len({(layout.width, layout.height) for layout in (lay_out(w) for _, w in with_cache)}) == 1:
+            steps_words = with_cache  # (unless one would wrap differently: slides must not jump)
+    figures = [Figure(attention, marks, w, id_prefix=section.id_prefix, theme=fig.theme, embed_font=fig.embed_font)
+               for (marks, w), section in zip(steps_words, document.sections)]
+    return document, figures
+
+
+def _cache_line(after, cache, evicted):
+    """`KV cache after token 5: K3–K5 (3 keys); K2 evicted.`"""
+    line = f"KV cache after {after}: {_keys(cache)} ({_count(len(cache))})"
+    return line + (f"; {_keys(evicted)} evicted." if evicted else ".")
+
+
+def _highlight(rows, attention):
+    cells = tuple((i, j) for i in rows for j in range(1, attention.shape[1] + 1) if attention.kept[i - 1][j - 1])
+    outputs = tuple(f"output={i}" for i in rows) if attention.values is not None else ()
+    return cells + tuple(f"softmax={i}" for i in rows) + outputs
+
+
+def _prefill_section(attention, prompt, cache):
+    mask = attention.mask
+    kept = sum(attention.kept[i][j] for i in range(prompt) for j in range(prompt))
+    evicted = [j for j in range(1, prompt + 1) if j not in cache]
+    keeps = f"The cache holds {_keys(cache)} and {_keys(cache, 'V')} ({_count(len(cache))})"
+    if evicted:
+        keeps += f"; {_keys(evicted)} are already outside what the {mask.name} mask reaches and are not kept"
+    paragraph = (f"The prompt, tokens 1–{prompt}, is computed at once: the {prompt}×{prompt} grid of the {mask.name} "
+                 f"mask ({mask.rule}) keeps {_count(kept, 'score')}, and each of its {_count(prompt, 'row')} gets its "
+                 f"named softmax, as in the full figure. {keeps}.")
+    formula = matrix_tex(attention, prompt, prompt)
+    return Section(heading=f"Prefill: the prompt's {_count(prompt, 'token')}", paragraphs=(paragraph,),
+                   formula=formula, highlight=_highlight(range(1, prompt + 1), attention))
+
+
+def matrix_tex(attention, n_q, n_k, superscript=""):
+    """The first n_q×n_k scores (logits, when scaled or biased) as a TeX matrix, masked cells a dot;
+    None when it is larger than MAX_MATRIX a side (the sentences say it in words)."""
+    if max(n_q, n_k) > MAX_MATRIX:
+        return None
+    shown = attention.scores if attention.logits is None else attention.logits
+    rows = [" & ".join(_tex_number(shown[i][j]) if attention.kept[i][j] else r"\cdot" for j in range(n_k))
+            for i in range(n_q)]
+    letter = "L" if attention.transformed else "S"
+    return (rf"{letter}{superscript}_{{1..{n_q},\,1..{n_k}}} = \begin{{pmatrix}} " + r" \\ ".join(rows)
+            + r" \end{pmatrix}")
+
+
+def _step_section(step, n, prompt, attention, words):
+    t, mask = step.t, attention.mask
+    cached = len(step.attended) - 1
+    before = f"before, it held {_keys(step.before)} ({_count(len(step.before))})"
+    after = f"after, {_keys(step.after)} ({_count(len(step.after))})"
+    evicts = ""
+    if step.evicted:
+        evicts = (f"; appending evicts {_keys(step.evicted)}, which the {mask.name} mask ({mask.rule}) no longer "
+                  "reaches")
+    span = _keys(step.attended, "")
+    keys_word = "key" if len(step.attended) == 1 else "keys"
+    scores = ", ".join(f"S_{{{t},{j}}} = Q{t}·K{j} = {notation.format_exact(s)}"
+                       for j, s in zip(step.attended, step.scores))
+    softmax = _softmax_section(t, attention, words.softmax_rows[t - 1].weights, words.softmax)
+    paragraph = (f"Token {t}'s key K{t} and value V{t} are appended to the cache: {before}; {after}{evicts}. "
+                 f"Query {t} attends to {keys_word} {span}: {cached} cached + 1 new. Its scores: {scores}. "
+                 f"{softmax.paragraphs[0]} This row equals row {t} of the full {n}×{n} {mask.name} figure.")
+    return Section(heading=f"Decode step {t - prompt}: token {t}", paragraphs=(paragraph,),
+                   formula=softmax.formula, highlight=_highlight((t,), attention))

@@ -1,0 +1,236 @@
+"""`attnviz walkthrough --flash Br,Bc`: FlashAttention's tiles, one step per tile, then the proof
+that the tiled online softmax is the one-shot softmax.
+
+Each tile step highlights the tile (its masked cells too: they are masked inside the tile), draws
+later tiles empty, and states per query row the running maximum m_i, the running normaliser
+ℓ_i = Σ e^(s−m_i) as named exponentials and the rescale factor e^(m_old − m_new). Fully masked
+tiles are skipped, and the step after them says so. The numbers come from `flash.flash_steps`.
+"""
+
+from dataclasses import replace
+
+from ...words import notation
+from ...words.figure_text import at_step
+from ..document import Section, make_document
+from ...numbers.exact import InputError
+from ...figures.api import Figure
+from ...engine.tiled_softmax import ORDERS, flash_steps, tiles
+from ...words.highlight import parse_targets
+from ...numbers.surds import Surd, sign
+from .scores import LEGEND, _tex_exponent, _tex_number, check_walk_size
+
+__all__ = ["ORDER_NAMES", "flash_walkthrough"]
+
+ORDER_NAMES = {"fa2": ("FlashAttention-2", "outer loop over query blocks, inner over key blocks"),
+               "fa1": ("FlashAttention-1", "outer loop over key blocks, inner over query blocks")}
+SERIES = "FlashAttention, tile by tile"
+
+
+def flash_walkthrough(fig, block, order="fa2"):
+    """(Document, figures) for the tiled online softmax of `fig` (an `attnviz.Figure`) in Br×Bc tiles."""
+    if order not in ORDERS:
+        raise InputError(f"expected fa2 (outer loop over query blocks) or fa1 (outer over key blocks), got {order!r}",
+                         "flash_order")
+    attention = fig.attention
+    try:
+        all_tiles = tiles(attention, block, order)
+    except InputError as err:
+        raise err.relocated(lambda where: "flash") from None
+    steps = flash_steps(attention, block, order)
+    n_q, n_k = attention.shape
+    check_walk_size(len(steps) + 1, n_q * n_k, f"{len(steps)} tiles and the final step; use larger blocks",
+                    "flash")
+    br, bc = block
+    name, loops = ORDER_NAMES[order]
+    skipped = [tile for tile in all_tiles if tile.skipped]
+    caption = f"{fig.words.grid_caption}, in {br}×{bc} tiles ({name} order)"
+    if skipped:
+        caption += f"; {len(skipped)} fully masked tile{'s' * (len(skipped) != 1)} skipped"
+    words = replace(fig.words, grid_caption=caption)
+
+    sections, state = [], {}
+    pending_skips = []
+    for tile in all_tiles:  # the skipped tiles are named in the step that follows them
+        if tile.skipped:
+            pending_skips.append(tile)
+            continue
+        step = steps[len(sections)]
+        sections.append(_tile_section(step, len(steps), attention, state, pending_skips, name))
+        pending_skips = []
+    sections.append(_final_section(attention, steps, pending_skips))
+    document = make_document(title=SERIES, heading=f"{words.title}: FlashAttention in {br}×{bc} tiles",
+                             intro=(_intro(attention, steps, all_tiles, block, name, loops),),
+                             legend=LEGEND, sections=sections)
+    return document, _figures(fig, words, steps, all_tiles, document)
+
+
+def _intro(attention, steps, all_tiles, block, name, loops):
+    n_q, n_k = attention.shape
+    skipped = sum(tile.skipped for tile in all_tiles)
+    word = "logits" if attention.transformed else "scores"
+    skips = (f" {skipped} of the {len(all_tiles)} tiles are fully masked by the {attention.mask.name} mask and "
+             "skipped." if skipped else f" No tile is fully masked, so all {len(all_tiles)} are computed.")
+    return (f"The {n_q}×{n_k} grid in tiles of {block[0]} queries × {block[1]} keys, in {name}'s order ({loops}), "
+            f"one step per tile.{skips} Each row i starts at m_i = −∞, ℓ_i = 0. A tile's {word} s raise the running "
+            "maximum m_i; the old ℓ_i is multiplied by the rescale factor e^(m_old−m_new), which turns each of its "
+            "terms e^(s−m_old) into e^(s−m_new), and the tile's terms e^(s−m_i) are added: every exponent stays "
+            "exact. The last step shows that e^(s−m_i)/ℓ_i is the one-shot named softmax.")
+
+
+def _span(indices, one, many):
+    """`query 3`, `queries 3–4`."""
+    return f"{one} {indices[0]}" if len(indices) == 1 else f"{many} {indices[0]}–{indices[-1]}"
+
+
+def _tile_name(tile):
+    return f"{_span(tile.rows, 'query', 'queries')} × {_span(tile.keys, 'key', 'keys')}"
+
+
+def _grouped(x):
+    """An exact value as a term after a minus sign: `2`, `(-1)`, `(1+√2/2)`."""
+    text = notation.format_exact(x)
+    return f"({text})" if sign(x) < 0 or (isinstance(x, Surd) and x.a != 0) else text
+
+
+def _tex_grouped(x):
+    tex = _tex_number(x)
+    return rf"\left({tex}\right)" if sign(x) < 0 or (isinstance(x, Surd) and x.a != 0) else tex
+
+
+def _sum_text(exponents):
+    return "+".join(map(notation.exponential, exponents)) if exponents else "0"
+
+
+def _tex_sum(exponents):
+    return "+".join(f"e^{{{_tex_exponent(x)}}}" for x in exponents) if exponents else "0"
+
+
+def _tile_section(step, count, attention, state, skipped, name):
+    """One tile: its scores, then each row's m, rescale and ℓ; updates `state` (i -> (m, ℓ exponents))."""
+    tile_text = _tile_name(step)
+    word = "logits" if attention.transformed else "scores"
+    letter = "L" if attention.transformed else "S"
+    parts = []
+    if skipped:
+        parts.append("Skipped before this tile, fully masked: " + notation.and_list(map(_tile_name, skipped)) + ".")
+    scores = [f"{letter}_{{{i},{j}}} = {notation.format_exact(s)}" for (i, j), s in step.scores.items()]
+    parts.append(f"Tile {step.index} of {count} in {name}'s order: {tile_text}. Its {word}: "
+                 f"{notation.and_list(scores)}.")
+    if step.masked:
+        masked = [f"{letter}_{{{i},{j}}}" for i, j in step.masked]
+        parts.append(f"Masked inside the tile: {notation.and_list(masked)}.")
+    formulas = []
+    for i in step.rows:
+        text, tex = _row_update(step, i, attention, state)
+        parts.append(text)
+        if tex:
+            formulas.append(tex)
+    # The heading names the tile with ASCII hyphens: it is also the step's file name (slugified).
+    heading = f"Tile {step.index}: {tile_text.replace('–', '-').replace(' × ', ', ')}"
+    return Section(heading=heading, paragraphs=(" ".join(parts),),
+                   formula=r";\quad ".join(formulas) or None,
+                   highlight=tuple((i, j) for i in step.rows for j in step.keys))
+
+
+def _row_update(step, i, attention, state):
+    """(sentence, TeX) for row i's running state after this tile; `state` is updated."""
+    new = [j for j in step.keys if (i, j) in step.scores]
+    if i not in step.m:
+        return f"Row {i}: every key of this tile is masked and none is kept yet, so m_{i} = −∞ and ℓ_{i} = 0.", None
+    m, l = step.m[i], step.l[i]
+    old = state.get(i)
+    state[i] = (m, l)
+    new_scores = [step.scores[i, j] for j in new]
+    named_new = [f"e^({notation.format_exact(s)}-{_grouped(m)})" for s in new_scores]
+    tex_new = [f"e^{{{_tex_number(s)}-{_tex_grouped(m)}}}" for s in new_scores]
+    m_text, ell = notation.format_exact(m), _sum_text(l)
+    if not new:
+        return (f"Row {i}: every key of this tile is masked, so m_{i} = {m_text} and ℓ_{i} = {ell} stay as they "
+                "were.", None)
+    if old is None:
+        inputs = ", ".join(map(notation.format_exact, new_scores))
+        text = (f"Row {i}, its first kept keys: m_{i} = max(−∞, {inputs}) = {m_text}; "
+                f"ℓ_{i} = 0 + {' + '.join(named_new)} = {ell}.")
+        tex = (rf"m_{{{i}}} = \max(-\infty, {', '.join(map(_tex_number, new_scores))}) = {_tex_number(m)},\ "
+               rf"\ell_{{{i}}} = {' + '.join(tex_new)} = {_tex_sum(l)}")
+        return text, tex
+    old_m, old_l = old
+    inputs = ", ".join(map(notation.format_exact, [old_m, *new_scores]))
+    factor = f"e^({notation.format_exact(old_m)}-{_grouped(m)})"
+    tex_factor = f"e^{{{_tex_number(old_m)}-{_tex_grouped(m)}}}"
+    rescale = step.rescale[i]
+    if rescale == 0:
+        moved = f"the maximum stays, so the rescale factor is {factor} = e^0 = 1"
+    else:
+        moved = f"the maximum rises, so the old ℓ_{i} is rescaled by {factor} = {notation.exponential(rescale)}"
+    text = (f"Row {i}: m_{i} = max({inputs}) = {m_text}; {moved}: ℓ_{i} = {factor}·({_sum_text(old_l)}) + "
+            f"{' + '.join(named_new)} = {ell}.")
+    tex = (rf"m_{{{i}}} = \max({', '.join(map(_tex_number, [old_m, *new_scores]))}) = {_tex_number(m)},\ "
+           rf"\ell_{{{i}}} = {tex_factor}\left({_tex_sum(old_l)}\right) + {' + '.join(tex_new)} = {_tex_sum(l)}")
+    if attention.values is not None:
+        text += (f" The output accumulator is rescaled the same way: Õ_{i} = {factor}·Õ_{i} + "
+                 + " + ".join(f"e^({notation.format_exact(s)}-{_grouped(m)})·V_{j}" for s, j in zip(new_scores, new))
+                 + ".")
+    return text, tex
+
+
+def _final_section(attention, steps, skipped):
+    """Row by row: e^(s−m_i)/ℓ_i, multiplied above and below by e^(m_i), is the one-shot named softmax."""
+    final = {}
+    for step in steps:
+        for i in step.m:
+            final[i] = (step.m[i], step.l[i], step.seen[i])
+    parts = []
+    if skipped:
+        parts.append("Skipped at the end, fully masked: " + notation.and_list(map(_tile_name, skipped)) + ".")
+    parts.append("After the last tile each weight is e^(s_ij−m_i)/ℓ_i. Multiplying it above and below by e^(m_i) "
+                 "adds m_i back to every exponent, term by term, so it is the one-shot named softmax of the full "
+                 "figure:")
+    n_q = attention.shape[0]
+    for i in range(1, n_q + 1):
+        weights = attention.weights(i - 1)
+        if i not in final:
+            parts.append(f"Row {i} keeps no key, so its softmax is undefined, tiled or not.")
+            continue
+        m, l, seen = final[i]
+        one_shot = notation.weight_terms(weights, "expanded", i)
+        tiled = [f"{notation.exponential(x)}/({_sum_text(l)})" for x in l]
+        pairs = ", ".join(f"{t} = {o}" for t, o in zip(tiled, one_shot))
+        parts.append(f"Row {i} (m_{i} = {notation.format_exact(m)}, keys {', '.join(map(str, seen))}): {pairs}.")
+    if attention.values is not None:
+        parts.append("Likewise each output O_i = Õ_i/ℓ_i is the figure's Σ_j w_ij·V_j.")
+    last = max(final) if final else None
+    formula = (r"\frac{e^{s_{ij}-m_i}}{\sum_t e^{s_{it}-m_i}} = \frac{e^{-m_i}\,e^{s_{ij}}}{e^{-m_i}\sum_t "
+               r"e^{s_{it}}} = \frac{e^{s_{ij}}}{\sum_t e^{s_{it}}}")
+    if last is not None:
+        m, l, seen = final[last]
+        scores = [x + m for x in l]
+        formula += (rf",\quad \text{{row {last}: }}\frac{{e^{{{_tex_exponent(l[-1])}}}}}{{{_tex_sum(l)}}} = "
+                    rf"\frac{{e^{{{_tex_exponent(scores[-1])}}}}}{{{_tex_sum(scores)}}}")
+    outputs = ("output",) if attention.values is not None else ()
+    return Section(heading="Tiled softmax equals the one-shot softmax", paragraphs=(" ".join(parts),),
+                   formula=formula, highlight=("softmax", *outputs))
+
+
+def _figures(fig, words, steps, all_tiles, document):
+    attention = fig.attention
+    n_q = attention.shape[0]
+    walked = [{(i, j) for i in tile.rows for j in tile.keys} for tile in all_tiles if not tile.skipped]
+    last_step = {}  # row -> the step after which its state is final
+    for n, step in enumerate(steps):
+        for i in step.rows:
+            last_step[i] = n
+    figures = []
+    for n, section in enumerate(document.sections):
+        final = n == len(steps)
+        pending_cells = frozenset().union(*walked[n + 1:]) if not final else frozenset()
+        rows = frozenset() if final else frozenset(i for i in range(1, n_q + 1) if last_step.get(i, len(steps)) > n)
+        targets = list(section.highlight)
+        if not final:  # a row's softmax and output appear, highlighted, once its last tile is done
+            done = [i for i, last in last_step.items() if last == n]
+            targets += [f"softmax={i}" for i in done]
+            targets += [f"output={i}" for i in done] if attention.values is not None else []
+        marks = parse_targets(targets, attention)
+        figures.append(Figure(attention, marks, at_step(words, marks, pending_cells, rows, rows),
+                              id_prefix=section.id_prefix, theme=fig.theme, embed_font=fig.embed_font))
+    return figures

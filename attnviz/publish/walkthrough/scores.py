@@ -1,0 +1,312 @@
+"""The series behind a figure, generated from its vectors: one step per thing computed.
+
+Order: the scores the mask keeps, row by row (S_11, S_21, S_22, ...), then the mask applied
+(when it masks anything), then each row's named softmax, top to bottom, then (with value
+vectors) each row's output O_i = Σ_j w_ij·V_j. Masked cells are
+never given a score: they stay empty until the mask step shows them "masked", so every
+number a step shows is one the finished figure shows. What is not yet computed is drawn
+empty (`content.at_step`), and every step states exactly what it computed, with its formula.
+"""
+
+import re
+from fractions import Fraction
+
+from ...words import notation
+from ...words.budget import check_page, figure_chars
+from ...words.user_text import isolate
+from ...words.figure_text import at_step
+from ..document import Section, make_document
+from ...engine.attention import dot
+from ...numbers.exact import InputError, format_number
+from ...figures.api import Figure
+from ...words.highlight import parse_targets
+from ...numbers.surds import Surd
+
+__all__ = ["MAX_STEPS", "MAX_WALK_CELLS", "check_walk_size", "SERIES", "LEGEND", "plan", "walkthrough"]
+
+MAX_STEPS = 100
+#: Cells drawn over all of a walkthrough's steps: each step is a whole figure, so 64 steps of a 64×64 grid
+#: would be 150 MB of SVG. This is four times the largest walkthrough of scores (12 tokens, 91 steps).
+MAX_WALK_CELLS = 60_000
+SERIES = "Scores, Masks, Softmax"
+LEGEND = "highlighted = computed this step"
+MAX_LISTED = 12  # masked cells named one by one; more are counted
+MAX_SPELLED = 3  # softmax formulas spell out each weight up to this many scores; longer rows share one fraction
+
+
+def plan(attention):
+    """The steps, in order: ("score", i, j), ("mask",), ("softmax", i), ("output", i); 1-based."""
+    n_q, n_k = attention.shape
+    kept = [("score", i + 1, j + 1) for i in range(n_q) for j in range(n_k) if attention.kept[i][j]]
+    masked = len(kept) < n_q * n_k
+    outputs = [("output", i) for i in range(1, n_q + 1)] if attention.values is not None else []
+    return kept + ([("mask",)] if masked else []) + [("softmax", i) for i in range(1, n_q + 1)] + outputs
+
+
+def walkthrough(fig):
+    """(Document, figures) for every step of `fig` (an `attnviz.Figure`), for `page.write_page`."""
+    attention, words = fig.attention, fig.words
+    steps = plan(attention)
+    if len(steps) > MAX_STEPS:
+        raise InputError(f"{len(steps)} steps ({_count_steps(steps)}); the limit is {MAX_STEPS}: use fewer tokens",
+                         "walkthrough")
+    sections = [_section(step, attention, words) for step in steps]
+    rounded = any("≈" in row.weights for row in words.softmax_rows)
+    document = make_document(title=SERIES, heading=f"{words.title}, step by step",
+                             intro=(_intro(attention, steps, rounded),),
+                             legend=LEGEND, sections=sections)
+    size = figure_chars(words, fig.embed_font)  # every step is this size
+    check_page(document, [size] * len(document.sections), "walkthrough")
+    figures = []
+    for n, section in enumerate(document.sections):
+        marks = parse_targets(list(section.highlight), attention)
+        cells, rows, outputs = _pending(steps, n, attention)
+        figures.append(Figure(attention, marks, at_step(words, marks, cells, rows, outputs),
+                              id_prefix=section.id_prefix, theme=fig.theme, embed_font=fig.embed_font))
+    return document, figures
+
+
+def check_walk_size(steps, cells, what, where):
+    """Refuses a walkthrough of more than MAX_STEPS steps or MAX_WALK_CELLS cells drawn in all (`cells` a step)."""
+    if steps > MAX_STEPS:
+        raise InputError(f"{steps} steps ({what}); the limit is {MAX_STEPS}", where)
+    if steps * cells > MAX_WALK_CELLS:
+        raise InputError(f"{steps} steps of {cells:,} cells each ({what}) would draw {steps * cells:,} cells; the "
+                         f"limit is {MAX_WALK_CELLS:,}: use fewer tokens", where)
+
+
+def _count_steps(steps):
+    """`105 scores, the mask and 14 softmax rows`: what the steps are, for the too-many-steps error."""
+    count = {kind: sum(step[0] == kind for step in steps) for kind in ("score", "mask", "softmax", "output")}
+    parts = [f"{count['score']} scores", "the mask" if count["mask"] else "", f"{count['softmax']} softmax rows",
+             f"{count['output']} outputs" if count["output"] else ""]
+    return notation.and_list(part for part in parts if part)
+
+
+def _pending(steps, n, attention):
+    """Cells, softmax rows and output rows not yet computed before the end of step `n` (0-based)."""
+    n_q, n_k = attention.shape
+    done = steps[:n + 1]
+    cells = {(i, j) for i in range(1, n_q + 1) for j in range(1, n_k + 1)}
+    if ("mask",) in done or ("mask",) not in steps:
+        cells -= {(i + 1, j + 1) for i in range(n_q) for j in range(n_k) if not attention.kept[i][j]}
+    cells -= {(step[1], step[2]) for step in done if step[0] == "score"}
+    rows = set(range(1, n_q + 1)) - {step[1] for step in done if step[0] == "softmax"}
+    outputs = set(range(1, n_q + 1)) - {step[1] for step in done if step[0] == "output"}
+    return frozenset(cells), frozenset(rows), frozenset(outputs)
+
+
+def _intro(attention, steps, rounded=False):
+    mask = attention.mask
+    n_scores = sum(step[0] == "score" for step in steps)
+    if n_scores == 0:  # every cell masked: nothing to compute before the mask
+        kept = f"the {mask.name} mask ({mask.rule}), which keeps no score"
+    elif ("mask",) in steps:
+        scores = "the score" if n_scores == 1 else f"the {n_scores} scores"
+        kept = f"{scores} S_ij = Qi·Kj that the {mask.name} mask keeps ({mask.rule}), row by row; then the mask"
+    else:
+        kept = f"all {n_scores} scores S_ij = Qi·Kj, row by row" if n_scores > 1 else "the score S_11 = Q1·K1"
+    softmax = "softmax, named and shown rounded (≈)" if rounded else "named softmax"
+    outputs = "; then each row's output O_i = Σ_j w_ij·V_j" if ("output", 1) in steps else ""
+    return (f"From the vectors alone, one step at a time: {kept}; then each row's {softmax}{outputs}. "
+            "What is not yet computed is empty.")
+
+
+def _section(step, attention, words):
+    if step[0] == "score":
+        return _score_section(step[1], step[2], attention, words)
+    if step[0] == "mask":
+        return _mask_section(attention)
+    if step[0] == "softmax":
+        return _softmax_section(step[1], attention, words.softmax_rows[step[1] - 1].weights, words.softmax)
+    return _output_section(step[1], attention, words.output_rows[step[1] - 1])
+
+
+def _score_section(i, j, attention, words):
+    q, k = attention.q[i - 1], attention.k[j - 1]
+    value = dot(q, k)
+    terms = " + ".join(f"{_factor(a)}·{_factor(b)}" for a, b in zip(q, k))
+    tex_terms = " + ".join(rf"{_tex_factor(a)} \cdot {_tex_factor(b)}" for a, b in zip(q, k))
+    who = _labels(words.q_labels[i - 1], words.k_labels[j - 1], i, j)
+    sentence = f"S_{{{i},{j}}} = Q{i}·K{j} = {terms} = {format_number(value)}"
+    formula = rf"S_{{{i},{j}}} = Q_{{{i}}} \cdot K_{{{j}}} = {tex_terms} = {_tex_number(value)}"
+    paragraph = f"The score of query {i} and key {j}{who} is their dot product: {sentence}."
+    if words.show == "logits":  # the cell shows the logit, not the score: say how one gives the other
+        logit, tex_logit = _logit(i, j, attention)
+        paragraph = (f"The score of query {i} and key {j}{who} is their dot product, and the cell shows its logit: "
+                     f"{sentence}; {logit}.")
+        formula += rf",\quad {tex_logit}"
+    return Section(heading=f"Score of Q{i} and K{j}", paragraphs=(paragraph,), formula=formula, highlight=((i, j),))
+
+
+def _logit(i, j, attention):
+    """(text, TeX) of `L_{2,1} = 2·S_{2,1}+1/2·(j-i) = 2·1+1/2·(1-2) = 3/2`: the caption's logit
+    formula for this cell, then with its numbers put in, then the logit the cell shows."""
+    score = attention.scores[i - 1][j - 1]
+    scale = attention.scale.text if attention.scale is not None else "S_ij"
+    named, filled = [scale.replace("S_ij", f"S_{{{i},{j}}}")], [scale.replace("S_ij", _factor(score))]
+    for bias in attention.biases:
+        term, value = bias.at(i, j)
+        if bias.wraps:  # a score_mod: a call around the logit so far
+            named, filled = [f"{bias.wraps}({''.join(named)},{i - 1},{j - 1})"], [f"{bias.wraps}({''.join(filled)},"
+                                                                                   f"{i - 1},{j - 1})"]
+            continue
+        named.append(term)
+        filled.append(value)
+    logit = attention.logits[i - 1][j - 1]
+    named, filled = "".join(named), "".join(filled)
+    text = f"L_{{{i},{j}}} = {named} = {filled} = {notation.format_exact(logit)}"
+    tex = rf"L_{{{i},{j}}} = {_tex_text(named)} = {_tex_text(filled)} = {_tex_number(logit)}"
+    return text, tex
+
+
+def _mask_section(attention):
+    mask = attention.mask
+    n_q, n_k = attention.shape
+    masked = [(i + 1, j + 1) for i in range(n_q) for j in range(n_k) if not attention.kept[i][j]]
+    if len(masked) <= MAX_LISTED:
+        names = [f"S_{{{i},{j}}}" for i, j in masked]
+        listed = notation.and_list(names)
+        verb = "is" if len(names) == 1 else "are"
+        formula = r",\ ".join(names) + r"\ \text{masked}"
+    else:
+        listed, verb = f"{len(masked)} cells", "are"
+        formula = rf"{len(masked)}\ \text{{cells masked}}"
+    it = "it takes" if verb == "is" else "they take"
+    return Section(heading=f"The {mask.name} mask",
+                   paragraphs=(f"The {mask.name} mask keeps {mask.rule}: {listed} {verb} masked, so {it} no part "
+                               "in the softmax.",),
+                   formula=formula, highlight=("mask",))
+
+
+def _softmax_section(i, attention, shown_weights, form="expanded"):
+    """Row i's softmax, its weights written in the figure's `form` (expanded, normalizer or grouped)."""
+    # The softmax's inputs: the scores, or the logits when the figure scales or biases them.
+    scores = attention.kept_logits(i - 1)
+    word = "logits" if attention.transformed else "scores"
+    weights = attention.weights(i - 1)
+    shown = f"[{','.join(map(notation.format_exact, scores))}]"
+    args = ", ".join(_tex_number(s) for s in scores)
+    if weights.kind == "undefined":
+        paragraph = f"Row {i} has no unmasked score: the mask removes every key, so its softmax is undefined."
+        formula = None
+    elif weights.kind == "pinned" and len(scores) == 1:
+        paragraph = f"Row {i} has one unmasked {word[:-1]}, {shown}, so its weight is exactly 1."
+        formula = rf"\operatorname{{softmax}}({args}) = (1)"
+    elif weights.kind == "pinned":
+        value = format_number(weights.values[0])
+        paragraph = f"Row {i}'s unmasked {word} are all equal, {shown}, so each weight is exactly {value}."
+        if "≈" in shown_weights:  # the figure was asked for decimals: say that it rounds even these
+            paragraph += f" The figure shows them rounded, each marked ≈: {shown_weights.removeprefix('weights ')}."
+        formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(
+            _tex_number(v) for v in weights.values) + r"\right)"
+    else:
+        terms = ", ".join(notation.weight_terms(weights, form, i))  # as the figure's caption writes them
+        if form == "normalizer":
+            terms += f", where {notation.normalizer_line(weights, i)}"
+        if "≈" in shown_weights:  # the figure was asked for rounded weights: say so, and name them too
+            paragraph = (f"Row {i}'s unmasked {word} are {shown}. Its weights are {terms}; the figure shows them "
+                         f"rounded, each marked ≈: {shown_weights.removeprefix('weights ')}.")
+        else:
+            paragraph = f"Row {i}'s unmasked {word} are {shown}. Softmax is named, not decimalized: weights {terms}."
+        denominator = _tex_sum(weights.exponents, form)
+        if len(scores) <= MAX_SPELLED:
+            formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(
+                rf"\frac{{e^{{{_tex_exponent(x)}}}}}{{{denominator}}}" for x in weights.exponents) + r"\right)"
+        else:  # the shared denominator once, not once per weight: a formula that fits a page
+            formula = rf"\operatorname{{softmax}}(s)_t = \frac{{e^{{s_t}}}}{{{denominator}}},\quad s = ({args})"
+        if form == "normalizer":  # the figure's Z_i, named in the fractions and defined once
+            formula = formula.replace(denominator, f"Z_{{{i}}}") + rf",\quad Z_{{{i}}} = {denominator}"
+    return Section(heading=f"Softmax of row {i}", paragraphs=(paragraph,), formula=formula,
+                   highlight=(f"softmax={i}",))
+
+
+def _output_section(i, attention, shown):
+    """Row i's output O_i = Σ_j w_ij·V_j; `shown` is the figure's own `OutputRow`, whose value the step repeats."""
+    heading, highlight = f"Output of row {i}", (f"output={i}",)
+    weights = attention.weights(i - 1)
+    if weights.kind == "undefined":
+        return Section(heading=heading, paragraphs=(f"Row {i} has no unmasked key, so its output is undefined: "
+                                                    "there are no weights to sum the value vectors with.",),
+                       formula=None, highlight=highlight)
+    columns = [j + 1 for j, keep in enumerate(attention.kept[i - 1]) if keep]
+    wide = notation.wide_indices(attention.shape)  # as the figure writes the weights: w3,12 rather than w312
+    names = [f"w_{{{i},{j}}}" if wide else f"w_{{{i}{j}}}" for j in columns]
+    sentence = f"O_{i} = " + " + ".join(f"{w}·V_{j}" for w, j in zip(names, columns))
+    formula = rf"O_{{{i}}} = " + " + ".join(rf"{w} \cdot V_{{{j}}}" for w, j in zip(names, columns))
+    value, approximate = shown.value, shown.approximate
+    if weights.kind == "pinned":  # exact weights: the sum, term by term
+        values = [attention.values[j - 1] for j in columns]
+        sentence += " = " + " + ".join(f"{format_number(w)}·{notation.vector_text(v)}"
+                                       for w, v in zip(weights.values, values))
+        formula += " = " + " + ".join(rf"{_tex_number(w)} \cdot {_tex_vector(v)}"
+                                      for w, v in zip(weights.values, values))
+        each = "exactly 1" if len(columns) == 1 else f"each exactly {format_number(weights.values[0])}"
+        if approximate:
+            paragraph = (f"Row {i}'s weights are pinned, {each}, so its output is a sum of exact terms, which the "
+                         f"figure shows rounded, marked ≈: {sentence} ≈ {value}.")
+            formula += rf" \approx {value}"
+        else:
+            paragraph = f"Row {i}'s weights are pinned, {each}, so its output is exact: {sentence} = {value}."
+            exact = attention.output(i - 1)  # TeX'd when the figure shows it as is; else the figure's decimals
+            formula += " = " + (_tex_vector(exact) if value == notation.vector_text(exact) else value)
+    elif approximate:
+        paragraph = (f"Row {i}'s output is its weights times the value vectors: {sentence} ≈ {value}. The weights "
+                     "are named, so the figure shows the output rounded, marked ≈.")
+        formula += rf" \approx {value}"
+    else:
+        paragraph = (f"Row {i}'s output is its weights times the value vectors: {sentence}. The weights are named, "
+                     "so the output stays named: no decimal is pinned.")
+    return Section(heading=heading, paragraphs=(paragraph,), formula=formula, highlight=highlight)
+
+
+def _labels(q_label, k_label, i, j):
+    """` (“cat” and “the”)` when the figure shows token labels rather than Q3, K2."""
+    if (q_label, k_label) == (f"Q{i}", f"K{j}"):
+        return ""
+    return f" (“{isolate(q_label)}” and “{isolate(k_label)}”)"  # two Hebrew labels keep their order
+
+
+def _factor(x):
+    """A factor of a product as text: `(-1)`, `(1/2)`, `3`."""
+    text = format_number(x)
+    return f"({text})" if x < 0 or Fraction(x).denominator != 1 else text
+
+
+def _tex_sum(exponents, form="expanded"):
+    """`e^{0}+e^{1}`, or as the figure's grouped form writes it: `2e^{1}+e^{2}`."""
+    return "+".join(f"{n if n > 1 else ''}e^{{{_tex_exponent(x)}}}" for n, x in notation.sum_terms(exponents, form))
+
+
+def _tex_exponent(x):
+    """An exponent as the formulas write it: `1/2` as typed for a rational, TeX for a + b·√r."""
+    return _tex_number(x) if isinstance(x, Surd) else format_number(x)
+
+
+def _tex_number(x):
+    """`3`, `\\frac{1}{2}`, `{-\\frac{1}{2}}`: a negative number is a group, so its minus sign is
+    typeset as a sign, not as a subtraction with spaces around it."""
+    if isinstance(x, Surd):  # a + b√r: `{\frac{\sqrt{3}}{3}}`, `{-\frac{1}{2}+2\sqrt{2}}`
+        p, q = abs(x.b.numerator), x.b.denominator
+        radical = ("" if p == 1 else str(p)) + rf"\sqrt{{{x.r}}}"
+        radical = radical if q == 1 else rf"\frac{{{radical}}}{{{q}}}"
+        sign = "-" if x.b < 0 else "+" if x.a else ""
+        return "{" + (_tex_number(x.a) if x.a else "") + sign + radical + "}"
+    x = Fraction(x)
+    text = str(abs(x.numerator)) if x.denominator == 1 else rf"\frac{{{abs(x.numerator)}}}{{{x.denominator}}}"
+    return f"{{-{text}}}" if x < 0 else text
+
+
+def _tex_factor(x):
+    return rf"\left({_tex_number(x)}\right)" if x < 0 else _tex_number(x)
+
+
+def _tex_vector(values):
+    return r"\left(" + ", ".join(map(_tex_number, values)) + r"\right)"
+
+
+def _tex_text(text):
+    r"""A logit formula's text as TeX: `·` a \cdot, `√2` a \sqrt{2}, `_` in a name (`my_bias`) a literal
+    underscore; the rest (digits, `/`, `S_{1,2}`) as typed."""
+    text = re.sub(r"_(?!\{)", r"\\_", text.replace("·", r" \cdot "))
+    return re.sub(r"√(\d+)", r"\\sqrt{\1}", text)

@@ -1,0 +1,156 @@
+"""PNG and PDF from the SVG, through CairoSVG (the `attnviz[png]` extra) and the system's Cairo.
+
+CairoSVG is imported only here, only when a PNG or PDF is asked for. It reads the
+presentation attributes (it skips the <style>, which sits in @supports), so a PNG
+shows the theme's colours; `auto` exports as light.
+"""
+
+import os
+from numbers import Real
+
+from ..errors import InputError
+
+__all__ = ["FORMATS", "format_for", "to_png", "to_pdf", "png_scale", "MAX_PIXELS_A_SIDE", "CSS_DPI"]
+
+FORMATS = ("svg", "png", "pdf")
+CSS_DPI = 96  # one SVG user unit is one CSS pixel, 1/96 inch
+MAX_PIXELS_A_SIDE = 32767  # Cairo's largest image surface
+DEFAULT_PNG_SCALE = 2  # sharp on high-density screens and projectors
+# A quarter pixel per unit is a thumbnail already (the seed figure 180 px wide); below it text is a smudge.
+SCALES = (0.25, 25)  # pixels per SVG unit
+DPIS = (SCALES[0] * CSS_DPI, SCALES[1] * CSS_DPI)  # 24 to 2400
+
+
+def format_for(path, format=None, where="-f", path_where="-o", chooser="-f svg|png|pdf"):
+    """The output format: `format` if given, else the path's extension, else SVG; they must agree.
+
+    An extension that is not a format (`fig.jpg`) is refused, not filled with SVG."""
+    suffix = _suffix(str(path))[1:].lower()
+    if format is None:
+        if suffix and suffix not in FORMATS:
+            raise InputError(f"attnviz writes SVG, PNG or PDF, and '.{suffix}' is none of them; name the file "
+                             f".svg, .png or .pdf, or choose the format: {chooser}", f"{path_where} {path}")
+        return suffix or "svg"
+    format = format.lower()
+    if format not in FORMATS:
+        raise InputError(f"unknown format {format!r}; choose svg, png or pdf", where)
+    if suffix in FORMATS and suffix != format and str(path) != "-":
+        raise InputError(f"format {format} does not match the file name {path!r}", where)
+    return format
+
+
+def _suffix(path):
+    """The extension as pathlib's PurePath(path).suffix reads it (".hidden" has none, "new/" names a folder),
+    without importing pathlib into the command that writes the default SVG."""
+    parts = [part for part in path.split(os.sep) if part not in ("", ".")]
+    name = parts[-1] if parts else ""
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
+
+
+def png_scale(scale=None, dpi=None):
+    """Pixels per SVG unit: `scale`, or `dpi`/96, or the default 2; with the DPI the PNG records.
+    Errors name the API's arguments, `scale` and `dpi` (the command line renames them)."""
+    for name, value in (("scale", scale), ("dpi", dpi)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, Real)):
+            raise InputError(f"expected a number, got {type(value).__name__}", name)
+    if scale is not None and dpi is not None:
+        raise InputError("give a scale or a DPI, not both", "dpi")
+    if dpi is not None:
+        if not DPIS[0] <= dpi <= DPIS[1]:
+            raise InputError(f"{dpi:g} is out of range; use a DPI from {DPIS[0]:g} to {DPIS[1]:g}", "dpi")
+        return dpi / CSS_DPI, dpi
+    scale = DEFAULT_PNG_SCALE if scale is None else scale
+    if not SCALES[0] <= scale <= SCALES[1]:
+        raise InputError(f"{scale:g} is out of range; use a scale from {SCALES[0]:g} to {SCALES[1]:g}", "scale")
+    return scale, scale * CSS_DPI
+
+
+def to_png(svg, width, height, scale=None, dpi=None):
+    """PNG bytes of `svg` (its size `width` x `height` in SVG units), with its DPI recorded (pHYs).
+
+    `svg` may be a function that returns the SVG, so that it is written only once the size is in budget."""
+    from ..words.budget import check_png
+
+    where = "scale" if dpi is None else "dpi"
+    scale, dpi = png_scale(scale, dpi)
+    check_png(width, height, scale, where)
+    svg = svg() if callable(svg) else svg
+    _cairosvg()
+    from cairosvg.surface import PNGSurface
+
+    import io
+
+    out = io.BytesIO()
+    _true_advances(PNGSurface).convert(bytestring=svg.encode("utf-8"), write_to=out, scale=scale)
+    return _with_dpi(out.getvalue(), dpi)
+
+
+def to_pdf(svg, title=None):
+    """PDF bytes of `svg`: vector, text as text, titled, no creation date (same input, same bytes)."""
+    _cairosvg()
+    import cairocffi
+    from cairosvg.surface import PDFSurface
+
+    class StablePDFSurface(_true_advances(PDFSurface)):
+        def _create_surface(self, width, height):
+            surface, width, height = super()._create_surface(width, height)
+            surface.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, "")
+            if title:
+                surface.set_metadata(cairocffi.PDF_METADATA_TITLE, title)
+            return surface, width, height
+
+    import io
+
+    out = io.BytesIO()
+    StablePDFSurface.convert(bytestring=svg.encode("utf-8"), write_to=out)
+    return out.getvalue()
+
+
+def _true_advances(surface_class):
+    """A CairoSVG surface that places glyphs at their true advances, as browsers and attnviz's layout do.
+
+    Cairo rounds each advance to a whole pixel by default ("hint metrics"), so a long line
+    drifts pixels from where a browser draws it. CairoSVG resets the font options for every
+    element, so its drawing context is one that always turns that rounding off.
+    """
+    import cairocffi
+
+    class TrueAdvancesContext(cairocffi.Context):
+        def set_font_options(self, options):
+            options.set_hint_metrics(cairocffi.HINT_METRICS_OFF)
+            super().set_font_options(options)
+
+    class TrueAdvancesSurface(surface_class):
+        @property
+        def context(self):
+            return self._context
+
+        @context.setter
+        def context(self, context):
+            self._context = TrueAdvancesContext(context.get_target())
+
+    return TrueAdvancesSurface
+
+
+def _cairosvg():
+    try:
+        import cairosvg
+    except ImportError:
+        raise InputError("PNG and PDF need CairoSVG: pip install 'attnviz[png]'", "-f") from None
+    except OSError as err:  # cairocffi found no Cairo library
+        raise InputError(f"PNG and PDF need the Cairo library (Debian: apt-get install libcairo2): {err}",
+                         "-f") from None
+    return cairosvg
+
+
+def _with_dpi(png, dpi):
+    """Insert a pHYs chunk (pixels per metre) after IHDR, so image tools know the print size."""
+    import struct
+    import zlib
+
+    per_metre = round(dpi / 0.0254)
+    body = b"pHYs" + struct.pack(">IIB", per_metre, per_metre, 1)
+    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
+    end_of_ihdr = 8 + 8 + 13 + 4  # signature, IHDR length and type, IHDR data, CRC
+    return png[:end_of_ihdr] + chunk + png[end_of_ihdr:]

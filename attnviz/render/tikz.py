@@ -1,0 +1,136 @@
+"""TikZ backend: paints a `layout.Layout` as TikZ commands, its text typeset by LaTeX.
+
+One layout unit is one CSS pixel (0.75 pt), y pointing down as in the SVG. Roles become colours
+named `attnviz-<colour>` (defined once, by `colour_definitions`) and the styles `tikz_styles`
+defines; values (scores, weights, outputs, vectors) are typed as math by `latex.value_line`.
+Text is set at 10 pt and scaled to the role's size, so it needs no font sizes beyond the
+standard ones. Computer Modern is narrower than the DejaVu the layout measures, so every text
+stays inside its measured box.
+"""
+
+import math
+
+from ..layout.figure import LEADING, Group, Mark, Rect, Text, measure
+from .themes import COLOUR_NAMES, SHAPE_PAINT, TEXT_COLOUR, get_theme
+from .tex_escape import escape, value_line
+from .svg import fmt
+
+__all__ = ["PX", "VALUE_ROLES", "colour_definitions", "tikz_styles", "tikz_items", "picture"]
+
+PX = 0.75  # pt per layout unit (a CSS pixel)
+#: Roles whose lines are values, typed as math.
+VALUE_ROLES = frozenset({"score", "score-computed", "softmax-scores", "softmax-weights", "output", "vectors"})
+HATCH_PERIOD, HATCH_WIDTH = 8, 2.5  # as the SVG pattern: stripes 2.5 wide, 8 apart, at 45 degrees
+
+# Stroke shapes are part of the meaning (as in the SVG): dashed = masked, thick = computed this step.
+_STROKES = {
+    "cell-masked": "dash pattern=on 3.75pt off 2.25pt",
+    "cell-computed": "line width=2.25pt",
+    "cell-computed-outline": "line width=2.25pt",
+    "cell-pending": "dash pattern=on 1.5pt off 2.25pt",
+    "softmax-pending": "dash pattern=on 1.5pt off 2.25pt",
+    "output-pending": "dash pattern=on 1.5pt off 2.25pt",
+}
+
+
+def colour_definitions(theme, command="definecolor"):
+    r"""`\definecolor{attnviz-text}{HTML}{111827}` for every colour of `theme`, one a line.
+    `command="providecolor"` keeps colours the document defined first (a user's restyling)."""
+    colours = get_theme(theme).colours
+    return "".join(f"\\{command}{{attnviz-{name}}}{{HTML}}{{{colours[name][1:].upper()}}}\n"
+                   for name in COLOUR_NAMES)
+
+
+def tikz_styles():
+    r"""The `\tikzset` the pictures use: `attnviz` (units, y down), one font style per family and weight."""
+    fonts = {"sans": r"\sffamily", "sans bold": r"\sffamily\bfseries\boldmath", "sans italic": r"\sffamily\itshape",
+             "mono": r"\ttfamily", "mono bold": r"\ttfamily\bfseries\boldmath", "mono italic": r"\ttfamily\itshape"}
+    styles = [f"attnviz/.style={{x={PX}pt, y=-{PX}pt, every node/.style={{inner sep=0pt, outer sep=0pt}}}}"]
+    styles += [f"attnviz {name}/.style={{font=\\fontsize{{10}}{{12}}\\selectfont{font}}}"
+               for name, font in fonts.items()]
+    # A line wider than the layout measured it (code points written out, [U+0417]) shrinks to fit.
+    fit = (r"\providecommand\attnvizfit[2]{\begingroup\setbox0=\hbox{#2}"
+           r"\ifdim\wd0>#1\relax\resizebox{#1}{!}{\box0}\else\box0\fi\endgroup}")
+    return "\\tikzset{" + ",\n  ".join(styles) + "}\n" + fit + "\n"
+
+
+def picture(commands, width, height):
+    """A tikzpicture of `commands` (strings) whose bounding box is exactly the `width` x `height` frame."""
+    frame = rf"\useasboundingbox (0,0) rectangle ({fmt(width)},{fmt(height)});"
+    background = rf"\fill[attnviz-background] (0,0) rectangle ({fmt(width)},{fmt(height)});"
+    return "\\begin{tikzpicture}[attnviz]\n" + "\n".join([frame, background, *commands]) + "\n\\end{tikzpicture}"
+
+
+def tikz_items(layout):
+    """One string of TikZ commands per top-level item of `layout`, in drawing order."""
+    return [_item(item) for item in layout.items]
+
+
+def _item(item):
+    if isinstance(item, Group):
+        return "\n".join(_item(child) for child in item.children)
+    if isinstance(item, Text):
+        return _text(item)
+    if isinstance(item, Rect):
+        return _rect(item)
+    if isinstance(item, Mark):
+        x, y, s = fmt(item.x), fmt(item.y), fmt(item.size)
+        return rf"\fill[attnviz-{SHAPE_PAINT[item.role][0]}] ({x}-{s},{y}) -- ({x},{y}) -- ({x},{y}+{s}) -- cycle;"
+    raise TypeError(f"cannot draw {item!r}")
+
+
+def _rect(rect):
+    fill, stroke = SHAPE_PAINT[rect.role]
+    corners = f"rounded corners={fmt(rect.rx * PX)}pt" if rect.rx else "sharp corners"
+    shape = f"({fmt(rect.x)},{fmt(rect.y)}) rectangle ({fmt(rect.x + rect.w)},{fmt(rect.y + rect.h)})"
+    commands = []
+    if fill == "hatch":
+        commands.append(rf"\fill[attnviz-masked-fill, {corners}] {shape};")
+        commands.append(r"\begin{scope}" + rf"\clip[{corners}] {shape};" + _stripes(rect) + r"\end{scope}")
+    elif fill:
+        commands.append(rf"\fill[attnviz-{fill}, {corners}] {shape};")
+    if stroke:
+        options = ", ".join(filter(None, [f"attnviz-{stroke}", f"line width={PX}pt", corners,
+                                          _STROKES.get(rect.role)]))
+        commands.append(rf"\draw[{options}] {shape};")
+    return "\n".join(commands)
+
+
+def _stripes(rect):
+    """The masked cells' diagonal stripes, drawn as lines (no pattern library needed)."""
+    step = HATCH_PERIOD * math.sqrt(2)  # the stripes' spacing along a horizontal line
+    lines, c = [], 0.0
+    while c < rect.w + rect.h:
+        x = rect.x + c
+        lines.append(f"({fmt(x)},{fmt(rect.y)}) -- ({fmt(x - rect.h)},{fmt(rect.y + rect.h)})")
+        c += step
+    return rf"\draw[attnviz-masked-hatch, line width={fmt(HATCH_WIDTH * PX)}pt] " + " ".join(lines) + ";"
+
+
+_ANCHORS = {"start": "base west", "middle": "base", "end": "base east"}
+
+
+def _text(text):
+    style = text.style
+    font = style.family + (" bold" if style.bold else " italic" if style.italic else "")
+    options = [f"attnviz {font}", f"scale={fmt(style.size * PX / 10)}", f"text=attnviz-{TEXT_COLOUR[text.role]}",
+               f"anchor={_ANCHORS[text.anchor]}"]
+    if text.rotate:
+        options.append(f"rotate={-text.rotate}")  # SVG turns clockwise with y down; TikZ counter-clockwise
+    # Fractions are as tall as two lines: a caption that wraps keeps them on the line (a/(b+c)).
+    inline = len(text.lines) > 1
+    typeset = (lambda line: value_line(line, inline)) if text.role in VALUE_ROLES else escape
+    nodes = []
+    for n, line in enumerate(text.lines):
+        if not line.strip():
+            continue
+        x = text.x + (text.indent if n else 0)
+        if text.anchor == "start":  # TeX drops a line's leading spaces: start where its first glyph is
+            x += measure(line[:len(line) - len(line.lstrip())], style)
+        y = text.y + n * style.size * LEADING
+        width = measure(line.strip(), style) * 10 / style.size  # in the node's unscaled points
+        content = typeset(line.strip())
+        if "[U+" in content:
+            content = rf"\attnvizfit{{{fmt(width)}pt}}{{{content}}}"
+        nodes.append(rf"\node[{', '.join(options)}] at ({fmt(x)},{fmt(y)}) {{{content}}};")
+    return "\n".join(nodes)

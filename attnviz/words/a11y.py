@@ -1,0 +1,79 @@
+"""What the figure says to assistive technology, generated from the numbers.
+
+These sentences go in attributes (`aria-description` on the root, `aria-label` on
+each cell), never in text nodes: the visible text, <title> and <desc> stay the seed's.
+"""
+
+__all__ = ["figure_sentence", "map_sentence", "cell_label", "axis_name"]
+
+_LIST_AT_MOST = 8  # beyond this many highlighted cells, say how many rather than which
+
+
+def figure_sentence(attention, highlight, shown="scores", base=1):
+    """E.g. "3 by 3 causal attention scores; 3 cells masked; cell (3,3) computed this step".
+    `shown`: what the grid's cells show, "scores" or "logits" (the figure's `show`).
+
+    >>> from attnviz.engine.attention import attend
+    >>> from attnviz.words.highlight import Highlight
+    >>> figure_sentence(attend([[1], [2]], [[1], [1]]), Highlight(softmax_rows=frozenset({2})))
+    '2 by 2 causal attention scores; 1 cell masked; softmax of row 2 computed this step'
+    """
+    n_q, n_k = attention.shape
+    if any(row is None for row in attention.kept):  # an elided figure computed only its shown rows
+        from ..layout.mask_map import row_runs
+
+        masked = n_q * n_k - sum(b - a for i in range(n_q) for a, b in row_runs(attention.mask, i, n_k))
+    else:
+        masked = sum(not keep for row in attention.kept for keep in row)
+    parts = [f"{n_q} by {n_k} {attention.mask.name} attention {shown}",
+             f"{_count(masked, 'cell')} masked" if masked else "no cells masked"]
+    cells = sorted(highlight.cells)
+    if len(cells) > _LIST_AT_MOST:
+        parts.append(f"{len(cells)} cells computed this step")
+    elif cells:
+        where = ", ".join(f"({i - 1 + base},{j - 1 + base})" for i, j in cells)
+        parts.append(f"{'cell' if len(cells) == 1 else 'cells'} {where} computed this step")
+    rows = sorted(highlight.softmax_rows)
+    if rows:
+        parts.append(f"softmax of {'row' if len(rows) == 1 else 'rows'} {', '.join(str(r - 1 + base) for r in rows)} "
+                     "computed this step")
+    outputs = sorted(highlight.outputs)
+    if outputs:
+        parts.append(f"output of {'row' if len(outputs) == 1 else 'rows'} "
+                     f"{', '.join(str(r - 1 + base) for r in outputs)} "
+                     "computed this step")
+    return "; ".join(parts)
+
+
+def map_sentence(words):
+    """E.g. "512 by 512 mask map of causal mask keeps j<=i; 131,328 of 262,144 cells kept; 2 rows with no kept key"."""
+    n_q, n_k = words.shape
+    kept = sum(b - a + 1 for row in words.runs for a, b in row)
+    parts = [f"{n_q} by {n_k} mask map: {words.caption}", f"{kept:,} of {n_q * n_k:,} cells kept"]
+    empty = sum(not row for row in words.runs)
+    if empty:
+        parts.append(f"{_count(empty, 'row')} with no kept key")
+    computed = sum(b - a + 1 for row in words.computed for a, b in row)
+    if computed:
+        parts.append(f"{_count(computed, 'cell')} computed this step")
+    return "; ".join(parts)
+
+
+def cell_label(cell, q_label, k_label, shown="score", base=1):
+    """E.g. "Q3 K3 score 2, computed this step" or "Q1 K2 masked"; token labels read "Q(the) K(cat) ...".
+    `shown`: what a kept cell's value is, "score" or "logit" (the grid's `show`)."""
+    if getattr(cell, "pending", False):  # a walkthrough step before this cell is computed
+        q_name, k_name = axis_name("Q", cell.q - 1 + base, q_label), axis_name("K", cell.k - 1 + base, k_label)
+        return f"{q_name} {k_name} not computed yet"
+    what = "masked" if cell.masked else f"{shown} {cell.text}"
+    label = f"{axis_name('Q', cell.q - 1 + base, q_label)} {axis_name('K', cell.k - 1 + base, k_label)} {what}"
+    return label + (", computed this step" if cell.computed else "")
+
+
+def axis_name(axis, index, label):
+    """`Q3` for the default label, `Q(the)` for a token label, as the figure's vector lines write them."""
+    return label if label == f"{axis}{index}" else f"{axis}({label})"
+
+
+def _count(n, noun):
+    return f"{n} {noun}" + ("" if n == 1 else "s")

@@ -1,0 +1,200 @@
+"""Budgets: how much a figure, a page or an image may become, checked before the work that makes it.
+
+Each input limit (64 tokens, 40 digits, 200 sections) holds alone, but together they allow
+gigabytes of output. So what the output will be is estimated first, from exact values and the
+figure's words (no layout, no drawing), and refused at once with the budget named and the way out.
+Budgets are on output size (characters, pixels), not on token counts: a view that draws less of a
+large grid fits where the full view does not.
+
+    value digits   no score, logit or output of more than MAX_VALUE_DIGITS digits (numerator and
+                   denominator each), bounded from the inputs' digits before any score is summed
+    figure         FIGURE_CHARS characters of SVG, estimated from the words
+    page           PAGE_CHARS characters in all (index.html and every step SVG), PAGE_TEX characters of
+                   formulas, estimated from the first figure and the sections
+    PNG            PNG_PIXELS pixels (and Cairo's 32,767 a side); PDF: PDF_POINTS points a side
+"""
+
+import math
+from functools import cache
+
+from ..numbers.exact import InputError, digits
+
+__all__ = ["MAX_VALUE_DIGITS", "FIGURE_CHARS", "PAGE_CHARS", "PAGE_TEX", "PNG_PIXELS", "PDF_POINTS",
+           "check_inputs", "check_values", "figure_chars", "drawable_chars", "check_figure", "check_page", "check_png", "check_pdf"]
+
+MAX_VALUE_DIGITS = 200  # 40-digit entries over a common denominator give scores of ~82 digits
+FIGURE_CHARS = 8_000_000  # the 64x64 benchmark figure is ~2.5 million; the seed 10 thousand
+PAGE_CHARS = 24_000_000  # the seed's page and steps together are ~60 thousand
+PAGE_TEX = 200_000  # characters of TeX over a page's formulas: typesetting costs ~30 µs a character
+PNG_PIXELS = 25_000_000  # 100 MB of pixels while Cairo draws (~5 s); the seed at scale 2 is 2 million
+PDF_POINTS = 14_400  # a side: the largest page PDF readers open (200 inches)
+
+# Markup around the words, per kind of text: a cell is a group, a rect, a text and an aria-label
+# (~450 characters), any other text ~250. Words appear in the SVG about twice (text and aria-label).
+_MARKUP = {"Cell": 450}
+_OTHER_MARKUP = 250
+_FIXED = 6_000  # <svg>, <title>, <desc>, <defs>, the background
+_FONTS = 400_000  # --embed-font: the subset fonts as data: URLs, at most
+_WAYS_OUT = ("write each row's softmax sum once (--softmax normalizer), show part of the grid (--elide), "
+             "draw the mask alone (--view mask), or use fewer tokens or shorter numbers")
+_MATHML_PER_TEX = 12  # MathML characters per TeX character, at most ~11 in practice
+
+
+def check_inputs(q, k, v=None):
+    """Refuse vectors whose scores or outputs could need more than MAX_VALUE_DIGITS digits, from their digits
+    alone: before a score is summed (64 fractions over unrelated 40-digit denominators take minutes to add)."""
+    q_den, q_num = _row_bounds(q)
+    k_den, k_num = _row_bounds(k)
+    den = q_den + k_den
+    num = q_num + k_num + digits(len(q[0]))
+    if max(den, num) > MAX_VALUE_DIGITS:
+        raise InputError(f"scores could need {max(den, num):,} digits or more (the entries' denominators have no "
+                         f"smaller common multiple), past the limit of {MAX_VALUE_DIGITS} digits per value: give "
+                         "each vector's entries a common denominator, or use fewer digits", "q/k")
+    if v is not None:
+        v_den, v_num = _column_bounds(v)
+        den, num = v_den + digits(len(v)), v_num + digits(len(v))
+        if max(den, num) > MAX_VALUE_DIGITS:
+            raise InputError(f"outputs could need {max(den, num):,} digits or more (each column's denominators have "
+                             f"no smaller common multiple), past the limit of {MAX_VALUE_DIGITS} digits per value: "
+                             "give each column a common denominator, or use fewer digits", "v")
+
+
+def check_values(attention):
+    """Refuse a figure whose logits (scale and biases applied) have more than MAX_VALUE_DIGITS digits."""
+    if attention.logits is None:
+        return
+    for row in attention.logits:
+        for value in row or ():  # an elided figure computes only the rows it shows
+            size = max(_digits(part) for part in _fractions(value))
+            if size > MAX_VALUE_DIGITS:
+                raise InputError(f"a logit of {size:,} digits, past the limit of {MAX_VALUE_DIGITS} digits per "
+                                 "value: use a scale and biases with fewer digits",
+                                 "bias" if attention.biases else "scale")
+
+
+def figure_chars(words, embed_font=False):
+    """The SVG's characters, estimated from the figure's words alone (an upper estimate; no layout)."""
+    total = _FIXED + _FONTS * bool(embed_font)
+    # The grid's cells, most of a large figure's words, counted directly rather than walked field by field.
+    cells = getattr(words, "cells", ())
+    total += sum(2 * len(cell.text) + _MARKUP["Cell"] for row in cells for cell in row)
+    for kind, text in _texts(words, skip="cells"):
+        total += 2 * len(text) + _MARKUP.get(kind, _OTHER_MARKUP)
+    # Each cell's aria-label names its row's and column's labels ("Q(the) K(cat) score 2").
+    labels = [getattr(words, name, ()) for name in ("q_labels", "k_labels")]
+    if all(labels):
+        cells = sum(map(len, getattr(words, "cells", ())))
+        total += cells * sum(sum(map(len, axis)) // len(axis) for axis in labels)
+    return total
+
+
+def drawable_chars(fig):
+    """`figure_chars` of a figure, or summed over the panels of a composed one (heads, `compose`)."""
+    panels = getattr(fig, "panels", None)
+    if panels is not None:
+        return sum(map(drawable_chars, panels))
+    return figure_chars(fig.words, fig.embed_font)
+
+
+def check_figure(words, embed_font=False, size=None):
+    """Refuse a figure over FIGURE_CHARS, before its layout is made (`size`: already estimated, for panels)."""
+    size = figure_chars(words, embed_font) if size is None else size
+    if size > FIGURE_CHARS:
+        raise InputError(f"the figure would be about {size:,} characters of SVG, past the budget of {FIGURE_CHARS:,} "
+                         f"per figure: {_WAYS_OUT}", "figure")
+
+
+def check_page(document, figure_sizes, where="page"):
+    """Refuse a page (index.html and one SVG per section) over PAGE_CHARS or PAGE_TEX, before it is drawn.
+
+    `figure_sizes`: each section's `figure_chars`; each figure is written twice (inline and as a step)."""
+    tex = sum(len(section.formula or "") for section in document.sections)
+    if tex > PAGE_TEX:
+        raise InputError(f"the formulas add up to {tex:,} characters of TeX, past the budget of {PAGE_TEX:,} per "
+                         "page: use fewer sections or shorter formulas (or, for a walkthrough, fewer tokens, "
+                         "dimensions or digits)", where)
+    words = sum(len(p) for section in document.sections for p in (section.heading, *section.paragraphs))
+    size = 2 * sum(figure_sizes) + 2 * words + _MATHML_PER_TEX * tex + 20_000
+    if size > PAGE_CHARS:
+        count = len(document.sections)
+        each = max(figure_sizes, default=0)
+        raise InputError(f"the page would be about {size:,} characters (index.html and {count} step SVGs of up to "
+                         f"{each:,} characters each, written twice), past the budget of {PAGE_CHARS:,} per page: use "
+                         f"fewer sections, or smaller figures ({_WAYS_OUT})", where)
+
+
+def check_png(width, height, scale, where="scale"):
+    """Refuse a PNG of more than PNG_PIXELS pixels, or wider or taller than Cairo can draw, before drawing."""
+    from ..render.raster import MAX_PIXELS_A_SIDE
+
+    pixels = (round(width * scale), round(height * scale))
+    if max(pixels) > MAX_PIXELS_A_SIDE or pixels[0] * pixels[1] > PNG_PIXELS:
+        limit = (f"the budget of {PNG_PIXELS:,} pixels" if max(pixels) <= MAX_PIXELS_A_SIDE
+                 else f"{MAX_PIXELS_A_SIDE:,} a side, the most Cairo can draw")
+        raise InputError(f"the PNG would be {pixels[0]:,}x{pixels[1]:,} pixels, past {limit}: lower the scale or "
+                         f"DPI, export SVG, or draw less (--elide, --view mask, fewer tokens)", where)
+
+
+def check_pdf(width, height, where="-f"):
+    """Refuse a PDF page larger than PDF_POINTS a side (one SVG unit is 3/4 point)."""
+    points = (math.ceil(width * 0.75), math.ceil(height * 0.75))
+    if max(points) > PDF_POINTS:
+        raise InputError(f"the PDF page would be {points[0]:,}x{points[1]:,} points, past {PDF_POINTS:,} a side, the "
+                         "largest page PDF readers open: export SVG, or draw less (--elide, --view mask, fewer tokens)",
+                         where)
+
+
+def _texts(words, skip=None):
+    """(kind, text) of every string in the words, walking records (or dataclasses), tuples and lists;
+    the words' own field `skip` left out."""
+    names = [name for name in _field_names(type(words)) if name != skip]
+    stack = [(type(words).__name__, getattr(words, name)) for name in names] if names else \
+        [(type(words).__name__, words)]
+    while stack:
+        kind, item = stack.pop()
+        if isinstance(item, str):
+            yield kind, item
+        elif isinstance(item, (tuple, list)):
+            stack.extend([(kind, x) for x in item])
+        elif names := _field_names(type(item)):
+            kind = type(item).__name__
+            stack.extend([(kind, getattr(item, name)) for name in names])
+
+
+@cache  # by type: a 64-token figure's words are 4,000 records of a handful of types
+def _field_names(cls):
+    """The fields of an `attnviz.records` record or a dataclass type; () for anything else.
+    (Not `dataclasses.fields`: importing dataclasses costs the default render a quarter of its time.)"""
+    if fields := getattr(cls, "__record_fields__", None):
+        return tuple(f.name for f in fields)
+    fields = getattr(cls, "__dataclass_fields__", None)
+    return tuple(fields) if isinstance(fields, dict) else ()
+
+
+def _row_bounds(vectors):
+    """(digits of the largest common denominator of a vector's entries, digits of its largest numerator over it);
+    the common denominator is built up only while it stays within the limit."""
+    worst_den = worst_num = 0
+    for row in vectors:
+        common = 1
+        for x in row:
+            common = math.lcm(common, x.denominator)
+            if common.bit_length() > 4 * MAX_VALUE_DIGITS:  # > 1.2 digits a bit: already past the limit
+                return digits(common), digits(common)
+        largest = max(abs(x.numerator) * (common // x.denominator) for x in row)
+        worst_den, worst_num = max(worst_den, digits(common)), max(worst_num, digits(largest))
+    return worst_den, worst_num
+
+
+def _column_bounds(vectors):
+    return _row_bounds(list(zip(*vectors)))
+
+
+def _fractions(value):
+    """The Fractions a value is written with: itself, or a and b of a + b·√r."""
+    return (value.a, value.b) if hasattr(value, "r") else (value,)
+
+
+def _digits(fraction):
+    return max(digits(fraction.numerator), digits(fraction.denominator))

@@ -1,0 +1,325 @@
+"""The figure's words, in document order, all derived from the exact engine's results.
+
+This is the anatomy as data: no positions, no colours. `layout` places it.
+"""
+
+from __future__ import annotations
+
+from . import notation
+from .highlight import NO_HIGHLIGHT
+from .user_text import isolate
+from ..records import dataclass, field, fields, replace
+
+__all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow",
+           "describe",
+           "at_step"]
+
+DEFAULT_TITLE = "Attention honesty boundary"
+DEFAULT_SUBTITLE = "Exact score and mask structure with named softmax."
+SCORES_SUBTITLE = "Exact scores and mask structure."
+ROUNDED_SUBTITLE = "Exact score and mask structure with rounded softmax weights."
+#: What the grid's kept cells show: the raw scores S_ij, or the softmax's logits L_ij (scaled, biased).
+SHOW = ("scores", "logits", "bias")  # "bias": the scores, with the bias matrix as a panel of its own
+#: What a figure draws: everything, the score table alone, or the mask map (`maskmap`).
+VIEWS = ("full", "scores", "mask")
+
+
+@dataclass(frozen=True)
+class Cell:
+    q: int  # 1-based row
+    k: int  # 1-based column
+    text: str  # the exact score, or "masked"
+    masked: bool
+    computed: bool
+    # Not yet computed, in a step-by-step series: drawn empty. Out of repr, which derives the ids:
+    # figures without pending parts keep theirs.
+    pending: bool = field(default=False, repr=False)
+    gap: bool = field(default=False, repr=False)  # an elided figure's ⋮, ⋯ or ⋱ for rows and keys not shown
+
+
+@dataclass(frozen=True)
+class SoftmaxRow:
+    q: int
+    scores: str  # "row 2: scores [0,1]"
+    weights: str  # "weights e^0/(e^0+e^1), e^1/(e^0+e^1)"
+    computed: bool
+    # Not yet computed, in a step-by-step series: drawn empty. Out of repr, which derives the ids:
+    # figures without pending parts keep theirs.
+    pending: bool = field(default=False, repr=False)
+
+
+@dataclass(frozen=True)
+class OutputRow:
+    q: int
+    text: str  # "O3 = w31·V1 + w32·V2 + w33·V3 = (2/3,1)"
+    computed: bool = False
+    # Not yet computed, in a step-by-step series: drawn empty. Out of repr, which derives the ids.
+    pending: bool = field(default=False, repr=False)
+    value: str | None = None  # the value the text ends with, "(2/3,1)"; None while the output stays named
+    approximate: bool = False  # the value is rounded (written after "≈")
+
+    def __repr__(self):
+        # `computed` only when set, so figures without a highlighted output keep their ids.
+        return f"OutputRow(q={self.q!r}, text={self.text!r}" + (", computed=True)" if self.computed else ")")
+
+
+@dataclass(frozen=True)
+class FigureText:
+    title: str
+    subtitle: str
+    badge: str
+    note: str
+    q_line: str
+    k_line: str
+    grid_caption: str
+    k_labels: tuple[str, ...]
+    q_labels: tuple[str, ...]
+    cells: tuple[tuple[Cell, ...], ...]  # rows of Cell
+    softmax_heading: str
+    softmax_rows: tuple[SoftmaxRow, ...]
+    footer: str
+    # Optional parts, left out of repr() when empty so the figure's id (a hash of it) stays as it was.
+    more_vectors: tuple[str, ...] = field(default=(), repr=False)  # after the K line: "V1=(1,0); ...", "B1=(0,-1); ..."
+    outputs_heading: str = field(default="", repr=False)
+    output_rows: tuple[OutputRow, ...] = field(default=(), repr=False)  # of OutputRow, when value vectors are given
+    # What the grid's kept cells show (`SHOW`). The grid caption already says it, so it stays out of repr.
+    show: str = field(default="scores", repr=False)
+    # How named weights are written (`notation.SOFTMAX_FORMS`); the weights lines already say it.
+    softmax: str = field(default="expanded", repr=False)
+    view: str = field(default="full", repr=False)  # "full", or "scores": vectors and grid, no captions
+    # What an elided figure leaves out, "rows 5–60 and keys 5–60 not shown" (the grid caption says it too).
+    elided: str = field(default="", repr=False)
+    base: int = field(default=1, repr=False)  # the index base of labels and captions (0 or 1); in repr when 0
+
+    def __repr__(self):
+        extra = {"more_vectors": self.more_vectors, "outputs_heading": self.outputs_heading,
+                 "output_rows": self.output_rows, "view": "" if self.view == "full" else self.view,
+                 "elided": self.elided, "base": "" if self.base == 1 else self.base}
+        return _plain_repr(self) + "".join(f"+{name}={value!r}" for name, value in extra.items() if value)
+
+
+def _plain_repr(words):
+    shown = ", ".join(f"{f.name}={getattr(words, f.name)!r}" for f in fields(words) if f.repr)
+    return f"FigureText({shown})"
+
+
+def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_labels=None, k_labels=None, *,
+             softmax="expanded", places=None, show="scores", view="full", shown=None, base=1):
+    """Every text of the figure for one attention pattern.
+
+    `base`: the index base of every label, caption and rule (0 or 1; cells' data stay 1-based).
+    `shown`: (rows, columns), sorted 0-based positions, for an elided figure: only these are
+    drawn, with ⋮, ⋯ and ⋱ for the rest, and long caption lists keep their first and last terms.
+
+    `softmax`: how named weights are written (`notation.SOFTMAX_FORMS`); `places`: decimal
+    places for rounded weights (None: named, exact); `show`: what the grid's cells show (`SHOW`).
+    """
+    n_q, n_k = attention.shape
+    # Inside longer lines, right-to-left labels are isolated, so they cannot reorder what follows them.
+    q_inline, k_inline = (labels and tuple(map(isolate, labels)) for labels in (q_labels, k_labels))
+    row_names = tuple(q_inline or (str(i + base) for i in range(n_q)))
+    # Vector lines keep the axis letter with a token, so Q and K lines stay apart: "Q(<s>)=(1,0)".
+    q_names = q_inline and tuple(f"Q({label})" for label in q_inline)
+    k_names = k_inline and tuple(f"K({label})" for label in k_inline)
+    # Labels that repeat ("." twice) would name two rows alike: add the position, "row 10 (sat)", "Q10(sat)".
+    if q_labels and len(set(q_labels)) < len(q_labels):
+        row_names = tuple(f"{i + base} ({label})" for i, label in enumerate(q_inline))
+        q_names = tuple(f"Q{i + base}({label})" for i, label in enumerate(q_inline))
+    if k_labels and len(set(k_labels)) < len(k_labels):
+        k_names = tuple(f"K{j + base}({label})" for j, label in enumerate(k_inline))
+    q_labels = tuple(q_labels or (f"Q{i + base}" for i in range(n_q)))
+    k_labels = tuple(k_labels or (f"K{j + base}" for j in range(n_k)))
+    q_names = q_names or tuple(f"Q{i + base}" for i in range(n_q))
+    k_names = k_names or tuple(f"K{j + base}" for j in range(n_k))
+    mask = attention.mask
+    kind = "integer" if attention.all_integer else "rational"
+    show = "logits" if show == "logits" and attention.logits is not None else "scores"
+    shown_values, shown = shown, attention.logits if show == "logits" else attention.scores
+    rows, columns = shown_values if shown_values is not None else (range(n_q), range(n_k))
+    # An axis short enough to draw whole leaves nothing out: then the captions are whole too.
+    elided = len(rows) < n_q or len(columns) < n_k
+    display_rows, display_columns = with_gaps(rows), with_gaps(columns)
+    cells = tuple(
+        tuple(
+            _gap_cell(i, j) if i is None or j is None else
+            Cell(i + 1, j + 1,
+                 notation.format_exact(shown[i][j]) if attention.kept[i][j] else "masked",
+                 masked=not attention.kept[i][j], computed=(i + 1, j + 1) in highlight.cells)
+            for j in display_columns)
+        for i in display_rows)
+    formula = notation.logit_formula(attention.scale, attention.biases)
+    if not attention.transformed:
+        grid_caption = f"score S_ij=Qi·Kj with {mask.name} mask"
+    elif show == "logits":
+        grid_caption = f"logit L_ij={formula}, S_ij=Qi·Kj, with {mask.name} mask"
+    else:
+        grid_caption = f"score S_ij=Qi·Kj with {mask.name} mask; logits L_ij={formula}"
+    left_out = ""
+    if elided:
+        hidden = _hidden(rows, n_q, "rows", base) + _hidden(columns, n_k, "keys", base)
+        if hidden:
+            left_out = f"{notation.and_list(hidden)} not shown"
+            grid_caption += f"; {left_out}"
+    softmax_rows = tuple(
+        SoftmaxRow(i + 1, _scores_line(attention, i, weights, row_names[i], softmax, elided, base),
+                   _weights_line(weights, i, softmax, places, elided, base),
+                   computed=(i + 1) in highlight.softmax_rows)
+        for i, weights in ((i, attention.weights(i)) for i in rows))  # each row's softmax, worked out once
+    more_vectors = tuple(_vector_line(name, vectors, tuple(f"{name}{j + base}" for j in range(len(vectors))),
+                                      rows if name == "V" else None, elided)
+                         for name, vectors in [("V", attention.values)] + [("B", b.rows) for b in attention.biases]
+                         if vectors)
+    output_rows = tuple(_output_row(attention, i, places, computed=(i + 1) in highlight.outputs, elided=elided,
+                                    base=base)
+                        for i in rows) if attention.values is not None else ()
+    return FigureText(
+        title=DEFAULT_TITLE if title is None else title,
+        subtitle=subtitle if subtitle is not None else SCORES_SUBTITLE if view == "scores" else
+        DEFAULT_SUBTITLE if places is None else ROUNDED_SUBTITLE,
+        badge=f"exact scores, exact {mask.name} mask" if view == "scores" else
+              f"exact scores, exact {mask.name} mask, {'named' if places is None else 'rounded'} softmax",
+        note=f"displayed Q,K {kind} vectors are the score source; {mask.name} mask keeps {mask.rule_text(base)}",
+        q_line=_vector_line("Q", attention.q, q_names, rows, elided),
+        k_line=_vector_line("K", attention.k, k_names, columns, elided),
+        grid_caption=grid_caption,
+        k_labels=tuple("⋯" if j is None else k_labels[j] for j in display_columns),
+        q_labels=tuple("⋮" if i is None else q_labels[i] for i in display_rows),
+        cells=cells,
+        softmax_heading="row softmax over unmasked " + (f"logits L_ij={formula}" if attention.transformed
+                                                        else "scores"),
+        softmax_rows=softmax_rows,
+        footer="softmax is named: no decimal attention weights are pinned" if places is None else
+               f"softmax weights marked ≈ are rounded to {places} decimal{'s' * (places > 1)}, not exact",
+        more_vectors=more_vectors,
+        outputs_heading="outputs: O_i is the sum of w_ij·V_j over the unmasked keys j of row i" if output_rows else "",
+        output_rows=output_rows,
+        show=show,
+        softmax=softmax,
+        view=view,
+        elided=left_out,
+        base=base,
+    )
+
+
+def at_step(words, highlight=NO_HIGHLIGHT, pending_cells=frozenset(), pending_rows=frozenset(),
+            pending_outputs=frozenset()):
+    """The same figure at one step of a series: `highlight` is what this step computed; cells
+    (1-based (i, j)), softmax rows and output rows in `pending_*` are not computed yet and are drawn empty.
+
+    Pending parts keep their text, so every step of a series has the same geometry.
+    """
+    cells = tuple(tuple(replace(cell, computed=(cell.q, cell.k) in highlight.cells,
+                                pending=(cell.q, cell.k) in pending_cells) for cell in row)
+                  for row in words.cells)
+    rows = tuple(replace(row, computed=row.q in highlight.softmax_rows, pending=row.q in pending_rows)
+                 for row in words.softmax_rows)
+    outputs = tuple(replace(row, computed=row.q in highlight.outputs, pending=row.q in pending_outputs)
+                    for row in words.output_rows)
+    return replace(words, cells=cells, softmax_rows=rows, output_rows=outputs)
+
+
+#: An elided figure keeps this many rows and columns at each end (and every one a highlight names).
+SHOW_FIRST, SHOW_LAST = 4, 2
+
+
+def shown_positions(n, named=()):
+    """Sorted 0-based positions an elided axis of n draws: the first and last few, and `named` (1-based).
+    An axis short enough to draw whole is drawn whole."""
+    if n <= SHOW_FIRST + SHOW_LAST + 2:
+        return tuple(range(n))
+    keep = set(range(SHOW_FIRST)) | set(range(n - SHOW_LAST, n)) | {p - 1 for p in named if 1 <= p <= n}
+    return tuple(sorted(keep))
+
+
+def with_gaps(positions):
+    """Positions with None wherever some are skipped: (0, 1, 7) -> [0, 1, None, 7]."""
+    out = []
+    for p in positions:
+        if out and p != out[-1] + 1:
+            out.append(None)
+        out.append(p)
+    return out
+
+
+def _hidden(positions, n, noun, base=1):
+    """["rows 5–60"]: the ranges (in the figure's index base) an elided axis leaves out, named; [] when none."""
+    ranges, previous = [], -1
+    for p in list(positions) + [n]:
+        if p > previous + 1:
+            a, b = previous + 1 + base, p - 1 + base
+            ranges.append(str(a) if a == b else f"{a}–{b}")
+        previous = p
+    return [f"{noun} {', '.join(ranges)}"] if ranges else []
+
+
+def describe_bias(attention, words):
+    """The words of the bias panel beside a figure (`show="bias"`): the exact B_ij of every kept cell,
+    summed over the figure's biases, on the same labels; masked cells stay masked."""
+    formula = "".join(b.text for b in attention.biases).removeprefix("+")
+    cells = tuple(tuple(
+        cell if cell.gap else
+        replace(cell, text="masked" if cell.masked else
+                notation.format_exact(sum((b.value(cell.q - 1, cell.k - 1) for b in attention.biases), 0)),
+                computed=False)
+        for cell in row) for row in words.cells)
+    given = formula == "B_ij"  # an explicit matrix: its entries are the definition
+    return replace(words, title="Bias B_ij",
+                   subtitle="the given bias matrix, added to every logit" if given else
+                   f"B_ij={formula}, added to every logit",
+                   badge="exact bias", note="", q_line="", k_line="", more_vectors=(),
+                   grid_caption=f"bias {'B_ij' if given else f'B_ij={formula}'} with {attention.mask.name} mask",
+                   cells=cells,
+                   softmax_rows=(), output_rows=(), view="scores", show="bias")
+
+
+def _gap_cell(i, j):
+    return Cell(0, 0, "⋱" if i is None and j is None else "⋮" if i is None else "⋯", masked=False,
+                computed=False, gap=True)
+
+
+def _vector_line(name, vectors, labels, positions, elided):
+    """`Q1=(1,0); Q2=(0,1)`, or for an elided figure the shown vectors with `…` where some are left out."""
+    if not elided or positions is None:
+        return notation.vector_line(name, vectors, labels)
+    parts = []
+    for p in with_gaps(positions):
+        if p is None:
+            parts.append("…")
+        else:
+            label = labels[p]
+            parts.append(f"{label}={notation.vector_text(vectors[p])}")
+    return "; ".join(parts)
+
+
+def _scores_line(attention, i, weights, row_name, softmax, elided=False, base=1):
+    line = notation.scores_line(row_name, weights.exponents or attention.kept_logits(i),
+                                "logits" if attention.transformed else "scores", elided)
+    if softmax == "normalizer" and (z := notation.normalizer_line(weights, i + base, elided)):
+        line += f"; {z}"
+    return line
+
+
+def _weights_line(weights, i, softmax, places, elided=False, base=1):
+    if places is None:
+        return notation.weights_line(weights, softmax, row=i + base, elided=elided)
+    from ..numbers.rounding import rounded_weights
+
+    terms = [("≈" if approximate else "") + text for text, approximate in rounded_weights(weights, places)]
+    return notation.weights_line(weights, decimals=terms, elided=elided)
+
+
+def _output_row(attention, i, places, computed, elided=False, base=1):
+    columns = [j + base for j, keep in enumerate(attention.kept[i]) if keep]
+    wide = notation.wide_indices(attention.shape)
+    if places is not None:
+        from ..numbers.rounding import rounded_output
+
+        kept_values = [v for v, keep in zip(attention.values, attention.kept[i]) if keep]
+        texts, approximate = rounded_output(attention.weights(i), kept_values, places)
+        value = f"({','.join(texts)})" if texts else None
+    else:
+        exact, approximate = attention.output(i), False
+        value = None if exact is None else notation.vector_text(exact)
+    return OutputRow(i + 1, notation.output_line(i + base, columns, value, approximate, wide, elided),
+                     computed=computed,
+                     value=value, approximate=approximate)

@@ -1,0 +1,143 @@
+"""What a figure marks as "computed this step".
+
+A target is text, one of:
+  `I,J`        the cell of query I and key J (1-based)
+  `row=I`      every cell of grid row I
+  `mask`       every masked cell
+  `softmax=I`  the softmax caption of row I
+  `softmax`    every softmax caption
+  `output=I`   the output of row I (a figure with value vectors)
+  `output`     every output
+or, from the API and spec files, an `(I, J)` pair.
+"""
+
+import re
+from numbers import Integral
+
+from ..numbers.exact import InputError
+from ..records import dataclass
+
+__all__ = ["Highlight", "NO_HIGHLIGHT", "parse_targets", "parse_one", "is_pair", "show_target",
+           "numbered"]
+
+# ASCII digits only (`(?a)`): fullwidth `３` is refused here as in vectors.
+# Patterns, compiled (by `re`, once) only when a target is given as text.
+_CELL = r"(?a)\s*(\d+)\s*,\s*(\d+)\s*"
+_ROW = r"(?a)\s*(row|softmax|output)\s*=\s*(\d+)\s*"
+TARGET_FORMS = "I,J, row=I, mask, softmax=I, softmax, output=I or output"
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """The resolved highlight: 1-based cells, softmax rows and output rows."""
+
+    cells: frozenset = frozenset()
+    softmax_rows: frozenset = frozenset()
+    outputs: frozenset = frozenset()
+
+    def __bool__(self):
+        return bool(self.cells or self.softmax_rows or self.outputs)
+
+
+NO_HIGHLIGHT = Highlight()
+
+
+def parse_targets(targets, attention, base=1):
+    """Resolve highlight targets against a computed attention pattern, checking bounds. Targets count
+    from `base` (the figure's index base); the result is 1-based."""
+    if targets is None:
+        return NO_HIGHLIGHT
+    if isinstance(targets, str) or is_pair(targets):
+        targets = [targets]
+    n_q, n_k = attention.shape
+    cells, rows, outputs = set(), set(), set()
+    for target in targets:
+        kind, i, j = parse_one(target)
+        if kind in ("output=", "output") and attention.values is None:
+            raise InputError("the figure has no outputs: give value vectors (v)", f"highlight {show_target(target)}")
+        if i is not None and not base <= i < n_q + base:
+            raise InputError(f"{numbered('row', i)} is outside the grid (rows {base}..{n_q - 1 + base})",
+                             f"highlight {show_target(target)}")
+        if j is not None and not base <= j < n_k + base:
+            raise InputError(f"{numbered('column', j)} is outside the grid (columns {base}..{n_k - 1 + base})",
+                             f"highlight {show_target(target)}")
+        i, j = (None if i is None else i + 1 - base), (None if j is None else j + 1 - base)
+        if kind == "cell":
+            cells.add((i, j))
+        elif kind == "row":
+            cells.update((i, c) for c in range(1, n_k + 1))
+        elif kind == "mask":
+            # (an elided figure computes only its shown rows: the others' cells are not drawn)
+            cells.update((r + 1, c + 1) for r in range(n_q) if attention.kept[r] is not None
+                         for c in range(n_k) if not attention.kept[r][c])
+        elif kind == "softmax=":
+            rows.add(i)
+        elif kind == "softmax":
+            rows.update(range(1, n_q + 1))
+        elif kind == "output=":
+            outputs.add(i)
+        else:
+            outputs.update(range(1, n_q + 1))
+    return Highlight(frozenset(cells), frozenset(rows), frozenset(outputs))
+
+
+def named_positions(targets, base=1):
+    """(rows, columns), 1-based, that targets (counting from `base`) name explicitly: what an elided
+    figure must show."""
+    if targets is None:
+        return set(), set()
+    if isinstance(targets, str) or is_pair(targets):
+        targets = [targets]
+    rows, columns = set(), set()
+    for target in targets:
+        kind, i, j = parse_one(target)
+        if i is not None:
+            rows.add(i + 1 - base)
+        if j is not None:
+            columns.add(j + 1 - base)
+    return rows, columns
+
+
+def is_pair(target):
+    """(3, 3), also from numpy (`np.argmax(...) + 1` is an np.int64): any two integers, not bools."""
+    return (isinstance(target, (tuple, list)) and len(target) == 2
+            and all(isinstance(x, Integral) and not isinstance(x, bool) for x in target))
+
+
+def parse_one(target):
+    if isinstance(target, (tuple, list)):
+        if is_pair(target):
+            return "cell", int(target[0]), int(target[1])
+        raise InputError("expected a pair of integers (row, column)", f"highlight {show_target(target)}")
+    if not isinstance(target, str):
+        raise InputError(f"expected {TARGET_FORMS}", f"highlight {show_target(target)}")
+    if match := re.fullmatch(_CELL, target):
+        return "cell", _read_index(match[1]), _read_index(match[2])
+    if match := re.fullmatch(_ROW, target):
+        return ("row" if match[1] == "row" else match[1] + "="), _read_index(match[2]), None
+    if target.strip() in ("mask", "softmax", "output"):
+        return target.strip(), None, None
+    raise InputError(f"expected {TARGET_FORMS}", f"highlight {show_target(target)}")
+
+
+def _read_index(text):
+    """A typed index. One of more than 100 digits is outside every grid: it stands as 10^(digits-1), the same
+    number of digits, so it is never read by int() (Python refuses thousands of digits)."""
+    significant = text.lstrip("0")
+    return int(significant or "0") if len(significant) <= 100 else 10 ** (len(significant) - 1)
+
+
+def numbered(noun, n):
+    """`row 70`, or `a row number of 5,000 digits` (no str() of a huge integer)."""
+    from ..numbers.exact import digits
+
+    size = digits(n)
+    return f"{noun} {n}" if size <= 100 else f"a {noun} number of {size:,} digits"
+
+
+def show_target(target):
+    try:
+        text = repr(target)
+    except ValueError:  # a pair of integers too long to print
+        return "(a pair of integers too long to show)"
+    return text if len(text) <= 40 else text[:40] + "…"

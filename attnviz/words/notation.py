@@ -1,0 +1,185 @@
+"""The figure's notation: exact values written as the seed writes them.
+
+Tiny pure functions, each returning one piece of text. Indices are 1-based here,
+as in the figure.
+"""
+
+from collections import Counter
+
+from ..numbers.exact import InputError, format_number
+from ..numbers.surds import Surd
+
+__all__ = ["SOFTMAX_FORMS", "elide", "and_list", "format_exact", "exponential", "vector_text", "vector_line",
+           "scores_line",
+           "weights_line", "weight_terms", "sum_terms", "normalizer_line", "wide_indices", "weight_name", "output_line",
+           "logit_formula"]
+
+#: How a row's named softmax is written: `e^a/(e^a+e^b)`, `e^a/Z_i`, or with like terms collected.
+SOFTMAX_FORMS = ("expanded", "normalizer", "grouped")
+
+#: Longest softmax row written out, in characters. The expanded form repeats a row's sum in
+#: every weight, so long exact exponents in long rows (all within the input limits) would
+#: otherwise grow one figure to gigabytes. The default 64-token figure's longest row is ~21,000.
+MAX_ROW_TEXT = 200_000
+
+
+def format_exact(x):
+    """An exact value as text: a Fraction as `p/q`; a + b·√r with the radical's denominator
+    rationalised (`√3/3`, not `1/√3`).
+
+    >>> from fractions import Fraction
+    >>> from attnviz.numbers.surds import surd
+    >>> format_exact(surd(0, 1, 2)), format_exact(surd(0, Fraction(1, 3), 3)), format_exact(surd(1, -2, 5))
+    ('√2', '√3/3', '1-2√5')
+    >>> format_exact(surd(Fraction(-1, 2), Fraction(3, 2), 2))
+    '-1/2+3√2/2'
+    """
+    if not isinstance(x, Surd):
+        return format_number(x)
+    p, q = x.b.numerator, x.b.denominator
+    radical = {1: "", -1: "-"}.get(p, str(p)) + f"√{x.r}" + (f"/{q}" if q != 1 else "")
+    if x.a == 0:
+        return radical
+    return format_number(x.a) + ("" if radical.startswith("-") else "+") + radical
+
+
+def exponential(x):
+    """`e^x`, with the exponent in parentheses unless it is a non-negative integer.
+
+    >>> from fractions import Fraction
+    >>> exponential(2), exponential(-1), exponential(Fraction(1, 2))
+    ('e^2', 'e^(-1)', 'e^(1/2)')
+    """
+    text = format_exact(x)
+    return f"e^{text}" if text.isdigit() else f"e^({text})"
+
+
+def and_list(items):
+    """`a`, `a and b`, `a, b and c`: items joined for a sentence."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+#: An elided figure's long lists (a row's scores, a sum's terms, its weights) keep this many items at
+#: each end, with the count of the rest between: `1,0,2, … 995 more …, 3,1`.
+ELIDE_FIRST, ELIDE_LAST = 3, 2
+
+
+def elide(items, on=True):
+    """`items`, or its first and last few with `… N more …` between, when `on` and there are many.
+
+    >>> elide([str(x) for x in range(10)])
+    ['0', '1', '2', '… 5 more …', '8', '9']
+    """
+    items = list(items)
+    if not on or len(items) <= ELIDE_FIRST + ELIDE_LAST + 1:
+        return items
+    hidden = len(items) - ELIDE_FIRST - ELIDE_LAST
+    return items[:ELIDE_FIRST] + [f"… {hidden:,} more …"] + items[-ELIDE_LAST:]
+
+
+def vector_text(values):
+    """`(1/2,3)`: one vector's exact entries."""
+    return f"({','.join(map(format_number, values))})"
+
+
+def vector_line(name, vectors, labels=None):
+    """`Q1=(1,0); Q2=(0,1)`: every vector with its label."""
+    labels = labels or [f"{name}{i}" for i in range(1, len(vectors) + 1)]
+    return "; ".join(f"{label}={vector_text(vec)}" for label, vec in zip(labels, vectors))
+
+
+def scores_line(row, scores, word="scores", elided=False):
+    """`row 2: scores [0,1]`; `row` is the row's number or its token label; `word` names the values."""
+    return f"row {row}: {word} [{','.join(elide(map(format_exact, scores), elided))}]"
+
+
+def sum_terms(exponents, form="expanded"):
+    """A row's sum as (count, exponent) terms: each exponent once, or (grouped) like terms collected,
+    in order of first appearance: [1, 1, 2] -> [(2, 1), (1, 2)], written 2e^1+e^2."""
+    if form != "grouped":
+        return [(1, x) for x in exponents]
+    return [(n, x) for x, n in Counter(exponents).items()]
+
+
+def _sum(exponents, form, row=None, elided=False):
+    """e^a+e^a+e^b, or with like terms collected, 2e^a+e^b."""
+    total = "+".join(elide((f"{n if n > 1 else ''}{exponential(x)}" for n, x in sum_terms(exponents, form)),
+                           elided))
+    if len(total) > MAX_ROW_TEXT:
+        raise InputError(f"{_row(row)} softmax sum alone is {len(total):,} characters, past the limit of "
+                         f"{MAX_ROW_TEXT:,} per row; use fewer tokens or shorter numbers", "q/k")
+    return total
+
+
+def _row(row):
+    return "a row's" if row is None else f"row {row}'s"
+
+
+def normalizer_line(weights, row, elided=False):
+    """`Z_2=e^0+e^1`, the named row's normalizer (the `normalizer` form defines it once per row)."""
+    return f"Z_{row}={_sum(weights.exponents, 'expanded', row, elided)}" if weights.kind == "named" else ""
+
+
+def weight_terms(weights, form="expanded", row=None, elided=False):
+    """Each weight of one row as text: pinned values, or e^a/(e^a+e^b+...), e^a/Z_row, e^a/(2e^a+e^b).
+
+    >>> from fractions import Fraction
+    >>> from attnviz.engine.attention import softmax_weights
+    >>> w = softmax_weights([Fraction(1), Fraction(1), Fraction(2)])
+    >>> weight_terms(w, "grouped"), weight_terms(w, "normalizer", row=3)[2]
+    (['e^1/(2e^1+e^2)', 'e^1/(2e^1+e^2)', 'e^2/(2e^1+e^2)'], 'e^2/Z_3')
+    """
+    if weights.kind == "pinned":
+        return elide((format_number(v) for v in weights.values), elided)
+    if weights.kind == "named":
+        if form == "normalizer":
+            denominator = f"Z_{row}"
+        else:
+            denominator = f"({_sum(weights.exponents, form, row, elided)})"
+            size = len(elide(weights.exponents, elided)) * len(denominator)
+            if size > MAX_ROW_TEXT:
+                raise InputError(f"{_row(row)} weights would be {size:,} characters written out, past the limit "
+                                 f"of {MAX_ROW_TEXT:,} per row: this form repeats the row's sum in every weight; "
+                                 "the normalizer form writes it once (--softmax normalizer)", "softmax")
+        return elide((f"{exponential(x)}/{denominator}" for x in weights.exponents), elided)
+    return []
+
+
+def weights_line(weights, form="expanded", row=None, decimals=None, elided=False):
+    """`weights e^0/(e^0+e^1), e^1/(e^0+e^1)`; in words when the row has no kept key.
+
+    `decimals`, when given, are the weights already rounded (`≈0.269`), written instead."""
+    if weights.kind == "undefined":
+        return "weights undefined (every key masked)"
+    terms = elide(decimals, elided) if decimals is not None else weight_terms(weights, form, row, elided)
+    return "weights " + ", ".join(terms)
+
+
+def wide_indices(shape):
+    """Whether weight names need a comma (`w3,12`, not `w312`): once an index can have two digits."""
+    return max(shape) > 9
+
+
+def weight_name(i, j, wide=False):
+    """`w31`, the weight of query i on key j; `w3,12` when an index may have two digits."""
+    return f"w{i},{j}" if wide else f"w{i}{j}"
+
+
+def output_line(i, columns, value=None, approximate=False, wide=False, elided=False):
+    """`O3 = w31·V1 + w32·V2 = (1,2)`: row i's output as the weighted sum of the kept keys' values.
+
+    `columns` are the kept keys (1-based); `value`, when known, is the output's text.
+    """
+    if not columns:
+        return f"O{i} undefined (every key masked)"
+    terms = " + ".join(elide((f"{weight_name(i, j, wide)}·V{j}" for j in columns), elided))
+    return f"O{i} = {terms}" + (f" {'≈' if approximate else '='} {value}" if value is not None else "")
+
+
+def logit_formula(scale, biases):
+    """L_ij in terms of S_ij: `S_ij/√2+1/2·(j-i)`; a score_mod wraps what comes before it."""
+    text = scale.text if scale is not None else "S_ij"
+    for b in biases:
+        text = f"{b.wraps}({text},i-1,j-1)" if b.wraps else text + b.text
+    return text

@@ -1,0 +1,78 @@
+"""User text (titles, token labels): checked once here, escaped once by the SVG backend.
+
+Any character is shown verbatim except those XML 1.0 cannot carry at all (most C0
+control characters, lone surrogates, U+FFFE/U+FFFF); those are refused with a clear
+error rather than silently dropped, so what the figure shows is what was given.
+
+Right-to-left text: a label is isolated (`isolate`: FSI ... PDI) wherever it sits inside a
+longer line, so that it cannot pull the numbers and punctuation after it into its own direction
+(`Q(שלום)=(5,6)`, and a sentence naming two Hebrew labels, keep their order). The explicit bidi
+controls (embeddings, overrides, isolates: U+202A-U+202E, U+2066-U+2069) are refused in every
+user text instead of isolated: an override inside a label is harmless only while every isolate
+around it is closed, and a label's own PDI (U+2069) would close attnviz's isolate early, letting an
+override that follows reverse the rest of the line. Labels need none of them: the isolation that
+keeps them in place is attnviz's, and right-to-left text shows right without them.
+"""
+
+import re
+
+from ..numbers.exact import InputError
+
+__all__ = ["MAX_LABEL", "MAX_TITLE", "BIDI_CONTROLS", "check_text", "check_labels", "isolate"]
+
+MAX_LABEL = 100  # characters in one token label
+MAX_TITLE = 300  # characters in a title or subtitle
+
+#: The explicit bidi formatting characters, refused in user text, with their names for the error.
+BIDI_CONTROLS = {"\u202a": "LEFT-TO-RIGHT EMBEDDING", "\u202b": "RIGHT-TO-LEFT EMBEDDING",
+                 "\u202c": "POP DIRECTIONAL FORMATTING", "\u202d": "LEFT-TO-RIGHT OVERRIDE",
+                 "\u202e": "RIGHT-TO-LEFT OVERRIDE", "\u2066": "LEFT-TO-RIGHT ISOLATE",
+                 "\u2067": "RIGHT-TO-LEFT ISOLATE", "\u2068": "FIRST STRONG ISOLATE",
+                 "\u2069": "POP DIRECTIONAL ISOLATE"}
+FSI, PDI = "\u2068", "\u2069"
+_RIGHT_TO_LEFT = ("R", "AL", "AN")  # Hebrew, Arabic (and Syriac, Thaana, ...) letters; Arabic-Indic digits
+
+# A pattern, compiled (by `re`, once) only when a figure has a title or labels to check.
+_NOT_XML = ("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def check_text(value: object, where: str, limit: int = MAX_TITLE) -> str:
+    """A title or label: a string XML can carry, within the limit; returned unchanged."""
+    if not isinstance(value, str):
+        raise InputError(f"expected text, got {type(value).__name__}", where)
+    if len(value) > limit:
+        raise InputError(f"{len(value)} characters; the limit is {limit}", where)
+    if match := re.search(_NOT_XML, value):
+        raise InputError(f"control character U+{ord(match[0]):04X} at position {match.start() + 1} cannot be "
+                         "shown in SVG; remove it", where)
+    if found := [ch for ch in BIDI_CONTROLS if ch in value]:
+        at = min(value.index(ch) for ch in found)
+        raise InputError(f"bidi control U+{ord(value[at]):04X} ({BIDI_CONTROLS[value[at]]}) at position {at + 1} "
+                         "could reorder the text around it; remove it (right-to-left text needs none: attnviz "
+                         "isolates each label itself)", where)
+    return value
+
+
+def isolate(text):
+    """`text` as a bidi isolate (FSI ... PDI) if it holds right-to-left characters, to be placed inside a longer
+    line; other text unchanged, so figures of left-to-right labels keep their bytes.
+
+    >>> isolate("שלום"), isolate("cat")
+    ('\u2068שלום\u2069', 'cat')
+    """
+    import unicodedata
+
+    if any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
+        return FSI + text + PDI
+    return text
+
+
+def check_labels(labels, count, where, noun="token"):
+    """One label per token (`noun`: "query", "key"): a list of `count` strings."""
+    if isinstance(labels, str) or not isinstance(labels, (list, tuple)):
+        raise InputError(f"expected a list of {count} strings", where)
+    if len(labels) != count:
+        nouns = noun if count == 1 else {"query": "queries"}.get(noun, noun + "s")
+        raise InputError(f"{len(labels)} label{'s' * (len(labels) != 1)} for {count} {nouns}; give one per {noun}",
+                         where)
+    return tuple(check_text(label, f"{where}: label {n}", MAX_LABEL) for n, label in enumerate(labels, 1))
