@@ -8,6 +8,7 @@ without rendering anything. Roles name what a shape is; the backend paints roles
 from __future__ import annotations
 
 from ..words.a11y import cell_label
+from ..words.user_text import user_spans
 from .metrics import ASCENT, DESCENT, text_width
 from ..records import dataclass, field, replace
 
@@ -71,6 +72,9 @@ class Text:
     anchor: str = "start"
     indent: float = 0  # extra x for continuation lines
     rotate: int = 0  # 0, or -90: drawn upwards about (x, y), for long column headers
+    # Spans (start, stop) of "".join(lines) that are a user's text (`words.user_text`): every backend
+    # escapes them as text and typesets as notation only the rest.
+    user: tuple[tuple[int, int], ...] = ()
 
     @property
     def style(self):
@@ -195,10 +199,18 @@ def _finer(pieces, style, room, separators):
         yield from _finer(split_keep(piece, sep), style, room, rest)
 
 
+class Pieces(list):
+    """A line split where it may break, with the line itself (`source`: its user spans go with it)."""
+
+    def __init__(self, pieces, source):
+        super().__init__(pieces)
+        self.source = source
+
+
 def split_keep(text: str, sep: str) -> list[str]:
     """Split after each separator, keeping it: "a; b; c" -> ["a; ", "b; ", "c"]."""
     parts = text.split(sep)
-    return [p + sep for p in parts[:-1]] + [parts[-1]]
+    return Pieces([p + sep for p in parts[:-1]] + [parts[-1]], text)
 
 
 def _breaks(text, marks=",;+"):
@@ -206,7 +218,7 @@ def _breaks(text, marks=",;+"):
     pieces = []
     for word in split_keep(text, " "):
         pieces += _split_on(word, marks)
-    return pieces
+    return Pieces(pieces, text)
 
 
 def _split_on(word, marks):
@@ -252,11 +264,13 @@ def lay_out(words, min_cell_w=None, grid_top=None, title_role="title"):
     y = PAD
 
     def add_text(role, pieces, x=PAD, indent=0, gap_after=0, finer=()):
+        """`pieces`: a line split where it may break ("".join(pieces) is the line as the words wrote it)."""
         nonlocal y
+        source = pieces.source
         if not "".join(pieces):  # a line this figure does not have (a bias panel's vectors)
             return None
         lines = wrap(pieces, role, wrap_w, indent, finer)
-        text = Text(role, x, y + ASCENT * STYLES[role].size, lines, indent=indent)
+        text = Text(role, x, y + ASCENT * STYLES[role].size, lines, indent=indent, user=user_spans(source))
         items.append(text)
         y += text_height(role, len(lines)) + gap_after
         return text
@@ -292,15 +306,16 @@ def lay_out(words, min_cell_w=None, grid_top=None, title_role="title"):
             items.append(Text("elision", cx, y + header_h - 10, (label,), anchor="middle"))
         elif upright:  # the baseline sits right of the column's centre so the glyphs centre on it
             x = cx + (ASCENT - DESCENT) / 2 * STYLES["header"].size
-            items.append(Text("header", x, y + header_h - 10, (label,), rotate=-90))
+            items.append(Text("header", x, y + header_h - 10, (label,), rotate=-90, user=user_spans(label)))
         else:
-            items.append(Text("header", cx, y + header_h - 10, (label,), anchor="middle"))
+            items.append(Text("header", cx, y + header_h - 10, (label,), anchor="middle", user=user_spans(label)))
     y += header_h
     grid = (x_cells, y, cell_w)
     for i, label in enumerate(words.q_labels):
         cy = y + i * (CELL_H + CELL_GAP) + CELL_H / 2
         role = "elision" if label == "⋮" else "header"  # rows left out of an elided figure
-        items.append(Text(role, x_cells - CELL_PAD, _baseline_centre(cy, role), (label,), anchor="end"))
+        items.append(Text(role, x_cells - CELL_PAD, _baseline_centre(cy, role), (label,), anchor="end",
+                          user=user_spans(label)))
     for i, row in enumerate(words.cells):
         for j, cell in enumerate(row):
             label = None if cell.gap else cell_label(cell, words.q_labels[i], words.k_labels[j],
@@ -323,7 +338,8 @@ def lay_out(words, min_cell_w=None, grid_top=None, title_role="title"):
         # A long scores line (or normalizer Z_i) continues under its values, as weights lines do.
         hang = min(_width(row.scores.partition(": ")[0] + ": ", "softmax-scores"), wrap_w / 3)
         scores = Text("softmax-scores", x, top + row_pad_y + ASCENT * STYLES["softmax-scores"].size,
-                      wrap(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x, hang), indent=hang)
+                      wrap(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x, hang), indent=hang,
+                      user=user_spans(row.scores))
         y_w = top + row_pad_y + text_height("softmax-scores", len(scores.lines)) + 5
         weights = Text("softmax-weights", x, y_w + ASCENT * STYLES["softmax-weights"].size,
                        wrap(split_keep(row.weights, ", "), "softmax-weights", wrap_w - 2 * row_pad_x, head_w,

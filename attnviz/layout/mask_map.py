@@ -12,6 +12,7 @@ import math
 from ..records import dataclass
 
 from ..numbers.exact import InputError
+from ..words.user_text import user_spans, user_text
 from .figure import (ASCENT, DESCENT, PAD, STYLES, Group, Layout, Rect, Text, measure, right_edge, split_keep,
                      text_height, wrap)
 
@@ -101,16 +102,16 @@ def describe_map(mask, n_q, n_k, *, highlight=None, title=None, subtitle=None, q
     numeric = q_labels is None and k_labels is None
     rule = mask.rule_text(base)
     return MapText(
-        title=f"{mask.name.capitalize()} mask" if title is None else title,
+        title=f"{mask.name.capitalize()} mask" if title is None else user_text(title),
         subtitle=(f"{n_q} quer{'y' if n_q == 1 else 'ies'} × {n_k} key{'s' * (n_k != 1)}; " if n_q != n_k
                   else f"{n_q} token{'s' * (n_q != 1)}; ")
         + f"{sum(b - a for row in runs for a, b in row):,} of {n_q * n_k:,} cells kept"
-        if subtitle is None else subtitle,
+        if subtitle is None else user_text(subtitle),
         caption=f"{mask.name} mask keeps {rule}",
-        x_title="key j" if x_title is None else x_title,
-        y_title="query i" if y_title is None else y_title,
-        q_labels=tuple(q_labels) if q_labels else tuple(str(i + base) for i in range(n_q)),
-        k_labels=tuple(k_labels) if k_labels else tuple(str(j + base) for j in range(n_k)),
+        x_title="key j" if x_title is None else user_text(x_title),
+        y_title="query i" if y_title is None else user_text(y_title),
+        q_labels=tuple(map(user_text, q_labels)) if q_labels else tuple(str(i + base) for i in range(n_q)),
+        k_labels=tuple(map(user_text, k_labels)) if k_labels else tuple(str(j + base) for j in range(n_k)),
         runs=tuple(tuple((a + 1, b) for a, b in row) for row in runs),
         computed=computed,
         numeric_ticks=numeric,
@@ -242,12 +243,14 @@ def lay_out_map(words, cell=None, grid_top=None, title_role="title"):
         cx = map_x + (j + 0.5) * cell
         if upright:
             x = cx + (ASCENT - DESCENT) / 2 * tick_style.size
-            items.append(Text("tick", x, top - 6, (words.k_labels[j],), rotate=-90))
+            items.append(Text("tick", x, top - 6, (words.k_labels[j],), rotate=-90, user=user_spans(words.k_labels[j])))
         else:
-            items.append(Text("tick", cx, top - 6 - DESCENT * tick_style.size, (words.k_labels[j],), anchor="middle"))
+            items.append(Text("tick", cx, top - 6 - DESCENT * tick_style.size, (words.k_labels[j],), anchor="middle",
+                              user=user_spans(words.k_labels[j])))
     for i in rows_shown:
         cy = top + (i + 0.5) * cell
         items.append(Text("tick", map_x - 8, cy + (ASCENT - DESCENT) / 2 * tick_style.size, (words.q_labels[i],),
+                          user=user_spans(words.q_labels[i]),
                           anchor="end"))
     title_x = PAD + (ASCENT - DESCENT) / 2 * STYLES["axis-title"].size + y_title_w / 2
     items.append(Text("axis-title", title_x, top + map_h / 2, (words.y_title,), anchor="middle", rotate=-90))

@@ -10,7 +10,7 @@ rest as text.
 import re
 import unicodedata
 
-__all__ = ["escape", "math", "value_line", "prose"]
+__all__ = ["escape", "math", "value_line", "prose", "typed_line"]
 
 _SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
             "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", "<": r"\textless{}",
@@ -72,7 +72,9 @@ def _accented(ch):
 
 # --- Values as math -------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"\d+(?:\.\d+)?|[A-Za-z]+(?:_\{[^{}]*\}|_[A-Za-z0-9]+|\d+)?|[-+·/^()\[\],=≈√]|\s+")
+# A subscript in braces holds letters, digits and commas (S_{1,2}): never a backslash, brace or `^^`,
+# so nothing read as notation can reach TeX as a command, even if user text were mistaken for notation.
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[A-Za-z]+(?:_\{[A-Za-z0-9,]*\}|_[A-Za-z0-9]+|\d+)?|[-+·/^()\[\],=≈√]|\s+")
 
 
 def math(text, inline=False):
@@ -200,7 +202,7 @@ class _Parser:
 
 def _name(token):
     """`w31` -> `w_{31}`, `S_ij` -> `S_{ij}`, `Z_{2}` as is, `e` as is."""
-    match = re.fullmatch(r"([A-Za-z]+)(?:_\{([^{}]*)\}|_([A-Za-z0-9]+)|(\d+))?", token)
+    match = re.fullmatch(r"([A-Za-z]+)(?:_\{([A-Za-z0-9,]*)\}|_([A-Za-z0-9]+)|(\d+))?", token)
     letters, subscript = match[1], match[2] or match[3] or match[4]
     if len(letters) > 1:  # the notation names things with one letter: `weights 1` is words and a value
         raise _NotMath
@@ -272,3 +274,23 @@ def prose(text):
     if formula is not None:
         out.append(f"${formula}$")
     return "".join(out) + escape(space)
+
+
+def typed_line(line, user, typeset):
+    r"""One drawn line whose `user` spans ((start, stop) in `line`) are a user's text: those are escaped
+    as text, always; `typeset` (`escape`, `value_line`, `prose`) writes each generated part between them.
+
+    >>> typed_line("Q(x_{1})=(1,0)", ((2, 7),), value_line)
+    'Q(x\\_\\{1\\})=(1,0)'
+    """
+    if not user:
+        return typeset(line)
+    out, at = [], 0
+    for start, stop in user:
+        if start > at:
+            out.append(typeset(line[at:start]))
+        out.append(escape(line[start:stop]))
+        at = stop
+    if at < len(line):
+        out.append(typeset(line[at:]))
+    return "".join(out)

@@ -12,7 +12,7 @@ import math
 
 from ..layout.figure import LEADING, Group, Mark, Rect, Text, measure
 from .themes import COLOUR_NAMES, SHAPE_PAINT, TEXT_COLOUR, get_theme
-from .tex_escape import escape, value_line
+from .tex_escape import escape, typed_line, value_line
 from .svg import fmt
 
 __all__ = ["PX", "VALUE_ROLES", "colour_definitions", "tikz_styles", "tikz_items", "picture"]
@@ -120,8 +120,10 @@ def _text(text):
     # Fractions are as tall as two lines: a caption that wraps keeps them on the line (a/(b+c)).
     inline = len(text.lines) > 1
     typeset = (lambda line: value_line(line, inline)) if text.role in VALUE_ROLES else escape
-    nodes = []
+    nodes, offset = [], 0
     for n, line in enumerate(text.lines):
+        start = offset + len(line) - len(line.lstrip())  # where the drawn (stripped) line starts in text.text
+        offset += len(line)
         if not line.strip():
             continue
         x = text.x + (text.indent if n else 0)
@@ -129,8 +131,14 @@ def _text(text):
             x += measure(line[:len(line) - len(line.lstrip())], style)
         y = text.y + n * style.size * LEADING
         width = measure(line.strip(), style) * 10 / style.size  # in the node's unscaled points
-        content = typeset(line.strip())
+        # The user's spans on this line are escaped as text; only attnviz's own notation is typeset.
+        content = typed_line(line.strip(), _spans_within(text.user, start, start + len(line.strip())), typeset)
         if "[U+" in content:
             content = rf"\attnvizfit{{{fmt(width)}pt}}{{{content}}}"
         nodes.append(rf"\node[{', '.join(options)}] at ({fmt(x)},{fmt(y)}) {{{content}}};")
     return "\n".join(nodes)
+
+
+def _spans_within(spans, start, stop):
+    """`spans` clipped to [start, stop), counted from `start`."""
+    return tuple((max(a, start) - start, min(b, stop) - start) for a, b in spans if a < stop and b > start)

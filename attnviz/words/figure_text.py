@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import notation
 from .highlight import NO_HIGHLIGHT
-from .user_text import isolate
+from .user_text import concat, isolate, joined, user_text
 from ..records import dataclass, field, fields, replace
 
 __all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow",
@@ -116,19 +116,21 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
     """
     n_q, n_k = attention.shape
     # Inside longer lines, right-to-left labels are isolated, so they cannot reorder what follows them.
-    q_inline, k_inline = (labels and tuple(map(isolate, labels)) for labels in (q_labels, k_labels))
+    # The user's labels keep their type (`user_text`) inside every line they are written into.
+    q_inline, k_inline = (labels and tuple(user_text(isolate(label)) for label in labels)
+                          for labels in (q_labels, k_labels))
     row_names = tuple(q_inline or (str(i + base) for i in range(n_q)))
     # Vector lines keep the axis letter with a token, so Q and K lines stay apart: "Q(<s>)=(1,0)".
-    q_names = q_inline and tuple(f"Q({label})" for label in q_inline)
-    k_names = k_inline and tuple(f"K({label})" for label in k_inline)
+    q_names = q_inline and tuple(concat("Q(", label, ")") for label in q_inline)
+    k_names = k_inline and tuple(concat("K(", label, ")") for label in k_inline)
     # Labels that repeat ("." twice) would name two rows alike: add the position, "row 10 (sat)", "Q10(sat)".
     if q_labels and len(set(q_labels)) < len(q_labels):
-        row_names = tuple(f"{i + base} ({label})" for i, label in enumerate(q_inline))
-        q_names = tuple(f"Q{i + base}({label})" for i, label in enumerate(q_inline))
+        row_names = tuple(concat(f"{i + base} (", label, ")") for i, label in enumerate(q_inline))
+        q_names = tuple(concat(f"Q{i + base}(", label, ")") for i, label in enumerate(q_inline))
     if k_labels and len(set(k_labels)) < len(k_labels):
-        k_names = tuple(f"K{j + base}({label})" for j, label in enumerate(k_inline))
-    q_labels = tuple(q_labels or (f"Q{i + base}" for i in range(n_q)))
-    k_labels = tuple(k_labels or (f"K{j + base}" for j in range(n_k)))
+        k_names = tuple(concat(f"K{j + base}(", label, ")") for j, label in enumerate(k_inline))
+    q_labels = tuple(map(user_text, q_labels)) if q_labels else tuple(f"Q{i + base}" for i in range(n_q))
+    k_labels = tuple(map(user_text, k_labels)) if k_labels else tuple(f"K{j + base}" for j in range(n_k))
     q_names = q_names or tuple(f"Q{i + base}" for i in range(n_q))
     k_names = k_names or tuple(f"K{j + base}" for j in range(n_k))
     mask = attention.mask
@@ -173,8 +175,8 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
                                     base=base)
                         for i in rows) if attention.values is not None else ()
     return FigureText(
-        title=DEFAULT_TITLE if title is None else title,
-        subtitle=subtitle if subtitle is not None else SCORES_SUBTITLE if view == "scores" else
+        title=DEFAULT_TITLE if title is None else user_text(title),
+        subtitle=user_text(subtitle) if subtitle is not None else SCORES_SUBTITLE if view == "scores" else
         DEFAULT_SUBTITLE if places is None else ROUNDED_SUBTITLE,
         badge=f"exact scores, exact {mask.name} mask" if view == "scores" else
               f"exact scores, exact {mask.name} mask, {'named' if places is None else 'rounded'} softmax",
@@ -287,15 +289,15 @@ def _vector_line(name, vectors, labels, positions, elided):
             parts.append("…")
         else:
             label = labels[p]
-            parts.append(f"{label}={notation.vector_text(vectors[p])}")
-    return "; ".join(parts)
+            parts.append(concat(label, f"={notation.vector_text(vectors[p])}"))
+    return joined("; ", parts)
 
 
 def _scores_line(attention, i, weights, row_name, softmax, elided=False, base=1):
     line = notation.scores_line(row_name, weights.exponents or attention.kept_logits(i),
                                 "logits" if attention.transformed else "scores", elided)
     if softmax == "normalizer" and (z := notation.normalizer_line(weights, i + base, elided)):
-        line += f"; {z}"
+        line = concat(line, f"; {z}")
     return line
 
 

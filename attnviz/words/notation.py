@@ -8,6 +8,7 @@ from collections import Counter
 
 from ..numbers.exact import InputError, format_number
 from ..numbers.surds import Surd
+from .user_text import concat, joined
 
 __all__ = ["SOFTMAX_FORMS", "elide", "and_list", "format_exact", "exponential", "vector_text", "vector_line",
            "scores_line",
@@ -86,12 +87,13 @@ def vector_text(values):
 def vector_line(name, vectors, labels=None):
     """`Q1=(1,0); Q2=(0,1)`: every vector with its label."""
     labels = labels or [f"{name}{i}" for i in range(1, len(vectors) + 1)]
-    return "; ".join(f"{label}={vector_text(vec)}" for label, vec in zip(labels, vectors))
+    return joined("; ", (concat(label, f"={vector_text(vec)}") for label, vec in zip(labels, vectors)))
 
 
 def scores_line(row, scores, word="scores", elided=False):
     """`row 2: scores [0,1]`; `row` is the row's number or its token label; `word` names the values."""
-    return f"row {row}: {word} [{','.join(elide(map(format_exact, scores), elided))}]"
+    return concat("row ", row if isinstance(row, str) else str(row),
+                  f": {word} [{','.join(elide(map(format_exact, scores), elided))}]")
 
 
 def sum_terms(exponents, form="expanded"):

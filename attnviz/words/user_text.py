@@ -18,7 +18,8 @@ import re
 
 from ..numbers.exact import InputError
 
-__all__ = ["MAX_LABEL", "MAX_TITLE", "BIDI_CONTROLS", "check_text", "check_labels", "isolate"]
+__all__ = ["MAX_LABEL", "MAX_TITLE", "BIDI_CONTROLS", "check_text", "check_labels", "isolate", "Line", "user_text",
+           "concat", "joined", "user_spans"]
 
 MAX_LABEL = 100  # characters in one token label
 MAX_TITLE = 300  # characters in a title or subtitle
@@ -76,3 +77,66 @@ def check_labels(labels, count, where, noun="token"):
         raise InputError(f"{len(labels)} label{'s' * (len(labels) != 1)} for {count} {nouns}; give one per {noun}",
                          where)
     return tuple(check_text(label, f"{where}: label {n}", MAX_LABEL) for n, label in enumerate(labels, 1))
+
+
+# --- Typed text --------------------------------------------------------------------------------
+# A figure's line is generated notation (numbers, exponents, S_ij), generated prose, and sometimes a
+# user's text (a token label inside "Q(<label>)=(1,0)"). The user's part keeps its type, as spans,
+# from here to the backends: each backend escapes those spans unconditionally and typesets as
+# notation only what attnviz wrote (graphviz's rule: quote by type, never guess from content).
+
+Span = tuple[int, int]
+
+
+class Line(str):
+    """A line of generated text with a user's text inside it: `user` holds the (start, stop) spans,
+    in characters, of what the user gave. Equal to, and written like, the plain string."""
+
+    user: tuple[Span, ...]
+
+    def __new__(cls, text: str, user: tuple[Span, ...] = ()) -> "Line":
+        line = super().__new__(cls, text)
+        line.user = user
+        return line
+
+
+def user_text(text: str) -> str:
+    """`text` marked as the user's, whole (a label, a title, a paragraph); "" stays ""."""
+    return Line(text, ((0, len(text)),)) if text else text
+
+
+def user_spans(text: str) -> tuple[Span, ...]:
+    """The spans of `text` that are a user's (none for generated text)."""
+    return getattr(text, "user", ())
+
+
+def concat(*parts: str) -> str:
+    """The parts joined, keeping the user's spans: concat("Q(", user_text("cat"), ")") has "cat" typed."""
+    spans: list[Span] = []
+    at = 0
+    for part in parts:
+        spans.extend((at + a, at + b) for a, b in user_spans(part))
+        at += len(part)
+    text = "".join(parts)
+    return Line(text, _merged(spans)) if spans else text
+
+
+def joined(separator: str, parts) -> str:
+    """`separator.join(parts)`, keeping the user's spans."""
+    parts = list(parts)
+    if not any(user_spans(part) for part in parts):
+        return separator.join(parts)
+    out: list[str] = []
+    for n, part in enumerate(parts):
+        out += [separator, part] if n else [part]
+    return concat(*out)
+
+
+def _merged(spans: list[Span]) -> tuple[Span, ...]:
+    out: list[Span] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(b, out[-1][1]))
+        elif a < b:
+            out.append((a, b))
+    return tuple(out)

@@ -1,0 +1,113 @@
+"""User text cannot command TeX: labels, titles, headings and paragraphs full of TeX specials and
+primitives go through the Beamer and TikZ backends, are compiled by the real pdflatex (also with
+-shell-escape, in a temporary folder), read no file and write none but the job's own, and come out
+as the text that was typed (pdftotext).
+
+User text keeps its type from the words stage to the backend (`words.user_text`), which escapes it
+unconditionally; the notation parser also admits no backslash, brace or `^^` in a subscript."""
+
+import re
+import shutil
+import subprocess
+
+import pytest
+from clirun import run_cli
+
+pytestmark = pytest.mark.skipif(shutil.which("pdflatex") is None, reason="needs pdflatex (make test installs it)")
+
+HOSTILE = [
+    r"x_{\input/etc/hostname\relax}",
+    r"y_{\openin5=/etc/passwd}",
+    r"z_{\immediate\write18{touch pwned}}",
+    r"\catcode`\^=7",
+    r"^^5cinput{/etc/hostname}",
+    r"a_{50%}",
+    r"}{\end{document}",
+    r"?`!`''--",
+    r"\openout3=leak.txt\write3{x}",
+    r"$x$&#~",
+]
+
+
+def _compile(folder, tex, shell_escape=False):
+    command = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-recorder"]
+    command += ["-shell-escape"] if shell_escape else ["-no-shell-escape"]
+    run = subprocess.run([*command, tex], cwd=folder, capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stdout[-2000:]
+    return (folder / tex).with_suffix(".fls").read_text(encoding="utf-8", errors="replace")
+
+
+def _files_touched(fls, folder, job):
+    """What the run read outside TeX Live and wrote besides the job's own files."""
+    read, wrote = set(), set()
+    for line in fls.splitlines():
+        kind, _, path = line.partition(" ")
+        # TeX Live's own trees, and its cache of fonts METAFONT made (texmf-var), are TeX's, not a user's files
+        if kind == "INPUT" and not path.startswith(("/usr/share/", "/var/lib/texmf", "/etc/texmf", "/usr/lib/")) \
+                and "/texmf-var/" not in path:
+            if not path.startswith((str(folder), "./")) and "/" in path:
+                read.add(path)
+            elif path.lstrip("./") not in (job + ".tex", job + ".aux", job + ".nav", job + ".out", job + ".toc",
+                                           job + ".snm", job + ".vrb"):
+                read.add(path)
+        elif kind == "OUTPUT":
+            name = path.rsplit("/", 1)[-1]
+            if not name.startswith(job + "."):
+                wrote.add(path)
+    return read, wrote
+
+
+def _text(pdf):
+    out = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return re.sub(r"\s+", "", out)
+
+
+def _visible(label):
+    """What pdftotext reads back of a label: OT1 typewriter type has every ASCII glyph, but pdftotext
+    reads the underscore's glyph as a space, and TeX's ligatures do not apply to escaped text."""
+    return re.sub(r"\s+", "", label.replace("_", ""))
+
+
+@pytest.mark.parametrize("shell_escape", [False, True], ids=["default", "shell-escape"])
+def test_hostile_labels_and_titles_are_typeset_as_text_in_beamer(tmp_path, shell_escape):
+    tokens = " ".join(label.replace(" ", "") for label in HOSTILE[:3])
+    title = HOSTILE[3] + " " + HOSTILE[8]
+    result = run_cli("slides", "-f", "beamer", "--tokens", tokens, "--title", title, "-o", str(tmp_path / "deck.tex"))
+    assert result.code == 0, result.stderr
+    fls = _compile(tmp_path, "deck.tex", shell_escape)
+    read, wrote = _files_touched(fls, tmp_path, "deck")
+    assert not read and not wrote, (read, wrote)
+    assert not (tmp_path / "pwned").exists() and not (tmp_path / "leak.txt").exists()
+    text = _text(tmp_path / "deck.pdf")
+    for label in HOSTILE[:3]:
+        assert _visible(label).replace("\\", "") in text.replace("\\", ""), label
+
+
+def test_hostile_document_text_in_beamer_and_tikz(tmp_path):
+    spec = tmp_path / "doc.toml"
+    fields = {"title": HOSTILE[4], "heading": HOSTILE[6], "intro": HOSTILE[7], "legend": HOSTILE[9]}
+    body = "".join(f"{key} = {_toml(value)}\n" for key, value in fields.items())
+    body += '[figure]\nq = [[1, 0], [0, 1]]\nk = [[1, 0], [0, 1]]\n'
+    for n, label in enumerate(HOSTILE):
+        body += f'[[sections]]\nheading = {_toml(label)}\nparagraph = {_toml("see " + label + " here")}\n' \
+                f'highlight = [{1 + n % 2}, 1]\n'
+    spec.write_text(body, encoding="utf-8")
+    for fmt, name in (("beamer", "deck.tex"), ("tikz", "pictures.tex")):
+        result = run_cli("slides", str(spec), "-f", fmt, "-o", str(tmp_path / name))
+        assert result.code == 0, result.stderr
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\\usepackage{tikz}\\usepackage{amsmath}\\usepackage{graphicx}\n"
+        "\\begin{document}\n\\input{pictures.tex}\n\\end{document}\n", encoding="utf-8")
+    for job in ("deck", "paper"):
+        fls = _compile(tmp_path, f"{job}.tex")
+        read, wrote = _files_touched(fls, tmp_path, job)
+        read.discard("./pictures.tex")
+        read = {p for p in read if not p.endswith("pictures.tex")}
+        assert not read and not wrote, (job, read, wrote)
+    text = _text(tmp_path / "deck.pdf")
+    for label in HOSTILE[:3]:
+        assert _visible(label).replace("\\", "") in text.replace("\\", ""), label
+
+
+def _toml(text):
+    return "'''" + text + "'''" if "'''" not in text and "\n" not in text else repr(text)
