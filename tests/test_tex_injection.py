@@ -40,20 +40,17 @@ def _compile(folder, tex, shell_escape=False):
 def _files_touched(fls, folder, job):
     """What the run read outside TeX Live and wrote besides the job's own files."""
     read, wrote = set(), set()
+    own = {f"{job}.{ext}" for ext in ("tex", "aux", "nav", "out", "toc", "snm", "vrb")}
     for line in fls.splitlines():
         kind, _, path = line.partition(" ")
+        name = path.rsplit("/", 1)[-1]
         # TeX Live's own trees, and its cache of fonts METAFONT made (texmf-var), are TeX's, not a user's files
-        if kind == "INPUT" and not path.startswith(("/usr/share/", "/var/lib/texmf", "/etc/texmf", "/usr/lib/")) \
-                and "/texmf-var/" not in path:
-            if not path.startswith((str(folder), "./")) and "/" in path:
-                read.add(path)
-            elif path.lstrip("./") not in (job + ".tex", job + ".aux", job + ".nav", job + ".out", job + ".toc",
-                                           job + ".snm", job + ".vrb"):
-                read.add(path)
-        elif kind == "OUTPUT":
-            name = path.rsplit("/", 1)[-1]
-            if not name.startswith(job + "."):
-                wrote.add(path)
+        tex_live = path.startswith(("/usr/share/", "/var/lib/texmf", "/etc/texmf", "/usr/lib/"))
+        tex_live = tex_live or "/texmf-var/" in path
+        if kind == "INPUT" and not tex_live and name not in own:
+            read.add(path)
+        elif kind == "OUTPUT" and not name.startswith(job + "."):
+            wrote.add(path)
     return read, wrote
 
 

@@ -1,171 +1,27 @@
-"""Layout: the figure's words placed as boxes and text lines, in document order.
-
-Pure geometry in plain dataclasses: no colours, no SVG. Every text knows its
-bounding box (from `metrics`), so tests can check that nothing overlaps or spills
-without rendering anything. Roles name what a shape is; the backend paints roles.
-"""
+"""The full figure's layout: its words placed as items (`layout.items`), in document order."""
 
 from __future__ import annotations
 
 from ..words.a11y import cell_label
 from ..words.user_text import user_spans
-from .metrics import ASCENT, DESCENT, text_width
-from ..records import dataclass, field, replace
+from .items import (LEADING, STYLES, Group, Layout, Mark, Rect, Text, TextStyle, measure, right_edge, text_height,
+                    translate)
+from .metrics import ASCENT, DESCENT
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
-    from typing import TypeAlias
-
-    Item: TypeAlias = "Text | Rect | Mark | Group"  # what a layout holds
-
-__all__ = ["TextStyle", "STYLES", "Text", "Rect", "Mark", "Group", "Layout", "lay_out", "wrap", "measure",
-           "right_edge", "split_keep", "text_height", "translate"]
 
 
-@dataclass(frozen=True, slots=True)
-class TextStyle:
-    size: float
-    family: str = "sans"
-    bold: bool = False
-    italic: bool = False
+# The items' names stay importable from here (panels, the mask map and tests read them here).
+__all__ = ["TextStyle", "STYLES", "LEADING", "Text", "Rect", "Mark", "Group", "Layout", "lay_out", "wrap", "measure",
+           "right_edge", "split_keep", "text_height", "translate", "ASCENT", "DESCENT"]
 
-
-STYLES = {
-    "title": TextStyle(24, bold=True),
-    "panel-title": TextStyle(18, bold=True),  # a panel's title, under a composed figure's
-    "subtitle": TextStyle(15),
-    "badge": TextStyle(12.5, bold=True),
-    "note": TextStyle(13),
-    "vectors": TextStyle(14, "mono"),
-    "caption": TextStyle(15, bold=True),
-    "header": TextStyle(15, "mono", bold=True),
-    "score": TextStyle(18, "mono"),
-    "score-computed": TextStyle(18, "mono", bold=True),
-    "masked": TextStyle(12.5, italic=True),
-    "softmax-heading": TextStyle(15, bold=True),
-    "softmax-scores": TextStyle(13.5, "mono", bold=True),
-    "softmax-weights": TextStyle(13.5, "mono"),
-    "footer": TextStyle(12.5, italic=True),
-    "outputs-heading": TextStyle(15, bold=True),
-    "output": TextStyle(13.5, "mono"),
-    # the mask view
-    "axis-title": TextStyle(14, italic=True),
-    "tick": TextStyle(12, "mono"),
-    "legend": TextStyle(13),
-    "elision": TextStyle(18),  # an elided figure's ⋮, ⋯ and ⋱
-}
-LEADING = 1.35  # line height in em
 
 PAD = 28  # canvas margin
 MIN_WRAP = 640  # captions wrap at the wider of this and the grid
 CELL_MIN_W, CELL_H, CELL_GAP, CELL_PAD = 68, 46, 4, 12
 HEADER_SLACK = 24  # column labels up to this much wider than the cells' content widen the cells
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    role: str
-    x: float
-    y: float  # baseline of the first line
-    lines: tuple[str, ...]  # "".join(lines) is the text; each line is drawn below the previous
-    anchor: str = "start"
-    indent: float = 0  # extra x for continuation lines
-    rotate: int = 0  # 0, or -90: drawn upwards about (x, y), for long column headers
-    # Spans (start, stop) of "".join(lines) that are a user's text (`words.user_text`): every backend
-    # escapes them as text and typesets as notation only the rest.
-    user: tuple[tuple[int, int], ...] = ()
-
-    @property
-    def style(self):
-        return STYLES[self.role]
-
-    @property
-    def text(self):
-        return "".join(self.lines)
-
-    def line_boxes(self):
-        """(x0, y0, x1, y1) of each drawn line."""
-        s = self.style
-        boxes = []
-        for n, line in enumerate(self.lines):
-            width = measure(line.rstrip(), s)
-            x = self.x + (self.indent if n else 0)
-            x0 = x if self.anchor == "start" else x - width / 2 if self.anchor == "middle" else x - width  # "end"
-            base = self.y + n * s.size * LEADING
-            boxes.append((x0, base - ASCENT * s.size, x0 + width, base + DESCENT * s.size))
-        if self.rotate == -90:  # (x + u, y + v) is drawn at (x + v, y - u)
-            return [(self.x + (b[1] - self.y), self.y - (b[2] - self.x), self.x + (b[3] - self.y),
-                     self.y - (b[0] - self.x)) for b in boxes]
-        return boxes
-
-
-@dataclass(frozen=True, slots=True)
-class Rect:
-    role: str
-    x: float
-    y: float
-    w: float
-    h: float
-    rx: float = 0
-    attrs: tuple[tuple[str, str], ...] = ()  # (name, value) pairs a backend may write, e.g. (("data-k", "1-3"),)
-
-
-@dataclass(frozen=True, slots=True)
-class Mark:
-    """A small corner triangle: the highlight's shape cue, readable without colour."""
-
-    role: str
-    x: float  # top-right corner
-    y: float
-    size: float
-
-
-@dataclass(frozen=True, slots=True)
-class Group:
-    classes: tuple[str, ...]
-    attrs: tuple[tuple[str, str], ...]  # (name, value) pairs, e.g. (("data-q", "1"), ("data-k", "2"))
-    children: tuple[Text | Rect | Mark | Group, ...]
-    box: tuple[float, float, float, float] | None = None  # (x0, y0, x1, y1) the texts must stay inside, if any
-
-
-@dataclass
-class Layout:
-    width: float
-    height: float
-    title: str  # for <title>
-    desc: str  # for <desc>
-    items: list[Text | Rect | Mark | Group] = field(default_factory=list)
-    grid: tuple[float, float, float] | None = None  # (x, y, cell size) of the grid's top-left corner, for panels
-
-    def texts_in_boxes(self):
-        """(Text, the box it must stay inside or None), in document order: what overlap checks test.
-        A text's box is its nearest enclosing group's (panels nest cells inside panels)."""
-        out = []
-
-        def visit(items, box):
-            for item in items:
-                if isinstance(item, Group):
-                    visit(item.children, item.box)
-                elif isinstance(item, Text):
-                    out.append((item, box))
-
-        visit(self.items, None)
-        return out
-
-    def walk(self):
-        """Every item, groups' children included, in document order."""
-        stack = list(reversed(self.items))
-        while stack:
-            item = stack.pop()
-            yield item
-            if isinstance(item, Group):
-                stack.extend(reversed(item.children))
-
-
-def measure(text, style):
-    """Advance width of `text` drawn in `style`."""
-    return text_width(text, style.size, style.family, style.bold, style.italic)
 
 
 def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
@@ -229,11 +85,6 @@ def _split_on(word, marks):
             out.append(current)
             current = ""
     return out + [current] if current else out
-
-
-def text_height(role: str, n_lines: int = 1) -> float:
-    s = STYLES[role].size
-    return s * (ASCENT + DESCENT) + (n_lines - 1) * s * LEADING
 
 
 def _width(text, role):
@@ -428,21 +279,3 @@ def _output_row(row, top, bottom, text, panel_w):
     return Group(classes, (("data-q", str(row.q)),), children, box=(PAD, top, PAD + panel_w, bottom))
 
 
-def right_edge(item):
-    if isinstance(item, Text):
-        return max(b[2] for b in item.line_boxes())
-    if isinstance(item, Rect):
-        return item.x + item.w
-    if isinstance(item, Mark):
-        return item.x
-    if item.box is not None:  # a group's texts stay inside its box (the layout sizes boxes to them; tests check)
-        return item.box[2]
-    return max((right_edge(child) for child in item.children), default=0)
-
-
-def translate(item: Item, dx: float, dy: float) -> Item:
-    """`item` moved by (dx, dy), groups with everything in them: how panels are placed."""
-    if isinstance(item, Group):
-        box = item.box and (item.box[0] + dx, item.box[1] + dy, item.box[2] + dx, item.box[3] + dy)
-        return replace(item, children=tuple(translate(child, dx, dy) for child in item.children), box=box)
-    return replace(item, x=item.x + dx, y=item.y + dy)

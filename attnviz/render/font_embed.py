@@ -10,7 +10,7 @@ import base64
 import os
 from functools import lru_cache
 
-from ..layout.figure import STYLES, Text
+from ..layout.items import STYLES, Text
 from ..layout.metrics import FACES, FONT_DIR, FONT_FAMILIES, face
 
 __all__ = ["font_css"]

@@ -6,28 +6,27 @@ layout's size, placed so its baseline is where the layout put it: everything sta
 in PowerPoint, Keynote, LibreOffice and Google Slides. Nothing is a picture.
 """
 
-from ..layout.figure import Group, Mark, Rect, Text, measure
+from ..layout.items import measure
 from ..layout.metrics import ASCENT, DESCENT
-from .themes import SHAPE_PAINT, TEXT_COLOUR, get_theme
+from .painter import paint as paint_layout
+from .themes import get_theme
 
-__all__ = ["EMU_PER_PX", "paint"]
+__all__ = ["EMU_PER_PX", "paint", "PptxPainter"]
 
 EMU_PER_PX = 9525  # English Metric Units in a CSS pixel (1/96 inch)
 _FONTS = {"sans": "DejaVu Sans", "mono": "DejaVu Sans Mono"}
-_DASHES = {"cell-masked": "DASH", "cell-pending": "ROUND_DOT", "softmax-pending": "ROUND_DOT",
-           "output-pending": "ROUND_DOT"}
-_WIDTHS = {"cell-computed": 3, "cell-computed-outline": 3}  # px: thick = computed this step
+_DASHES = {"dashed": "DASH", "dotted": "ROUND_DOT"}  # painter.DASHES in PowerPoint's named dashes
 
 
 def paint(slide, layout, theme, left, top, scale):
     """Draw `layout` on `slide` with its top-left corner at (`left`, `top`) EMU, `scale` EMU per layout unit."""
-    painter = _Painter(slide.shapes, get_theme(theme).colours, left, top, scale)
-    painter.rect(Rect("background", 0, 0, layout.width, layout.height))
-    for item in layout.items:
-        painter.item(item)
+    paint_layout(layout.items, layout.width, layout.height,
+                 PptxPainter(slide.shapes, get_theme(theme).colours, left, top, scale))
 
 
-class _Painter:
+class PptxPainter:
+    """The PowerPoint backend of the painter interface (`painter.Painter`): native, editable shapes."""
+
     def __init__(self, shapes, palette, left, top, scale):
         self.shapes, self.palette, self.left, self.top, self.scale = shapes, palette, left, top, scale
 
@@ -36,25 +35,18 @@ class _Painter:
         return round(self.left + x * s), round(self.top + y * s), max(1, round(w * s)), max(1, round(h * s))
 
     def colour(self, key):
-        from pptx.dml.color import RGBColor
+        from pptx.dml.color import RGBColor  # python-pptx: the slides extra, imported when a deck is drawn
 
         return RGBColor.from_string(self.palette[key][1:].upper())
 
-    def item(self, item):
-        if isinstance(item, Group):
-            for child in item.children:
-                self.item(child)
-        elif isinstance(item, Text):
-            self.text(item)
-        elif isinstance(item, Rect):
-            self.rect(item)
-        elif isinstance(item, Mark):
-            self.mark(item)
-        else:
-            raise TypeError(f"cannot draw {item!r}")
+    def open_group(self, group, paint):
+        pass  # every shape carries its own paint: a group is only its children
+
+    def close_group(self, group):
+        pass
 
     def _shape(self, kind, x, y, w, h):
-        from pptx.oxml.ns import qn
+        from pptx.oxml.ns import qn  # python-pptx: the slides extra
 
         shape = self.shapes.add_shape(kind, *self.emu(x, y, w, h))
         style = shape._element.find(qn("p:style"))  # the template's theme style would add a shadow
@@ -62,8 +54,8 @@ class _Painter:
             shape._element.remove(style)
         return shape
 
-    def rect(self, rect):
-        from pptx.enum.dml import MSO_LINE_DASH_STYLE, MSO_PATTERN_TYPE
+    def rect(self, rect, paint):
+        from pptx.enum.dml import MSO_LINE_DASH_STYLE, MSO_PATTERN_TYPE  # python-pptx: the slides extra
         from pptx.enum.shapes import MSO_SHAPE
         from pptx.util import Emu
 
@@ -71,37 +63,38 @@ class _Painter:
         shape = self._shape(kind, rect.x, rect.y, rect.w, rect.h)
         if rect.rx:
             shape.adjustments[0] = min(0.5, rect.rx / min(rect.w, rect.h))
-        fill, stroke = SHAPE_PAINT[rect.role]
-        if fill == "hatch":
+        if paint.fill == "hatch":
             shape.fill.patterned()
             shape.fill.pattern = MSO_PATTERN_TYPE.WIDE_UPWARD_DIAGONAL
             shape.fill.fore_color.rgb = self.colour("masked-hatch")
             shape.fill.back_color.rgb = self.colour("masked-fill")
-        elif fill:
+        elif paint.fill:
             shape.fill.solid()
-            shape.fill.fore_color.rgb = self.colour(fill)
+            shape.fill.fore_color.rgb = self.colour(paint.fill)
+            if paint.fill_opacity != 1:
+                _see_through(shape, paint.fill_opacity)
         else:
             shape.fill.background()
-        if stroke:
-            shape.line.color.rgb = self.colour(stroke)
-            shape.line.width = Emu(round(_WIDTHS.get(rect.role, 1) * self.scale))
-            if rect.role in _DASHES:
-                shape.line.dash_style = getattr(MSO_LINE_DASH_STYLE, _DASHES[rect.role])
+        if paint.stroke:
+            shape.line.color.rgb = self.colour(paint.stroke)
+            shape.line.width = Emu(round(paint.width * self.scale))
+            if paint.dash:
+                shape.line.dash_style = getattr(MSO_LINE_DASH_STYLE, _DASHES[paint.dash])
         else:
             shape.line.fill.background()
 
-    def mark(self, mark):
-        from pptx.enum.shapes import MSO_SHAPE
+    def mark(self, mark, paint):
+        from pptx.enum.shapes import MSO_SHAPE  # python-pptx: the slides extra
 
         # PowerPoint's right triangle has its right angle bottom-left; turned half round, top-right.
         shape = self._shape(MSO_SHAPE.RIGHT_TRIANGLE, mark.x - mark.size, mark.y, mark.size, mark.size)
         shape.rotation = 180
         shape.fill.solid()
-        shape.fill.fore_color.rgb = self.colour(SHAPE_PAINT[mark.role][0])
+        shape.fill.fore_color.rgb = self.colour(paint.fill)
         shape.line.fill.background()
 
-    def text(self, text):
-        from pptx.enum.text import MSO_ANCHOR, MSO_AUTO_SIZE, PP_ALIGN
+    def text(self, text, colour):
+        from pptx.enum.text import MSO_ANCHOR, MSO_AUTO_SIZE, PP_ALIGN  # python-pptx: the slides extra
         from pptx.util import Pt
 
         style = text.style
@@ -136,4 +129,13 @@ class _Painter:
             font.size = Pt(style.size * 0.75 * self.scale / EMU_PER_PX)  # 0.75 pt a pixel
             font.bold = style.bold
             font.italic = style.italic
-            font.color.rgb = self.colour(TEXT_COLOUR[text.role])
+            font.color.rgb = self.colour(colour)
+
+
+def _see_through(shape, opacity):
+    """A solid fill at `opacity` (python-pptx has no call for it: DrawingML's <a:alpha> on the colour)."""
+    from pptx.oxml.ns import qn  # python-pptx: the slides extra
+
+    colour = shape.fill._xPr.find(qn("a:solidFill")).find(qn("a:srgbClr"))
+    alpha = colour.makeelement(qn("a:alpha"), {"val": str(round(opacity * 100_000))})
+    colour.append(alpha)

@@ -9,12 +9,12 @@ import os
 from numbers import Real
 
 from ..errors import InputError
+from ..words.budget import MAX_PIXELS_A_SIDE
 
 __all__ = ["FORMATS", "format_for", "to_png", "to_pdf", "png_scale", "MAX_PIXELS_A_SIDE", "CSS_DPI"]
 
 FORMATS = ("svg", "png", "pdf")
 CSS_DPI = 96  # one SVG user unit is one CSS pixel, 1/96 inch
-MAX_PIXELS_A_SIDE = 32767  # Cairo's largest image surface
 DEFAULT_PNG_SCALE = 2  # sharp on high-density screens and projectors
 # A quarter pixel per unit is a thumbnail already (the seed figure 180 px wide); below it text is a smudge.
 SCALES = (0.25, 25)  # pixels per SVG unit

@@ -10,12 +10,13 @@ or unsupported (CairoSVG); a scoped <style> layers CSS custom properties on top
 
 from functools import lru_cache
 
-from ..layout.figure import LEADING, Group, Mark, Rect, Text
+from ..layout.items import LEADING
 from ..layout.metrics import FONT_FAMILIES
-from .themes import SHAPE_PAINT, TEXT_COLOUR, get_theme, stylesheet
-from .xml import Element, attributes as _attributes, escape_text, leaf, parent
+from .painter import DASHES, paint
+from .themes import get_theme, stylesheet
+from .xml import Element, attributes as _attributes, escape_text, leaf
 
-__all__ = ["render_svg", "fmt"]
+__all__ = ["render_svg", "fmt", "SvgPainter"]
 
 @lru_cache(maxsize=4096)  # a grid repeats its column and row coordinates
 def fmt(number):
@@ -35,7 +36,7 @@ def render_svg(layout, id_prefix, theme="light", description=None, font_css=""):
     `aria-description`; `font_css`: @font-face and font-family rules of embedded fonts.
     """
     theme = get_theme(theme)
-    painter = _Painter(theme.colours, id_prefix)
+    painter = SvgPainter(theme.colours, id_prefix)
     width, height = fmt(layout.width), fmt(layout.height)
     root = Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "version": "1.1", "class": "attnviz",
                            "id": id_prefix, "role": "img", "aria-labelledby": f"{id_prefix}-title {id_prefix}-desc",
@@ -50,18 +51,18 @@ def render_svg(layout, id_prefix, theme="light", description=None, font_css=""):
     if css:
         root.add(Element("style", {}, css))
     root.add(Element("defs")).add(painter.hatch(f"{id_prefix}-hatch"))
-    root.add(Element("rect", {"class": "attnviz-background", "x": "0", "y": "0", "width": width, "height": height,
-                              **painter.shape("background")}))
-    for item in layout.items:
-        root.add(painter.element(item))
+    paint(layout.items, layout.width, layout.height, painter)
+    root.add("".join(painter.parts))
     return root.to_string()
 
 
-class _Painter:
-    """Turns layout items into SVG elements painted with one palette."""
+class SvgPainter:
+    """The SVG backend of the painter interface (`painter.Painter`): layout items as SVG markup, in `parts`."""
 
     def __init__(self, palette, id_prefix):
         self.palette, self.id_prefix = palette, id_prefix
+        self.parts = []
+        self._inherited = [None]  # the role whose paint the enclosing group carries, so its rects need none
         self._paint = {}  # role: its presentation attributes, made once (a 64x64 grid has 4,096 cell rects)
         self._texts = {}  # (what, role): attribute text written once
 
@@ -71,21 +72,17 @@ class _Painter:
             self._texts[key] = make()
         return self._texts[key]
 
-    def shape(self, role):
-        """Presentation attributes (fill, stroke) of a shape role (shared: do not change them)."""
-        if role not in self._paint:
-            self._paint[role] = self._shape(role)
-        return self._paint[role]
-
-    def _shape(self, role):
-        fill, stroke = SHAPE_PAINT[role]
-        if fill == "hatch":
-            paint = {"fill": f"url(#{self.id_prefix}-hatch)"}
-        else:
-            paint = {"fill": self.palette[fill] if fill else "none"}
-        if stroke:
-            paint["stroke"] = self.palette[stroke]
-        return paint
+    def shape(self, paint):
+        """Presentation attributes (fill, stroke) of a shape's paint (shared: do not change them)."""
+        if paint.role not in self._paint:
+            if paint.fill == "hatch":
+                colours = {"fill": f"url(#{self.id_prefix}-hatch)"}
+            else:
+                colours = {"fill": self.palette[paint.fill] if paint.fill else "none"}
+            if paint.stroke:
+                colours["stroke"] = self.palette[paint.stroke]
+            self._paint[paint.role] = colours
+        return self._paint[paint.role]
 
     def hatch(self, pattern_id):
         """Diagonal stripes for masked cells: they read as "masked" without colour, and in greyscale."""
@@ -97,44 +94,43 @@ class _Painter:
                                   "height": "8", "fill": self.palette["masked-hatch"]}))
         return pattern
 
-    def element(self, item, inherited=None):
-        """`inherited`: the shape role whose paint an enclosing group carries, so its rects need none."""
-        if isinstance(item, Group):
-            attributes = {"class": " ".join(item.classes)}
-            attributes.update(item.attrs)
-            if item.classes[0] in _GROUP_PAINT:
-                inherited, hints = _GROUP_PAINT[item.classes[0]]
-                attributes.update({**self.shape(inherited), **hints})
-            return parent("g", attributes, [self.element(child, inherited) for child in item.children])
-        if isinstance(item, Text):
-            return self.text(item)
-        if isinstance(item, Rect):
-            return self.rect(item, paint=item.role != inherited)
-        if isinstance(item, Mark):
-            s = item.size
-            points = [(item.x - s, item.y), (item.x, item.y), (item.x, item.y + s)]
-            return leaf("polygon", {"class": f"attnviz-{item.role}",
-                                       "points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in points),
-                                       **self.shape(item.role)})
-        raise TypeError(f"cannot draw {item!r}")
+    def open_group(self, group, paint):
+        attributes = {"class": " ".join(group.classes)}
+        attributes.update(group.attrs)
+        if paint is not None:
+            attributes.update({**self.shape(paint), **_GROUP_HINTS.get(group.classes[0], {})})
+        self._inherited.append(paint.role if paint is not None else self._inherited[-1])
+        self.parts.append(f"<g{_attributes(attributes)}>")
 
-    def rect(self, rect, paint=True):
+    def close_group(self, group):
+        self._inherited.pop()
+        self.parts.append("</g>")
+
+    def rect(self, rect, paint):
+        painted = rect.role != self._inherited[-1]
         head = _attributes({"class": f"attnviz-{rect.role}", **dict(rect.attrs)}) if rect.attrs else \
             self._written(("rect-class", rect.role), lambda: _attributes({"class": f"attnviz-{rect.role}"}))
         place = f' x="{fmt(rect.x)}" y="{fmt(rect.y)}" width="{fmt(rect.w)}" height="{fmt(rect.h)}"'
         if rect.rx:
             place += f' rx="{fmt(rect.rx)}"'
         # A role's paint and stroke are the same on every rect: written once.
-        tail = self._written(("rect-paint", rect.role, paint), lambda: _attributes(
-            {**(self.shape(rect.role) if paint else {}), **_STROKES.get(rect.role, {})}))
-        return f"<rect{head}{place}{tail}/>"
+        tail = self._written(("rect-paint", rect.role, painted), lambda: _attributes(
+            {**(self.shape(paint) if painted else {}), **_stroke_meaning(paint)}))
+        self.parts.append(f"<rect{head}{place}{tail}/>")
 
-    def text(self, text):
+    def mark(self, mark, paint):
+        s = mark.size
+        points = [(mark.x - s, mark.y), (mark.x, mark.y), (mark.x, mark.y + s)]
+        self.parts.append(leaf("polygon", {"class": f"attnviz-{mark.role}",
+                                           "points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in points),
+                                           **self.shape(paint)}))
+
+    def text(self, text, colour):
         style, role = text.style, text.role
         head = self._written(("text-class", role), lambda: _attributes({"class": f"attnviz-{role}-text"}))
         # The role's colour and font, the same on every text of the role: written once.
         font = self._written(("text-font", role), lambda: _attributes(
-            {"fill": self.palette[TEXT_COLOUR[role]], "font-family": FONT_FAMILIES[style.family],
+            {"fill": self.palette[colour], "font-family": FONT_FAMILIES[style.family],
              "font-size": fmt(style.size)}))
         weight = self._written(("text-weight", role), lambda: _attributes(
             {**({"font-weight": "bold"} if style.bold else {}), **({"font-style": "italic"} if style.italic else {})}))
@@ -149,12 +145,25 @@ class _Painter:
             # Without this, SVG would drop a label's leading space and squeeze "a  b" to "a b".
             written += ' xml:space="preserve"'
         if len(text.lines) == 1:
-            return f"<text{written}>{escape_text(text.lines[0])}</text>"
+            self.parts.append(f"<text{written}>{escape_text(text.lines[0])}</text>")
+            return
         line_height = style.size * LEADING
         tspans = "".join(
             leaf("tspan", {"x": fmt(text.x + (text.indent if n else 0)), "y": fmt(text.y + n * line_height)}, line)
             for n, line in enumerate(text.lines))
-        return f"<text{written}>{tspans}</text>"
+        self.parts.append(f"<text{written}>{tspans}</text>")
+
+
+def _stroke_meaning(paint):
+    """The SVG attributes of a paint's dash, width and opacity (none when they are the defaults)."""
+    meaning = {}
+    if paint.dash:
+        meaning["stroke-dasharray"] = " ".join(map(fmt, DASHES[paint.dash]))
+    if paint.width != 1:
+        meaning["stroke-width"] = fmt(paint.width)
+    if paint.fill_opacity != 1:
+        meaning["fill-opacity"] = fmt(paint.fill_opacity)
+    return meaning
 
 
 def _collapsible(text):
@@ -164,17 +173,5 @@ def _collapsible(text):
             or "\r" in text)
 
 
-# A map's kept runs take their fill from the map (once, not on each of up to 1,024 rects); its cells are
-# edge to edge at fractional sizes, where anti-aliased edges would show seams between rows.
-_GROUP_PAINT = {"attnviz-map": ("kept", {"shape-rendering": "crispEdges"})}
-
-# Stroke shapes are part of the meaning, not the theme: dashed = masked, thick = computed this step.
-_STROKES = {
-    "cell-masked": {"stroke-dasharray": "5 3"},
-    "cell-computed": {"stroke-width": "3"},
-    "cell-computed-outline": {"stroke-width": "3"},
-    "cell-pending": {"stroke-dasharray": "2 3"},  # dotted = not computed yet (a walkthrough step)
-    "softmax-pending": {"stroke-dasharray": "2 3"},
-    "output-pending": {"stroke-dasharray": "2 3"},
-    "computed": {"stroke-width": "2.5", "fill-opacity": "0.6"},  # a map's highlight: the cell under it shows
-}
+# A map's cells are edge to edge at fractional sizes, where anti-aliased edges would show seams between rows.
+_GROUP_HINTS = {"attnviz-map": {"shape-rendering": "crispEdges"}}

@@ -29,8 +29,8 @@ _SYMBOLS = {"·": r"$\cdot$", "√": r"$\surd$", "≈": r"$\approx$", "≤": r"$
 _ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~", "\u0327": "c",
             "\u030a": "r", "\u030c": "v", "\u0306": "u", "\u0304": "=", "\u0307": ".", "\u030b": "H"}
 _GREEK = {chr(0x3b1 + n): name for n, name in enumerate(
-    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi o pi rho varsigma sigma tau upsilon "
-    "phi chi psi omega".split())}
+    ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu",
+     "xi", "o", "pi", "rho", "varsigma", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega"])}
 _GREEK.update({"Γ": "Gamma", "Δ": "Delta", "Θ": "Theta", "Λ": "Lambda", "Ξ": "Xi", "Π": "Pi", "Φ": "Phi",
                "Ψ": "Psi", "Ω": "Omega", "Σ": "Sigma"})
 

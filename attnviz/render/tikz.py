@@ -10,28 +10,18 @@ stays inside its measured box.
 
 import math
 
-from ..layout.figure import LEADING, Group, Mark, Rect, Text, measure
-from .themes import COLOUR_NAMES, SHAPE_PAINT, TEXT_COLOUR, get_theme
+from ..layout.items import LEADING, measure
+from .painter import DASHES, walk
+from .themes import COLOUR_NAMES, get_theme
 from .tex_escape import escape, typed_line, value_line
 from .svg import fmt
 
-__all__ = ["PX", "VALUE_ROLES", "colour_definitions", "tikz_styles", "tikz_items", "picture"]
+__all__ = ["PX", "VALUE_ROLES", "colour_definitions", "tikz_styles", "tikz_items", "picture", "TikzPainter"]
 
 PX = 0.75  # pt per layout unit (a CSS pixel)
 #: Roles whose lines are values, typed as math.
 VALUE_ROLES = frozenset({"score", "score-computed", "softmax-scores", "softmax-weights", "output", "vectors"})
 HATCH_PERIOD, HATCH_WIDTH = 8, 2.5  # as the SVG pattern: stripes 2.5 wide, 8 apart, at 45 degrees
-
-# Stroke shapes are part of the meaning (as in the SVG): dashed = masked, thick = computed this step.
-_STROKES = {
-    "cell-masked": "dash pattern=on 3.75pt off 2.25pt",
-    "cell-computed": "line width=2.25pt",
-    "cell-computed-outline": "line width=2.25pt",
-    "cell-pending": "dash pattern=on 1.5pt off 2.25pt",
-    "softmax-pending": "dash pattern=on 1.5pt off 2.25pt",
-    "output-pending": "dash pattern=on 1.5pt off 2.25pt",
-}
-
 
 def colour_definitions(theme, command="definecolor"):
     r"""`\definecolor{attnviz-text}{HTML}{111827}` for every colour of `theme`, one a line.
@@ -63,37 +53,47 @@ def picture(commands, width, height):
 
 def tikz_items(layout):
     """One string of TikZ commands per top-level item of `layout`, in drawing order."""
-    return [_item(item) for item in layout.items]
+    out = []
+    for item in layout.items:
+        painter = TikzPainter()
+        walk([item], painter)
+        out.append("\n".join(painter.commands))
+    return out
 
 
-def _item(item):
-    if isinstance(item, Group):
-        return "\n".join(_item(child) for child in item.children)
-    if isinstance(item, Text):
-        return _text(item)
-    if isinstance(item, Rect):
-        return _rect(item)
-    if isinstance(item, Mark):
-        x, y, s = fmt(item.x), fmt(item.y), fmt(item.size)
-        return rf"\fill[attnviz-{SHAPE_PAINT[item.role][0]}] ({x}-{s},{y}) -- ({x},{y}) -- ({x},{y}+{s}) -- cycle;"
-    raise TypeError(f"cannot draw {item!r}")
+class TikzPainter:
+    """The TikZ backend of the painter interface (`painter.Painter`): layout items as TikZ commands."""
 
+    def __init__(self):
+        self.commands = []
 
-def _rect(rect):
-    fill, stroke = SHAPE_PAINT[rect.role]
-    corners = f"rounded corners={fmt(rect.rx * PX)}pt" if rect.rx else "sharp corners"
-    shape = f"({fmt(rect.x)},{fmt(rect.y)}) rectangle ({fmt(rect.x + rect.w)},{fmt(rect.y + rect.h)})"
-    commands = []
-    if fill == "hatch":
-        commands.append(rf"\fill[attnviz-masked-fill, {corners}] {shape};")
-        commands.append(r"\begin{scope}" + rf"\clip[{corners}] {shape};" + _stripes(rect) + r"\end{scope}")
-    elif fill:
-        commands.append(rf"\fill[attnviz-{fill}, {corners}] {shape};")
-    if stroke:
-        options = ", ".join(filter(None, [f"attnviz-{stroke}", f"line width={PX}pt", corners,
-                                          _STROKES.get(rect.role)]))
-        commands.append(rf"\draw[{options}] {shape};")
-    return "\n".join(commands)
+    def open_group(self, group, paint):
+        pass  # TikZ draws every shape with its own paint: a group is only its children
+
+    def close_group(self, group):
+        pass
+
+    def mark(self, mark, paint):
+        x, y, s = fmt(mark.x), fmt(mark.y), fmt(mark.size)
+        self.commands.append(rf"\fill[attnviz-{paint.fill}] ({x}-{s},{y}) -- ({x},{y}) -- ({x},{y}+{s}) -- cycle;")
+
+    def rect(self, rect, paint):
+        corners = f"rounded corners={fmt(rect.rx * PX)}pt" if rect.rx else "sharp corners"
+        shape = f"({fmt(rect.x)},{fmt(rect.y)}) rectangle ({fmt(rect.x + rect.w)},{fmt(rect.y + rect.h)})"
+        opacity = f", fill opacity={fmt(paint.fill_opacity)}" if paint.fill_opacity != 1 else ""
+        if paint.fill == "hatch":
+            self.commands.append(rf"\fill[attnviz-masked-fill, {corners}] {shape};")
+            self.commands.append(r"\begin{scope}" + rf"\clip[{corners}] {shape};" + _stripes(rect) + r"\end{scope}")
+        elif paint.fill:
+            self.commands.append(rf"\fill[attnviz-{paint.fill}{opacity}, {corners}] {shape};")
+        if paint.stroke:
+            dash = paint.dash and "dash pattern=on {}pt off {}pt".format(*(fmt(n * PX) for n in DASHES[paint.dash]))
+            options = ", ".join(filter(None, [f"attnviz-{paint.stroke}", f"line width={fmt(paint.width * PX)}pt",
+                                              corners, dash]))
+            self.commands.append(rf"\draw[{options}] {shape};")
+
+    def text(self, text, colour):
+        self.commands.append(_text(text, colour))
 
 
 def _stripes(rect):
@@ -110,10 +110,10 @@ def _stripes(rect):
 _ANCHORS = {"start": "base west", "middle": "base", "end": "base east"}
 
 
-def _text(text):
+def _text(text, colour):
     style = text.style
     font = style.family + (" bold" if style.bold else " italic" if style.italic else "")
-    options = [f"attnviz {font}", f"scale={fmt(style.size * PX / 10)}", f"text=attnviz-{TEXT_COLOUR[text.role]}",
+    options = [f"attnviz {font}", f"scale={fmt(style.size * PX / 10)}", f"text=attnviz-{colour}",
                f"anchor={_ANCHORS[text.anchor]}"]
     if text.rotate:
         options.append(f"rotate={-text.rotate}")  # SVG turns clockwise with y down; TikZ counter-clockwise

@@ -20,9 +20,7 @@ def figure_sentence(attention, highlight, shown="scores", base=1):
     """
     n_q, n_k = attention.shape
     if any(row is None for row in attention.kept):  # an elided figure computed only its shown rows
-        from ..layout.mask_map import row_runs
-
-        masked = n_q * n_k - sum(b - a for i in range(n_q) for a, b in row_runs(attention.mask, i, n_k))
+        masked = n_q * n_k - sum(b - a for i in range(n_q) for a, b in attention.mask.runs(i))
     else:
         masked = sum(not keep for row in attention.kept for keep in row)
     parts = [f"{n_q} by {n_k} {attention.mask.name} attention {shown}",

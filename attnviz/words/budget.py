@@ -19,14 +19,16 @@ from functools import cache
 
 from ..numbers.exact import InputError, digits
 
-__all__ = ["MAX_VALUE_DIGITS", "FIGURE_CHARS", "PAGE_CHARS", "PAGE_TEX", "PNG_PIXELS", "PDF_POINTS",
-           "check_inputs", "check_values", "figure_chars", "drawable_chars", "check_figure", "check_page", "check_png", "check_pdf"]
+__all__ = ["MAX_VALUE_DIGITS", "FIGURE_CHARS", "PAGE_CHARS", "PAGE_TEX", "PNG_PIXELS", "MAX_PIXELS_A_SIDE",
+           "PDF_POINTS", "check_inputs", "check_values", "figure_chars", "drawable_chars", "check_figure", "check_page",
+           "check_png", "check_pdf"]
 
 MAX_VALUE_DIGITS = 200  # 40-digit entries over a common denominator give scores of ~82 digits
 FIGURE_CHARS = 8_000_000  # the 64x64 benchmark figure is ~2.5 million; the seed 10 thousand
 PAGE_CHARS = 24_000_000  # the seed's page and steps together are ~60 thousand
 PAGE_TEX = 200_000  # characters of TeX over a page's formulas: typesetting costs ~30 µs a character
 PNG_PIXELS = 25_000_000  # 100 MB of pixels while Cairo draws (~5 s); the seed at scale 2 is 2 million
+MAX_PIXELS_A_SIDE = 32767  # Cairo's largest image surface
 PDF_POINTS = 14_400  # a side: the largest page PDF readers open (200 inches)
 
 # Markup around the words, per kind of text: a cell is a group, a rect, a text and an aria-label
@@ -126,7 +128,6 @@ def check_page(document, figure_sizes, where="page"):
 
 def check_png(width, height, scale, where="scale"):
     """Refuse a PNG of more than PNG_PIXELS pixels, or wider or taller than Cairo can draw, before drawing."""
-    from ..render.raster import MAX_PIXELS_A_SIDE
 
     pixels = (round(width * scale), round(height * scale))
     if max(pixels) > MAX_PIXELS_A_SIDE or pixels[0] * pixels[1] > PNG_PIXELS:

@@ -1,0 +1,102 @@
+"""The one painter interface: a layout is walked once, here, and every backend draws it.
+
+Like matplotlib's `RendererBase`, a backend (SVG, TikZ, PowerPoint) implements a handful of
+drawing calls: `open_group`, `close_group`, `rect`, `mark` and `text`. What a role means (its
+fill, stroke, dash, width, opacity) is resolved once, in `ROLE_PAINT`, so the pictures cannot
+drift apart: dashed = masked, dotted = not computed yet, thick = computed this step, and a mask
+map's highlight is see-through in every format.
+"""
+
+from __future__ import annotations
+
+from ..layout.items import Group, Mark, Rect, Text
+from ..records import dataclass
+from .themes import SHAPE_PAINT, TEXT_COLOUR
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Protocol
+
+    from ..layout.items import Item
+
+    class Painter(Protocol):
+        """What a backend implements to draw a layout."""
+
+        def open_group(self, group: Group, paint: Paint | None) -> None:
+            """A group begins; `paint`: the paint its rects of that role share, if the group carries it."""
+
+        def close_group(self, group: Group) -> None:
+            """The group that began last ends."""
+
+        def rect(self, rect: Rect, paint: Paint) -> None:
+            """A rectangle, painted as its role says."""
+
+        def mark(self, mark: Mark, paint: Paint) -> None:
+            """A highlight's corner triangle (its top-right corner at mark.x, mark.y)."""
+
+        def text(self, text: Text, colour: str) -> None:
+            """A text of one or more lines; `colour`: the theme's colour key for its role."""
+
+__all__ = ["Paint", "ROLE_PAINT", "GROUP_PAINT", "DASHES", "paint", "walk"]
+
+#: Stroke dash patterns by meaning, as (on, off) lengths in layout units.
+DASHES = {"dashed": (5, 3), "dotted": (2, 3)}
+
+
+@dataclass(frozen=True, slots=True)
+class Paint:
+    """How a shape role is drawn. Colours are keys of the theme's colours; `fill` may be "hatch"
+    (the masked cells' stripes: masked-fill with masked-hatch stripes)."""
+
+    role: str
+    fill: str | None
+    stroke: str | None
+    width: float = 1  # stroke width, layout units (1 = a CSS pixel)
+    dash: str | None = None  # a key of DASHES: "dashed" = masked, "dotted" = not computed yet
+    fill_opacity: float = 1  # below 1: what lies under the shape shows through
+
+
+# The stroke's meaning beyond colour (colours come from themes.SHAPE_PAINT).
+_STROKE_MEANING: dict[str, dict[str, object]] = {
+    "cell-masked": {"dash": "dashed"},
+    "cell-computed": {"width": 3},
+    "cell-computed-outline": {"width": 3},
+    "cell-pending": {"dash": "dotted"},
+    "softmax-pending": {"dash": "dotted"},
+    "output-pending": {"dash": "dotted"},
+    "computed": {"width": 2.5, "fill_opacity": 0.6},  # a map's highlight: the cell under it shows
+}
+
+#: Every shape role's paint, resolved once.
+ROLE_PAINT: dict[str, Paint] = {
+    role: Paint(role, fill, stroke, **_STROKE_MEANING.get(role, {}))  # type: ignore[arg-type]
+    for role, (fill, stroke) in SHAPE_PAINT.items()
+}
+
+#: Groups whose rects of one role share the group's paint (a map's up to 1,024 kept runs): first class -> role.
+GROUP_PAINT = {"attnviz-map": "kept"}
+
+
+def walk(items: Iterable[Item], painter: Painter) -> None:
+    """Draw `items` (and their groups' children, in order) through `painter`."""
+    for item in items:
+        if isinstance(item, Group):
+            role = GROUP_PAINT.get(item.classes[0])
+            painter.open_group(item, None if role is None else ROLE_PAINT[role])
+            walk(item.children, painter)
+            painter.close_group(item)
+        elif isinstance(item, Text):
+            painter.text(item, TEXT_COLOUR[item.role])
+        elif isinstance(item, Rect):
+            painter.rect(item, ROLE_PAINT[item.role])
+        elif isinstance(item, Mark):
+            painter.mark(item, ROLE_PAINT[item.role])
+        else:
+            raise TypeError(f"cannot draw {item!r}")
+
+
+def paint(layout_items: Iterable[Item], width: float, height: float, painter: Painter) -> None:
+    """The background, then every item: a whole figure."""
+    painter.rect(Rect("background", 0, 0, width, height), ROLE_PAINT["background"])
+    walk(layout_items, painter)
