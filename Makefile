@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test golden looks bench docs clean system-deps
+.PHONY: demo test check lint golden looks bench docs clean system-deps
 
 $(BIN)/attnviz: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,8 +17,16 @@ demo: $(BIN)/attnviz
 	$(BIN)/attnviz walkthrough
 	$(BIN)/attnviz gallery out/gallery -j auto
 
-test: $(BIN)/attnviz system-deps
+# Everything: lint, types (tests/test_typing.py runs mypy --strict over the whole package), every test.
+test: $(BIN)/attnviz system-deps lint
 	$(BIN)/python -m pytest -q
+
+# The edit loop: engine, words, layout and SVG tests (the `check` marker, tests/conftest.py), about a minute.
+check: $(BIN)/attnviz
+	$(BIN)/python -m pytest -q -m check tests
+
+lint: $(BIN)/attnviz
+	$(BIN)/python -m ruff check attnviz tests benchmarks docs tools
 
 # Chromium (for the browser tests), DejaVu fonts and Cairo, from Debian's packages, when missing.
 system-deps:

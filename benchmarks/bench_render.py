@@ -129,7 +129,8 @@ def in_process():
         assert floor_writer.write(layout, prefix, description, fig.theme) == svg  # the same bytes
         args = seaborn_args(fig, n)
         a_ms, a_runs = median_ms(lambda q=q, k=k, n=n: attnviz.figure(q, k, highlight=[(n, n)], softmax=FORM).svg())
-        f_ms, _ = median_ms(lambda: floor_writer.write(layout, prefix, description, "light"))
+        f_ms, _ = median_ms(lambda layout=layout, prefix=prefix, description=description:
+                            floor_writer.write(layout, prefix, description, "light"))
         s_svg = seaborn_figure.draw(*args)
         assert fig.words.softmax_rows[-1].scores.encode() in s_svg  # the same captions
         s_ms, s_runs = median_ms(lambda args=args: seaborn_figure.draw(*args))
@@ -252,7 +253,8 @@ def main():
         cold = whole_processes(tmp)
         bare_wall, bare_cpu = cold["python -c pass"]
         for name, (wall, cpu) in cold.items():
-            print(f"   {name:<18} {wall:8.1f} ms wall {wall / bare_wall:5.1f}x   {cpu:8.1f} ms CPU {cpu / bare_cpu:5.1f}x")
+            print(f"   {name:<18} {wall:8.1f} ms wall {wall / bare_wall:5.1f}x   "
+                  f"{cpu:8.1f} ms CPU {cpu / bare_cpu:5.1f}x")
         for kind, index, bare in (("wall", 0, bare_wall), ("CPU", 1, bare_cpu)):
             ratio = cold["attnviz render"][index] / bare
             checks.append((f"attnviz render <= {TARGETS['command']:g}x bare python ({kind})", f"{ratio:.2f}x",

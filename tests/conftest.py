@@ -11,6 +11,25 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 collect_ignore_glob = ["data/*"]  # data, not tests: e.g. the scripts that tests/test_typing.py type-checks
 
 settings.register_profile("ci", deadline=None, max_examples=60, derandomize=True)
+
+#: The edit loop's tests (`make check`, under a minute): the engine, the words, the layout and SVG, by stage.
+#: Each module here gets the `check` marker and its stage's marker; `make test` runs every test.
+STAGE_OF_MODULE = {
+    "test_exact": "engine", "test_engine": "engine", "test_masks": "engine", "test_mask_rules": "engine",
+    "test_logits": "engine", "test_flash": "engine", "test_alibi_scoremod": "engine",
+    "test_captions": "words", "test_a11y": "words", "test_bidi": "words",
+    "test_layout": "layout", "test_painter": "render",
+    "test_xml": "render", "test_golden": "render", "test_figure": "render", "test_architecture": "layout",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = getattr(item, "module", None)  # doctests have none
+        stage = STAGE_OF_MODULE.get(module.__name__ if module else "")
+        if stage:
+            item.add_marker(pytest.mark.check)
+            item.add_marker(getattr(pytest.mark, stage))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 

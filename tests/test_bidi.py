@@ -48,7 +48,7 @@ def test_each_label_is_its_own_isolated_run_and_numbers_keep_their_place(labels)
         shown = f"{FSI}{label}{PDI}" if right_to_left else label
         assert f"({shown})=" in vectors
     # No control outside attnviz's own isolates, and each isolate is closed on its line.
-    for role, text in lines:
+    for _role, text in lines:
         assert text.count(FSI) == text.count(PDI)
         assert not [ch for ch in _RUN.sub("", text) if ch in BIDI_CONTROLS]
     # What the reader sees: outside the labels, every line reads left to right exactly as written

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from attnviz.io import spec
-from attnviz.integrations.settings import FigureError, Setting, block_settings, file_settings, id_prefix, inline_html, make_figure
+from attnviz.integrations.settings import (FigureError, Setting, block_settings, file_settings, id_prefix, inline_html,
+                                          make_figure)
 from attnviz.numbers.exact import InputError
 from conftest import svg_root
 

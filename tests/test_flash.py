@@ -74,8 +74,8 @@ def test_running_state_after_every_tile_is_the_brute_force_one(problem):
         if weights.kind == "undefined":
             assert i not in final
             continue
-        m, l = final[i]
-        assert tuple(x + m for x in l) == weights.exponents == tuple(s[i - 1][j - 1] for j in seen[i])
+        m, exps = final[i]
+        assert tuple(x + m for x in exps) == weights.exponents == tuple(s[i - 1][j - 1] for j in seen[i])
 
 
 @given(problems())

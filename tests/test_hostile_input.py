@@ -202,7 +202,6 @@ def test_a_walkthrough_over_its_budget_is_refused_before_any_step_is_drawn(tmp_p
 
 
 def test_a_figure_over_its_budget_is_refused_before_layout(tmp_path, monkeypatch, no_layout):
-    import attnviz.words.budget
 
     monkeypatch.setattr(attnviz.words.budget, "FIGURE_CHARS", 100_000)  # the mechanism, on a figure of ~160,000
     monkeypatch.chdir(tmp_path)

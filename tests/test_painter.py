@@ -138,7 +138,7 @@ def test_tikz_draws_every_shape_with_the_resolved_paint(name):
 
 @pytest.mark.parametrize("name", ["seed", "map-highlight"])
 def test_powerpoint_draws_every_shape_with_the_resolved_paint(name):
-    pptx = pytest.importorskip("pptx")
+    import pptx  # the slides extra, in the test extra too
     from pptx.util import Emu
 
     from attnviz.render.pptx import EMU_PER_PX, paint as paint_slide

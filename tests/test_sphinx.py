@@ -256,7 +256,8 @@ def test_other_builders_get_image_files(tmp_path):
 
 
 def test_importing_attnviz_does_not_import_sphinx_or_markdown():
-    code = "import sys, attnviz, attnviz.integrations.settings; print(sorted(m for m in ('sphinx', 'docutils', 'markdown', " \
+    code = "import sys, attnviz, attnviz.integrations.settings; " \
+           "print(sorted(m for m in ('sphinx', 'docutils', 'markdown', " \
            "'mkdocs', 'pymdownx') if m in sys.modules))"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.stdout.strip() == "[]"

@@ -12,7 +12,6 @@ import sys
 
 import pytest
 
-import attnviz
 
 # Modules the default render must not import: each is either unused by it or costs a share of the
 # 3x budget (dataclasses: about 8 ms with inspect; pathlib: about 4 ms with urllib.parse).
@@ -25,8 +24,9 @@ NOT_FOR_DEFAULT_RENDER = (
     # third-party: only for other formats and options
     "fontTools", "jinja2", "latex2mathml", "mpmath", "cairosvg", "cairocffi", "numpy",
     # attnviz: other commands, other options
-    "attnviz.engine.masks", "attnviz.engine.logits", "attnviz.numbers.rounding", "attnviz.publish.document", "attnviz.publish.page",
-    "attnviz.publish.walkthrough.scores", "attnviz.publish.gallery", "attnviz.integrations.settings", "attnviz.publish.mathml", "attnviz.integrations.markdown",
+    "attnviz.engine.masks", "attnviz.engine.logits", "attnviz.numbers.rounding", "attnviz.publish.document",
+    "attnviz.publish.page", "attnviz.publish.walkthrough.scores", "attnviz.publish.gallery",
+    "attnviz.integrations.settings", "attnviz.publish.mathml", "attnviz.integrations.markdown",
     "attnviz.render.font_embed", "attnviz.integrations.sphinx", "attnviz.integrations.mkdocs", "attnviz.cli.batch",
 )
 # What --version and --help may import from attnviz: the package, the command and its error type.

@@ -101,8 +101,9 @@ def animated_svg(deck):
     n = len(svgs)
     width, height = fmt(layouts[0].width), fmt(layouts[0].height)
     cycle = n * STEP_SECONDS
-    css = [".attnviz-step { visibility: hidden; animation: attnviz-steps %ss step-end infinite }" % cycle,
-           "@keyframes attnviz-steps { 0%% { visibility: visible } %s%% { visibility: hidden } }" % fmt(100 / n)]
+    # %-formatting: CSS is all braces, which f-strings would double
+    css = [".attnviz-step { visibility: hidden; animation: attnviz-steps %ss step-end infinite }" % cycle,  # noqa: UP031
+           "@keyframes attnviz-steps { 0%% { visibility: visible } %s%% { visibility: hidden } }" % fmt(100 / n)]  # noqa: UP031
     css += [f".attnviz-step-{k} {{ animation-delay: {(k - 1) * STEP_SECONDS}s }}" for k in range(2, n + 1)]
     css.append("@media (prefers-reduced-motion: reduce) { .attnviz-step { animation: none } "
                f".attnviz-step-{n} {{ visibility: visible }} }}")

@@ -137,13 +137,13 @@ def _row_update(step, i, attention, state):
     new = [j for j in step.keys if (i, j) in step.scores]
     if i not in step.m:
         return f"Row {i}: every key of this tile is masked and none is kept yet, so m_{i} = −∞ and ℓ_{i} = 0.", None
-    m, l = step.m[i], step.l[i]
+    m, exps = step.m[i], step.l[i]
     old = state.get(i)
-    state[i] = (m, l)
+    state[i] = (m, exps)
     new_scores = [step.scores[i, j] for j in new]
     named_new = [f"e^({notation.format_exact(s)}-{_grouped(m)})" for s in new_scores]
     tex_new = [f"e^{{{_tex_number(s)}-{_tex_grouped(m)}}}" for s in new_scores]
-    m_text, ell = notation.format_exact(m), _sum_text(l)
+    m_text, ell = notation.format_exact(m), _sum_text(exps)
     if not new:
         return (f"Row {i}: every key of this tile is masked, so m_{i} = {m_text} and ℓ_{i} = {ell} stay as they "
                 "were.", None)
@@ -152,7 +152,7 @@ def _row_update(step, i, attention, state):
         text = (f"Row {i}, its first kept keys: m_{i} = max(−∞, {inputs}) = {m_text}; "
                 f"ℓ_{i} = 0 + {' + '.join(named_new)} = {ell}.")
         tex = (rf"m_{{{i}}} = \max(-\infty, {', '.join(map(_tex_number, new_scores))}) = {_tex_number(m)},\ "
-               rf"\ell_{{{i}}} = {' + '.join(tex_new)} = {_tex_sum(l)}")
+               rf"\ell_{{{i}}} = {' + '.join(tex_new)} = {_tex_sum(exps)}")
         return text, tex
     old_m, old_l = old
     inputs = ", ".join(map(notation.format_exact, [old_m, *new_scores]))
@@ -166,7 +166,7 @@ def _row_update(step, i, attention, state):
     text = (f"Row {i}: m_{i} = max({inputs}) = {m_text}; {moved}: ℓ_{i} = {factor}·({_sum_text(old_l)}) + "
             f"{' + '.join(named_new)} = {ell}.")
     tex = (rf"m_{{{i}}} = \max({', '.join(map(_tex_number, [old_m, *new_scores]))}) = {_tex_number(m)},\ "
-           rf"\ell_{{{i}}} = {tex_factor}\left({_tex_sum(old_l)}\right) + {' + '.join(tex_new)} = {_tex_sum(l)}")
+           rf"\ell_{{{i}}} = {tex_factor}\left({_tex_sum(old_l)}\right) + {' + '.join(tex_new)} = {_tex_sum(exps)}")
     if attention.values is not None:
         text += (f" The output accumulator is rescaled the same way: Õ_{i} = {factor}·Õ_{i} + "
                  + " + ".join(f"e^({notation.format_exact(s)}-{_grouped(m)})·V_{j}" for s, j in zip(new_scores, new))
@@ -192,9 +192,9 @@ def _final_section(attention, steps, skipped):
         if i not in final:
             parts.append(f"Row {i} keeps no key, so its softmax is undefined, tiled or not.")
             continue
-        m, l, seen = final[i]
+        m, exps, seen = final[i]
         one_shot = notation.weight_terms(weights, "expanded", i)
-        tiled = [f"{notation.exponential(x)}/({_sum_text(l)})" for x in l]
+        tiled = [f"{notation.exponential(x)}/({_sum_text(exps)})" for x in exps]
         pairs = ", ".join(f"{t} = {o}" for t, o in zip(tiled, one_shot))
         parts.append(f"Row {i} (m_{i} = {notation.format_exact(m)}, keys {', '.join(map(str, seen))}): {pairs}.")
     if attention.values is not None:
@@ -203,9 +203,9 @@ def _final_section(attention, steps, skipped):
     formula = (r"\frac{e^{s_{ij}-m_i}}{\sum_t e^{s_{it}-m_i}} = \frac{e^{-m_i}\,e^{s_{ij}}}{e^{-m_i}\sum_t "
                r"e^{s_{it}}} = \frac{e^{s_{ij}}}{\sum_t e^{s_{it}}}")
     if last is not None:
-        m, l, seen = final[last]
-        scores = [x + m for x in l]
-        formula += (rf",\quad \text{{row {last}: }}\frac{{e^{{{_tex_exponent(l[-1])}}}}}{{{_tex_sum(l)}}} = "
+        m, exps, seen = final[last]
+        scores = [x + m for x in exps]
+        formula += (rf",\quad \text{{row {last}: }}\frac{{e^{{{_tex_exponent(exps[-1])}}}}}{{{_tex_sum(exps)}}} = "
                     rf"\frac{{e^{{{_tex_exponent(scores[-1])}}}}}{{{_tex_sum(scores)}}}")
     outputs = ("output",) if attention.values is not None else ()
     return Section(heading="Tiled softmax equals the one-shot softmax", paragraphs=(" ".join(parts),),
