@@ -107,3 +107,18 @@ def test_hostile_document_text_in_beamer_and_tikz(tmp_path):
 
 def _toml(text):
     return "'''" + text + "'''" if "'''" not in text and "\n" not in text else repr(text)
+
+
+def test_a_documents_paragraph_is_text_and_attnvizs_own_sentence_is_typeset(tmp_path):
+    """By type, not by content: `S_{1,1} = 1/2` typed by a user stays text; the walkthrough's own
+    `S_{1,1} = Q1·K1 = ...` is typeset as math; a label inside attnviz's sentence stays text."""
+    spec = tmp_path / "doc.toml"
+    spec.write_text('heading = "H"\n[figure]\nq = [[1, 0], [0, 1]]\nk = [[1, 0], [0, 1]]\n'
+                    '[[sections]]\nheading = "S"\nparagraph = "The score S_{1,1} = 1/2 is exact."\n'
+                    'highlight = [1, 1]\n', encoding="utf-8")
+    assert run_cli("slides", str(spec), "-f", "beamer", "-o", str(tmp_path / "doc.tex")).code == 0
+    document = (tmp_path / "doc.tex").read_text(encoding="utf-8")
+    assert r"The score S\_\{1,1\} = 1/2 is exact." in document and "$S_{1,1}" not in document
+    assert run_cli("slides", "-f", "beamer", "--tokens", "x_1 b c", "-o", str(tmp_path / "walk.tex")).code == 0
+    walk = (tmp_path / "walk.tex").read_text(encoding="utf-8")
+    assert r"(``x\_1'' and ``x\_1'') is their dot product: $S_{1,1} = Q_{1} \cdot K_{1}" in walk

@@ -24,7 +24,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 
 from ..numbers.exact import InputError
-from ..words.user_text import MAX_TITLE, check_text
+from ..words.user_text import MAX_TITLE, check_text, user_text
 from ..io.spec import KEYS, Key, _kind, figure_arguments, read_spec
 
 __all__ = ["Document", "Section", "DOCUMENT_KEYS", "SECTION_KEYS", "MAX_SECTIONS", "is_document",
@@ -115,7 +115,8 @@ def _heading(value, where):
 def _paragraphs(value, where):
     """Text with paragraphs separated by blank lines -> a tuple of paragraphs."""
     text = _text(MAX_PARAGRAPHS)(value, where)
-    return tuple(" ".join(p.split()) for p in re.split(r"\n\s*\n", text) if p.strip())
+    # A user's paragraphs keep their type: a deck escapes them as text, never reads them as notation.
+    return tuple(user_text(" ".join(p.split())) for p in re.split(r"\n\s*\n", text) if p.strip())
 
 
 def _lang(value, where):

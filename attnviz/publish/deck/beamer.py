@@ -8,7 +8,8 @@ page's formulas may use and their braces balance, so a spec cannot make pdflatex
 
 import re
 
-from ...render.tex_escape import escape, prose
+from ...render.tex_escape import escape, prose, typed_line
+from ...words.user_text import user_spans
 from ...render.tikz import colour_definitions, picture, tikz_items, tikz_styles
 from ...numbers.exact import InputError
 
@@ -92,7 +93,8 @@ def beamer_document(deck):
     titles = "".join(rf"\only<{n}>{{{escape(slide.heading)}}}" for n, slide in enumerate(deck.slides, 1))
     texts, notes = [], []
     for n, slide in enumerate(deck.slides, 1):
-        body = r"\par\medskip ".join(prose(p) for p in slide.paragraphs)
+        # a user's text (a document's paragraph, a token label) is escaped; only attnviz's sentences are typeset
+        body = r"\par\medskip ".join(typed_line(p, user_spans(p), prose) for p in slide.paragraphs)
         formula = _formula(slide.formula)
         texts.append(rf"\only<{n}>{{\footnotesize {body}" + (rf"\par\bigskip {formula}" if formula else "") + "}")
         notes.append(rf"\note<{n}>{{{escape(' '.join(slide.paragraphs))}}}")

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from ...words import notation
 from ...words.budget import check_page, figure_chars
-from ...words.user_text import isolate
+from ...words.user_text import concat, isolate, user_text
 from ...words.figure_text import at_step
 from ..document import Section, make_document
 from ...engine.attention import dot
@@ -130,11 +130,11 @@ def _score_section(i, j, attention, words):
     who = _labels(words.q_labels[i - 1], words.k_labels[j - 1], i, j)
     sentence = f"S_{{{i},{j}}} = Q{i}·K{j} = {terms} = {format_number(value)}"
     formula = rf"S_{{{i},{j}}} = Q_{{{i}}} \cdot K_{{{j}}} = {tex_terms} = {_tex_number(value)}"
-    paragraph = f"The score of query {i} and key {j}{who} is their dot product: {sentence}."
+    paragraph = concat(f"The score of query {i} and key {j}", who, f" is their dot product: {sentence}.")
     if words.show == "logits":  # the cell shows the logit, not the score: say how one gives the other
         logit, tex_logit = _logit(i, j, attention)
-        paragraph = (f"The score of query {i} and key {j}{who} is their dot product, and the cell shows its logit: "
-                     f"{sentence}; {logit}.")
+        paragraph = concat(f"The score of query {i} and key {j}", who,
+                           f" is their dot product, and the cell shows its logit: {sentence}; {logit}.")
         formula += rf",\quad {tex_logit}"
     return Section(heading=f"Score of Q{i} and K{j}", paragraphs=(paragraph,), formula=formula, highlight=((i, j),))
 
@@ -264,7 +264,8 @@ def _labels(q_label, k_label, i, j):
     """` (“cat” and “the”)` when the figure shows token labels rather than Q3, K2."""
     if (q_label, k_label) == (f"Q{i}", f"K{j}"):
         return ""
-    return f" (“{isolate(q_label)}” and “{isolate(k_label)}”)"  # two Hebrew labels keep their order
+    # two Hebrew labels keep their order (isolated); both keep their type, the user's text
+    return concat(" (“", user_text(isolate(q_label)), "” and “", user_text(isolate(k_label)), "”)")
 
 
 def _factor(x):
