@@ -9,10 +9,9 @@ import re
 from fractions import Fraction
 
 from .attention import Bias, Scale, check_matrix_shape
+from .mask_grammar import ALIGNMENTS
 from ..numbers.exact import InputError, format_number, parse_number, to_exact
-from ..words.notation import format_exact
-from .masks import ALIGNMENTS
-from ..numbers.surds import Surd, inverse_sqrt, sign, surd
+from ..numbers.surds import Surd, format_exact, inverse_sqrt, sign, surd
 
 __all__ = ["resolve_scale", "resolve_biases", "parse_slope", "alibi_exponents"]
 
