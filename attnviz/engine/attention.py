@@ -138,6 +138,7 @@ class Attention:
 
     @property
     def all_integer(self) -> bool:
+        """True when every query and key entry is an integer."""
         return all(x.denominator == 1 for vec in (*self.q, *self.k) for x in vec)
 
 
@@ -184,6 +185,7 @@ def exact_vectors(rows: Vectors, name: str, limit: int = MAX_TOKENS) -> tuple[tu
 
 
 def dot(a: Iterable[Fraction], b: Iterable[Fraction]) -> Fraction:
+    """Σ a_t·b_t, exactly."""
     return sum((x * y for x, y in zip(a, b)), Fraction(0))
 
 

@@ -22,6 +22,7 @@ from ..records import dataclass
 TYPE_CHECKING = False  # a type checker takes it as True
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
     from .runs import Runs
 
@@ -77,7 +78,7 @@ def _evaluate(fn: PastedFunction, n_q: int, n_k: int) -> Rows:
     if torch_rows is not None:
         return torch_rows
     function = fn.function
-    call = function if fn.arity == 2 else (lambda i, j: function(0, 0, i, j))
+    call: Callable[[int, int], object] = function if fn.arity == 2 else (lambda i, j: function(0, 0, i, j))
     rows = []
     for i in range(n_q):
         row = []
@@ -116,7 +117,8 @@ def _evaluate_with_torch(fn: PastedFunction, n_q: int, n_k: int) -> Rows | None:
     from torch.nn.attention.flex_attention import create_mask
 
     function = fn.function
-    mask_mod = function if fn.arity == 4 else (lambda b, h, q_idx, kv_idx: function(q_idx, kv_idx))
+    # The user's function, as FlexAttention takes it (what it returns is checked below).
+    mask_mod: Callable[..., Any] = function if fn.arity == 4 else (lambda b, h, q_idx, kv_idx: function(q_idx, kv_idx))
     try:
         with warnings.catch_warnings():  # a function that is not vmappable may warn on its way to failing
             warnings.simplefilter("ignore")

@@ -109,7 +109,8 @@ def flash_steps(attention: Attention, block: tuple[int, int], order: FlashOrder 
     """The steps of the tiled online softmax over an `engine.Attention`'s logits."""
     logits = _whole(attention.scores if attention.logits is None else attention.logits)
     kept = _whole(attention.kept)
-    state: dict[int, tuple[Exact | None, tuple[int, ...]]] = {}  # i -> (m, seen keys): ℓ's exponents are s_ij − m for the seen keys
+    # i -> (m, seen keys): ℓ's exponents are s_ij − m for the seen keys
+    state: dict[int, tuple[Exact | None, tuple[int, ...]]] = {}
     steps: list[FlashStep] = []
     for tile in tiles(attention, block, order):
         if tile.skipped:
