@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from torch.nn.attention.flex_attention import and_masks, create_mask, or_masks
 
 import attnviz
-from attnviz.engine import masks
+from attnviz.engine import mask_functions, masks
 from attnviz.numbers.exact import InputError
 from attnviz.engine.masks import resolve
 
@@ -318,7 +318,7 @@ def document_mod(n):
 
 
 def test_without_torch(monkeypatch):
-    monkeypatch.setattr(masks, "_torch_available", lambda: False)
+    monkeypatch.setattr(mask_functions, "_torch_available", lambda: False)
     kept = attnviz.figure([[1]] * 3, [[1]] * 3, mask=lambda b, h, q, kv: q >= kv).attention.kept
     assert kept == ((True, False, False), (True, True, False), (True, True, True))
     with pytest.raises(InputError) as err:

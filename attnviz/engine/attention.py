@@ -10,16 +10,16 @@ import math
 import operator
 from fractions import Fraction
 
+from .bound_mask import CAUSAL, BoundMask
 from ..numbers.exact import InputError, format_number, to_exact
-from ..records import dataclass, field
+from ..records import dataclass
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterable, Sequence
     from typing import Literal
 
-    from . import masks
-    from ..typing import Exact, MaskItem, Vectors
+    from ..typing import Exact, Vectors
 
 __all__ = ["BoundMask", "CAUSAL", "Scale", "Bias", "Attention", "Weights", "attend", "dot", "exact_vectors",
            "check_matrix_shape", "softmax_weights"]
@@ -29,63 +29,6 @@ MAX_TOKENS = 64
 #: Largest grid side of a figure drawn with elision (first and last rows and columns shown).
 MAX_ELIDED_TOKENS = 1024
 MAX_DIM = 64
-
-
-@dataclass(frozen=True)
-class BoundMask:
-    """Which cells are kept. `keep(i, j)` takes 0-based query and key positions.
-
-    A mask built by `masks.resolve` also knows its grid: `runs(i)` gives row i's kept keys as
-    half-open 0-based ranges, and `rule_text(base)` its rule in either index base. `&`, `|`
-    and `~` combine it with other masks (see `attnviz.Mask`).
-    """
-
-    name: str  # as written in the figure: "causal"
-    rule: str  # as written in the figure: "j<=i" (in the figure's index base, 1 unless chosen)
-    keep: Callable[[int, int], object]  # (i, j) -> a truth value
-    rule_at: Callable[[int], str] | None = field(default=None, repr=False)  # base -> the rule in that base
-    row_runs: Callable[[int], tuple[tuple[int, int], ...]] | None = field(default=None, repr=False)  # i -> its runs
-    shape: tuple[int, int] | None = None  # (n_q, n_k), when bound to a grid
-
-    def rule_text(self, base: int = 1) -> str:
-        """The rule with positions counted from `base` (0 or 1)."""
-        return self.rule if self.rule_at is None else self.rule_at(base)
-
-    def runs(self, i: int, n_k: int | None = None) -> tuple[tuple[int, int], ...]:
-        """Row i's kept keys as ((start, stop), ...), half-open, 0-based, in order."""
-        if self.row_runs is not None:
-            runs = self.row_runs(i)
-            if n_k is not None:  # CAUSAL knows no grid: clip its runs to the keys there are
-                runs = tuple((start, min(stop, n_k)) for start, stop in runs if start < n_k)
-            return runs
-        from .masks import scan_runs
-
-        if n_k is None:
-            assert self.shape is not None  # a mask that knows no grid gives its runs by row_runs
-            n_k = self.shape[1]
-        runs_found: tuple[tuple[int, int], ...] = scan_runs(lambda j: self.keep(i, j), n_k)
-        return runs_found
-
-    def __and__(self, other: MaskItem) -> masks.Mask:
-        from .masks import Mask as Expression
-
-        return Expression(self) & other
-
-    def __or__(self, other: MaskItem) -> masks.Mask:
-        from .masks import Mask as Expression
-
-        return Expression(self) | other
-
-    def __invert__(self) -> masks.Mask:
-        from .masks import Mask as Expression
-
-        return ~Expression(self)
-
-    def __repr__(self) -> str:
-        return f"BoundMask({self.name!r}, {self.rule!r})"
-
-
-CAUSAL = BoundMask("causal", "j<=i", lambda i, j: j <= i, row_runs=lambda i: ((0, i + 1),))
 
 
 @dataclass(frozen=True)
@@ -195,6 +138,7 @@ class Attention:
 
     @property
     def all_integer(self) -> bool:
+        """True when every query and key entry is an integer."""
         return all(x.denominator == 1 for vec in (*self.q, *self.k) for x in vec)
 
 
@@ -241,6 +185,7 @@ def exact_vectors(rows: Vectors, name: str, limit: int = MAX_TOKENS) -> tuple[tu
 
 
 def dot(a: Iterable[Fraction], b: Iterable[Fraction]) -> Fraction:
+    """Σ a_t·b_t, exactly."""
     return sum((x * y for x, y in zip(a, b)), Fraction(0))
 
 

@@ -5,14 +5,22 @@ callable bias(q_idx, kv_idx)), and bound to the grid's shape. Everything stays e
 1/√d with d not a perfect square is a `surds.Surd`, never a float.
 """
 
+from __future__ import annotations
+
 import re
 from fractions import Fraction
 
 from .attention import Bias, Scale, check_matrix_shape
+from .mask_grammar import ALIGNMENTS
 from ..numbers.exact import InputError, format_number, parse_number, to_exact
-from ..words.notation import format_exact
-from .masks import ALIGNMENTS
-from ..numbers.surds import Surd, inverse_sqrt, sign, surd
+from ..numbers.surds import Surd, format_exact, inverse_sqrt, sign, surd
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from ..typing import BiasSpec, Exact, ScaleSpec
 
 __all__ = ["resolve_scale", "resolve_biases", "parse_slope", "alibi_exponents"]
 
@@ -21,7 +29,7 @@ _HEAD = re.compile(r"\s*head\s*:\s*(\d{1,4})\s*/\s*(\d{1,4})\s*")
 MAX_HEADS = 1024
 
 
-def resolve_scale(scale, d):
+def resolve_scale(scale: ScaleSpec | None, d: int) -> Scale | None:
     """None, "sqrt" (S/√d) or an exact positive number R (R·S), as a `Scale` (None when it is 1)."""
     if scale is None:
         return None
@@ -38,7 +46,7 @@ def resolve_scale(scale, d):
     return Scale(f"{format_number(factor)}·S_ij", factor)
 
 
-def parse_slope(text):
+def parse_slope(text: str) -> Exact:
     """An ALiBi slope: an exact number (`1/2`, `0.25`), a power like `2^-3` or `2^(-1/2)` (a square
     root at most), or `head:H/N`, the paper's slope for head H of N.
 
@@ -65,7 +73,7 @@ def parse_slope(text):
     return parse_number(text)
 
 
-def alibi_exponents(heads):
+def alibi_exponents(heads: int) -> list[Fraction]:
     """The ALiBi paper's slopes for `heads` heads, as exponents e with slope 2^e: 2^(-8h/H) for a
     power of two H; otherwise those of the power of two below, then every other one of the power
     of two above (Press et al., `get_slopes`).
@@ -79,11 +87,11 @@ def alibi_exponents(heads):
     return alibi_exponents(below) + alibi_exponents(2 * below)[0::2][:heads - below]
 
 
-def _power_text(base, exponent):
+def _power_text(base: int, exponent: Fraction) -> str:
     return f"{base}^{exponent}" if exponent.denominator == 1 and exponent >= 0 else f"{base}^({exponent})"
 
 
-def _power_of_two(base, exponent, what):
+def _power_of_two(base: int, exponent: Fraction, what: str) -> Exact:
     """base^exponent exactly: a Fraction, or a + b·√r for a half-integer exponent."""
     if exponent.denominator == 1:
         return Fraction(base) ** exponent.numerator
@@ -95,28 +103,37 @@ def _power_of_two(base, exponent, what):
                      "slope like 2^(-1/2) or a number")
 
 
-def resolve_biases(bias, n_q, n_k, align="top-left", *, scale=None, scores=None):
+def resolve_biases(bias: BiasSpec | None, n_q: int, n_k: int, align: str = "top-left", *,
+                   scale: Scale | None = None, scores: Callable[[int, int], Exact] | None = None
+                   ) -> Any:  # a tuple[Bias, ...]: see the note below
     """Biases (a string, a callable, or a list of them) as a tuple of `Bias` for an n_q×n_k grid.
 
     A FlexAttention `score_mod(score, b, h, q_idx, kv_idx)` among them is given the logit so far:
     `scores(i, j)` (S_ij, exact) times the `scale`, plus the biases before it."""
+    # Declared Any, not tuple[Bias, ...], for one caller: figures.api assigns it to a variable first
+    # set to () (so typed tuple[()]); annotate that variable there, then declare the tuple here.
+    biases: tuple[Bias, ...] = _resolve_biases(bias, n_q, n_k, align, scale, scores)
+    return biases
+
+
+def _resolve_biases(bias: BiasSpec | None, n_q: int, n_k: int, align: str, scale: Scale | None,
+                    scores: Callable[[int, int], Exact] | None) -> tuple[Bias, ...]:
     if bias is None:
         return ()
     if align not in ALIGNMENTS:
         raise InputError(f"expected {' or '.join(ALIGNMENTS)}, got {align!r}", "align")
     offset = n_k - n_q if align == "bottom-right" else 0
-    items = list(bias) if isinstance(bias, (list, tuple)) else [bias]
-    factor = 1 if scale is None else scale.factor
+    items: list[object] = list(bias) if isinstance(bias, (list, tuple)) else [bias]
+    factor: Exact = Fraction(1) if scale is None else scale.factor
     radicals = {scale.factor.r: "the scale"} if scale is not None and isinstance(scale.factor, Surd) else {}
-    out = []
+    out: list[Bias] = []
     for item in items:
         if callable(item) and _arity(item) == 5:
-            before = tuple(out)
-            out.append(_score_mod(item, lambda i, j, before=before: scores(i, j) * factor + sum(
-                (b.value(i, j) for b in before), Fraction(0))))
+            assert scores is not None  # a score_mod is given the scores (figure() passes them)
+            out.append(_score_mod(item, _logit_so_far(scores, factor, tuple(out))))
             continue
         out.append(_one(item, n_q, n_k, offset))
-        slope = getattr(out[-1], "slope", None)
+        slope = out[-1].slope
         if isinstance(slope, Surd):
             here = f"bias {item!r}"
             if radicals and slope.r not in radicals:
@@ -127,9 +144,18 @@ def resolve_biases(bias, n_q, n_k, align="top-left", *, scale=None, scores=None)
     return tuple(out)
 
 
-def _arity(function):
+def _logit_so_far(scores: Callable[[int, int], Exact], factor: Exact,
+                  before: tuple[Bias, ...]) -> Callable[[int, int], Exact]:
+    """The logit a score_mod is given at (i, j): the scaled score plus the biases before it."""
+    def logit(i: int, j: int) -> Exact:
+        return scores(i, j) * factor + sum((b.value(i, j) for b in before), Fraction(0))
+
+    return logit
+
+
+def _arity(function: Callable[..., object]) -> int:
     """How many positional arguments a bias function takes (2: bias(q_idx, kv_idx); 5: a score_mod)."""
-    import inspect
+    import inspect  # costly at start-up, and only a bias function needs it
 
     try:
         params = inspect.signature(function).parameters.values()
@@ -144,43 +170,44 @@ class _Index(int):
     """A position as a score_mod sees it: an int whose arithmetic stays exact, so `(kv_idx - q_idx) / 2`
     is the Fraction -1/2, not a float; it still indexes lists and tuples."""
 
-    def _wrap(self, value):
+    def _wrap(self, value: int) -> int:
         return _Index(value) if type(value) is int else value
 
-    def __add__(self, other):
+    def __add__(self, other: int) -> int:
         return self._wrap(int(self) + other) if isinstance(other, int) else NotImplemented
 
-    def __sub__(self, other):
+    def __sub__(self, other: int) -> int:
         return self._wrap(int(self) - other) if isinstance(other, int) else NotImplemented
 
-    def __mul__(self, other):
+    def __mul__(self, other: int) -> int:
         return self._wrap(int(self) * other) if isinstance(other, int) else NotImplemented
 
-    def __rsub__(self, other):
+    def __rsub__(self, other: int) -> int:
         return self._wrap(other - int(self)) if isinstance(other, int) else NotImplemented
 
     __radd__, __rmul__ = __add__, __mul__
 
-    def __neg__(self):
+    def __neg__(self) -> int:
         return _Index(-int(self))
 
-    def __abs__(self):
+    def __abs__(self) -> int:
         return _Index(abs(int(self)))
 
-    def __truediv__(self, other):
+    # Division gives a Fraction where int's gives a float: typed Any, as int's signature says float.
+    def __truediv__(self, other: int) -> Any:
         return Fraction(int(self), other) if isinstance(other, int) and other else NotImplemented
 
-    def __rtruediv__(self, other):
+    def __rtruediv__(self, other: int) -> Any:
         return Fraction(other, int(self)) if isinstance(other, int) and self else NotImplemented
 
 
-def _score_mod(function, before):
+def _score_mod(function: Callable[..., object], before: Callable[[int, int], Exact]) -> Bias:
     """A FlexAttention score_mod as a bias: its value is the change it makes to the logit it is given,
     called with exact numbers so the figure stays exact."""
     label = getattr(function, "__name__", "score_mod")
     label = label if isinstance(label, str) and label.isidentifier() else "score_mod"
 
-    def value(i, j):
+    def value(i: int, j: int) -> Exact:
         x = before(i, j)
         call = f"{label}(score, 0, 0, {i}, {j})"
         try:
@@ -204,7 +231,7 @@ def _score_mod(function, before):
     return Bias(f"→{label}", value, named=lambda i, j: f"→{label}", filled=lambda i, j: f"→{label}", wraps=label)
 
 
-def _one(item, n_q, n_k, offset):
+def _one(item: object, n_q: int, n_k: int, offset: int) -> Bias:
     if callable(item):
         return _custom(item)
     if not isinstance(item, str):
@@ -227,7 +254,7 @@ def _one(item, n_q, n_k, offset):
         raise InputError(err.what, f"{where}" + (f": {err.where}" if err.where else "")) from None
 
 
-def _alibi(slope, offset):
+def _alibi(slope: Exact, offset: int) -> Bias:
     """ALiBi: slope·(j - i), the distance from query i (at key position i+offset) to key j."""
     shift = "" if offset == 0 else f"{'-' if offset > 0 else '+'}{abs(offset)}"
     # A slope of 0 is still written ("+0·(j-i)"): the figure says what was asked, and 0 needs its sign.
@@ -236,31 +263,32 @@ def _alibi(slope, offset):
         if slope.a != 0:
             coefficient = f"+({format_exact(slope)})·"
     else:
-        coefficient = {1: "+", -1: "-"}.get(slope, f"{'+' if slope >= 0 else ''}{format_number(slope)}·")
+        signs = {Fraction(1): "+", Fraction(-1): "-"}  # a slope of ±1 is written without its 1
+        coefficient = signs.get(slope, f"{'+' if slope >= 0 else ''}{format_number(slope)}·")
     return Bias(f"{coefficient}(j-i{shift})", lambda i, j: slope * (j - i - offset),
                 filled=lambda i, j: f"{coefficient}({j}-{i}{shift})", slope=slope)
 
 
-def _matrix(text, n_q, n_k):
+def _matrix(text: str, n_q: int, n_k: int) -> Bias:
     rows = [row.strip() for row in text.split(";")]
     if len(rows) > 1 and rows[-1] == "":
         rows.pop()
-    values = []
+    parsed = []
     for n, row in enumerate(rows, 1):
         try:
-            values.append(tuple(parse_number(entry) for entry in row.split(",")))
+            parsed.append(tuple(parse_number(entry) for entry in row.split(",")))
         except InputError as err:
             raise InputError(f"row {n}: {err.what}") from None
-    check_matrix_shape(values, n_q, n_k)
-    values = tuple(values)
+    check_matrix_shape(parsed, n_q, n_k)
+    values = tuple(parsed)
     return Bias("+B_ij", lambda i, j: values[i][j], rows=values, named=lambda i, j: f"+B_{{{i},{j}}}")
 
 
-def _custom(function):
+def _custom(function: Callable[[int, int], object]) -> Bias:
     label = getattr(function, "__name__", "bias")
     label = label if label.isidentifier() else "bias"
 
-    def value(i, j):
+    def value(i: int, j: int) -> Exact:
         try:
             result = function(i, j)
         except Exception as err:  # noqa: BLE001 - the user's code: report it as their input's problem

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
+from .attention import CAUSAL, attend, exact_vectors
 from ..numbers.exact import InputError
 from ..numbers.surds import sign
 
@@ -108,7 +109,8 @@ def flash_steps(attention: Attention, block: tuple[int, int], order: FlashOrder 
     """The steps of the tiled online softmax over an `engine.Attention`'s logits."""
     logits = _whole(attention.scores if attention.logits is None else attention.logits)
     kept = _whole(attention.kept)
-    state: dict[int, tuple[Exact | None, tuple[int, ...]]] = {}  # i -> (m, seen keys): ℓ's exponents are s_ij − m for the seen keys
+    # i -> (m, seen keys): ℓ's exponents are s_ij − m for the seen keys
+    state: dict[int, tuple[Exact | None, tuple[int, ...]]] = {}
     steps: list[FlashStep] = []
     for tile in tiles(attention, block, order):
         if tile.skipped:
@@ -155,12 +157,30 @@ def flash(q: Vectors, k: Vectors, v: Vectors | None = None, block: tuple[int, in
     >>> steps[2].m[3], steps[2].l[3], steps[2].rescale[3]
     (Fraction(2, 1), (Fraction(-1, 1), Fraction(-1, 1), Fraction(0, 1)), Fraction(-1, 1))
     """
-    from ..figures.api import Figure, figure
+    return flash_steps(_attention(q, k, v, mask, scale), block, order)
 
-    fig = figure(q, k, v=v, mask=mask, scale=scale)
-    attention = fig.attention if isinstance(fig, Figure) else None
-    assert attention is not None  # a full figure (not a composed one) always has one
-    return flash_steps(attention, block, order)
+
+def _attention(q: Vectors, k: Vectors, v: Vectors | None, mask: MaskSpec, scale: ScaleSpec | None) -> Attention:
+    """The exact attention `flash` walks: the vectors, mask and scale read as `attnviz.figure` reads
+    them for a figure drawn whole (same limits, same messages), from the engine alone."""
+    if q is None or k is None:
+        missing = "q" if q is None else "k"
+        raise InputError(f"missing: {missing} (give both q and k vectors)", missing)
+    q, k = exact_vectors(q, "q"), exact_vectors(k, "k")
+    v = None if v is None else exact_vectors(v, "v")
+    n_q, n_k = len(q), len(k)
+    bound = CAUSAL
+    if not ((mask is CAUSAL or mask == "causal") and n_q == n_k):
+        # Imported for other masks only, as `figure()` does: the causal default needs no parsing.
+        from .masks import resolve
+
+        bound = resolve(mask, n_q, n_k)
+    scale_ = None
+    if scale is not None:
+        from .logits import resolve_scale  # only a scaled walk reads a scale
+
+        scale_ = resolve_scale(scale, len(q[0]))
+    return attend(q, k, bound, scale=scale_, v=v)
 
 
 setattr(flash, "FlashStep", FlashStep)  # `attnviz.flash.FlashStep`, the path documented before 0.2

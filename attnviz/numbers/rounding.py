@@ -12,11 +12,24 @@ detects (then it is rounded exactly, like pinned weights). A precision cap guard
 mpmath is imported only here, and only when decimal weights are asked for.
 """
 
+from __future__ import annotations
+
+import importlib
 import re
 from fractions import Fraction
 
 from .exact import InputError
 from .surds import Surd
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any
+
+    from ..engine.attention import Weights
+    from ..typing import Exact
+
+    Interval = Any  # an mpmath interval (mpmath has no type hints)
 
 __all__ = ["MAX_PLACES", "parse_weights", "round_fraction", "rounded_weights", "rounded_output"]
 
@@ -24,7 +37,7 @@ MAX_PLACES = 30
 START_BITS, MAX_BITS = 64, 1 << 15
 
 
-def parse_weights(value):
+def parse_weights(value: object) -> int | None:
     """"named" (the default: no decimals) -> None; "decimal=N" -> N.
 
     >>> parse_weights("decimal=3"), parse_weights("named")
@@ -42,7 +55,7 @@ def parse_weights(value):
     return places
 
 
-def round_fraction(value, places):
+def round_fraction(value: Fraction, places: int) -> tuple[str, bool]:
     """An exact value as text with at most `places` decimals: exact when it fits ("0.5"),
     else the nearest N-decimal value (ties to even), marked approximate.
 
@@ -56,7 +69,7 @@ def round_fraction(value, places):
     return _fixed(round(value * 10**places), places), True
 
 
-def rounded_weights(weights, places):
+def rounded_weights(weights: Weights, places: int) -> list[tuple[str, bool]]:
     """One row's weights as [(text, approximate), ...]; `weights` is an `engine.Weights`."""
     if weights.kind == "pinned":
         return [round_fraction(v, places) for v in weights.values]
@@ -67,7 +80,8 @@ def rounded_weights(weights, places):
     return [(text, True) for text in texts]
 
 
-def rounded_output(weights, values, places):
+def rounded_output(weights: Weights, values: Sequence[Sequence[Fraction]],
+                   places: int) -> tuple[list[str], bool]:
     """One row's output Σ_j w_j·V_j as ([component texts], approximate); `values` are the kept keys' V_j."""
     if weights.kind == "undefined":
         return [], False
@@ -82,7 +96,7 @@ def rounded_output(weights, values, places):
     rational = [_rational_output(exps, column) for column in columns]
     irrational = [column for column, r in zip(columns, rational) if r is None]
 
-    def outputs(iv):
+    def outputs(iv: Any) -> list[Interval]:
         ws = _weight_intervals(iv, exps)
         return [sum((w * _interval(iv, Fraction(v)) for w, v in zip(ws, column)), iv.mpf(0)) for column in irrational]
 
@@ -90,11 +104,11 @@ def rounded_output(weights, values, places):
     return [_fixed(round(r * 10**places), places) if r is not None else next(decided) for r in rational], True
 
 
-def _rational_output(exponents, column):
+def _rational_output(exponents: Sequence[Exact], column: Sequence[Fraction]) -> Fraction | None:
     """Σ e^x_j·v_j / Σ e^x_j when it is rational, else None. Grouping equal exponents, the sum is
     Σ_g e^x_g·s_g / Σ_g e^x_g·n_g; it equals a rational c only if s_g = c·n_g for every group g
     (the e^x_g are linearly independent), i.e. when every group has the same mean value c."""
-    groups = {}
+    groups: dict[Exact, tuple[Fraction, int]] = {}
     for x, v in zip(exponents, column):
         total, count = groups.get(x, (Fraction(0), 0))
         groups[x] = (total + v, count + 1)
@@ -102,13 +116,16 @@ def _rational_output(exponents, column):
     return means.pop() if len(means) == 1 else None
 
 
-def _decide(compute, count, places):
+def _decide(compute: Callable[[Any], list[Interval]], count: int, places: int) -> list[str]:
     """Texts of the `count` intervals `compute(iv)` returns, each rounded to `places` decimals: evaluated at
     rising precision until both ends of every interval round to the same text."""
-    from mpmath import iv
-    from mpmath.libmp import to_rational
+    # Imported by name, here: mpmath is slow to import, only rounded weights (weights="decimal=N") need it,
+    # and it has no type hints (a module looked up by name is `Any` to a type checker).
+    iv = importlib.import_module("mpmath").iv
+    to_rational = importlib.import_module("mpmath.libmp").to_rational
 
-    bits, texts = START_BITS + 4 * places, [None] * count
+    bits = START_BITS + 4 * places
+    texts: list[str | None] = [None] * count
     saved = iv.prec
     try:
         while None in texts and bits <= MAX_BITS:
@@ -124,17 +141,17 @@ def _decide(compute, count, places):
     if None in texts:
         raise InputError(f"cannot decide the rounding to {places} decimals within {MAX_BITS} bits of precision; "
                          "use fewer decimals", "weights")
-    return texts
+    return [text for text in texts if text is not None]
 
 
-def _interval(iv, x):
+def _interval(iv: Any, x: Exact) -> Interval:
     """An exact value (Fraction or Surd) as an mpmath interval that contains it."""
     if isinstance(x, Surd):
         return _interval(iv, x.a) + _interval(iv, x.b) * iv.sqrt(x.r)
     return iv.mpf(x.numerator) / x.denominator
 
 
-def _weight_intervals(iv, exponents):
+def _weight_intervals(iv: Any, exponents: Sequence[Exact]) -> list[Interval]:
     """Intervals holding each e^x_t / Σ_u e^x_u, as e^(x_t - x_1) / Σ_u e^(x_u - x_1): the differences are
     exact, so nothing cancels in floating point, and each exponential is computed once per row."""
     terms = [iv.exp(_interval(iv, x - exponents[0])) for x in exponents]
@@ -142,7 +159,7 @@ def _weight_intervals(iv, exponents):
     return [term / total for term in terms]
 
 
-def _fixed(scaled, places):
+def _fixed(scaled: int, places: int) -> str:
     """The integer `scaled` / 10^places as text with exactly `places` decimals."""
     sign = "-" if scaled < 0 else ""
     whole, frac = divmod(abs(scaled), 10**places)

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .exact import format_number
+
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from typing import TypeAlias
 
     Rational: TypeAlias = int | Fraction  # what a Surd computes with besides another Surd
 
-__all__ = ["Surd", "surd", "squarefree_split", "inverse_sqrt", "sign"]
+__all__ = ["Surd", "surd", "squarefree_split", "inverse_sqrt", "sign", "format_exact"]
 
 
 def squarefree_split(d: int) -> tuple[int, int]:
@@ -146,3 +148,21 @@ def sign(x: Fraction | Surd | int) -> int:
     # Opposite signs: a + b√r has the sign of the larger magnitude, a² versus b²·r.
     return a_sign if x.a * x.a > x.b * x.b * x.r else b_sign
 
+
+
+def format_exact(x: Fraction | Surd) -> str:
+    """An exact value as text: a Fraction as `p/q`; a + b·√r with the radical's denominator
+    rationalised (`√3/3`, not `1/√3`).
+
+    >>> format_exact(surd(0, 1, 2)), format_exact(surd(0, Fraction(1, 3), 3)), format_exact(surd(1, -2, 5))
+    ('√2', '√3/3', '1-2√5')
+    >>> format_exact(surd(Fraction(-1, 2), Fraction(3, 2), 2))
+    '-1/2+3√2/2'
+    """
+    if not isinstance(x, Surd):
+        return format_number(x)
+    p, q = x.b.numerator, x.b.denominator
+    radical = {1: "", -1: "-"}.get(p, str(p)) + f"√{x.r}" + (f"/{q}" if q != 1 else "")
+    if x.a == 0:
+        return radical
+    return format_number(x.a) + ("" if radical.startswith("-") else "+") + radical

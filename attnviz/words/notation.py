@@ -7,7 +7,7 @@ as in the figure.
 from collections import Counter
 
 from ..numbers.exact import InputError, format_number
-from ..numbers.surds import Surd
+from ..numbers.surds import format_exact  # moved to numbers (the engine writes it too); still importable from here
 from .user_text import concat, joined
 
 __all__ = ["SOFTMAX_FORMS", "elide", "and_list", "format_exact", "exponential", "vector_text", "vector_line",
@@ -22,26 +22,6 @@ SOFTMAX_FORMS = ("expanded", "normalizer", "grouped")
 #: every weight, so long exact exponents in long rows (all within the input limits) would
 #: otherwise grow one figure to gigabytes. The default 64-token figure's longest row is ~21,000.
 MAX_ROW_TEXT = 200_000
-
-
-def format_exact(x):
-    """An exact value as text: a Fraction as `p/q`; a + b·√r with the radical's denominator
-    rationalised (`√3/3`, not `1/√3`).
-
-    >>> from fractions import Fraction
-    >>> from attnviz.numbers.surds import surd
-    >>> format_exact(surd(0, 1, 2)), format_exact(surd(0, Fraction(1, 3), 3)), format_exact(surd(1, -2, 5))
-    ('√2', '√3/3', '1-2√5')
-    >>> format_exact(surd(Fraction(-1, 2), Fraction(3, 2), 2))
-    '-1/2+3√2/2'
-    """
-    if not isinstance(x, Surd):
-        return format_number(x)
-    p, q = x.b.numerator, x.b.denominator
-    radical = {1: "", -1: "-"}.get(p, str(p)) + f"√{x.r}" + (f"/{q}" if q != 1 else "")
-    if x.a == 0:
-        return radical
-    return format_number(x.a) + ("" if radical.startswith("-") else "+") + radical
 
 
 def exponential(x):

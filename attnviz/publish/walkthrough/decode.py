@@ -8,13 +8,12 @@ full figure, which the step says and the tests check. The cache after step t is 
 query t attends to; the masks real decoders use (causal, window=W, chunk=C) all work this way.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ...words import notation
 from ...words.figure_text import DEFAULT_SUBTITLE, ROUNDED_SUBTITLE, at_step
 from ..document import Section, make_document
-from ...engine.attention import dot
-from ...numbers.exact import InputError
+from ...engine.decode import DecodeStep, decode_steps, keys_text as _keys
 from ...figures.api import Figure
 from ...words.highlight import parse_targets
 from ...layout.figure import lay_out
@@ -24,61 +23,6 @@ __all__ = ["DecodeStep", "decode_steps", "decode_walkthrough", "matrix_tex"]
 
 SERIES = "Decoding with a KV cache"
 MAX_MATRIX = 8  # the prefill's scores written as a matrix up to this many tokens; larger prompts in words
-
-
-@dataclass(frozen=True)
-class DecodeStep:
-    """Generated token `t` (1-based): the cache's keys before and after appending K_t, V_t, the keys
-    query t attends to (`cached` of them from the cache, plus t itself) and its exact scores Q_t·K_j."""
-
-    t: int
-    before: tuple
-    after: tuple
-    evicted: tuple
-    attended: tuple
-    scores: tuple
-
-
-def decode_steps(attention, prompt):
-    """The prefill's cache and one `DecodeStep` per generated token: (prefill cache, steps)."""
-    n_q, n_k = attention.shape
-    if n_q != n_k:
-        raise InputError(f"decoding reads one token per query and key, but there are {n_q} queries and {n_k} keys; "
-                         "give as many q as k vectors", "decode")
-    if not 1 <= prompt < n_q:
-        raise InputError(f"a prompt of {prompt} leaves no token to generate: give fewer than the {n_q} tokens "
-                         f"(1..{n_q - 1})", "decode")
-    kept = [tuple(j + 1 for j in range(n_k) if attention.kept[i][j]) for i in range(n_q)]
-    for i in range(1, n_q + 1):  # a token cannot attend to one not yet generated
-        if kept[i - 1] and kept[i - 1][-1] > max(i, prompt):
-            raise InputError(f"under the {attention.mask.name} mask ({attention.mask.rule}) query {i} attends to key "
-                             f"{kept[i - 1][-1]}, which is not generated yet when token {max(i, prompt)} is "
-                             "decoded: decode with causal, window=W or chunk=C", "decode")
-    cache = kept[prompt - 1]
-    prefill_cache, steps = cache, []
-    for t in range(prompt + 1, n_q + 1):
-        attended = kept[t - 1]
-        if t not in attended or not set(attended) <= set(cache) | {t}:
-            raise InputError(f"under the {attention.mask.name} mask ({attention.mask.rule}) query {t} attends to "
-                             f"keys {_keys(attended) or 'none'}, not to itself and its cache ({_keys(cache)}): "
-                             "decode with causal, window=W or chunk=C", "decode")
-        evicted = tuple(j for j in cache if j not in attended)
-        scores = tuple(dot(attention.q[t - 1], attention.k[j - 1]) for j in attended)
-        steps.append(DecodeStep(t, cache, attended, evicted, attended, scores))
-        cache = attended
-    return prefill_cache, tuple(steps)
-
-
-def _keys(keys, letter="K"):
-    """`K1–K3, K5`: keys as runs of consecutive positions."""
-    runs, start = [], None
-    for n, j in enumerate(keys):
-        if start is None:
-            start = j
-        if n + 1 == len(keys) or keys[n + 1] != j + 1:
-            runs.append(f"{letter}{start}" if start == j else f"{letter}{start}–{letter}{j}")
-            start = None
-    return ", ".join(runs)
 
 
 def _count(n, noun="key"):

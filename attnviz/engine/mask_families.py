@@ -1,0 +1,277 @@
+"""A family (`MaskOption`) bound to one grid: its keep(i, j), its rows' runs and its rule's text.
+
+Each family's rule is written exactly as it is applied, in either index base; a query i sits at
+key position i + offset (the alignment when keys outnumber queries).
+"""
+
+from __future__ import annotations
+
+from .attention import check_matrix_shape
+from .runs import clip, complement_runs, intersect_runs, positions_runs, scan_runs, union_runs
+from ..numbers.exact import InputError
+from ..records import dataclass
+
+TYPE_CHECKING = False  # a type checker takes it as True
+if TYPE_CHECKING:
+    from collections.abc import Callable, Hashable, Sequence
+
+    from .mask_grammar import MaskOption
+    from .runs import Runs
+
+__all__ = ["Bound", "Grid", "MAX_LISTED_IDS", "bind_family", "query_position", "set_text", "ids_text"]
+
+MAX_LISTED_IDS = 16  # longer lists of ids and positions are written with runs: 0×256, {1..64}
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A mask on one grid, before it becomes an `engine.BoundMask`: its parts stay callables so that
+    combinations can join them."""
+
+    name: str
+    rule: Callable[[int], str]  # base -> text
+    keep: Callable[[int, int], object]  # (i, j) -> a truth value, 0-based
+    runs: Callable[[int], Runs]  # i -> runs
+    positional: bool = False  # uses the query's position, so the alignment matters
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The grid a mask is bound to."""
+
+    n_q: int
+    n_k: int
+    offset: int  # query i sits at key position i + offset
+    base: int  # the index base positions are given and written in
+
+
+def query_position(offset: int, shift: int = 0) -> str:
+    """The query's key position as text: "i", "i+3", "i-2"."""
+    c = offset + shift
+    return "i" if c == 0 else f"i+{c}" if c > 0 else f"i-{-c}"
+
+
+def set_text(positions: Sequence[int], base: int) -> str:
+    """Sorted 0-based positions as a set in `base`; a long set writes its runs as ranges, {1..64,257..320}.
+
+    >>> set_text((0, 3), 1), set_text(tuple(range(20)) + (30,), 0)
+    ('{1,4}', '{0..19,30}')
+    """
+    shown = [p + base for p in positions]
+    if len(shown) <= MAX_LISTED_IDS:
+        return "{" + ",".join(map(str, shown)) + "}"
+    parts: list[str] = []
+    start = 0
+    for n in range(1, len(shown) + 1):
+        if n == len(shown) or shown[n] != shown[n - 1] + 1:
+            first, last = shown[start], shown[n - 1]
+            parts.append(f"{first}..{last}" if last - first >= 2 else ",".join(map(str, range(first, last + 1))))
+            start = n
+    return "{" + ",".join(parts) + "}"
+
+
+def ids_text(ids: Sequence[int]) -> str:
+    """Segment ids as a rule writes them: each one, or for a long list, a run of one id as `id×count`
+    (1,024 packed tokens in four documents read `(0×256, 1×256, 2×256, 3×256)`).
+
+    >>> ids_text((1, 1, 2)), ids_text((0,) * 20 + (1, 2))
+    ('1, 1, 2', '0×20, 1, 2')
+    """
+    if len(ids) <= MAX_LISTED_IDS:
+        return ", ".join(map(str, ids))
+    parts: list[str] = []
+    start = 0
+    for n in range(1, len(ids) + 1):
+        if n == len(ids) or ids[n] != ids[start]:
+            count = n - start
+            parts.extend([f"{ids[start]}×{count}"] if count >= 3 else [str(ids[start])] * count)
+            start = n
+    return ", ".join(parts)
+
+
+def bind_family(option: MaskOption, grid: Grid) -> Bound:
+    """A family on the grid, query i at key position i+offset. keep() and runs() are 0-based."""
+    kind, value, opts, where = option.kind, option.value, dict(option.options), f"mask {option.text!r}"
+    n_k, offset = grid.n_k, grid.offset
+    p = query_position(offset)
+    if kind == "causal":
+        return Bound("causal", lambda base: f"j<={p}", lambda i, j: j <= i + offset,
+                     lambda i: clip(0, i + offset + 1, n_k), True)
+    if kind == "none":
+        return Bound("bidirectional", lambda base: "every cell", lambda i, j: True, lambda i: clip(0, n_k, n_k))
+    if kind == "window":
+        assert isinstance(value, int)
+        dilation = opts.get("dilation", 1)
+        assert isinstance(dilation, int)
+        return _window_mask(value, dilation, "symmetric" in opts, grid)
+    if kind == "global":
+        return _global(_ints(value), grid, where)
+    if kind == "prefix" and "documents" in opts:
+        assert isinstance(value, int)
+        return _document_prefix(value, _ints(opts["documents"]), grid, where)
+    if kind == "prefix":
+        assert isinstance(value, int)
+        length = value
+        return Bound("prefix-LM", lambda base: f"j<={p}, or {p}<={length - 1 + base} and j<={length - 1 + base}",
+                     lambda i, j: j <= i + offset or (i + offset < length and j < length),
+                     lambda i: clip(0, max(i + offset + 1, length if i + offset < length else 0), n_k), True)
+    if kind == "chunk":
+        assert isinstance(value, int)
+        chunk_offset = opts.get("offset", 0)
+        assert isinstance(chunk_offset, int)
+        return _chunk(value, chunk_offset % value, grid)
+    if kind in ("segments", "documents"):
+        return _segments(kind, _ints(value), grid, where)
+    if kind == "padding":
+        positions = _zero_based(_ints(value), grid, where, n_k, "key position", "keys")
+        padded = frozenset(positions)
+        kept = complement_runs(positions_runs(positions, n_k), n_k)
+        return Bound("padding", lambda base: f"j not in {set_text(positions, base)}", lambda i, j: j not in padded,
+                     lambda i: kept)
+    if kind == "matrix":
+        assert isinstance(value, tuple)
+        matrix: tuple[tuple[bool, ...], ...] = value
+        check_matrix_shape(matrix, grid.n_q, n_k, where)
+        rows = "; ".join("".join("1" if x else "0" for x in row) for row in matrix)
+        row_runs = [scan_runs(row.__getitem__, n_k) for row in matrix]
+        return Bound("explicit", lambda base: f"(i,j) marked 1 in [{rows}]", lambda i, j: matrix[i][j],
+                     row_runs.__getitem__)
+    raise AssertionError(kind)
+
+
+def _ints(value: object) -> tuple[int, ...]:
+    """A parsed list of ids or positions (the grammar made it a tuple of ints)."""
+    assert isinstance(value, tuple)
+    return value
+
+
+def _global(value: tuple[int, ...], grid: Grid, where: str) -> Bound:
+    """Global tokens: they see every key and every query sees them (Longformer, BigBird)."""
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset)
+    positions = _zero_based(value, grid, where, max(n_k, grid.n_q + offset))
+    chosen = frozenset(positions)
+
+    def rule(base: int) -> str:
+        shown = set_text(positions, base)
+        return f"{p} in {shown} or j in {shown}"
+
+    own = positions_runs(positions, n_k)
+    return Bound("global", rule, lambda i, j: i + offset in chosen or j in chosen,
+                 lambda i: clip(0, n_k, n_k) if i + offset in chosen else own, True)
+
+
+def _chunk(size: int, start: int, grid: Grid) -> Bound:
+    """Causal within blocks of `size` positions, the first starting at `start`."""
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset)
+    plural = "s" * (size > 1)
+
+    def rule(base: int) -> str:
+        starts = f", blocks starting at position {start + base}" if start else ""
+        return f"j<={p}, {p} and j in the same block of {size} position{plural}{starts}"
+
+    def runs(i: int) -> Runs:
+        q = i + offset
+        return clip((q - start) // size * size + start, q + 1, n_k)
+
+    def keep(i: int, j: int) -> bool:
+        return j <= i + offset and (i + offset - start) // size == (j - start) // size
+
+    return Bound("chunked", rule, keep, runs, True)
+
+
+def _segments(kind: str, value: tuple[int, ...], grid: Grid, where: str) -> Bound:
+    """Packed documents: causal within each (`segments`), or bidirectional within each (`documents`)."""
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset)
+    query_ids, same = _documents(value, grid, where)
+    shown = ids_text(value)
+    if kind == "documents":
+        return Bound("bidirectional document", lambda base: f"{p} and j in the same segment of ({shown})",
+                     lambda i, j: query_ids[i] == value[j], lambda i: same[query_ids[i]], True)
+    return Bound("document", lambda base: f"j<={p}, {p} and j in the same segment of ({shown})",
+                 lambda i, j: j <= i + offset and query_ids[i] == value[j],
+                 lambda i: intersect_runs(same[query_ids[i]], clip(0, i + offset + 1, n_k)), True)
+
+
+def _zero_based(positions: tuple[int, ...], grid: Grid, where: str, limit: int, what: str = "position",
+                span: str = "positions") -> tuple[int, ...]:
+    """Positions as typed (in the figure's index base) made 0-based, each checked to be on the grid."""
+    out = tuple(x - grid.base for x in positions)
+    if out and out[0] < 0:
+        raise InputError(f"{what}s start at {grid.base}, got {positions[0]}", where)
+    if out and out[-1] >= limit:
+        raise InputError(f"{what} {positions[-1]} is outside the grid ({span} {grid.base}..{limit - 1 + grid.base})",
+                         where)
+    return out
+
+
+def _window_mask(width: int, dilation: int, symmetric: bool, grid: Grid) -> Bound:
+    n_k, offset = grid.n_k, grid.offset
+    p, span = query_position(offset), width * dilation
+    if symmetric:
+        name, text = "symmetric sliding-window", f"|{p}-j|<{span}"
+
+        def distance_ok(d: int) -> bool:
+            return -span < d < span
+    else:
+        name, text = "sliding-window", f"{query_position(offset, -span)}<j<={p}"
+
+        def distance_ok(d: int) -> bool:
+            return 0 <= d < span
+    if dilation == 1:
+        def runs(i: int) -> Runs:
+            q = i + offset
+            return clip(q - span + 1, q + span if symmetric else q + 1, n_k)
+
+        return Bound(name, lambda base: text, lambda i, j: distance_ok(i + offset - j), runs, True)
+
+    def dilated_runs(i: int) -> Runs:
+        q = i + offset
+        low = max(-(width - 1) if symmetric else 0, -((n_k - 1 - q) // dilation))
+        high = min(width - 1, q // dilation)
+        return tuple((q - k * dilation, q - k * dilation + 1) for k in range(high, low - 1, -1))
+
+    return Bound(f"dilated {name}", lambda base: f"{text}, ({p}-j) mod {dilation} = 0",
+                 lambda i, j: distance_ok(i + offset - j) and (i + offset - j) % dilation == 0, dilated_runs, True)
+
+
+def _documents(ids: tuple[int, ...], grid: Grid, where: str) -> tuple[tuple[int | None, ...], dict[Hashable, Runs]]:
+    """Each query's segment id (None for a query before the first key: it is in no document) and,
+    for each id, the runs of the keys that carry it."""
+    if len(ids) != grid.n_k:
+        raise InputError(f"{len(ids)} segment ids for {grid.n_k} key positions; give one per key", where)
+    if grid.offset + grid.n_q > grid.n_k:
+        raise InputError(f"query {grid.n_q} sits at key position {grid.n_q + grid.offset}, past the {grid.n_k} "
+                         "segment ids; give at least as many keys as queries", where)
+    same: dict[Hashable, Runs] = {d: positions_runs([j for j, x in enumerate(ids) if x == d], grid.n_k)
+                                  for d in set(ids)}
+    same[None] = ()
+    query_ids = tuple(ids[i + grid.offset] if i + grid.offset >= 0 else None for i in range(grid.n_q))
+    return query_ids, same
+
+
+def _document_prefix(length: int, ids: tuple[int, ...], grid: Grid, where: str) -> Bound:
+    """Prefix-LM within each document: a document's first `length` positions see each other."""
+    query_ids, same = _documents(ids, grid, where)
+    seen: dict[int, int] = {}
+    prefix: list[int] = []
+    for j, d in enumerate(ids):
+        seen[d] = seen.get(d, 0) + 1
+        if seen[d] <= length:
+            prefix.append(j)
+    in_prefix, prefix_runs = frozenset(prefix), positions_runs(prefix, grid.n_k)
+    p, offset, shown = query_position(grid.offset), grid.offset, ids_text(ids)
+
+    def keep(i: int, j: int) -> bool:
+        q = i + offset
+        return query_ids[i] == ids[j] and (j <= q or (q in in_prefix and j in in_prefix))
+
+    def runs(i: int) -> Runs:
+        q = i + offset
+        visible = clip(0, q + 1, grid.n_k)
+        if q in in_prefix:
+            visible = union_runs(visible, prefix_runs)
+        return intersect_runs(same[query_ids[i]], visible)
+
+    return Bound("prefix-LM per document",
+                 lambda base: f"{p} and j in the same segment of ({shown}) and "
+                              f"(j<={p}, or {p} and j in {set_text(prefix, base)})", keep, runs, True)
