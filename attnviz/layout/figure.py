@@ -10,7 +10,10 @@ from .metrics import ASCENT, DESCENT
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Iterator, Sequence
+
+    from ..words.figure_text import Cell, FigureText, OutputRow, SoftmaxRow
+    from .items import Item
 
 
 # The items' names stay importable from here (panels, the mask map and tests read them here).
@@ -32,7 +35,8 @@ def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
     (a long softmax term after "+"); a piece with none stays whole and the canvas grows.
     """
     s = STYLES[role]
-    lines, current, current_width = [], "", 0.0
+    lines: list[str] = []
+    current, current_width = "", 0.0
     for piece in _finer(pieces, s, max_width - indent, finer):
         room = max_width - (indent if lines else 0)
         # Advance widths add up (no kerning), so the line's width is kept as a running sum.
@@ -46,7 +50,7 @@ def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
     return tuple(lines)
 
 
-def _finer(pieces, style, room, separators):
+def _finer(pieces: Iterable[str], style: TextStyle, room: float, separators: Sequence[str]) -> Iterator[str]:
     for piece in pieces:
         if measure(piece.rstrip(), style) <= room or not separators:
             yield piece
@@ -55,30 +59,31 @@ def _finer(pieces, style, room, separators):
         yield from _finer(split_keep(piece, sep), style, room, rest)
 
 
-class Pieces(list):
+class Pieces(list[str]):
     """A line split where it may break, with the line itself (`source`: its user spans go with it)."""
 
-    def __init__(self, pieces, source):
+    def __init__(self, pieces: Iterable[str], source: str) -> None:
         super().__init__(pieces)
         self.source = source
 
 
-def split_keep(text: str, sep: str) -> list[str]:
+def split_keep(text: str, sep: str) -> Pieces:
     """Split after each separator, keeping it: "a; b; c" -> ["a; ", "b; ", "c"]."""
     parts = text.split(sep)
     return Pieces([p + sep for p in parts[:-1]] + [parts[-1]], text)
 
 
-def _breaks(text, marks=",;+"):
+def _breaks(text: str, marks: str = ",;+") -> Pieces:
     """Split after each space, and inside long words after each of `marks`: every place a line may break."""
-    pieces = []
+    pieces: list[str] = []
     for word in split_keep(text, " "):
         pieces += _split_on(word, marks)
     return Pieces(pieces, text)
 
 
-def _split_on(word, marks):
-    out, current = [], ""
+def _split_on(word: str, marks: str) -> list[str]:
+    out: list[str] = []
+    current = ""
     for ch in word:
         current += ch
         if ch in marks:
@@ -87,16 +92,17 @@ def _split_on(word, marks):
     return out + [current] if current else out
 
 
-def _width(text, role):
+def _width(text: str, role: str) -> float:
     return measure(text, STYLES[role])
 
 
-def lay_out(words, min_cell_w=None, grid_top=None, title_role="title"):
+def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float | None = None,
+            title_role: str = "title") -> Layout:
     """Place a `content.FigureText`; returns a `Layout`.
 
     `min_cell_w`, `grid_top`: at least this cell width and first row's top, so composed panels line up.
     """
-    items = []
+    items: list[Item] = []
     n_k = len(words.k_labels)
 
     # Grid geometry first: its width sets where captions wrap.
@@ -106,15 +112,16 @@ def lay_out(words, min_cell_w=None, grid_top=None, title_role="title"):
     label_w = max(_width(label, "header") for label in words.k_labels)
     # Column labels much wider than the cells' content stand upright instead of widening every cell.
     upright = label_w + 2 * CELL_PAD > content_w + HEADER_SLACK
-    cell_w = content_w if upright else max(content_w, label_w + 2 * CELL_PAD)
+    cell_w: float = content_w if upright else max(content_w, label_w + 2 * CELL_PAD)
     if min_cell_w is not None:
         cell_w = max(cell_w, min_cell_w)
     grid_w = row_head_w + n_k * (cell_w + CELL_GAP)
     wrap_w = max(MIN_WRAP, grid_w)
 
-    y = PAD
+    y: float = PAD
 
-    def add_text(role, pieces, x=PAD, indent=0, gap_after=0, finer=()):
+    def add_text(role: str, pieces: Pieces, x: float = PAD, indent: float = 0, gap_after: float = 0,
+                 finer: Sequence[str] = ()) -> Text | None:
         """`pieces`: a line split where it may break ("".join(pieces) is the line as the words wrote it)."""
         nonlocal y
         source = pieces.source
@@ -167,11 +174,11 @@ def lay_out(words, min_cell_w=None, grid_top=None, title_role="title"):
         role = "elision" if label == "⋮" else "header"  # rows left out of an elided figure
         items.append(Text(role, x_cells - CELL_PAD, _baseline_centre(cy, role), (label,), anchor="end",
                           user=user_spans(label)))
-    for i, row in enumerate(words.cells):
-        for j, cell in enumerate(row):
-            label = None if cell.gap else cell_label(cell, words.q_labels[i], words.k_labels[j],
-                                                     _CELL_NOUN[words.show], words.base)
-            items.append(_cell(cell, x_cells + j * (cell_w + CELL_GAP), y + i * (CELL_H + CELL_GAP), cell_w, label))
+    for i, cells in enumerate(words.cells):
+        for j, cell in enumerate(cells):
+            aria = None if cell.gap else cell_label(cell, words.q_labels[i], words.k_labels[j],
+                                                    _CELL_NOUN[words.show], words.base)
+            items.append(_cell(cell, x_cells + j * (cell_w + CELL_GAP), y + i * (CELL_H + CELL_GAP), cell_w, aria))
     y += len(words.cells) * (CELL_H + CELL_GAP) - CELL_GAP + 28
     if words.view == "scores":  # a score table: no captions
         right = max(right_edge(item) for item in items)
@@ -182,7 +189,7 @@ def lay_out(words, min_cell_w=None, grid_top=None, title_role="title"):
     add_text("softmax-heading", split_keep(words.softmax_heading, " "), gap_after=8)
     row_pad_x, row_pad_y = 12, 7
     head_w = _width("weights ", "softmax-weights")
-    rows = []
+    rows: list[tuple[SoftmaxRow, float, float, Text, Text]] = []
     for row in words.softmax_rows:
         top = y
         x = PAD + row_pad_x
@@ -201,10 +208,10 @@ def lay_out(words, min_cell_w=None, grid_top=None, title_role="title"):
     # Every band, and the rule below, as wide as the widest line (a term too long to break widens them all).
     panel_w = max([wrap_w] + [right_edge(t) + row_pad_x - PAD for r in rows for t in r[3:]])
     for row, top, bottom, scores, weights in rows:
-        children = (Rect("softmax-band", PAD, top, panel_w, bottom - top, rx=6),
-                    Rect("softmax-bar", PAD, top, 4, bottom - top)) if row.computed else ()
-        classes = ("attnviz-softmax-row",) + (("attnviz-computed",) if row.computed else ())
-        texts = (scores, weights)
+        children: tuple[Item, ...] = (Rect("softmax-band", PAD, top, panel_w, bottom - top, rx=6),
+                                      Rect("softmax-bar", PAD, top, 4, bottom - top)) if row.computed else ()
+        classes: tuple[str, ...] = ("attnviz-softmax-row",) + (("attnviz-computed",) if row.computed else ())
+        texts: tuple[Text, ...] = (scores, weights)
         if row.pending:  # not computed yet: its place, empty, so every step has the same geometry
             children, texts = (Rect("softmax-pending", PAD, top, panel_w, bottom - top, rx=6),), ()
             classes += ("attnviz-pending",)
@@ -214,16 +221,16 @@ def lay_out(words, min_cell_w=None, grid_top=None, title_role="title"):
     if words.output_rows:  # the outputs panel: O_i as the weighted sum of the value vectors
         y += 14
         add_text("outputs-heading", split_keep(words.outputs_heading, " "), gap_after=8)
-        outputs = []
-        for row in words.output_rows:
+        outputs: list[tuple[OutputRow, float, float, Text]] = []
+        for output in words.output_rows:
             top = y
             text = Text("output", PAD + row_pad_x, top + 3 + ASCENT * STYLES["output"].size,
-                        wrap(split_keep(row.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24), indent=24)
+                        wrap(split_keep(output.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24), indent=24)
             y = top + 3 + text_height("output", len(text.lines)) + 3
-            outputs.append((row, top, y, text))
+            outputs.append((output, top, y, text))
         panel_w = max([panel_w] + [right_edge(o[3]) + row_pad_x - PAD for o in outputs])
-        for row, top, bottom, text in outputs:
-            items.append(_output_row(row, top, bottom, text, panel_w))
+        for output, top, bottom, text in outputs:
+            items.append(_output_row(output, top, bottom, text, panel_w))
 
     y += 14
     items.append(Rect("rule", PAD, y, panel_w, 1))
@@ -238,35 +245,37 @@ def lay_out(words, min_cell_w=None, grid_top=None, title_role="title"):
 _CELL_NOUN = {"scores": "score", "logits": "logit", "bias": "bias"}  # what a kept cell's text is, for screen readers
 
 
-def _baseline_centre(centre_y, role):
+def _baseline_centre(centre_y: float, role: str) -> float:
     """Baseline that centres a line of `role` text vertically on `centre_y`."""
     size = STYLES[role].size
     return centre_y + (ASCENT - DESCENT) / 2 * size
 
 
-def _cell(cell, x, y, w, label):
+def _cell(cell: Cell, x: float, y: float, w: float, label: str | None) -> Group:
     if cell.gap:  # rows or keys left out of an elided figure: the ellipsis alone, no cell
         text = Text("elision", x + w / 2, _baseline_centre(y + CELL_H / 2, "elision"), (cell.text,), anchor="middle")
         return Group(("attnviz-elided",), (), (text,), box=(x, y, x + w, y + CELL_H))
+    assert label is not None  # every cell but a gap has its label
     attrs = (("data-q", str(cell.q)), ("data-k", str(cell.k)), ("aria-label", label))
     if cell.pending:  # not computed yet: an empty cell with a light outline, no text
         return Group(("attnviz-cell", "attnviz-pending"), attrs, (Rect("cell-pending", x, y, w, CELL_H, rx=6),),
                      box=(x, y, x + w, y + CELL_H))
     role = "masked" if cell.masked else ("score-computed" if cell.computed else "score")
     rect_role = "cell-masked" if cell.masked else "cell-score"
-    children = [Rect(rect_role, x, y, w, CELL_H, rx=6)]
+    children: list[Item] = [Rect(rect_role, x, y, w, CELL_H, rx=6)]
     if cell.computed:  # a masked cell keeps its hatching under the highlight's outline
         children += [Rect("cell-computed-outline" if cell.masked else "cell-computed", x, y, w, CELL_H, rx=6),
                      Mark("computed-mark", x + w - 4, y + 4, 12)]
     children.append(Text(role, x + w / 2, _baseline_centre(y + CELL_H / 2, role), (cell.text,), anchor="middle"))
-    classes = ("attnviz-cell", "attnviz-masked" if cell.masked else "attnviz-score")
+    classes: tuple[str, ...] = ("attnviz-cell", "attnviz-masked" if cell.masked else "attnviz-score")
     classes += ("attnviz-computed",) if cell.computed else ()
     return Group(classes, attrs, tuple(children), box=(x, y, x + w, y + CELL_H))
 
 
-def _output_row(row, top, bottom, text, panel_w):
+def _output_row(row: OutputRow, top: float, bottom: float, text: Text, panel_w: float) -> Group:
     """One output row's group; highlighted and pending rows are drawn like softmax rows."""
-    classes, children = ("attnviz-output-row",), (text,)
+    classes: tuple[str, ...] = ("attnviz-output-row",)
+    children: tuple[Item, ...] = (text,)
     # Output rows sit edge to edge: their band and pending outline keep 1 unit clear of the
     # neighbours', so two of them never touch.
     y0, h = top + 1, bottom - top - 2

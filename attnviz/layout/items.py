@@ -11,6 +11,7 @@ from .metrics import ASCENT, DESCENT, text_width
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
     from typing import TypeAlias
 
     Item: TypeAlias = "Text | Rect | Mark | Group"  # what a layout holds
@@ -21,6 +22,8 @@ __all__ = ["TextStyle", "STYLES", "LEADING", "Text", "Rect", "Mark", "Group", "L
 
 @dataclass(frozen=True, slots=True)
 class TextStyle:
+    """How a role's text is set: size (layout units), family ("sans" or "mono"), weight and slant."""
+
     size: float
     family: str = "sans"
     bold: bool = False
@@ -55,6 +58,8 @@ LEADING = 1.35  # line height in em
 
 @dataclass(frozen=True, slots=True)
 class Text:
+    """A text of one or more lines, placed: its role names its style and colour."""
+
     role: str
     x: float
     y: float  # baseline of the first line
@@ -67,17 +72,19 @@ class Text:
     user: tuple[tuple[int, int], ...] = ()
 
     @property
-    def style(self):
+    def style(self) -> TextStyle:
+        """The role's style."""
         return STYLES[self.role]
 
     @property
-    def text(self):
+    def text(self) -> str:
+        """The whole text, its lines joined."""
         return "".join(self.lines)
 
-    def line_boxes(self):
+    def line_boxes(self) -> list[tuple[float, float, float, float]]:
         """(x0, y0, x1, y1) of each drawn line."""
         s = self.style
-        boxes = []
+        boxes: list[tuple[float, float, float, float]] = []
         for n, line in enumerate(self.lines):
             width = measure(line.rstrip(), s)
             x = self.x + (self.indent if n else 0)
@@ -92,6 +99,8 @@ class Text:
 
 @dataclass(frozen=True, slots=True)
 class Rect:
+    """A rectangle, placed (rounded by `rx`); its role names its paint."""
+
     role: str
     x: float
     y: float
@@ -113,6 +122,8 @@ class Mark:
 
 @dataclass(frozen=True, slots=True)
 class Group:
+    """Items drawn together (a cell, a softmax row), with the classes and attributes a backend may write."""
+
     classes: tuple[str, ...]
     attrs: tuple[tuple[str, str], ...]  # (name, value) pairs, e.g. (("data-q", "1"), ("data-k", "2"))
     children: tuple[Text | Rect | Mark | Group, ...]
@@ -121,6 +132,8 @@ class Group:
 
 @dataclass
 class Layout:
+    """A whole figure placed: its size, its <title> and <desc>, and its items in document order."""
+
     width: float
     height: float
     title: str  # for <title>
@@ -128,12 +141,12 @@ class Layout:
     items: list[Text | Rect | Mark | Group] = field(default_factory=list)
     grid: tuple[float, float, float] | None = None  # (x, y, cell size) of the grid's top-left corner, for panels
 
-    def texts_in_boxes(self):
+    def texts_in_boxes(self) -> list[tuple[Text, tuple[float, float, float, float] | None]]:
         """(Text, the box it must stay inside or None), in document order: what overlap checks test.
         A text's box is its nearest enclosing group's (panels nest cells inside panels)."""
-        out = []
+        out: list[tuple[Text, tuple[float, float, float, float] | None]] = []
 
-        def visit(items, box):
+        def visit(items: Iterable[Item], box: tuple[float, float, float, float] | None) -> None:
             for item in items:
                 if isinstance(item, Group):
                     visit(item.children, item.box)
@@ -143,7 +156,7 @@ class Layout:
         visit(self.items, None)
         return out
 
-    def walk(self):
+    def walk(self) -> Iterator[Item]:
         """Every item, groups' children included, in document order."""
         stack = list(reversed(self.items))
         while stack:
@@ -153,17 +166,19 @@ class Layout:
                 stack.extend(reversed(item.children))
 
 
-def measure(text, style):
+def measure(text: str, style: TextStyle) -> float:
     """Advance width of `text` drawn in `style`."""
     return text_width(text, style.size, style.family, style.bold, style.italic)
 
 
 def text_height(role: str, n_lines: int = 1) -> float:
+    """Height of `n_lines` lines of `role` text, from the first line's top to the last one's bottom."""
     s = STYLES[role].size
     return s * (ASCENT + DESCENT) + (n_lines - 1) * s * LEADING
 
 
-def right_edge(item):
+def right_edge(item: Item) -> float:
+    """The rightmost x that `item` draws at (a group: its box's, or its children's)."""
     if isinstance(item, Text):
         return max(b[2] for b in item.line_boxes())
     if isinstance(item, Rect):

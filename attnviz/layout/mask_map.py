@@ -18,7 +18,13 @@ from .figure import (ASCENT, DESCENT, PAD, STYLES, Group, Layout, Rect, Text, me
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
+
+    from ..engine.attention import BoundMask
+    from ..typing import HighlightSpec
+    from .items import Item
+
+    Runs = tuple[tuple[int, int], ...]  # one row's runs
 
 __all__ = ["MAX_MAP_TOKENS", "MapText", "row_runs", "describe_map", "lay_out_map", "LEGEND"]
 
@@ -54,6 +60,7 @@ class MapText:
 
     @property
     def shape(self) -> tuple[int, int]:
+        """(queries, keys)."""
         return len(self.runs), len(self.k_labels)
 
     def legend_keys(self) -> list[str]:
@@ -66,7 +73,7 @@ class MapText:
         return keys
 
 
-def row_runs(mask, i, n_k):
+def row_runs(mask: BoundMask, i: int, n_k: int) -> Runs:
     """Row i's kept keys as (start, stop) half-open 0-based ranges, from the mask's own `runs` when it
     has them (computed from its rule), else by asking `keep` about every key."""
     runs = getattr(mask, "runs", None)
@@ -75,9 +82,11 @@ def row_runs(mask, i, n_k):
     return _runs_of(j for j in range(n_k) if mask.keep(i, j))
 
 
-def _runs_of(positions):
+def _runs_of(positions: Iterable[int]) -> Runs:
     """Sorted 0-based positions as (start, stop) ranges of consecutive ones."""
-    out, start, last = [], None, None
+    out: list[tuple[int, int]] = []
+    start: int | None = None  # the run's first position; None before the first
+    last = 0
     for j in positions:
         if start is None:
             start = last = j
@@ -91,8 +100,10 @@ def _runs_of(positions):
     return tuple(out)
 
 
-def describe_map(mask, n_q, n_k, *, highlight=None, title=None, subtitle=None, q_labels=None, k_labels=None,
-                 x_title=None, y_title=None, base=1):
+def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpec | None = None,
+                 title: str | None = None, subtitle: str | None = None, q_labels: Sequence[str] | None = None,
+                 k_labels: Sequence[str] | None = None, x_title: str | None = None, y_title: str | None = None,
+                 base: int = 1) -> MapText:
     """The words of a mask map for `mask` (an `engine.BoundMask` bound to n_q×n_k).
 
     `highlight`: targets as for `figure()` ("I,J", "row=I", "mask", (i, j)), in the figure's index base.
@@ -119,17 +130,18 @@ def describe_map(mask, n_q, n_k, *, highlight=None, title=None, subtitle=None, q
     )
 
 
-def _computed_runs(targets, runs, n_q, n_k, base):
+def _computed_runs(targets: HighlightSpec | None, runs: Sequence[Runs], n_q: int, n_k: int,
+                   base: int) -> tuple[Runs, ...]:
     """Highlight targets as runs per row (1-based, inclusive). A map has no captions to highlight."""
     from ..words.highlight import is_pair, numbered, parse_one, show_target  # its targets, read as figure() reads them
 
     if targets is None:
         return ((),) * n_q
-    if isinstance(targets, str) or is_pair(targets):
-        targets = [targets]
-    cells = [set() for _ in range(n_q)]
-    whole_rows, masked = set(), False
-    for target in targets:
+    listed: Iterable[object] = [targets] if isinstance(targets, str) or is_pair(targets) else targets
+    cells: list[set[int]] = [set() for _ in range(n_q)]
+    whole_rows: set[int] = set()
+    masked = False
+    for target in listed:
         kind, i, j = parse_one(target)
         where = f"highlight {show_target(target)}"
         if kind not in ("cell", "row", "mask"):
@@ -141,13 +153,16 @@ def _computed_runs(targets, runs, n_q, n_k, base):
         if j is not None and not base <= j <= last_k:
             raise InputError(f"{numbered('column', j)} is outside the grid (columns {base}..{last_k})", where)
         if kind == "cell":
+            assert i is not None and j is not None  # a cell names both
             cells[i - base].add(j - base)
         elif kind == "row":
+            assert i is not None  # row=I names its row
             whole_rows.add(i - base)
         else:
             masked = True
-    out = []
+    out: list[Runs] = []
     for i in range(n_q):
+        row: Runs
         if i in whole_rows:
             row = ((0, n_k),)
         else:
@@ -160,7 +175,7 @@ def _computed_runs(targets, runs, n_q, n_k, base):
     return tuple(out)
 
 
-def _step(pitch, need):
+def _step(pitch: float, need: float) -> int:
     """The smallest power of two s with s·pitch >= need: every tick, then every 2, 4, 8, ..."""
     step = 1
     while step * pitch < need:
@@ -168,7 +183,7 @@ def _step(pitch, need):
     return step
 
 
-def _ticks(labels, step, numeric, base):
+def _ticks(labels: Sequence[str], step: int, numeric: bool, base: int) -> list[int]:
     """Indices (0-based) of the ticks drawn: every `step`-th (by the figure's numbering), the first and
     the last; a tick too close to the last gives way to it."""
     n = len(labels)
@@ -184,7 +199,7 @@ def _ticks(labels, step, numeric, base):
     return shown
 
 
-def map_geometry(words, cell=None):
+def map_geometry(words: MapText, cell: float | None = None) -> float:
     """The cell size of this map: given (to align panels), else from its larger side."""
     n_q, n_k = words.shape
     if cell is not None:
@@ -193,14 +208,15 @@ def map_geometry(words, cell=None):
     return min(CELL_MAX, math.floor(MAP_SIDE / max(n_q, n_k) * 4) / 4 or 0.25)
 
 
-def lay_out_map(words, cell=None, grid_top=None, title_role="title"):
+def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | None = None,
+                title_role: str = "title") -> Layout:
     """Place a `MapText`; returns a `Layout` whose `grid` is (x, y, cell) of the map's top-left corner.
 
     `cell`, `grid_top`: a composed figure's shared cell size and grid top, so panels line up.
     """
     n_q, n_k = words.shape
     cell = map_geometry(words, cell)
-    items = []
+    items: list[Item] = []
     tick_style, line_h = STYLES["tick"], text_height("tick")
     q_widths = [measure(label, tick_style) for label in words.q_labels]
     k_widths = [measure(label, tick_style) for label in words.k_labels]
@@ -217,9 +233,9 @@ def lay_out_map(words, cell=None, grid_top=None, title_role="title"):
     map_w, map_h = cell * n_k, cell * n_q
     wrap_w = max(360, map_x - PAD + map_w + 24)
 
-    y = PAD
+    y: float = PAD
 
-    def add_text(role, text, gap_after):
+    def add_text(role: str, text: str, gap_after: float) -> None:
         nonlocal y
         lines = wrap(split_keep(text, " "), role, wrap_w)
         items.append(Text(role, PAD, y + ASCENT * STYLES[role].size, lines))
@@ -233,7 +249,7 @@ def lay_out_map(words, cell=None, grid_top=None, title_role="title"):
 
     col_ticks_h = max(k_widths[j] for j in cols_shown) if upright else line_h
     x_title_h = text_height("axis-title")
-    top = math.ceil(y + x_title_h + 6 + col_ticks_h + 6)
+    top: float = math.ceil(y + x_title_h + 6 + col_ticks_h + 6)
     if grid_top is not None:
         top = max(top, grid_top)
     y_titles = top - col_ticks_h - 6 - 6  # the key axis title's baseline sits above its ticks
@@ -255,8 +271,8 @@ def lay_out_map(words, cell=None, grid_top=None, title_role="title"):
     title_x = PAD + (ASCENT - DESCENT) / 2 * STYLES["axis-title"].size + y_title_w / 2
     items.append(Text("axis-title", title_x, top + map_h / 2, (words.y_title,), anchor="middle", rotate=-90))
 
-    children = [Rect("map-masked", map_x, top, map_w, map_h)]
-    empty = []
+    children: list[Item] = [Rect("map-masked", map_x, top, map_w, map_h)]
+    empty: list[int] = []
     for i, runs in enumerate(words.runs):
         y0 = top + i * cell
         rects = tuple(Rect("kept", map_x + (a - 1) * cell, y0, (b - a + 1) * cell, cell,
@@ -291,7 +307,8 @@ def lay_out_legend(keys: Sequence[str], x0: float, y: float, max_width: float) -
     """The legend's swatches and words, wrapped to `max_width`; returns (items, y below it)."""
     swatch, gap, row_h = 14, 22, 22
     entries = [entry for entry in LEGEND if entry[0] in keys]
-    items, x = [], x0
+    items: list[Group] = []
+    x = x0
     style = STYLES["legend"]
     for key, role, words in entries:
         width = swatch + 6 + measure(words, style)

@@ -8,10 +8,12 @@ Menlo), so a box sized for DejaVu also holds the text when a browser draws it in
 one of those; `--embed-font` removes the guess altogether.
 """
 
+from __future__ import annotations
+
 import os
 from functools import cache, lru_cache
 
-from . import font_widths as _font_widths
+from . import font_widths as _width_table
 
 __all__ = ["WIDTHS", "text_width", "char_width", "face", "FACES", "FONT_DIR", "FONT_FAMILIES", "ASCENT", "DESCENT"]
 
@@ -31,13 +33,13 @@ FONT_FAMILIES = {
 }
 ASCENT, DESCENT = 0.93, 0.24  # in em: DejaVu's hhea ascent and descent (0.928, 0.236), rounded up
 #: {face: {character: advance in em}} for the common characters, from the generated table.
-WIDTHS = _font_widths.WIDTHS  # generated at build time (tools/make_font_widths.py), not at import
+WIDTHS = _width_table.WIDTHS  # generated at build time (tools/make_font_widths.py), not at import
 # A character no bundled face has is drawn from whatever font the viewer's system falls back
 # to (CJK, emoji); those are about 1 em wide, emoji up to 1.25 em. Guess wide, never narrow.
 _UNKNOWN = 1.25
 
 
-def face(family, bold=False, italic=False):
+def face(family: str, bold: bool = False, italic: bool = False) -> str:
     """The bundled face that draws text of this family and style (mono has no italic in use)."""
     if family == "mono":
         return "mono-bold" if bold else "mono"
@@ -45,7 +47,7 @@ def face(family, bold=False, italic=False):
 
 
 @lru_cache(maxsize=4096)
-def text_width(text, size, family="sans", bold=False, italic=False):
+def text_width(text: str, size: float, family: str = "sans", bold: bool = False, italic: bool = False) -> float:
     """Advance width of `text` in user units at font size `size`."""
     name = face(family, bold, italic)
     table = WIDTHS[name]
@@ -56,7 +58,7 @@ def text_width(text, size, family="sans", bold=False, italic=False):
 
 
 @cache
-def char_width(ch, name):
+def char_width(ch: str, name: str) -> float:
     """Advance width of one character in em, from the bundled face (or the face a browser falls back to)."""
     if ch in "\t\n\r":  # the SVG backend keeps such text with xml:space="preserve", which draws each as a space
         ch = " "
@@ -70,10 +72,11 @@ def char_width(ch, name):
 
 
 @cache
-def _font_widths(name):
+def _font_widths(name: str) -> dict[int, float]:
     """{codepoint: advance in em} for every character the bundled face maps (fontTools, loaded lazily)."""
-    from fontTools.ttLib import TTFont
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]  # fontTools ships no type hints
 
     font = TTFont(os.path.join(FONT_DIR, FACES[name]), lazy=True)
     cmap, hmtx, upem = font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm
-    return {code: hmtx[glyph][0] / upem for code, glyph in cmap.items()}
+    widths: dict[int, float] = {code: hmtx[glyph][0] / upem for code, glyph in cmap.items()}
+    return widths

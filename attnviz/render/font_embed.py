@@ -6,12 +6,18 @@ figures on one page never swap glyphs. The figure's text then looks the same on
 machines without DejaVu. fontTools is imported only here, only when asked.
 """
 
+from __future__ import annotations
+
 import base64
 import os
 from functools import lru_cache
 
 from ..layout.items import STYLES, Text
 from ..layout.metrics import FACES, FONT_DIR, FONT_FAMILIES, face
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from ..layout.items import Layout
 
 __all__ = ["font_css"]
 
@@ -22,14 +28,14 @@ _FACE_STYLE = {"sans": ("normal", "normal"), "sans-bold": ("bold", "normal"), "s
                "mono": ("normal", "normal"), "mono-bold": ("bold", "normal")}
 
 
-def font_css(layout, id_prefix):
+def font_css(layout: Layout, id_prefix: str) -> str:
     """@font-face rules for every face the layout's texts use, and rules that put them first in the stack."""
-    chars = {}
+    chars: dict[str, set[str]] = {}
     for item in layout.walk():
         if isinstance(item, Text):
             s = item.style
             chars.setdefault(face(s.family, s.bold, s.italic), set()).update(item.text)
-    rules = []
+    rules: list[str] = []
     for name in sorted(chars):
         family = name.split("-")[0]
         weight, style = _FACE_STYLE[name]
@@ -44,12 +50,12 @@ def font_css(layout, id_prefix):
 
 
 @lru_cache(maxsize=64)
-def subset_woff(name, text):
+def subset_woff(name: str, text: str) -> bytes:
     """The bundled face `name` cut down to the glyphs `text` needs, as WOFF bytes (same input, same bytes)."""
     import io
 
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
+    from fontTools import subset  # type: ignore[import-untyped]  # fontTools ships no type hints
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]  # (as above)
 
     options = subset.Options()
     options.flavor = "woff"

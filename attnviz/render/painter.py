@@ -16,9 +16,16 @@ from .themes import SHAPE_PAINT, TEXT_COLOUR
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Iterable
-    from typing import Protocol
+    from typing import Protocol, TypedDict
 
     from ..layout.items import Item
+
+    class StrokeMeaning(TypedDict, total=False):
+        """A role's stroke beyond its colours: `Paint`'s fields of the same names."""
+
+        width: float
+        dash: str
+        fill_opacity: float
 
     class Painter(Protocol):
         """What a backend implements to draw a layout."""
@@ -58,7 +65,7 @@ class Paint:
 
 
 # The stroke's meaning beyond colour (colours come from themes.SHAPE_PAINT).
-_STROKE_MEANING: dict[str, dict[str, object]] = {
+_STROKE_MEANING: dict[str, StrokeMeaning] = {
     "cell-masked": {"dash": "dashed"},
     "cell-computed": {"width": 3},
     "cell-computed-outline": {"width": 3},
@@ -70,7 +77,7 @@ _STROKE_MEANING: dict[str, dict[str, object]] = {
 
 #: Every shape role's paint, resolved once.
 ROLE_PAINT: dict[str, Paint] = {
-    role: Paint(role, fill, stroke, **_STROKE_MEANING.get(role, {}))  # type: ignore[arg-type]
+    role: Paint(role, fill, stroke, **_STROKE_MEANING.get(role, {}))
     for role, (fill, stroke) in SHAPE_PAINT.items()
 }
 

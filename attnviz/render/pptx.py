@@ -6,10 +6,27 @@ layout's size, placed so its baseline is where the layout put it: everything sta
 in PowerPoint, Keynote, LibreOffice and Google Slides. Nothing is a picture.
 """
 
+from __future__ import annotations
+
 from ..layout.items import measure
 from ..layout.metrics import ASCENT, DESCENT
 from .painter import paint as paint_layout
 from .themes import get_theme
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from pptx.shapes.autoshape import Shape
+    from pptx.dml.color import RGBColor
+    from pptx.enum.shapes import MSO_SHAPE
+    from pptx.shapes.shapetree import SlideShapes
+    from pptx.slide import Slide
+    from pptx.util import Length
+
+    from ..layout.items import Group, Layout, Mark, Rect, Text
+    from .painter import Paint
+    from .themes import Theme
 
 __all__ = ["EMU_PER_PX", "paint", "PptxPainter"]
 
@@ -18,7 +35,7 @@ _FONTS = {"sans": "DejaVu Sans", "mono": "DejaVu Sans Mono"}
 _DASHES = {"dashed": "DASH", "dotted": "ROUND_DOT"}  # painter.DASHES in PowerPoint's named dashes
 
 
-def paint(slide, layout, theme, left, top, scale):
+def paint(slide: Slide, layout: Layout, theme: str | Theme, left: float, top: float, scale: float) -> None:
     """Draw `layout` on `slide` with its top-left corner at (`left`, `top`) EMU, `scale` EMU per layout unit."""
     paint_layout(layout.items, layout.width, layout.height,
                  PptxPainter(slide.shapes, get_theme(theme).colours, left, top, scale))
@@ -27,25 +44,33 @@ def paint(slide, layout, theme, left, top, scale):
 class PptxPainter:
     """The PowerPoint backend of the painter interface (`painter.Painter`): native, editable shapes."""
 
-    def __init__(self, shapes, palette, left, top, scale):
+    def __init__(self, shapes: SlideShapes, palette: Mapping[str, str], left: float, top: float,
+                 scale: float) -> None:
         self.shapes, self.palette, self.left, self.top, self.scale = shapes, palette, left, top, scale
 
-    def emu(self, x, y, w, h):
-        s = self.scale
-        return round(self.left + x * s), round(self.top + y * s), max(1, round(w * s)), max(1, round(h * s))
+    def emu(self, x: float, y: float, w: float, h: float) -> tuple[Length, Length, Length, Length]:
+        """A box in layout units, (x, y, width, height), in EMU on the slide (at least 1 EMU a side)."""
+        from pptx.util import Emu  # python-pptx: the slides extra
 
-    def colour(self, key):
+        s = self.scale
+        return (Emu(round(self.left + x * s)), Emu(round(self.top + y * s)), Emu(max(1, round(w * s))),
+                Emu(max(1, round(h * s))))
+
+    def colour(self, key: str) -> RGBColor:
+        """The theme's colour `key` as python-pptx's RGB colour."""
         from pptx.dml.color import RGBColor  # python-pptx: the slides extra, imported when a deck is drawn
 
-        return RGBColor.from_string(self.palette[key][1:].upper())
+        hex_digits = self.palette[key][1:].upper()
+        colour: RGBColor = RGBColor.from_string(hex_digits)  # type: ignore[no-untyped-call]  # unannotated in pptx
+        return colour
 
-    def open_group(self, group, paint):
-        pass  # every shape carries its own paint: a group is only its children
+    def open_group(self, group: Group, paint: Paint | None) -> None:
+        """Nothing: every shape carries its own paint, so a group is only its children."""
 
-    def close_group(self, group):
-        pass
+    def close_group(self, group: Group) -> None:
+        """Nothing (see `open_group`)."""
 
-    def _shape(self, kind, x, y, w, h):
+    def _shape(self, kind: MSO_SHAPE, x: float, y: float, w: float, h: float) -> Shape:
         from pptx.oxml.ns import qn  # python-pptx: the slides extra
 
         shape = self.shapes.add_shape(kind, *self.emu(x, y, w, h))
@@ -54,7 +79,8 @@ class PptxPainter:
             shape._element.remove(style)
         return shape
 
-    def rect(self, rect, paint):
+    def rect(self, rect: Rect, paint: Paint) -> None:
+        """A rectangle (rounded when the layout's is), filled, hatched or see-through as its paint says."""
         from pptx.enum.dml import MSO_LINE_DASH_STYLE, MSO_PATTERN_TYPE  # python-pptx: the slides extra
         from pptx.enum.shapes import MSO_SHAPE
         from pptx.util import Emu
@@ -83,9 +109,11 @@ class PptxPainter:
         else:
             shape.line.fill.background()
 
-    def mark(self, mark, paint):
+    def mark(self, mark: Mark, paint: Paint) -> None:
+        """The highlight's corner triangle."""
         from pptx.enum.shapes import MSO_SHAPE  # python-pptx: the slides extra
 
+        assert paint.fill is not None  # a mark's role is filled (themes.SHAPE_PAINT)
         # PowerPoint's right triangle has its right angle bottom-left; turned half round, top-right.
         shape = self._shape(MSO_SHAPE.RIGHT_TRIANGLE, mark.x - mark.size, mark.y, mark.size, mark.size)
         shape.rotation = 180
@@ -93,7 +121,8 @@ class PptxPainter:
         shape.fill.fore_color.rgb = self.colour(paint.fill)
         shape.line.fill.background()
 
-    def text(self, text, colour):
+    def text(self, text: Text, colour: str) -> None:
+        """One text box a drawn line, its baseline where the layout put it."""
         from pptx.enum.text import MSO_ANCHOR, MSO_AUTO_SIZE, PP_ALIGN  # python-pptx: the slides extra
         from pptx.util import Pt
 
@@ -132,7 +161,7 @@ class PptxPainter:
             font.color.rgb = self.colour(colour)
 
 
-def _see_through(shape, opacity):
+def _see_through(shape: Shape, opacity: float) -> None:
     """A solid fill at `opacity` (python-pptx has no call for it: DrawingML's <a:alpha> on the colour)."""
     from pptx.oxml.ns import qn  # python-pptx: the slides extra
 

@@ -5,11 +5,18 @@ presentation attributes (it skips the <style>, which sits in @supports), so a PN
 shows the theme's colours; `auto` exports as light.
 """
 
+from __future__ import annotations
+
 import os
 from numbers import Real
 
 from ..errors import InputError
 from ..words.budget import MAX_PIXELS_A_SIDE
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 __all__ = ["FORMATS", "format_for", "to_png", "to_pdf", "png_scale", "MAX_PIXELS_A_SIDE", "CSS_DPI"]
 
@@ -21,7 +28,8 @@ SCALES = (0.25, 25)  # pixels per SVG unit
 DPIS = (SCALES[0] * CSS_DPI, SCALES[1] * CSS_DPI)  # 24 to 2400
 
 
-def format_for(path, format=None, where="-f", path_where="-o", chooser="-f svg|png|pdf"):
+def format_for(path: object, format: str | None = None, where: str = "-f", path_where: str = "-o",
+               chooser: str = "-f svg|png|pdf") -> str:
     """The output format: `format` if given, else the path's extension, else SVG; they must agree.
 
     An extension that is not a format (`fig.jpg`) is refused, not filled with SVG."""
@@ -39,7 +47,7 @@ def format_for(path, format=None, where="-f", path_where="-o", chooser="-f svg|p
     return format
 
 
-def _suffix(path):
+def _suffix(path: str) -> str:
     """The extension as pathlib's PurePath(path).suffix reads it (".hidden" has none, "new/" names a folder),
     without importing pathlib into the command that writes the default SVG."""
     parts = [part for part in path.split(os.sep) if part not in ("", ".")]
@@ -48,7 +56,7 @@ def _suffix(path):
     return name[dot:] if 0 < dot < len(name) - 1 else ""
 
 
-def png_scale(scale=None, dpi=None):
+def png_scale(scale: float | None = None, dpi: float | None = None) -> tuple[float, float]:
     """Pixels per SVG unit: `scale`, or `dpi`/96, or the default 2; with the DPI the PNG records.
     Errors name the API's arguments, `scale` and `dpi` (the command line renames them)."""
     for name, value in (("scale", scale), ("dpi", dpi)):
@@ -66,7 +74,8 @@ def png_scale(scale=None, dpi=None):
     return scale, scale * CSS_DPI
 
 
-def to_png(svg, width, height, scale=None, dpi=None):
+def to_png(svg: str | Callable[[], str], width: float, height: float, scale: float | None = None,
+           dpi: float | None = None) -> bytes:
     """PNG bytes of `svg` (its size `width` x `height` in SVG units), with its DPI recorded (pHYs).
 
     `svg` may be a function that returns the SVG, so that it is written only once the size is in budget."""
@@ -77,7 +86,7 @@ def to_png(svg, width, height, scale=None, dpi=None):
     check_png(width, height, scale, where)
     svg = svg() if callable(svg) else svg
     _cairosvg()
-    from cairosvg.surface import PNGSurface
+    from cairosvg.surface import PNGSurface  # type: ignore[import-untyped]  # CairoSVG ships no type hints
 
     import io
 
@@ -86,14 +95,16 @@ def to_png(svg, width, height, scale=None, dpi=None):
     return _with_dpi(out.getvalue(), dpi)
 
 
-def to_pdf(svg, title=None):
+def to_pdf(svg: str, title: str | None = None) -> bytes:
     """PDF bytes of `svg`: vector, text as text, titled, no creation date (same input, same bytes)."""
     _cairosvg()
-    import cairocffi
+    import cairocffi  # type: ignore[import-untyped]  # cairocffi ships no type hints
     from cairosvg.surface import PDFSurface
 
-    class StablePDFSurface(_true_advances(PDFSurface)):
-        def _create_surface(self, width, height):
+    surface_class = _true_advances(PDFSurface)
+
+    class StablePDFSurface(surface_class):  # type: ignore[misc,valid-type]  # a subclass of CairoSVG's (untyped)
+        def _create_surface(self, width: float, height: float) -> tuple[Any, float, float]:
             surface, width, height = super()._create_surface(width, height)
             surface.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, "")
             if title:
@@ -107,7 +118,7 @@ def to_pdf(svg, title=None):
     return out.getvalue()
 
 
-def _true_advances(surface_class):
+def _true_advances(surface_class: Any) -> Any:
     """A CairoSVG surface that places glyphs at their true advances, as browsers and attnviz's layout do.
 
     Cairo rounds each advance to a whole pixel by default ("hint metrics"), so a long line
@@ -116,26 +127,26 @@ def _true_advances(surface_class):
     """
     import cairocffi
 
-    class TrueAdvancesContext(cairocffi.Context):
-        def set_font_options(self, options):
+    class TrueAdvancesContext(cairocffi.Context):  # type: ignore[misc]  # a subclass of cairocffi's (untyped)
+        def set_font_options(self, options: Any) -> None:
             options.set_hint_metrics(cairocffi.HINT_METRICS_OFF)
             super().set_font_options(options)
 
-    class TrueAdvancesSurface(surface_class):
+    class TrueAdvancesSurface(surface_class):  # type: ignore[misc]  # a subclass of CairoSVG's (untyped)
         @property
-        def context(self):
+        def context(self) -> Any:
             return self._context
 
         @context.setter
-        def context(self, context):
+        def context(self, context: Any) -> None:
             self._context = TrueAdvancesContext(context.get_target())
 
     return TrueAdvancesSurface
 
 
-def _cairosvg():
+def _cairosvg() -> Any:
     try:
-        import cairosvg
+        import cairosvg  # type: ignore[import-untyped]  # CairoSVG ships no type hints
     except ImportError:
         raise InputError("PNG and PDF need CairoSVG: pip install 'attnviz[png]'", "-f") from None
     except OSError as err:  # cairocffi found no Cairo library
@@ -144,7 +155,7 @@ def _cairosvg():
     return cairosvg
 
 
-def _with_dpi(png, dpi):
+def _with_dpi(png: bytes, dpi: float) -> bytes:
     """Insert a pHYs chunk (pixels per metre) after IHDR, so image tools know the print size."""
     import struct
     import zlib

@@ -8,6 +8,8 @@ or unsupported (CairoSVG); a scoped <style> layers CSS custom properties on top
 (see `themes`).
 """
 
+from __future__ import annotations
+
 from functools import lru_cache
 
 from ..layout.items import LEADING
@@ -16,10 +18,18 @@ from .painter import DASHES, paint
 from .themes import get_theme, stylesheet
 from .xml import Element, attributes as _attributes, escape_text, leaf
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from ..layout.items import Group, Layout, Mark, Rect, Text
+    from .painter import Paint
+    from .themes import Theme
+
 __all__ = ["render_svg", "fmt", "SvgPainter"]
 
 @lru_cache(maxsize=4096)  # a grid repeats its column and row coordinates
-def fmt(number):
+def fmt(number: float) -> str:
     """A coordinate as short, stable text: at most two decimals, no trailing zeros.
 
     >>> fmt(12.0), fmt(3.14159), fmt(-0.001)
@@ -29,7 +39,8 @@ def fmt(number):
     return "0" if text == "-0" else text
 
 
-def render_svg(layout, id_prefix, theme="light", description=None, font_css=""):
+def render_svg(layout: Layout, id_prefix: str, theme: str | Theme = "light", description: str | None = None,
+               font_css: str = "") -> str:
     """The layout as one standalone SVG document (a str).
 
     `theme`: a theme name or `themes.Theme`; `description`: the sentence for the root's
@@ -59,20 +70,22 @@ def render_svg(layout, id_prefix, theme="light", description=None, font_css=""):
 class SvgPainter:
     """The SVG backend of the painter interface (`painter.Painter`): layout items as SVG markup, in `parts`."""
 
-    def __init__(self, palette, id_prefix):
+    def __init__(self, palette: Mapping[str, str], id_prefix: str) -> None:
         self.palette, self.id_prefix = palette, id_prefix
-        self.parts = []
-        self._inherited = [None]  # the role whose paint the enclosing group carries, so its rects need none
-        self._paint = {}  # role: its presentation attributes, made once (a 64x64 grid has 4,096 cell rects)
-        self._texts = {}  # (what, role): attribute text written once
+        self.parts: list[str] = []
+        # the role whose paint the enclosing group carries, so its rects need none
+        self._inherited: list[str | None] = [None]
+        # role: its presentation attributes, made once (a 64x64 grid has 4,096 cell rects)
+        self._paint: dict[str, dict[str, str]] = {}
+        self._texts: dict[tuple[object, ...], str] = {}  # (what, role): attribute text written once
 
-    def _written(self, key, make):
+    def _written(self, key: tuple[object, ...], make: Callable[[], str]) -> str:
         """Attribute text that is the same for every element of a role, made once."""
         if key not in self._texts:
             self._texts[key] = make()
         return self._texts[key]
 
-    def shape(self, paint):
+    def shape(self, paint: Paint) -> dict[str, str]:
         """Presentation attributes (fill, stroke) of a shape's paint (shared: do not change them)."""
         if paint.role not in self._paint:
             if paint.fill == "hatch":
@@ -84,7 +97,7 @@ class SvgPainter:
             self._paint[paint.role] = colours
         return self._paint[paint.role]
 
-    def hatch(self, pattern_id):
+    def hatch(self, pattern_id: str) -> Element:
         """Diagonal stripes for masked cells: they read as "masked" without colour, and in greyscale."""
         pattern = Element("pattern", {"id": pattern_id, "width": "8", "height": "8", "patternUnits": "userSpaceOnUse",
                                       "patternTransform": "rotate(45)"})
@@ -94,7 +107,8 @@ class SvgPainter:
                                   "height": "8", "fill": self.palette["masked-hatch"]}))
         return pattern
 
-    def open_group(self, group, paint):
+    def open_group(self, group: Group, paint: Paint | None) -> None:
+        """`<g>` with the group's classes and attributes (and the paint its rects share, if any)."""
         attributes = {"class": " ".join(group.classes)}
         attributes.update(group.attrs)
         if paint is not None:
@@ -102,11 +116,13 @@ class SvgPainter:
         self._inherited.append(paint.role if paint is not None else self._inherited[-1])
         self.parts.append(f"<g{_attributes(attributes)}>")
 
-    def close_group(self, group):
+    def close_group(self, group: Group) -> None:
+        """`</g>`."""
         self._inherited.pop()
         self.parts.append("</g>")
 
-    def rect(self, rect, paint):
+    def rect(self, rect: Rect, paint: Paint) -> None:
+        """`<rect>`, its paint written unless the enclosing group carries it."""
         painted = rect.role != self._inherited[-1]
         head = _attributes({"class": f"attnviz-{rect.role}", **dict(rect.attrs)}) if rect.attrs else \
             self._written(("rect-class", rect.role), lambda: _attributes({"class": f"attnviz-{rect.role}"}))
@@ -118,14 +134,16 @@ class SvgPainter:
             {**(self.shape(paint) if painted else {}), **_stroke_meaning(paint)}))
         self.parts.append(f"<rect{head}{place}{tail}/>")
 
-    def mark(self, mark, paint):
+    def mark(self, mark: Mark, paint: Paint) -> None:
+        """The highlight's corner triangle, a `<polygon>`."""
         s = mark.size
         points = [(mark.x - s, mark.y), (mark.x, mark.y), (mark.x, mark.y + s)]
         self.parts.append(leaf("polygon", {"class": f"attnviz-{mark.role}",
                                            "points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in points),
                                            **self.shape(paint)}))
 
-    def text(self, text, colour):
+    def text(self, text: Text, colour: str) -> None:
+        """`<text>`, with a `<tspan>` a line when it has several."""
         style, role = text.style, text.role
         head = self._written(("text-class", role), lambda: _attributes({"class": f"attnviz-{role}-text"}))
         # The role's colour and font, the same on every text of the role: written once.
@@ -154,9 +172,9 @@ class SvgPainter:
         self.parts.append(f"<text{written}>{tspans}</text>")
 
 
-def _stroke_meaning(paint):
+def _stroke_meaning(paint: Paint) -> dict[str, str]:
     """The SVG attributes of a paint's dash, width and opacity (none when they are the defaults)."""
-    meaning = {}
+    meaning: dict[str, str] = {}
     if paint.dash:
         meaning["stroke-dasharray"] = " ".join(map(fmt, DASHES[paint.dash]))
     if paint.width != 1:
@@ -166,7 +184,7 @@ def _stroke_meaning(paint):
     return meaning
 
 
-def _collapsible(text):
+def _collapsible(text: str) -> bool:
     """Whether SVG's default whitespace handling would strip, squeeze or delete (newlines) some of `text`.
     Plain string tests, not a regex: this runs on every text of a 64×64 figure."""
     return (text[:1] == " " or text[-1:] == " " or "  " in text or "\t" in text or "\n" in text

@@ -7,8 +7,15 @@ the text is not in that notation; `value_line` types a figure line's values as m
 rest as text.
 """
 
+from __future__ import annotations
+
 import re
 import unicodedata
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import NoReturn
 
 __all__ = ["escape", "math", "value_line", "prose", "typed_line"]
 
@@ -35,7 +42,7 @@ _GREEK.update({"Γ": "Gamma", "Δ": "Delta", "Θ": "Theta", "Λ": "Lambda", "Ξ"
                "Ψ": "Psi", "Ω": "Omega", "Σ": "Sigma"})
 
 
-def escape(text):
+def escape(text: str) -> str:
     r"""`text` for LaTeX's text mode, every character kept or named.
 
     A character pdflatex has no glyph for (CJK, emoji) is written as its code point,
@@ -46,7 +53,7 @@ def escape(text):
     >>> escape("café Δ猫")
     "caf\\'{e} $\\Delta$\\texttt{[U+732B]}"
     """
-    out = []
+    out: list[str] = []
     for ch in text:
         if ch in _SPECIAL:
             out.append(_SPECIAL[ch])
@@ -61,8 +68,9 @@ def escape(text):
     return "".join(out)
 
 
-def _accented(ch):
-    base, *marks = unicodedata.normalize("NFD", ch)
+def _accented(ch: str) -> str | None:
+    decomposed = unicodedata.normalize("NFD", ch)
+    base, marks = decomposed[0], decomposed[1:]
     if len(marks) != 1 or not ("a" <= base.lower() <= "z") or marks[0] not in _ACCENTS:
         return None
     if base == "i":
@@ -77,7 +85,7 @@ def _accented(ch):
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[A-Za-z]+(?:_\{[A-Za-z0-9,]*\}|_[A-Za-z0-9]+|\d+)?|[-+·/^()\[\],=≈√]|\s+")
 
 
-def math(text, inline=False):
+def math(text: str, inline: bool = False) -> str | None:
     r"""`text` in attnviz's value notation as TeX math (without the dollars), or None if it is not.
     `inline`: fractions stay on the line (`a/(b+c)`), for lines set close together.
 
@@ -90,7 +98,7 @@ def math(text, inline=False):
     >>> math("e^(-1/2)"), math("Q(<s>)=(1,0)")
     ('e^{-1/2}', None)
     """
-    tokens = []
+    tokens: list[str] = []
     position = 0
     while position < len(text):
         match = _TOKEN.match(text, position)
@@ -118,29 +126,29 @@ class _Parser:
     product := power+ ('·' power+ | '/' power)*; power := atom ['^' atom]; atom := number | name |
     '√' number | '(' list ')' | '[' list ']'."""
 
-    def __init__(self, tokens):
+    def __init__(self, tokens: list[str]) -> None:
         self.tokens, self.n = tokens, 0
 
-    def peek(self):
+    def peek(self) -> str | None:
         return self.tokens[self.n] if self.n < len(self.tokens) else None
 
-    def take(self, expected=None):
+    def take(self, expected: str | None = None) -> str:
         token = self.peek()
         if token is None or (expected is not None and token != expected):
             raise _NotMath
         self.n += 1
         return token
 
-    def done(self):
+    def done(self) -> bool:
         return self.n == len(self.tokens)
 
-    def relation(self, inline=False):
+    def relation(self, inline: bool = False) -> str:
         out = self.sum(inline)
         while self.peek() in ("=", "≈"):
             out += {"=": " = ", "≈": r" \approx "}[self.take()] + self.sum(inline)
         return out
 
-    def sum(self, inline):
+    def sum(self, inline: bool) -> str:
         out = ""
         if self.peek() in ("-", "≈"):
             out = {"-": "-", "≈": r"\approx "}[self.take()]
@@ -149,7 +157,7 @@ class _Parser:
             out += self.take() + self.product(inline)
         return out
 
-    def product(self, inline):
+    def product(self, inline: bool) -> str:
         out = self.juxtaposed(inline)
         while self.peek() in ("·", "/"):
             if self.take() == "·":
@@ -159,14 +167,14 @@ class _Parser:
             out = f"{out}/{denominator}" if inline else rf"\frac{{{out}}}{{{denominator}}}"
         return out
 
-    def juxtaposed(self, inline):
+    def juxtaposed(self, inline: bool) -> str:
         """`3√2`, `2e^1`: factors written side by side."""
         out = self.power(inline)
-        while self.peek() is not None and (self.peek()[0].isalnum() or self.peek() in ("√", "(")):
+        while (token := self.peek()) is not None and (token[0].isalnum() or token in ("√", "(")):
             out += self.power(inline)
         return out
 
-    def power(self, inline, bare=False):
+    def power(self, inline: bool, bare: bool = False) -> str:
         base = self.atom(inline, bare)
         if self.peek() == "^":
             self.take()
@@ -174,13 +182,13 @@ class _Parser:
             return f"{base}^{{{exponent}}}"
         return base
 
-    def atom(self, inline, bare=False):
+    def atom(self, inline: bool, bare: bool = False) -> str:
         """`bare`: a parenthesised group loses its parentheses (a denominator, an exponent)."""
         token = self.take()
         if token[0].isdigit():
             return token
         if token == "√":
-            return rf"\sqrt{{{self.take() if self.peek() and self.peek().isdigit() else self._fail()}}}"
+            return rf"\sqrt{{{self.take() if (after := self.peek()) and after.isdigit() else self._fail()}}}"
         if token[0].isalpha():
             return _name(token)
         if token in ("(", "["):
@@ -196,13 +204,14 @@ class _Parser:
             return left + ", ".join(items) + right
         raise _NotMath
 
-    def _fail(self):
+    def _fail(self) -> NoReturn:
         raise _NotMath
 
 
-def _name(token):
+def _name(token: str) -> str:
     """`w31` -> `w_{31}`, `S_ij` -> `S_{ij}`, `Z_{2}` as is, `e` as is."""
     match = re.fullmatch(r"([A-Za-z]+)(?:_\{([A-Za-z0-9,]*)\}|_([A-Za-z0-9]+)|(\d+))?", token)
+    assert match is not None  # a name token of `_TOKEN`, which has this form
     letters, subscript = match[1], match[2] or match[3] or match[4]
     if len(letters) > 1:  # the notation names things with one letter: `weights 1` is words and a value
         raise _NotMath
@@ -214,7 +223,7 @@ def _name(token):
 _PREFIX = re.compile(r"(weights |row [^:]*: (?:scores|logits) |[^=]{0,40}?: )")
 
 
-def value_line(line, inline=False):
+def value_line(line: str, inline: bool = False) -> str:
     r"""One drawn line of values: each `, ` or `; ` separated piece typed as math when it is in the
     value notation, as text otherwise; a leading label (`weights `, `row 2: scores `) stays text.
 
@@ -227,7 +236,7 @@ def value_line(line, inline=False):
     match = _PREFIX.match(line)
     if match and math(line, inline) is None:
         prefix, line = match[0], line[match.end():]
-    out = []
+    out: list[str] = []
     for piece in re.split(r"(, |; )", line):
         if piece in (", ", "; "):
             out.append(escape(piece))
@@ -241,7 +250,7 @@ def value_line(line, inline=False):
 _MATHY = re.compile(r"[\d_^·/√=+]")
 
 
-def prose(text):
+def prose(text: str) -> str:
     r"""A sentence: words as text, each word in the value notation (`S_{1,1}`, `Q1·K1`, `1/2`) as math.
 
     >>> prose("dot product: S_{1,1} = Q1·K1 = 1·1 + 0·0 = 1.")
@@ -249,7 +258,9 @@ def prose(text):
     >>> prose("S_{1,3} and S_{2,3} are masked")
     '$S_{1,3}$ and $S_{2,3}$ are masked'
     """
-    out, formula, space = [], None, ""  # formula: a run of math words not yet written
+    out: list[str] = []
+    formula: str | None = None  # a run of math words not yet written
+    space = ""
     for word in re.split(r"(\s+)", text):
         if not word or word.isspace():
             space += word
@@ -276,7 +287,7 @@ def prose(text):
     return "".join(out) + escape(space)
 
 
-def typed_line(line, user, typeset):
+def typed_line(line: str, user: Sequence[tuple[int, int]], typeset: Callable[[str], str]) -> str:
     r"""One drawn line whose `user` spans ((start, stop) in `line`) are a user's text: those are escaped
     as text, always; `typeset` (`escape`, `value_line`, `prose`) writes each generated part between them.
 
@@ -285,7 +296,8 @@ def typed_line(line, user, typeset):
     """
     if not user:
         return typeset(line)
-    out, at = [], 0
+    out: list[str] = []
+    at = 0
     for start, stop in user:
         if start > at:
             out.append(typeset(line[at:start]))

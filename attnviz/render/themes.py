@@ -13,8 +13,14 @@ by setting the custom properties. An `auto` figure carries its own scoped <style
 Layout never sees a colour: it names roles, this module paints them.
 """
 
+from __future__ import annotations
+
 from ..numbers.exact import InputError
 from ..records import dataclass
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = ["THEMES", "THEME_NAMES", "Theme", "COLOUR_NAMES", "TEXT_COLOUR", "SHAPE_PAINT", "get_theme",
            "stylesheet", "host_stylesheet", "surface_colours", "contrast_ratio", "luminance"]
@@ -46,7 +52,7 @@ TEXT_COLOUR = {
 
 #: How each shape role is painted: fill and stroke colour keys (None: not painted that way).
 #: "hatch" is the masked cells' stripe pattern (masked-fill with masked-hatch stripes).
-SHAPE_PAINT = {
+SHAPE_PAINT: dict[str, tuple[str | None, str | None]] = {
     "background": ("background", None),
     "badge": ("badge-fill", "badge-stroke"),
     "cell-score": ("cell-fill", "cell-stroke"),
@@ -98,11 +104,13 @@ _CONTRAST = dict(zip(COLOUR_NAMES, (
 
 @dataclass(frozen=True)
 class Theme:
-    name: str
-    colours: dict  # drawn as presentation attributes and as the custom properties' fallbacks
-    dark: dict = None  # `auto` only: the colours under prefers-color-scheme: dark
+    """A named palette: `colours` by name (`COLOUR_NAMES`); `auto` also has `dark` colours."""
 
-    def palettes(self):
+    name: str
+    colours: dict[str, str]  # drawn as presentation attributes and as the custom properties' fallbacks
+    dark: dict[str, str] | None = None  # `auto` only: the colours under prefers-color-scheme: dark
+
+    def palettes(self) -> tuple[dict[str, str], ...]:
         """Every palette the theme can show (auto: light and dark), for checks such as contrast."""
         return (self.colours,) + ((self.dark,) if self.dark else ())
 
@@ -117,7 +125,7 @@ THEMES = {
 THEME_NAMES = tuple(THEMES)
 
 
-def get_theme(name, where="theme"):
+def get_theme(name: str | Theme, where: str = "theme") -> Theme:
     """The theme called `name`, or an InputError naming the choices."""
     if isinstance(name, Theme):
         return name
@@ -127,7 +135,7 @@ def get_theme(name, where="theme"):
     return THEMES[name]
 
 
-def surface_colours(palette, rect_role):
+def surface_colours(palette: Mapping[str, str], rect_role: str) -> tuple[str, ...]:
     """The colours a text on `rect_role` may sit on (both stripes of the hatch; none if it is not filled)."""
     fill = SHAPE_PAINT[rect_role][0]
     if fill is None:
@@ -137,7 +145,7 @@ def surface_colours(palette, rect_role):
     return (palette[fill],)
 
 
-def stylesheet(id_prefix, theme, font_faces=""):
+def stylesheet(id_prefix: str, theme: Theme, font_faces: str = "") -> str:
     """The figure's own <style> text, or "" when it needs none (the usual case).
 
     Only `auto` (its prefers-color-scheme rules must travel with the figure) and embedded fonts
@@ -150,7 +158,7 @@ def stylesheet(id_prefix, theme, font_faces=""):
     return _supported(font_faces + _theme_rules(f":where(#{id_prefix})", theme))
 
 
-def host_stylesheet():
+def host_stylesheet() -> str:
     """CSS for a docs site that inlines attnviz figures (the Sphinx and MkDocs plugins link it as attnviz.css).
 
     It exposes every figure's colours as `--attnviz-NAME` custom properties, each figure falling
@@ -161,29 +169,29 @@ def host_stylesheet():
                               for theme in THEMES.values()))
 
 
-def _supported(css):
+def _supported(css: str) -> str:
     # Renderers without custom properties (CairoSVG) skip the block whole and keep the attributes.
     return "@supports (color: var(--attnviz-x)) {\n" + css + "}\n"
 
 
-def _theme_rules(scope, theme):
+def _theme_rules(scope: str, theme: Theme) -> str:
     css = _rules(scope, theme.colours)
     if theme.dark:
         css += "@media (prefers-color-scheme: dark) {\n" + _rules(scope, theme.dark) + "}\n"
     return css
 
 
-def _rules(scope, palette):
+def _rules(scope: str, palette: Mapping[str, str]) -> str:
     colour = {name: f"var(--attnviz-{name}, {value})" for name, value in palette.items()}
-    lines = []
-    by_colour = {}
+    lines: list[str] = []
+    by_colour: dict[str, list[str]] = {}
     for role, name in TEXT_COLOUR.items():
         by_colour.setdefault(name, []).append(f".attnviz-{role}-text")
     for name, classes in by_colour.items():
         selector = classes[0] if len(classes) == 1 else f":is({', '.join(classes)})"
         lines.append(f"{scope} {selector} {{ fill: {colour[name]} }}")
     for role, (fill, stroke) in SHAPE_PAINT.items():
-        paint = []
+        paint: list[str] = []
         if fill and fill != "hatch":
             paint.append(f"fill: {colour[fill]}")
         if stroke:
@@ -196,14 +204,14 @@ def _rules(scope, palette):
     return "".join(line + "\n" for line in lines)
 
 
-def luminance(colour):
+def luminance(colour: str) -> float:
     """WCAG relative luminance of a #rrggbb colour."""
     channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
     r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def contrast_ratio(a, b):
+def contrast_ratio(a: str, b: str) -> float:
     """WCAG contrast ratio of two #rrggbb colours, 1 to 21.
 
     >>> round(contrast_ratio("#000000", "#ffffff"), 1)

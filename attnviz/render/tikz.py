@@ -8,6 +8,8 @@ standard ones. Computer Modern is narrower than the DejaVu the layout measures, 
 stays inside its measured box.
 """
 
+from __future__ import annotations
+
 import math
 
 from ..layout.items import LEADING, measure
@@ -16,6 +18,14 @@ from .themes import COLOUR_NAMES, get_theme
 from .tex_escape import escape, typed_line, value_line
 from .svg import fmt
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from ..layout.items import Group, Layout, Mark, Rect, Text
+    from .painter import Paint
+    from .themes import Theme
+
 __all__ = ["PX", "VALUE_ROLES", "colour_definitions", "tikz_styles", "tikz_items", "picture", "TikzPainter"]
 
 PX = 0.75  # pt per layout unit (a CSS pixel)
@@ -23,7 +33,7 @@ PX = 0.75  # pt per layout unit (a CSS pixel)
 VALUE_ROLES = frozenset({"score", "score-computed", "softmax-scores", "softmax-weights", "output", "vectors"})
 HATCH_PERIOD, HATCH_WIDTH = 8, 2.5  # as the SVG pattern: stripes 2.5 wide, 8 apart, at 45 degrees
 
-def colour_definitions(theme, command="definecolor"):
+def colour_definitions(theme: str | Theme, command: str = "definecolor") -> str:
     r"""`\definecolor{attnviz-text}{HTML}{111827}` for every colour of `theme`, one a line.
     `command="providecolor"` keeps colours the document defined first (a user's restyling)."""
     colours = get_theme(theme).colours
@@ -31,7 +41,7 @@ def colour_definitions(theme, command="definecolor"):
                    for name in COLOUR_NAMES)
 
 
-def tikz_styles():
+def tikz_styles() -> str:
     r"""The `\tikzset` the pictures use: `attnviz` (units, y down), one font style per family and weight."""
     fonts = {"sans": r"\sffamily", "sans bold": r"\sffamily\bfseries\boldmath", "sans italic": r"\sffamily\itshape",
              "mono": r"\ttfamily", "mono bold": r"\ttfamily\bfseries\boldmath", "mono italic": r"\ttfamily\itshape"}
@@ -44,16 +54,16 @@ def tikz_styles():
     return "\\tikzset{" + ",\n  ".join(styles) + "}\n" + fit + "\n"
 
 
-def picture(commands, width, height):
+def picture(commands: Iterable[str], width: float, height: float) -> str:
     """A tikzpicture of `commands` (strings) whose bounding box is exactly the `width` x `height` frame."""
     frame = rf"\useasboundingbox (0,0) rectangle ({fmt(width)},{fmt(height)});"
     background = rf"\fill[attnviz-background] (0,0) rectangle ({fmt(width)},{fmt(height)});"
     return "\\begin{tikzpicture}[attnviz]\n" + "\n".join([frame, background, *commands]) + "\n\\end{tikzpicture}"
 
 
-def tikz_items(layout):
+def tikz_items(layout: Layout) -> list[str]:
     """One string of TikZ commands per top-level item of `layout`, in drawing order."""
-    out = []
+    out: list[str] = []
     for item in layout.items:
         painter = TikzPainter()
         walk([item], painter)
@@ -64,20 +74,22 @@ def tikz_items(layout):
 class TikzPainter:
     """The TikZ backend of the painter interface (`painter.Painter`): layout items as TikZ commands."""
 
-    def __init__(self):
-        self.commands = []
+    def __init__(self) -> None:
+        self.commands: list[str] = []
 
-    def open_group(self, group, paint):
-        pass  # TikZ draws every shape with its own paint: a group is only its children
+    def open_group(self, group: Group, paint: Paint | None) -> None:
+        """Nothing: TikZ draws every shape with its own paint, so a group is only its children."""
 
-    def close_group(self, group):
-        pass
+    def close_group(self, group: Group) -> None:
+        """Nothing (see `open_group`)."""
 
-    def mark(self, mark, paint):
+    def mark(self, mark: Mark, paint: Paint) -> None:
+        """The highlight's corner triangle, filled."""
         x, y, s = fmt(mark.x), fmt(mark.y), fmt(mark.size)
         self.commands.append(rf"\fill[attnviz-{paint.fill}] ({x}-{s},{y}) -- ({x},{y}) -- ({x},{y}+{s}) -- cycle;")
 
-    def rect(self, rect, paint):
+    def rect(self, rect: Rect, paint: Paint) -> None:
+        """A rectangle: filled (hatched, for masked cells), then stroked, as its paint says."""
         corners = f"rounded corners={fmt(rect.rx * PX)}pt" if rect.rx else "sharp corners"
         shape = f"({fmt(rect.x)},{fmt(rect.y)}) rectangle ({fmt(rect.x + rect.w)},{fmt(rect.y + rect.h)})"
         opacity = f", fill opacity={fmt(paint.fill_opacity)}" if paint.fill_opacity != 1 else ""
@@ -92,11 +104,12 @@ class TikzPainter:
                                               corners, dash]))
             self.commands.append(rf"\draw[{options}] {shape};")
 
-    def text(self, text, colour):
+    def text(self, text: Text, colour: str) -> None:
+        """One node a drawn line."""
         self.commands.append(_text(text, colour))
 
 
-def _stripes(rect):
+def _stripes(rect: Rect) -> str:
     """The masked cells' diagonal stripes, drawn as lines (no pattern library needed)."""
     step = HATCH_PERIOD * math.sqrt(2)  # the stripes' spacing along a horizontal line
     lines, c = [], 0.0
@@ -110,7 +123,7 @@ def _stripes(rect):
 _ANCHORS = {"start": "base west", "middle": "base", "end": "base east"}
 
 
-def _text(text, colour):
+def _text(text: Text, colour: str) -> str:
     style = text.style
     font = style.family + (" bold" if style.bold else " italic" if style.italic else "")
     options = [f"attnviz {font}", f"scale={fmt(style.size * PX / 10)}", f"text=attnviz-{colour}",
@@ -119,8 +132,9 @@ def _text(text, colour):
         options.append(f"rotate={-text.rotate}")  # SVG turns clockwise with y down; TikZ counter-clockwise
     # Fractions are as tall as two lines: a caption that wraps keeps them on the line (a/(b+c)).
     inline = len(text.lines) > 1
-    typeset = (lambda line: value_line(line, inline)) if text.role in VALUE_ROLES else escape
-    nodes, offset = [], 0
+    typeset: Callable[[str], str] = (lambda line: value_line(line, inline)) if text.role in VALUE_ROLES else escape
+    nodes: list[str] = []
+    offset = 0
     for n, line in enumerate(text.lines):
         start = offset + len(line) - len(line.lstrip())  # where the drawn (stripped) line starts in text.text
         offset += len(line)
@@ -139,6 +153,6 @@ def _text(text, colour):
     return "\n".join(nodes)
 
 
-def _spans_within(spans, start, stop):
+def _spans_within(spans: Iterable[tuple[int, int]], start: int, stop: int) -> tuple[tuple[int, int], ...]:
     """`spans` clipped to [start, stop), counted from `start`."""
     return tuple((max(a, start) - start, min(b, stop) - start) for a, b in spans if a < stop and b > start)

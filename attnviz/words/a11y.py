@@ -4,12 +4,21 @@ These sentences go in attributes (`aria-description` on the root, `aria-label` o
 each cell), never in text nodes: the visible text, <title> and <desc> stay the seed's.
 """
 
+from __future__ import annotations
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from ..engine.attention import Attention
+    from ..layout.mask_map import MapText
+    from .figure_text import Cell
+    from .highlight import Highlight
+
 __all__ = ["figure_sentence", "map_sentence", "cell_label", "axis_name"]
 
 _LIST_AT_MOST = 8  # beyond this many highlighted cells, say how many rather than which
 
 
-def figure_sentence(attention, highlight, shown="scores", base=1):
+def figure_sentence(attention: Attention, highlight: Highlight, shown: str = "scores", base: int = 1) -> str:
     """E.g. "3 by 3 causal attention scores; 3 cells masked; cell (3,3) computed this step".
     `shown`: what the grid's cells show, "scores" or "logits" (the figure's `show`).
 
@@ -22,7 +31,7 @@ def figure_sentence(attention, highlight, shown="scores", base=1):
     if any(row is None for row in attention.kept):  # an elided figure computed only its shown rows
         masked = n_q * n_k - sum(b - a for i in range(n_q) for a, b in attention.mask.runs(i))
     else:
-        masked = sum(not keep for row in attention.kept for keep in row)
+        masked = sum(not keep for row in attention.kept for keep in row or ())
     parts = [f"{n_q} by {n_k} {attention.mask.name} attention {shown}",
              f"{_count(masked, 'cell')} masked" if masked else "no cells masked"]
     cells = sorted(highlight.cells)
@@ -43,7 +52,7 @@ def figure_sentence(attention, highlight, shown="scores", base=1):
     return "; ".join(parts)
 
 
-def map_sentence(words):
+def map_sentence(words: MapText) -> str:
     """E.g. "512 by 512 mask map of causal mask keeps j<=i; 131,328 of 262,144 cells kept; 2 rows with no kept key"."""
     n_q, n_k = words.shape
     kept = sum(b - a + 1 for row in words.runs for a, b in row)
@@ -57,7 +66,7 @@ def map_sentence(words):
     return "; ".join(parts)
 
 
-def cell_label(cell, q_label, k_label, shown="score", base=1):
+def cell_label(cell: Cell, q_label: str, k_label: str, shown: str = "score", base: int = 1) -> str:
     """E.g. "Q3 K3 score 2, computed this step" or "Q1 K2 masked"; token labels read "Q(the) K(cat) ...".
     `shown`: what a kept cell's value is, "score" or "logit" (the grid's `show`)."""
     if getattr(cell, "pending", False):  # a walkthrough step before this cell is computed
@@ -68,10 +77,10 @@ def cell_label(cell, q_label, k_label, shown="score", base=1):
     return label + (", computed this step" if cell.computed else "")
 
 
-def axis_name(axis, index, label):
+def axis_name(axis: str, index: int, label: str) -> str:
     """`Q3` for the default label, `Q(the)` for a token label, as the figure's vector lines write them."""
     return label if label == f"{axis}{index}" else f"{axis}({label})"
 
 
-def _count(n, noun):
+def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")

@@ -14,10 +14,22 @@ large grid fits where the full view does not.
     PNG            PNG_PIXELS pixels (and Cairo's 32,767 a side); PDF: PDF_POINTS points a side
 """
 
+from __future__ import annotations
+
 import math
-from functools import cache
 
 from ..numbers.exact import InputError, digits
+from ..numbers.surds import Surd
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+    from fractions import Fraction
+
+    from ..engine.attention import Attention
+    from ..figures.api import Drawable
+    from ..publish.document import Document
+    from ..typing import Exact
 
 __all__ = ["MAX_VALUE_DIGITS", "FIGURE_CHARS", "PAGE_CHARS", "PAGE_TEX", "PNG_PIXELS", "MAX_PIXELS_A_SIDE",
            "PDF_POINTS", "check_inputs", "check_values", "figure_chars", "drawable_chars", "check_figure", "check_page",
@@ -42,7 +54,8 @@ _WAYS_OUT = ("write each row's softmax sum once (--softmax normalizer), show par
 _MATHML_PER_TEX = 12  # MathML characters per TeX character, at most ~11 in practice
 
 
-def check_inputs(q, k, v=None):
+def check_inputs(q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction]],
+                 v: Sequence[Sequence[Fraction]] | None = None) -> None:
     """Refuse vectors whose scores or outputs could need more than MAX_VALUE_DIGITS digits, from their digits
     alone: before a score is summed (64 fractions over unrelated 40-digit denominators take minutes to add)."""
     q_den, q_num = _row_bounds(q)
@@ -62,7 +75,7 @@ def check_inputs(q, k, v=None):
                              "give each column a common denominator, or use fewer digits", "v")
 
 
-def check_values(attention):
+def check_values(attention: Attention) -> None:
     """Refuse a figure whose logits (scale and biases applied) have more than MAX_VALUE_DIGITS digits."""
     if attention.logits is None:
         return
@@ -75,7 +88,7 @@ def check_values(attention):
                                  "bias" if attention.biases else "scale")
 
 
-def figure_chars(words, embed_font=False):
+def figure_chars(words: object, embed_font: bool = False) -> int:
     """The SVG's characters, estimated from the figure's words alone (an upper estimate; no layout)."""
     total = _FIXED + _FONTS * bool(embed_font)
     # The grid's cells, most of a large figure's words, counted directly rather than walked field by field.
@@ -91,15 +104,16 @@ def figure_chars(words, embed_font=False):
     return total
 
 
-def drawable_chars(fig):
+def drawable_chars(fig: Drawable) -> int:
     """`figure_chars` of a figure, or summed over the panels of a composed one (heads, `compose`)."""
-    panels = getattr(fig, "panels", None)
+    panels: Sequence[Drawable] | None = getattr(fig, "panels", None)
     if panels is not None:
         return sum(map(drawable_chars, panels))
-    return figure_chars(fig.words, fig.embed_font)
+    words: object = getattr(fig, "words", None)  # a figure without panels has words
+    return figure_chars(words, fig.embed_font)
 
 
-def check_figure(words, embed_font=False, size=None):
+def check_figure(words: object, embed_font: bool = False, size: int | None = None) -> None:
     """Refuse a figure over FIGURE_CHARS, before its layout is made (`size`: already estimated, for panels)."""
     size = figure_chars(words, embed_font) if size is None else size
     if size > FIGURE_CHARS:
@@ -107,7 +121,7 @@ def check_figure(words, embed_font=False, size=None):
                          f"per figure: {_WAYS_OUT}", "figure")
 
 
-def check_page(document, figure_sizes, where="page"):
+def check_page(document: Document, figure_sizes: Sequence[int], where: str = "page") -> None:
     """Refuse a page (index.html and one SVG per section) over PAGE_CHARS or PAGE_TEX, before it is drawn.
 
     `figure_sizes`: each section's `figure_chars`; each figure is written twice (inline and as a step)."""
@@ -126,7 +140,7 @@ def check_page(document, figure_sizes, where="page"):
                          f"fewer sections, or smaller figures ({_WAYS_OUT})", where)
 
 
-def check_png(width, height, scale, where="scale"):
+def check_png(width: float, height: float, scale: float, where: str = "scale") -> None:
     """Refuse a PNG of more than PNG_PIXELS pixels, or wider or taller than Cairo can draw, before drawing."""
 
     pixels = (round(width * scale), round(height * scale))
@@ -137,7 +151,7 @@ def check_png(width, height, scale, where="scale"):
                          f"DPI, export SVG, or draw less (--elide, --view mask, fewer tokens)", where)
 
 
-def check_pdf(width, height, where="-f"):
+def check_pdf(width: float, height: float, where: str = "-f") -> None:
     """Refuse a PDF page larger than PDF_POINTS a side (one SVG unit is 3/4 point)."""
     points = (math.ceil(width * 0.75), math.ceil(height * 0.75))
     if max(points) > PDF_POINTS:
@@ -146,11 +160,11 @@ def check_pdf(width, height, where="-f"):
                          where)
 
 
-def _texts(words, skip=None):
+def _texts(words: object, skip: str | None = None) -> Iterator[tuple[str, str]]:
     """(kind, text) of every string in the words, walking records (or dataclasses), tuples and lists;
     the words' own field `skip` left out."""
-    names = [name for name in _field_names(type(words)) if name != skip]
-    stack = [(type(words).__name__, getattr(words, name)) for name in names] if names else \
+    names: Sequence[str] = [name for name in _field_names(type(words)) if name != skip]
+    stack: list[tuple[str, object]] = [(type(words).__name__, getattr(words, name)) for name in names] if names else \
         [(type(words).__name__, words)]
     while stack:
         kind, item = stack.pop()
@@ -163,8 +177,20 @@ def _texts(words, skip=None):
             stack.extend([(kind, getattr(item, name)) for name in names])
 
 
-@cache  # by type: a 64-token figure's words are 4,000 records of a handful of types
-def _field_names(cls):
+# By type: a 64-token figure's words are 4,000 records of a handful of types. (A dict, not functools.cache,
+# whose typed signature takes only Hashable arguments, which a class is not to a type checker.)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The fields of a record or dataclass type, found once per type (`_find_field_names`)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = _find_field_names(cls)
+    return names
+
+
+def _find_field_names(cls: type) -> tuple[str, ...]:
     """The fields of an `attnviz.records` record or a dataclass type; () for anything else.
     (Not `dataclasses.fields`: importing dataclasses costs the default render a quarter of its time.)"""
     if fields := getattr(cls, "__record_fields__", None):
@@ -173,7 +199,7 @@ def _field_names(cls):
     return tuple(fields) if isinstance(fields, dict) else ()
 
 
-def _row_bounds(vectors):
+def _row_bounds(vectors: Iterable[Sequence[Fraction]]) -> tuple[int, int]:
     """(digits of the largest common denominator of a vector's entries, digits of its largest numerator over it);
     the common denominator is built up only while it stays within the limit."""
     worst_den = worst_num = 0
@@ -188,14 +214,14 @@ def _row_bounds(vectors):
     return worst_den, worst_num
 
 
-def _column_bounds(vectors):
+def _column_bounds(vectors: Sequence[Sequence[Fraction]]) -> tuple[int, int]:
     return _row_bounds(list(zip(*vectors)))
 
 
-def _fractions(value):
+def _fractions(value: Exact) -> tuple[Fraction, ...]:
     """The Fractions a value is written with: itself, or a and b of a + b·√r."""
-    return (value.a, value.b) if hasattr(value, "r") else (value,)
+    return (value.a, value.b) if isinstance(value, Surd) else (value,)
 
 
-def _digits(fraction):
+def _digits(fraction: Fraction) -> int:
     return max(digits(fraction.numerator), digits(fraction.denominator))

@@ -10,6 +10,15 @@ from .highlight import NO_HIGHLIGHT
 from .user_text import concat, isolate, joined, user_text
 from ..records import dataclass, field, fields, replace
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Iterable, Sequence
+    from fractions import Fraction
+
+    from ..engine.attention import Attention, Weights
+    from ..typing import Exact
+    from .highlight import Highlight
+
 __all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow",
            "describe",
            "at_step"]
@@ -26,6 +35,8 @@ VIEWS = ("full", "scores", "mask")
 
 @dataclass(frozen=True)
 class Cell:
+    """One cell of the grid: its exact value (or "masked"), and whether it is highlighted or not yet computed."""
+
     q: int  # 1-based row
     k: int  # 1-based column
     text: str  # the exact score, or "masked"
@@ -39,6 +50,8 @@ class Cell:
 
 @dataclass(frozen=True)
 class SoftmaxRow:
+    """One row's softmax caption: its scores (or logits) and its weights."""
+
     q: int
     scores: str  # "row 2: scores [0,1]"
     weights: str  # "weights e^0/(e^0+e^1), e^1/(e^0+e^1)"
@@ -50,6 +63,8 @@ class SoftmaxRow:
 
 @dataclass(frozen=True)
 class OutputRow:
+    """One row's output, O_i as the weighted sum of the value vectors."""
+
     q: int
     text: str  # "O3 = w31·V1 + w32·V2 + w33·V3 = (2/3,1)"
     computed: bool = False
@@ -58,13 +73,15 @@ class OutputRow:
     value: str | None = None  # the value the text ends with, "(2/3,1)"; None while the output stays named
     approximate: bool = False  # the value is rounded (written after "≈")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         # `computed` only when set, so figures without a highlighted output keep their ids.
         return f"OutputRow(q={self.q!r}, text={self.text!r}" + (", computed=True)" if self.computed else ")")
 
 
 @dataclass(frozen=True)
 class FigureText:
+    """Every text of a full figure, in document order (what `describe` gives and `layout` places)."""
+
     title: str
     subtitle: str
     badge: str
@@ -91,20 +108,23 @@ class FigureText:
     elided: str = field(default="", repr=False)
     base: int = field(default=1, repr=False)  # the index base of labels and captions (0 or 1); in repr when 0
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         extra = {"more_vectors": self.more_vectors, "outputs_heading": self.outputs_heading,
                  "output_rows": self.output_rows, "view": "" if self.view == "full" else self.view,
                  "elided": self.elided, "base": "" if self.base == 1 else self.base}
         return _plain_repr(self) + "".join(f"+{name}={value!r}" for name, value in extra.items() if value)
 
 
-def _plain_repr(words):
+def _plain_repr(words: FigureText) -> str:
     shown = ", ".join(f"{f.name}={getattr(words, f.name)!r}" for f in fields(words) if f.repr)
     return f"FigureText({shown})"
 
 
-def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_labels=None, k_labels=None, *,
-             softmax="expanded", places=None, show="scores", view="full", shown=None, base=1):
+def describe(attention: Attention, highlight: Highlight = NO_HIGHLIGHT, title: str | None = None,
+             subtitle: str | None = None, q_labels: Sequence[str] | None = None,
+             k_labels: Sequence[str] | None = None, *, softmax: str = "expanded", places: int | None = None,
+             show: str = "scores", view: str = "full", shown: tuple[Sequence[int], Sequence[int]] | None = None,
+             base: int = 1) -> FigureText:
     """Every text of the figure for one attention pattern.
 
     `base`: the index base of every label, caption and rule (0 or 1; cells' data stay 1-based).
@@ -117,12 +137,12 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
     n_q, n_k = attention.shape
     # Inside longer lines, right-to-left labels are isolated, so they cannot reorder what follows them.
     # The user's labels keep their type (`user_text`) inside every line they are written into.
-    q_inline, k_inline = (labels and tuple(user_text(isolate(label)) for label in labels)
+    q_inline, k_inline = (tuple(user_text(isolate(label)) for label in labels) if labels else ()
                           for labels in (q_labels, k_labels))
-    row_names = tuple(q_inline or (str(i + base) for i in range(n_q)))
+    row_names = q_inline or tuple(str(i + base) for i in range(n_q))
     # Vector lines keep the axis letter with a token, so Q and K lines stay apart: "Q(<s>)=(1,0)".
-    q_names = q_inline and tuple(concat("Q(", label, ")") for label in q_inline)
-    k_names = k_inline and tuple(concat("K(", label, ")") for label in k_inline)
+    q_names = tuple(concat("Q(", label, ")") for label in q_inline)
+    k_names = tuple(concat("K(", label, ")") for label in k_inline)
     # Labels that repeat ("." twice) would name two rows alike: add the position, "row 10 (sat)", "Q10(sat)".
     if q_labels and len(set(q_labels)) < len(q_labels):
         row_names = tuple(concat(f"{i + base} (", label, ")") for i, label in enumerate(q_inline))
@@ -136,17 +156,14 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
     mask = attention.mask
     kind = "integer" if attention.all_integer else "rational"
     show = "logits" if show == "logits" and attention.logits is not None else "scores"
-    shown_values, shown = shown, attention.logits if show == "logits" else attention.scores
-    rows, columns = shown_values if shown_values is not None else (range(n_q), range(n_k))
+    matrix = attention.logits if show == "logits" and attention.logits is not None else attention.scores
+    rows, columns = shown if shown is not None else (range(n_q), range(n_k))
     # An axis short enough to draw whole leaves nothing out: then the captions are whole too.
     elided = len(rows) < n_q or len(columns) < n_k
     display_rows, display_columns = with_gaps(rows), with_gaps(columns)
     cells = tuple(
         tuple(
-            _gap_cell(i, j) if i is None or j is None else
-            Cell(i + 1, j + 1,
-                 notation.format_exact(shown[i][j]) if attention.kept[i][j] else "masked",
-                 masked=not attention.kept[i][j], computed=(i + 1, j + 1) in highlight.cells)
+            _gap_cell(i, j) if i is None or j is None else _cell(attention, matrix, i, j, highlight)
             for j in display_columns)
         for i in display_rows)
     formula = notation.logit_formula(attention.scale, attention.biases)
@@ -203,8 +220,9 @@ def describe(attention, highlight=NO_HIGHLIGHT, title=None, subtitle=None, q_lab
     )
 
 
-def at_step(words, highlight=NO_HIGHLIGHT, pending_cells=frozenset(), pending_rows=frozenset(),
-            pending_outputs=frozenset()):
+def at_step(words: FigureText, highlight: Highlight = NO_HIGHLIGHT,
+            pending_cells: Collection[tuple[int, int]] = frozenset(), pending_rows: Collection[int] = frozenset(),
+            pending_outputs: Collection[int] = frozenset()) -> FigureText:
     """The same figure at one step of a series: `highlight` is what this step computed; cells
     (1-based (i, j)), softmax rows and output rows in `pending_*` are not computed yet and are drawn empty.
 
@@ -224,7 +242,7 @@ def at_step(words, highlight=NO_HIGHLIGHT, pending_cells=frozenset(), pending_ro
 SHOW_FIRST, SHOW_LAST = 4, 2
 
 
-def shown_positions(n, named=()):
+def shown_positions(n: int, named: Iterable[int] = ()) -> tuple[int, ...]:
     """Sorted 0-based positions an elided axis of n draws: the first and last few, and `named` (1-based).
     An axis short enough to draw whole is drawn whole."""
     if n <= SHOW_FIRST + SHOW_LAST + 2:
@@ -233,19 +251,22 @@ def shown_positions(n, named=()):
     return tuple(sorted(keep))
 
 
-def with_gaps(positions):
+def with_gaps(positions: Iterable[int]) -> list[int | None]:
     """Positions with None wherever some are skipped: (0, 1, 7) -> [0, 1, None, 7]."""
-    out = []
+    out: list[int | None] = []
+    previous: int | None = None  # the last position, out[-1]
     for p in positions:
-        if out and p != out[-1] + 1:
+        if previous is not None and p != previous + 1:
             out.append(None)
         out.append(p)
+        previous = p
     return out
 
 
-def _hidden(positions, n, noun, base=1):
+def _hidden(positions: Iterable[int], n: int, noun: str, base: int = 1) -> list[str]:
     """["rows 5–60"]: the ranges (in the figure's index base) an elided axis leaves out, named; [] when none."""
-    ranges, previous = [], -1
+    ranges: list[str] = []
+    previous = -1
     for p in list(positions) + [n]:
         if p > previous + 1:
             a, b = previous + 1 + base, p - 1 + base
@@ -254,7 +275,7 @@ def _hidden(positions, n, noun, base=1):
     return [f"{noun} {', '.join(ranges)}"] if ranges else []
 
 
-def describe_bias(attention, words):
+def describe_bias(attention: Attention, words: FigureText) -> FigureText:
     """The words of the bias panel beside a figure (`show="bias"`): the exact B_ij of every kept cell,
     summed over the figure's biases, on the same labels; masked cells stay masked."""
     formula = "".join(b.text for b in attention.biases).removeprefix("+")
@@ -274,16 +295,26 @@ def describe_bias(attention, words):
                    softmax_rows=(), output_rows=(), view="scores", show="bias")
 
 
-def _gap_cell(i, j):
+def _cell(attention: Attention, matrix: Sequence[Sequence[Exact] | None], i: int, j: int,
+          highlight: Highlight) -> Cell:
+    """The cell of query i and key j (0-based), of a row the figure computed."""
+    values, kept = matrix[i], attention.kept[i]
+    assert values is not None and kept is not None  # an elided figure draws only the rows it computed
+    return Cell(i + 1, j + 1, notation.format_exact(values[j]) if kept[j] else "masked",
+                masked=not kept[j], computed=(i + 1, j + 1) in highlight.cells)
+
+
+def _gap_cell(i: int | None, j: int | None) -> Cell:
     return Cell(0, 0, "⋱" if i is None and j is None else "⋮" if i is None else "⋯", masked=False,
                 computed=False, gap=True)
 
 
-def _vector_line(name, vectors, labels, positions, elided):
+def _vector_line(name: str, vectors: Sequence[Sequence[Fraction]], labels: Sequence[str],
+                 positions: Sequence[int] | None, elided: bool) -> str:
     """`Q1=(1,0); Q2=(0,1)`, or for an elided figure the shown vectors with `…` where some are left out."""
     if not elided or positions is None:
         return notation.vector_line(name, vectors, labels)
-    parts = []
+    parts: list[str] = []
     for p in with_gaps(positions):
         if p is None:
             parts.append("…")
@@ -293,7 +324,8 @@ def _vector_line(name, vectors, labels, positions, elided):
     return joined("; ", parts)
 
 
-def _scores_line(attention, i, weights, row_name, softmax, elided=False, base=1):
+def _scores_line(attention: Attention, i: int, weights: Weights, row_name: str, softmax: str, elided: bool = False,
+                 base: int = 1) -> str:
     line = notation.scores_line(row_name, weights.exponents or attention.kept_logits(i),
                                 "logits" if attention.transformed else "scores", elided)
     if softmax == "normalizer" and (z := notation.normalizer_line(weights, i + base, elided)):
@@ -301,22 +333,29 @@ def _scores_line(attention, i, weights, row_name, softmax, elided=False, base=1)
     return line
 
 
-def _weights_line(weights, i, softmax, places, elided=False, base=1):
+def _weights_line(weights: Weights, i: int, softmax: str, places: int | None, elided: bool = False,
+                  base: int = 1) -> str:
     if places is None:
         return notation.weights_line(weights, softmax, row=i + base, elided=elided)
-    from ..numbers.rounding import rounded_weights
+    from ..numbers import rounding
 
+    rounded_weights: Callable[[Weights, int], list[tuple[str, bool]]] = rounding.rounded_weights  # (untyped)
     terms = [("≈" if approximate else "") + text for text, approximate in rounded_weights(weights, places)]
     return notation.weights_line(weights, decimals=terms, elided=elided)
 
 
-def _output_row(attention, i, places, computed, elided=False, base=1):
-    columns = [j + base for j, keep in enumerate(attention.kept[i]) if keep]
+def _output_row(attention: Attention, i: int, places: int | None, computed: bool, elided: bool = False,
+                base: int = 1) -> OutputRow:
+    kept = attention.kept[i]
+    assert kept is not None and attention.values is not None  # a shown row of a figure with value vectors
+    columns = [j + base for j, keep in enumerate(kept) if keep]
     wide = notation.wide_indices(attention.shape)
     if places is not None:
-        from ..numbers.rounding import rounded_output
+        from ..numbers import rounding
 
-        kept_values = [v for v, keep in zip(attention.values, attention.kept[i]) if keep]
+        rounded_output: Callable[[Weights, Sequence[Sequence[Fraction]], int], tuple[list[str], bool]] = (
+            rounding.rounded_output)  # (untyped)
+        kept_values = [v for v, keep in zip(attention.values, kept) if keep]
         texts, approximate = rounded_output(attention.weights(i), kept_values, places)
         value = f"({','.join(texts)})" if texts else None
     else:

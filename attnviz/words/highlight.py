@@ -11,11 +11,20 @@ A target is text, one of:
 or, from the API and spec files, an `(I, J)` pair.
 """
 
+from __future__ import annotations
+
 import re
 from numbers import Integral
 
 from ..numbers.exact import InputError
 from ..records import dataclass
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..engine.attention import Attention
+    from ..typing import HighlightSpec
 
 __all__ = ["Highlight", "NO_HIGHLIGHT", "parse_targets", "parse_one", "is_pair", "show_target",
            "numbered"]
@@ -31,27 +40,28 @@ TARGET_FORMS = "I,J, row=I, mask, softmax=I, softmax, output=I or output"
 class Highlight:
     """The resolved highlight: 1-based cells, softmax rows and output rows."""
 
-    cells: frozenset = frozenset()
-    softmax_rows: frozenset = frozenset()
-    outputs: frozenset = frozenset()
+    cells: frozenset[tuple[int, int]] = frozenset()
+    softmax_rows: frozenset[int] = frozenset()
+    outputs: frozenset[int] = frozenset()
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return bool(self.cells or self.softmax_rows or self.outputs)
 
 
 NO_HIGHLIGHT = Highlight()
 
 
-def parse_targets(targets, attention, base=1):
+def parse_targets(targets: HighlightSpec | None, attention: Attention, base: int = 1) -> Highlight:
     """Resolve highlight targets against a computed attention pattern, checking bounds. Targets count
     from `base` (the figure's index base); the result is 1-based."""
     if targets is None:
         return NO_HIGHLIGHT
-    if isinstance(targets, str) or is_pair(targets):
-        targets = [targets]
+    listed: Iterable[object] = [targets] if isinstance(targets, str) or is_pair(targets) else targets
     n_q, n_k = attention.shape
-    cells, rows, outputs = set(), set(), set()
-    for target in targets:
+    cells: set[tuple[int, int]] = set()
+    rows: set[int] = set()
+    outputs: set[int] = set()
+    for target in listed:
         kind, i, j = parse_one(target)
         if kind in ("output=", "output") and attention.values is None:
             raise InputError("the figure has no outputs: give value vectors (v)", f"highlight {show_target(target)}")
@@ -63,33 +73,37 @@ def parse_targets(targets, attention, base=1):
                              f"highlight {show_target(target)}")
         i, j = (None if i is None else i + 1 - base), (None if j is None else j + 1 - base)
         if kind == "cell":
+            assert i is not None and j is not None  # a cell names both
             cells.add((i, j))
         elif kind == "row":
+            assert i is not None  # row=I names its row
             cells.update((i, c) for c in range(1, n_k + 1))
         elif kind == "mask":
             # (an elided figure computes only its shown rows: the others' cells are not drawn)
-            cells.update((r + 1, c + 1) for r in range(n_q) if attention.kept[r] is not None
-                         for c in range(n_k) if not attention.kept[r][c])
+            cells.update((r + 1, c + 1) for r, kept in enumerate(attention.kept) if kept is not None
+                         for c in range(n_k) if not kept[c])
         elif kind == "softmax=":
+            assert i is not None  # softmax=I names its row
             rows.add(i)
         elif kind == "softmax":
             rows.update(range(1, n_q + 1))
         elif kind == "output=":
+            assert i is not None  # output=I names its row
             outputs.add(i)
         else:
             outputs.update(range(1, n_q + 1))
     return Highlight(frozenset(cells), frozenset(rows), frozenset(outputs))
 
 
-def named_positions(targets, base=1):
+def named_positions(targets: HighlightSpec | None, base: int = 1) -> tuple[set[int], set[int]]:
     """(rows, columns), 1-based, that targets (counting from `base`) name explicitly: what an elided
     figure must show."""
     if targets is None:
         return set(), set()
-    if isinstance(targets, str) or is_pair(targets):
-        targets = [targets]
-    rows, columns = set(), set()
-    for target in targets:
+    listed: Iterable[object] = [targets] if isinstance(targets, str) or is_pair(targets) else targets
+    rows: set[int] = set()
+    columns: set[int] = set()
+    for target in listed:
         kind, i, j = parse_one(target)
         if i is not None:
             rows.add(i + 1 - base)
@@ -98,13 +112,14 @@ def named_positions(targets, base=1):
     return rows, columns
 
 
-def is_pair(target):
+def is_pair(target: object) -> bool:
     """(3, 3), also from numpy (`np.argmax(...) + 1` is an np.int64): any two integers, not bools."""
     return (isinstance(target, (tuple, list)) and len(target) == 2
             and all(isinstance(x, Integral) and not isinstance(x, bool) for x in target))
 
 
-def parse_one(target):
+def parse_one(target: object) -> tuple[str, int | None, int | None]:
+    """(kind, I, J) of one target, as typed (I and J counted from the figure's index base; None when not named)."""
     if isinstance(target, (tuple, list)):
         if is_pair(target):
             return "cell", int(target[0]), int(target[1])
@@ -120,14 +135,14 @@ def parse_one(target):
     raise InputError(f"expected {TARGET_FORMS}", f"highlight {show_target(target)}")
 
 
-def _read_index(text):
+def _read_index(text: str) -> int:
     """A typed index. One of more than 100 digits is outside every grid: it stands as 10^(digits-1), the same
     number of digits, so it is never read by int() (Python refuses thousands of digits)."""
     significant = text.lstrip("0")
     return int(significant or "0") if len(significant) <= 100 else 10 ** (len(significant) - 1)
 
 
-def numbered(noun, n):
+def numbered(noun: str, n: int) -> str:
     """`row 70`, or `a row number of 5,000 digits` (no str() of a huge integer)."""
     from ..numbers.exact import digits
 
@@ -135,7 +150,8 @@ def numbered(noun, n):
     return f"{noun} {n}" if size <= 100 else f"a {noun} number of {size:,} digits"
 
 
-def show_target(target):
+def show_target(target: object) -> str:
+    """The target as the user gave it, for an error message (at most 40 characters and an ellipsis)."""
     try:
         text = repr(target)
     except ValueError:  # a pair of integers too long to print

@@ -4,11 +4,24 @@ Tiny pure functions, each returning one piece of text. Indices are 1-based here,
 as in the figure.
 """
 
+from __future__ import annotations
+
 from collections import Counter
 
 from ..numbers.exact import InputError, format_number
 from ..numbers.surds import format_exact  # moved to numbers (the engine writes it too); still importable from here
 from .user_text import concat, joined
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from fractions import Fraction
+    from typing import TypeVar
+
+    from ..engine.attention import Bias, Scale, Weights
+    from ..typing import Exact
+
+    T = TypeVar("T")
 
 __all__ = ["SOFTMAX_FORMS", "elide", "and_list", "format_exact", "exponential", "vector_text", "vector_line",
            "scores_line",
@@ -24,7 +37,7 @@ SOFTMAX_FORMS = ("expanded", "normalizer", "grouped")
 MAX_ROW_TEXT = 200_000
 
 
-def exponential(x):
+def exponential(x: Exact | int) -> str:
     """`e^x`, with the exponent in parentheses unless it is a non-negative integer.
 
     >>> from fractions import Fraction
@@ -35,10 +48,10 @@ def exponential(x):
     return f"e^{text}" if text.isdigit() else f"e^({text})"
 
 
-def and_list(items):
+def and_list(items: Iterable[str]) -> str:
     """`a`, `a and b`, `a, b and c`: items joined for a sentence."""
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    words = list(items)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 #: An elided figure's long lists (a row's scores, a sum's terms, its weights) keep this many items at
@@ -46,37 +59,37 @@ def and_list(items):
 ELIDE_FIRST, ELIDE_LAST = 3, 2
 
 
-def elide(items, on=True):
+def elide(items: Iterable[T], on: bool = True) -> list[T | str]:
     """`items`, or its first and last few with `… N more …` between, when `on` and there are many.
 
     >>> elide([str(x) for x in range(10)])
     ['0', '1', '2', '… 5 more …', '8', '9']
     """
-    items = list(items)
-    if not on or len(items) <= ELIDE_FIRST + ELIDE_LAST + 1:
-        return items
-    hidden = len(items) - ELIDE_FIRST - ELIDE_LAST
-    return items[:ELIDE_FIRST] + [f"… {hidden:,} more …"] + items[-ELIDE_LAST:]
+    kept: list[T | str] = list(items)
+    if not on or len(kept) <= ELIDE_FIRST + ELIDE_LAST + 1:
+        return kept
+    hidden = len(kept) - ELIDE_FIRST - ELIDE_LAST
+    return kept[:ELIDE_FIRST] + [f"… {hidden:,} more …"] + kept[-ELIDE_LAST:]
 
 
-def vector_text(values):
+def vector_text(values: Iterable[int | Fraction]) -> str:
     """`(1/2,3)`: one vector's exact entries."""
     return f"({','.join(map(format_number, values))})"
 
 
-def vector_line(name, vectors, labels=None):
+def vector_line(name: str, vectors: Sequence[Sequence[Fraction]], labels: Sequence[str] | None = None) -> str:
     """`Q1=(1,0); Q2=(0,1)`: every vector with its label."""
     labels = labels or [f"{name}{i}" for i in range(1, len(vectors) + 1)]
     return joined("; ", (concat(label, f"={vector_text(vec)}") for label, vec in zip(labels, vectors)))
 
 
-def scores_line(row, scores, word="scores", elided=False):
+def scores_line(row: int | str, scores: Iterable[Exact], word: str = "scores", elided: bool = False) -> str:
     """`row 2: scores [0,1]`; `row` is the row's number or its token label; `word` names the values."""
     return concat("row ", row if isinstance(row, str) else str(row),
                   f": {word} [{','.join(elide(map(format_exact, scores), elided))}]")
 
 
-def sum_terms(exponents, form="expanded"):
+def sum_terms(exponents: Iterable[Exact], form: str = "expanded") -> list[tuple[int, Exact]]:
     """A row's sum as (count, exponent) terms: each exponent once, or (grouped) like terms collected,
     in order of first appearance: [1, 1, 2] -> [(2, 1), (1, 2)], written 2e^1+e^2."""
     if form != "grouped":
@@ -84,7 +97,7 @@ def sum_terms(exponents, form="expanded"):
     return [(n, x) for x, n in Counter(exponents).items()]
 
 
-def _sum(exponents, form, row=None, elided=False):
+def _sum(exponents: Iterable[Exact], form: str, row: int | None = None, elided: bool = False) -> str:
     """e^a+e^a+e^b, or with like terms collected, 2e^a+e^b."""
     total = "+".join(elide((f"{n if n > 1 else ''}{exponential(x)}" for n, x in sum_terms(exponents, form)),
                            elided))
@@ -94,16 +107,17 @@ def _sum(exponents, form, row=None, elided=False):
     return total
 
 
-def _row(row):
+def _row(row: int | None) -> str:
     return "a row's" if row is None else f"row {row}'s"
 
 
-def normalizer_line(weights, row, elided=False):
+def normalizer_line(weights: Weights, row: int, elided: bool = False) -> str:
     """`Z_2=e^0+e^1`, the named row's normalizer (the `normalizer` form defines it once per row)."""
     return f"Z_{row}={_sum(weights.exponents, 'expanded', row, elided)}" if weights.kind == "named" else ""
 
 
-def weight_terms(weights, form="expanded", row=None, elided=False):
+def weight_terms(weights: Weights, form: str = "expanded", row: int | None = None,
+                 elided: bool = False) -> list[str]:
     """Each weight of one row as text: pinned values, or e^a/(e^a+e^b+...), e^a/Z_row, e^a/(2e^a+e^b).
 
     >>> from fractions import Fraction
@@ -128,7 +142,8 @@ def weight_terms(weights, form="expanded", row=None, elided=False):
     return []
 
 
-def weights_line(weights, form="expanded", row=None, decimals=None, elided=False):
+def weights_line(weights: Weights, form: str = "expanded", row: int | None = None,
+                 decimals: Sequence[str] | None = None, elided: bool = False) -> str:
     """`weights e^0/(e^0+e^1), e^1/(e^0+e^1)`; in words when the row has no kept key.
 
     `decimals`, when given, are the weights already rounded (`≈0.269`), written instead."""
@@ -138,17 +153,18 @@ def weights_line(weights, form="expanded", row=None, decimals=None, elided=False
     return "weights " + ", ".join(terms)
 
 
-def wide_indices(shape):
+def wide_indices(shape: tuple[int, int]) -> bool:
     """Whether weight names need a comma (`w3,12`, not `w312`): once an index can have two digits."""
     return max(shape) > 9
 
 
-def weight_name(i, j, wide=False):
+def weight_name(i: int, j: int, wide: bool = False) -> str:
     """`w31`, the weight of query i on key j; `w3,12` when an index may have two digits."""
     return f"w{i},{j}" if wide else f"w{i}{j}"
 
 
-def output_line(i, columns, value=None, approximate=False, wide=False, elided=False):
+def output_line(i: int, columns: Sequence[int], value: str | None = None, approximate: bool = False,
+                wide: bool = False, elided: bool = False) -> str:
     """`O3 = w31·V1 + w32·V2 = (1,2)`: row i's output as the weighted sum of the kept keys' values.
 
     `columns` are the kept keys (1-based); `value`, when known, is the output's text.
@@ -159,7 +175,7 @@ def output_line(i, columns, value=None, approximate=False, wide=False, elided=Fa
     return f"O{i} = {terms}" + (f" {'≈' if approximate else '='} {value}" if value is not None else "")
 
 
-def logit_formula(scale, biases):
+def logit_formula(scale: Scale | None, biases: Iterable[Bias]) -> str:
     """L_ij in terms of S_ij: `S_ij/√2+1/2·(j-i)`; a score_mod wraps what comes before it."""
     text = scale.text if scale is not None else "S_ij"
     for b in biases:

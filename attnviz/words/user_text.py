@@ -14,9 +14,15 @@ override that follows reverse the rest of the line. Labels need none of them: th
 keeps them in place is attnviz's, and right-to-left text shows right without them.
 """
 
+from __future__ import annotations
+
 import re
 
 from ..numbers.exact import InputError
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["MAX_LABEL", "MAX_TITLE", "BIDI_CONTROLS", "check_text", "check_labels", "isolate", "Line", "user_text",
            "concat", "joined", "user_spans"]
@@ -54,7 +60,7 @@ def check_text(value: object, where: str, limit: int = MAX_TITLE) -> str:
     return value
 
 
-def isolate(text):
+def isolate(text: str) -> str:
     """`text` as a bidi isolate (FSI ... PDI) if it holds right-to-left characters, to be placed inside a longer
     line; other text unchanged, so figures of left-to-right labels keep their bytes.
 
@@ -68,7 +74,7 @@ def isolate(text):
     return text
 
 
-def check_labels(labels, count, where, noun="token"):
+def check_labels(labels: object, count: int, where: str, noun: str = "token") -> tuple[str, ...]:
     """One label per token (`noun`: "query", "key"): a list of `count` strings."""
     if isinstance(labels, str) or not isinstance(labels, (list, tuple)):
         raise InputError(f"expected a list of {count} strings", where)
@@ -94,7 +100,7 @@ class Line(str):
 
     user: tuple[Span, ...]
 
-    def __new__(cls, text: str, user: tuple[Span, ...] = ()) -> "Line":
+    def __new__(cls, text: str, user: tuple[Span, ...] = ()) -> Line:
         line = super().__new__(cls, text)
         line.user = user
         return line
@@ -121,13 +127,13 @@ def concat(*parts: str) -> str:
     return Line(text, _merged(spans)) if spans else text
 
 
-def joined(separator: str, parts) -> str:
+def joined(separator: str, parts: Iterable[str]) -> str:
     """`separator.join(parts)`, keeping the user's spans."""
-    parts = list(parts)
-    if not any(user_spans(part) for part in parts):
-        return separator.join(parts)
+    items = list(parts)
+    if not any(user_spans(part) for part in items):
+        return separator.join(items)
     out: list[str] = []
-    for n, part in enumerate(parts):
+    for n, part in enumerate(items):
         out += [separator, part] if n else [part]
     return concat(*out)
 
