@@ -222,3 +222,10 @@ def test_render_refuses_a_walkthrough_key(tmp_path):
     result = run_cli("render", str(spec), "-o", str(tmp_path / "x.svg"))
     assert result.code == 2
     assert "'flash' is a walkthrough key" in result.stderr
+
+
+def test_flash_checks_the_digit_limit_before_summing_a_score():
+    """flash() computes from the engine alone, with the engine's digit limit (engine.limits)."""
+    big = [[f"1/{7 ** 300}", "1/3"], ["1/5", f"1/{11 ** 300}"]]
+    with pytest.raises(attnviz.InputError, match="digits"):
+        attnviz.flash(big, big)

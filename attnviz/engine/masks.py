@@ -55,13 +55,13 @@ from ..records import replace
 TYPE_CHECKING = False  # a type checker takes it as True
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable, Iterable
-    from typing import Union
+    from typing import TypeAlias
 
     from .runs import Runs
     from ..typing import Align, IndexBase, MaskItem
 
     #: A node's parts: one leaf (a family, a pasted function, a bound mask) or the masks it joins.
-    Part = Union[MaskOption, PastedFunction, BoundMask, "Mask"]
+    Part: TypeAlias = "MaskOption | PastedFunction | BoundMask | Mask"
 
 __all__ = ["ALIGNMENTS", "FAMILIES", "Mask", "MaskOption", "parse_mask", "parse_expression", "resolve", "custom",
            "query_position", "scan_runs"]

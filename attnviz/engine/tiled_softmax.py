@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from .attention import CAUSAL, attend, exact_vectors
+from .limits import check_inputs, check_values
 from ..numbers.exact import InputError
 from ..numbers.surds import sign
 
@@ -59,7 +60,7 @@ class FlashStep:
     rows: tuple[int, ...]
     keys: tuple[int, ...]
     m: dict[int, Exact]
-    l: dict[int, tuple[Exact, ...]]
+    l: dict[int, tuple[Exact, ...]]  # noqa: E741 - ℓ, the paper's name for the running normaliser
     rescale: dict[int, Exact | None]
     seen: dict[int, tuple[int, ...]]
     scores: dict[tuple[int, int], Exact]
@@ -115,7 +116,7 @@ def flash_steps(attention: Attention, block: tuple[int, int], order: FlashOrder 
     for tile in tiles(attention, block, order):
         if tile.skipped:
             continue
-        m, l, rescale, seen, o = {}, {}, {}, {}, {}
+        m, l, rescale, seen, o = {}, {}, {}, {}, {}  # noqa: E741 - ℓ, as FlashStep.l
         scores = {(i, j): logits[i - 1][j - 1] for i in tile.rows for j in tile.keys if kept[i - 1][j - 1]}
         for i in tile.rows:
             new = [j for j in tile.keys if (i, j) in scores]
@@ -168,6 +169,7 @@ def _attention(q: Vectors, k: Vectors, v: Vectors | None, mask: MaskSpec, scale:
         raise InputError(f"missing: {missing} (give both q and k vectors)", missing)
     q, k = exact_vectors(q, "q"), exact_vectors(k, "k")
     v = None if v is None else exact_vectors(v, "v")
+    check_inputs(q, k, v)  # from the digits alone, before a score is summed
     n_q, n_k = len(q), len(k)
     bound = CAUSAL
     if not ((mask is CAUSAL or mask == "causal") and n_q == n_k):
@@ -180,7 +182,9 @@ def _attention(q: Vectors, k: Vectors, v: Vectors | None, mask: MaskSpec, scale:
         from .logits import resolve_scale  # only a scaled walk reads a scale
 
         scale_ = resolve_scale(scale, len(q[0]))
-    return attend(q, k, bound, scale=scale_, v=v)
+    attention = attend(q, k, bound, scale=scale_, v=v)
+    check_values(attention)
+    return attention
 
 
-setattr(flash, "FlashStep", FlashStep)  # `attnviz.flash.FlashStep`, the path documented before 0.2
+setattr(flash, "FlashStep", FlashStep)  # noqa: B010 - `attnviz.flash.FlashStep`, the path documented before 0.2

@@ -150,7 +150,7 @@ def sign(x: Fraction | Surd | int) -> int:
 
 
 
-def format_exact(x: Fraction | Surd) -> str:
+def format_exact(x: Fraction | Surd | int) -> str:
     """An exact value as text: a Fraction as `p/q`; a + b·√r with the radical's denominator
     rationalised (`√3/3`, not `1/√3`).
 
