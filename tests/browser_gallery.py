@@ -8,6 +8,7 @@ from pathlib import Path
 
 import attnviz
 import attnviz.figures.composite
+import attnviz.figures.from_arguments
 from attnviz.render.themes import THEME_NAMES
 from attnviz.publish.walkthrough.scores import walkthrough
 
@@ -63,7 +64,7 @@ GALLERY = {
         attnviz.figure(view="mask", n=16, mask="padding=3,15,16", highlight="mask", title="padding, every "
                        "masked cell highlighted, a long panel title that wraps", theme=theme),
         title="Three masks side by side, one legend", theme=theme),
-    "bias-panel": lambda theme: attnviz.figures.composite.build({"q": _grid(5)[0], "k": _grid(5)[1], "bias": "alibi=1/4",
+    "bias-panel": lambda theme: attnviz.figures.from_arguments.build({"q": _grid(5)[0], "k": _grid(5)[1], "bias": "alibi=1/4",
                                                       "show": "bias", "highlight": "5,5", "theme": theme}),
     "elided-1024": lambda theme: attnviz.figure(*_grid(1024), elide=True, tokens=[f"t{i}" for i in range(1024)],
                                                 highlight=["700,3", "softmax=700"], softmax="normalizer", theme=theme),

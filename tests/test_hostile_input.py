@@ -334,7 +334,7 @@ def test_dev_stdout_on_a_pipe_is_written_to():
 
 STOP_MID_WRITE = r"""
 import os, signal, sys
-import attnviz.io.atomic as output
+import attnviz.figures.files as output
 from attnviz.cli.commands import main
 
 real = output._open
@@ -372,7 +372,7 @@ def test_a_signal_while_writing_leaves_the_old_file_and_no_temporary(tmp_path, s
 
 
 def test_a_failed_write_removes_the_folders_it_made(tmp_path, monkeypatch):
-    import attnviz.io.atomic as output
+    import attnviz.figures.files as output
 
     def full(fd, text):
         raise OSError(28, "No space left on device")

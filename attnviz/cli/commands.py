@@ -275,7 +275,7 @@ def figure_from_args(args, walk=None, spec=None):
     `walk`, a dict, receives the walkthrough keys (flash, flash_order, decode) the spec or flags give.
     `spec`: the spec's (mapping, name), when the caller has read it already."""
     from ..figures.api import SEED_HIGHLIGHT, SEED_K, SEED_Q
-    from ..figures.composite import build
+    from ..figures.from_arguments import build
     from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, figure_arguments, read_spec, sized_without_vectors
 
     kwargs, origin = {}, {}

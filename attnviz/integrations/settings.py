@@ -111,7 +111,7 @@ def make_figure(settings, *, id_prefix, line=None):
     """The figure the settings describe; without q and k, the seed's. Errors are located at the
     setting they come from, else at `line`."""
     from ..figures.api import SEED_HIGHLIGHT, SEED_K, SEED_Q
-    from ..figures.composite import build
+    from ..figures.from_arguments import build
 
     kwargs = {key: setting.value for key, setting in settings.items()}
     sized = spec.sized_without_vectors(kwargs)  # a mask map's size, or panels

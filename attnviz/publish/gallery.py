@@ -124,7 +124,7 @@ mask = "segments=1,1,1,1,1,2,2,2,2,2,2,3,3,3,3,3"
 def make(entry):
     """The entry's figure, made the way its command (or, for the custom mask, the API) makes it."""
     if entry.spec:
-        from ..figures.composite import build
+        from ..figures.from_arguments import build
         from ..io.spec import figure_arguments, parse_spec
 
         return build(figure_arguments(parse_spec(entry.spec, f"{entry.name}.toml"), f"{entry.name}.toml"))
