@@ -33,6 +33,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from .. import __version__
 from . import settings as embed
+from ..figures.options import SPEC_OPTIONS
 from ..io import spec
 from ..numbers.exact import InputError
 from ..words.user_text import check_text
@@ -70,9 +71,10 @@ class _AnyOption(dict):
 
 
 def _option_spec():
+    """The directive's options: its own, then every spec key from the option table, as `q_tokens` and `q-tokens`."""
     options = _AnyOption(OWN_OPTIONS)
-    for key in spec.KEYS:
-        options[key] = options[key.replace("_", "-")] = directives.unchanged
+    for option in SPEC_OPTIONS:
+        options[option.name] = options[option.directive_option] = directives.unchanged
     return options
 
 
@@ -257,7 +259,7 @@ def _check_defaults(app, config):
 
 
 def _unknown_option(name):
-    known = [*OWN_OPTIONS, *(key.replace("_", "-") for key in spec.KEYS)]
+    known = [*OWN_OPTIONS, *(option.directive_option for option in SPEC_OPTIONS)]
     close = difflib.get_close_matches(name.replace("_", "-"), known, n=1, cutoff=0.5)
     hint = f"; did you mean ':{close[0]}:'?" if close else f"; known options: {', '.join(known)}"
     return f"unknown option ':{name}:'{hint}"
