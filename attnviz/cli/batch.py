@@ -84,7 +84,7 @@ def run_jobs(jobs, *, workers=1, progress=None, report=None):
 
 def _run_one(job, index):
     """(index, None) once the job's file is written, or (index, (internal?, one-line message))."""
-    from ..io.atomic import write_files
+    from ..io.atomic import write_files  # start-up: loaded when a job writes
 
     try:
         data = job.make()
@@ -103,7 +103,7 @@ _JOBS = []
 
 
 def _in_processes(jobs, workers):
-    import multiprocessing
+    import multiprocessing  # start-up: only -j N > 1 forks workers
 
     _JOBS[:] = jobs
     chunk = max(1, len(jobs) // (workers * 8))  # small enough to keep both cores busy to the end
@@ -115,7 +115,7 @@ def _in_processes(jobs, workers):
 def _default_signals():
     """A worker ends quietly when the pool is done with it: the pool stops workers with SIGTERM, which the
     command's own handler (inherited through fork) would turn into an exception and a traceback."""
-    import signal
+    import signal  # start-up: only forked workers reset their signals
 
     for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if signum is not None:

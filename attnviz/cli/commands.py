@@ -23,7 +23,7 @@ def figure_from_args(args, walk=None, spec=None):
 
     `walk`, a dict, receives the walkthrough keys (flash, flash_order, decode) the spec or flags give.
     `spec`: the spec's (mapping, name), when the caller has read it already."""
-    from ..figures.api import SEED_HIGHLIGHT, SEED_K, SEED_Q
+    from ..figures.api import SEED_HIGHLIGHT, SEED_K, SEED_Q  # start-up: --version and --help draw no figure
     from ..figures.from_arguments import build
     from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, figure_arguments, read_spec, sized_without_vectors
 
@@ -83,7 +83,7 @@ def _relocate(where, origin):
     """The API names inputs `q`, `tokens: label 2`, `highlight '3,3'`; say where the user gave them."""
     if where is None:
         return None
-    import re
+    import re  # start-up: only an error's location needs it (the default render compiles no regex)
 
     match = re.match(r"q/k|\w+", where)
     if not match:
@@ -96,7 +96,7 @@ def _relocate(where, origin):
 def _default_render_path(args, fig):
     """The seed figure's file, or for `--step N` the file `attnviz page` writes for that step; with the
     asked format's extension."""
-    from ..publish.page import STEPS
+    from ..publish.page import STEPS  # start-up: only a render that names no -o needs the page's folder name
 
     extension = args.format or "svg"
     if args.step is not None:  # a step figure's ids are "attnviz-" + its file name, e.g. 01-what-is-exact
@@ -105,7 +105,7 @@ def _default_render_path(args, fig):
 
 
 def run_render(args):
-    from ..render.raster import format_for
+    from ..render.raster import format_for  # start-up: --version and --help write no file
 
     if args.more_specs or (args.spec is not None and _names_folder(args.output)):
         return _render_batch(args)
@@ -116,7 +116,7 @@ def run_render(args):
     if output == "-":
         emit(data)
         return 0
-    from ..io.atomic import write_files
+    from ..io.atomic import write_files  # start-up: standard output needs no file writer
 
     with writing(f"-o {output}"):
         write_files({output: data})
@@ -147,7 +147,7 @@ def _names_folder(output):
 def _render_batch(args):
     """`attnviz render A.toml B.toml ... [-o DIR/]`: each spec to DIR/<its name>.<format>, same bytes as
     rendered alone; the flags apply to every spec."""
-    from argparse import Namespace
+    from argparse import Namespace  # start-up: only a batch copies its arguments
 
     from .batch import Job
 
@@ -174,7 +174,7 @@ def _render_batch(args):
 
 def _run_batch(jobs, args, folder):
     """Run the jobs (a progress bar on a terminal), then one summary line; failures named, status 2 (1 for a bug)."""
-    from .batch import run_jobs
+    from .batch import run_jobs  # start-up: only a batch runs jobs
 
     shown = not args.quiet and sys.stderr.isatty()
     outcome = run_jobs(jobs, workers=args.jobs, progress=sys.stderr if shown else None,
@@ -185,10 +185,10 @@ def _run_batch(jobs, args, folder):
 
 
 def run_page(args):
-    from dataclasses import replace
+    from dataclasses import replace  # start-up: only `attnviz page` reads documents (dataclasses is slow to import)
 
     from ..publish.document import build_figures, default_document, read_document, seed_spec_text
-    from ..render.themes import get_theme
+    from ..render.themes import get_theme  # start-up: only a --theme flag needs the themes
 
     if args.print_spec:
         emit(seed_spec_text())
@@ -216,7 +216,7 @@ def walkthrough_from_args(args, spec=None):
     `spec`: the spec's (mapping, name), when the caller has read it already."""
     walk = {}
     fig = figure_from_args(args, walk, spec)
-    from ..figures.heads import HeadsFigure
+    from ..figures.heads import HeadsFigure  # start-up: only a walkthrough asks
 
     if isinstance(fig, HeadsFigure):
         if walk:
@@ -225,6 +225,7 @@ def walkthrough_from_args(args, spec=None):
                              f"and k for one head to step through {key})", where)
         for panel in fig.panels:
             _check_walkable(panel)
+        # start-up: only a walkthrough of several heads needs it
         from ..publish.walkthrough.heads import heads_walkthrough
 
         try:
@@ -244,7 +245,7 @@ def walkthrough_steps(fig, walk):
     if "flash_order" in walk and "flash" not in walk:
         raise InputError("orders FlashAttention's tiles: give the tiles too (--flash BR,BC)", walk["flash_order"][1])
     if "flash" in walk:
-        from ..publish.walkthrough.flash import flash_walkthrough
+        from ..publish.walkthrough.flash import flash_walkthrough  # start-up: each walkthrough loads only its own steps
 
         (block, where), (order, order_where) = walk["flash"], walk.get("flash_order", ("fa2", None))
         try:
@@ -252,6 +253,7 @@ def walkthrough_steps(fig, walk):
         except InputError as err:
             raise err.relocated(lambda at: {"flash": where, "flash_order": order_where}.get(at, at)) from None
     elif "decode" in walk:
+        # start-up: each walkthrough loads only its own steps
         from ..publish.walkthrough.decode import decode_walkthrough
 
         prompt, where = walk["decode"]
@@ -260,7 +262,7 @@ def walkthrough_steps(fig, walk):
         except InputError as err:
             raise err.relocated(lambda at: where if at == "decode" else at) from None
     else:
-        from ..publish.walkthrough.scores import walkthrough
+        from ..publish.walkthrough.scores import walkthrough  # start-up: each walkthrough loads only its own steps
 
         document, figures = walkthrough(fig)
     return document, figures
@@ -268,7 +270,7 @@ def walkthrough_steps(fig, walk):
 
 def _check_walkable(fig):
     """A walkthrough steps through every score of one full figure, counted from 1."""
-    from ..figures.api import Figure
+    from ..figures.api import Figure  # start-up: only a walkthrough asks
 
     if not isinstance(fig, Figure) or fig.view != "full":
         raise InputError("steps through one full figure: its scores, mask and softmax; drop --view and --panel",
@@ -281,24 +283,24 @@ def _check_walkable(fig):
 
 
 def run_slides(args):
-    from ..publish.deck import model as decks
+    from ..publish.deck import model as decks  # start-up: only `attnviz slides` writes decks
     from ..publish.deck.formats import choose_format, write_deck
 
     format, path = choose_format(args.format, args.output)
     spec = None
     if args.spec is not None:
-        from ..io.spec import read_spec
+        from ..io.spec import read_spec  # start-up: only a deck from a spec file reads one
 
         spec = read_spec(args.spec, sys.stdin.buffer)
     if spec and "sections" in spec[0] and not args.walkthrough:
-        from dataclasses import replace
+        from dataclasses import replace  # start-up: only a document's deck needs them (dataclasses is slow to import)
 
         from ..publish.document import parse_document
 
         document = parse_document(*spec)
         look = {key: value for key, value in (("theme", args.theme), ("embed_font", args.embed_font)) if value}
         if look.get("theme"):
-            from ..render.themes import get_theme
+            from ..render.themes import get_theme  # start-up: only a --theme flag needs the themes
 
             look["theme"] = get_theme(look["theme"], "--theme").name
         deck = decks.from_document(replace(document, figure={**document.figure, **look}), spec[1])
@@ -318,7 +320,7 @@ def run_slides(args):
 
 
 def _write_page(document, figures, out_dir, name):
-    from ..publish.page import write_page
+    from ..publish.page import write_page  # start-up: only pages need the page writer
 
     if out_dir == "-":
         raise InputError("a page is several files (index.html and steps/); give a folder", "-o -")
@@ -330,19 +332,19 @@ def _write_page(document, figures, out_dir, name):
 
 def run_gallery(args):
     """`attnviz gallery [FOLDER]`: every gallery entry, as a batch."""
-    from ..io.atomic import folder_lock
+    from ..io.atomic import folder_lock  # start-up: only the gallery locks its folder
 
     with writing(args.folder), folder_lock(args.folder):  # another gallery run into the folder waits its turn
         return _run_batch(gallery_jobs(args.folder), args, args.folder)
 
 
 def run_css(args):
-    from ..render.themes import host_stylesheet
+    from ..render.themes import host_stylesheet  # start-up: only `attnviz css` needs the style sheet
 
     if args.output == "-":
         emit(host_stylesheet())
         return 0
-    from ..io.atomic import write_atomic
+    from ..io.atomic import write_atomic  # start-up: standard output needs no file writer
 
     with writing(f"-o {args.output}"):
         path = write_atomic(args.output, host_stylesheet())

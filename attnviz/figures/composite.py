@@ -50,6 +50,7 @@ class Composite(Drawable):
         return f"{len(parts)} panels: " + "; ".join(f"panel {n}: {text}" for n, text in enumerate(parts, 1))
 
     def layout(self, cell: float | None = None, grid_top: float | None = None) -> Layout:
+        # start-up: the budget loads when a composite is drawn
         from ..words.budget import FIGURE_CHARS, check_figure, drawable_chars
 
         size = drawable_chars(self)
@@ -84,7 +85,7 @@ def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange = "row", t
             raise InputError(f"panel {n} is {type(fig).__name__}, not a figure from attnviz.figure()", "panels")
         panels.append(fig)
     if title is not None:
-        from ..words.user_text import check_text
+        from ..words.user_text import check_text  # start-up: only a titled composite checks a title
 
         title = check_text(title, "title")
     return Composite(panels, arrange, title, id_prefix, theme, embed_font)
@@ -169,6 +170,7 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None)
             right = max(right, dx + layout.width)
             x += widths[c]
         y += max(layouts[n].height for n in row)
+    # start-up: only composed figures with mask maps draw their legend
     from ..layout.mask_map import LEGEND, lay_out_legend
 
     legend_keys = [key for key, _, _ in LEGEND

@@ -93,10 +93,11 @@ class Drawable:
 
     def _painted(self, layout: Layout, prefix: str) -> str:
         """`layout` as SVG (PNG and PDF lay the figure out once and check its size before painting)."""
-        from ..render.svg import render_svg
+        from ..render.svg import render_svg  # start-up: building a figure needs no renderer until it is drawn
 
         font_css = ""
         if self.embed_font:
+            # start-up: only embed_font reads the fonts (fontTools)
             from ..render.font_embed import font_css as embedded
 
             font_css = embedded(layout, prefix)
@@ -105,6 +106,7 @@ class Drawable:
 
     def png(self, scale: float | None = None, dpi: float | None = None) -> bytes:
         """PNG bytes, `scale` pixels per SVG unit (default 2) or at `dpi` (96 dpi is scale 1). Needs CairoSVG."""
+        # start-up: only PNG output needs the rasteriser (CairoSVG is optional)
         from ..render.raster import png_scale, to_png
 
         png_scale(scale, dpi)  # a bad scale is refused before any layout
@@ -115,7 +117,7 @@ class Drawable:
 
     def pdf(self) -> bytes:
         """PDF bytes (vector; the page is the figure's size). Needs CairoSVG."""
-        from ..words.budget import check_pdf
+        from ..words.budget import check_pdf  # start-up: only PDF output needs these (CairoSVG is optional)
         from ..render.raster import to_pdf
 
         layout = self.layout()
@@ -130,6 +132,7 @@ class Drawable:
         `format` is "svg", "png" or "pdf"; by default the path's extension picks it (SVG when it has
         none; another extension, such as .jpg, is an error).
         """
+        # start-up: only saving chooses a format from a path
         from ..render.raster import format_for
 
         format = format_for(path, format, where="format", path_where="path", chooser="format='svg'|'png'|'pdf'")
@@ -171,7 +174,7 @@ class Figure(Drawable):
         check_figure(self.words, self.embed_font)  # the budget, estimated from the words: before any layout
         words = self.words
         if self.view == "mask":
-            from ..layout.mask_map import lay_out_map
+            from ..layout.mask_map import lay_out_map  # start-up: only the mask view lays out a map
 
             if TYPE_CHECKING:
                 assert isinstance(words, MapText)
@@ -184,7 +187,7 @@ class Figure(Drawable):
         """The bias matrix as a figure of its own: the exact B_ij of every kept cell on this figure's labels,
         to compose beside it as the ALiBi paper draws it: `attnviz.compose(fig, fig.bias_panel())`
         (what `--show bias` draws)."""
-        from ..words.figure_text import describe_bias
+        from ..words.figure_text import describe_bias  # start-up: only a bias panel needs it
 
         attention, words = self.attention, self.words
         if attention is None or not attention.biases or self.view == "mask":
@@ -196,7 +199,7 @@ class Figure(Drawable):
 
     def description(self) -> str:
         """The sentence assistive technology reads (the root's `aria-description`)."""
-        from ..words.a11y import figure_sentence, map_sentence
+        from ..words.a11y import figure_sentence, map_sentence  # start-up: the sentence is written when the SVG is
 
         words = self.words
         if self.view == "mask":

@@ -30,7 +30,7 @@ def write_atomic(path, text):
 
 def write_tree_atomic(files):
     """Write several files (a mapping of paths to texts), all or nothing; returns their Paths."""
-    from pathlib import Path
+    from pathlib import Path  # start-up: the command writes with os.path; only this API returns Paths
 
     write_files(files)
     return [Path(path) for path in files]
@@ -95,7 +95,7 @@ class folder_lock:
 
     def __enter__(self):
         try:
-            import fcntl
+            import fcntl  # optional: flock is missing on Windows
         except ImportError:
             return self
         _make_folders(self.folder, self.created)
@@ -103,7 +103,7 @@ class folder_lock:
         try:
             fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            import sys
+            import sys  # start-up: only a second writer waits
             import time
 
             print(f"attnviz: waiting: another attnviz is writing into {self.folder}", file=sys.stderr, flush=True)

@@ -71,7 +71,7 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
                          "q" if q is None else "k")
     places = None
     if weights != "named":
-        from ..numbers.rounding import parse_weights
+        from ..numbers.rounding import parse_weights  # start-up: only rounded weights need it
 
         places = parse_weights(weights)
     if not isinstance(elide, bool):
@@ -82,7 +82,7 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
     n_q, n_k = len(q), len(k)
     shown = None
     if elide:
-        from ..words.figure_text import shown_positions
+        from ..words.figure_text import shown_positions  # start-up: only an elided figure needs them
         from ..words.highlight import named_positions
 
         named_rows, named_columns = named_positions(highlight, index_base)
@@ -91,12 +91,12 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
     if (mask is CAUSAL or mask == "causal") and n_q == n_k and align == "top-left":
         bound = CAUSAL
     else:
-        from ..engine.masks import resolve
+        from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
 
         bound = resolve(mask, n_q, n_k, align, index_base)
     scale_, biases = None, ()
     if scale is not None or bias is not None:
-        from ..engine.logits import resolve_biases, resolve_scale
+        from ..engine.logits import resolve_biases, resolve_scale  # start-up: only a scale or a bias needs them
 
         scale_ = resolve_scale(scale, len(q[0]))
         biases = resolve_biases(bias, n_q, n_k, align, scale=scale_, scores=lambda i, j: dot(q[i], k[j]))
@@ -137,7 +137,7 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
                  theme: ThemeName, embed_font: bool, unused: dict[str, object],
                  unused_forms: dict[str, bool]) -> Figure:
     """The mask view: a map of the kept cells, from a grid shape alone or from vectors' counts."""
-    from ..layout.mask_map import describe_map
+    from ..layout.mask_map import describe_map  # start-up: only the mask view describes a map
 
     for name, value in unused.items():
         if value is not None:
@@ -151,7 +151,7 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
     if (mask is CAUSAL or mask == "causal") and n_q == n_k and align == "top-left":
         mask = CAUSAL
     else:
-        from ..engine.masks import resolve
+        from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
 
         mask = resolve(mask, n_q, n_k, align, base)
     q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
@@ -167,7 +167,7 @@ def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape
                labels: dict[str, Sequence[str] | None]) -> tuple[int, int]:
     """(queries, keys) of a mask map: from `n`, from `shape`, from the vectors, or from the token labels
     (default: the seed's vectors)."""
-    from ..layout.mask_map import MAX_MAP_TOKENS
+    from ..layout.mask_map import MAX_MAP_TOKENS  # start-up: only the mask view sizes a map
 
     given = [name for name, value in (("n", n), ("shape", shape)) if value is not None]
     if len(given) == 2:
@@ -196,7 +196,7 @@ def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape
 
 
 def _side(value: object, where: str) -> int:
-    import numbers
+    import numbers  # start-up: only a mask map sized by n or shape checks one
 
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():

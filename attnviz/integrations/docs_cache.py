@@ -95,7 +95,7 @@ def _read(path):
 
 
 def _write(path, drawn):
-    from ..io.atomic import write_files
+    from ..io.atomic import write_files  # start-up: only a cache that writes needs it
 
     try:
         write_files({path: json.dumps({"svg": drawn.svg, "prefix": drawn.prefix, "alt": drawn.alt})})

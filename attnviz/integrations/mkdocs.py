@@ -45,7 +45,7 @@ class AttnvizPlugin(BasePlugin):
                      ("cache_dir", config_options.Type(str, default=".cache/attnviz")))
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        from .docs_cache import FigureCache
+        from .docs_cache import FigureCache  # start-up: only a cached build needs it
 
         folder = None
         if self.config["cache"]:
@@ -70,7 +70,7 @@ class AttnvizPlugin(BasePlugin):
         """assets/attnviz.css: the figures' colours as CSS custom properties (`themes.host_stylesheet`)."""
         if self.figures.drawn or self.figures.reused:
             log.info(self.figures.summary())
-        from pathlib import Path
+        from pathlib import Path  # start-up: only the build's end writes the style sheet
 
         from ..render.themes import host_stylesheet
 

@@ -171,6 +171,7 @@ class AttnvizPageDirective(SphinxDirective):
             return []
 
     def _nodes(self):
+        # start-up: only the page directive reads documents
         from ..publish.document import build_figures, default_document, parse_document
         from ..publish.mathml import tex_to_mathml
 
@@ -219,7 +220,7 @@ CACHE = "attnviz_cache"  # conf.py: False draws every figure on every read
 
 def _figure_cache(env):
     """Figures kept beside the doctrees (they survive `-E`), by a hash of their settings and attnviz."""
-    from .docs_cache import FigureCache
+    from .docs_cache import FigureCache  # start-up: only a cached build needs it
 
     return FigureCache(os.path.join(env.doctreedir, "attnviz-figures") if getattr(env.config, CACHE) else None)
 
@@ -292,7 +293,7 @@ def _merge(app, env, docnames, other):
 
 def _add_host_stylesheet(app):
     """attnviz.css in _static: the figures' colours as CSS custom properties (`themes.host_stylesheet`)."""
-    from pathlib import Path
+    from pathlib import Path  # start-up: only HTML builds write the style sheet
 
     from ..render.themes import host_stylesheet
 
@@ -353,7 +354,7 @@ def _write_image(app, node):
     if types and "image/svg+xml" not in types:
         wanted = next((ext for kind, ext in (("application/pdf", "pdf"), ("image/png", "png")) if kind in types), None)
         try:
-            import cairosvg
+            import cairosvg  # optional dependency: CairoSVG, only for non-HTML builders
         except (ImportError, OSError):  # OSError: the cairo library itself is missing
             cairosvg = None
         if wanted and cairosvg:

@@ -145,7 +145,7 @@ def _panels(value, where):
     """`[[panel]]` tables: each a figure spec of its own (no panels inside panels)."""
     if not isinstance(value, list) or not value or not all(isinstance(table, dict) for table in value):
         raise InputError(f"expected [[panel]] tables, each a figure spec, got {_kind(value)}", where)
-    from ..figures.composite import MAX_PANELS
+    from ..figures.composite import MAX_PANELS  # start-up: only specs with panels need the composite
 
     if len(value) > MAX_PANELS:
         raise InputError(f"{len(value)} panels; the limit is {MAX_PANELS}", where)
@@ -154,7 +154,7 @@ def _panels(value, where):
 
 
 def _arrange(value, where):
-    from ..figures.composite import parse_arrange
+    from ..figures.composite import parse_arrange  # start-up: only specs with panels need the composite
 
     parse_arrange(_text(value, where), 2)  # checked here, so the error names the key
     return value
@@ -246,10 +246,10 @@ def read_spec(source, stdin=None):
 
 def parse_spec(text, name="<spec>", as_json=False):
     """Parse TOML (or JSON) text into a mapping, with syntax errors as `name:line:column: ...`."""
-    from .spec_screen import exact_decimal, json_hooks, screen_toml
+    from .spec_screen import exact_decimal, json_hooks, screen_toml  # start-up: only a spec file is screened
 
     if as_json:
-        import json
+        import json  # start-up: only JSON specs need the parser
 
         try:
             value = json.loads(text, parse_constant=_no_constant, **json_hooks())
@@ -262,7 +262,7 @@ def parse_spec(text, name="<spec>", as_json=False):
         if not isinstance(value, dict):
             raise InputError(f"expected a JSON object of keys, got {_kind(value)}", name)
         return value
-    import tomllib
+    import tomllib  # start-up: only TOML specs need the parser
 
     screen_toml(text, name)
     try:
@@ -353,7 +353,7 @@ def value_from_text(key, text, where, keys=KEYS):
 
 def _toml_value(text):
     """`text` read as one TOML value (a list, a quoted string, a number, a boolean), or None."""
-    import tomllib
+    import tomllib  # start-up: only a Sphinx option's text is read as TOML
 
     from .spec_screen import exact_decimal, screen_toml
 
@@ -366,7 +366,7 @@ def _toml_value(text):
 
 
 def _unknown(key, keys):
-    import difflib
+    import difflib  # start-up: only an unknown key looks for the nearest
 
     close = difflib.get_close_matches(key[:100], list(keys), n=1, cutoff=0.5)
     hint = f"; did you mean '{close[0]}'?" if close else f"; known keys: {', '.join(keys)}"
