@@ -105,6 +105,7 @@ def _default_render_path(args, fig):
 
 
 def run_render(args):
+    """`attnviz render [SPEC...]`: one figure (or a batch) as SVG, PNG or PDF."""
     from ..render.raster import format_for  # start-up: --version and --help write no file
 
     if args.more_specs or (args.spec is not None and _names_folder(args.output)):
@@ -185,6 +186,7 @@ def _run_batch(jobs, args, folder):
 
 
 def run_page(args):
+    """`attnviz page [SPEC]`: a document as an HTML page and one SVG per section."""
     from dataclasses import replace  # start-up: only `attnviz page` reads documents (dataclasses is slow to import)
 
     from ..publish.document import build_figures, default_document, read_document, seed_spec_text
@@ -207,6 +209,7 @@ def run_page(args):
 
 
 def run_walkthrough(args):
+    """`attnviz walkthrough [SPEC]`: every step behind a figure, as a page."""
     document, figures = walkthrough_from_args(args)
     return _write_page(document, figures, args.output, "walkthrough")
 
@@ -283,6 +286,7 @@ def _check_walkable(fig):
 
 
 def run_slides(args):
+    """`attnviz slides [SPEC]`: a document's sections, a walkthrough or a figure's highlights as a deck."""
     from ..publish.deck import model as decks  # start-up: only `attnviz slides` writes decks
     from ..publish.deck.formats import choose_format, write_deck
 
@@ -339,6 +343,7 @@ def run_gallery(args):
 
 
 def run_css(args):
+    """`attnviz css`: the style sheet that exposes inline figures' colours as CSS custom properties."""
     from ..render.themes import host_stylesheet  # start-up: only `attnviz css` needs the style sheet
 
     if args.output == "-":

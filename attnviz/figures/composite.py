@@ -46,11 +46,13 @@ class Composite(Drawable):
         return ("composite", self.arrange, self.title, tuple(panel._key() for panel in self.panels))
 
     def description(self) -> str:
+        """What assistive technology reads: each panel's sentence, numbered."""
         parts = [panel.description() for panel in self.panels]
         return f"{len(parts)} panels: " + "; ".join(f"panel {n}: {text}" for n, text in enumerate(parts, 1))
 
     def layout(self, cell: float | None = None, grid_top: float | None = None) -> Layout:
         # start-up: the budget loads when a composite is drawn
+        """The panels laid out together (refused first if together they are over the budget)."""
         from ..words.budget import FIGURE_CHARS, check_figure, drawable_chars
 
         size = drawable_chars(self)

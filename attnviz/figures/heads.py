@@ -87,6 +87,7 @@ class HeadsFigure(Composite):
         return ("heads", self.kv_heads, super()._key())
 
     def layout(self, cell=None, grid_top=None):
+        """The composite's layout, each panel's group marked with its query head and KV head."""
         layout = super().layout(cell, grid_top)
         heads = iter(enumerate(self.kv_heads))
         items = []

@@ -57,6 +57,7 @@ class FigureCache:
             self.seconds += time.perf_counter() - start
 
     def summary(self):
+        """One line for the build log: figures drawn and reused, and the time spent drawing."""
         return f"attnviz: {self.drawn} figures drawn, {self.reused} read from the cache ({self.seconds:.2f} s in attnviz)"
 
 

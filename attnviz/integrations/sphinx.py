@@ -79,12 +79,14 @@ def _option_spec():
 
 
 class AttnvizDirective(SphinxDirective):
+    """`.. attnviz::` draws a figure from a spec file, a TOML body or options (one per spec key)."""
     optional_arguments = 1  # a spec file
     final_argument_whitespace = True
     has_content = True  # or a TOML spec
     option_spec = _option_spec()
 
     def run(self):
+        """The figure node (in a captioned figure when given a :caption:)."""
         try:
             drawn, alt = self._figure()
         except embed.FigureError as err:
@@ -164,6 +166,7 @@ class AttnvizPageDirective(SphinxDirective):
     option_spec = {"class": directives.class_option}
 
     def run(self):
+        """The document's sections: headings, formulas and figures."""
         try:
             return self._nodes()
         except embed.FigureError as err:

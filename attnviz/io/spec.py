@@ -24,6 +24,7 @@ MAX_SPEC_BYTES = 1_000_000
 
 @dataclass(frozen=True)
 class Key:
+    """One spec key: what its values must be, how they are checked, and an example line."""
     expects: str  # what a value must be, in words, for error messages and docs
     check: object  # callable (value, where) -> the figure() argument
     example: str  # a TOML line, for the reference

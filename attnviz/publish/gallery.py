@@ -15,6 +15,7 @@ Q5 = "1,0; 0,1; 1,1; 1,-1; 0,2"
 
 @dataclass(frozen=True)
 class Entry:
+    """One gallery figure: its file name, title and the command (or spec) that draws it."""
     name: str  # file name without .svg
     title: str  # passed as --title too
     args: tuple = ()  # `attnviz render` arguments (without -o and --title), or () for an API entry
