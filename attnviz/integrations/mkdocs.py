@@ -40,7 +40,7 @@ CSS_FILE = "assets/attnviz.css"
 
 
 class AttnvizPlugin(BasePlugin):
-    """The MkDocs plugin: ```attnviz fences drawn as inline SVG figures."""
+    """The MkDocs plugin: `attnviz` fences drawn as inline SVG figures."""
     config_scheme = (("defaults", config_options.Type(dict, default={})),
                      ("cache", config_options.Type(bool, default=True)),
                      ("cache_dir", config_options.Type(str, default=".cache/attnviz")))
