@@ -12,6 +12,7 @@ from clirun import run_cli
 
 NINES = "9" * 5000
 FIGURE_MODULE = importlib.import_module("attnviz.figures.api")  # `attnviz.figure` is also the function
+LAYOUT_MODULE = importlib.import_module("attnviz.figures.figure")  # where Figure.layout finds lay_out
 
 
 def refused(tmp_path, *args, stdin=b"", spec=None, name="spec.toml"):
@@ -175,7 +176,7 @@ def no_layout(monkeypatch):
     """Make any layout (or drawing) fail the test: a refusal must come before them."""
     import attnviz.render.raster
 
-    monkeypatch.setattr(FIGURE_MODULE, "lay_out", lambda *a: pytest.fail("layout was made"))
+    monkeypatch.setattr(LAYOUT_MODULE, "lay_out", lambda *a: pytest.fail("layout was made"))
     monkeypatch.setattr(attnviz.render.raster, "_cairosvg", lambda: pytest.fail("Cairo was called"))
 
 

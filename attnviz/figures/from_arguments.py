@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from ..records import replace
 from ..render.themes import get_theme
-from .api import figure
+from . import api  # api.figure looked up at each call, so a wrapped figure() is the one used
 from .composite import Composite, compose
 from .figure import Figure
 
@@ -34,7 +34,7 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
             raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too", "arrange")
         if kwargs.get("show") == "bias":  # the ALiBi paper's picture: the scores, the bias matrix beside them
             return _with_bias({**kwargs, "show": "scores"}, kwargs.get("id_prefix", id_prefix))
-        single: Figure | Composite = figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite
+        single: Figure | Composite = api.figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite
         return single
     whole = {key: kwargs.pop(key) for key in ("title", "theme", "embed_font", "id_prefix") if key in kwargs}
     whole.setdefault("id_prefix", id_prefix)
@@ -47,7 +47,7 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
                       if key in panel or key not in ("n", "shape", "x_title", "y_title")}
         try:
             bias = merged.get("show") == "bias"  # a panel of two: its scores and their bias matrix
-            figures.append(_with_bias({**merged, "show": "scores"}, None) if bias else figure(**merged))
+            figures.append(_with_bias({**merged, "show": "scores"}, None) if bias else api.figure(**merged))
         except InputError as err:
             raise err.relocated(lambda where: f"panel {n}: {where}" if where else f"panel {n}") from None
     return compose(*figures, arrange=arrange or "row", **whole)
@@ -58,7 +58,7 @@ def _with_bias(kwargs: dict[str, Any], id_prefix: str | None) -> Composite:
     kwargs.pop("id_prefix", None)
     if kwargs.get("bias") is None:
         raise InputError("shows the bias matrix beside the scores: give a bias too (--bias)", "show")
-    scores = figure(**kwargs)
+    scores = api.figure(**kwargs)
     matrix = scores.bias_panel()
     # The figure's title heads both panels.
     untitled = Figure(scores.attention, scores.highlight, replace(scores.words, title=""),
