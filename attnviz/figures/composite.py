@@ -51,9 +51,8 @@ class Composite(Drawable):
         return f"{len(parts)} panels: " + "; ".join(f"panel {n}: {text}" for n, text in enumerate(parts, 1))
 
     def layout(self, cell: float | None = None, grid_top: float | None = None) -> Layout:
-        # start-up: the budget loads when a composite is drawn
         """The panels laid out together (refused first if together they are over the budget)."""
-        from ..words.budget import FIGURE_CHARS, check_figure, drawable_chars
+        from ..words.budget import FIGURE_CHARS, check_figure, drawable_chars  # start-up: loaded when drawn
 
         size = drawable_chars(self)
         if size > FIGURE_CHARS:  # each panel fits, but together they would not: refused before any layout
