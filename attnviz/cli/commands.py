@@ -421,3 +421,7 @@ def _main(argv=None):
 def _one_line(err):
     return " ".join(str(err).split())
 
+
+
+if __name__ == "__main__":
+    sys.exit(main())
