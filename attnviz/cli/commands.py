@@ -422,6 +422,5 @@ def _one_line(err):
     return " ".join(str(err).split())
 
 
-
 if __name__ == "__main__":
     sys.exit(main())
