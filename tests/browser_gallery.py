@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import attnviz
-from attnviz.figures.composite import build as build_panels
+from attnviz.figures.from_arguments import build as build_panels
 from attnviz.render.themes import THEME_NAMES
 from attnviz.publish.walkthrough.scores import walkthrough
 

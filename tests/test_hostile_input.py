@@ -12,6 +12,7 @@ from clirun import run_cli
 
 NINES = "9" * 5000
 FIGURE_MODULE = importlib.import_module("attnviz.figures.api")  # `attnviz.figure` is also the function
+LAYOUT_MODULE = importlib.import_module("attnviz.figures.figure")  # where Figure.layout finds lay_out
 
 
 def refused(tmp_path, *args, stdin=b"", spec=None, name="spec.toml"):
@@ -175,7 +176,7 @@ def no_layout(monkeypatch):
     """Make any layout (or drawing) fail the test: a refusal must come before them."""
     import attnviz.render.raster
 
-    monkeypatch.setattr(FIGURE_MODULE, "lay_out", lambda *a: pytest.fail("layout was made"))
+    monkeypatch.setattr(LAYOUT_MODULE, "lay_out", lambda *a: pytest.fail("layout was made"))
     monkeypatch.setattr(attnviz.render.raster, "_cairosvg", lambda: pytest.fail("Cairo was called"))
 
 
@@ -333,7 +334,7 @@ def test_dev_stdout_on_a_pipe_is_written_to():
 
 STOP_MID_WRITE = r"""
 import os, signal, sys
-import attnviz.io.atomic as output
+import attnviz.figures.files as output
 from attnviz.cli.commands import main
 
 real = output._open
@@ -371,7 +372,7 @@ def test_a_signal_while_writing_leaves_the_old_file_and_no_temporary(tmp_path, s
 
 
 def test_a_failed_write_removes_the_folders_it_made(tmp_path, monkeypatch):
-    import attnviz.io.atomic as output
+    import attnviz.figures.files as output
 
     def full(fd, text):
         raise OSError(28, "No space left on device")

@@ -2,8 +2,8 @@
 
 import pytest
 
-from attnviz.io import atomic as output
-from attnviz.io.atomic import write_atomic, write_tree_atomic
+from attnviz.figures import files as output
+from attnviz.figures.files import write_atomic, write_tree_atomic
 
 
 def test_write_atomic_replaces_whole_file(tmp_path):

@@ -60,7 +60,7 @@ def test_attnviz_is_typed_to_mypy_not_missing_stubs(user_dir):
     assert "theme: Literal['light'] | Literal['dark'] | Literal['print'] | Literal['contrast'] | Literal['auto'] =" \
         in figure
     # Two overloads: q and k give a Figure; q_heads and k_heads a HeadsFigure of panels.
-    assert "elide: bool =" in figure and "mask: str | " in figure and "-> attnviz.figures.api.Figure," in figure
+    assert "elide: bool =" in figure and "mask: str | " in figure and "-> attnviz.figures.figure.Figure," in figure
     assert figure.startswith("Overload(") and figure.endswith("-> attnviz.figures.heads.HeadsFigure)")
     assert svg == "def (id_prefix: str | None =) -> str"
 

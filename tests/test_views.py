@@ -11,6 +11,7 @@ import attnviz
 import attnviz.words.budget
 import attnviz.words.notation
 import attnviz.figures.composite
+import attnviz.figures.from_arguments
 from attnviz.numbers.exact import InputError
 from attnviz.engine.masks import resolve
 
@@ -297,7 +298,7 @@ def test_the_walkthrough_refuses_what_it_cannot_step_through(tmp_path):
 @pytest.mark.parametrize("bias", ["alibi=1/2", "matrix=0,0,0;-1,0,0;-2,-1/3,0", ["alibi=1", "alibi=1/4"]])
 def test_show_bias_draws_the_exact_bias_matrix_beside_the_scores(bias):
     q = k = [[1, 0], [0, 1], [1, 1]]
-    fig = attnviz.figures.composite.build({"q": q, "k": k, "bias": bias, "show": "bias"})
+    fig = attnviz.figures.from_arguments.build({"q": q, "k": k, "bias": bias, "show": "bias"})
     assert fig.svg() == attnviz.compose(attnviz.figure(q, k, bias=bias, title=""),
                                         attnviz.figure(q, k, bias=bias).bias_panel(),
                                         title="Attention honesty boundary").svg()
@@ -323,7 +324,7 @@ def test_show_bias_needs_a_bias():
     with pytest.raises(InputError, match="no bias to draw"):
         attnviz.figure().bias_panel()
     with pytest.raises(InputError, match="give a bias too"):
-        attnviz.figures.composite.build({"show": "bias"})
+        attnviz.figures.from_arguments.build({"show": "bias"})
 
 
 def test_panels_that_each_fit_can_still_be_too_many_together(monkeypatch):

@@ -33,6 +33,7 @@ class Outcome:
 
     @property
     def written(self):
+        """The jobs written, in job order."""
         return [job for n, job in enumerate(self.jobs) if n not in self.errors]
 
     @property
@@ -43,6 +44,7 @@ class Outcome:
         return 1 if any(internal for internal, _ in self.errors.values()) else 2
 
     def summary(self, folder):
+        """The run as one line: how many figures were written (to `folder`), how long it took, which failed."""
         where = f" to {folder}" if folder else ""
         took = f" in {self.seconds:.2f} s" + (f" ({self.workers} processes)" if self.workers > 1 else "")
         done = f"{len(self.jobs) - len(self.errors)} of {len(self.jobs)} figures written{where}{took}"
@@ -84,7 +86,7 @@ def run_jobs(jobs, *, workers=1, progress=None, report=None):
 
 def _run_one(job, index):
     """(index, None) once the job's file is written, or (index, (internal?, one-line message))."""
-    from ..io.atomic import write_files
+    from ..io.atomic import write_files  # start-up: loaded when a job writes
 
     try:
         data = job.make()
@@ -103,7 +105,7 @@ _JOBS = []
 
 
 def _in_processes(jobs, workers):
-    import multiprocessing
+    import multiprocessing  # start-up: only -j N > 1 forks workers
 
     _JOBS[:] = jobs
     chunk = max(1, len(jobs) // (workers * 8))  # small enough to keep both cores busy to the end
@@ -115,7 +117,7 @@ def _in_processes(jobs, workers):
 def _default_signals():
     """A worker ends quietly when the pool is done with it: the pool stops workers with SIGTERM, which the
     command's own handler (inherited through fork) would turn into an exception and a traceback."""
-    import signal
+    import signal  # start-up: only forked workers reset their signals
 
     for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if signum is not None:
@@ -147,6 +149,7 @@ class _ProgressBar:
             self.columns = 80
 
     def show(self, done, name):
+        """Draw the bar for `done` jobs."""
         filled = self.WIDTH * done // self.total
         line = f"[{'#' * filled}{'-' * (self.WIDTH - filled)}] {done}/{self.total} {name}"
         self.stream.write("\r" + line[:self.columns - 1].ljust(self.columns - 1))
@@ -154,6 +157,7 @@ class _ProgressBar:
         self.drawn = True
 
     def clear(self):
+        """Erase the bar, so the summary line takes its place."""
         if self.drawn:
             self.stream.write("\r" + " " * (self.columns - 1) + "\r")
             self.stream.flush()

@@ -9,22 +9,20 @@ Mask maps in a composed figure share one legend, drawn once below the panels.
 from __future__ import annotations
 
 from ..numbers.exact import InputError
-from ..records import replace
-from .api import Drawable, Figure, check_id_prefix
+from .figure import Drawable, Figure, check_id_prefix
 from ..layout.figure import PAD, STYLES, Group, Layout, Text, split_keep, text_height, translate, wrap
 from ..layout.metrics import ASCENT
 from ..render.themes import get_theme
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
-    from typing import Any
+    from collections.abc import Sequence
 
     from ..layout.figure import Item
     from ..layout.mask_map import MapText
     from ..typing import Arrange, ThemeName
 
-__all__ = ["Composite", "compose", "build", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange"]
+__all__ = ["Composite", "compose", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange"]
 
 ARRANGEMENTS = ("row", "column", "grid:C")
 MAX_PANELS = 16
@@ -48,11 +46,13 @@ class Composite(Drawable):
         return ("composite", self.arrange, self.title, tuple(panel._key() for panel in self.panels))
 
     def description(self) -> str:
+        """What assistive technology reads: each panel's sentence, numbered."""
         parts = [panel.description() for panel in self.panels]
         return f"{len(parts)} panels: " + "; ".join(f"panel {n}: {text}" for n, text in enumerate(parts, 1))
 
     def layout(self, cell: float | None = None, grid_top: float | None = None) -> Layout:
-        from ..words.budget import FIGURE_CHARS, check_figure, drawable_chars
+        """The panels laid out together (refused first if together they are over the budget)."""
+        from ..words.budget import FIGURE_CHARS, check_figure, drawable_chars  # start-up: loaded when drawn
 
         size = drawable_chars(self)
         if size > FIGURE_CHARS:  # each panel fits, but together they would not: refused before any layout
@@ -86,58 +86,10 @@ def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange = "row", t
             raise InputError(f"panel {n} is {type(fig).__name__}, not a figure from attnviz.figure()", "panels")
         panels.append(fig)
     if title is not None:
-        from ..words.user_text import check_text
+        from ..words.user_text import check_text  # start-up: only a titled composite checks a title
 
         title = check_text(title, "title")
     return Composite(panels, arrange, title, id_prefix, theme, embed_font)
-
-
-def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | Composite:
-    """The figure checked spec arguments describe: `figure(**kwargs)`, or with `panel` (a list of
-    panels' arguments) a composed figure whose other keys are every panel's defaults; its `title`,
-    `theme` and `embed_font` are the whole figure's."""
-    from .api import figure
-
-    kwargs = dict(kwargs)
-    panels = kwargs.pop("panel", None)
-    arrange = kwargs.pop("arrange", None)
-    if panels is None:
-        if arrange is not None:
-            raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too", "arrange")
-        if kwargs.get("show") == "bias":  # the ALiBi paper's picture: the scores, the bias matrix beside them
-            return _with_bias({**kwargs, "show": "scores"}, kwargs.get("id_prefix", id_prefix))
-        single: Figure | Composite = figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite
-        return single
-    whole = {key: kwargs.pop(key) for key in ("title", "theme", "embed_font", "id_prefix") if key in kwargs}
-    whole.setdefault("id_prefix", id_prefix)
-    figures = []
-    for n, panel in enumerate(panels, 1):
-        merged = {**kwargs, **panel}
-        # A panel with vectors of its own, or not a mask map, takes no map size or axis titles from the defaults.
-        if "q" in panel or "k" in panel or merged.get("view", "full") != "mask":
-            merged = {key: value for key, value in merged.items()
-                      if key in panel or key not in ("n", "shape", "x_title", "y_title")}
-        try:
-            bias = merged.get("show") == "bias"  # a panel of two: its scores and their bias matrix
-            figures.append(_with_bias({**merged, "show": "scores"}, None) if bias else figure(**merged))
-        except InputError as err:
-            raise err.relocated(lambda where: f"panel {n}: {where}" if where else f"panel {n}") from None
-    return compose(*figures, arrange=arrange or "row", **whole)
-
-
-def _with_bias(kwargs: dict[str, Any], id_prefix: str | None) -> Composite:
-    """The scores figure and its bias matrix side by side, under the figure's title."""
-    from .api import figure
-
-    kwargs.pop("id_prefix", None)
-    if kwargs.get("bias") is None:
-        raise InputError("shows the bias matrix beside the scores: give a bias too (--bias)", "show")
-    scores = figure(**kwargs)
-    matrix = scores.bias_panel()
-    # The figure's title heads both panels.
-    untitled = Figure(scores.attention, scores.highlight, replace(scores.words, title=""),
-                      theme=get_theme(scores.theme).name, embed_font=scores.embed_font)
-    return compose(untitled, matrix, title=scores.words.title, id_prefix=id_prefix)
 
 
 def parse_arrange(arrange: object, n_panels: int) -> int:
@@ -219,6 +171,7 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None)
             right = max(right, dx + layout.width)
             x += widths[c]
         y += max(layouts[n].height for n in row)
+    # start-up: only composed figures with mask maps draw their legend
     from ..layout.mask_map import LEGEND, lay_out_legend
 
     legend_keys = [key for key, _, _ in LEGEND

@@ -12,6 +12,7 @@ from dataclasses import replace
 from ..engine.attention import exact_vectors
 from ..numbers.exact import InputError
 from .composite import MAX_PANELS, Composite, compose
+from .single import one_head_figure
 from ..layout.figure import Group
 
 __all__ = ["MAX_HEADS", "MAX_HEAD_CELLS", "HeadsFigure", "kv_head", "check_heads", "heads_figure", "kind"]
@@ -86,6 +87,7 @@ class HeadsFigure(Composite):
         return ("heads", self.kv_heads, super()._key())
 
     def layout(self, cell=None, grid_top=None):
+        """The composite's layout, each panel's group marked with its query head and KV head."""
         layout = super().layout(cell, grid_top)
         heads = iter(enumerate(self.kv_heads))
         items = []
@@ -106,8 +108,6 @@ def heads_figure(q_heads, k_heads, v_heads=None, *, title=None, subtitle=None, i
                  theme="light", embed_font=False, **panel_kwargs) -> HeadsFigure:
     """One panel per query head, each the exact figure of that head; `panel_kwargs` go to every panel.
     Heads are numbered from `index_base`, as the panels' rows and columns are."""
-    from .api import figure
-
     if isinstance(index_base, bool) or index_base not in (0, 1):
         raise InputError(f"expected 0 or 1, got {index_base!r:.40}", "index_base")
     b = index_base
@@ -125,7 +125,7 @@ def heads_figure(q_heads, k_heads, v_heads=None, *, title=None, subtitle=None, i
         shared = (f"KV head {g + b}" if group == 1 else
                   f"KV head {g + b}, shared by query heads {first}–{last}")
         try:
-            fig = figure(q[h], k[g], v=None if v is None else v[g], title=f"Query head {h + b}",
+            fig = one_head_figure(q[h], k[g], v=None if v is None else v[g], title=f"Query head {h + b}",
                          subtitle=subtitle if subtitle is not None else f"Reads {shared}.", theme=theme,
                          embed_font=embed_font, index_base=b, **panel_kwargs)
         except InputError as err:

@@ -57,6 +57,7 @@ class FigureCache:
             self.seconds += time.perf_counter() - start
 
     def summary(self):
+        """One line for the build log: figures drawn and reused, and the time spent drawing."""
         return f"attnviz: {self.drawn} figures drawn, {self.reused} read from the cache ({self.seconds:.2f} s in attnviz)"
 
 
@@ -95,7 +96,7 @@ def _read(path):
 
 
 def _write(path, drawn):
-    from ..io.atomic import write_files
+    from ..io.atomic import write_files  # start-up: only a cache that writes needs it
 
     try:
         write_files({path: json.dumps({"svg": drawn.svg, "prefix": drawn.prefix, "alt": drawn.alt})})

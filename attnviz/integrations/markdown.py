@@ -28,7 +28,7 @@ __all__ = ["FENCE", "FenceError", "fence_format", "fence_validator", "set_page"]
 def _error_class():
     # In MkDocs, a BuildError is reported as one line rather than a traceback.
     try:
-        from mkdocs.exceptions import BuildError
+        from mkdocs.exceptions import BuildError  # optional dependency: MkDocs, only when building with it
     except ImportError:
         return (SuperFencesException,)
     return (SuperFencesException, BuildError)
@@ -71,7 +71,7 @@ def fence_format(source, language, class_name, options, md, defaults=None, cache
             alt = check_text(alt, "alt")
         prefix = embed.id_prefix(page.rsplit(".", 1)[0] if page else "md", number)
         if cache is None:
-            from .docs_cache import FigureCache
+            from .docs_cache import FigureCache  # start-up: only a cached build needs it
 
             cache = FigureCache(None)
         drawn, _ = cache.figure(settings, id_prefix=prefix, line=first_line or 1)

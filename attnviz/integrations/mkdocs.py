@@ -40,12 +40,14 @@ CSS_FILE = "assets/attnviz.css"
 
 
 class AttnvizPlugin(BasePlugin):
+    """The MkDocs plugin: `attnviz` fences drawn as inline SVG figures."""
     config_scheme = (("defaults", config_options.Type(dict, default={})),
                      ("cache", config_options.Type(bool, default=True)),
                      ("cache_dir", config_options.Type(str, default=".cache/attnviz")))
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        from .docs_cache import FigureCache
+        """Register the fence with pymdownx.superfences, with the site's defaults and cache."""
+        from .docs_cache import FigureCache  # start-up: only a cached build needs it
 
         folder = None
         if self.config["cache"]:
@@ -70,7 +72,7 @@ class AttnvizPlugin(BasePlugin):
         """assets/attnviz.css: the figures' colours as CSS custom properties (`themes.host_stylesheet`)."""
         if self.figures.drawn or self.figures.reused:
             log.info(self.figures.summary())
-        from pathlib import Path
+        from pathlib import Path  # start-up: only the build's end writes the style sheet
 
         from ..render.themes import host_stylesheet
 
@@ -79,12 +81,15 @@ class AttnvizPlugin(BasePlugin):
         path.write_text(host_stylesheet(), encoding="utf-8")
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """Note the page being rendered, so figure ids and errors name it."""
         set_page(page.file.src_uri, page.file.content_string)
         return markdown
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """Forget the page once it is rendered."""
         set_page(None)
         return html
 
     def on_build_error(self, error: Exception) -> None:
+        """Forget the page when the build fails."""
         set_page(None)

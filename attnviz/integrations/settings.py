@@ -110,8 +110,9 @@ def file_settings(path, shown, line=None):
 def make_figure(settings, *, id_prefix, line=None):
     """The figure the settings describe; without q and k, the seed's. Errors are located at the
     setting they come from, else at `line`."""
+    # start-up: a document's settings load no figure code until a figure is drawn
     from ..figures.api import SEED_HIGHLIGHT, SEED_K, SEED_Q
-    from ..figures.composite import build
+    from ..figures.from_arguments import build
 
     kwargs = {key: setting.value for key, setting in settings.items()}
     sized = spec.sized_without_vectors(kwargs)  # a mask map's size, or panels
@@ -170,7 +171,7 @@ def id_prefix(page, number):
 def inline_html(svg, *, alt=None, classes=(), element_id=None):
     """The SVG ready to inline in an HTML page: wrapped in `<div class="attnviz-figure">`, scaled
     down to narrow columns, and with `alt` (if given) as what screen readers announce."""
-    from ..publish.page import inline_svg
+    from ..publish.page import inline_svg  # start-up: only HTML output inlines SVG
 
     svg = inline_svg(svg)
     end = svg.index(">")

@@ -33,6 +33,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from .. import __version__
 from . import settings as embed
+from ..figures.options import SPEC_OPTIONS
 from ..io import spec
 from ..numbers.exact import InputError
 from ..words.user_text import check_text
@@ -70,19 +71,22 @@ class _AnyOption(dict):
 
 
 def _option_spec():
+    """The directive's options: its own, then every spec key from the option table, as `q_tokens` and `q-tokens`."""
     options = _AnyOption(OWN_OPTIONS)
-    for key in spec.KEYS:
-        options[key] = options[key.replace("_", "-")] = directives.unchanged
+    for option in SPEC_OPTIONS:
+        options[option.name] = options[option.directive_option] = directives.unchanged
     return options
 
 
 class AttnvizDirective(SphinxDirective):
+    """`.. attnviz::` draws a figure from a spec file, a TOML body or options (one per spec key)."""
     optional_arguments = 1  # a spec file
     final_argument_whitespace = True
     has_content = True  # or a TOML spec
     option_spec = _option_spec()
 
     def run(self):
+        """The figure node (in a captioned figure when given a :caption:)."""
         try:
             drawn, alt = self._figure()
         except embed.FigureError as err:
@@ -162,6 +166,7 @@ class AttnvizPageDirective(SphinxDirective):
     option_spec = {"class": directives.class_option}
 
     def run(self):
+        """The document's sections: headings, formulas and figures."""
         try:
             return self._nodes()
         except embed.FigureError as err:
@@ -169,6 +174,7 @@ class AttnvizPageDirective(SphinxDirective):
             return []
 
     def _nodes(self):
+        # start-up: only the page directive reads documents
         from ..publish.document import build_figures, default_document, parse_document
         from ..publish.mathml import tex_to_mathml
 
@@ -217,7 +223,7 @@ CACHE = "attnviz_cache"  # conf.py: False draws every figure on every read
 
 def _figure_cache(env):
     """Figures kept beside the doctrees (they survive `-E`), by a hash of their settings and attnviz."""
-    from .docs_cache import FigureCache
+    from .docs_cache import FigureCache  # start-up: only a cached build needs it
 
     return FigureCache(os.path.join(env.doctreedir, "attnviz-figures") if getattr(env.config, CACHE) else None)
 
@@ -257,7 +263,7 @@ def _check_defaults(app, config):
 
 
 def _unknown_option(name):
-    known = [*OWN_OPTIONS, *(key.replace("_", "-") for key in spec.KEYS)]
+    known = [*OWN_OPTIONS, *(option.directive_option for option in SPEC_OPTIONS)]
     close = difflib.get_close_matches(name.replace("_", "-"), known, n=1, cutoff=0.5)
     hint = f"; did you mean ':{close[0]}:'?" if close else f"; known options: {', '.join(known)}"
     return f"unknown option ':{name}:'{hint}"
@@ -290,7 +296,7 @@ def _merge(app, env, docnames, other):
 
 def _add_host_stylesheet(app):
     """attnviz.css in _static: the figures' colours as CSS custom properties (`themes.host_stylesheet`)."""
-    from pathlib import Path
+    from pathlib import Path  # start-up: only HTML builds write the style sheet
 
     from ..render.themes import host_stylesheet
 
@@ -351,7 +357,7 @@ def _write_image(app, node):
     if types and "image/svg+xml" not in types:
         wanted = next((ext for kind, ext in (("application/pdf", "pdf"), ("image/png", "png")) if kind in types), None)
         try:
-            import cairosvg
+            import cairosvg  # optional dependency: CairoSVG, only for non-HTML builders
         except (ImportError, OSError):  # OSError: the cairo library itself is missing
             cairosvg = None
         if wanted and cairosvg:

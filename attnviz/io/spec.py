@@ -4,8 +4,9 @@ Reading is strict: unknown keys are errors that suggest the nearest known key,
 wrong types name the key and what was expected, syntax errors give file, line and
 column. Decimals in the file are read as the exact decimal typed (`parse_float`).
 
-Each key maps to one `figure()` argument; `KEYS` is the single table of them, so
-the README's reference, the checks and the API cannot drift apart.
+Each key maps to one `figure()` argument; `KEYS` is made from the option table
+(`attnviz.figures.options`), so the README's reference, the checks, the flags and the API cannot
+drift apart.
 """
 
 import re
@@ -13,6 +14,7 @@ from decimal import Decimal
 
 from ..numbers.exact import InputError
 from ..records import dataclass
+from ..figures.options import SPEC_OPTIONS, WALKTHROUGH_OPTIONS
 
 __all__ = ["KEYS", "WALKTHROUGH_KEYS", "MAX_SPEC_BYTES", "read_spec", "parse_spec", "figure_arguments", "parse_vectors",
            "check_value", "value_from_text", "TEXT_READERS"]
@@ -22,6 +24,7 @@ MAX_SPEC_BYTES = 1_000_000
 
 @dataclass(frozen=True)
 class Key:
+    """One spec key: what its values must be, how they are checked, and an example line."""
     expects: str  # what a value must be, in words, for error messages and docs
     check: object  # callable (value, where) -> the figure() argument
     example: str  # a TOML line, for the reference
@@ -143,7 +146,7 @@ def _panels(value, where):
     """`[[panel]]` tables: each a figure spec of its own (no panels inside panels)."""
     if not isinstance(value, list) or not value or not all(isinstance(table, dict) for table in value):
         raise InputError(f"expected [[panel]] tables, each a figure spec, got {_kind(value)}", where)
-    from ..figures.composite import MAX_PANELS
+    from ..figures.composite import MAX_PANELS  # start-up: only specs with panels need the composite
 
     if len(value) > MAX_PANELS:
         raise InputError(f"{len(value)} panels; the limit is {MAX_PANELS}", where)
@@ -152,55 +155,12 @@ def _panels(value, where):
 
 
 def _arrange(value, where):
-    from ..figures.composite import parse_arrange
+    from ..figures.composite import parse_arrange  # start-up: only specs with panels need the composite
 
     parse_arrange(_text(value, where), 2)  # checked here, so the error names the key
     return value
 
 
-KEYS = {
-    "panel": Key("the panels of a composed figure: [[panel]] tables, each a figure spec; the other keys are "
-                 "every panel's defaults", _panels, 'panel = [{mask = "causal"}, {mask = "window=3"}]'),
-    "arrange": Key("how panels are placed: row, column or grid:C (C columns)", _arrange, 'arrange = "row"'),
-    "view": Key("what the figure draws: full, scores (no captions) or mask (the mask map)", _text,
-                'view = "mask"'),
-    "n": Key("tokens per axis of a mask map drawn without vectors", _whole_number, "n = 512"),
-    "shape": Key("queries × keys of a mask map drawn without vectors", _shape, 'shape = "4x12"'),
-    "q": Key("query vectors", _vectors, 'q = [[1, 0], [0, 1], [1, 1]]'),
-    "k": Key("key vectors", _vectors, 'k = [[1, 0], [0, 1], ["1/2", 0.5]]'),
-    "q_heads": Key("query vectors per query head (instead of q): several heads, one panel each", _head_vectors,
-                   'q_heads = [[[1, 0], [0, 1]], [[1, 1], [0, 1]]]'),
-    "k_heads": Key("key vectors per KV head (with q_heads); query head h reads KV head ⌊h/(H/G)⌋", _head_vectors,
-                   'k_heads = [[[1, 0], [0, 1]]]'),
-    "v_heads": Key("value vectors per KV head (with q_heads)", _head_vectors, 'v_heads = [[[1], [2]]]'),
-    "tokens": Key("labels for both axes", _strings, 'tokens = ["<s>", "the", "cat"]'),
-    "q_tokens": Key("labels for the query rows", _strings, 'q_tokens = ["the", "cat"]'),
-    "k_tokens": Key("labels for the key columns", _strings, 'k_tokens = ["<s>", "the", "cat"]'),
-    "highlight": Key("targets computed this step", _highlight, 'highlight = [[3, 3], "softmax=3"]'),
-    "mask": Key("the mask (\"window=3 | global=1\"), a list of masks that all must keep a cell, or a table "
-                "{all|any|not = ...}", _masks, 'mask = {any = ["window=3,symmetric", "global=1,8"]}'),
-    "align": Key("the causal diagonal when keys outnumber queries: top-left or bottom-right", _text,
-                 'align = "bottom-right"'),
-    "scale": Key("the logits' scale: sqrt (S/√d) or an exact factor", _number_or_text, 'scale = "sqrt"'),
-    "bias": Key("a bias added to the logits, or a list of them", _string_or_strings, 'bias = "alibi=1/2"'),
-    "v": Key("value vectors, one per key", _vectors, 'v = [[1, 0], [0, 1], [1, 1]]'),
-    "softmax": Key("how named weights are written: expanded, normalizer or grouped", _text,
-                   'softmax = "normalizer"'),
-    "weights": Key("named (exact), or decimal=N for rounded weights marked ≈", _text, 'weights = "decimal=3"'),
-    "show": Key("what the grid's cells show: scores or logits (bias: the bias matrix as a grid beside the scores)",
-                _text, 'show = "logits"'),
-    "index_base": Key("where labels, captions, rules and highlights start counting: 1 (default) or 0",
-                      _whole_number,
-                      "index_base = 0"),
-    "elide": Key("draw the first and last rows and columns, with ⋮ ⋯ ⋱ for the rest (to 1,024 tokens)", _bool,
-                 "elide = true"),
-    "x_title": Key("the mask map's key-axis title", _text, 'x_title = "key position j"'),
-    "y_title": Key("the mask map's query-axis title", _text, 'y_title = "query position i"'),
-    "title": Key("the figure's title", _text, 'title = "Causal attention"'),
-    "subtitle": Key("the subtitle, also the SVG's <desc>", _text, 'subtitle = "Three tokens."'),
-    "theme": Key("the colour theme", _text, 'theme = "dark"'),
-    "embed_font": Key("whether to inline the font", _bool, "embed_font = true"),
-}
 REQUIRED = ("q", "k")
 #: Keys of a composed figure as a whole, not of its panels.
 COMPOSE_KEYS = ("panel", "arrange")
@@ -250,14 +210,17 @@ def _show(value):
     return text if len(text) <= 60 else text[:60] + "…"
 
 
+#: How each option's values are checked, by the name the option table (figures.options) gives.
+_CHECKS = {"panels": _panels, "arrange": _arrange, "text": _text, "whole_number": _whole_number, "shape": _shape,
+           "vectors": _vectors, "head_vectors": _head_vectors, "strings": _strings, "highlight": _highlight,
+           "masks": _masks, "number_or_text": _number_or_text, "string_or_strings": _string_or_strings,
+           "bool": _bool, "block": _block, "count": _count}
+#: Every spec key, in the reference's order: made from the option table, so the spec, the flags, the
+#: Sphinx and MkDocs options and `figure()` cannot drift apart.
+KEYS = {option.name: Key(option.expects, _CHECKS[option.check], option.example) for option in SPEC_OPTIONS}
 #: Keys only a walkthrough reads: they choose which mechanics it steps through, not what the figure says.
-WALKTHROUGH_KEYS = {
-    "flash": Key("FlashAttention tiles, Br query rows by Bc key columns", _block, "flash = [2, 2]"),
-    "flash_order": Key("the loop order: fa2 (outer over query blocks) or fa1 (outer over key blocks)", _text,
-                       'flash_order = "fa1"'),
-    "decode": Key("the number of prompt tokens; the rest are decoded one by one with a KV cache", _count,
-                  "decode = 3"),
-}
+WALKTHROUGH_KEYS = {option.name: Key(option.expects, _CHECKS[option.check], option.example)
+                    for option in WALKTHROUGH_OPTIONS}
 
 
 def read_spec(source, stdin=None):
@@ -284,10 +247,10 @@ def read_spec(source, stdin=None):
 
 def parse_spec(text, name="<spec>", as_json=False):
     """Parse TOML (or JSON) text into a mapping, with syntax errors as `name:line:column: ...`."""
-    from .spec_screen import exact_decimal, json_hooks, screen_toml
+    from .spec_screen import exact_decimal, json_hooks, screen_toml  # start-up: only a spec file is screened
 
     if as_json:
-        import json
+        import json  # start-up: only JSON specs need the parser
 
         try:
             value = json.loads(text, parse_constant=_no_constant, **json_hooks())
@@ -300,7 +263,7 @@ def parse_spec(text, name="<spec>", as_json=False):
         if not isinstance(value, dict):
             raise InputError(f"expected a JSON object of keys, got {_kind(value)}", name)
         return value
-    import tomllib
+    import tomllib  # start-up: only TOML specs need the parser
 
     screen_toml(text, name)
     try:
@@ -391,7 +354,7 @@ def value_from_text(key, text, where, keys=KEYS):
 
 def _toml_value(text):
     """`text` read as one TOML value (a list, a quoted string, a number, a boolean), or None."""
-    import tomllib
+    import tomllib  # start-up: only a Sphinx option's text is read as TOML
 
     from .spec_screen import exact_decimal, screen_toml
 
@@ -404,7 +367,7 @@ def _toml_value(text):
 
 
 def _unknown(key, keys):
-    import difflib
+    import difflib  # start-up: only an unknown key looks for the nearest
 
     close = difflib.get_close_matches(key[:100], list(keys), n=1, cutoff=0.5)
     hint = f"; did you mean '{close[0]}'?" if close else f"; known keys: {', '.join(keys)}"

@@ -210,7 +210,7 @@ def default_document():
 def build_figures(document, name="<document>"):
     """Each section's figure, ids prefixed by its step name, so figures on one page never clash."""
     from ..words.budget import check_page, drawable_chars
-    from ..figures.composite import build
+    from ..figures.from_arguments import build
 
     figures = []
     for number, section in enumerate(document.sections, 1):

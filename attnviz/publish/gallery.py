@@ -1,18 +1,21 @@
 """The gallery: one figure per mask family, caption form and scoring option (`attnviz gallery`).
 
 Each entry is the `attnviz render` command that makes it, so the README can show the command
-beside the picture; the custom-mask entry is made through the API, as a user would paste it.
+beside the picture; its figure is drawn through the API from those flags (read as the command reads
+them), and the custom-mask entry as a user would paste it. `attnviz gallery` runs the entries as a
+batch (cli.commands.gallery_jobs).
 """
 
 from dataclasses import dataclass
 
-__all__ = ["Entry", "ENTRIES", "dilated", "make", "write_gallery", "gallery_jobs"]
+__all__ = ["Entry", "ENTRIES", "dilated", "make", "flag_arguments", "write_gallery"]
 
 Q5 = "1,0; 0,1; 1,1; 1,-1; 0,2"
 
 
 @dataclass(frozen=True)
 class Entry:
+    """One gallery figure: its file name, title and the command (or spec) that draws it."""
     name: str  # file name without .svg
     title: str  # passed as --title too
     args: tuple = ()  # `attnviz render` arguments (without -o and --title), or () for an API entry
@@ -122,30 +125,67 @@ mask = "segments=1,1,1,1,1,2,2,2,2,2,2,3,3,3,3,3"
 
 
 def make(entry):
-    """The entry's figure, made the way its command (or, for the custom mask, the API) makes it."""
-    if entry.spec:
-        from ..figures.composite import build
-        from ..io.spec import figure_arguments, parse_spec
+    """The entry's figure, drawn through the API from its command's flags, as `attnviz render` (or, for a
+    step, `attnviz walkthrough`) draws it; the custom-mask entry as a user of the API would."""
+    from ..figures.from_arguments import build  # start-up: the gallery's modules load when it is drawn
+    from ..io.spec import figure_arguments, parse_spec, parse_vectors
 
+    if entry.spec:
         return build(figure_arguments(parse_spec(entry.spec, f"{entry.name}.toml"), f"{entry.name}.toml"))
     if not entry.args:
-        from ..figures.api import figure
-        from ..io.spec import parse_vectors
+        from ..figures.api import figure  # start-up: only the custom-mask entry calls it directly
 
         vectors = parse_vectors(Q5, "q")
         return figure(vectors, vectors, mask=dilated, title=entry.title)
-    from ..cli.commands import build_parser, figure_from_args, walkthrough_from_args
+    kwargs, walk = flag_arguments([*entry.args, "--title", entry.title])
+    fig = build(kwargs)
+    if not entry.step:
+        return fig
+    if "flash" in walk:
+        from .walkthrough.flash import flash_walkthrough  # start-up: only a FlashAttention entry steps through it
 
-    if entry.step:
-        _, figures = walkthrough_from_args(build_parser().parse_args(["walkthrough", *entry.args, "--title",
-                                                                      entry.title]))
-        return figures[entry.step - 1]
-    return figure_from_args(build_parser().parse_args(["render", *entry.args, "--title", entry.title]))
+        _, figures = flash_walkthrough(fig, walk["flash"], walk.get("flash_order", "fa2"))
+    else:
+        from .walkthrough.decode import decode_walkthrough  # start-up: only a decoding entry steps through it
+
+        _, figures = decode_walkthrough(fig, walk["decode"])
+    return figures[entry.step - 1]
+
+
+def flag_arguments(args):
+    """(figure() arguments, walkthrough keys) of an entry's command-line flags, each read as the command reads
+    it (the option table's flag, then the spec key's check); the seed's vectors when none are given."""
+    from ..figures.options import OPTIONS  # start-up: the gallery's modules load when it is drawn
+    from ..figures.single import SEED_HIGHLIGHT, SEED_K, SEED_Q
+    from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, sized_without_vectors
+
+    by_flag = {option.flag: option for option in OPTIONS if option.flag}
+    given, args = {}, iter(args)
+    for flag in args:
+        option = by_flag[flag]
+        if option.action == "switch":
+            given[option.name] = True
+        elif option.action == "append":
+            given.setdefault(option.name, []).append(next(args))
+        else:
+            given[option.name] = int(next(args)) if option.value == "whole" else next(args)
+    kwargs, walk = {}, {}
+    for key, spec_key in {**KEYS, **WALKTHROUGH_KEYS}.items():  # the order the command reads them in
+        if key in given:
+            value, flag = given[key], f"--{key.replace('_', '-')}"  # as the command names it in errors
+            if isinstance(value, str) and key in TEXT_READERS:
+                value = TEXT_READERS[key](value, flag)
+            (walk if key in WALKTHROUGH_KEYS else kwargs)[key] = spec_key.check(value, flag)
+    if "q" not in kwargs and "k" not in kwargs and not sized_without_vectors(kwargs):
+        kwargs.update(q=SEED_Q, k=SEED_K)
+        base = kwargs.get("index_base", 1)  # the seed's cell (3,3), counted from the figure's base
+        kwargs.setdefault("highlight", tuple((i - 1 + base, j - 1 + base) for i, j in SEED_HIGHLIGHT))
+    return kwargs, walk
 
 
 def write_gallery(folder):
     """Write every entry as `folder/NAME.svg`; returns the paths."""
-    from pathlib import Path
+    from pathlib import Path  # start-up: only a whole gallery written at once needs it
 
     from ..io.atomic import folder_lock, write_tree_atomic
 
@@ -154,16 +194,3 @@ def write_gallery(folder):
     files.update({Path(folder) / f"{entry.name}.toml": entry.spec for entry in ENTRIES if entry.spec})
     with folder_lock(folder):  # another gallery run into the folder waits its turn
         return write_tree_atomic(files)
-
-
-def gallery_jobs(folder):
-    """One batch job (`attnviz.batch`) per entry, writing `folder/NAME.svg`: what `attnviz gallery` runs."""
-    import os
-
-    from ..cli.batch import Job
-
-    jobs = [Job(entry.name, os.path.join(folder, f"{entry.name}.svg"), lambda entry=entry: make(entry).svg() + "\n")
-            for entry in ENTRIES]
-    # The spec files the panel entries are drawn from, so each is one command: attnviz render NAME.toml
-    return jobs + [Job(f"{entry.name}.toml", os.path.join(folder, f"{entry.name}.toml"),
-                       lambda entry=entry: entry.spec) for entry in ENTRIES if entry.spec]

@@ -1,0 +1,337 @@
+"""The command line's grammar: argparse's parser for every command, its option groups and argument types.
+
+The figure flags come from the option table (`attnviz.figures.options`), so they say what the spec
+keys, the Sphinx options and `figure()` say. Nothing here imports argparse or the table until a
+parser is built: `attnviz --version` needs neither.
+"""
+
+import os
+import sys
+
+from .. import __version__
+
+__all__ = ["UsageError", "build_parser", "add_figure_options", "add_walkthrough_options", "add_batch_options",
+           "add_look_options", "add_panel_options", "join_negative_values", "unrecognized", "DEFAULT_OUTPUT",
+           "DEFAULT_PAGE_DIR", "DEFAULT_WALKTHROUGH_DIR"]
+
+DEFAULT_OUTPUT = "out/attention-honesty-boundary.svg"
+DEFAULT_PAGE_DIR = "out"
+DEFAULT_WALKTHROUGH_DIR = "out/walkthrough"
+#: Options whose value may start with a minus sign besides the figure flags that say so (`dash_value`).
+OUTPUT_VALUE_OPTIONS = ("-o", "--output", "--dpi", "--png-scale")
+
+
+class UsageError(Exception):
+    """A command-line mistake argparse found; shown as one line, exit 2."""
+
+
+def _parser(**kwargs):
+    """An argparse parser whose mistakes are UsageErrors. argparse is imported here, once a command is
+    parsed: `attnviz --version` needs none of it. `fill(parser)`, if given, adds the parser's arguments
+    the first time they are needed (parsing, help, or `arguments(parser)`)."""
+    import argparse  # start-up: --version needs no parser
+
+    width = _help_width()
+
+    class Formatter(argparse.HelpFormatter):
+        # argparse makes a formatter to check every option added, and each measures the terminal
+        # (importing shutil, and with it bz2 and lzma): measured once here instead.
+        def __init__(self, prog):
+            super().__init__(prog, width=width)
+
+    class Parser(argparse.ArgumentParser):
+        def __init__(self, fill=None, **kwargs):
+            super().__init__(**{"formatter_class": Formatter, **kwargs})
+            self._fill = fill
+
+        def filled(self):
+            """This parser, with its arguments added if they are added on first use."""
+            fill, self._fill = self._fill, None
+            if fill is not None:
+                fill(self)
+            return self
+
+        def parse_known_args(self, args=None, namespace=None):
+            self.filled()
+            return super().parse_known_args(args, namespace)
+
+        def format_usage(self):
+            self.filled()
+            return super().format_usage()
+
+        def format_help(self):
+            self.filled()
+            return super().format_help()
+
+        def error(self, message):
+            raise UsageError(f"{message} (see '{self.prog} --help')")
+
+    return Parser(**kwargs)
+
+
+def _help_width():
+    """Columns for help text, found as shutil.get_terminal_size finds them: $COLUMNS, the terminal, or 80."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns) - 2
+    try:
+        return (os.get_terminal_size(sys.__stdout__.fileno()).columns or 80) - 2
+    except (AttributeError, ValueError, OSError):
+        return 78
+
+
+
+def unrecognized(parser, command, extras):
+    """The error for arguments `command` does not take, with a hint from that command's own options:
+    "did you mean '--highlight'?", or which commands do take the flag (argparse learns hints only in 3.14)."""
+    import difflib  # start-up: only a mistake needs it
+
+    commands = parser._subparsers._group_actions[0].choices
+    used = commands[command] if command else parser
+    options = {name: [opt for action in sub.filled()._actions for opt in action.option_strings]
+               for name, sub in commands.items()}
+    flag = extras[0].split("=", 1)[0]
+    hint = ""
+    if flag.startswith("-"):
+        own = [opt for action in used._actions for opt in action.option_strings]
+        others = [name for name, opts in options.items() if flag in opts and name != command]
+        close = difflib.get_close_matches(flag, own, n=1, cutoff=0.6)
+        if others:
+            from ..words.notation import and_list  # start-up: only a mistake needs it
+
+            takers = and_list(f"'attnviz {name}'" for name in others)
+            hint = f"; {flag} is an option of {takers}, not of '{used.prog}'"
+        elif close:
+            hint = f"; did you mean '{close[0]}'?"
+    return UsageError(f"unrecognized arguments: {' '.join(extras)}{hint} (see '{used.prog} --help')")
+
+
+
+def _path(text):
+    """A file or folder name: anything but empty."""
+    if not text:
+        from argparse import ArgumentTypeError  # start-up: loaded with the parser already; named here only
+
+        raise ArgumentTypeError("an empty path; give a file or folder name")
+    return text
+
+
+def build_parser():
+    """The `attnviz` parser: every command, its flags and help."""
+    parser = _parser(prog="attnviz", description="Exact pictures of attention: scores, masks and named softmax.")
+    parser.add_argument("--version", action="version", version=f"attnviz {__version__}")
+    _add_debug(parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=type(parser))
+    render = commands.add_parser(
+        "render", help="write figures as SVG, PNG or PDF",
+        description="Write one attention figure as SVG, PNG or PDF, from a spec file, from flags, or (with neither) "
+                    "the seed figure: Q = K = (1,0); (0,1); (1,1), cell (3,3) highlighted. "
+                    "Flags override the spec's keys. Several specs (or -o DIR/) render a batch in one run: "
+                    "each spec to DIR/<its name>.svg, the failures named at the end, the others written.")
+    render.add_argument("spec", nargs="?", metavar="SPEC",
+                        help="figure spec, a TOML or JSON file; - reads standard input")
+    render.add_argument("more_specs", nargs="*", metavar="SPEC", help="more specs: a batch, written to -o DIR/")
+    add_figure_options(render)
+    add_panel_options(render)
+    render.add_argument("-o", "--output", type=_path, metavar="PATH", default=None,
+                        help=f"where to write; - for standard output (default: {DEFAULT_OUTPUT}, "
+                             "with the format's extension)")
+    render.add_argument("-f", "--format", choices=("svg", "png", "pdf"), type=str.lower,
+                        help="svg, png or pdf (default: the -o extension, .svg, .png or .pdf; svg if it has none); "
+                             "PNG and PDF need CairoSVG: pip install 'attnviz[png]'")
+    render.add_argument("--dpi", type=_positive_number, metavar="N",
+                        help="PNG resolution in dots per inch (96 is one pixel per SVG unit)")
+    render.add_argument("--png-scale", type=_positive_number, metavar="X",
+                        help="PNG pixels per SVG unit (default 2); an alternative to --dpi")
+    render.add_argument("--step", metavar="N", type=int,
+                        help="with a document spec: the figure of its section N (1-based), as on its page "
+                             "(default file: out/steps/NN-name.svg, where `attnviz page` puts it)")
+    add_batch_options(render)
+    page = commands.add_parser(
+        "page", help="write a document as an HTML page and one SVG per section",
+        description="Write a document (title, heading, intro, legend, sections with formulas and figures) as "
+                    "DIR/index.html, a page that works offline with no script, and DIR/steps/NN-name.svg, one "
+                    "figure per section. Without SPEC: the seed document.")
+    page.add_argument("spec", nargs="?", metavar="SPEC",
+                      help="document spec, a TOML or JSON file; - reads standard input (default: the seed document)")
+    page.add_argument("-o", "--output", type=_path, metavar="DIR", default=DEFAULT_PAGE_DIR,
+                      help=f"the folder to write into (default: {DEFAULT_PAGE_DIR})")
+    page.add_argument("--print-spec", action="store_true",
+                      help="print the seed document's spec, a working example to copy, and exit")
+    add_look_options(page)
+    walk = commands.add_parser(
+        "walkthrough", help="write every step behind a figure, as a page and one SVG per step",
+        description="From the vectors alone: one step per score the mask keeps (row by row), then the mask, "
+                    "then each row's named softmax; what is not yet computed is drawn empty. Writes "
+                    "DIR/index.html and DIR/steps/NN-name.svg. Takes a figure spec and the same flags as render.")
+    walk.add_argument("spec", nargs="?", metavar="SPEC",
+                      help="figure spec (or a document spec: its figure), a TOML or JSON file; - reads standard input")
+    add_figure_options(walk, highlight=False)  # each step highlights what it computes
+    add_walkthrough_options(walk)
+    walk.add_argument("-o", "--output", type=_path, metavar="DIR", default=DEFAULT_WALKTHROUGH_DIR,
+                      help=f"the folder to write into (default: {DEFAULT_WALKTHROUGH_DIR})")
+    slides = commands.add_parser(
+        "slides", help="write a deck: Beamer, TikZ, reveal.js, PowerPoint, multi-page PDF or animated SVG",
+        description="Write the steps of a document spec (its sections), a walkthrough (--walkthrough) or a figure "
+                    "(one slide per highlighted part) as one deck whose figure stays put from step to step. "
+                    "Without SPEC or flags: the seed's walkthrough, as out/slides.pdf.",
+        fill=_slides_arguments)
+    gallery = commands.add_parser(
+        "gallery", help="write one figure per mask family and caption form",
+        description="Write the gallery: one SVG per mask family, caption form and scoring option.")
+    gallery.add_argument("folder", nargs="?", type=_path, default="out/gallery",
+                         help="where to write (default: out/gallery)")
+    add_batch_options(gallery)
+    css = commands.add_parser(
+        "css", help="write the style sheet that exposes inline figures' colours as CSS custom properties",
+        description="Write attnviz.css for a page that inlines figures: link it, then restyle every figure "
+                    "with --attnviz-* custom properties. (The Sphinx and MkDocs plugins link it for you.)")
+    css.add_argument("-o", "--output", type=_path, metavar="PATH", default="-",
+                     help="where to write (default: - , standard output)")
+    for sub in (render, page, walk, gallery, css):  # slides: added last with its other arguments
+        _add_debug(sub)
+    return parser
+
+
+def add_figure_options(parser, highlight=True):
+    """The flags every figure-making command shares; each overrides the spec key of the same name."""
+    from ..figures.options import FIGURE_FLAGS  # start-up: --version reads no option table
+
+    for name in FIGURE_FLAGS:
+        if highlight or name != "highlight":
+            _add_option(parser, name)
+    add_look_options(parser)
+
+
+def add_walkthrough_options(parser):
+    """Which walkthrough: FlashAttention's tiles or KV-cache decoding (default: scores, mask, softmax)."""
+    from ..figures.options import WALKTHROUGH_FLAGS  # start-up: --version reads no option table
+
+    for name in WALKTHROUGH_FLAGS:
+        _add_option(parser, name)
+
+
+def add_panel_options(parser):
+    """`attnviz render`'s panels: figure specs drawn side by side, and how they are placed."""
+    from ..figures.options import PANEL_FLAGS  # start-up: --version reads no option table
+
+    for name in PANEL_FLAGS:
+        _add_option(parser, name)
+
+
+def add_batch_options(parser):
+    """How a batch runs: worker processes, and whether to draw a progress bar."""
+    parser.add_argument("-j", "--jobs", metavar="N", type=_jobs, default=1,
+                        help="render in N processes at once, or auto: one per CPU (default 1)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar and no summary line (a batch shows both on a terminal)")
+
+
+def add_look_options(parser):
+    """How figures look, not what they say: also for `page`, whose sections' words fit their numbers."""
+    from ..figures.options import LOOK_FLAGS  # start-up: --version reads no option table
+
+    for name in LOOK_FLAGS:
+        _add_option(parser, name)
+
+
+def _add_option(parser, name):
+    """The flag of the option table's `name`: its metavar, action, how its text is read, and its help."""
+    from ..figures.options import BY_NAME  # start-up: --version reads no option table
+
+    option = BY_NAME[name]
+    kwargs = {"help": option.help}
+    if option.action == "switch":
+        kwargs.update(action="store_true", default=None)  # None: not given, so a spec's key stands
+    else:
+        if option.action == "append":
+            kwargs["action"] = "append"
+        if option.metavar is not None:
+            kwargs["metavar"] = option.metavar
+        if option.value is not None:
+            kwargs["type"] = {"whole": _whole, "path": _path}[option.value]
+    if option.dest is not None:
+        kwargs["dest"] = option.dest
+    parser.add_argument(option.flag, **kwargs)
+
+
+def value_options():
+    """The options whose value may start with a minus sign ("--q -1,2;0,1"): argparse would take it for an option."""
+    from ..figures.options import OPTIONS  # start-up: --version reads no option table
+
+    return {option.flag for option in OPTIONS if option.dash_value} | set(OUTPUT_VALUE_OPTIONS)
+
+
+def join_negative_values(argv):
+    """`["--q", "-1,2"]` -> `["--q=-1,2"]`, so values that start with "-" reach their option."""
+    out, args = [], iter(argv)
+    flags = value_options()
+    for arg in args:
+        out.append(arg)
+        if arg in flags:
+            value = next(args, None)
+            if value is None:
+                break
+            if value.startswith("-") and value != "-" and not value.startswith("--"):
+                out[-1] = f"{arg}={value}"
+            else:
+                out.append(value)
+    return out
+
+
+def _whole(text):
+    """A whole number of up to 7 digits (`--n`, `--index-base`)."""
+    from argparse import ArgumentTypeError  # start-up: loaded with the parser already; named here only
+
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 7:
+        raise ArgumentTypeError(f"expected a whole number, got {text[:40]!r}")
+    return int(text)
+
+
+def _positive_number(text):
+    """A number above 0 (`--dpi`, `--png-scale`)."""
+    from argparse import ArgumentTypeError  # start-up: loaded with the parser already; named here only
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise ArgumentTypeError(f"expected a number above 0, got {text!r}")
+    return value
+
+
+def _jobs(text):
+    """`-j N`: a number of worker processes, or `auto` (one per CPU)."""
+    if text == "auto":
+        return os.cpu_count() or 1
+    if not text.isdigit() or int(text) < 1:
+        from argparse import ArgumentTypeError  # start-up: loaded with the parser already; named here only
+
+        raise ArgumentTypeError(f"expected a number of processes (1 or more) or auto, got {text!r}")
+    return int(text)
+
+
+def _slides_arguments(slides):
+    """`attnviz slides`'s arguments, added when that command is used: its formats are the deck writer's own
+    list, and reading it imports the writer (pathlib with it), which other commands do without."""
+    from ..publish.deck.formats import FORMATS  # start-up: only `attnviz slides` reads the deck's formats
+
+    slides.add_argument("spec", nargs="?", metavar="SPEC",
+                        help="document or figure spec, a TOML or JSON file; - reads standard input")
+    slides.add_argument("-f", "--format", choices=FORMATS, type=str.lower,
+                        help="beamer (a .tex file), tikz (TikZ pictures to \\input), revealjs (a folder), pptx, pdf "
+                             "or svg-animated (default: from the -o extension, else pdf)")
+    slides.add_argument("-o", "--output", type=_path, metavar="PATH",
+                        help="where to write (default: out/slides.pdf, .tex, .pptx, .svg, or the folder out/slides)")
+    slides.add_argument("--walkthrough", action="store_true",
+                        help="one slide per step computed from the vectors (the default without SPEC or flags)")
+    add_figure_options(slides)
+    add_walkthrough_options(slides)
+    _add_debug(slides)
+
+
+def _add_debug(parser):
+    """Every command's --debug: tracebacks instead of one-line errors."""
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")

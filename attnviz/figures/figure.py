@@ -1,0 +1,232 @@
+"""The figure objects: `Drawable` (SVG, PNG, PDF, save, notebook display) and `Figure`, one attention figure.
+
+`figure()` (figures.api) builds a Figure; composed figures (figures.composite) are Drawables too.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import itertools
+import re
+import zlib
+
+from ..words.budget import check_figure
+from ..numbers.exact import InputError
+from ..words.highlight import NO_HIGHLIGHT
+from ..records import replace
+from ..layout.figure import lay_out
+from .files import write_atomic
+from ..render.themes import get_theme
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from os import PathLike
+    from pathlib import Path
+    from typing import Literal, ParamSpec, TypeVar
+
+    from ..words.figure_text import FigureText
+    from ..engine.attention import Attention
+    from ..words.highlight import Highlight
+    from ..layout.figure import Layout
+    from ..layout.mask_map import MapText
+    from ..typing import ThemeName
+
+    P = ParamSpec("P")
+    R = TypeVar("R")
+
+__all__ = ["Drawable", "Figure", "check_id_prefix", "without_gc_pauses"]
+
+_ID_PREFIX = r"[A-Za-z][A-Za-z0-9_-]{0,63}"  # safe in ids, url(#...) and CSS selectors; compiled on first use
+_shown = itertools.count(1)  # Jupyter displays: each gets its own ids
+
+
+def without_gc_pauses(function: Callable[P, R]) -> Callable[P, R]:
+    """Run `function` with the cyclic garbage collector paused.
+
+    A large figure is tens of thousands of short-lived objects with no reference cycles;
+    reference counting frees them all, but the collector would scan them again and again
+    (a third of a 64x64 render's time).
+    """
+    @functools.wraps(function)
+    def paused(*args: P.args, **kwargs: P.kwargs) -> R:
+        if not gc.isenabled():
+            return function(*args, **kwargs)
+        gc.disable()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            gc.enable()
+    return paused
+
+
+class Drawable:
+    """What every figure can do once it has a layout: SVG, PNG, PDF, save, and show in a notebook.
+
+    Subclasses give `layout()`, `description()`, `theme`, `embed_font` and `_key()` (the content
+    its default ids derive from).
+    """
+
+    _id_prefix: str | None = None
+    theme: str  # the theme's name
+    embed_font: bool
+
+    if TYPE_CHECKING:  # what subclasses give
+        def layout(self) -> Layout: ...
+        def description(self) -> str: ...
+        def _key(self) -> object: ...
+
+    @property
+    def id_prefix(self) -> str:
+        """Prefix of every id in the SVG: given, or derived from the content (same figure, same ids)."""
+        if self._id_prefix is None:
+            key = repr((self._key(), self.theme, self.embed_font)).encode("utf-8")
+            self._id_prefix = f"attnviz-{zlib.crc32(key):08x}"
+        return self._id_prefix
+
+    @without_gc_pauses
+    def svg(self, id_prefix: str | None = None) -> str:
+        """The figure as one standalone SVG document; same figure, same bytes."""
+        prefix = self.id_prefix if id_prefix is None else check_id_prefix(id_prefix)
+        return self._painted(self.layout(), prefix)
+
+    def _painted(self, layout: Layout, prefix: str) -> str:
+        """`layout` as SVG (PNG and PDF lay the figure out once and check its size before painting)."""
+        from ..render.svg import render_svg  # start-up: building a figure needs no renderer until it is drawn
+
+        font_css = ""
+        if self.embed_font:
+            # start-up: only embed_font reads the fonts (fontTools)
+            from ..render.font_embed import font_css as embedded
+
+            font_css = embedded(layout, prefix)
+        svg: str = render_svg(layout, prefix, theme=self.theme, description=self.description(), font_css=font_css)
+        return svg
+
+    def png(self, scale: float | None = None, dpi: float | None = None) -> bytes:
+        """PNG bytes, `scale` pixels per SVG unit (default 2) or at `dpi` (96 dpi is scale 1). Needs CairoSVG."""
+        # start-up: only PNG output needs the rasteriser (CairoSVG is optional)
+        from ..render.raster import png_scale, to_png
+
+        png_scale(scale, dpi)  # a bad scale is refused before any layout
+        layout = self.layout()
+        png: bytes = to_png(lambda: self._painted(layout, self.id_prefix), layout.width, layout.height, scale=scale,
+                            dpi=dpi)
+        return png
+
+    def pdf(self) -> bytes:
+        """PDF bytes (vector; the page is the figure's size). Needs CairoSVG."""
+        from ..words.budget import check_pdf  # start-up: only PDF output needs these (CairoSVG is optional)
+        from ..render.raster import to_pdf
+
+        layout = self.layout()
+        check_pdf(layout.width, layout.height)  # before the SVG is written or drawn
+        pdf: bytes = to_pdf(self._painted(layout, self.id_prefix), title=layout.title)
+        return pdf
+
+    def save(self, path: str | PathLike[str], format: Literal["svg", "png", "pdf"] | None = None,
+             scale: float | None = None, dpi: float | None = None) -> Path:
+        """Write the figure to `path` (folders created, atomically) as SVG, PNG or PDF; returns the path.
+
+        `format` is "svg", "png" or "pdf"; by default the path's extension picks it (SVG when it has
+        none; another extension, such as .jpg, is an error).
+        """
+        # start-up: only saving chooses a format from a path
+        from ..render.raster import format_for
+
+        format = format_for(path, format, where="format", path_where="path", chooser="format='svg'|'png'|'pdf'")
+        data = self.svg() + "\n" if format == "svg" else self.png(scale=scale, dpi=dpi) if format == "png" else self.pdf()
+        written: Path = write_atomic(path, data)
+        return written
+
+    def _repr_svg_(self) -> str:
+        # A notebook may show the same figure many times in one page: each display gets fresh ids.
+        return self.svg(id_prefix=f"{self.id_prefix}-{next(_shown)}")
+
+
+class Figure(Drawable):
+    """One attention figure (a full figure, a score table or a mask map). `svg()` gives the SVG text;
+    `save(path)` writes SVG, PNG or PDF atomically."""
+
+    def __init__(self, attention: Attention | None, highlight: Highlight | None, words: FigureText | MapText,
+                 id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False) -> None:
+        self.attention = attention  # None for a mask map drawn without vectors
+        self.highlight = highlight
+        self.words = words  # a MapText for the mask view
+        self.theme: str = get_theme(theme).name
+        self.embed_font = bool(embed_font)
+        self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
+
+    @property
+    def view(self) -> str:
+        """"full", "scores" or "mask"."""
+        view: str = self.words.view
+        return view
+
+    def _key(self) -> object:
+        return self.words
+
+    def layout(self, cell: float | None = None, grid_top: float | None = None, panel: bool = False) -> Layout:
+        """The positioned figure. `cell`, `grid_top`: a composed figure's shared cell size and grid top;
+        `panel`: laid out as a panel of a composed figure (a smaller title; no legend, the figure draws one)."""
+        title_role = "panel-title" if panel else "title"
+        check_figure(self.words, self.embed_font)  # the budget, estimated from the words: before any layout
+        words = self.words
+        if self.view == "mask":
+            from ..layout.mask_map import lay_out_map  # start-up: only the mask view lays out a map
+
+            if TYPE_CHECKING:
+                assert isinstance(words, MapText)
+            layout: Layout = lay_out_map(replace(words, legend=False) if panel else words, cell, grid_top, title_role)
+            return layout
+        layout = lay_out(words, cell, grid_top, title_role)
+        return layout
+
+    def bias_panel(self) -> Figure:
+        """The bias matrix as a figure of its own: the exact B_ij of every kept cell on this figure's labels,
+        to compose beside it as the ALiBi paper draws it: `attnviz.compose(fig, fig.bias_panel())`
+        (what `--show bias` draws)."""
+        from ..words.figure_text import describe_bias  # start-up: only a bias panel needs it
+
+        attention, words = self.attention, self.words
+        if attention is None or not attention.biases or self.view == "mask":
+            raise InputError("the figure has no bias to draw: give one (bias=...)", "bias")
+        if TYPE_CHECKING:
+            assert isinstance(words, FigureText)
+        return Figure(attention, NO_HIGHLIGHT, describe_bias(attention, words), theme=get_theme(self.theme),
+                      embed_font=self.embed_font)
+
+    def description(self) -> str:
+        """The sentence assistive technology reads (the root's `aria-description`)."""
+        from ..words.a11y import figure_sentence, map_sentence  # start-up: the sentence is written when the SVG is
+
+        words = self.words
+        if self.view == "mask":
+            map_words: str = map_sentence(words)
+            return map_words
+        if TYPE_CHECKING:
+            assert isinstance(words, FigureText)
+        sentence: str = figure_sentence(self.attention, self.highlight, words.show, words.base)
+        return f"{sentence}; {words.elided}" if words.elided else sentence
+
+    def __repr__(self) -> str:
+        words, attention = self.words, self.attention
+        if self.view == "mask":
+            if TYPE_CHECKING:
+                assert isinstance(words, MapText)
+            n_q, n_k = words.shape
+            return f"<attnviz.Figure {n_q}x{n_k} mask map: {words.caption}>"
+        if TYPE_CHECKING:
+            assert attention is not None
+        n_q, n_k = attention.shape
+        return f"<attnviz.Figure {n_q}x{n_k} {attention.mask.name}>"
+
+
+def check_id_prefix(prefix: object) -> str:
+    """`prefix` if it is safe as an id, a url(#...) target and a CSS selector; else an InputError."""
+    if not isinstance(prefix, str) or not re.fullmatch(_ID_PREFIX, prefix):
+        raise InputError(f"{prefix!r} is not a usable id prefix: start with a letter, then letters, digits, "
+                         "'-' or '_', at most 64 characters", "id_prefix")
+    return prefix
+

@@ -1,0 +1,212 @@
+"""Writing files atomically: a temporary file in the target folder, then a rename.
+
+Here, in the figures stage, because `Figure.save` is the first thing that writes a file;
+`attnviz.io.atomic` re-exports it for io and the stages after.
+
+An error part-way never leaves a partial file and never touches an existing one. A symlink
+is written through (its target is replaced, the link kept); a device or pipe (`/dev/null`,
+`/dev/stdout`, a FIFO) is written to directly, since renaming over it would destroy it.
+Folders made for the files are removed again when the write fails and leaves them empty.
+SIGTERM and SIGHUP (as `attnviz` handles them, by raising) and SIGINT clean up the same way;
+they are held back only while a temporary file is created and while the files are renamed into
+place, so a page's files are replaced together or not at all.
+"""
+
+import errno
+import itertools
+import os
+import signal
+import stat
+
+__all__ = ["write_atomic", "write_tree_atomic", "write_files", "folder_lock"]
+
+_HELD = {signal.SIGINT, signal.SIGTERM} | ({signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
+
+
+def write_atomic(path, text):
+    """Write `text` (UTF-8; or bytes, as they are) to `path`, creating folders; returns the Path."""
+    return write_tree_atomic({path: text})[0]
+
+
+def write_tree_atomic(files):
+    """Write several files (a mapping of paths to texts), all or nothing; returns their Paths."""
+    from pathlib import Path  # start-up: the command writes with os.path; only this API returns Paths
+
+    write_files(files)
+    return [Path(path) for path in files]
+
+
+def write_files(files):
+    """Write several files (a mapping of paths to texts), all or nothing.
+
+    Every file is first written in full to a temporary file beside its target; only when all
+    of them are on disk do they replace their targets, each by an atomic rename. Paths as
+    strings (os.path), not pathlib: `attnviz render` would spend more importing pathlib than
+    drawing the figure.
+    """
+    plan = []
+    for given, text in files.items():  # before anything is written; a rename would name our temporary
+        given = os.fspath(given)
+        if _is_stream(given):
+            plan.append((given, None, text))  # a device or a pipe (/dev/stdout on a pipe): written directly
+            continue
+        target = os.path.realpath(given)
+        if os.path.isdir(target) or given.endswith(("/", os.sep)):  # "newdir/" names a folder, even a new one
+            raise IsADirectoryError(errno.EISDIR, "it is a folder; give a file name", given)
+        plan.append((given, target, text))
+    staged, created = [], []
+    try:
+        for given, target, text in plan:
+            if target is None:
+                continue
+            _make_folders(os.path.dirname(target), created)
+            with _signals_held():  # a signal between creating the temporary and noting it would leave it behind
+                fd, tmp = _create_temporary(target)
+                staged.append((tmp, target))
+            with _open(fd, text) as handle:
+                handle.write(text)
+            if os.path.isfile(target):  # keep an existing file's permissions
+                os.chmod(tmp, os.stat(target).st_mode & 0o7777)
+        with _signals_held():  # every file replaced, or (on an error) none
+            for tmp, target in staged:
+                os.replace(tmp, target)
+    except BaseException:
+        for tmp, _ in staged:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+        _remove_empty(created)
+        raise
+    for given, target, text in plan:
+        if target is None:
+            with _open(_open_stream(given), text) as handle:
+                handle.write(text)
+
+
+class folder_lock:
+    """Serialise writers of one folder (`attnviz page`, `walkthrough`, `gallery`): an exclusive lock on the
+    folder itself (flock; released when the process ends, however it ends, so it is never stale). A second
+    writer waits, says so on standard error, and gives up after `wait` seconds. The folder is made if
+    missing, and removed again if it is left empty. No lock where flock is missing (Windows)."""
+
+    def __init__(self, folder, wait=120):
+        self.folder, self.wait, self.fd, self.created = os.fspath(folder), wait, None, []
+
+    def __enter__(self):
+        try:
+            import fcntl  # optional: flock is missing on Windows
+        except ImportError:
+            return self
+        _make_folders(self.folder, self.created)
+        self.fd = os.open(self.folder, os.O_RDONLY)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            import sys  # start-up: only a second writer waits
+            import time
+
+            print(f"attnviz: waiting: another attnviz is writing into {self.folder}", file=sys.stderr, flush=True)
+            deadline = time.monotonic() + self.wait
+            while True:
+                time.sleep(0.05)
+                try:
+                    fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        self.__exit__(None, None, None)
+                        raise TimeoutError(errno.ETIMEDOUT, f"another attnviz has been writing into it for "
+                                                            f"{self.wait} s; nothing was written", self.folder)
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            os.close(self.fd)  # releases the lock
+            self.fd = None
+        _remove_empty(self.created)
+        return False
+
+
+def _is_stream(path):
+    """Whether `path` names something that is not a file or folder: a pipe, a terminal, /dev/null."""
+    try:
+        mode = os.stat(path).st_mode  # follows /dev/stdout -> /proc/self/fd/1 -> the pipe itself
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def _open_stream(path):
+    try:
+        return os.open(path, os.O_WRONLY)
+    except OSError:
+        # A socket (or a pipe some systems will not reopen) behind /dev/stdout: write to the descriptor itself.
+        fd = {"/dev/stdout": 1, "/dev/stderr": 2}.get(path)
+        if fd is None:
+            raise
+        return os.dup(fd)
+
+
+def _make_folders(folder, created):
+    """Make `folder` and any missing parents, noting each one made in `created` (outermost first)."""
+    missing = []
+    while folder and not os.path.isdir(folder):
+        missing.append(folder)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    for path in reversed(missing):
+        try:
+            os.mkdir(path)
+        except FileExistsError:
+            continue
+        created.append(path)
+
+
+def _remove_empty(created):
+    """Remove the folders made for a write that left them empty, innermost first."""
+    for path in reversed(created):
+        try:
+            os.rmdir(path)
+        except OSError:  # not empty (another writer, or files of ours that were written), or gone
+            pass
+    created.clear()
+
+
+class _signals_held:
+    """Hold back SIGINT, SIGTERM and SIGHUP (they arrive when the block ends). A class, not
+    contextlib.contextmanager: the command does not import contextlib."""
+
+    def __enter__(self):
+        self.held = hasattr(signal, "pthread_sigmask")
+        if self.held:
+            self.old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+
+    def __exit__(self, *exc):
+        if self.held:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.old)
+        return False
+
+
+def _open(fd, text):
+    if isinstance(text, bytes):
+        return os.fdopen(fd, "wb")
+    return os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+
+
+def _create_temporary(path):
+    """A new file beside `path` (same filesystem, so the rename is atomic).
+
+    Not `tempfile`: its import costs the command more than the whole figure takes to draw.
+    """
+    folder, name = os.path.split(path)
+    for n in itertools.count():
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{n}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644), tmp
+        except FileExistsError:
+            continue
+        except OSError as err:  # name the file the user asked for, not our temporary one
+            raise OSError(err.errno, err.strerror, str(path)) from None

@@ -1,0 +1,66 @@
+"""The figure checked spec arguments describe (a spec file, flags, a document's block): one figure, the
+scores beside their bias matrix (`show = "bias"`), or `[[panel]]` tables composed into one figure.
+
+Here rather than in figures.composite: building calls `figure()`, and the composite must not depend on it
+(heads, a composite, are built by `figure()`).
+"""
+
+from __future__ import annotations
+
+from ..numbers.exact import InputError
+from ..records import replace
+from ..render.themes import get_theme
+from . import api  # api.figure looked up at each call, so a wrapped figure() is the one used
+from .composite import Composite, compose
+from .figure import Figure
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+__all__ = ["build"]
+
+
+def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | Composite:
+    """The figure checked spec arguments describe: `figure(**kwargs)`, or with `panel` (a list of
+    panels' arguments) a composed figure whose other keys are every panel's defaults; its `title`,
+    `theme` and `embed_font` are the whole figure's."""
+    kwargs = dict(kwargs)
+    panels = kwargs.pop("panel", None)
+    arrange = kwargs.pop("arrange", None)
+    if panels is None:
+        if arrange is not None:
+            raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too", "arrange")
+        if kwargs.get("show") == "bias":  # the ALiBi paper's picture: the scores, the bias matrix beside them
+            return _with_bias({**kwargs, "show": "scores"}, kwargs.get("id_prefix", id_prefix))
+        single: Figure | Composite = api.figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite
+        return single
+    whole = {key: kwargs.pop(key) for key in ("title", "theme", "embed_font", "id_prefix") if key in kwargs}
+    whole.setdefault("id_prefix", id_prefix)
+    figures = []
+    for n, panel in enumerate(panels, 1):
+        merged = {**kwargs, **panel}
+        # A panel with vectors of its own, or not a mask map, takes no map size or axis titles from the defaults.
+        if "q" in panel or "k" in panel or merged.get("view", "full") != "mask":
+            merged = {key: value for key, value in merged.items()
+                      if key in panel or key not in ("n", "shape", "x_title", "y_title")}
+        try:
+            bias = merged.get("show") == "bias"  # a panel of two: its scores and their bias matrix
+            figures.append(_with_bias({**merged, "show": "scores"}, None) if bias else api.figure(**merged))
+        except InputError as err:
+            raise err.relocated(lambda where: f"panel {n}: {where}" if where else f"panel {n}") from None
+    return compose(*figures, arrange=arrange or "row", **whole)
+
+
+def _with_bias(kwargs: dict[str, Any], id_prefix: str | None) -> Composite:
+    """The scores figure and its bias matrix side by side, under the figure's title."""
+    kwargs.pop("id_prefix", None)
+    if kwargs.get("bias") is None:
+        raise InputError("shows the bias matrix beside the scores: give a bias too (--bias)", "show")
+    scores = api.figure(**kwargs)
+    matrix = scores.bias_panel()
+    # The figure's title heads both panels.
+    untitled = Figure(scores.attention, scores.highlight, replace(scores.words, title=""),
+                      theme=get_theme(scores.theme).name, embed_font=scores.embed_font)
+    return compose(untitled, matrix, title=scores.words.title, id_prefix=id_prefix)

@@ -1,0 +1,210 @@
+"""The figure options, each declared once: its name (a `figure()` keyword and a spec key), type and default
+in the API, how a spec checks it, its command-line flag and help, and its Sphinx and MkDocs name.
+
+Everything that lists figure options is made from `OPTIONS`: `figure()`'s keywords (tests check its
+signature against this table), `io.spec.KEYS` and `WALKTHROUGH_KEYS`, the argparse flags (cli.parser),
+the Sphinx directive's options (`:q-tokens:`) and the MkDocs fence's keys. This module imports nothing,
+so `attnviz --help` can read it without loading any figure code.
+"""
+
+__all__ = ["Option", "OPTIONS", "BY_NAME", "API_OPTIONS", "SPEC_OPTIONS", "WALKTHROUGH_OPTIONS", "FIGURE_FLAGS",
+           "LOOK_FLAGS", "PANEL_FLAGS", "WALKTHROUGH_FLAGS"]
+
+
+class Option:
+    """One option. `scope`: "figure" (a `figure()` keyword, a spec key and a flag), "compose" (a spec key of
+    a composed figure, not a `figure()` keyword), "api" (a keyword only) or "walkthrough" (a key and flag
+    only a walkthrough reads). For specs: `check` (the name of io.spec's check), `example` (a TOML line) and
+    `expects` (in words, for errors and the reference). For the command line: `flag`, `dest` (when not the
+    flag's name), `metavar`, `action` ("store", "append" or "switch"), `value` (how the flag's text is
+    read: "whole", "path" or as it is), `dash_value` (its value may start with "-") and `help`.
+    (A plain class, not a dataclass: the command's start-up does without `dataclasses`.)"""
+
+    __slots__ = ("name", "type", "default", "scope", "check", "example", "expects", "flag", "dest", "metavar",
+                 "action", "value", "dash_value", "help")
+
+    def __init__(self, name, type=None, default=None, *, scope="figure", check=None, example=None, expects=None,
+                 flag=None, dest=None, metavar=None, action="store", value=None, dash_value=False, help=None):
+        self.name, self.type, self.default, self.scope = name, type, default, scope
+        self.check, self.example, self.expects = check, example, expects
+        self.flag, self.dest, self.metavar, self.action = flag, dest, metavar, action
+        self.value, self.dash_value, self.help = value, dash_value, help
+
+    @property
+    def in_api(self):
+        """Whether `figure()` takes it as a keyword."""
+        return self.scope in ("figure", "api")
+
+    @property
+    def in_spec(self):
+        """Whether a figure spec (and so a Sphinx option and a MkDocs block) takes it as a key."""
+        return self.scope in ("figure", "compose")
+
+    @property
+    def directive_option(self):
+        """Its name as a Sphinx directive option, `q-tokens` (the key's own name, `q_tokens`, works too)."""
+        return self.name.replace("_", "-")
+
+    def __repr__(self):
+        return f"<Option {self.name}>"
+
+
+#: Every option, in the order of the spec reference (io.spec.KEYS), then the API-only and walkthrough ones.
+OPTIONS = (
+    Option("panel", scope="compose", check="panels", example='panel = [{mask = "causal"}, {mask = "window=3"}]',
+           expects="the panels of a composed figure: [[panel]] tables, each a figure spec; the other keys are "
+                   "every panel's defaults",
+           flag="--panel", dest="panels", metavar="SPEC", action="append", value="path",
+           help="a figure spec drawn as one panel of this figure; repeatable (the other flags are every panel's "
+                "defaults)"),
+    Option("arrange", scope="compose", check="arrange", example='arrange = "row"',
+           expects="how panels are placed: row, column or grid:C (C columns)", flag="--arrange", metavar="HOW",
+           help="how panels are placed: row (default), column or grid:C"),
+    Option("view", type="View", default="full", check="text", example='view = "mask"',
+           expects="what the figure draws: full, scores (no captions) or mask (the mask map)", flag="--view",
+           metavar="VIEW",
+           help="full (default: vectors, scores, captions), scores (vectors and the score grid, no captions) or "
+                "mask (the mask map, to 1,024 tokens)"),
+    Option("n", type="int | None", default=None, check="whole_number", example="n = 512",
+           expects="tokens per axis of a mask map drawn without vectors", flag="--n", metavar="N", value="whole",
+           help="with --view mask: N tokens, no vectors needed"),
+    Option("shape", type="Shape | None", default=None, check="shape", example='shape = "4x12"',
+           expects="queries × keys of a mask map drawn without vectors", flag="--shape", metavar="QxK",
+           help="with --view mask: queries × keys, e.g. 4x12 (decoding), no vectors needed"),
+    Option("q", type="Vectors | None", default=None, check="vectors", example="q = [[1, 0], [0, 1], [1, 1]]",
+           expects="query vectors", flag="--q", metavar="VECTORS", dash_value=True,
+           help='query vectors, e.g. "1,0; 0,1; 1,1" (entries: integers, fractions like -3/4, decimals like 0.5)'),
+    Option("k", type="Vectors | None", default=None, check="vectors", example='k = [[1, 0], [0, 1], ["1/2", 0.5]]',
+           expects="key vectors", flag="--k", metavar="VECTORS", dash_value=True,
+           help="key vectors, same form as --q"),
+    Option("q_heads", type="Sequence[Vectors] | None", default=None, check="head_vectors",
+           example="q_heads = [[[1, 0], [0, 1]], [[1, 1], [0, 1]]]",
+           expects="query vectors per query head (instead of q): several heads, one panel each", flag="--q-heads",
+           metavar="HEADS", dash_value=True,
+           help='query vectors per query head, heads separated by "|": "1,0; 0,1 | 1,1; 0,1" (instead of --q: one '
+                "panel per head)"),
+    Option("k_heads", type="Sequence[Vectors] | None", default=None, check="head_vectors",
+           example="k_heads = [[[1, 0], [0, 1]]]",
+           expects="key vectors per KV head (with q_heads); query head h reads KV head ⌊h/(H/G)⌋", flag="--k-heads",
+           metavar="HEADS", dash_value=True,
+           help="key vectors per KV head, same form (with --q-heads); query head h reads KV head ⌊h/(H/G)⌋"),
+    Option("v_heads", type="Sequence[Vectors] | None", default=None, check="head_vectors",
+           example="v_heads = [[[1], [2]]]",
+           expects="value vectors per KV head (with q_heads)", flag="--v-heads", metavar="HEADS", dash_value=True,
+           help="value vectors per KV head, same form (with --q-heads)"),
+    Option("tokens", type="Labels | None", default=None, check="strings", example='tokens = ["<s>", "the", "cat"]',
+           expects="labels for both axes", flag="--tokens", metavar="LABELS", dash_value=True,
+           help='labels for both axes, separated by spaces: "<s> the cat" (for labels with spaces, use a spec file)'),
+    Option("q_tokens", type="Labels | None", default=None, check="strings", example='q_tokens = ["the", "cat"]',
+           expects="labels for the query rows", flag="--q-tokens", metavar="LABELS", dash_value=True,
+           help="labels for the query rows, separated by spaces"),
+    Option("k_tokens", type="Labels | None", default=None, check="strings", example='k_tokens = ["<s>", "the", "cat"]',
+           expects="labels for the key columns", flag="--k-tokens", metavar="LABELS", dash_value=True,
+           help="labels for the key columns, separated by spaces"),
+    Option("highlight", type="HighlightSpec | None", default=None, check="highlight",
+           example='highlight = [[3, 3], "softmax=3"]',
+           expects="targets computed this step", flag="--highlight", metavar="TARGET", action="append",
+           dash_value=True,
+           help='mark as computed this step: "I,J" (a cell), "row=I", "mask", "softmax=I", "softmax", "output=I" '
+                'or "output" (with --v); repeatable'),
+    Option("mask", type="MaskSpec", default="causal", check="masks",
+           example='mask = {any = ["window=3,symmetric", "global=1,8"]}',
+           expects='the mask ("window=3 | global=1"), a list of masks that all must keep a cell, or a table '
+                   "{all|any|not = ...}",
+           flag="--mask", metavar="MASK", action="append", dash_value=True,
+           help="causal (default), none (or full), window=W[,symmetric][,dilation=D], global=J,..., "
+                "prefix=P[,documents=ID,...], chunk=C[,offset=O], segments=ID,... (causal), documents=ID,... "
+                "(bidirectional), padding=J,..., matrix=ROW;ROW;... (rows of 0/1); combined with & (both), | "
+                '(either), ~ or ! (not) and parentheses, e.g. "window=3,symmetric | global=1"; repeatable: a cell '
+                "is kept only when every mask keeps it"),
+    Option("align", type="Align", default="top-left", check="text", example='align = "bottom-right"',
+           expects="the causal diagonal when keys outnumber queries: top-left or bottom-right", flag="--align",
+           metavar="CORNER",
+           help="where the causal diagonal starts when keys outnumber queries: top-left (default, as PyTorch's "
+                "is_causal) or bottom-right"),
+    Option("scale", type="ScaleSpec | None", default=None, check="number_or_text", example='scale = "sqrt"',
+           expects="the logits' scale: sqrt (S/√d) or an exact factor", flag="--scale", metavar="FACTOR",
+           dash_value=True,
+           help="logits S/√d with sqrt, or R·S with an exact number R"),
+    Option("bias", type="BiasSpec | None", default=None, check="string_or_strings", example='bias = "alibi=1/2"',
+           expects="a bias added to the logits, or a list of them", flag="--bias", metavar="BIAS", action="append",
+           dash_value=True,
+           help="added to the logits: alibi=M (slope M, e.g. 1/2 or 2^-3) or matrix=ROW;ROW;...; repeatable"),
+    Option("v", type="Vectors | None", default=None, check="vectors", example="v = [[1, 0], [0, 1], [1, 1]]",
+           expects="value vectors, one per key", flag="--v", metavar="VECTORS", dash_value=True,
+           help="value vectors, one per key: the figure writes each output"),
+    Option("softmax", type="SoftmaxForm", default="expanded", check="text", example='softmax = "normalizer"',
+           expects="how named weights are written: expanded, normalizer or grouped", flag="--softmax", metavar="FORM",
+           help="how named weights are written: expanded (default), normalizer or grouped"),
+    Option("weights", type="str", default="named", check="text", example='weights = "decimal=3"',
+           expects="named (exact), or decimal=N for rounded weights marked ≈", flag="--weights", metavar="FORM",
+           help="named (default, exact) or decimal=N: weights rounded to N places, marked ≈"),
+    Option("show", type="Show", default="scores", check="text", example='show = "logits"',
+           expects="what the grid's cells show: scores or logits (bias: the bias matrix as a grid beside the scores)",
+           flag="--show", metavar="VALUES",
+           help="what the grid shows: scores (default) or logits; bias adds the bias matrix as a grid beside the "
+                "scores"),
+    Option("index_base", type="IndexBase", default=1, check="whole_number", example="index_base = 0",
+           expects="where labels, captions, rules and highlights start counting: 1 (default) or 0",
+           flag="--index-base", metavar="0|1", value="whole",
+           help="count labels, captions, rules and --highlight from 1 (default, the seed) or 0 (PyTorch, "
+                "attention-gym)"),
+    Option("elide", type="bool", default=False, check="bool", example="elide = true",
+           expects="draw the first and last rows and columns, with ⋮ ⋯ ⋱ for the rest (to 1,024 tokens)",
+           flag="--elide", action="switch",
+           help="full and scores views: draw the first 4 and last 2 rows and columns (and every highlighted one), "
+                "with ⋮ ⋯ ⋱ for the rest; up to 1,024 tokens"),
+    Option("x_title", type="str | None", default=None, check="text", example='x_title = "key position j"',
+           expects="the mask map's key-axis title", flag="--x-title", metavar="TEXT",
+           help='the mask map\'s key-axis title (default "key j")'),
+    Option("y_title", type="str | None", default=None, check="text", example='y_title = "query position i"',
+           expects="the mask map's query-axis title", flag="--y-title", metavar="TEXT",
+           help='the mask map\'s query-axis title (default "query i")'),
+    Option("title", type="str | None", default=None, check="text", example='title = "Causal attention"',
+           expects="the figure's title", flag="--title", dash_value=True,
+           help="figure title (default: the seed's)"),
+    Option("subtitle", type="str | None", default=None, check="text", example='subtitle = "Three tokens."',
+           expects="the subtitle, also the SVG's <desc>", flag="--subtitle", dash_value=True,
+           help="figure subtitle, also its <desc> (default: the seed's)"),
+    Option("theme", type="ThemeName", default="light", check="text", example='theme = "dark"',
+           expects="the colour theme", flag="--theme", metavar="NAME",
+           help="light (default), dark, print (greyscale), contrast (high contrast) or auto (follows the viewer's "
+                "light or dark setting)"),
+    Option("embed_font", type="bool", default=False, check="bool", example="embed_font = true",
+           expects="whether to inline the font", flag="--embed-font", action="switch",
+           help="inline the font (subset to the figure's characters), so it looks the same everywhere"),
+    Option("id_prefix", type="str | None", default=None, scope="api"),
+    Option("flash", scope="walkthrough", check="block", example="flash = [2, 2]",
+           expects="FlashAttention tiles, Br query rows by Bc key columns", flag="--flash", metavar="BR,BC",
+           help="FlashAttention: one step per Br×Bc tile (Br query rows, Bc key columns) with the running max m "
+                "and normaliser ℓ, then the proof that the tiled softmax is the one-shot softmax"),
+    Option("flash_order", scope="walkthrough", check="text", example='flash_order = "fa1"',
+           expects="the loop order: fa2 (outer over query blocks) or fa1 (outer over key blocks)",
+           flag="--flash-order", metavar="ORDER",
+           help="with --flash: fa2 (default; outer loop over query blocks) or fa1 (outer over key blocks)"),
+    Option("decode", scope="walkthrough", check="count", example="decode = 3",
+           expects="the number of prompt tokens; the rest are decoded one by one with a KV cache", flag="--decode",
+           metavar="P",
+           help="KV-cache decoding: the first P tokens are the prompt (one prefill step), then one step per "
+                "generated token, with the cache before and after"),
+)
+
+BY_NAME = {option.name: option for option in OPTIONS}
+#: `figure()`'s keywords besides q and k, in no particular order (its signature gives the order).
+API_OPTIONS = tuple(option for option in OPTIONS if option.in_api)
+#: The keys of a figure spec, in the reference's order.
+SPEC_OPTIONS = tuple(option for option in OPTIONS if option.in_spec)
+#: Keys only a walkthrough reads.
+WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "walkthrough")
+
+# The order the flags appear in `--help`: what a figure shows, then how it looks.
+#: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).
+FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "x_title", "y_title", "q", "k", "q_heads", "k_heads",
+                "v_heads", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "align", "scale", "bias", "v",
+                "softmax", "weights", "show", "title", "subtitle")
+#: How figures look, not what they say: also `attnviz page`'s.
+LOOK_FLAGS = ("theme", "embed_font")
+#: `attnviz render`'s panels.
+PANEL_FLAGS = ("panel", "arrange")
+#: Which walkthrough (`attnviz walkthrough` and `slides`).
+WALKTHROUGH_FLAGS = ("flash", "flash_order", "decode")

@@ -1,0 +1,220 @@
+"""One head's figure: the full and scores views from the vectors, and the mask map (from vectors, n or shape).
+
+`figure()` (figures.api) and each panel of a heads figure (figures.heads) come here.
+"""
+
+from __future__ import annotations
+
+from ..words.budget import check_inputs, check_values
+from ..words.figure_text import SHOW, VIEWS, describe
+from ..engine.attention import CAUSAL, MAX_ELIDED_TOKENS, MAX_TOKENS, attend, dot, exact_vectors
+from ..numbers.exact import InputError
+from ..words.highlight import parse_targets
+from ..words.user_text import check_labels, check_text
+from .figure import Figure
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
+                         SoftmaxForm, ThemeName, Vectors, View)
+
+__all__ = ["one_head_figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
+
+# The seed document's figure: "What Attention Is and Is Not".
+SEED_Q = ((1, 0), (0, 1), (1, 1))
+SEED_K = ((1, 0), (0, 1), (1, 1))
+SEED_HIGHLIGHT = ((3, 3),)
+
+
+def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None,
+                    view: View = "full", n: int | None = None, shape: Shape | None = None,
+                    highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
+                    scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
+                    weights: str = "named", show: Show = "scores", title: str | None = None,
+                    subtitle: str | None = None, tokens: Labels | None = None, q_tokens: Labels | None = None,
+                    k_tokens: Labels | None = None, x_title: str | None = None, y_title: str | None = None,
+                    elide: bool = False, index_base: IndexBase = 1, id_prefix: str | None = None,
+                    theme: ThemeName = "light", embed_font: bool = False) -> Figure:
+    """The figure of one head (`figure()` without q_heads): its arguments checked, then the full or scores
+    view, or the mask map."""
+    from ..words.notation import SOFTMAX_FORMS  # start-up: the default render reads it only here
+
+    if softmax not in SOFTMAX_FORMS:
+        raise InputError(f"expected {', '.join(SOFTMAX_FORMS[:-1])} or {SOFTMAX_FORMS[-1]}; got {softmax!r}",
+                         "softmax")
+    if show == "bias":  # type: ignore[comparison-overlap]  # specs and --show make two panels (panels.build)
+        raise InputError("the bias matrix is a panel of its own: attnviz.compose(fig, fig.bias_panel())", "show")
+    if show not in SHOW:
+        raise InputError(f"expected {', '.join(SHOW[:-1])} or {SHOW[-1]}; got {show!r}", "show")
+    if view not in VIEWS:
+        raise InputError(f"expected {', '.join(VIEWS[:-1])} or {VIEWS[-1]}; got {view!r}", "view")
+    if isinstance(index_base, bool) or index_base not in (0, 1):
+        raise InputError(f"expected 0 or 1, got {index_base!r:.40}", "index_base")
+    if view == "mask":
+        return _mask_figure(q, k, n=n, shape=shape, highlight=highlight, mask=mask, align=align, title=title,
+                            subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title,
+                            y_title=y_title, base=index_base, id_prefix=id_prefix, theme=theme,
+                            embed_font=embed_font,
+                            unused={"scale": scale, "bias": bias, "v": v}, unused_forms={
+                                "softmax": softmax != "expanded", "weights": weights != "named",
+                                "show": show != "scores"})
+    for name, value in (("n", n), ("shape", shape), ("x_title", x_title), ("y_title", y_title)):
+        if value is not None:
+            raise InputError(f"only the mask view takes {name} (view='mask'); the {view} view draws the vectors' "
+                             "scores", name)
+    if q is None and k is None:
+        q, k = SEED_Q, SEED_K
+    elif q is None or k is None:
+        raise InputError(f"missing: {'q' if q is None else 'k'} (give both q and k vectors)",
+                         "q" if q is None else "k")
+    places = None
+    if weights != "named":
+        from ..numbers.rounding import parse_weights  # start-up: only rounded weights need it
+
+        places = parse_weights(weights)
+    if not isinstance(elide, bool):
+        raise InputError(f"expected True or False, got {elide!r:.40}", "elide")
+    limit = MAX_ELIDED_TOKENS if elide else MAX_TOKENS
+    q, k = exact_vectors(q, "q", limit), exact_vectors(k, "k", limit)
+    v = None if v is None else exact_vectors(v, "v", limit)
+    n_q, n_k = len(q), len(k)
+    shown = None
+    if elide:
+        from ..words.figure_text import shown_positions  # start-up: only an elided figure needs them
+        from ..words.highlight import named_positions
+
+        named_rows, named_columns = named_positions(highlight, index_base)
+        shown = shown_positions(n_q, named_rows), shown_positions(n_k, named_columns)
+    # The default figure needs no parsing, so `attnviz render` skips importing the option modules.
+    if (mask is CAUSAL or mask == "causal") and n_q == n_k and align == "top-left":
+        bound = CAUSAL
+    else:
+        from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
+
+        bound = resolve(mask, n_q, n_k, align, index_base)
+    scale_, biases = None, ()
+    if scale is not None or bias is not None:
+        from ..engine.logits import resolve_biases, resolve_scale  # start-up: only a scale or a bias needs them
+
+        scale_ = resolve_scale(scale, len(q[0]))
+        biases = resolve_biases(bias, n_q, n_k, align, scale=scale_, scores=lambda i, j: dot(q[i], k[j]))
+    check_inputs(q, k, v)  # from the digits alone, before a score is summed
+    attention = attend(q, k, bound, scale=scale_, biases=biases, v=v, rows=None if shown is None else set(shown[0]))
+    check_values(attention)
+    marks = parse_targets(highlight, attention, index_base)
+    q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
+    words = describe(attention, marks,
+                     title=None if title is None else check_text(title, "title"),
+                     subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
+                     q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
+                     shown=shown, base=index_base)
+    return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
+
+
+
+def _axis_labels(tokens: Labels | None, q_tokens: Labels | None, k_tokens: Labels | None, n_q: int,
+                 n_k: int) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
+    """Checked labels for the query and key axes (None: numbered)."""
+    (q_where, q_noun), (k_where, k_noun) = ("q_tokens", "query"), ("k_tokens", "key")
+    if tokens is not None:
+        if n_q != n_k:
+            queries, keys = f"{n_q} quer{'y' if n_q == 1 else 'ies'}", f"{n_k} key{'s' * (n_k != 1)}"
+            raise InputError(f"one list labels both axes, but there are {queries} and {keys}; label each axis "
+                             "with q_tokens and k_tokens (on the command line, --q-tokens and --k-tokens)", "tokens")
+        q_tokens = k_tokens = tokens
+        q_where = k_where = "tokens"
+        q_noun = k_noun = "token"
+    return (None if q_tokens is None else check_labels(q_tokens, n_q, q_where, q_noun),
+            None if k_tokens is None else check_labels(k_tokens, n_k, k_where, k_noun))
+
+
+def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: Shape | None,
+                 highlight: HighlightSpec | None, mask: MaskSpec, align: Align, title: str | None,
+                 subtitle: str | None, tokens: Labels | None, q_tokens: Labels | None, k_tokens: Labels | None,
+                 x_title: str | None, y_title: str | None, base: IndexBase, id_prefix: str | None,
+                 theme: ThemeName, embed_font: bool, unused: dict[str, object],
+                 unused_forms: dict[str, bool]) -> Figure:
+    """The mask view: a map of the kept cells, from a grid shape alone or from vectors' counts."""
+    from ..layout.mask_map import describe_map  # start-up: only the mask view describes a map
+
+    for name, value in unused.items():
+        if value is not None:
+            raise InputError("the mask view draws which cells are kept, not scores or logits; "
+                             "use the full or scores view for them", name)
+    for name, changed in unused_forms.items():
+        if changed:
+            raise InputError("the mask view draws no softmax; use the full view for it", name)
+    labels = {"q": q_tokens if tokens is None else tokens, "k": k_tokens if tokens is None else tokens}
+    n_q, n_k = _map_shape(q, k, n, shape, labels)
+    if (mask is CAUSAL or mask == "causal") and n_q == n_k and align == "top-left":
+        mask = CAUSAL
+    else:
+        from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
+
+        mask = resolve(mask, n_q, n_k, align, base)
+    q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
+    texts = {name: None if value is None else check_text(value, name)
+             for name, value in (("title", title), ("subtitle", subtitle), ("x_title", x_title),
+                                 ("y_title", y_title))}
+    words = describe_map(mask, n_q, n_k, highlight=highlight, q_labels=q_labels, k_labels=k_labels, base=base,
+                         **texts)
+    return Figure(None, None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
+
+
+def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape | None,
+               labels: dict[str, Sequence[str] | None]) -> tuple[int, int]:
+    """(queries, keys) of a mask map: from `n`, from `shape`, from the vectors, or from the token labels
+    (default: the seed's vectors)."""
+    from ..layout.mask_map import MAX_MAP_TOKENS  # start-up: only the mask view sizes a map
+
+    given = [name for name, value in (("n", n), ("shape", shape)) if value is not None]
+    if len(given) == 2:
+        raise InputError("give n (a square map) or shape (queries × keys), not both", "shape")
+    if given and (q is not None or k is not None):
+        raise InputError(f"give {given[0]} or vectors (q, k), not both: the map's size comes from one of them",
+                         given[0])
+    if n is not None:
+        sides = (_side(n, "n"),) * 2
+    elif shape is not None:
+        sides = _parse_shape(shape)
+    elif q is None and k is None and labels["q"] is not None and labels["k"] is not None:
+        sides = len(labels["q"]), len(labels["k"])  # checked against the limit below, the labels after
+    else:
+        if q is None and k is None:
+            q, k = SEED_Q, SEED_K
+        elif q is None or k is None:
+            raise InputError(f"missing: {'q' if q is None else 'k'} (give both q and k vectors, or n or shape)",
+                             "q" if q is None else "k")
+        return len(exact_vectors(q, "q")), len(exact_vectors(k, "k"))
+    for side in sides:
+        if side > MAX_MAP_TOKENS:
+            raise InputError(f"{side} tokens; a mask map shows at most {MAX_MAP_TOKENS:,} a side",
+                             given[0] if given else "tokens")
+    return sides
+
+
+def _side(value: object, where: str) -> int:
+    import numbers  # start-up: only a mask map sized by n or shape checks one
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+            value = int(value.strip()) if len(value.strip()) <= 7 else 10**7
+        else:
+            raise InputError(f"expected a whole number of tokens, got {value!r:.40}", where)
+    if value < 1:
+        raise InputError(f"expected at least 1 token, got {value}", where)
+    return int(value)
+
+
+def _parse_shape(shape: object) -> tuple[int, int]:
+    """`"4x12"`, `(4, 12)`: queries × keys."""
+    if isinstance(shape, str):
+        parts = shape.lower().replace("×", "x").split("x")
+        if len(parts) != 2:
+            raise InputError(f"expected QUERIESxKEYS like 4x12, got {shape!r:.40}", "shape")
+        return _side(parts[0], "shape"), _side(parts[1], "shape")
+    if isinstance(shape, (list, tuple)) and len(shape) == 2:
+        return _side(shape[0], "shape"), _side(shape[1], "shape")
+    raise InputError(f"expected QUERIESxKEYS like \"4x12\" or a pair (4, 12), got {shape!r:.40}", "shape")
