@@ -29,6 +29,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -161,6 +162,8 @@ def main(argv=None):
     parser.add_argument("--python", default=sys.executable)
     args = parser.parse_args(argv)
 
+    # SIGTERM (and ^C) unwind through the finally blocks and remove the temporary copies.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     rel = Path(args.source)
     source = (ROOT / rel).read_text()
     mutants = list_mutants(source)
