@@ -126,3 +126,26 @@ def test_all_integer_looks_at_every_entry():
     assert attend([[1, 2]], [[3, 4]]).all_integer
     assert not attend([[1, Fraction(1, 2)]], [[3, 4]]).all_integer
     assert not attend([[1, 2]], [[3, Fraction(4, 3)]]).all_integer
+
+
+# --- publish/walkthrough/decode.py --------------------------------------------------------------------------
+
+from attnviz.publish.walkthrough.decode import decode_steps  # noqa: E402
+
+
+def test_a_prompt_that_leaves_nothing_to_generate_names_the_range():
+    fig = attnviz.figure([[1]] * 3, [[1]] * 3)
+    with pytest.raises(InputError, match=r"a prompt of 3 leaves no token to generate: give fewer than the 3 tokens "
+                                         r"\(1\.\.2\)"):
+        decode_steps(fig.attention, 3)
+    with pytest.raises(InputError, match=r"a prompt of 0 leaves no token"):
+        decode_steps(fig.attention, 0)
+
+
+def test_a_row_whose_last_kept_key_is_in_the_future_is_refused_even_when_the_one_before_is_not():
+    # Row 1 keeps keys 1 and 3: key 3 is not generated when token 1 is decoded (the check reads the last kept
+    # key; the one before it, 1, is not in the future).
+    fig = attnviz.figure([[1]] * 3, [[1]] * 3, mask="matrix=101;110;111")
+    with pytest.raises(InputError, match="query 1 attends to key 3, which is not generated yet when token 1 is "
+                                         "decoded"):
+        decode_steps(fig.attention, 1)
