@@ -149,3 +149,18 @@ def test_a_row_whose_last_kept_key_is_in_the_future_is_refused_even_when_the_one
     with pytest.raises(InputError, match="query 1 attends to key 3, which is not generated yet when token 1 is "
                                          "decoded"):
         decode_steps(fig.attention, 1)
+
+
+def test_more_attention_branches():
+    from attnviz.engine.masks import Mask
+
+    inverted = ~CAUSAL
+    assert isinstance(inverted, Mask)
+    bound = attnviz.engine.masks.resolve(inverted, 3, 3, "top-left")
+    assert [[bool(bound.keep(i, j)) for j in range(3)] for i in range(3)] == [
+        [False, True, True], [False, False, True], [False, False, False]]
+    assert CAUSAL.runs(0, 0) == ()  # no keys: no run, not an empty (0, 0) one
+    filled = Bias("+r", lambda i, j: Fraction(0), named=lambda i, j: f"+r{i}{j}", filled=lambda i, j: f"+f{i}{j}")
+    assert filled.at(2, 3) == ("+r23", "+f23")
+    only_bias = attend([[1]], [[3]], biases=[Bias("+1", lambda i, j: Fraction(1))])
+    assert only_bias.transformed and only_bias.logits == ((4,),)
