@@ -164,3 +164,24 @@ def test_more_attention_branches():
     assert filled.at(2, 3) == ("+r23", "+f23")
     only_bias = attend([[1]], [[3]], biases=[Bias("+1", lambda i, j: Fraction(1))])
     assert only_bias.transformed and only_bias.logits == ((4,),)
+
+
+def test_a_future_key_after_an_empty_row_is_refused_as_not_generated_yet():
+    # Row 1 keeps nothing, row 2 keeps only key 3: row 2's own (non-empty) row is the one checked.
+    fig = attnviz.figure([[1]] * 3, [[1]] * 3, mask="matrix=000;001;111")
+    with pytest.raises(InputError, match="query 2 attends to key 3, which is not generated yet when token 2 is "
+                                         "decoded"):
+        decode_steps(fig.attention, 1)
+
+
+# --- words/budget.py ----------------------------------------------------------------------------------------
+
+
+def test_the_value_digit_limit_is_200_inclusive():
+    from attnviz.words.budget import MAX_VALUE_DIGITS, check_inputs
+
+    assert MAX_VALUE_DIGITS == 200
+    # digits bound = q's numerator digits + k's + digits(d): 100 + 99 + 1 = 200 passes, 100 + 100 + 1 = 201 not.
+    check_inputs([[Fraction(10 ** 99)]], [[Fraction(10 ** 98)]])
+    with pytest.raises(InputError, match="scores could need 201 digits or more"):
+        check_inputs([[Fraction(10 ** 99)]], [[Fraction(10 ** 99)]])
