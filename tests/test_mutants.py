@@ -183,5 +183,6 @@ def test_the_value_digit_limit_is_200_inclusive():
     assert MAX_VALUE_DIGITS == 200
     # digits bound = q's numerator digits + k's + digits(d): 100 + 99 + 1 = 200 passes, 100 + 100 + 1 = 201 not.
     check_inputs([[Fraction(10 ** 99)]], [[Fraction(10 ** 98)]])
+    check_inputs([[Fraction(5 * 10 ** 98)]], [[Fraction(10 ** 99)]])  # 99 + 100 + 1: a whole number, not scaled up
     with pytest.raises(InputError, match="scores could need 201 digits or more"):
         check_inputs([[Fraction(10 ** 99)]], [[Fraction(10 ** 99)]])
