@@ -186,3 +186,25 @@ def test_the_value_digit_limit_is_200_inclusive():
     check_inputs([[Fraction(5 * 10 ** 98)]], [[Fraction(10 ** 99)]])  # 99 + 100 + 1: a whole number, not scaled up
     with pytest.raises(InputError, match="scores could need 201 digits or more"):
         check_inputs([[Fraction(10 ** 99)]], [[Fraction(10 ** 99)]])
+
+
+# --- engine/masks.py ----------------------------------------------------------------------------------------
+
+
+def test_masks_nest_16_levels_and_no_more():
+    from attnviz.engine.masks import resolve
+
+    assert resolve("(" * 16 + "causal" + ")" * 16, 3, 3, "top-left").keep(1, 1)
+    with pytest.raises(InputError, match="masks nest deeper than 16 levels"):
+        resolve("(" * 17 + "causal" + ")" * 17, 3, 3, "top-left")
+
+
+def test_custom_makes_a_mask_from_a_function():
+    from attnviz.engine.masks import Mask, custom, resolve
+
+    m = custom(lambda i, j: j == i, name="diag", rule="j=i")
+    assert isinstance(m, Mask)
+    bound = resolve(m, 3, 3, "top-left")
+    assert bound.name == "diag"
+    assert [[bool(bound.keep(i, j)) for j in range(3)] for i in range(3)] == [
+        [True, False, False], [False, True, False], [False, False, True]]
