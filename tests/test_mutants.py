@@ -208,3 +208,20 @@ def test_custom_makes_a_mask_from_a_function():
     assert bound.name == "diag"
     assert [[bool(bound.keep(i, j)) for j in range(3)] for i in range(3)] == [
         [True, False, False], [False, True, False], [False, False, True]]
+
+
+@pytest.mark.parametrize("text, n_q, n_k, align", [
+    ("prefix=2,documents=1,1,2,2,2", 3, 5, "bottom-right"),
+    ("prefix=2,documents=1,1,1,2,2", 5, 5, "top-left"),
+    ("padding=2,5 & window=4", 7, 7, "top-left"),
+    ("(padding=2,4 | chunk=3) & (window=5 & padding=6)", 8, 8, "top-left"),
+    ("padding=1,3,5 & padding=2,6", 8, 8, "top-left"),
+])
+def test_a_masks_runs_are_its_kept_cells(text, n_q, n_k, align):
+    from attnviz.engine.masks import resolve
+
+    bound = resolve(text, n_q, n_k, align)
+    for i in range(n_q):
+        cells = [j for j in range(n_k) if bound.keep(i, j)]
+        from_runs = [j for a, b in bound.runs(i) for j in range(a, b)]
+        assert from_runs == cells, (text, i)
