@@ -225,3 +225,10 @@ def test_a_masks_runs_are_its_kept_cells(text, n_q, n_k, align):
         cells = [j for j in range(n_k) if bound.keep(i, j)]
         from_runs = [j for a, b in bound.runs(i) for j in range(a, b)]
         assert from_runs == cells, (text, i)
+
+
+def test_long_id_lists_are_written_as_runs():
+    from attnviz.engine.masks import resolve
+
+    text = "segments=" + ",".join(["1"] * 10 + ["2"] * 10)
+    assert resolve(text, 20, 20, "top-left").rule_text(1) == "j<=i, i and j in the same segment of (1×10, 2×10)"
