@@ -13,7 +13,6 @@ import attnviz.words.notation
 import attnviz.figures.composite
 import attnviz.figures.from_arguments
 from attnviz.numbers.exact import InputError
-from attnviz.engine.masks import resolve
 
 from clirun import run_cli
 
@@ -37,9 +36,50 @@ def kept_from_svg(svg):
     return kept
 
 
+def rule_keeps(mask_text, i, j, n_q, n_k, align="top-left"):
+    """Whether cell (i, j) (1-based) is kept, from each mask's definition written out again here (not attnviz's):
+    causal j<=i (shifted by n_k-n_q when aligned bottom-right), window=W i-W<j<=i, prefix=P j<=i or both
+    i, j <= P, chunk=C j<=i within the same block of C, padding=P causal with key P masked."""
+    name, _, arg = mask_text.partition("=")
+    if align == "bottom-right":
+        i = i + n_k - n_q
+    if name == "none":
+        return True
+    if name == "causal":
+        return j <= i
+    w = int(arg)
+    if name == "window":
+        return i - w < j <= i
+    if name == "prefix":
+        return j <= i or (i <= w and j <= w)
+    if name == "chunk":
+        return j <= i and (i - 1) // w == (j - 1) // w
+    if name == "padding":
+        return j <= i and j != w
+    raise AssertionError(f"no brute force for {mask_text}")
+
+
 def brute_kept(mask_text, n_q, n_k, align="top-left"):
-    mask = resolve(mask_text, n_q, n_k, align)
-    return {(i + 1, j + 1) for i in range(n_q) for j in range(n_k) if mask.keep(i, j)}
+    """{(i, j)} kept, 1-based, by looping over every cell: an independent brute force."""
+    kept = set()
+    for i in range(1, n_q + 1):
+        for j in range(1, n_k + 1):
+            if rule_keeps(mask_text, i, j, n_q, n_k, align):
+                kept.add((i, j))
+    return kept
+
+
+def test_the_brute_force_itself_on_hand_drawn_grids():
+    """The brute force against 6x6 grids drawn by hand (so a shared mistake cannot hide in both)."""
+    drawn = {"causal": "1.....;11....;111...;1111..;11111.;111111",
+             "window=3": "1.....;11....;111...;.111..;..111.;...111",
+             "prefix=3": "111...;111...;111...;1111..;11111.;111111",
+             "chunk=3": "1.....;11....;111...;...1..;...11.;...111",
+             "padding=3": "1.....;11....;11....;11.1..;11.11.;11.111"}
+    for mask, grid in drawn.items():
+        cells = {(i + 1, j + 1) for i, row in enumerate(grid.split(";")) for j, c in enumerate(row) if c == "1"}
+        assert brute_kept(mask, 6, 6) == cells, mask
+        assert kept_from_svg(attnviz.figure(view="mask", n=6, mask=mask).svg()) == cells, mask
 
 
 @settings(max_examples=60, deadline=None)

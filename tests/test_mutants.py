@@ -1,0 +1,234 @@
+"""Tests written to kill mutants that survived `tools/mutate.py` (see tools/MUTATION.md): each pins a boundary
+or a branch the other tests left loose."""
+
+import pytest
+
+import attnviz
+from attnviz.engine.tiled_softmax import MAX_TILES, tiles
+from attnviz.numbers.exact import InputError
+
+
+# --- engine/tiled_softmax.py --------------------------------------------------------------------------------
+
+
+def test_exactly_max_tiles_is_allowed_and_one_more_is_refused():
+    assert MAX_TILES == 4096
+    # 64×64 in 1×1 tiles is exactly the limit: the block passes, and (this figure being elided) the refusal is
+    # about elision, not the tile count.
+    at_limit = attnviz.figure([[1]] * 64, [[1]] * 64, elide=True)
+    with pytest.raises(InputError, match="needs every row"):
+        tiles(at_limit.attention, (1, 1))
+    # 17×241 = 4,097 tiles: one past the limit.
+    past = attnviz.figure([[1]] * 17, [[1]] * 241, mask="none", elide=True)
+    with pytest.raises(InputError, match="4,097 tiles; the limit is 4,096"):
+        tiles(past.attention, (1, 1))
+
+
+def test_flash_tiles_2_by_2_by_default():
+    steps = attnviz.flash([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], [1, 1]])
+    assert [(s.rows, s.keys) for s in steps] == [((1, 2), (1, 2)), ((3,), (1, 2)), ((3,), (3,))]
+    assert attnviz.flash([[1]] * 5, [[1]] * 5, mask="none")[0].rows == (1, 2)
+    assert attnviz.flash([[1]] * 5, [[1]] * 5, mask="none")[0].keys == (1, 2)
+
+
+# --- engine/attention.py ------------------------------------------------------------------------------------
+
+from fractions import Fraction  # noqa: E402
+
+from attnviz.engine.attention import (CAUSAL, MAX_DIM, MAX_ELIDED_TOKENS, MAX_TOKENS, Bias,  # noqa: E402
+                                      attend, check_matrix_shape, exact_vectors, softmax_weights)
+
+
+def test_token_and_dimension_limits_are_inclusive():
+    assert (MAX_TOKENS, MAX_ELIDED_TOKENS, MAX_DIM) == (64, 1024, 64)
+    assert len(exact_vectors([[1]] * 64, "q")) == 64
+    with pytest.raises(InputError, match=r"65 vectors; the limit is 64 \(up to 1,024 with elision"):
+        exact_vectors([[1]] * 65, "q")
+    assert len(attend([[1]] * 1024, [[1]] * 3, rows={0}).q) == 1024
+    with pytest.raises(InputError, match="1025 vectors; the limit is 1,024$"):
+        attend([[1]] * 1025, [[1]] * 3, rows={0})
+    assert len(exact_vectors([[1] * 64], "q")[0]) == 64
+    with pytest.raises(InputError, match="vectors have 65 entries; the limit is 64"):
+        exact_vectors([[1] * 65], "q")
+
+
+def test_vector_shapes_are_checked_with_their_numbers():
+    with pytest.raises(InputError, match="vector 2 has 1 entries but vector 1 has 2"):
+        exact_vectors([[1, 2], [3]], "q")
+    with pytest.raises(InputError, match="vector 1 is empty"):
+        exact_vectors([[]], "q")
+    with pytest.raises(InputError, match="no vectors given"):
+        exact_vectors([], "q")
+    with pytest.raises(InputError, match="q vectors have 2 entries but k vectors have 1"):
+        attend([[1, 2]], [[1]])
+    with pytest.raises(InputError, match="2 value vectors for 3 keys"):
+        attend([[1]], [[1]] * 3, v=[[1]] * 2)
+    assert attend([[1]], [[1]] * 3, v=[[1]] * 3).values == ((1,), (1,), (1,))
+    check_matrix_shape([[0, 0], [0, 0]], 2, 2)
+    with pytest.raises(InputError, match="3 rows for a 2×2 grid"):
+        check_matrix_shape([[0, 0]] * 3, 2, 2)
+    with pytest.raises(InputError, match="row 2 has 1 entries for a 2×2 grid"):
+        check_matrix_shape([[0, 0], [0]], 2, 2)
+
+
+def test_causal_runs_are_clipped_to_the_keys_there_are():
+    assert CAUSAL.runs(2) == ((0, 3),)
+    assert CAUSAL.runs(2, 5) == ((0, 3),)
+    assert CAUSAL.runs(4, 3) == ((0, 3),)  # clipped to 3 keys
+    assert CAUSAL.runs(2, 3) == ((0, 3),)
+
+
+def test_only_the_asked_rows_are_computed_and_the_rest_are_none():
+    a = attend([[1], [2], [3]], [[1], [2], [3]], rows={1})
+    assert a.scores == (None, (2, 4, 6), None)
+    assert a.kept == (None, (True, True, False), None)
+    whole = attend([[1], [2], [3]], [[1], [2], [3]])
+    assert whole.scores == ((1, 2, 3), (2, 4, 6), (3, 6, 9))
+    assert whole.kept == ((True, False, False), (True, True, False), (True, True, True))
+
+
+def test_logits_are_scale_times_score_plus_every_bias():
+    from attnviz.engine.attention import Scale
+
+    biases = [Bias("+B", lambda i, j: Fraction(j - i)), Bias("+C", lambda i, j: Fraction(1, 2))]
+    a = attend([[1], [2]], [[1], [3]], scale=Scale("2S", Fraction(2)), biases=biases)
+    assert a.logits == ((2 + 0 + Fraction(1, 2), 6 + 1 + Fraction(1, 2)), (4 - 1 + Fraction(1, 2), 12 + Fraction(1, 2)))
+    assert attend([[1]], [[3]], biases=biases[:1]).logits == ((3,),)
+    assert a.transformed and not attend([[1]], [[3]]).transformed
+    assert a.kept_logits(1) == (4 - 1 + Fraction(1, 2), 12 + Fraction(1, 2))
+    assert a.kept_scores(0) == (1,)
+
+
+def test_bias_at_writes_the_sign_of_its_value():
+    b = Bias("+1/2·(j-i)", lambda i, j: Fraction(j - i, 2))
+    assert b.at(2, 1) == ("+1/2·(j-i)", "-1/2")
+    assert b.at(1, 2) == ("+1/2·(j-i)", "+1/2")
+    assert b.at(1, 1) == ("+1/2·(j-i)", "+0")
+
+
+def test_outputs_exist_only_for_pinned_rows_with_values():
+    a = attend([[0], [1]], [[1], [1], [2]], mask=CAUSAL, v=[[2, 4], [6, 8], [10, 12]])
+    assert a.output(0) == (2, 4)  # one kept key
+    assert a.output(1) == (4, 6)  # two equal scores: weights 1/2, 1/2
+    assert attend([[1]], [[1], [2]], v=[[1], [2]], mask=attnviz.engine.attention.BoundMask("none", "all",
+                                                                                          lambda i, j: True)).output(0) is None
+    assert attend([[1]], [[1]]).output(0) is None  # no values
+
+
+def test_softmax_weights_kinds():
+    assert softmax_weights([]).kind == "undefined"
+    assert softmax_weights([Fraction(3)] * 3).values == (Fraction(1, 3),) * 3
+    named = softmax_weights([Fraction(1), Fraction(1), Fraction(2)])
+    assert named.kind == "named" and named.exponents == (1, 1, 2) and named.values == ()
+
+
+def test_all_integer_looks_at_every_entry():
+    assert attend([[1, 2]], [[3, 4]]).all_integer
+    assert not attend([[1, Fraction(1, 2)]], [[3, 4]]).all_integer
+    assert not attend([[1, 2]], [[3, Fraction(4, 3)]]).all_integer
+
+
+# --- publish/walkthrough/decode.py --------------------------------------------------------------------------
+
+from attnviz.publish.walkthrough.decode import decode_steps  # noqa: E402
+
+
+def test_a_prompt_that_leaves_nothing_to_generate_names_the_range():
+    fig = attnviz.figure([[1]] * 3, [[1]] * 3)
+    with pytest.raises(InputError, match=r"a prompt of 3 leaves no token to generate: give fewer than the 3 tokens "
+                                         r"\(1\.\.2\)"):
+        decode_steps(fig.attention, 3)
+    with pytest.raises(InputError, match=r"a prompt of 0 leaves no token"):
+        decode_steps(fig.attention, 0)
+
+
+def test_a_row_whose_last_kept_key_is_in_the_future_is_refused_even_when_the_one_before_is_not():
+    # Row 1 keeps keys 1 and 3: key 3 is not generated when token 1 is decoded (the check reads the last kept
+    # key; the one before it, 1, is not in the future).
+    fig = attnviz.figure([[1]] * 3, [[1]] * 3, mask="matrix=101;110;111")
+    with pytest.raises(InputError, match="query 1 attends to key 3, which is not generated yet when token 1 is "
+                                         "decoded"):
+        decode_steps(fig.attention, 1)
+
+
+def test_more_attention_branches():
+    from attnviz.engine.masks import Mask
+
+    inverted = ~CAUSAL
+    assert isinstance(inverted, Mask)
+    bound = attnviz.engine.masks.resolve(inverted, 3, 3, "top-left")
+    assert [[bool(bound.keep(i, j)) for j in range(3)] for i in range(3)] == [
+        [False, True, True], [False, False, True], [False, False, False]]
+    assert CAUSAL.runs(0, 0) == ()  # no keys: no run, not an empty (0, 0) one
+    filled = Bias("+r", lambda i, j: Fraction(0), named=lambda i, j: f"+r{i}{j}", filled=lambda i, j: f"+f{i}{j}")
+    assert filled.at(2, 3) == ("+r23", "+f23")
+    only_bias = attend([[1]], [[3]], biases=[Bias("+1", lambda i, j: Fraction(1))])
+    assert only_bias.transformed and only_bias.logits == ((4,),)
+
+
+def test_a_future_key_after_an_empty_row_is_refused_as_not_generated_yet():
+    # Row 1 keeps nothing, row 2 keeps only key 3: row 2's own (non-empty) row is the one checked.
+    fig = attnviz.figure([[1]] * 3, [[1]] * 3, mask="matrix=000;001;111")
+    with pytest.raises(InputError, match="query 2 attends to key 3, which is not generated yet when token 2 is "
+                                         "decoded"):
+        decode_steps(fig.attention, 1)
+
+
+# --- words/budget.py ----------------------------------------------------------------------------------------
+
+
+def test_the_value_digit_limit_is_200_inclusive():
+    from attnviz.words.budget import MAX_VALUE_DIGITS, check_inputs
+
+    assert MAX_VALUE_DIGITS == 200
+    # digits bound = q's numerator digits + k's + digits(d): 100 + 99 + 1 = 200 passes, 100 + 100 + 1 = 201 not.
+    check_inputs([[Fraction(10 ** 99)]], [[Fraction(10 ** 98)]])
+    check_inputs([[Fraction(5 * 10 ** 98)]], [[Fraction(10 ** 99)]])  # 99 + 100 + 1: a whole number, not scaled up
+    with pytest.raises(InputError, match="scores could need 201 digits or more"):
+        check_inputs([[Fraction(10 ** 99)]], [[Fraction(10 ** 99)]])
+
+
+# --- engine/masks.py ----------------------------------------------------------------------------------------
+
+
+def test_masks_nest_16_levels_and_no_more():
+    from attnviz.engine.masks import resolve
+
+    assert resolve("(" * 16 + "causal" + ")" * 16, 3, 3, "top-left").keep(1, 1)
+    with pytest.raises(InputError, match="masks nest deeper than 16 levels"):
+        resolve("(" * 17 + "causal" + ")" * 17, 3, 3, "top-left")
+
+
+def test_custom_makes_a_mask_from_a_function():
+    from attnviz.engine.masks import Mask, custom, resolve
+
+    m = custom(lambda i, j: j == i, name="diag", rule="j=i")
+    assert isinstance(m, Mask)
+    bound = resolve(m, 3, 3, "top-left")
+    assert bound.name == "diag"
+    assert [[bool(bound.keep(i, j)) for j in range(3)] for i in range(3)] == [
+        [True, False, False], [False, True, False], [False, False, True]]
+
+
+@pytest.mark.parametrize("text, n_q, n_k, align", [
+    ("prefix=2,documents=1,1,2,2,2", 3, 5, "bottom-right"),
+    ("prefix=2,documents=1,1,1,2,2", 5, 5, "top-left"),
+    ("padding=2,5 & window=4", 7, 7, "top-left"),
+    ("(padding=2,4 | chunk=3) & (window=5 & padding=6)", 8, 8, "top-left"),
+    ("padding=1,3,5 & padding=2,6", 8, 8, "top-left"),
+])
+def test_a_masks_runs_are_its_kept_cells(text, n_q, n_k, align):
+    from attnviz.engine.masks import resolve
+
+    bound = resolve(text, n_q, n_k, align)
+    for i in range(n_q):
+        cells = [j for j in range(n_k) if bound.keep(i, j)]
+        from_runs = [j for a, b in bound.runs(i) for j in range(a, b)]
+        assert from_runs == cells, (text, i)
+
+
+def test_long_id_lists_are_written_as_runs():
+    from attnviz.engine.masks import resolve
+
+    text = "segments=" + ",".join(["1"] * 10 + ["2"] * 10)
+    assert resolve(text, 20, 20, "top-left").rule_text(1) == "j<=i, i and j in the same segment of (1×10, 2×10)"
