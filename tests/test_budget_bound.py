@@ -63,7 +63,7 @@ def test_the_estimate_bounds_a_mask_map(n, mask):
 
 
 def test_the_estimate_bounds_a_labelled_map_and_a_decode_shape():
-    assert_bound(attnviz.figure(view="mask", tokens=["token number %d" % i for i in range(12)], mask="window=4"))
+    assert_bound(attnviz.figure(view="mask", tokens=[f"token number {i}" for i in range(12)], mask="window=4"))
     assert_bound(attnviz.figure(view="mask", shape="4x40", align="bottom-right", highlight=["2,3", "row=4"]))
 
 

@@ -110,8 +110,8 @@ def test_outputs_exist_only_for_pinned_rows_with_values():
     a = attend([[0], [1]], [[1], [1], [2]], mask=CAUSAL, v=[[2, 4], [6, 8], [10, 12]])
     assert a.output(0) == (2, 4)  # one kept key
     assert a.output(1) == (4, 6)  # two equal scores: weights 1/2, 1/2
-    assert attend([[1]], [[1], [2]], v=[[1], [2]], mask=attnviz.engine.attention.BoundMask("none", "all",
-                                                                                          lambda i, j: True)).output(0) is None
+    keep_all = attnviz.engine.attention.BoundMask("none", "all", lambda i, j: True)
+    assert attend([[1]], [[1], [2]], v=[[1], [2]], mask=keep_all).output(0) is None
     assert attend([[1]], [[1]]).output(0) is None  # no values
 
 
