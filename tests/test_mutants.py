@@ -232,3 +232,36 @@ def test_long_id_lists_are_written_as_runs():
 
     text = "segments=" + ",".join(["1"] * 10 + ["2"] * 10)
     assert resolve(text, 20, 20, "top-left").rule_text(1) == "j<=i, i and j in the same segment of (1×10, 2×10)"
+
+
+def test_not_chains_count_as_nesting():
+    """A chain of ~ nests: 16 levels are read, 17 refused (MAX_DEPTH), as parentheses are."""
+    from attnviz.engine.masks import resolve
+
+    assert [bool(resolve("~" * 16 + "causal", 3, 3).keep(0, 1))] == [False]
+    with pytest.raises(attnviz.InputError, match="nest deeper than 16 levels"):
+        resolve("~" * 17 + "causal", 3, 3)
+
+
+def test_a_chunk_offset_is_written_in_the_rule_in_either_index_base():
+    from attnviz.engine.masks import resolve
+
+    chunked = resolve("chunk=2,offset=1", 5, 5)
+    assert chunked.rule_text(1) == "j<=i, i and j in the same block of 2 positions, blocks starting at position 2"
+    assert chunked.rule_text(0) == "j<=i, i and j in the same block of 2 positions, blocks starting at position 1"
+
+
+def test_a_dilated_window_aligned_bottom_right_on_a_wide_grid():
+    """3 queries at positions 5-7 of 7 keys (1-based): keys within 4 behind, every second one."""
+    from attnviz.engine.masks import resolve
+
+    mask = resolve("window=2,dilation=2", 3, 7, align="bottom-right")
+    brute = [[int((i + 4 - j) in (0, 2)) for j in range(7)] for i in range(3)]
+    assert [[int(bool(mask.keep(i, j))) for j in range(7)] for i in range(3)] == brute
+    assert mask.rule_text(1) == "i<j<=i+4, (i+4-j) mod 2 = 0, aligned bottom-right"
+
+
+def test_redundant_parentheses_do_not_change_a_rule():
+    from attnviz.engine.masks import resolve
+
+    assert resolve("(causal)", 4, 4).rule_text(1) == resolve("causal", 4, 4).rule_text(1) == "j<=i"
