@@ -23,6 +23,14 @@ def test_package_passes_its_mypy_config():
     assert code == 0, output
 
 
+def test_the_mypy_config_is_strict_and_excuses_no_module():
+    import tomllib
+
+    config = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert config["strict"] is True and config["files"] == ["attnviz"]
+    assert "overrides" not in config and "untyped_calls_exclude" not in config
+
+
 @pytest.fixture(scope="module")
 def user_dir(tmp_path_factory):
     """A folder outside the repo: mypy finds attnviz where a user's would, installed in the environment."""
