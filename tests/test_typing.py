@@ -26,7 +26,8 @@ def test_package_passes_its_mypy_config():
 def test_the_mypy_config_is_strict_and_excuses_no_module():
     import tomllib
 
-    config = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    pyproject = Path(__file__).parent.parent / "pyproject.toml"
+    config = tomllib.loads(pyproject.read_text(encoding="utf-8"))["tool"]["mypy"]
     assert config["strict"] is True and config["files"] == ["attnviz"]
     assert "overrides" not in config and "untyped_calls_exclude" not in config
 
