@@ -132,7 +132,7 @@ class _AsDataclass:
     them): the record's fields as dataclasses' own Field objects, made the first time one is asked for."""
 
     def __get__(self, instance, owner):
-        import dataclasses
+        import dataclasses  # off the command's path: only code that asks for the fields pays for it
 
         made = {}
         for spec in owner.__record_fields__:

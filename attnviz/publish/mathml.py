@@ -10,6 +10,8 @@ no macros (`\\def`, `\\newcommand`: a few lines of them expanded to 17.8 MB), no
 `\\hspace`), no classes, colours, styles or links. Its TeX and its MathML are bounded.
 """
 
+from __future__ import annotations
+
 import re
 import xml.etree.ElementTree as ET
 
@@ -51,18 +53,20 @@ TEX_COMMANDS = frozenset("""
 """.split())
 #: After a backslash, these characters: escapes (`\{`, `\_`), spacing (`\,`, `\ `) and the line break `\\`.
 TEX_SYMBOLS = frozenset("{}_%&#$|,;:! \\")
+#: The environments a formula may use (`\begin{NAME}`): matrices, cases and alignments.
 TEX_ENVIRONMENTS = frozenset("matrix pmatrix bmatrix Bmatrix vmatrix Vmatrix smallmatrix cases aligned "
                              "gathered array".split())
 _COMMAND = re.compile(r"\\([A-Za-z]+|.?)", re.S)
 _ENVIRONMENT = re.compile(r"\\(?:begin|end)\s*\{([^{}]*)\}")
 
 
-def tex_to_mathml(tex, where=None):
+def tex_to_mathml(tex: str, where: str | None = None) -> str:
     """A TeX formula as a block <math>, its TeX kept as an annotation; `where` names it in errors.
 
     >>> tex_to_mathml("x^2")  # doctest: +ELLIPSIS
     '<math ... display="block"><semantics><mrow>...</mrow><annotation encoding="application/x-tex">x^2</annotation>...'
     """
+    # an optional dependency, loaded only when a formula is typeset
     from latex2mathml.converter import convert_to_element
 
     check_tex(tex, where)
@@ -95,7 +99,7 @@ def tex_to_mathml(tex, where=None):
     return mathml
 
 
-def check_tex(tex, where=None):
+def check_tex(tex: str, where: str | None = None) -> None:
     """Refuse a formula that is too long or uses a command outside `TEX_COMMANDS`, before it is typeset.
 
     >>> check_tex(r"\\frac{1}{2} \\to x")
@@ -118,12 +122,12 @@ def check_tex(tex, where=None):
                              f"{', '.join(sorted(TEX_ENVIRONMENTS))}", where)
 
 
-def _char(match):
+def _char(match: re.Match[str]) -> str:
     code = int(match[1], 16)
     return chr(code) if code <= 0x10FFFF else match[0]
 
 
-def _reason(err):
+def _reason(err: Exception) -> str:
     """latex2mathml's `MissingSuperScriptOrSubscriptError()` -> "missing superscript or subscript"."""
     name = re.sub(r"(?<!^)(?=[A-Z])", " ", type(err).__name__).lower().removesuffix(" error")
     return f"{name} ({err})" if str(err) else name

@@ -5,26 +5,39 @@ escaped by jinja2, the figures by the SVG backend, the formulas by `mathml`). Ea
 inlined with its own id prefix; the step SVGs are the same figures, standalone.
 """
 
+from __future__ import annotations
+
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..io.atomic import folder_lock, write_tree_atomic
+from ..render.themes import get_theme
+from ..words.budget import check_page, drawable_chars
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from os import PathLike
+
+    from ..figures.api import Drawable
+    from .document import Document, Section
 
 __all__ = ["TEMPLATE", "template_dir", "render_page", "page_files", "write_page", "inline_svg"]
 
+#: The page's jinja2 template, in `template_dir()`.
 TEMPLATE = "page.html.j2"
 STEPS = "steps"
 
 
 @dataclass(frozen=True)
 class _Step:
-    section: object
+    section: Section
     svg: str  # inline SVG markup
     mathml: str  # the formula as MathML, or ""
 
 
-def template_dir():
+def template_dir() -> Path:
     """The templates folder: inside the installed package, or beside it in a source tree."""
     package = Path(__file__).resolve().parents[1]
     for folder in (package / "templates", package.parent / "templates"):
@@ -33,21 +46,22 @@ def template_dir():
     raise FileNotFoundError(f"attnviz's page template {TEMPLATE} is missing from {package}; reinstall attnviz")
 
 
-def inline_svg(svg):
+def inline_svg(svg: str) -> str:
     """A standalone SVG made fit for HTML: `aria-description` (ARIA 1.3, a draft the Nu checker
     does not accept yet) is left out; on the page, the section's prose describes its figure."""
     return re.sub(r' aria-description="[^"]*"', "", svg, count=1)
 
 
-def render_page(document, figures, name="<document>"):
+def render_page(document: Document, figures: Sequence[Drawable], name: str = "<document>") -> str:
     """The page's HTML (a str) for a document and its sections' figures (`document.build_figures`)."""
+    # Loaded only when a page is rendered, to keep start-up small: jinja2 (and its markupsafe), and
+    # mathml (xml.etree), which `inline_svg`'s users (the Markdown and MkDocs plugins) never need
     import jinja2
     from markupsafe import Markup
 
     from .mathml import tex_to_mathml
-    from ..render.themes import get_theme
 
-    steps = []
+    steps: list[_Step] = []
     for number, (section, figure) in enumerate(zip(document.sections, figures, strict=True), 1):
         mathml = section.formula and tex_to_mathml(section.formula, f"{name}: section {number}: formula")
         steps.append(_Step(section, Markup(inline_svg(figure.svg())), Markup(mathml or "")))
@@ -61,10 +75,9 @@ def render_page(document, figures, name="<document>"):
         swatch_dark=dark and (dark["computed-fill"], dark["computed-stroke"]))
 
 
-def page_files(document, figures, out_dir, name="<document>"):
+def page_files(document: Document, figures: Sequence[Drawable], out_dir: str | PathLike[str],
+               name: str = "<document>") -> dict[Path, str]:
     """Every file of the page, rendered: {path: text}; index.html first, then the steps in order."""
-    from ..words.budget import check_page, drawable_chars
-
     check_page(document, [drawable_chars(f) for f in figures], name)  # before anything is drawn
     out_dir = Path(out_dir)
     files = {out_dir / "index.html": render_page(document, figures, name)}
@@ -73,9 +86,11 @@ def page_files(document, figures, out_dir, name="<document>"):
     return files
 
 
-def write_page(document, figures, out_dir, name="<document>"):
+def write_page(document: Document, figures: Sequence[Drawable], out_dir: str | PathLike[str],
+               name: str = "<document>") -> list[Path]:
     """Write index.html and the step SVGs under `out_dir`, all or nothing; returns the paths. Two writers of
     one folder take turns (`output.folder_lock`), so its files are always one run's set."""
     files = page_files(document, figures, out_dir, name)  # drawn before the folder is locked: the lock is short
-    with folder_lock(out_dir):
-        return write_tree_atomic(files)
+    with folder_lock(out_dir):  # type: ignore[no-untyped-call]  # io.atomic: untyped
+        written: list[Path] = write_tree_atomic(files)  # type: ignore[no-untyped-call]  # io.atomic: untyped
+    return written

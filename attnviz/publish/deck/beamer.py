@@ -6,19 +6,28 @@ page's formulas may use and their braces balance, so a spec cannot make pdflatex
 (`\\input`, `\\openout`) or break the frame; any other formula is typeset as text.
 """
 
+from __future__ import annotations
+
 import re
 
 from ...render.tex_escape import escape, prose, typed_line
 from ...words.user_text import user_spans
 from ...render.tikz import colour_definitions, picture, tikz_items, tikz_styles
 from ...numbers.exact import InputError
+from ..mathml import check_tex
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from .model import Deck
 
 __all__ = ["beamer_document", "tikz_document", "safe_formula", "built_up"]
 
 _ESCAPE = re.compile(r"\\.", re.S)
 
 
-def safe_formula(tex):
+def safe_formula(tex: str) -> str | None:
     r"""`tex` if pdflatex may read it: the commands and environments the page's formulas may use
     (`mathml.check_tex`), balanced braces, no unescaped `$ # %`, `&` only in a matrix; else None.
 
@@ -27,8 +36,6 @@ def safe_formula(tex):
     >>> safe_formula(r"\input{/etc/passwd}"), safe_formula("x}{"), safe_formula("^^5cinput"), safe_formula("1 % }")
     (None, None, None, None)
     """
-    from ..mathml import check_tex
-
     try:
         check_tex(tex)
     except InputError:
@@ -44,7 +51,7 @@ def safe_formula(tex):
     return tex if depth == 0 else None
 
 
-def _formula(tex):
+def _formula(tex: str | None) -> str:
     """A formula that shrinks to fit the column when it is wider (a long softmax row)."""
     safe = tex and safe_formula(tex)
     if not tex:
@@ -54,10 +61,10 @@ def _formula(tex):
     return (r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{$\displaystyle " + safe + "$}")
 
 
-def _overlays(steps):
+def _overlays(steps: Iterable[int]) -> str:
     """`1-3,5`: Beamer's overlay list for a set of 1-based step numbers."""
-    steps, runs = sorted(steps), []
-    for n in steps:
+    runs: list[list[int]] = []
+    for n in sorted(steps):
         if runs and n == runs[-1][1] + 1:
             runs[-1][1] = n
         else:
@@ -65,25 +72,25 @@ def _overlays(steps):
     return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
-def built_up(item_lists):
+def built_up(item_lists: Sequence[Sequence[str]]) -> list[str]:
     """One picture's commands for every step: items every step draws alike are drawn once; the
     others under `\\only<steps>`, so what does not change never moves. `item_lists`: each step's
     items (strings), position by position the same parts of the figure."""
     if len({len(items) for items in item_lists}) != 1:  # not one figure: each step drawn whole
         return [rf"\only<{n}>{{" + "\n".join(items) + "}" for n, items in enumerate(item_lists, 1)]
-    commands = []
+    commands: list[str] = []
     for versions in zip(*item_lists):
         if len(set(versions)) == 1:
             commands.append(versions[0])
             continue
-        steps = {}
+        steps: dict[str, list[int]] = {}
         for n, version in enumerate(versions, 1):
             steps.setdefault(version, []).append(n)
         commands += [rf"\only<{_overlays(ns)}>{{" + version + "}" for version, ns in steps.items() if version]
     return commands
 
 
-def beamer_document(deck):
+def beamer_document(deck: Deck) -> str:
     """The deck as a Beamer file (16:9): a title frame, then one frame whose overlays are the steps."""
     layouts = deck.layouts()
     width, height = layouts[0].width, layouts[0].height
@@ -91,7 +98,8 @@ def beamer_document(deck):
     # Fit the figure in its column: by width if it is wider than the column's shape, else by height.
     size = r"{\linewidth}{!}" if width / height > 1.1 else r"{!}{0.84\textheight}"
     titles = "".join(rf"\only<{n}>{{{escape(slide.heading)}}}" for n, slide in enumerate(deck.slides, 1))
-    texts, notes = [], []
+    texts: list[str] = []
+    notes: list[str] = []
     for n, slide in enumerate(deck.slides, 1):
         # a user's text (a document's paragraph, a token label) is escaped; only attnviz's sentences are typeset
         body = r"\par\medskip ".join(typed_line(p, user_spans(p), prose) for p in slide.paragraphs)
@@ -133,7 +141,7 @@ def beamer_document(deck):
     return "\n".join(lines) + "\n"
 
 
-def tikz_document(deck):
+def tikz_document(deck: Deck) -> str:
     """The deck's figures as TikZ pictures, one per step, to `\\input` into a document that loads tikz
     and amsmath. Colours use `\\providecolor`: a colour the document defines first wins."""
     layouts = deck.layouts()

@@ -3,16 +3,42 @@ PDF or an animated SVG. Every format paints the deck's layouts, all at the deck'
 with a backend: TikZ (`backends.tikz`), python-pptx shapes (`backends.powerpoint`) or SVG.
 """
 
+from __future__ import annotations
+
+import datetime
+import importlib
 import io
 from pathlib import PurePath
 
+from ...io.atomic import folder_lock, write_tree_atomic
 from ...numbers.exact import InputError
+from ...render.raster import to_pdf
+from ...render.svg import fmt, render_svg
+from ...render.xml import escape_text
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from os import PathLike
+    from pathlib import Path
+    from types import ModuleType
+
+    from pptx.slide import Slide
+    from pptx.shapes.autoshape import Shape
+    from pptx.util import Length
+
+    from .model import Deck
+
+    #: What a format writes: {path: text or bytes}.
+    Files = dict[str | PathLike[str], str | bytes]
 
 __all__ = ["FORMATS", "DEFAULT_PATHS", "choose_format", "deck_files", "write_deck", "pptx_bytes", "pdf_bytes",
            "animated_svg", "STEP_SECONDS"]
 
+#: The formats a deck can be written in (`attnviz slides -f`).
 FORMATS = ("beamer", "tikz", "revealjs", "pptx", "pdf", "svg-animated")
 DEFAULT_FORMAT = "pdf"
+#: Where each format is written when no path is given.
 DEFAULT_PATHS = {"beamer": "out/slides.tex", "tikz": "out/slides-tikz.tex", "revealjs": "out/slides",
                  "pptx": "out/slides.pptx", "pdf": "out/slides.pdf", "svg-animated": "out/slides.svg"}
 _BY_EXTENSION = {"tex": "beamer", "pptx": "pptx", "pdf": "pdf", "svg": "svg-animated"}
@@ -21,7 +47,7 @@ STEP_SECONDS = 3  # how long an animated SVG shows each step
 SLIDE_W, SLIDE_H = 12192000, 6858000  # a 16:9 PowerPoint slide (13.333 x 7.5 inches) in EMU
 
 
-def choose_format(format, path):
+def choose_format(format: str | None, path: str | None) -> tuple[str, str]:
     """(format, path): `format` if given, else the one the path's extension names (.tex is Beamer), else PDF;
     the default path for the format when `path` is None."""
     suffix = PurePath(str(path)).suffix[1:].lower() if path else ""
@@ -41,45 +67,43 @@ def choose_format(format, path):
     return format, path
 
 
-def deck_files(deck, format, path):
+def deck_files(deck: Deck, format: str, path: str) -> Files:
     """Every file of the deck in `format` at `path`: {path: text or bytes}."""
     if format == "revealjs":
-        from .revealjs import revealjs_files
+        from .revealjs import revealjs_files  # each format's writer loads only when chosen: start-up stays small
 
         return revealjs_files(deck, path)
     if format in ("beamer", "tikz"):
-        from .beamer import beamer_document, tikz_document
+        from .beamer import beamer_document, tikz_document  # as above: loaded only for LaTeX
 
         return {path: (beamer_document if format == "beamer" else tikz_document)(deck)}
-    writer = {"pptx": pptx_bytes, "pdf": pdf_bytes, "svg-animated": animated_svg}[format]
-    return {path: writer(deck)}
+    writers: dict[str, Callable[[Deck], str | bytes]] = {"pptx": pptx_bytes, "pdf": pdf_bytes,
+                                                          "svg-animated": animated_svg}
+    return {path: writers[format](deck)}
 
 
-def write_deck(deck, format, path):
+def write_deck(deck: Deck, format: str, path: str) -> list[Path]:
     """Write the deck, all files or none (atomically); returns the paths written. Two writers of one reveal.js
     folder take turns (`output.folder_lock`), as pages do."""
-    from ...io.atomic import folder_lock, write_tree_atomic
-
     files = deck_files(deck, format, path)  # drawn before the folder is locked: the lock is short
+    written: list[Path]
     if format != "revealjs":
-        return write_tree_atomic(files)
-    with folder_lock(path):
-        return write_tree_atomic(files)
+        written = write_tree_atomic(files)  # type: ignore[no-untyped-call]  # io.atomic: untyped
+        return written
+    with folder_lock(path):  # type: ignore[no-untyped-call]  # io.atomic: untyped
+        written = write_tree_atomic(files)  # type: ignore[no-untyped-call]  # io.atomic: untyped
+    return written
 
 
-def _step_svgs(deck):
+def _step_svgs(deck: Deck) -> list[str]:
     """Each slide's figure as SVG, drawn at the deck's frame size."""
-    from ...render.svg import render_svg
-
     return [render_svg(layout, slide.figure.id_prefix, theme=slide.figure.theme,
                        description=slide.figure.description())
             for slide, layout in zip(deck.slides, deck.layouts())]
 
 
-def pdf_bytes(deck):
+def pdf_bytes(deck: Deck) -> bytes:
     """One PDF, a page per step, every page the frame's size: each step's SVG through Cairo, joined by pypdf."""
-    from ...render.raster import to_pdf
-
     pypdf = _need("pypdf", "PDF decks")
     writer = pypdf.PdfWriter()
     for svg in _step_svgs(deck):
@@ -91,12 +115,9 @@ def pdf_bytes(deck):
     return out.getvalue()
 
 
-def animated_svg(deck):
+def animated_svg(deck: Deck) -> str:
     """One SVG that shows the steps in turn with a CSS animation (no SMIL, no script); a viewer who
     asks for reduced motion sees the last step, still. Each step is its figure's own SVG, nested."""
-    from ...render.svg import fmt
-    from ...render.xml import escape_text
-
     layouts, svgs = deck.layouts(), _step_svgs(deck)
     n = len(svgs)
     width, height = fmt(layouts[0].width), fmt(layouts[0].height)
@@ -117,12 +138,11 @@ def animated_svg(deck):
     return "\n".join(parts) + "\n</svg>\n"
 
 
-def pptx_bytes(deck):
+def pptx_bytes(deck: Deck) -> bytes:
     """A 16:9 PowerPoint deck: a title slide, then a slide per step with the figure as native shapes,
     the step's heading and sentences beside it, and the sentences in the speaker notes."""
     _need("pptx", "PowerPoint decks", "python-pptx")
-    import datetime
-
+    # python-pptx is an optional dependency (attnviz[slides]): it and its painter load only for a PowerPoint deck
     from pptx import Presentation
     from pptx.util import Emu, Pt
 
@@ -160,11 +180,14 @@ def pptx_bytes(deck):
     return _stable_zip(out.getvalue())
 
 
-def _text_box(slide, left, top, width, height, text, size, bold=False, wrap=False):
+def _text_box(slide: Slide, left: int, top: int, width: int, height: int, text: str, size: Length,
+              bold: bool = False, wrap: bool = False) -> Shape:
+    # python-pptx is an optional dependency (attnviz[slides]): loaded only for a PowerPoint deck
     from pptx.dml.color import RGBColor
     from pptx.enum.text import PP_ALIGN
+    from pptx.util import Emu
 
-    box = slide.shapes.add_textbox(left, top, width, height)
+    box = slide.shapes.add_textbox(Emu(left), Emu(top), Emu(width), Emu(height))  # lengths in EMU
     frame = box.text_frame
     frame.word_wrap = wrap
     for n, line in enumerate(text.split("\n")):
@@ -173,15 +196,15 @@ def _text_box(slide, left, top, width, height, text, size, bold=False, wrap=Fals
         run = paragraph.add_run()
         run.text = line
         run.font.size, run.font.bold, run.font.name = size, bold, "DejaVu Sans"
-        run.font.color.rgb = RGBColor(0x11, 0x18, 0x27)
+        run.font.color.rgb = RGBColor(0x11, 0x18, 0x27)  # type: ignore[no-untyped-call]  # python-pptx: untyped
         if n:
             paragraph.space_before = size // 2
     return box
 
 
-def _stable_zip(data):
+def _stable_zip(data: bytes) -> bytes:
     """The zip with every entry dated 1980-01-01, so the same deck gives the same bytes."""
-    import zipfile
+    import zipfile  # only a PowerPoint deck is a zip: the other formats never load it
 
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
@@ -191,9 +214,7 @@ def _stable_zip(data):
     return out.getvalue()
 
 
-def _need(module, what, package=None):
-    import importlib
-
+def _need(module: str, what: str, package: str | None = None) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError:

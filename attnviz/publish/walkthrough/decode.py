@@ -8,6 +8,8 @@ full figure, which the step says and the tests check. The cache after step t is 
 query t attends to; the masks real decoders use (causal, window=W, chunk=C) all work this way.
 """
 
+from __future__ import annotations
+
 from dataclasses import replace
 
 from ...words import notation
@@ -17,7 +19,18 @@ from ...engine.decode import DecodeStep, decode_steps, keys_text as _keys
 from ...figures.api import Figure
 from ...words.highlight import parse_targets
 from ...layout.figure import lay_out
-from .scores import LEGEND, _softmax_section, _tex_number, check_walk_size
+from .scores import LEGEND, _softmax_section, _tex_number, check_walk_size, kept_rows
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import cast
+
+    from ...engine.attention import Attention
+    from ...typing import HighlightTarget, ThemeName
+    from ...words.figure_text import FigureText
+    from ...words.highlight import Highlight
+    from ..document import Document
 
 __all__ = ["DecodeStep", "decode_steps", "decode_walkthrough", "matrix_tex"]
 
@@ -25,19 +38,24 @@ SERIES = "Decoding with a KV cache"
 MAX_MATRIX = 8  # the prefill's scores written as a matrix up to this many tokens; larger prompts in words
 
 
-def _count(n, noun="key"):
+def _count(n: int, noun: str = "key") -> str:
     return f"{n} {noun}{'s' * (n != 1)}"
 
 
-def decode_walkthrough(fig, prompt):
+def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]]:
     """(Document, figures) for decoding `fig` (an `attnviz.Figure`) after a prompt of `prompt` tokens."""
     attention, words = fig.attention, fig.words
+    if TYPE_CHECKING:  # a walkthrough is of a full figure: its vectors and its words
+        assert attention is not None and isinstance(words, FigureText)
+        theme = cast("ThemeName", fig.theme)  # a figure keeps its theme's name as a str
+    else:
+        theme = fig.theme
     prefill_cache, steps = decode_steps(attention, prompt)
     n = attention.shape[0]
     check_walk_size(len(steps) + 1, n * n, f"the prefill and {len(steps)} decoded tokens", "decode")
     words = replace(words, grid_caption=f"{words.grid_caption}; decoded with a KV cache after a prompt of {prompt}")
     sections = [_prefill_section(attention, prompt, prefill_cache)]
-    sections += [_step_section(step, n, prompt, attention, fig.words) for step in steps]
+    sections += [_step_section(step, n, prompt, attention, words) for step in steps]
     mask = attention.mask
     intro = (f"The first {_count(prompt, 'token')} are the prompt and the other {n - prompt} are generated one at a "
              f"time. The prefill step computes the prompt's {prompt}×{prompt} grid with the {mask.name} mask "
@@ -49,7 +67,7 @@ def decode_walkthrough(fig, prompt):
                              intro=(intro,), legend=LEGEND, sections=sections)
     caches = [_cache_line("the prompt", prefill_cache, ())]
     caches += [_cache_line(f"token {step.t}", step.after, step.evicted) for step in steps]
-    steps_words = []
+    steps_words: list[tuple[Highlight, FigureText]] = []
     outputs = attention.values is not None
     for number, section in enumerate(document.sections):
         last = prompt + number  # rows up to this one are computed
@@ -62,26 +80,28 @@ def decode_walkthrough(fig, prompt):
         with_cache = [(marks, replace(w, subtitle=cache)) for (marks, w), cache in zip(steps_words, caches)]
         if len({(layout.width, layout.height) for layout in (lay_out(w) for _, w in with_cache)}) == 1:
             steps_words = with_cache  # (unless one would wrap differently: slides must not jump)
-    figures = [Figure(attention, marks, w, id_prefix=section.id_prefix, theme=fig.theme, embed_font=fig.embed_font)
+    figures = [Figure(attention, marks, w, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font)
                for (marks, w), section in zip(steps_words, document.sections)]
     return document, figures
 
 
-def _cache_line(after, cache, evicted):
+def _cache_line(after: str, cache: Sequence[int], evicted: Sequence[int]) -> str:
     """`KV cache after token 5: K3–K5 (3 keys); K2 evicted.`"""
     line = f"KV cache after {after}: {_keys(cache)} ({_count(len(cache))})"
     return line + (f"; {_keys(evicted)} evicted." if evicted else ".")
 
 
-def _highlight(rows, attention):
-    cells = tuple((i, j) for i in rows for j in range(1, attention.shape[1] + 1) if attention.kept[i - 1][j - 1])
-    outputs = tuple(f"output={i}" for i in rows) if attention.values is not None else ()
+def _highlight(rows: Iterable[int], attention: Attention) -> tuple[HighlightTarget, ...]:
+    kept = kept_rows(attention)
+    cells = tuple((i, j) for i in rows for j in range(1, attention.shape[1] + 1) if kept[i - 1][j - 1])
+    outputs: tuple[str, ...] = tuple(f"output={i}" for i in rows) if attention.values is not None else ()
     return cells + tuple(f"softmax={i}" for i in rows) + outputs
 
 
-def _prefill_section(attention, prompt, cache):
+def _prefill_section(attention: Attention, prompt: int, cache: Sequence[int]) -> Section:
     mask = attention.mask
-    kept = sum(attention.kept[i][j] for i in range(prompt) for j in range(prompt))
+    rows = kept_rows(attention)
+    kept = sum(rows[i][j] for i in range(prompt) for j in range(prompt))
     evicted = [j for j in range(1, prompt + 1) if j not in cache]
     keeps = f"The cache holds {_keys(cache)} and {_keys(cache, 'V')} ({_count(len(cache))})"
     if evicted:
@@ -94,20 +114,24 @@ def _prefill_section(attention, prompt, cache):
                    formula=formula, highlight=_highlight(range(1, prompt + 1), attention))
 
 
-def matrix_tex(attention, n_q, n_k, superscript=""):
+def matrix_tex(attention: Attention, n_q: int, n_k: int, superscript: str = "") -> str | None:
     """The first n_q×n_k scores (logits, when scaled or biased) as a TeX matrix, masked cells a dot;
     None when it is larger than MAX_MATRIX a side (the sentences say it in words)."""
     if max(n_q, n_k) > MAX_MATRIX:
         return None
     shown = attention.scores if attention.logits is None else attention.logits
-    rows = [" & ".join(_tex_number(shown[i][j]) if attention.kept[i][j] else r"\cdot" for j in range(n_k))
-            for i in range(n_q)]
+    kept = kept_rows(attention)
+    rows = []
+    for i in range(n_q):
+        row = shown[i]
+        assert row is not None  # a matrix is written of a figure drawn whole
+        rows.append(" & ".join(_tex_number(row[j]) if kept[i][j] else r"\cdot" for j in range(n_k)))
     letter = "L" if attention.transformed else "S"
     return (rf"{letter}{superscript}_{{1..{n_q},\,1..{n_k}}} = \begin{{pmatrix}} " + r" \\ ".join(rows)
             + r" \end{pmatrix}")
 
 
-def _step_section(step, n, prompt, attention, words):
+def _step_section(step: DecodeStep, n: int, prompt: int, attention: Attention, words: FigureText) -> Section:
     t, mask = step.t, attention.mask
     cached = len(step.attended) - 1
     before = f"before, it held {_keys(step.before)} ({_count(len(step.before))})"

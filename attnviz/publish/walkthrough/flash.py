@@ -7,6 +7,8 @@ later tiles empty, and states per query row the running maximum m_i, the running
 tiles are skipped, and the step after them says so. The numbers come from `flash.flash_steps`.
 """
 
+from __future__ import annotations
+
 from dataclasses import replace
 
 from ...words import notation
@@ -19,19 +21,37 @@ from ...words.highlight import parse_targets
 from ...numbers.surds import Surd, sign
 from .scores import LEGEND, _tex_exponent, _tex_number, check_walk_size
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import TypeAlias, cast
+
+    from ...engine.attention import Attention
+    from ...engine.tiled_softmax import FlashStep, Tile
+    from ...typing import Exact, FlashOrder, HighlightTarget, ThemeName
+    from ...words.figure_text import FigureText
+    from ..document import Document
+
+    #: Each row's running state so far: i -> (m_i, ℓ_i's exponents).
+    State: TypeAlias = dict[int, tuple[Exact, tuple[Exact, ...]]]
+
 __all__ = ["ORDER_NAMES", "flash_walkthrough"]
 
+#: Each loop order's name and its loops, in words.
 ORDER_NAMES = {"fa2": ("FlashAttention-2", "outer loop over query blocks, inner over key blocks"),
                "fa1": ("FlashAttention-1", "outer loop over key blocks, inner over query blocks")}
 SERIES = "FlashAttention, tile by tile"
 
 
-def flash_walkthrough(fig, block, order="fa2"):
+def flash_walkthrough(fig: Figure, block: tuple[int, int],
+                      order: FlashOrder = "fa2") -> tuple[Document, list[Figure]]:
     """(Document, figures) for the tiled online softmax of `fig` (an `attnviz.Figure`) in Br×Bc tiles."""
     if order not in ORDERS:
         raise InputError(f"expected fa2 (outer loop over query blocks) or fa1 (outer over key blocks), got {order!r}",
                          "flash_order")
     attention = fig.attention
+    if TYPE_CHECKING:  # a walkthrough is of a full figure: its vectors and its words
+        assert attention is not None and isinstance(fig.words, FigureText)
     try:
         all_tiles = tiles(attention, block, order)
     except InputError as err:
@@ -48,8 +68,9 @@ def flash_walkthrough(fig, block, order="fa2"):
         caption += f"; {len(skipped)} fully masked tile{'s' * (len(skipped) != 1)} skipped"
     words = replace(fig.words, grid_caption=caption)
 
-    sections, state = [], {}
-    pending_skips = []
+    sections: list[Section] = []
+    state: State = {}
+    pending_skips: list[Tile] = []
     for tile in all_tiles:  # the skipped tiles are named in the step that follows them
         if tile.skipped:
             pending_skips.append(tile)
@@ -64,7 +85,8 @@ def flash_walkthrough(fig, block, order="fa2"):
     return document, _figures(fig, words, steps, all_tiles, document)
 
 
-def _intro(attention, steps, all_tiles, block, name, loops):
+def _intro(attention: Attention, steps: Sequence[FlashStep], all_tiles: Sequence[Tile], block: tuple[int, int],
+           name: str, loops: str) -> str:
     n_q, n_k = attention.shape
     skipped = sum(tile.skipped for tile in all_tiles)
     word = "logits" if attention.transformed else "scores"
@@ -77,40 +99,41 @@ def _intro(attention, steps, all_tiles, block, name, loops):
             "exact. The last step shows that e^(s−m_i)/ℓ_i is the one-shot named softmax.")
 
 
-def _span(indices, one, many):
+def _span(indices: Sequence[int], one: str, many: str) -> str:
     """`query 3`, `queries 3–4`."""
     return f"{one} {indices[0]}" if len(indices) == 1 else f"{many} {indices[0]}–{indices[-1]}"
 
 
-def _tile_name(tile):
+def _tile_name(tile: Tile | FlashStep) -> str:
     return f"{_span(tile.rows, 'query', 'queries')} × {_span(tile.keys, 'key', 'keys')}"
 
 
-def _grouped(x):
+def _grouped(x: Exact) -> str:
     """An exact value as a term after a minus sign: `2`, `(-1)`, `(1+√2/2)`."""
     text = notation.format_exact(x)
     return f"({text})" if sign(x) < 0 or (isinstance(x, Surd) and x.a != 0) else text
 
 
-def _tex_grouped(x):
+def _tex_grouped(x: Exact) -> str:
     tex = _tex_number(x)
     return rf"\left({tex}\right)" if sign(x) < 0 or (isinstance(x, Surd) and x.a != 0) else tex
 
 
-def _sum_text(exponents):
+def _sum_text(exponents: Sequence[Exact]) -> str:
     return "+".join(map(notation.exponential, exponents)) if exponents else "0"
 
 
-def _tex_sum(exponents):
+def _tex_sum(exponents: Sequence[Exact]) -> str:
     return "+".join(f"e^{{{_tex_exponent(x)}}}" for x in exponents) if exponents else "0"
 
 
-def _tile_section(step, count, attention, state, skipped, name):
+def _tile_section(step: FlashStep, count: int, attention: Attention, state: State, skipped: Sequence[Tile],
+                  name: str) -> Section:
     """One tile: its scores, then each row's m, rescale and ℓ; updates `state` (i -> (m, ℓ exponents))."""
     tile_text = _tile_name(step)
     word = "logits" if attention.transformed else "scores"
     letter = "L" if attention.transformed else "S"
-    parts = []
+    parts: list[str] = []
     if skipped:
         parts.append("Skipped before this tile, fully masked: " + notation.and_list(map(_tile_name, skipped)) + ".")
     scores = [f"{letter}_{{{i},{j}}} = {notation.format_exact(s)}" for (i, j), s in step.scores.items()]
@@ -119,7 +142,7 @@ def _tile_section(step, count, attention, state, skipped, name):
     if step.masked:
         masked = [f"{letter}_{{{i},{j}}}" for i, j in step.masked]
         parts.append(f"Masked inside the tile: {notation.and_list(masked)}.")
-    formulas = []
+    formulas: list[str] = []
     for i in step.rows:
         text, tex = _row_update(step, i, attention, state)
         parts.append(text)
@@ -132,7 +155,7 @@ def _tile_section(step, count, attention, state, skipped, name):
                    highlight=tuple((i, j) for i in step.rows for j in step.keys))
 
 
-def _row_update(step, i, attention, state):
+def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> tuple[str, str | None]:
     """(sentence, TeX) for row i's running state after this tile; `state` is updated."""
     new = [j for j in step.keys if (i, j) in step.scores]
     if i not in step.m:
@@ -159,6 +182,8 @@ def _row_update(step, i, attention, state):
     factor = f"e^({notation.format_exact(old_m)}-{_grouped(m)})"
     tex_factor = f"e^{{{_tex_number(old_m)}-{_tex_grouped(m)}}}"
     rescale = step.rescale[i]
+    if TYPE_CHECKING:  # None only for a row's first kept keys, handled above
+        assert rescale is not None
     if rescale == 0:
         moved = f"the maximum stays, so the rescale factor is {factor} = e^0 = 1"
     else:
@@ -174,13 +199,13 @@ def _row_update(step, i, attention, state):
     return text, tex
 
 
-def _final_section(attention, steps, skipped):
+def _final_section(attention: Attention, steps: Sequence[FlashStep], skipped: Sequence[Tile]) -> Section:
     """Row by row: e^(s−m_i)/ℓ_i, multiplied above and below by e^(m_i), is the one-shot named softmax."""
-    final = {}
+    final: dict[int, tuple[Exact, tuple[Exact, ...], tuple[int, ...]]] = {}
     for step in steps:
         for i in step.m:
             final[i] = (step.m[i], step.l[i], step.seen[i])
-    parts = []
+    parts: list[str] = []
     if skipped:
         parts.append("Skipped at the end, fully masked: " + notation.and_list(map(_tile_name, skipped)) + ".")
     parts.append("After the last tile each weight is e^(s_ij−m_i)/ℓ_i. Multiplying it above and below by e^(m_i) "
@@ -212,25 +237,31 @@ def _final_section(attention, steps, skipped):
                    formula=formula, highlight=("softmax", *outputs))
 
 
-def _figures(fig, words, steps, all_tiles, document):
+def _figures(fig: Figure, words: FigureText, steps: Sequence[FlashStep], all_tiles: Sequence[Tile],
+             document: Document) -> list[Figure]:
     attention = fig.attention
+    if TYPE_CHECKING:  # a walkthrough is of a full figure
+        assert attention is not None
+        theme = cast("ThemeName", fig.theme)  # a figure keeps its theme's name as a str
+    else:
+        theme = fig.theme
     n_q = attention.shape[0]
     walked = [{(i, j) for i in tile.rows for j in tile.keys} for tile in all_tiles if not tile.skipped]
-    last_step = {}  # row -> the step after which its state is final
+    last_step: dict[int, int] = {}  # row -> the step after which its state is final
     for n, step in enumerate(steps):
         for i in step.rows:
             last_step[i] = n
-    figures = []
+    figures: list[Figure] = []
     for n, section in enumerate(document.sections):
         final = n == len(steps)
         pending_cells = frozenset().union(*walked[n + 1:]) if not final else frozenset()
         rows = frozenset() if final else frozenset(i for i in range(1, n_q + 1) if last_step.get(i, len(steps)) > n)
-        targets = list(section.highlight)
+        targets: list[HighlightTarget] = list(section.highlight)
         if not final:  # a row's softmax and output appear, highlighted, once its last tile is done
             done = [i for i, last in last_step.items() if last == n]
             targets += [f"softmax={i}" for i in done]
             targets += [f"output={i}" for i in done] if attention.values is not None else []
         marks = parse_targets(targets, attention)
         figures.append(Figure(attention, marks, at_step(words, marks, pending_cells, rows, rows),
-                              id_prefix=section.id_prefix, theme=fig.theme, embed_font=fig.embed_font))
+                              id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font))
     return figures

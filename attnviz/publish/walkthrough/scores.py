@@ -8,6 +8,8 @@ number a step shows is one the finished figure shows. What is not yet computed i
 empty (`content.at_step`), and every step states exactly what it computed, with its formula.
 """
 
+from __future__ import annotations
+
 import re
 from fractions import Fraction
 
@@ -22,30 +24,61 @@ from ...figures.api import Figure
 from ...words.highlight import parse_targets
 from ...numbers.surds import Surd
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any, TypeAlias, cast
+
+    from ...engine.attention import Attention
+    from ...typing import Exact, ThemeName
+    from ...words.figure_text import FigureText, OutputRow
+    from ..document import Document
+
+    #: ("score", i, j), ("mask",), ("softmax", i) or ("output", i): 1-based.
+    Step: TypeAlias = tuple[Any, ...]
+
 __all__ = ["MAX_STEPS", "MAX_WALK_CELLS", "check_walk_size", "SERIES", "LEGEND", "plan", "walkthrough"]
 
+#: The most steps one walkthrough may have.
 MAX_STEPS = 100
 #: Cells drawn over all of a walkthrough's steps: each step is a whole figure, so 64 steps of a 64×64 grid
 #: would be 150 MB of SVG. This is four times the largest walkthrough of scores (12 tokens, 91 steps).
 MAX_WALK_CELLS = 60_000
+#: The series title of a walkthrough of scores.
 SERIES = "Scores, Masks, Softmax"
+#: Every walkthrough's legend line.
 LEGEND = "highlighted = computed this step"
 MAX_LISTED = 12  # masked cells named one by one; more are counted
 MAX_SPELLED = 3  # softmax formulas spell out each weight up to this many scores; longer rows share one fraction
 
 
-def plan(attention):
+def plan(attention: Attention) -> list[Step]:
     """The steps, in order: ("score", i, j), ("mask",), ("softmax", i), ("output", i); 1-based."""
     n_q, n_k = attention.shape
-    kept = [("score", i + 1, j + 1) for i in range(n_q) for j in range(n_k) if attention.kept[i][j]]
+    rows = kept_rows(attention)
+    kept: list[Step] = [("score", i + 1, j + 1) for i in range(n_q) for j in range(n_k) if rows[i][j]]
     masked = len(kept) < n_q * n_k
     outputs = [("output", i) for i in range(1, n_q + 1)] if attention.values is not None else []
     return kept + ([("mask",)] if masked else []) + [("softmax", i) for i in range(1, n_q + 1)] + outputs
 
 
-def walkthrough(fig):
+def kept_rows(attention: Attention) -> list[tuple[bool, ...]]:
+    """`attention.kept`, row by row: a walkthrough's figure computes every row (none is elided)."""
+    rows = []
+    for row in attention.kept:
+        assert row is not None  # an elided figure leaves rows out; a walkthrough draws every row
+        rows.append(row)
+    return rows
+
+
+def walkthrough(fig: Figure) -> tuple[Document, list[Figure]]:
     """(Document, figures) for every step of `fig` (an `attnviz.Figure`), for `page.write_page`."""
     attention, words = fig.attention, fig.words
+    if TYPE_CHECKING:  # a walkthrough is of a full figure: its vectors and its words
+        assert attention is not None and isinstance(words, FigureText)
+        theme = cast("ThemeName", fig.theme)  # a figure keeps its theme's name as a str
+    else:
+        theme = fig.theme
     steps = plan(attention)
     if len(steps) > MAX_STEPS:
         raise InputError(f"{len(steps)} steps ({_count_steps(steps)}); the limit is {MAX_STEPS}: use fewer tokens",
@@ -62,11 +95,11 @@ def walkthrough(fig):
         marks = parse_targets(list(section.highlight), attention)
         cells, rows, outputs = _pending(steps, n, attention)
         figures.append(Figure(attention, marks, at_step(words, marks, cells, rows, outputs),
-                              id_prefix=section.id_prefix, theme=fig.theme, embed_font=fig.embed_font))
+                              id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font))
     return document, figures
 
 
-def check_walk_size(steps, cells, what, where):
+def check_walk_size(steps: int, cells: int, what: str, where: str) -> None:
     """Refuses a walkthrough of more than MAX_STEPS steps or MAX_WALK_CELLS cells drawn in all (`cells` a step)."""
     if steps > MAX_STEPS:
         raise InputError(f"{steps} steps ({what}); the limit is {MAX_STEPS}", where)
@@ -75,7 +108,7 @@ def check_walk_size(steps, cells, what, where):
                          f"limit is {MAX_WALK_CELLS:,}: use fewer tokens", where)
 
 
-def _count_steps(steps):
+def _count_steps(steps: Sequence[Step]) -> str:
     """`105 scores, the mask and 14 softmax rows`: what the steps are, for the too-many-steps error."""
     count = {kind: sum(step[0] == kind for step in steps) for kind in ("score", "mask", "softmax", "output")}
     parts = [f"{count['score']} scores", "the mask" if count["mask"] else "", f"{count['softmax']} softmax rows",
@@ -83,20 +116,22 @@ def _count_steps(steps):
     return notation.and_list(part for part in parts if part)
 
 
-def _pending(steps, n, attention):
+def _pending(steps: Sequence[Step], n: int,
+             attention: Attention) -> tuple[frozenset[tuple[int, int]], frozenset[int], frozenset[int]]:
     """Cells, softmax rows and output rows not yet computed before the end of step `n` (0-based)."""
     n_q, n_k = attention.shape
     done = steps[:n + 1]
     cells = {(i, j) for i in range(1, n_q + 1) for j in range(1, n_k + 1)}
     if ("mask",) in done or ("mask",) not in steps:
-        cells -= {(i + 1, j + 1) for i in range(n_q) for j in range(n_k) if not attention.kept[i][j]}
+        kept = kept_rows(attention)
+        cells -= {(i + 1, j + 1) for i in range(n_q) for j in range(n_k) if not kept[i][j]}
     cells -= {(step[1], step[2]) for step in done if step[0] == "score"}
     rows = set(range(1, n_q + 1)) - {step[1] for step in done if step[0] == "softmax"}
     outputs = set(range(1, n_q + 1)) - {step[1] for step in done if step[0] == "output"}
     return frozenset(cells), frozenset(rows), frozenset(outputs)
 
 
-def _intro(attention, steps, rounded=False):
+def _intro(attention: Attention, steps: Sequence[Step], rounded: bool = False) -> str:
     mask = attention.mask
     n_scores = sum(step[0] == "score" for step in steps)
     if n_scores == 0:  # every cell masked: nothing to compute before the mask
@@ -112,7 +147,7 @@ def _intro(attention, steps, rounded=False):
             "What is not yet computed is empty.")
 
 
-def _section(step, attention, words):
+def _section(step: Step, attention: Attention, words: FigureText) -> Section:
     if step[0] == "score":
         return _score_section(step[1], step[2], attention, words)
     if step[0] == "mask":
@@ -122,7 +157,7 @@ def _section(step, attention, words):
     return _output_section(step[1], attention, words.output_rows[step[1] - 1])
 
 
-def _score_section(i, j, attention, words):
+def _score_section(i: int, j: int, attention: Attention, words: FigureText) -> Section:
     q, k = attention.q[i - 1], attention.k[j - 1]
     value = dot(q, k)
     terms = " + ".join(f"{_factor(a)}·{_factor(b)}" for a, b in zip(q, k))
@@ -139,10 +174,14 @@ def _score_section(i, j, attention, words):
     return Section(heading=f"Score of Q{i} and K{j}", paragraphs=(paragraph,), formula=formula, highlight=((i, j),))
 
 
-def _logit(i, j, attention):
+def _logit(i: int, j: int, attention: Attention) -> tuple[str, str]:
     """(text, TeX) of `L_{2,1} = 2·S_{2,1}+1/2·(j-i) = 2·1+1/2·(1-2) = 3/2`: the caption's logit
     formula for this cell, then with its numbers put in, then the logit the cell shows."""
-    score = attention.scores[i - 1][j - 1]
+    scores, logits = attention.scores[i - 1], attention.logits
+    assert scores is not None and logits is not None  # the cell shows a logit: the figure computed its row's
+    logit_row = logits[i - 1]
+    assert logit_row is not None
+    score = scores[j - 1]
     scale = attention.scale.text if attention.scale is not None else "S_ij"
     named, filled = [scale.replace("S_ij", f"S_{{{i},{j}}}")], [scale.replace("S_ij", _factor(score))]
     for bias in attention.biases:
@@ -153,17 +192,18 @@ def _logit(i, j, attention):
             continue
         named.append(term)
         filled.append(value)
-    logit = attention.logits[i - 1][j - 1]
-    named, filled = "".join(named), "".join(filled)
-    text = f"L_{{{i},{j}}} = {named} = {filled} = {notation.format_exact(logit)}"
-    tex = rf"L_{{{i},{j}}} = {_tex_text(named)} = {_tex_text(filled)} = {_tex_number(logit)}"
+    logit = logit_row[j - 1]
+    named_text, filled_text = "".join(named), "".join(filled)
+    text = f"L_{{{i},{j}}} = {named_text} = {filled_text} = {notation.format_exact(logit)}"
+    tex = rf"L_{{{i},{j}}} = {_tex_text(named_text)} = {_tex_text(filled_text)} = {_tex_number(logit)}"
     return text, tex
 
 
-def _mask_section(attention):
+def _mask_section(attention: Attention) -> Section:
     mask = attention.mask
     n_q, n_k = attention.shape
-    masked = [(i + 1, j + 1) for i in range(n_q) for j in range(n_k) if not attention.kept[i][j]]
+    kept = kept_rows(attention)
+    masked = [(i + 1, j + 1) for i in range(n_q) for j in range(n_k) if not kept[i][j]]
     if len(masked) <= MAX_LISTED:
         names = [f"S_{{{i},{j}}}" for i, j in masked]
         listed = notation.and_list(names)
@@ -179,7 +219,7 @@ def _mask_section(attention):
                    formula=formula, highlight=("mask",))
 
 
-def _softmax_section(i, attention, shown_weights, form="expanded"):
+def _softmax_section(i: int, attention: Attention, shown_weights: str, form: str = "expanded") -> Section:
     """Row i's softmax, its weights written in the figure's `form` (expanded, normalizer or grouped)."""
     # The softmax's inputs: the scores, or the logits when the figure scales or biases them.
     scores = attention.kept_logits(i - 1)
@@ -221,7 +261,7 @@ def _softmax_section(i, attention, shown_weights, form="expanded"):
                    highlight=(f"softmax={i}",))
 
 
-def _output_section(i, attention, shown):
+def _output_section(i: int, attention: Attention, shown: OutputRow) -> Section:
     """Row i's output O_i = Σ_j w_ij·V_j; `shown` is the figure's own `OutputRow`, whose value the step repeats."""
     heading, highlight = f"Output of row {i}", (f"output={i}",)
     weights = attention.weights(i - 1)
@@ -229,13 +269,14 @@ def _output_section(i, attention, shown):
         return Section(heading=heading, paragraphs=(f"Row {i} has no unmasked key, so its output is undefined: "
                                                     "there are no weights to sum the value vectors with.",),
                        formula=None, highlight=highlight)
-    columns = [j + 1 for j, keep in enumerate(attention.kept[i - 1]) if keep]
+    columns = [j + 1 for j, keep in enumerate(kept_rows(attention)[i - 1]) if keep]
     wide = notation.wide_indices(attention.shape)  # as the figure writes the weights: w3,12 rather than w312
     names = [f"w_{{{i},{j}}}" if wide else f"w_{{{i}{j}}}" for j in columns]
     sentence = f"O_{i} = " + " + ".join(f"{w}·V_{j}" for w, j in zip(names, columns))
     formula = rf"O_{{{i}}} = " + " + ".join(rf"{w} \cdot V_{{{j}}}" for w, j in zip(names, columns))
     value, approximate = shown.value, shown.approximate
     if weights.kind == "pinned":  # exact weights: the sum, term by term
+        assert attention.values is not None  # an output is a step only with value vectors
         values = [attention.values[j - 1] for j in columns]
         sentence += " = " + " + ".join(f"{format_number(w)}·{notation.vector_text(v)}"
                                        for w, v in zip(weights.values, values))
@@ -249,6 +290,7 @@ def _output_section(i, attention, shown):
         else:
             paragraph = f"Row {i}'s weights are pinned, {each}, so its output is exact: {sentence} = {value}."
             exact = attention.output(i - 1)  # TeX'd when the figure shows it as is; else the figure's decimals
+            assert exact is not None and value is not None  # pinned weights: the output is exact, and shown
             formula += " = " + (_tex_vector(exact) if value == notation.vector_text(exact) else value)
     elif approximate:
         paragraph = (f"Row {i}'s output is its weights times the value vectors: {sentence} ≈ {value}. The weights "
@@ -260,7 +302,7 @@ def _output_section(i, attention, shown):
     return Section(heading=heading, paragraphs=(paragraph,), formula=formula, highlight=highlight)
 
 
-def _labels(q_label, k_label, i, j):
+def _labels(q_label: str, k_label: str, i: int, j: int) -> str:
     """` (“cat” and “the”)` when the figure shows token labels rather than Q3, K2."""
     if (q_label, k_label) == (f"Q{i}", f"K{j}"):
         return ""
@@ -268,23 +310,23 @@ def _labels(q_label, k_label, i, j):
     return concat(" (“", user_text(isolate(q_label)), "” and “", user_text(isolate(k_label)), "”)")
 
 
-def _factor(x):
+def _factor(x: Fraction) -> str:
     """A factor of a product as text: `(-1)`, `(1/2)`, `3`."""
     text = format_number(x)
     return f"({text})" if x < 0 or Fraction(x).denominator != 1 else text
 
 
-def _tex_sum(exponents, form="expanded"):
+def _tex_sum(exponents: Iterable[Exact], form: str = "expanded") -> str:
     """`e^{0}+e^{1}`, or as the figure's grouped form writes it: `2e^{1}+e^{2}`."""
     return "+".join(f"{n if n > 1 else ''}e^{{{_tex_exponent(x)}}}" for n, x in notation.sum_terms(exponents, form))
 
 
-def _tex_exponent(x):
+def _tex_exponent(x: Exact) -> str:
     """An exponent as the formulas write it: `1/2` as typed for a rational, TeX for a + b·√r."""
     return _tex_number(x) if isinstance(x, Surd) else format_number(x)
 
 
-def _tex_number(x):
+def _tex_number(x: Exact | int) -> str:
     """`3`, `\\frac{1}{2}`, `{-\\frac{1}{2}}`: a negative number is a group, so its minus sign is
     typeset as a sign, not as a subtraction with spaces around it."""
     if isinstance(x, Surd):  # a + b√r: `{\frac{\sqrt{3}}{3}}`, `{-\frac{1}{2}+2\sqrt{2}}`
@@ -298,15 +340,15 @@ def _tex_number(x):
     return f"{{-{text}}}" if x < 0 else text
 
 
-def _tex_factor(x):
+def _tex_factor(x: Fraction) -> str:
     return rf"\left({_tex_number(x)}\right)" if x < 0 else _tex_number(x)
 
 
-def _tex_vector(values):
+def _tex_vector(values: Iterable[Exact]) -> str:
     return r"\left(" + ", ".join(map(_tex_number, values)) + r"\right)"
 
 
-def _tex_text(text):
+def _tex_text(text: str) -> str:
     r"""A logit formula's text as TeX: `·` a \cdot, `√2` a \sqrt{2}, `_` in a name (`my_bias`) a literal
     underscore; the rest (digits, `/`, `S_{1,2}`) as typed."""
     text = re.sub(r"_(?!\{)", r"\\_", text.replace("·", r" \cdot "))
