@@ -52,7 +52,7 @@ def font_css(layout: Layout, id_prefix: str) -> str:
 @lru_cache(maxsize=64)
 def subset_woff(name: str, text: str) -> bytes:
     """The bundled face `name` cut down to the glyphs `text` needs, as WOFF bytes (same input, same bytes)."""
-    import io
+    import io  # only --embed-font needs it: kept off the command's start-up
 
     from fontTools import subset  # type: ignore[import-untyped]  # fontTools ships no type hints
     from fontTools.ttLib import TTFont  # type: ignore[import-untyped]  # (as above)

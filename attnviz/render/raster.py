@@ -11,7 +11,7 @@ import os
 from numbers import Real
 
 from ..errors import InputError
-from ..words.budget import MAX_PIXELS_A_SIDE
+from ..words.budget import MAX_PIXELS_A_SIDE, check_png
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -79,7 +79,6 @@ def to_png(svg: str | Callable[[], str], width: float, height: float, scale: flo
     """PNG bytes of `svg` (its size `width` x `height` in SVG units), with its DPI recorded (pHYs).
 
     `svg` may be a function that returns the SVG, so that it is written only once the size is in budget."""
-    from ..words.budget import check_png
 
     where = "scale" if dpi is None else "dpi"
     scale, dpi = png_scale(scale, dpi)
@@ -111,7 +110,7 @@ def to_pdf(svg: str, title: str | None = None) -> bytes:
                 surface.set_metadata(cairocffi.PDF_METADATA_TITLE, title)
             return surface, width, height
 
-    import io
+    import io  # PNG and PDF only: kept off the SVG path's start-up
 
     out = io.BytesIO()
     StablePDFSurface.convert(bytestring=svg.encode("utf-8"), write_to=out)
@@ -125,7 +124,7 @@ def _true_advances(surface_class: Any) -> Any:
     drifts pixels from where a browser draws it. CairoSVG resets the font options for every
     element, so its drawing context is one that always turns that rounding off.
     """
-    import cairocffi
+    import cairocffi  # the png extra (Cairo), imported when a PDF is drawn
 
     class TrueAdvancesContext(cairocffi.Context):  # type: ignore[misc]  # a subclass of cairocffi's (untyped)
         def set_font_options(self, options: Any) -> None:
@@ -157,7 +156,7 @@ def _cairosvg() -> Any:
 
 def _with_dpi(png: bytes, dpi: float) -> bytes:
     """Insert a pHYs chunk (pixels per metre) after IHDR, so image tools know the print size."""
-    import struct
+    import struct  # PNG only: kept off the SVG path's start-up
     import zlib
 
     per_metre = round(dpi / 0.0254)

@@ -337,7 +337,7 @@ def _weights_line(weights: Weights, i: int, softmax: str, places: int | None, el
                   base: int = 1) -> str:
     if places is None:
         return notation.weights_line(weights, softmax, row=i + base, elided=elided)
-    from ..numbers import rounding
+    from ..numbers import rounding  # rounded weights only (--weights decimal=N): mpmath stays unimported
 
     rounded_weights: Callable[[Weights, int], list[tuple[str, bool]]] = rounding.rounded_weights  # (untyped)
     terms = [("≈" if approximate else "") + text for text, approximate in rounded_weights(weights, places)]
@@ -351,7 +351,7 @@ def _output_row(attention: Attention, i: int, places: int | None, computed: bool
     columns = [j + base for j, keep in enumerate(kept) if keep]
     wide = notation.wide_indices(attention.shape)
     if places is not None:
-        from ..numbers import rounding
+        from ..numbers import rounding  # rounded outputs only: mpmath stays unimported
 
         rounded_output: Callable[[Weights, Sequence[Sequence[Fraction]], int], tuple[list[str], bool]] = (
             rounding.rounded_output)  # (untyped)

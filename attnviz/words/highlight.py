@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from numbers import Integral
 
-from ..numbers.exact import InputError
+from ..numbers.exact import InputError, digits
 from ..records import dataclass
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -144,7 +144,6 @@ def _read_index(text: str) -> int:
 
 def numbered(noun: str, n: int) -> str:
     """`row 70`, or `a row number of 5,000 digits` (no str() of a huge integer)."""
-    from ..numbers.exact import digits
 
     size = digits(n)
     return f"{noun} {n}" if size <= 100 else f"a {noun} number of {size:,} digits"

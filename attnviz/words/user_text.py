@@ -67,7 +67,7 @@ def isolate(text: str) -> str:
     >>> isolate("שלום"), isolate("cat")
     ('\u2068שלום\u2069', 'cat')
     """
-    import unicodedata
+    import unicodedata  # its tables load on first use: only labels need them
 
     if any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
         return FSI + text + PDI

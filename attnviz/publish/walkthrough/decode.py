@@ -19,7 +19,7 @@ from ...engine.decode import DecodeStep, decode_steps, keys_text as _keys
 from ...figures.api import Figure
 from ...words.highlight import parse_targets
 from ...layout.figure import lay_out
-from .scores import LEGEND, _softmax_section, _tex_number, check_walk_size, kept_rows
+from .scores import LEGEND, softmax_section, tex_number, check_walk_size, kept_rows
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ def matrix_tex(attention: Attention, n_q: int, n_k: int, superscript: str = "") 
     for i in range(n_q):
         row = shown[i]
         assert row is not None  # a matrix is written of a figure drawn whole
-        rows.append(" & ".join(_tex_number(row[j]) if kept[i][j] else r"\cdot" for j in range(n_k)))
+        rows.append(" & ".join(tex_number(row[j]) if kept[i][j] else r"\cdot" for j in range(n_k)))
     letter = "L" if attention.transformed else "S"
     return (rf"{letter}{superscript}_{{1..{n_q},\,1..{n_k}}} = \begin{{pmatrix}} " + r" \\ ".join(rows)
             + r" \end{pmatrix}")
@@ -144,7 +144,7 @@ def _step_section(step: DecodeStep, n: int, prompt: int, attention: Attention, w
     keys_word = "key" if len(step.attended) == 1 else "keys"
     scores = ", ".join(f"S_{{{t},{j}}} = Q{t}·K{j} = {notation.format_exact(s)}"
                        for j, s in zip(step.attended, step.scores))
-    softmax = _softmax_section(t, attention, words.softmax_rows[t - 1].weights, words.softmax)
+    softmax = softmax_section(t, attention, words.softmax_rows[t - 1].weights, words.softmax)
     paragraph = (f"Token {t}'s key K{t} and value V{t} are appended to the cache: {before}; {after}{evicts}. "
                  f"Query {t} attends to {keys_word} {span}: {cached} cached + 1 new. Its scores: {scores}. "
                  f"{softmax.paragraphs[0]} This row equals row {t} of the full {n}×{n} {mask.name} figure.")

@@ -19,7 +19,7 @@ from ...figures.api import Figure
 from ...engine.tiled_softmax import ORDERS, flash_steps, tiles
 from ...words.highlight import parse_targets
 from ...numbers.surds import Surd, sign
-from .scores import LEGEND, _tex_exponent, _tex_number, check_walk_size
+from .scores import LEGEND, tex_exponent, tex_number, check_walk_size
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ def _grouped(x: Exact) -> str:
 
 
 def _tex_grouped(x: Exact) -> str:
-    tex = _tex_number(x)
+    tex = tex_number(x)
     return rf"\left({tex}\right)" if sign(x) < 0 or (isinstance(x, Surd) and x.a != 0) else tex
 
 
@@ -124,7 +124,7 @@ def _sum_text(exponents: Sequence[Exact]) -> str:
 
 
 def _tex_sum(exponents: Sequence[Exact]) -> str:
-    return "+".join(f"e^{{{_tex_exponent(x)}}}" for x in exponents) if exponents else "0"
+    return "+".join(f"e^{{{tex_exponent(x)}}}" for x in exponents) if exponents else "0"
 
 
 def _tile_section(step: FlashStep, count: int, attention: Attention, state: State, skipped: Sequence[Tile],
@@ -165,7 +165,7 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
     state[i] = (m, exps)
     new_scores = [step.scores[i, j] for j in new]
     named_new = [f"e^({notation.format_exact(s)}-{_grouped(m)})" for s in new_scores]
-    tex_new = [f"e^{{{_tex_number(s)}-{_tex_grouped(m)}}}" for s in new_scores]
+    tex_new = [f"e^{{{tex_number(s)}-{_tex_grouped(m)}}}" for s in new_scores]
     m_text, ell = notation.format_exact(m), _sum_text(exps)
     if not new:
         return (f"Row {i}: every key of this tile is masked, so m_{i} = {m_text} and ℓ_{i} = {ell} stay as they "
@@ -174,13 +174,13 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
         inputs = ", ".join(map(notation.format_exact, new_scores))
         text = (f"Row {i}, its first kept keys: m_{i} = max(−∞, {inputs}) = {m_text}; "
                 f"ℓ_{i} = 0 + {' + '.join(named_new)} = {ell}.")
-        tex = (rf"m_{{{i}}} = \max(-\infty, {', '.join(map(_tex_number, new_scores))}) = {_tex_number(m)},\ "
+        tex = (rf"m_{{{i}}} = \max(-\infty, {', '.join(map(tex_number, new_scores))}) = {tex_number(m)},\ "
                rf"\ell_{{{i}}} = {' + '.join(tex_new)} = {_tex_sum(exps)}")
         return text, tex
     old_m, old_l = old
     inputs = ", ".join(map(notation.format_exact, [old_m, *new_scores]))
     factor = f"e^({notation.format_exact(old_m)}-{_grouped(m)})"
-    tex_factor = f"e^{{{_tex_number(old_m)}-{_tex_grouped(m)}}}"
+    tex_factor = f"e^{{{tex_number(old_m)}-{_tex_grouped(m)}}}"
     rescale = step.rescale[i]
     if TYPE_CHECKING:  # None only for a row's first kept keys, handled above
         assert rescale is not None
@@ -190,7 +190,7 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
         moved = f"the maximum rises, so the old ℓ_{i} is rescaled by {factor} = {notation.exponential(rescale)}"
     text = (f"Row {i}: m_{i} = max({inputs}) = {m_text}; {moved}: ℓ_{i} = {factor}·({_sum_text(old_l)}) + "
             f"{' + '.join(named_new)} = {ell}.")
-    tex = (rf"m_{{{i}}} = \max({', '.join(map(_tex_number, [old_m, *new_scores]))}) = {_tex_number(m)},\ "
+    tex = (rf"m_{{{i}}} = \max({', '.join(map(tex_number, [old_m, *new_scores]))}) = {tex_number(m)},\ "
            rf"\ell_{{{i}}} = {tex_factor}\left({_tex_sum(old_l)}\right) + {' + '.join(tex_new)} = {_tex_sum(exps)}")
     if attention.values is not None:
         text += (f" The output accumulator is rescaled the same way: Õ_{i} = {factor}·Õ_{i} + "
@@ -230,8 +230,8 @@ def _final_section(attention: Attention, steps: Sequence[FlashStep], skipped: Se
     if last is not None:
         m, exps, seen = final[last]
         scores = [x + m for x in exps]
-        formula += (rf",\quad \text{{row {last}: }}\frac{{e^{{{_tex_exponent(exps[-1])}}}}}{{{_tex_sum(exps)}}} = "
-                    rf"\frac{{e^{{{_tex_exponent(scores[-1])}}}}}{{{_tex_sum(scores)}}}")
+        formula += (rf",\quad \text{{row {last}: }}\frac{{e^{{{tex_exponent(exps[-1])}}}}}{{{_tex_sum(exps)}}} = "
+                    rf"\frac{{e^{{{tex_exponent(scores[-1])}}}}}{{{_tex_sum(scores)}}}")
     outputs = ("output",) if attention.values is not None else ()
     return Section(heading="Tiled softmax equals the one-shot softmax", paragraphs=(" ".join(parts),),
                    formula=formula, highlight=("softmax", *outputs))

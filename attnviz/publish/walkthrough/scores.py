@@ -153,7 +153,7 @@ def _section(step: Step, attention: Attention, words: FigureText) -> Section:
     if step[0] == "mask":
         return _mask_section(attention)
     if step[0] == "softmax":
-        return _softmax_section(step[1], attention, words.softmax_rows[step[1] - 1].weights, words.softmax)
+        return softmax_section(step[1], attention, words.softmax_rows[step[1] - 1].weights, words.softmax)
     return _output_section(step[1], attention, words.output_rows[step[1] - 1])
 
 
@@ -164,7 +164,7 @@ def _score_section(i: int, j: int, attention: Attention, words: FigureText) -> S
     tex_terms = " + ".join(rf"{_tex_factor(a)} \cdot {_tex_factor(b)}" for a, b in zip(q, k))
     who = _labels(words.q_labels[i - 1], words.k_labels[j - 1], i, j)
     sentence = f"S_{{{i},{j}}} = Q{i}·K{j} = {terms} = {format_number(value)}"
-    formula = rf"S_{{{i},{j}}} = Q_{{{i}}} \cdot K_{{{j}}} = {tex_terms} = {_tex_number(value)}"
+    formula = rf"S_{{{i},{j}}} = Q_{{{i}}} \cdot K_{{{j}}} = {tex_terms} = {tex_number(value)}"
     paragraph = concat(f"The score of query {i} and key {j}", who, f" is their dot product: {sentence}.")
     if words.show == "logits":  # the cell shows the logit, not the score: say how one gives the other
         logit, tex_logit = _logit(i, j, attention)
@@ -195,7 +195,7 @@ def _logit(i: int, j: int, attention: Attention) -> tuple[str, str]:
     logit = logit_row[j - 1]
     named_text, filled_text = "".join(named), "".join(filled)
     text = f"L_{{{i},{j}}} = {named_text} = {filled_text} = {notation.format_exact(logit)}"
-    tex = rf"L_{{{i},{j}}} = {_tex_text(named_text)} = {_tex_text(filled_text)} = {_tex_number(logit)}"
+    tex = rf"L_{{{i},{j}}} = {_tex_text(named_text)} = {_tex_text(filled_text)} = {tex_number(logit)}"
     return text, tex
 
 
@@ -219,14 +219,14 @@ def _mask_section(attention: Attention) -> Section:
                    formula=formula, highlight=("mask",))
 
 
-def _softmax_section(i: int, attention: Attention, shown_weights: str, form: str = "expanded") -> Section:
+def softmax_section(i: int, attention: Attention, shown_weights: str, form: str = "expanded") -> Section:
     """Row i's softmax, its weights written in the figure's `form` (expanded, normalizer or grouped)."""
     # The softmax's inputs: the scores, or the logits when the figure scales or biases them.
     scores = attention.kept_logits(i - 1)
     word = "logits" if attention.transformed else "scores"
     weights = attention.weights(i - 1)
     shown = f"[{','.join(map(notation.format_exact, scores))}]"
-    args = ", ".join(_tex_number(s) for s in scores)
+    args = ", ".join(tex_number(s) for s in scores)
     if weights.kind == "undefined":
         paragraph = f"Row {i} has no unmasked score: the mask removes every key, so its softmax is undefined."
         formula = None
@@ -239,7 +239,7 @@ def _softmax_section(i: int, attention: Attention, shown_weights: str, form: str
         if "≈" in shown_weights:  # the figure was asked for decimals: say that it rounds even these
             paragraph += f" The figure shows them rounded, each marked ≈: {shown_weights.removeprefix('weights ')}."
         formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(
-            _tex_number(v) for v in weights.values) + r"\right)"
+            tex_number(v) for v in weights.values) + r"\right)"
     else:
         terms = ", ".join(notation.weight_terms(weights, form, i))  # as the figure's caption writes them
         if form == "normalizer":
@@ -252,7 +252,7 @@ def _softmax_section(i: int, attention: Attention, shown_weights: str, form: str
         denominator = _tex_sum(weights.exponents, form)
         if len(scores) <= MAX_SPELLED:
             formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(
-                rf"\frac{{e^{{{_tex_exponent(x)}}}}}{{{denominator}}}" for x in weights.exponents) + r"\right)"
+                rf"\frac{{e^{{{tex_exponent(x)}}}}}{{{denominator}}}" for x in weights.exponents) + r"\right)"
         else:  # the shared denominator once, not once per weight: a formula that fits a page
             formula = rf"\operatorname{{softmax}}(s)_t = \frac{{e^{{s_t}}}}{{{denominator}}},\quad s = ({args})"
         if form == "normalizer":  # the figure's Z_i, named in the fractions and defined once
@@ -280,7 +280,7 @@ def _output_section(i: int, attention: Attention, shown: OutputRow) -> Section:
         values = [attention.values[j - 1] for j in columns]
         sentence += " = " + " + ".join(f"{format_number(w)}·{notation.vector_text(v)}"
                                        for w, v in zip(weights.values, values))
-        formula += " = " + " + ".join(rf"{_tex_number(w)} \cdot {_tex_vector(v)}"
+        formula += " = " + " + ".join(rf"{tex_number(w)} \cdot {_tex_vector(v)}"
                                       for w, v in zip(weights.values, values))
         each = "exactly 1" if len(columns) == 1 else f"each exactly {format_number(weights.values[0])}"
         if approximate:
@@ -318,15 +318,15 @@ def _factor(x: Fraction) -> str:
 
 def _tex_sum(exponents: Iterable[Exact], form: str = "expanded") -> str:
     """`e^{0}+e^{1}`, or as the figure's grouped form writes it: `2e^{1}+e^{2}`."""
-    return "+".join(f"{n if n > 1 else ''}e^{{{_tex_exponent(x)}}}" for n, x in notation.sum_terms(exponents, form))
+    return "+".join(f"{n if n > 1 else ''}e^{{{tex_exponent(x)}}}" for n, x in notation.sum_terms(exponents, form))
 
 
-def _tex_exponent(x: Exact) -> str:
+def tex_exponent(x: Exact) -> str:
     """An exponent as the formulas write it: `1/2` as typed for a rational, TeX for a + b·√r."""
-    return _tex_number(x) if isinstance(x, Surd) else format_number(x)
+    return tex_number(x) if isinstance(x, Surd) else format_number(x)
 
 
-def _tex_number(x: Exact | int) -> str:
+def tex_number(x: Exact | int) -> str:
     """`3`, `\\frac{1}{2}`, `{-\\frac{1}{2}}`: a negative number is a group, so its minus sign is
     typeset as a sign, not as a subtraction with spaces around it."""
     if isinstance(x, Surd):  # a + b√r: `{\frac{\sqrt{3}}{3}}`, `{-\frac{1}{2}+2\sqrt{2}}`
@@ -334,18 +334,18 @@ def _tex_number(x: Exact | int) -> str:
         radical = ("" if p == 1 else str(p)) + rf"\sqrt{{{x.r}}}"
         radical = radical if q == 1 else rf"\frac{{{radical}}}{{{q}}}"
         sign = "-" if x.b < 0 else "+" if x.a else ""
-        return "{" + (_tex_number(x.a) if x.a else "") + sign + radical + "}"
+        return "{" + (tex_number(x.a) if x.a else "") + sign + radical + "}"
     x = Fraction(x)
     text = str(abs(x.numerator)) if x.denominator == 1 else rf"\frac{{{abs(x.numerator)}}}{{{x.denominator}}}"
     return f"{{-{text}}}" if x < 0 else text
 
 
 def _tex_factor(x: Fraction) -> str:
-    return rf"\left({_tex_number(x)}\right)" if x < 0 else _tex_number(x)
+    return rf"\left({tex_number(x)}\right)" if x < 0 else tex_number(x)
 
 
 def _tex_vector(values: Iterable[Exact]) -> str:
-    return r"\left(" + ", ".join(map(_tex_number, values)) + r"\right)"
+    return r"\left(" + ", ".join(map(tex_number, values)) + r"\right)"
 
 
 def _tex_text(text: str) -> str:
