@@ -7,6 +7,8 @@ the Sphinx directive's options (`:q-tokens:`) and the MkDocs fence's keys. This 
 so `attnviz --help` can read it without loading any figure code.
 """
 
+from __future__ import annotations
+
 __all__ = ["Option", "OPTIONS", "BY_NAME", "API_OPTIONS", "SPEC_OPTIONS", "WALKTHROUGH_OPTIONS", "FIGURE_FLAGS",
            "LOOK_FLAGS", "PANEL_FLAGS", "WALKTHROUGH_FLAGS"]
 
@@ -23,29 +25,31 @@ class Option:
     __slots__ = ("name", "type", "default", "scope", "check", "example", "expects", "flag", "dest", "metavar",
                  "action", "value", "dash_value", "help")
 
-    def __init__(self, name, type=None, default=None, *, scope="figure", check=None, example=None, expects=None,
-                 flag=None, dest=None, metavar=None, action="store", value=None, dash_value=False, help=None):
+    def __init__(self, name: str, type: str | None = None, default: object = None, *, scope: str = "figure",
+                 check: str | None = None, example: str | None = None, expects: str | None = None,
+                 flag: str | None = None, dest: str | None = None, metavar: str | None = None, action: str = "store",
+                 value: str | None = None, dash_value: bool = False, help: str | None = None) -> None:
         self.name, self.type, self.default, self.scope = name, type, default, scope
         self.check, self.example, self.expects = check, example, expects
         self.flag, self.dest, self.metavar, self.action = flag, dest, metavar, action
         self.value, self.dash_value, self.help = value, dash_value, help
 
     @property
-    def in_api(self):
+    def in_api(self) -> bool:
         """Whether `figure()` takes it as a keyword."""
         return self.scope in ("figure", "api")
 
     @property
-    def in_spec(self):
+    def in_spec(self) -> bool:
         """Whether a figure spec (and so a Sphinx option and a MkDocs block) takes it as a key."""
         return self.scope in ("figure", "compose")
 
     @property
-    def directive_option(self):
+    def directive_option(self) -> str:
         """Its name as a Sphinx directive option, `q-tokens` (the key's own name, `q_tokens`, works too)."""
         return self.name.replace("_", "-")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Option {self.name}>"
 
 
