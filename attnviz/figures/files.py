@@ -25,10 +25,12 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
     from types import TracebackType
-    from typing import IO, Any, Literal, TypeAlias
+    from typing import IO, Any, Literal, TypeAlias, TypeVar
 
     StrPath: TypeAlias = "str | os.PathLike[str]"
     Data: TypeAlias = "str | bytes"
+    #: Paths of one kind (a mapping's keys are invariant: a dict of Paths is not a Mapping[StrPath, ...]).
+    P = TypeVar("P", bound=StrPath)
 
 __all__ = ["write_atomic", "write_tree_atomic", "write_files", "folder_lock"]
 
@@ -40,7 +42,7 @@ def write_atomic(path: StrPath, text: Data) -> Path:
     return write_tree_atomic({path: text})[0]
 
 
-def write_tree_atomic(files: Mapping[StrPath, Data]) -> list[Path]:
+def write_tree_atomic(files: Mapping[P, Data]) -> list[Path]:
     """Write several files (a mapping of paths to texts), all or nothing; returns their Paths."""
     from pathlib import Path  # start-up: the command writes with os.path; only this API returns Paths
 
@@ -48,7 +50,7 @@ def write_tree_atomic(files: Mapping[StrPath, Data]) -> list[Path]:
     return [Path(path) for path in files]
 
 
-def write_files(files: Mapping[StrPath, Data]) -> None:
+def write_files(files: Mapping[P, Data]) -> None:
     """Write several files (a mapping of paths to texts), all or nothing.
 
     Every file is first written in full to a temporary file beside its target; only when all
@@ -57,8 +59,9 @@ def write_files(files: Mapping[StrPath, Data]) -> None:
     drawing the figure.
     """
     plan: list[tuple[str, str | None, Data]] = []
-    for given, text in files.items():  # before anything is written; a rename would name our temporary
-        name = os.fspath(given)
+    for key, text in files.items():  # before anything is written; a rename would name our temporary
+        path: StrPath = key
+        name = os.fspath(path)
         if _is_stream(name):
             plan.append((name, None, text))  # a device or a pipe (/dev/stdout on a pipe): written directly
             continue

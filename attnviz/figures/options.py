@@ -53,6 +53,25 @@ class Option:
         return f"<Option {self.name}>"
 
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from typing import TypeGuard
+
+    class KeyOption(Option):
+        """An option a spec reads as a key: it always has its check, its example and its words."""
+
+        check: str
+        example: str
+        expects: str
+
+
+def _keyed(option: Option) -> TypeGuard[KeyOption]:
+    """True for an option a spec reads (an error, when the table is imported, if it lacks what a key needs)."""
+    if option.check is None or option.example is None or option.expects is None:
+        raise TypeError(f"option {option.name!r} is a spec key: give it a check, an example and expects")
+    return True
+
+
 #: Every option, in the order of the spec reference (io.spec.KEYS), then the API-only and walkthrough ones.
 OPTIONS = (
     Option("panel", scope="compose", check="panels", example='panel = [{mask = "causal"}, {mask = "window=3"}]',
@@ -197,9 +216,9 @@ BY_NAME = {option.name: option for option in OPTIONS}
 #: `figure()`'s keywords besides q and k, in no particular order (its signature gives the order).
 API_OPTIONS = tuple(option for option in OPTIONS if option.in_api)
 #: The keys of a figure spec, in the reference's order.
-SPEC_OPTIONS = tuple(option for option in OPTIONS if option.in_spec)
+SPEC_OPTIONS = tuple(option for option in OPTIONS if option.in_spec and _keyed(option))
 #: Keys only a walkthrough reads.
-WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "walkthrough")
+WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "walkthrough" and _keyed(option))
 
 # The order the flags appear in `--help`: what a figure shows, then how it looks.
 #: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).
