@@ -106,7 +106,7 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
 
         given = [name for name, value in (("q", q), ("k", k), ("v", v)) if value is not None]
         if given or q_heads is None:
-            raise InputError(f"give q_heads, k_heads (and v_heads) for several heads, or q, k (and v) for one, "
+            raise InputError("give q_heads, k_heads (and v_heads) for several heads, or q, k (and v) for one, "
                              "not both", given[0] if given else "q_heads")
         if view == "mask":
             raise InputError("heads draw each head's scores; the mask view has none (every head shares the mask)",
@@ -122,4 +122,6 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
                            embed_font=embed_font)
 
 
-setattr(figure, "Figure", Figure)  # `attnviz.figure.Figure`, the path documented before 0.2
+# `attnviz.figure.Figure`, the path documented before 0.2 (setattr: a type checker refuses a new attribute on
+# a function)
+setattr(figure, "Figure", Figure)  # noqa: B010

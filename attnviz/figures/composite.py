@@ -18,8 +18,9 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..layout.figure import Item
+    from ..layout.items import Item
     from ..layout.mask_map import MapText
+    from ..render.themes import Theme
     from ..typing import Arrange, ThemeName
 
 __all__ = ["Composite", "compose", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange"]
@@ -33,7 +34,8 @@ class Composite(Drawable):
     """Panels side by side, in a column, or in a grid of C columns, under one title."""
 
     def __init__(self, panels: Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
-                 id_prefix: str | None = None, theme: ThemeName | None = None, embed_font: bool | None = None) -> None:
+                 id_prefix: str | None = None, theme: ThemeName | Theme | None = None,
+                 embed_font: bool | None = None) -> None:
         self.panels = tuple(panels)
         self.columns = parse_arrange(arrange, len(self.panels))
         self.arrange = arrange

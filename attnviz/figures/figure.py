@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ..words.highlight import Highlight
     from ..layout.figure import Layout
     from ..layout.mask_map import MapText
+    from ..render.themes import Theme
     from ..typing import ThemeName
 
     P = ParamSpec("P")
@@ -135,8 +136,9 @@ class Drawable:
         # start-up: only saving chooses a format from a path
         from ..render.raster import format_for
 
-        format = format_for(path, format, where="format", path_where="path", chooser="format='svg'|'png'|'pdf'")
-        data = self.svg() + "\n" if format == "svg" else self.png(scale=scale, dpi=dpi) if format == "png" else self.pdf()
+        chosen = format_for(path, format, where="format", path_where="path", chooser="format='svg'|'png'|'pdf'")
+        data = (self.svg() + "\n" if chosen == "svg" else self.png(scale=scale, dpi=dpi) if chosen == "png"
+                else self.pdf())
         written: Path = write_atomic(path, data)
         return written
 
@@ -150,7 +152,7 @@ class Figure(Drawable):
     `save(path)` writes SVG, PNG or PDF atomically."""
 
     def __init__(self, attention: Attention | None, highlight: Highlight | None, words: FigureText | MapText,
-                 id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False) -> None:
+                 id_prefix: str | None = None, theme: ThemeName | Theme = "light", embed_font: bool = False) -> None:
         self.attention = attention  # None for a mask map drawn without vectors
         self.highlight = highlight
         self.words = words  # a MapText for the mask view
@@ -180,6 +182,8 @@ class Figure(Drawable):
                 assert isinstance(words, MapText)
             layout: Layout = lay_out_map(replace(words, legend=False) if panel else words, cell, grid_top, title_role)
             return layout
+        if TYPE_CHECKING:
+            assert isinstance(words, FigureText)
         layout = lay_out(words, cell, grid_top, title_role)
         return layout
 
@@ -203,10 +207,12 @@ class Figure(Drawable):
 
         words = self.words
         if self.view == "mask":
+            if TYPE_CHECKING:
+                assert isinstance(words, MapText)
             map_words: str = map_sentence(words)
             return map_words
-        if TYPE_CHECKING:
-            assert isinstance(words, FigureText)
+        if TYPE_CHECKING:  # a figure with words is drawn from vectors
+            assert isinstance(words, FigureText) and self.attention is not None and self.highlight is not None
         sentence: str = figure_sentence(self.attention, self.highlight, words.show, words.base)
         return f"{sentence}; {words.elided}" if words.elided else sentence
 

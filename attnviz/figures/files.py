@@ -12,23 +12,37 @@ they are held back only while a temporary file is created and while the files ar
 place, so a page's files are replaced together or not at all.
 """
 
+from __future__ import annotations
+
 import errno
 import itertools
 import os
 import signal
 import stat
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+    from types import TracebackType
+    from typing import IO, Any, Literal, TypeAlias, TypeVar
+
+    StrPath: TypeAlias = "str | os.PathLike[str]"
+    Data: TypeAlias = "str | bytes"
+    #: Paths of one kind (a mapping's keys are invariant: a dict of Paths is not a Mapping[StrPath, ...]).
+    P = TypeVar("P", bound=StrPath)
+
 __all__ = ["write_atomic", "write_tree_atomic", "write_files", "folder_lock"]
 
 _HELD = {signal.SIGINT, signal.SIGTERM} | ({signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
 
 
-def write_atomic(path, text):
+def write_atomic(path: StrPath, text: Data) -> Path:
     """Write `text` (UTF-8; or bytes, as they are) to `path`, creating folders; returns the Path."""
     return write_tree_atomic({path: text})[0]
 
 
-def write_tree_atomic(files):
+def write_tree_atomic(files: Mapping[P, Data]) -> list[Path]:
     """Write several files (a mapping of paths to texts), all or nothing; returns their Paths."""
     from pathlib import Path  # start-up: the command writes with os.path; only this API returns Paths
 
@@ -36,7 +50,7 @@ def write_tree_atomic(files):
     return [Path(path) for path in files]
 
 
-def write_files(files):
+def write_files(files: Mapping[P, Data]) -> None:
     """Write several files (a mapping of paths to texts), all or nothing.
 
     Every file is first written in full to a temporary file beside its target; only when all
@@ -44,19 +58,21 @@ def write_files(files):
     strings (os.path), not pathlib: `attnviz render` would spend more importing pathlib than
     drawing the figure.
     """
-    plan = []
-    for given, text in files.items():  # before anything is written; a rename would name our temporary
-        given = os.fspath(given)
-        if _is_stream(given):
-            plan.append((given, None, text))  # a device or a pipe (/dev/stdout on a pipe): written directly
+    plan: list[tuple[str, str | None, Data]] = []
+    for key, text in files.items():  # before anything is written; a rename would name our temporary
+        path: StrPath = key
+        name = os.fspath(path)
+        if _is_stream(name):
+            plan.append((name, None, text))  # a device or a pipe (/dev/stdout on a pipe): written directly
             continue
-        target = os.path.realpath(given)
-        if os.path.isdir(target) or given.endswith(("/", os.sep)):  # "newdir/" names a folder, even a new one
-            raise IsADirectoryError(errno.EISDIR, "it is a folder; give a file name", given)
-        plan.append((given, target, text))
-    staged, created = [], []
+        real = os.path.realpath(name)
+        if os.path.isdir(real) or name.endswith(("/", os.sep)):  # "newdir/" names a folder, even a new one
+            raise IsADirectoryError(errno.EISDIR, "it is a folder; give a file name", name)
+        plan.append((name, real, text))
+    staged: list[tuple[str, str]] = []
+    created: list[str] = []
     try:
-        for given, target, text in plan:
+        for _given, target, text in plan:
             if target is None:
                 continue
             _make_folders(os.path.dirname(target), created)
@@ -75,7 +91,7 @@ def write_files(files):
             try:
                 os.unlink(tmp)
             except FileNotFoundError:
-                pass
+                continue
         _remove_empty(created)
         raise
     for given, target, text in plan:
@@ -90,10 +106,12 @@ class folder_lock:
     writer waits, says so on standard error, and gives up after `wait` seconds. The folder is made if
     missing, and removed again if it is left empty. No lock where flock is missing (Windows)."""
 
-    def __init__(self, folder, wait=120):
-        self.folder, self.wait, self.fd, self.created = os.fspath(folder), wait, None, []
+    def __init__(self, folder: StrPath, wait: float = 120) -> None:
+        self.folder, self.wait = os.fspath(folder), wait
+        self.fd: int | None = None
+        self.created: list[str] = []
 
-    def __enter__(self):
+    def __enter__(self) -> folder_lock:
         try:
             import fcntl  # optional: flock is missing on Windows
         except ImportError:
@@ -117,10 +135,11 @@ class folder_lock:
                     if time.monotonic() > deadline:
                         self.__exit__(None, None, None)
                         raise TimeoutError(errno.ETIMEDOUT, f"another attnviz has been writing into it for "
-                                                            f"{self.wait} s; nothing was written", self.folder)
+                                           f"{self.wait} s; nothing was written", self.folder) from None
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> Literal[False]:
         if self.fd is not None:
             os.close(self.fd)  # releases the lock
             self.fd = None
@@ -128,7 +147,7 @@ class folder_lock:
         return False
 
 
-def _is_stream(path):
+def _is_stream(path: str) -> bool:
     """Whether `path` names something that is not a file or folder: a pipe, a terminal, /dev/null."""
     try:
         mode = os.stat(path).st_mode  # follows /dev/stdout -> /proc/self/fd/1 -> the pipe itself
@@ -137,7 +156,7 @@ def _is_stream(path):
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
-def _open_stream(path):
+def _open_stream(path: str) -> int:
     try:
         return os.open(path, os.O_WRONLY)
     except OSError:
@@ -148,9 +167,9 @@ def _open_stream(path):
         return os.dup(fd)
 
 
-def _make_folders(folder, created):
+def _make_folders(folder: str, created: list[str]) -> None:
     """Make `folder` and any missing parents, noting each one made in `created` (outermost first)."""
-    missing = []
+    missing: list[str] = []
     while folder and not os.path.isdir(folder):
         missing.append(folder)
         parent = os.path.dirname(folder)
@@ -165,13 +184,13 @@ def _make_folders(folder, created):
         created.append(path)
 
 
-def _remove_empty(created):
+def _remove_empty(created: list[str]) -> None:
     """Remove the folders made for a write that left them empty, innermost first."""
     for path in reversed(created):
         try:
             os.rmdir(path)
         except OSError:  # not empty (another writer, or files of ours that were written), or gone
-            pass
+            continue
     created.clear()
 
 
@@ -179,24 +198,25 @@ class _signals_held:
     """Hold back SIGINT, SIGTERM and SIGHUP (they arrive when the block ends). A class, not
     contextlib.contextmanager: the command does not import contextlib."""
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         self.held = hasattr(signal, "pthread_sigmask")
         if self.held:
             self.old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> Literal[False]:
         if self.held:
             signal.pthread_sigmask(signal.SIG_SETMASK, self.old)
         return False
 
 
-def _open(fd, text):
+def _open(fd: int, text: Data) -> IO[Any]:
     if isinstance(text, bytes):
         return os.fdopen(fd, "wb")
     return os.fdopen(fd, "w", encoding="utf-8", newline="\n")
 
 
-def _create_temporary(path):
+def _create_temporary(path: str) -> tuple[int, str]:
     """A new file beside `path` (same filesystem, so the rename is atomic).
 
     Not `tempfile`: its import costs the command more than the whole figure takes to draw.
@@ -210,3 +230,4 @@ def _create_temporary(path):
             continue
         except OSError as err:  # name the file the user asked for, not our temporary one
             raise OSError(err.errno, err.strerror, str(path)) from None
+    raise AssertionError("unreachable: itertools.count() never ends")

@@ -16,7 +16,7 @@ from .figure import Figure
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
 
 __all__ = ["build"]
@@ -49,7 +49,7 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
             bias = merged.get("show") == "bias"  # a panel of two: its scores and their bias matrix
             figures.append(_with_bias({**merged, "show": "scores"}, None) if bias else api.figure(**merged))
         except InputError as err:
-            raise err.relocated(lambda where: f"panel {n}: {where}" if where else f"panel {n}") from None
+            raise err.relocated(_within(f"panel {n}")) from None
     return compose(*figures, arrange=arrange or "row", **whole)
 
 
@@ -62,5 +62,10 @@ def _with_bias(kwargs: dict[str, Any], id_prefix: str | None) -> Composite:
     matrix = scores.bias_panel()
     # The figure's title heads both panels.
     untitled = Figure(scores.attention, scores.highlight, replace(scores.words, title=""),
-                      theme=get_theme(scores.theme).name, embed_font=scores.embed_font)
+                      theme=get_theme(scores.theme), embed_font=scores.embed_font)
     return compose(untitled, matrix, title=scores.words.title, id_prefix=id_prefix)
+
+
+def _within(label: str) -> Callable[[str | None], str]:
+    """An error's `where` renamer: `where` within `label` ("panel 2: mask"), or `label` itself."""
+    return lambda where: f"{label}: {where}" if where else label

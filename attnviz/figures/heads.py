@@ -7,6 +7,8 @@ Each head's panel is that head's exact figure; heads that share a KV head sit to
 the shared K (and V) is written once per group, in the group's first panel.
 """
 
+from __future__ import annotations
+
 from dataclasses import replace
 
 from ..engine.attention import exact_vectors
@@ -14,6 +16,21 @@ from ..numbers.exact import InputError
 from .composite import MAX_PANELS, Composite, compose
 from .single import one_head_figure
 from ..layout.figure import Group
+from ..render.themes import get_theme
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+    from fractions import Fraction
+    from typing import Any, TypeAlias
+
+    from ..layout.figure import Layout
+    from ..typing import IndexBase, ThemeName, Vectors
+    from ..words.figure_text import FigureText
+    from .figure import Drawable, Figure
+
+    #: Each head's exact vectors.
+    Heads: TypeAlias = "tuple[tuple[tuple[Fraction, ...], ...], ...]"
 
 __all__ = ["MAX_HEADS", "MAX_HEAD_CELLS", "HeadsFigure", "kv_head", "check_heads", "heads_figure", "kind"]
 
@@ -23,7 +40,7 @@ MAX_HEAD_CELLS = 4 * 64 * 64
 MAX_COLUMNS = 4  # panels per row: four head figures side by side are already 3,000 units wide
 
 
-def kv_head(h, n_heads, n_kv):
+def kv_head(h: int, n_heads: int, n_kv: int) -> int:
     """The KV head (0-based) query head `h` (0-based) reads: ⌊h/(H/G)⌋.
 
     >>> [kv_head(h, 8, 2) for h in range(8)]
@@ -32,7 +49,7 @@ def kv_head(h, n_heads, n_kv):
     return h // (n_heads // n_kv)
 
 
-def kind(n_heads, n_kv):
+def kind(n_heads: int, n_kv: int) -> str:
     """What H query heads over G KV heads are called."""
     if n_heads == 1:
         return "single-head attention"
@@ -41,7 +58,7 @@ def kind(n_heads, n_kv):
     return "multi-query attention (MQA)" if n_kv == 1 else "grouped-query attention (GQA)"
 
 
-def _heads(value, name, noun):
+def _heads(value: Sequence[Vectors], name: str, noun: str) -> Heads:
     """A list of per-head vector lists, each checked as `q` or `k` is."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
         raise InputError(f"expected a list with one list of vectors per {noun}", name)
@@ -53,7 +70,8 @@ def _heads(value, name, noun):
     return tuple(exact_vectors(vectors, f"{name}: head {h}") for h, vectors in enumerate(value, 1))
 
 
-def check_heads(q_heads, k_heads, v_heads=None):
+def check_heads(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
+                v_heads: Sequence[Vectors] | None = None) -> tuple[Heads, Heads, Heads | None]:
     """(q, k, v) per head, exact; refuses a G that does not divide H and mismatched shapes."""
     if k_heads is None:
         raise InputError("q_heads needs k_heads too: one list of key vectors per KV head", "k_heads")
@@ -62,7 +80,7 @@ def check_heads(q_heads, k_heads, v_heads=None):
     if len(q) % len(k):
         raise InputError(f"{len(q)} query heads cannot share {len(k)} KV heads evenly: the number of KV heads must "
                          f"divide the number of query heads", "k_heads")
-    v = None
+    v: Heads | None = None
     if v_heads is not None:
         v = _heads(v_heads, "v_heads", "KV head")
         if len(v) != len(k):
@@ -78,15 +96,15 @@ def check_heads(q_heads, k_heads, v_heads=None):
 class HeadsFigure(Composite):
     """The panels of every query head; each panel's group is an `attnviz-head` with its head numbers."""
 
-    def __init__(self, panels, kv_heads, base=1, **kwargs):
+    def __init__(self, panels: Sequence[Drawable], kv_heads: Iterable[int], base: int = 1, **kwargs: Any) -> None:
         super().__init__(panels, **kwargs)
         self.kv_heads = tuple(kv_heads)  # 0-based, per panel
         self.base = base
 
-    def _key(self):
+    def _key(self) -> object:
         return ("heads", self.kv_heads, super()._key())
 
-    def layout(self, cell=None, grid_top=None):
+    def layout(self, cell: float | None = None, grid_top: float | None = None) -> Layout:
         """The composite's layout, each panel's group marked with its query head and KV head."""
         layout = super().layout(cell, grid_top)
         heads = iter(enumerate(self.kv_heads))
@@ -100,12 +118,14 @@ class HeadsFigure(Composite):
             items.append(item)
         return replace(layout, items=items)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<attnviz.HeadsFigure {len(self.panels)} query heads, {len(set(self.kv_heads))} KV heads>"
 
 
-def heads_figure(q_heads, k_heads, v_heads=None, *, title=None, subtitle=None, index_base=1, id_prefix=None,
-                 theme="light", embed_font=False, **panel_kwargs) -> HeadsFigure:
+def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
+                 v_heads: Sequence[Vectors] | None = None, *, title: str | None = None, subtitle: str | None = None,
+                 index_base: IndexBase = 1, id_prefix: str | None = None, theme: ThemeName = "light",
+                 embed_font: bool = False, **panel_kwargs: Any) -> HeadsFigure:
     """One panel per query head, each the exact figure of that head; `panel_kwargs` go to every panel.
     Heads are numbered from `index_base`, as the panels' rows and columns are."""
     if isinstance(index_base, bool) or index_base not in (0, 1):
@@ -118,7 +138,8 @@ def heads_figure(q_heads, k_heads, v_heads=None, *, title=None, subtitle=None, i
     if cells > MAX_HEAD_CELLS:
         raise InputError(f"{n_heads} heads draw {cells:,} cells in all; the limit is {MAX_HEAD_CELLS:,} (e.g. 16 "
                          "heads of 32 tokens): use fewer heads or tokens", "q_heads")
-    panels, kv = [], []
+    panels: list[Figure] = []
+    kv: list[int] = []
     for h in range(n_heads):
         g = kv_head(h, n_heads, n_kv)
         first, last = g * group + b, (g + 1) * group - 1 + b
@@ -129,12 +150,15 @@ def heads_figure(q_heads, k_heads, v_heads=None, *, title=None, subtitle=None, i
                          subtitle=subtitle if subtitle is not None else f"Reads {shared}.", theme=theme,
                          embed_font=embed_font, index_base=b, **panel_kwargs)
         except InputError as err:
-            raise err.relocated(lambda where, h=h: f"head {h + 1}: {where}" if where else f"head {h + 1}") from None
+            raise err.relocated(_within(f"head {h + 1}")) from None
         if h + b != first:  # the group's K and V are written once, in its first panel
-            words = replace(fig.words, k_line=f"K: KV head {g + b}'s, written in query head {first}'s panel",
+            words = fig.words
+            if TYPE_CHECKING:  # one head is never a mask map
+                assert isinstance(words, FigureText)
+            words = replace(words, k_line=f"K: KV head {g + b}'s, written in query head {first}'s panel",
                             more_vectors=tuple(f"V: KV head {g + b}'s, written in query head {first}'s panel"
-                                               if line.startswith("V") else line for line in fig.words.more_vectors))
-            fig = type(fig)(fig.attention, fig.highlight, words, theme=fig.theme, embed_font=fig.embed_font)
+                                               if line.startswith("V") else line for line in words.more_vectors))
+            fig = type(fig)(fig.attention, fig.highlight, words, theme=get_theme(fig.theme), embed_font=fig.embed_font)
         panels.append(fig)
         kv.append(g)
     columns = group if group <= MAX_COLUMNS and n_kv > 1 else min(n_heads, MAX_COLUMNS)
@@ -149,4 +173,9 @@ def heads_figure(q_heads, k_heads, v_heads=None, *, title=None, subtitle=None, i
     composite = compose(*panels, arrange=f"grid:{columns}", title=title, id_prefix=id_prefix, theme=theme,
                         embed_font=embed_font)
     return HeadsFigure(composite.panels, kv, base=b, arrange=composite.arrange, title=composite.title,
-                       id_prefix=id_prefix, theme=composite.theme, embed_font=composite.embed_font)
+                       id_prefix=id_prefix, theme=get_theme(composite.theme), embed_font=composite.embed_font)
+
+
+def _within(label: str) -> Callable[[str | None], str]:
+    """An error's `where` renamer: `where` within `label` ("panel 2: mask"), or `label` itself."""
+    return lambda where: f"{label}: {where}" if where else label

@@ -7,6 +7,8 @@ the Sphinx directive's options (`:q-tokens:`) and the MkDocs fence's keys. This 
 so `attnviz --help` can read it without loading any figure code.
 """
 
+from __future__ import annotations
+
 __all__ = ["Option", "OPTIONS", "BY_NAME", "API_OPTIONS", "SPEC_OPTIONS", "WALKTHROUGH_OPTIONS", "FIGURE_FLAGS",
            "LOOK_FLAGS", "PANEL_FLAGS", "WALKTHROUGH_FLAGS"]
 
@@ -23,30 +25,51 @@ class Option:
     __slots__ = ("name", "type", "default", "scope", "check", "example", "expects", "flag", "dest", "metavar",
                  "action", "value", "dash_value", "help")
 
-    def __init__(self, name, type=None, default=None, *, scope="figure", check=None, example=None, expects=None,
-                 flag=None, dest=None, metavar=None, action="store", value=None, dash_value=False, help=None):
+    def __init__(self, name: str, type: str | None = None, default: object = None, *, scope: str = "figure",
+                 check: str | None = None, example: str | None = None, expects: str | None = None,
+                 flag: str | None = None, dest: str | None = None, metavar: str | None = None, action: str = "store",
+                 value: str | None = None, dash_value: bool = False, help: str | None = None) -> None:
         self.name, self.type, self.default, self.scope = name, type, default, scope
         self.check, self.example, self.expects = check, example, expects
         self.flag, self.dest, self.metavar, self.action = flag, dest, metavar, action
         self.value, self.dash_value, self.help = value, dash_value, help
 
     @property
-    def in_api(self):
+    def in_api(self) -> bool:
         """Whether `figure()` takes it as a keyword."""
         return self.scope in ("figure", "api")
 
     @property
-    def in_spec(self):
+    def in_spec(self) -> bool:
         """Whether a figure spec (and so a Sphinx option and a MkDocs block) takes it as a key."""
         return self.scope in ("figure", "compose")
 
     @property
-    def directive_option(self):
+    def directive_option(self) -> str:
         """Its name as a Sphinx directive option, `q-tokens` (the key's own name, `q_tokens`, works too)."""
         return self.name.replace("_", "-")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Option {self.name}>"
+
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from typing import TypeGuard
+
+    class KeyOption(Option):
+        """An option a spec reads as a key: it always has its check, its example and its words."""
+
+        check: str
+        example: str
+        expects: str
+
+
+def _keyed(option: Option) -> TypeGuard[KeyOption]:
+    """True for an option a spec reads (an error, when the table is imported, if it lacks what a key needs)."""
+    if option.check is None or option.example is None or option.expects is None:
+        raise TypeError(f"option {option.name!r} is a spec key: give it a check, an example and expects")
+    return True
 
 
 #: Every option, in the order of the spec reference (io.spec.KEYS), then the API-only and walkthrough ones.
@@ -193,9 +216,9 @@ BY_NAME = {option.name: option for option in OPTIONS}
 #: `figure()`'s keywords besides q and k, in no particular order (its signature gives the order).
 API_OPTIONS = tuple(option for option in OPTIONS if option.in_api)
 #: The keys of a figure spec, in the reference's order.
-SPEC_OPTIONS = tuple(option for option in OPTIONS if option.in_spec)
+SPEC_OPTIONS = tuple(option for option in OPTIONS if option.in_spec and _keyed(option))
 #: Keys only a walkthrough reads.
-WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "walkthrough")
+WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "walkthrough" and _keyed(option))
 
 # The order the flags appear in `--help`: what a figure shows, then how it looks.
 #: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).

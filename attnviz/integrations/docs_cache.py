@@ -8,6 +8,8 @@ parallel builds may write the same one at once. Entries no figure asks for are n
 again; deleting the folder is always safe.
 """
 
+from __future__ import annotations
+
 import hashlib
 import json
 import os
@@ -17,6 +19,12 @@ from functools import cache
 from .. import __version__
 from .settings import default_alt, make_figure
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from .settings import Setting
+
 __all__ = ["Drawn", "FigureCache", "code_digest"]
 
 
@@ -25,25 +33,26 @@ class Drawn:
 
     __slots__ = ("svg", "prefix", "alt")
 
-    def __init__(self, svg, prefix, alt):
+    def __init__(self, svg: str, prefix: str, alt: str) -> None:
         self.svg, self.prefix, self.alt = svg, prefix, alt
 
 
 class FigureCache:
     """Figures by their settings, in `folder` (None: every figure is drawn, nothing kept)."""
 
-    def __init__(self, folder):
+    def __init__(self, folder: str | None) -> None:
         self.folder = folder
         self.drawn = self.reused = 0  # figures drawn, and read back, by this object
         self.seconds = 0.0  # the time both took
 
-    def figure(self, settings, *, id_prefix, line=None):
+    def figure(self, settings: Mapping[str, Setting], *, id_prefix: str,
+               line: int | None = None) -> tuple[Drawn, bool]:
         """(Drawn, True if it came from the cache): the figure `embed.make_figure` draws for the settings
         (`embed.Setting`s by key), read back when the same figure was drawn before. Errors are its errors."""
         start = time.perf_counter()
         try:
             path = self.folder and os.path.join(self.folder, f"{figure_key(settings, id_prefix)}.json")
-            found = path and _read(path)
+            found = _read(path) if path else None
             if found:
                 self.reused += 1
                 return found, True
@@ -56,12 +65,13 @@ class FigureCache:
         finally:
             self.seconds += time.perf_counter() - start
 
-    def summary(self):
+    def summary(self) -> str:
         """One line for the build log: figures drawn and reused, and the time spent drawing."""
-        return f"attnviz: {self.drawn} figures drawn, {self.reused} read from the cache ({self.seconds:.2f} s in attnviz)"
+        return (f"attnviz: {self.drawn} figures drawn, {self.reused} read from the cache "
+                f"({self.seconds:.2f} s in attnviz)")
 
 
-def figure_key(settings, id_prefix):
+def figure_key(settings: Mapping[str, Setting], id_prefix: str) -> str:
     """The hash of everything a figure's SVG depends on."""
     values = sorted((key, setting.value) for key, setting in settings.items())
     text = repr((values, id_prefix, __version__, code_digest()))
@@ -69,7 +79,7 @@ def figure_key(settings, id_prefix):
 
 
 @cache
-def code_digest():
+def code_digest() -> str:
     """A hash of attnviz's own code and fonts, so a changed checkout never reads an old figure."""
     package = os.path.dirname(os.path.abspath(__file__))
     digest = hashlib.sha256()
@@ -86,7 +96,7 @@ def code_digest():
     return digest.hexdigest()
 
 
-def _read(path):
+def _read(path: str) -> Drawn | None:
     try:
         with open(path, encoding="utf-8") as stored:
             entry = json.load(stored)
@@ -95,10 +105,10 @@ def _read(path):
         return None
 
 
-def _write(path, drawn):
+def _write(path: str, drawn: Drawn) -> None:
     from ..io.atomic import write_files  # start-up: only a cache that writes needs it
 
     try:
         write_files({path: json.dumps({"svg": drawn.svg, "prefix": drawn.prefix, "alt": drawn.alt})})
     except OSError:
-        pass  # a read-only tree still builds; the figure is drawn again next time
+        return  # a read-only tree still builds; the figure is drawn again next time

@@ -16,16 +16,29 @@ header is what screen readers announce. It renders to the inline SVG when the pa
 a figure that cannot be drawn stops the build with an error naming the page and the block.
 """
 
-from pymdownx.superfences import SuperFencesException
+from __future__ import annotations
+
+from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]  # pymdownx ships no types
 
 from . import settings as embed
 from ..numbers.exact import InputError
 from ..words.user_text import check_text
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any, TypeAlias
+
+    from .docs_cache import FigureCache
+    from .settings import Setting
+
+    #: A markdown.Markdown (Python-Markdown ships no type information).
+    Markdown: TypeAlias = Any
+
 __all__ = ["FENCE", "FenceError", "fence_format", "fence_validator", "set_page"]
 
 
-def _error_class():
+def _error_class() -> tuple[type[Exception], ...]:
     # In MkDocs, a BuildError is reported as one line rather than a traceback.
     try:
         from mkdocs.exceptions import BuildError  # optional dependency: MkDocs, only when building with it
@@ -34,19 +47,24 @@ def _error_class():
     return (SuperFencesException, BuildError)
 
 
-class FenceError(*_error_class()):
-    """An attnviz block that cannot be drawn. Superfences lets this kind of exception through."""
+if TYPE_CHECKING:  # its bases are chosen when it is imported: superfences' exception, and MkDocs' if installed
+    class FenceError(Exception):
+        """An attnviz block that cannot be drawn. Superfences lets this kind of exception through."""
+else:
+    class FenceError(*_error_class()):
+        """An attnviz block that cannot be drawn. Superfences lets this kind of exception through."""
 
 
-_page = {"name": None, "source": None}  # the MkDocs page being rendered, set by the plugin
+_page: dict[str, str | None] = {"name": None, "source": None}  # the MkDocs page being rendered, set by the plugin
 
 
-def set_page(name, source=None):
+def set_page(name: str | None, source: str | None = None) -> None:
     """Name the page being rendered (None: none), so ids and errors name it; its source gives line numbers."""
     _page.update(name=name, source=source)
 
 
-def fence_validator(language, inputs, options, attrs, md):
+def fence_validator(language: str, inputs: Mapping[str, str], options: dict[str, Any], attrs: dict[str, Any],
+                    md: Markdown) -> bool:
     """Accept `alt="..."` in the fence's header; anything else is an error, not a silent code block."""
     for name, value in inputs.items():
         if name != "alt":
@@ -56,7 +74,8 @@ def fence_validator(language, inputs, options, attrs, md):
     return True
 
 
-def fence_format(source, language, class_name, options, md, defaults=None, cache=None, **kwargs):
+def fence_format(source: str, language: str, class_name: str, options: Mapping[str, Any], md: Markdown,
+                 defaults: Mapping[str, Setting] | None = None, cache: FigureCache | None = None, **kwargs: Any) -> str:
     """The block's figure, as inline SVG in a `<div class="attnviz-figure">`; `defaults`: checked
     site-wide settings (`embed.default_settings`) the block's keys override; `cache`: a
     `cache.FigureCache` to read unchanged figures back from (None: draw every one)."""
@@ -87,17 +106,18 @@ def fence_format(source, language, class_name, options, md, defaults=None, cache
 FENCE = {"name": "attnviz", "class": "attnviz", "format": fence_format, "validator": fence_validator}
 
 
-def _count(md):
-    return getattr(md, "attnviz_blocks", 0)
+def _count(md: Markdown) -> int:
+    count: int = getattr(md, "attnviz_blocks", 0)
+    return count
 
 
-def _next(md):
+def _next(md: Markdown) -> int:
     """Blocks are numbered per Markdown instance, which MkDocs makes anew for each page."""
-    md.attnviz_blocks = _count(md) + 1
-    return md.attnviz_blocks
+    number = md.attnviz_blocks = _count(md) + 1
+    return number
 
 
-def _where(number, page_line=None, block_line=None):
+def _where(number: int, page_line: int | None = None, block_line: int | None = None) -> str:
     """`page.md:12: attnviz block 2`, or without a page line `page.md: attnviz block 2: line 3`."""
     page = _page["name"]
     block = f"attnviz block {number}"
@@ -107,7 +127,7 @@ def _where(number, page_line=None, block_line=None):
     return f"{where}: line {block_line}" if block_line else where
 
 
-def _block_line(page_source, body, number):
+def _block_line(page_source: str | None, body: str, number: int) -> int | None:
     """The page line of the block's first body line: the `number`th attnviz fence if its body is `body`."""
     if page_source is None:
         return None

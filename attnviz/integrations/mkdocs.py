@@ -27,9 +27,16 @@ from .markdown import FENCE, fence_format, set_page
 
 TYPE_CHECKING = False  # a type checker takes it as True
 if TYPE_CHECKING:
+    from mkdocs.config.base import LegacyConfig
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import Files
     from mkdocs.structure.pages import Page
+
+    # The plugin's options are a config_scheme (a LegacyConfig). Only to a type checker: at run time
+    # BasePlugin[...] would put a class of its own between BasePlugin and the plugin.
+    _Base = BasePlugin[LegacyConfig]
+else:
+    _Base = BasePlugin
 
 __all__ = ["AttnvizPlugin"]
 
@@ -39,7 +46,7 @@ SUPERFENCES = "pymdownx.superfences"
 CSS_FILE = "assets/attnviz.css"
 
 
-class AttnvizPlugin(BasePlugin):
+class AttnvizPlugin(_Base):  # type: ignore[no-untyped-call]  # mkdocs: BasePlugin.__init_subclass__ is not annotated
     """The MkDocs plugin: `attnviz` fences drawn as inline SVG figures."""
     config_scheme = (("defaults", config_options.Type(dict, default={})),
                      ("cache", config_options.Type(bool, default=True)),
@@ -49,7 +56,7 @@ class AttnvizPlugin(BasePlugin):
         """Register the fence with pymdownx.superfences, with the site's defaults and cache."""
         from .docs_cache import FigureCache  # start-up: only a cached build needs it
 
-        folder = None
+        folder: str | None = None
         if self.config["cache"]:
             folder = os.path.join(os.path.dirname(os.path.abspath(config.config_file_path or "mkdocs.yml")),
                                   self.config["cache_dir"])

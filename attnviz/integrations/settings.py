@@ -6,6 +6,8 @@ where it was set (`Setting`), so an error points at the line, option or file tha
 caused it. Nothing here imports Sphinx or Markdown.
 """
 
+from __future__ import annotations
+
 import html
 import re
 import zlib
@@ -15,6 +17,27 @@ from ..io import spec
 from ..numbers.exact import InputError
 from ..words.user_text import check_text
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from os import PathLike
+    from typing import Any
+
+    from ..figures.composite import Composite
+    from ..figures.figure import Drawable, Figure
+    from ..layout.mask_map import MapText
+    from ..words.figure_text import FigureText
+
+    # io.spec and publish.page are annotated on their own branches (types-cli, types-publish): until those
+    # are merged, their functions as documents call them. (Then this block can go and the imports serve.)
+    def check_value(key: str, value: object, name: str | None = None) -> Any: ...
+    def parse_spec(text: str, name: str = "<spec>") -> dict[str, Any]: ...
+    def read_spec(source: str | PathLike[str]) -> tuple[dict[str, Any], str]: ...
+    def sized_without_vectors(kwargs: Mapping[str, object]) -> bool: ...
+    def inline_svg(svg: str) -> str: ...
+else:
+    from ..io.spec import check_value, parse_spec, read_spec, sized_without_vectors
+
 __all__ = ["FigureError", "Setting", "default_settings", "block_settings", "read_file", "file_settings",
            "make_figure", "default_alt", "id_prefix", "inline_html", "say"]
 
@@ -22,12 +45,12 @@ __all__ = ["FigureError", "Setting", "default_settings", "block_settings", "read
 class FigureError(Exception):
     """A figure a document asks for cannot be drawn: `message`, and the document `line` to blame if known."""
 
-    def __init__(self, message, line=None):
+    def __init__(self, message: str, line: int | None = None) -> None:
         super().__init__(message)
         self.message, self.line = message, line
 
 
-def say(err):
+def say(err: InputError) -> str:
     """An InputError as one message; a `where` that ends in a colon (an option, `:q:`) takes no second one.
 
     >>> say(InputError("vector 2 is empty", ":q:")), say(InputError("vector 2 is empty", "q"))
@@ -47,75 +70,76 @@ class Setting:
     line: int | None = None  # 1-based line in the document, when known
 
 
-def default_settings(mapping, label):
+def default_settings(mapping: object, label: str) -> dict[str, Setting]:
     """Site-wide figure keys (Sphinx's `attnviz_defaults`, the MkDocs plugin's `defaults`), checked;
     every figure starts from them. Raises InputError naming `label: key`."""
     if not isinstance(mapping, dict):
         raise InputError(f"expected a table of figure keys, like {{'theme': 'dark'}}, got {type(mapping).__name__}",
                          label)
-    return {key: Setting(spec.check_value(key, value, label), f"{label}: {key}") for key, value in mapping.items()}
+    return {key: Setting(check_value(key, value, label), f"{label}: {key}") for key, value in mapping.items()}
 
 
 _KEY_LINE = re.compile(r"""\s*(?:"([^"]+)"|'([^']+)'|([A-Za-z0-9_-]+))\s*=""")
 
 
-def block_settings(text, first_line=1):
+def block_settings(text: str, first_line: int = 1) -> dict[str, Setting]:
     """The keys of a TOML block, checked; `first_line` is the line number of the block's first
     line in the document (by default, lines are counted within the block)."""
 
-    def at(n, message):
+    def at(n: int, message: str) -> FigureError:
         return FigureError(message, first_line + n - 1)
 
     try:
-        mapping = spec.parse_spec(text, "block")
+        mapping = parse_spec(text, "block")
     except InputError as err:
         if match := re.fullmatch(r"block:(\d+):(\d+)", err.where or ""):
             raise at(int(match[1]), f"{err.what} (column {match[2]})") from None
         raise FigureError(err.what, first_line) from None
-    lines = {}
+    lines: dict[str, int] = {}
     for n, line in enumerate(text.splitlines(), 1):
         if match := _KEY_LINE.match(line):
             lines.setdefault(match[1] or match[2] or match[3], n)
-    settings = {}
+    settings: dict[str, Setting] = {}
     for key, value in mapping.items():
         n = lines.get(key, 1)
         try:
-            checked = spec.check_value(key, value)
+            checked = check_value(key, value)
         except InputError as err:
             raise at(n, str(err)) from None
         settings[key] = Setting(checked, key, first_line + n - 1)
     return settings
 
 
-def read_file(path, shown, line=None):
+def read_file(path: str | PathLike[str], shown: str, line: int | None = None) -> dict[str, Any]:
     """A spec file's mapping (not checked); errors name it as `shown` (what the author wrote)."""
-    def rename(where):
+    def rename(where: str | None) -> str | None:
         return shown + where[len(str(path)):] if where and where.startswith(str(path)) else where
 
     try:
-        return spec.read_spec(path)[0]
+        return read_spec(path)[0]
     except InputError as err:
         raise FigureError(say(err.relocated(rename)), line) from None
 
 
-def file_settings(path, shown, line=None):
+def file_settings(path: str | PathLike[str], shown: str, line: int | None = None) -> dict[str, Setting]:
     """The keys of a spec file at `path`, checked; errors name it as `shown`."""
     try:
-        return {key: Setting(spec.check_value(key, value, shown), f"{shown}: {key}", line)
+        return {key: Setting(check_value(key, value, shown), f"{shown}: {key}", line)
                 for key, value in read_file(path, shown, line).items()}
     except InputError as err:
         raise FigureError(say(err), line) from None
 
 
-def make_figure(settings, *, id_prefix, line=None):
+def make_figure(settings: Mapping[str, Setting], *, id_prefix: str | None,
+                line: int | None = None) -> Figure | Composite:
     """The figure the settings describe; without q and k, the seed's. Errors are located at the
     setting they come from, else at `line`."""
     # start-up: a document's settings load no figure code until a figure is drawn
     from ..figures.api import SEED_HIGHLIGHT, SEED_K, SEED_Q
     from ..figures.from_arguments import build
 
-    kwargs = {key: setting.value for key, setting in settings.items()}
-    sized = spec.sized_without_vectors(kwargs)  # a mask map's size, or panels
+    kwargs: dict[str, Any] = {key: setting.value for key, setting in settings.items()}
+    sized = sized_without_vectors(kwargs)  # a mask map's size, or panels
     if "q" not in kwargs and "k" not in kwargs and not sized:
         kwargs.update(q=SEED_Q, k=SEED_K)
         base = kwargs.get("index_base", 1)  # the seed's cell (3,3), counted from the figure's base
@@ -130,16 +154,18 @@ def make_figure(settings, *, id_prefix, line=None):
         raise _located(err, settings, line) from None
 
 
-def default_alt(figure):
+def default_alt(figure: Drawable) -> str:
     """What screen readers announce for a figure the document gives no alt text: its title and subtitle
     (panels composed into one figure: their title, else what each shows)."""
-    words = getattr(figure, "words", None)
+    words: FigureText | MapText | None = getattr(figure, "words", None)
     if words is None:
+        if TYPE_CHECKING:  # a figure without words is composed of panels
+            assert isinstance(figure, Composite)
         return figure.title or figure.description()
     return f"{words.title}. {words.subtitle}" if words.subtitle else words.title
 
 
-def _located(err, settings, line):
+def _located(err: InputError, settings: Mapping[str, Setting], line: int | None) -> FigureError:
     """The API names inputs `q`, `q/k`, `tokens: label 2`, `highlight '3,3'`: say where the document set them."""
     match = re.match(r"q/k|\w+", err.where or "")
     keys = () if not match else ("q", "k") if match[0] == "q/k" else (match[0],)
@@ -147,13 +173,15 @@ def _located(err, settings, line):
     if not places:
         return FigureError(str(err), line)
     label = " and ".join(place.label for place in places)
+    if TYPE_CHECKING:  # a setting was found: `where` named it
+        assert err.where is not None and match is not None
     rest = err.where[match.end():]
     if label.endswith(":") and rest.startswith(":"):  # ":tokens:" + ": label 2"
         rest = rest[1:]
     return FigureError(say(InputError(err.what, label + rest)), next((p.line for p in places if p.line), line))
 
 
-def id_prefix(page, number):
+def id_prefix(page: str, number: int) -> str:
     """The id prefix of a page's `number`th figure: `attnviz-<page>-<number>`, the same in every build.
 
     Ids need to be unique within one HTML page; a page name that is not plain letters
@@ -168,10 +196,12 @@ def id_prefix(page, number):
     return f"attnviz-{slug}-{number}"
 
 
-def inline_html(svg, *, alt=None, classes=(), element_id=None):
+def inline_html(svg: str, *, alt: str | None = None, classes: Iterable[str] = (),
+                element_id: str | None = None) -> str:
     """The SVG ready to inline in an HTML page: wrapped in `<div class="attnviz-figure">`, scaled
     down to narrow columns, and with `alt` (if given) as what screen readers announce."""
-    from ..publish.page import inline_svg  # start-up: only HTML output inlines SVG
+    if not TYPE_CHECKING:
+        from ..publish.page import inline_svg  # start-up: only HTML output inlines SVG
 
     svg = inline_svg(svg)
     end = svg.index(">")
@@ -191,7 +221,7 @@ def inline_html(svg, *, alt=None, classes=(), element_id=None):
     return f'<div class="{html.escape(names)}"{ident}>{tag}{body}</div>'
 
 
-def _style(tag, rules):
+def _style(tag: str, rules: str) -> str:
     """Add CSS declarations to a start tag's style attribute, creating it if needed."""
     if match := re.search(r' style="([^"]*)"', tag):
         return f'{tag[:match.start(1)]}{rules};{match[1]}{tag[match.end(1):]}'

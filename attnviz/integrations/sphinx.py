@@ -24,10 +24,9 @@ from __future__ import annotations
 import difflib
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from docutils import nodes
-from docutils.parsers.rst import directives
+from docutils import nodes  # type: ignore[import-untyped]  # docutils ships no types
+from docutils.parsers.rst import directives  # type: ignore[import-untyped]  # (nor does its parser)
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
@@ -38,9 +37,32 @@ from ..io import spec
 from ..numbers.exact import InputError
 from ..words.user_text import check_text
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+    from typing import Any
+
     from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
+    from sphinx.writers.html5 import HTML5Translator
+
+    from ..figures.figure import Drawable
+    from ..publish.document import Document
+    from .docs_cache import Drawn, FigureCache
+    from .settings import Setting
+
+    # io.spec and publish are annotated on their own branches (types-cli, types-publish): until those are
+    # merged, their functions as the directives call them. (Then this block can go and the imports serve.)
+    def value_from_text(key: str, text: str, where: str) -> Any: ...
+    def parse_spec(text: str, name: str = "<spec>") -> dict[str, Any]: ...
+    def default_document() -> Document: ...
+    def parse_document(mapping: Mapping[str, object], name: str = "<document>") -> Document: ...
+    def build_figures(document: Document, name: str = "<document>") -> list[Drawable]: ...
+    def tex_to_mathml(tex: str, where: str | None = None) -> str: ...
+else:
+    from ..io.spec import parse_spec, value_from_text
 
 __all__ = ["AttnvizDirective", "AttnvizPageDirective", "attnviz_figure", "attnviz_formula", "setup"]
 
@@ -55,22 +77,23 @@ OWN_OPTIONS = {
 }
 
 
-class attnviz_figure(nodes.General, nodes.Element):  # noqa: N801 - docutils names nodes in lower case
+class attnviz_figure(nodes.General, nodes.Element):  # type: ignore[misc]  # noqa: N801 - docutils: no types; names nodes in lower case
     """A drawn figure: `svg`, `alt` and `prefix`; HTML inlines it, other builders get an image."""
 
 
-class attnviz_formula(nodes.General, nodes.Element):  # noqa: N801
+class attnviz_formula(nodes.General, nodes.Element):  # type: ignore[misc]  # noqa: N801 - docutils: no types
     """A document section's formula: `tex`, and `mathml` for HTML; other builders get a math block."""
 
 
-class _AnyOption(dict):
+class _AnyOption(dict[str, "Callable[[str], Any]"]):
     """Every option parses (as text), so `run` can answer an unknown one with the nearest known name."""
 
-    def __missing__(self, name):
-        return directives.unchanged
+    def __missing__(self, name: str) -> Callable[[str], Any]:
+        unchanged: Callable[[str], Any] = directives.unchanged
+        return unchanged
 
 
-def _option_spec():
+def _option_spec() -> _AnyOption:
     """The directive's options: its own, then every spec key from the option table, as `q_tokens` and `q-tokens`."""
     options = _AnyOption(OWN_OPTIONS)
     for option in SPEC_OPTIONS:
@@ -85,7 +108,7 @@ class AttnvizDirective(SphinxDirective):
     has_content = True  # or a TOML spec
     option_spec = _option_spec()
 
-    def run(self):
+    def run(self) -> list[nodes.Node]:
         """The figure node (in a captioned figure when given a :caption:)."""
         try:
             drawn, alt = self._figure()
@@ -107,7 +130,7 @@ class AttnvizDirective(SphinxDirective):
         self.add_name(wrapper)
         return [wrapper, *messages]
 
-    def _figure(self):
+    def _figure(self) -> tuple[Drawn, str | None]:
         settings = _defaults(self.config)
         if self.arguments and self.content:
             raise embed.FigureError("give a spec file or a TOML body, not both", self.lineno)
@@ -131,8 +154,8 @@ class AttnvizDirective(SphinxDirective):
         _count(self.env, reused, figures.seconds)
         return drawn, alt
 
-    def _option_settings(self):
-        settings = {}
+    def _option_settings(self) -> dict[str, Setting]:
+        settings: dict[str, Setting] = {}
         for name, text in self.options.items():
             if name in OWN_OPTIONS:
                 continue
@@ -142,17 +165,19 @@ class AttnvizDirective(SphinxDirective):
             if key in settings:
                 raise embed.FigureError(f"{label} and {settings[key].label} set the same key; give one", line)
             try:
-                settings[key] = embed.Setting(spec.value_from_text(key, text, label), label, line)
+                settings[key] = embed.Setting(value_from_text(key, text, label), label, line)
             except InputError as err:
                 raise embed.FigureError(embed.say(err), line) from None
         return settings
 
-    def _line_of(self, option):
+    def _line_of(self, option: str) -> int:
         """The document line of `:option:` (docutils keeps only the directive's own line)."""
         for offset, text in enumerate(self.block_text.splitlines()):
             if text.lstrip().startswith(f":{option}:"):
-                return self.lineno + offset
-        return self.lineno
+                line: int = self.lineno + offset
+                return line
+        directive_line: int = self.lineno
+        return directive_line
 
 
 class AttnvizPageDirective(SphinxDirective):
@@ -165,7 +190,7 @@ class AttnvizPageDirective(SphinxDirective):
     has_content = True
     option_spec = {"class": directives.class_option}
 
-    def run(self):
+    def run(self) -> list[nodes.Node]:
         """The document's sections: headings, formulas and figures."""
         try:
             return self._nodes()
@@ -173,14 +198,15 @@ class AttnvizPageDirective(SphinxDirective):
             _fail(self.env, self.env.docname, err.line or self.lineno, err.message)
             return []
 
-    def _nodes(self):
-        # start-up: only the page directive reads documents
-        from ..publish.document import build_figures, default_document, parse_document
-        from ..publish.mathml import tex_to_mathml
+    def _nodes(self) -> list[nodes.Node]:
+        if not TYPE_CHECKING:  # start-up: only the page directive reads documents
+            from ..publish.document import build_figures, default_document, parse_document
+            from ..publish.mathml import tex_to_mathml
 
         if self.arguments and self.content:
             raise embed.FigureError("give a document spec file or a TOML body, not both", self.lineno)
-        mapping, name = None, "the seed document"
+        mapping: dict[str, Any] | None = None
+        name = "the seed document"
         if self.arguments:
             name = self.arguments[0]
             _, path = self.env.relfn2path(name, self.env.docname)
@@ -189,7 +215,7 @@ class AttnvizPageDirective(SphinxDirective):
         try:
             if self.content:
                 name = "body"
-                mapping = spec.parse_spec("\n".join(self.content), name)
+                mapping = parse_spec("\n".join(self.content), name)
             document = default_document() if mapping is None else parse_document(mapping, name)
             figures = build_figures(document, name)
             formulas = [section.formula and tex_to_mathml(section.formula, f"{name}: section {n}: formula")
@@ -221,7 +247,7 @@ DEFAULTS = "attnviz_defaults"
 CACHE = "attnviz_cache"  # conf.py: False draws every figure on every read
 
 
-def _figure_cache(env):
+def _figure_cache(env: BuildEnvironment) -> FigureCache:
     """Figures kept beside the doctrees (they survive `-E`), by a hash of their settings and attnviz."""
     from .docs_cache import FigureCache  # start-up: only a cached build needs it
 
@@ -231,22 +257,22 @@ def _figure_cache(env):
 # How many figures this build drew and read back, and the time attnviz took: reported at the end.
 # Kept per document, as the failures are, so parallel readers' counts merge without double counting.
 
-def _stats(env):
-    if not hasattr(env, "attnviz_stats"):
-        env.attnviz_stats = {}
-    return env.attnviz_stats
+def _stats(env: BuildEnvironment) -> dict[str, tuple[int, int, float]]:
+    # Kept as an attribute of the environment (pickled with it); through vars(), since Sphinx's type declares none.
+    stats: dict[str, tuple[int, int, float]] = vars(env).setdefault("attnviz_stats", {})
+    return stats
 
 
-def _count(env, reused, seconds):
+def _count(env: BuildEnvironment, reused: bool, seconds: float) -> None:
     drawn, read_back, took = _stats(env).get(env.docname, (0, 0, 0.0))
     _stats(env)[env.docname] = (drawn + (not reused), read_back + reused, took + seconds)
 
 
-def _reset_stats(app, env, docnames):
-    env.attnviz_stats = {}
+def _reset_stats(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    vars(env)["attnviz_stats"] = {}
 
 
-def _defaults(config):
+def _defaults(config: Config) -> dict[str, Setting]:
     """conf.py's `attnviz_defaults`, checked (`_check_defaults` has reported any error once)."""
     try:
         return embed.default_settings(getattr(config, DEFAULTS), DEFAULTS)
@@ -254,7 +280,7 @@ def _defaults(config):
         return {}
 
 
-def _check_defaults(app, config):
+def _check_defaults(app: Sphinx, config: Config) -> None:
     try:
         embed.default_settings(getattr(config, DEFAULTS), DEFAULTS)
     except InputError as err:
@@ -262,7 +288,7 @@ def _check_defaults(app, config):
         app.statuscode = 1
 
 
-def _unknown_option(name):
+def _unknown_option(name: str) -> str:
     known = [*OWN_OPTIONS, *(option.directive_option for option in SPEC_OPTIONS)]
     close = difflib.get_close_matches(name.replace("_", "-"), known, n=1, cutoff=0.5)
     hint = f"; did you mean ':{close[0]}:'?" if close else f"; known options: {', '.join(known)}"
@@ -272,29 +298,28 @@ def _unknown_option(name):
 # Failures: logged where they happen, remembered per document (so an unchanged document keeps
 # failing in incremental and parallel builds), and turned into a non-zero exit status at the end.
 
-def _failures(env):
-    if not hasattr(env, "attnviz_failures"):
-        env.attnviz_failures = {}
-    return env.attnviz_failures
+def _failures(env: BuildEnvironment) -> dict[str, list[int]]:
+    failures: dict[str, list[int]] = vars(env).setdefault("attnviz_failures", {})  # as _stats
+    return failures
 
 
-def _fail(env, docname, line, message):
+def _fail(env: BuildEnvironment, docname: str, line: int, message: str) -> None:
     logger.error("attnviz: %s", message, location=(docname, line))
     _failures(env).setdefault(docname, []).append(line)
 
 
-def _purge(app, env, docname):
+def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     _failures(env).pop(docname, None)
 
 
-def _merge(app, env, docnames, other):
+def _merge(app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment) -> None:
     theirs = _failures(other)
     _failures(env).update({docname: theirs[docname] for docname in docnames if docname in theirs})
     counts = _stats(other)
     _stats(env).update({docname: counts[docname] for docname in docnames if docname in counts})
 
 
-def _add_host_stylesheet(app):
+def _add_host_stylesheet(app: Sphinx) -> None:
     """attnviz.css in _static: the figures' colours as CSS custom properties (`themes.host_stylesheet`)."""
     from pathlib import Path  # start-up: only HTML builds write the style sheet
 
@@ -308,7 +333,7 @@ def _add_host_stylesheet(app):
     app.add_css_file(CSS_FILE)
 
 
-def _finish(app, exception):
+def _finish(app: Sphinx, exception: Exception | None) -> None:
     counts = _stats(app.env).values()
     if counts:
         drawn, reused, seconds = (sum(column) for column in zip(*counts))
@@ -325,18 +350,18 @@ def _finish(app, exception):
 
 # Output: HTML inlines the SVG; any other builder gets an image file it can use.
 
-def _visit_html(translator, node):
+def _visit_html(translator: HTML5Translator, node: attnviz_figure) -> None:
     translator.body.append(embed.inline_html(node["svg"], alt=node["alt"] if node["has_alt"] else None,
                                              classes=node["classes"], element_id=(node["ids"] or [None])[0]))
     raise nodes.SkipNode
 
 
-def _visit_formula_html(translator, node):
+def _visit_formula_html(translator: HTML5Translator, node: attnviz_formula) -> None:
     translator.body.append(f'<div class="attnviz-formula">{node["mathml"]}</div>')
     raise nodes.SkipNode
 
 
-def _as_images(app, doctree, docname):
+def _as_images(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     if app.builder.format == "html":
         return
     for node in list(doctree.findall(attnviz_formula)):
@@ -350,14 +375,14 @@ def _as_images(app, doctree, docname):
         node.replace_self(image)
 
 
-def _write_image(app, node):
+def _write_image(app: Sphinx, node: attnviz_figure) -> str:
     """Write the figure as the best image type the builder takes: SVG, else PDF or PNG (with cairosvg)."""
     types = app.builder.supported_image_types
     ext, data = "svg", (node["svg"] + "\n").encode("utf-8")
     if types and "image/svg+xml" not in types:
         wanted = next((ext for kind, ext in (("application/pdf", "pdf"), ("image/png", "png")) if kind in types), None)
         try:
-            import cairosvg  # optional dependency: CairoSVG, only for non-HTML builders
+            import cairosvg  # type: ignore[import-untyped]  # optional: CairoSVG (no types), only for non-HTML builders
         except (ImportError, OSError):  # OSError: the cairo library itself is missing
             cairosvg = None
         if wanted and cairosvg:
