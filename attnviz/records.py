@@ -152,8 +152,7 @@ def _values(record):
 
 
 def _repr(self):
-    # Compiled for the class on its first repr (a figure's id hashes the repr of 4,000 cells at 64 tokens),
-    # so classes that are never printed cost no compile at import.
+    # Compiled for the class on its first repr, so classes that are never printed cost no compile at import.
     cls = self.__class__
     shown = ", ".join(f"{spec.name}={{self.{spec.name}!r}}" for spec in cls.__record_fields__ if spec.repr)
     compiled = eval(f"lambda self: f'{{self.__class__.__qualname__}}({shown})'")  # noqa: S307 - field names only

@@ -9,12 +9,12 @@ import functools
 import gc
 import itertools
 import re
-import zlib
 
 from ..words.budget import check_figure
 from ..numbers.exact import InputError
 from ..words.highlight import NO_HIGHLIGHT
 from ..records import replace
+from .identity import content_id
 from ..layout.figure import lay_out
 from .files import write_atomic
 from ..render.themes import get_theme
@@ -82,8 +82,7 @@ class Drawable:
     def id_prefix(self) -> str:
         """Prefix of every id in the SVG: given, or derived from the content (same figure, same ids)."""
         if self._id_prefix is None:
-            key = repr((self._key(), self.theme, self.embed_font)).encode("utf-8")
-            self._id_prefix = f"attnviz-{zlib.crc32(key):08x}"
+            self._id_prefix = content_id(self._key(), self.theme, self.embed_font)
         return self._id_prefix
 
     @without_gc_pauses

@@ -8,7 +8,7 @@ from __future__ import annotations
 from . import notation
 from .highlight import NO_HIGHLIGHT
 from .user_text import concat, isolate, joined, user_text
-from ..records import dataclass, field, fields, replace
+from ..records import dataclass, field, replace
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -42,8 +42,7 @@ class Cell:
     text: str  # the exact score, or "masked"
     masked: bool
     computed: bool
-    # Not yet computed, in a step-by-step series: drawn empty. Out of repr, which derives the ids:
-    # figures without pending parts keep theirs.
+    # Not yet computed, in a step-by-step series: drawn empty (out of repr: rarely set).
     pending: bool = field(default=False, repr=False)
     gap: bool = field(default=False, repr=False)  # an elided figure's ⋮, ⋯ or ⋱ for rows and keys not shown
 
@@ -56,8 +55,7 @@ class SoftmaxRow:
     scores: str  # "row 2: scores [0,1]"
     weights: str  # "weights e^0/(e^0+e^1), e^1/(e^0+e^1)"
     computed: bool
-    # Not yet computed, in a step-by-step series: drawn empty. Out of repr, which derives the ids:
-    # figures without pending parts keep theirs.
+    # Not yet computed, in a step-by-step series: drawn empty (out of repr: rarely set).
     pending: bool = field(default=False, repr=False)
 
 
@@ -68,14 +66,11 @@ class OutputRow:
     q: int
     text: str  # "O3 = w31·V1 + w32·V2 + w33·V3 = (2/3,1)"
     computed: bool = False
-    # Not yet computed, in a step-by-step series: drawn empty. Out of repr, which derives the ids.
+    # Not yet computed, in a step-by-step series: drawn empty (out of repr: rarely set).
     pending: bool = field(default=False, repr=False)
     value: str | None = None  # the value the text ends with, "(2/3,1)"; None while the output stays named
     approximate: bool = False  # the value is rounded (written after "≈")
 
-    def __repr__(self) -> str:
-        # `computed` only when set, so figures without a highlighted output keep their ids.
-        return f"OutputRow(q={self.q!r}, text={self.text!r}" + (", computed=True)" if self.computed else ")")
 
 
 @dataclass(frozen=True)
@@ -95,7 +90,7 @@ class FigureText:
     softmax_heading: str
     softmax_rows: tuple[SoftmaxRow, ...]
     footer: str
-    # Optional parts, left out of repr() when empty so the figure's id (a hash of it) stays as it was.
+    # Optional parts, left out of repr() (a figure's id digests every field: figures.identity).
     more_vectors: tuple[str, ...] = field(default=(), repr=False)  # after the K line: "V1=(1,0); ...", "B1=(0,-1); ..."
     outputs_heading: str = field(default="", repr=False)
     output_rows: tuple[OutputRow, ...] = field(default=(), repr=False)  # of OutputRow, when value vectors are given
@@ -106,18 +101,8 @@ class FigureText:
     view: str = field(default="full", repr=False)  # "full", or "scores": vectors and grid, no captions
     # What an elided figure leaves out, "rows 5–60 and keys 5–60 not shown" (the grid caption says it too).
     elided: str = field(default="", repr=False)
-    base: int = field(default=1, repr=False)  # the index base of labels and captions (0 or 1); in repr when 0
+    base: int = field(default=1, repr=False)  # the index base of labels and captions (0 or 1)
 
-    def __repr__(self) -> str:
-        extra = {"more_vectors": self.more_vectors, "outputs_heading": self.outputs_heading,
-                 "output_rows": self.output_rows, "view": "" if self.view == "full" else self.view,
-                 "elided": self.elided, "base": "" if self.base == 1 else self.base}
-        return _plain_repr(self) + "".join(f"+{name}={value!r}" for name, value in extra.items() if value)
-
-
-def _plain_repr(words: FigureText) -> str:
-    shown = ", ".join(f"{f.name}={getattr(words, f.name)!r}" for f in fields(words) if f.repr)
-    return f"FigureText({shown})"
 
 
 def describe(attention: Attention, highlight: Highlight = NO_HIGHLIGHT, title: str | None = None,
