@@ -27,6 +27,18 @@ Code that uses `dataclasses` itself on a record works too:
 (Point(x=7, y=2), ['x', 'y', 'tag'], {'x': 1, 'y': 2, 'tag': ''})
 """
 
+from __future__ import annotations
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar, dataclass_transform
+
+    _T = TypeVar("_T")
+else:
+    def dataclass_transform(**options):  # typing's, for type checkers only: the command never imports `typing`
+        return lambda function: function
+
 __all__ = ["dataclass", "field", "fields", "replace", "FrozenInstanceError"]
 
 _MISSING = object()
@@ -39,48 +51,51 @@ class FrozenInstanceError(AttributeError):
 class Field:
     __slots__ = ("name", "default", "default_factory", "repr")
 
-    def __init__(self, default=_MISSING, default_factory=_MISSING, repr=True):
-        self.name, self.default, self.default_factory, self.repr = None, default, default_factory, repr
+    def __init__(self, default: Any = _MISSING, default_factory: Any = _MISSING, repr: bool = True) -> None:
+        self.name: Any = None  # the field's name (a str) once its record class is made
+        self.default, self.default_factory, self.repr = default, default_factory, repr
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Field(name={self.name!r})"
 
 
-def field(*, default=_MISSING, default_factory=_MISSING, repr=True):
+def field(*, default: Any = _MISSING, default_factory: Any = _MISSING, repr: bool = True) -> Any:
     """A field with a default, a default factory (for mutable defaults) or left out of repr()."""
     return Field(default, default_factory, repr)
 
 
-def fields(record):
+def fields(record: Any) -> tuple[Field, ...]:
     """The record's (or record class's) fields, in declaration order."""
-    return record.__record_fields__
+    return _fields(record)
 
 
-def replace(record, **changes):
+def replace(record: _T, **changes: Any) -> _T:
     """A copy of `record` with some fields changed."""
-    values = {f.name: getattr(record, f.name) for f in record.__record_fields__}
+    values: dict[str, Any] = {f.name: getattr(record, f.name) for f in _fields(record)}
     unknown = changes.keys() - values.keys()
     if unknown:
         raise TypeError(f"{type(record).__name__} has no field {sorted(unknown)[0]!r}")
     return type(record)(**{**values, **changes})
 
 
-def dataclass(cls=None, /, *, frozen=False, slots=False):
+@dataclass_transform(field_specifiers=(field, Field))
+def dataclass(cls: type[_T] | None = None, /, *, frozen: bool = False,
+              slots: bool = False) -> Any:
     """Add `__init__`, `__repr__`, `__eq__` (and, when frozen, `__hash__` and no assignment) to `cls`."""
-    def make(cls):
+    def make(cls: type[_T]) -> type[_T]:
         return _make_record(cls, frozen, slots)
     return make if cls is None else make(cls)
 
 
-def _make_record(cls, frozen, slots):
+def _make_record(cls: type[_T], frozen: bool, slots: bool) -> type[_T]:
     own = cls.__dict__
-    record_fields = []
+    record_fields: list[Field] = []
     for name in own.get("__annotations__", {}):
         value = own.get(name, _MISSING)
         spec = value if isinstance(value, Field) else Field(default=value)
         spec.name = name
         record_fields.append(spec)
-    body = {key: value for key, value in own.items()
+    body: dict[str, Any] = {key: value for key, value in own.items()
             if key not in ("__dict__", "__weakref__") and not (slots and key in own.get("__annotations__", {}))}
     for spec in record_fields:  # a Field marker is no class attribute; a plain default stays one (as dataclasses)
         if isinstance(body.get(spec.name), Field):
@@ -98,13 +113,17 @@ def _make_record(cls, frozen, slots):
             body[name] = method
     if not frozen and "__eq__" not in own:
         body["__hash__"] = None  # mutable and compared by value: unhashable
-    return type(cls)(cls.__name__, cls.__bases__, body)
+    metaclass: Any = type(cls)
+    made: type[_T] = metaclass(cls.__name__, cls.__bases__, body)
+    return made
 
 
-def _methods(qualname, record_fields, frozen):
+def _methods(qualname: str, record_fields: list[Field], frozen: bool) -> dict[str, Callable[..., Any]]:
     """The record's methods. Only __init__ is compiled, as one lambda (its signature names the fields);
     the rest are shared functions that read `__record_fields__`: defining a record costs one small compile."""
-    params, sets, env = [], [], {"_MISSING": _MISSING, "_set": object.__setattr__}
+    params: list[str] = []
+    sets: list[str] = []
+    env: dict[str, Any] = {"_MISSING": _MISSING, "_set": object.__setattr__}
     for spec in record_fields:
         value = spec.name
         if spec.default_factory is not _MISSING:
@@ -121,7 +140,7 @@ def _methods(qualname, record_fields, frozen):
     body = f"({''.join(f'{s}, ' for s in sets)}) and None" if sets else "None"
     init = eval(f"lambda {', '.join(['self', *params])}: {body}", env)  # noqa: S307 - field names only
     init.__name__, init.__qualname__ = "__init__", f"{qualname}.__init__"
-    methods = {"__init__": init, "__repr__": _repr, "__eq__": _eq}
+    methods: dict[str, Callable[..., Any]] = {"__init__": init, "__repr__": _repr, "__eq__": _eq}
     if frozen:
         methods.update(__hash__=_hash, __setattr__=_no_setattr, __delattr__=_no_delattr)
     return methods
@@ -131,47 +150,53 @@ class _AsDataclass:
     """`dataclasses.replace`, `fields` and `asdict` work on records too (code off the command's path uses
     them): the record's fields as dataclasses' own Field objects, made the first time one is asked for."""
 
-    def __get__(self, instance, owner):
+    def __get__(self, instance: object, owner: type) -> dict[str, Any]:
         import dataclasses  # off the command's path: only code that asks for the fields pays for it
 
-        made = {}
-        for spec in owner.__record_fields__:
+        made: dict[str, Any] = {}
+        for spec in _fields(owner):
             if spec.default_factory is not _MISSING:
                 made[spec.name] = dataclasses.field(default_factory=spec.default_factory, repr=spec.repr)
             else:
                 made[spec.name] = dataclasses.field(default=spec.default if spec.default is not _MISSING
                                                     else dataclasses.MISSING, repr=spec.repr)
             made[spec.name].name, made[spec.name].type = spec.name, owner.__annotations__.get(spec.name)
-            made[spec.name]._field_type = dataclasses._FIELD  # what dataclasses.fields() keeps
+            made[spec.name]._field_type = vars(dataclasses)["_FIELD"]  # what fields() keeps (private: no stub)
         type.__setattr__(owner, "__dataclass_fields__", made)
         return made
 
 
-def _values(record):
-    return tuple(getattr(record, spec.name) for spec in record.__record_fields__)
+def _fields(record: Any) -> tuple[Field, ...]:
+    found: tuple[Field, ...] = record.__record_fields__
+    return found
 
 
-def _repr(self):
+def _values(record: object) -> tuple[Any, ...]:
+    return tuple(getattr(record, spec.name) for spec in _fields(record))
+
+
+def _repr(self: object) -> str:
     # Compiled for the class on its first repr, so classes that are never printed cost no compile at import.
     cls = self.__class__
-    shown = ", ".join(f"{spec.name}={{self.{spec.name}!r}}" for spec in cls.__record_fields__ if spec.repr)
+    shown = ", ".join(f"{spec.name}={{self.{spec.name}!r}}" for spec in _fields(cls) if spec.repr)
     compiled = eval(f"lambda self: f'{{self.__class__.__qualname__}}({shown})'")  # noqa: S307 - field names only
     compiled.__name__, compiled.__qualname__ = "__repr__", f"{cls.__qualname__}.__repr__"
     type.__setattr__(cls, "__repr__", compiled)
-    return compiled(self)
+    shown_text: str = compiled(self)
+    return shown_text
 
 
-def _eq(self, other):
+def _eq(self: object, other: object) -> bool:
     return _values(self) == _values(other) if other.__class__ is self.__class__ else NotImplemented
 
 
-def _hash(self):
+def _hash(self: object) -> int:
     return hash(_values(self))
 
 
-def _no_setattr(self, name, value):
+def _no_setattr(self: object, name: str, value: object) -> None:
     raise FrozenInstanceError(f"cannot assign to field {name!r}")
 
 
-def _no_delattr(self, name):
+def _no_delattr(self: object, name: str) -> None:
     raise FrozenInstanceError(f"cannot delete field {name!r}")

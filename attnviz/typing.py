@@ -33,6 +33,9 @@ __all__ = ["Exact", "Number", "Vector", "Vectors", "MaskFunction", "MaskItem", "
            "ScaleSpec", "HighlightTarget", "HighlightSpec", "Labels", "Shape", "View", "Align", "SoftmaxForm", "Show",
            "ThemeName", "IndexBase", "Arrange", "FlashOrder"]
 
+# Aliases with a string forward reference (a name imported only for type checking) stay `Union[...]`:
+# `X | "Y"` raises TypeError at run time, and these aliases are run-time values users may inspect.
+
 #: An exact value attnviz computes: a Fraction, or a Surd (a + b·√r) where a scale of 1/√d makes one.
 Exact: TypeAlias = Union[Fraction, "Surd"]
 #: One exact input number: an int, a Fraction, a Decimal, a string ("3", "-1/2", "0.25", "1e-3"),
@@ -45,33 +48,39 @@ Vectors: TypeAlias = Union[Sequence[Vector], "npt.NDArray[np.integer | np.floati
 #: A mask rule you already run: keep(q_idx, kv_idx) on 0-based positions, or FlexAttention's
 #: mask_mod(b, h, q_idx, kv_idx). It answers with a truth value (bool, 0/1, a one-element array
 #: or tensor); anything else is refused when the figure is built.
-MaskFunction: TypeAlias = Union[Callable[[int, int], object], Callable[[int, int, int, int], object]]
+MaskFunction: TypeAlias = Callable[[int, int], object] | Callable[[int, int, int, int], object]
 #: One mask: a family or a combination in the command line's grammar ("causal", "window=3"), a
 #: mask function, an `attnviz.Mask` (built with its operators), an `engine.BoundMask`, or a table with
 #: one key, "all", "any" or "not". A sequence of these is kept only where all keep.
 MaskItem: TypeAlias = Union[str, MaskFunction, "Mask", "MaskExpression", Mapping[str, object]]
-MaskSpec: TypeAlias = Union[MaskItem, Sequence[MaskItem]]
+MaskSpec: TypeAlias = MaskItem | Sequence[MaskItem]
 #: A bias function: bias(q_idx, kv_idx) on 0-based positions, returning an exact number; or
 #: FlexAttention's score_mod(score, b, h, q_idx, kv_idx), returning the new logit.
-BiasFunction: TypeAlias = Union[Callable[[int, int], Number], Callable[[Any, int, int, int, int], object]]
+BiasFunction: TypeAlias = Callable[[int, int], Number] | Callable[[Any, int, int, int, int], object]
 #: A bias: "alibi=M", "matrix=0,-1;0,0", a bias function, an `engine.Bias`, or a sequence of these.
 BiasSpec: TypeAlias = Union[str, BiasFunction, "Bias", Sequence[Union[str, BiasFunction, "Bias"]]]
 #: The logits' scale: "sqrt" (S/√d) or an exact positive number R (R·S).
-ScaleSpec: TypeAlias = Union[Literal["sqrt"], Number]
+ScaleSpec: TypeAlias = Literal["sqrt"] | Number
 #: One highlight target: a cell (i, j), or "I,J", "row=I", "mask", "softmax=I", "softmax",
 #: "output=I", "output", counted from the figure's index base.
-HighlightTarget: TypeAlias = Union[tuple[int, int], str]
+HighlightTarget: TypeAlias = tuple[int, int] | str
 #: Highlight targets: one target or a sequence of them.
-HighlightSpec: TypeAlias = Union[HighlightTarget, Sequence[HighlightTarget]]
+HighlightSpec: TypeAlias = HighlightTarget | Sequence[HighlightTarget]
 #: Token labels, one per query or key: shown verbatim in place of Q1.., K1...
 Labels: TypeAlias = Sequence[str]
 #: A mask map's size, queries × keys: "4x12" or (4, 12).
-Shape: TypeAlias = Union[str, tuple[int, int]]
+Shape: TypeAlias = str | tuple[int, int]
+#: What a figure draws: the full figure, the scores alone, or the mask map.
 View: TypeAlias = Literal["full", "scores", "mask"]
+#: Where the causal diagonal sits when keys outnumber queries (top-left, as PyTorch's is_causal, or bottom-right).
 Align: TypeAlias = Literal["top-left", "bottom-right"]
+#: How the named softmax is written out.
 SoftmaxForm: TypeAlias = Literal["expanded", "normalizer", "grouped"]
+#: Which numbers the score panel shows: the scores or the scaled logits.
 Show: TypeAlias = Literal["scores", "logits"]  # specs and --show also take "bias" (a second panel)
+#: A figure's colour theme.
 ThemeName: TypeAlias = Literal["light", "dark", "print", "contrast", "auto"]
+#: Whether positions are counted from 0 or from 1.
 IndexBase: TypeAlias = Literal[0, 1]
 #: How composed panels are arranged: "row", "column" or "grid:C" (C columns).
 Arrange: TypeAlias = str

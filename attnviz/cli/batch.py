@@ -6,11 +6,21 @@ its error) and the others are still written, each atomically, with the same byte
 when rendered alone.
 """
 
+from __future__ import annotations
+
 import os
 import sys
 import time
 
 from ..errors import InputError
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Sequence
+    from typing import TextIO
+
+    #: A job's failure: (internal error?, its one-line message).
+    Failure = tuple[bool, str]
 
 __all__ = ["Job", "Outcome", "run_jobs"]
 
@@ -21,29 +31,29 @@ class Job:
 
     __slots__ = ("name", "target", "make")
 
-    def __init__(self, name, target, make):
+    def __init__(self, name: str, target: str, make: Callable[[], str | bytes]) -> None:
         self.name, self.target, self.make = name, target, make
 
 
 class Outcome:
     """What a run did: the jobs written, and the failed ones with their one-line errors, in job order."""
 
-    def __init__(self, jobs, errors, seconds, workers):
+    def __init__(self, jobs: Sequence[Job], errors: dict[int, Failure], seconds: float, workers: int) -> None:
         self.jobs, self.errors, self.seconds, self.workers = jobs, errors, seconds, workers
 
     @property
-    def written(self):
+    def written(self) -> list[Job]:
         """The jobs written, in job order."""
         return [job for n, job in enumerate(self.jobs) if n not in self.errors]
 
     @property
-    def status(self):
+    def status(self) -> int:
         """0 when every figure was written; 2 when only bad input failed; 1 after an internal error."""
         if not self.errors:
             return 0
         return 1 if any(internal for internal, _ in self.errors.values()) else 2
 
-    def summary(self, folder):
+    def summary(self, folder: str | None) -> str:
         """The run as one line: how many figures were written (to `folder`), how long it took, which failed."""
         where = f" to {folder}" if folder else ""
         took = f" in {self.seconds:.2f} s" + (f" ({self.workers} processes)" if self.workers > 1 else "")
@@ -54,7 +64,8 @@ class Outcome:
         return f"attnviz: {done}; {len(self.errors)} failed: {failed}"
 
 
-def run_jobs(jobs, *, workers=1, progress=None, report=None):
+def run_jobs(jobs: Sequence[Job], *, workers: int = 1, progress: TextIO | None = None,
+             report: Callable[[str], object] | None = None) -> Outcome:
     """Write every job's figure; return an Outcome.
 
     `workers` > 1 renders in that many forked processes (where the platform forks; else in this
@@ -66,8 +77,9 @@ def run_jobs(jobs, *, workers=1, progress=None, report=None):
     if workers > 1 and not _can_fork():
         workers = 1
     bar = _ProgressBar(progress, len(jobs)) if progress is not None else None
-    errors = {}
-    results = _in_processes(jobs, workers) if workers > 1 else map(_run_one, jobs, range(len(jobs)))
+    errors: dict[int, Failure] = {}
+    results: Iterable[tuple[int, Failure | None]] = (_in_processes(jobs, workers) if workers > 1
+                                                     else map(_run_one, jobs, range(len(jobs))))
     for done, (index, error) in enumerate(results, 1):
         if error is not None:
             errors[index] = error
@@ -84,7 +96,7 @@ def run_jobs(jobs, *, workers=1, progress=None, report=None):
     return Outcome(jobs, errors, time.perf_counter() - start, workers)
 
 
-def _run_one(job, index):
+def _run_one(job: Job, index: int) -> tuple[int, Failure | None]:
     """(index, None) once the job's file is written, or (index, (internal?, one-line message))."""
     from ..io.atomic import write_files  # start-up: loaded when a job writes
 
@@ -101,10 +113,10 @@ def _run_one(job, index):
 
 
 # The jobs of a parallel run, for the forked workers to find by index (closures do not pickle).
-_JOBS = []
+_JOBS: list[Job] = []
 
 
-def _in_processes(jobs, workers):
+def _in_processes(jobs: Sequence[Job], workers: int) -> Iterator[tuple[int, Failure | None]]:
     import multiprocessing  # start-up: only -j N > 1 forks workers
 
     _JOBS[:] = jobs
@@ -114,7 +126,7 @@ def _in_processes(jobs, workers):
     _JOBS.clear()
 
 
-def _default_signals():
+def _default_signals() -> None:
     """A worker ends quietly when the pool is done with it: the pool stops workers with SIGTERM, which the
     command's own handler (inherited through fork) would turn into an exception and a traceback."""
     import signal  # start-up: only forked workers reset their signals
@@ -124,15 +136,15 @@ def _default_signals():
             signal.signal(signum, signal.SIG_DFL)
 
 
-def _run_index(index):
+def _run_index(index: int) -> tuple[int, Failure | None]:
     return _run_one(_JOBS[index], index)
 
 
-def _can_fork():
+def _can_fork() -> bool:
     return hasattr(os, "fork") and sys.platform != "darwin"  # macOS: fork is unsafe with system libraries
 
 
-def _one_line(err):
+def _one_line(err: BaseException) -> str:
     return " ".join(str(err).split())
 
 
@@ -141,14 +153,14 @@ class _ProgressBar:
 
     WIDTH = 24
 
-    def __init__(self, stream, total):
+    def __init__(self, stream: TextIO, total: int) -> None:
         self.stream, self.total, self.drawn = stream, total, False
         try:
             self.columns = os.get_terminal_size(stream.fileno()).columns or 80  # 0: a terminal of unknown size
         except (AttributeError, ValueError, OSError):
             self.columns = 80
 
-    def show(self, done, name):
+    def show(self, done: int, name: str) -> None:
         """Draw the bar for `done` jobs."""
         filled = self.WIDTH * done // self.total
         line = f"[{'#' * filled}{'-' * (self.WIDTH - filled)}] {done}/{self.total} {name}"
@@ -156,7 +168,7 @@ class _ProgressBar:
         self.stream.flush()
         self.drawn = True
 
-    def clear(self):
+    def clear(self) -> None:
         """Erase the bar, so the summary line takes its place."""
         if self.drawn:
             self.stream.write("\r" + " " * (self.columns - 1) + "\r")

@@ -5,6 +5,8 @@ status 2; an internal failure in exit status 1 and a request for a bug report.
 `--debug` shows the traceback instead. The grammar is cli.parser's; signals and output, cli.signals'.
 """
 
+from __future__ import annotations
+
 import os
 import sys
 
@@ -14,11 +16,25 @@ from .parser import (DEFAULT_OUTPUT, DEFAULT_PAGE_DIR, UsageError, build_parser,
                      unrecognized)
 from .signals import StopSignals, Stopped, emit, report, writing
 
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Any
+
+    from ..figures.composite import Composite
+    from ..figures.figure import Figure
+    from .batch import Job
+
+    #: What the flags and spec say a walkthrough steps through: key -> (value, where it was given).
+    Walk = dict[str, tuple[Any, str]]
+
 __all__ = ["main", "build_parser", "figure_from_args", "walkthrough_from_args", "walkthrough_steps", "run_render",
            "run_page", "run_walkthrough", "run_slides", "run_gallery", "run_css", "gallery_jobs"]
 
 
-def figure_from_args(args, walk=None, spec=None):
+def figure_from_args(args: Namespace, walk: Walk | None = None,
+                     spec: tuple[Mapping[str, Any], str] | None = None) -> Figure | Composite:
     """The figure the flags and the optional spec describe; errors name the flag or the spec key.
 
     `walk`, a dict, receives the walkthrough keys (flash, flash_order, decode) the spec or flags give.
@@ -27,7 +43,8 @@ def figure_from_args(args, walk=None, spec=None):
     from ..figures.from_arguments import build
     from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, figure_arguments, read_spec, sized_without_vectors
 
-    kwargs, origin = {}, {}
+    kwargs: dict[str, Any] = {}
+    origin: dict[str, str] = {}
     keys = KEYS if walk is None else {**KEYS, **WALKTHROUGH_KEYS}
     step = getattr(args, "step", None)
     if step is not None and args.spec is None:
@@ -38,7 +55,7 @@ def figure_from_args(args, walk=None, spec=None):
         if "sections" in mapping or step is not None:  # a document spec
             from ..publish.document import step_arguments
 
-            kwargs, origin = step_arguments(mapping, name, step, need_step=args.command == "render")
+            kwargs, origin = step_arguments(mapping, name, step, need_step=args.command == "render")  # type: ignore[no-untyped-call]  # publish: not annotated yet
         else:
             if walk is None and (found := [key for key in WALKTHROUGH_KEYS if key in mapping]):
                 raise InputError(f"'{found[0]}' is a walkthrough key: 'attnviz walkthrough {args.spec}' steps "
@@ -54,9 +71,10 @@ def figure_from_args(args, walk=None, spec=None):
                 value = TEXT_READERS[key](value, flag)
             kwargs[key] = spec_key.check(value, flag)
             origin[key] = flag
-    for key in WALKTHROUGH_KEYS:
-        if key in kwargs:
-            walk[key] = (kwargs.pop(key), origin[key])
+    if walk is not None:  # only then do `keys` (and so kwargs) have walkthrough keys
+        for key in WALKTHROUGH_KEYS:
+            if key in kwargs:
+                walk[key] = (kwargs.pop(key), origin[key])
     if getattr(args, "panels", None):  # --panel FILE, repeatable: each a figure spec
         if "panel" in kwargs:
             raise InputError("the spec has [[panel]] tables already; give panels there or as --panel files",
@@ -79,7 +97,7 @@ def figure_from_args(args, walk=None, spec=None):
         raise err.relocated(lambda where: _relocate(where, origin)) from None
 
 
-def _relocate(where, origin):
+def _relocate(where: str | None, origin: Mapping[str, str]) -> str | None:
     """The API names inputs `q`, `tokens: label 2`, `highlight '3,3'`; say where the user gave them."""
     if where is None:
         return None
@@ -93,7 +111,7 @@ def _relocate(where, origin):
     return place + where[match.end():]
 
 
-def _default_render_path(args, fig):
+def _default_render_path(args: Namespace, fig: Figure | Composite) -> str:
     """The seed figure's file, or for `--step N` the file `attnviz page` writes for that step; with the
     asked format's extension."""
     from ..publish.page import STEPS  # start-up: only a render that names no -o needs the page's folder name
@@ -104,7 +122,7 @@ def _default_render_path(args, fig):
     return f"{DEFAULT_OUTPUT.removesuffix('.svg')}.{extension}"
 
 
-def run_render(args):
+def run_render(args: Namespace) -> int:
     """`attnviz render [SPEC...]`: one figure (or a batch) as SVG, PNG or PDF."""
     from ..render.raster import format_for  # start-up: --version and --help write no file
 
@@ -125,7 +143,7 @@ def run_render(args):
     return 0
 
 
-def _file_data(fig, format, args):
+def _file_data(fig: Figure | Composite, format: str, args: Namespace) -> str | bytes:
     """The figure as the file's text (SVG) or bytes (PNG, PDF), at the flags' resolution."""
     if format != "png" and (args.dpi is not None or args.png_scale is not None):
         raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}",
@@ -136,16 +154,16 @@ def _file_data(fig, format, args):
         try:
             return fig.png(scale=args.png_scale, dpi=args.dpi)
         except InputError as err:  # named as the API's arguments; here they are flags
-            flags = {"scale": "--png-scale", "dpi": "--dpi"}
+            flags: dict[str | None, str | None] = {"scale": "--png-scale", "dpi": "--dpi"}
             raise err.relocated(lambda where: flags.get(where, where)) from None
     return fig.pdf()
 
 
-def _names_folder(output):
+def _names_folder(output: str | None) -> bool:
     return output is not None and (output.endswith(("/", os.sep)) or os.path.isdir(output))
 
 
-def _render_batch(args):
+def _render_batch(args: Namespace) -> int:
     """`attnviz render A.toml B.toml ... [-o DIR/]`: each spec to DIR/<its name>.<format>, same bytes as
     rendered alone; the flags apply to every spec."""
     from argparse import Namespace  # start-up: only a batch copies its arguments
@@ -161,19 +179,23 @@ def _render_batch(args):
     if args.step is not None:
         raise InputError("renders one spec's step; give one spec", "--step")
     format = args.format or "svg"
-    jobs, by_target = [], {}
+    jobs: list[Job] = []
+    by_target: dict[str, str] = {}
     for spec in specs:
         target = os.path.join(folder, f"{os.path.splitext(os.path.basename(spec))[0]}.{format}")
         if target in by_target:
             raise InputError(f"{by_target[target]} and {spec} would both write {target}; rename one", "SPEC")
         by_target[target] = spec
         spec_args = Namespace(**{**vars(args), "spec": spec, "more_specs": []})
-        jobs.append(Job(spec, target, lambda spec_args=spec_args: _file_data(figure_from_args(spec_args), format,
-                                                                            spec_args)))
+
+        def make(spec_args: Namespace = spec_args) -> str | bytes:
+            return _file_data(figure_from_args(spec_args), format, spec_args)
+
+        jobs.append(Job(spec, target, make))
     return _run_batch(jobs, args, folder)
 
 
-def _run_batch(jobs, args, folder):
+def _run_batch(jobs: Sequence[Job], args: Namespace, folder: str) -> int:
     """Run the jobs (a progress bar on a terminal), then one summary line; failures named, status 2 (1 for a bug)."""
     from .batch import run_jobs  # start-up: only a batch runs jobs
 
@@ -185,7 +207,7 @@ def _run_batch(jobs, args, folder):
     return outcome.status
 
 
-def run_page(args):
+def run_page(args: Namespace) -> int:
     """`attnviz page [SPEC]`: a document as an HTML page and one SVG per section."""
     from dataclasses import replace  # start-up: only `attnviz page` reads documents (dataclasses is slow to import)
 
@@ -193,31 +215,32 @@ def run_page(args):
     from ..render.themes import get_theme  # start-up: only a --theme flag needs the themes
 
     if args.print_spec:
-        emit(seed_spec_text())
+        emit(seed_spec_text())  # type: ignore[no-untyped-call]  # publish: not annotated yet
         return 0
     if args.spec is None:
-        document, name = default_document(), "seed-document.toml"
+        document, name = default_document(), "seed-document.toml"  # type: ignore[no-untyped-call]  # publish: not annotated yet
     else:
-        document, name = read_document(args.spec, sys.stdin.buffer)
-    look = {}  # the flags override the spec's [figure] keys of the same names
+        document, name = read_document(args.spec, sys.stdin.buffer)  # type: ignore[no-untyped-call]  # publish: not annotated yet
+    look: dict[str, object] = {}  # the flags override the spec's [figure] keys of the same names
     if args.theme is not None:
         look["theme"] = get_theme(args.theme, "--theme").name  # refused here, named as the flag
     if args.embed_font:
         look["embed_font"] = True
     document = replace(document, figure={**document.figure, **look})
-    return _write_page(document, build_figures(document, name), args.output, name)
+    figures = build_figures(document, name)  # type: ignore[no-untyped-call]  # publish: not annotated yet
+    return _write_page(document, figures, args.output, name)
 
 
-def run_walkthrough(args):
+def run_walkthrough(args: Namespace) -> int:
     """`attnviz walkthrough [SPEC]`: every step behind a figure, as a page."""
     document, figures = walkthrough_from_args(args)
     return _write_page(document, figures, args.output, "walkthrough")
 
 
-def walkthrough_from_args(args, spec=None):
+def walkthrough_from_args(args: Namespace, spec: tuple[Mapping[str, Any], str] | None = None) -> tuple[Any, Any]:
     """(Document, figures) of the walkthrough the flags and the optional spec describe.
     `spec`: the spec's (mapping, name), when the caller has read it already."""
-    walk = {}
+    walk: Walk = {}
     fig = figure_from_args(args, walk, spec)
     from ..figures.heads import HeadsFigure  # start-up: only a walkthrough asks
 
@@ -232,7 +255,8 @@ def walkthrough_from_args(args, spec=None):
         from ..publish.walkthrough.heads import heads_walkthrough
 
         try:
-            return heads_walkthrough(fig)
+            document, figures = heads_walkthrough(fig)  # type: ignore[no-untyped-call]  # publish: not annotated yet
+            return document, figures
         except InputError as err:  # named as the user gave the heads: the flag, or the spec's key
             given = "--q-heads" if args.q_heads is not None else f"{args.spec}: q_heads"
             raise err.relocated(lambda where: given if where == "q_heads" else where) from None
@@ -240,7 +264,7 @@ def walkthrough_from_args(args, spec=None):
     return walkthrough_steps(fig, walk)
 
 
-def walkthrough_steps(fig, walk):
+def walkthrough_steps(fig: Any, walk: Walk) -> tuple[Any, Any]:
     """(Document, figures) of the walkthrough `walk` asks for: flash tiles, decoding, or the default."""
     if "flash" in walk and "decode" in walk:
         raise InputError("choose one walkthrough: FlashAttention tiles or KV-cache decoding, not both",
@@ -252,45 +276,47 @@ def walkthrough_steps(fig, walk):
 
         (block, where), (order, order_where) = walk["flash"], walk.get("flash_order", ("fa2", None))
         try:
-            document, figures = flash_walkthrough(fig, block, order)
+            document, figures = flash_walkthrough(fig, block, order)  # type: ignore[no-untyped-call]  # publish: not annotated yet
         except InputError as err:
-            raise err.relocated(lambda at: {"flash": where, "flash_order": order_where}.get(at, at)) from None
+            places: dict[str | None, str | None] = {"flash": where, "flash_order": order_where}
+            raise err.relocated(lambda at: places.get(at, at)) from None
     elif "decode" in walk:
         # start-up: each walkthrough loads only its own steps
         from ..publish.walkthrough.decode import decode_walkthrough
 
         prompt, where = walk["decode"]
         try:
-            document, figures = decode_walkthrough(fig, prompt)
+            document, figures = decode_walkthrough(fig, prompt)  # type: ignore[no-untyped-call]  # publish: not annotated yet
         except InputError as err:
             raise err.relocated(lambda at: where if at == "decode" else at) from None
     else:
         from ..publish.walkthrough.scores import walkthrough  # start-up: each walkthrough loads only its own steps
 
-        document, figures = walkthrough(fig)
+        document, figures = walkthrough(fig)  # type: ignore[no-untyped-call]  # publish: not annotated yet
     return document, figures
 
 
-def _check_walkable(fig):
+def _check_walkable(fig: object) -> None:
     """A walkthrough steps through every score of one full figure, counted from 1."""
     from ..figures.api import Figure  # start-up: only a walkthrough asks
+    from ..words.figure_text import FigureText  # loaded with every Figure already; named here only
 
     if not isinstance(fig, Figure) or fig.view != "full":
         raise InputError("steps through one full figure: its scores, mask and softmax; drop --view and --panel",
                          "walkthrough")
-    if fig.words.elided:
+    if isinstance(fig.words, FigureText) and fig.words.elided:  # a full view's words are a FigureText
         raise InputError("a walkthrough computes every score, so it draws every one: drop --elide (up to 64 tokens)",
                          "--elide")
     if fig.words.base != 1:
         raise InputError("walkthrough sentences count from 1; drop --index-base 0", "--index-base")
 
 
-def run_slides(args):
+def run_slides(args: Namespace) -> int:
     """`attnviz slides [SPEC]`: a document's sections, a walkthrough or a figure's highlights as a deck."""
     from ..publish.deck import model as decks  # start-up: only `attnviz slides` writes decks
     from ..publish.deck.formats import choose_format, write_deck
 
-    format, path = choose_format(args.format, args.output)
+    format, path = choose_format(args.format, args.output)  # type: ignore[no-untyped-call]  # publish: not annotated yet
     spec = None
     if args.spec is not None:
         from ..io.spec import read_spec  # start-up: only a deck from a spec file reads one
@@ -301,40 +327,40 @@ def run_slides(args):
 
         from ..publish.document import parse_document
 
-        document = parse_document(*spec)
+        document = parse_document(*spec)  # type: ignore[no-untyped-call]  # publish: not annotated yet
         look = {key: value for key, value in (("theme", args.theme), ("embed_font", args.embed_font)) if value}
         if look.get("theme"):
             from ..render.themes import get_theme  # start-up: only a --theme flag needs the themes
 
             look["theme"] = get_theme(look["theme"], "--theme").name
-        deck = decks.from_document(replace(document, figure={**document.figure, **look}), spec[1])
+        deck = decks.from_document(replace(document, figure={**document.figure, **look}), spec[1])  # type: ignore[no-untyped-call]  # publish: not annotated yet
     else:
         figure_keys = ("q", "k", "highlight", "view", "n", "shape", "panels")  # a figure of its own, not the seed
         given = spec is not None or any(getattr(args, key, None) is not None for key in figure_keys)
         walk = any(getattr(args, key) is not None for key in ("flash", "flash_order", "decode")) or (
             spec is not None and any(key in spec[0] for key in ("flash", "flash_order", "decode")))
         if args.walkthrough or walk or not given:  # --flash and --decode are walkthroughs too
-            deck = decks.from_sections(*walkthrough_from_args(args, spec))
+            deck = decks.from_sections(*walkthrough_from_args(args, spec))  # type: ignore[no-untyped-call]  # publish: not annotated yet
         else:
-            deck = decks.from_highlights(figure_from_args(args, spec=spec))
+            deck = decks.from_highlights(figure_from_args(args, spec=spec))  # type: ignore[no-untyped-call]  # publish: not annotated yet
     with writing(f"-o {path}"):
-        paths = write_deck(deck, format, path)
+        paths = write_deck(deck, format, path)  # type: ignore[no-untyped-call]  # publish: not annotated yet
     report(paths)
     return 0
 
 
-def _write_page(document, figures, out_dir, name):
+def _write_page(document: Any, figures: Any, out_dir: str, name: str) -> int:
     from ..publish.page import write_page  # start-up: only pages need the page writer
 
     if out_dir == "-":
         raise InputError("a page is several files (index.html and steps/); give a folder", "-o -")
     with writing(f"-o {out_dir}"):
-        paths = write_page(document, figures, out_dir, name)
+        paths = write_page(document, figures, out_dir, name)  # type: ignore[no-untyped-call]  # publish: not annotated yet
     report(paths)
     return 0
 
 
-def run_gallery(args):
+def run_gallery(args: Namespace) -> int:
     """`attnviz gallery [FOLDER]`: every gallery entry, as a batch."""
     from ..io.atomic import folder_lock  # start-up: only the gallery locks its folder
 
@@ -342,7 +368,7 @@ def run_gallery(args):
         return _run_batch(gallery_jobs(args.folder), args, args.folder)
 
 
-def run_css(args):
+def run_css(args: Namespace) -> int:
     """`attnviz css`: the style sheet that exposes inline figures' colours as CSS custom properties."""
     from ..render.themes import host_stylesheet  # start-up: only `attnviz css` needs the style sheet
 
@@ -357,17 +383,22 @@ def run_css(args):
     return 0
 
 
-def gallery_jobs(folder):
+def gallery_jobs(folder: str) -> list[Job]:
     """One batch job (cli.batch) per gallery entry, writing `folder/NAME.svg`, and one per spec file the panel
     entries are drawn from: what `attnviz gallery` runs."""
     from ..publish.gallery import ENTRIES, make  # start-up: only `attnviz gallery` draws the gallery
     from .batch import Job
 
-    jobs = [Job(entry.name, os.path.join(folder, f"{entry.name}.svg"), lambda entry=entry: make(entry).svg() + "\n")
-            for entry in ENTRIES]
+    def svg(entry: Any) -> Callable[[], str]:
+        return lambda: make(entry).svg() + "\n"  # type: ignore[no-untyped-call]  # publish: not annotated yet
+
+    def spec(entry: Any) -> Callable[[], str]:
+        return lambda: entry.spec
+
+    jobs = [Job(entry.name, os.path.join(folder, f"{entry.name}.svg"), svg(entry)) for entry in ENTRIES]
     # The spec files the panel entries are drawn from, so each is one command: attnviz render NAME.toml
-    return jobs + [Job(f"{entry.name}.toml", os.path.join(folder, f"{entry.name}.toml"),
-                       lambda entry=entry: entry.spec) for entry in ENTRIES if entry.spec]
+    return jobs + [Job(f"{entry.name}.toml", os.path.join(folder, f"{entry.name}.toml"), spec(entry))
+                   for entry in ENTRIES if entry.spec]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -381,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
         return 128 + stop.signum  # as a shell reports a command ended by that signal
 
 
-def _main(argv=None):
+def _main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv == ["--version"]:  # as fast as Python starts: no parser, no figure code
         try:
@@ -418,7 +449,7 @@ def _main(argv=None):
         return 1
 
 
-def _one_line(err):
+def _one_line(err: BaseException) -> str:
     return " ".join(str(err).split())
 
 

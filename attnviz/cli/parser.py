@@ -5,10 +5,18 @@ keys, the Sphinx options and `figure()` say. Nothing here imports argparse or th
 parser is built: `attnviz --version` needs neither.
 """
 
+from __future__ import annotations
+
 import os
 import sys
 
 from .. import __version__
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Iterable, Sequence
+    from typing import Any, NoReturn
 
 __all__ = ["UsageError", "build_parser", "add_figure_options", "add_walkthrough_options", "add_batch_options",
            "add_look_options", "add_panel_options", "join_negative_values", "unrecognized", "DEFAULT_OUTPUT",
@@ -25,7 +33,7 @@ class UsageError(Exception):
     """A command-line mistake argparse found; shown as one line, exit 2."""
 
 
-def _parser(**kwargs):
+def _parser(**kwargs: Any) -> argparse.ArgumentParser:
     """An argparse parser whose mistakes are UsageErrors. argparse is imported here, once a command is
     parsed: `attnviz --version` needs none of it. `fill(parser)`, if given, adds the parser's arguments
     the first time they are needed (parsing, help, or `arguments(parser)`)."""
@@ -36,58 +44,63 @@ def _parser(**kwargs):
     class Formatter(argparse.HelpFormatter):
         # argparse makes a formatter to check every option added, and each measures the terminal
         # (importing shutil, and with it bz2 and lzma): measured once here instead.
-        def __init__(self, prog):
+        def __init__(self, prog: str) -> None:
             super().__init__(prog, width=width)
 
     class Parser(argparse.ArgumentParser):
-        def __init__(self, fill=None, **kwargs):
+        def __init__(self, fill: Callable[[Parser], None] | None = None, **kwargs: Any) -> None:
             super().__init__(**{"formatter_class": Formatter, **kwargs})
             self._fill = fill
 
-        def filled(self):
+        def filled(self) -> Parser:
             """This parser, with its arguments added if they are added on first use."""
             fill, self._fill = self._fill, None
             if fill is not None:
                 fill(self)
             return self
 
-        def parse_known_args(self, args=None, namespace=None):
+        def parse_known_args(self, args: Iterable[str] | None = None,
+                             namespace: Any = None) -> tuple[Any, list[str]]:
             self.filled()
             return super().parse_known_args(args, namespace)
 
-        def format_usage(self):
+        def format_usage(self) -> str:
             self.filled()
             return super().format_usage()
 
-        def format_help(self):
+        def format_help(self) -> str:
             self.filled()
             return super().format_help()
 
-        def error(self, message):
+        def error(self, message: str) -> NoReturn:
             raise UsageError(f"{message} (see '{self.prog} --help')")
 
     return Parser(**kwargs)
 
 
-def _help_width():
+def _help_width() -> int:
     """Columns for help text, found as shutil.get_terminal_size finds them: $COLUMNS, the terminal, or 80."""
     columns = os.environ.get("COLUMNS", "")
     if columns.isdigit() and int(columns) > 0:
         return int(columns) - 2
+    stdout = sys.__stdout__
+    if stdout is None:  # started with standard output closed
+        return 78
     try:
-        return (os.get_terminal_size(sys.__stdout__.fileno()).columns or 80) - 2
+        return (os.get_terminal_size(stdout.fileno()).columns or 80) - 2
     except (AttributeError, ValueError, OSError):
         return 78
 
 
 
-def unrecognized(parser, command, extras):
+def unrecognized(parser: argparse.ArgumentParser, command: str | None, extras: Sequence[str]) -> UsageError:
     """The error for arguments `command` does not take, with a hint from that command's own options:
     "did you mean '--highlight'?", or which commands do take the flag (argparse learns hints only in 3.14)."""
     import difflib  # start-up: only a mistake needs it
 
-    commands = parser._subparsers._group_actions[0].choices
-    used = commands[command] if command else parser
+    group: Any = parser._subparsers  # argparse's own record of the subcommands (typeshed: Optional, loosely typed)
+    commands: dict[str, Any] = group._group_actions[0].choices
+    used: argparse.ArgumentParser = commands[command] if command else parser
     options = {name: [opt for action in sub.filled()._actions for opt in action.option_strings]
                for name, sub in commands.items()}
     flag = extras[0].split("=", 1)[0]
@@ -107,7 +120,7 @@ def unrecognized(parser, command, extras):
 
 
 
-def _path(text):
+def _path(text: str) -> str:
     """A file or folder name: anything but empty."""
     if not text:
         from argparse import ArgumentTypeError  # start-up: loaded with the parser already; named here only
@@ -116,7 +129,7 @@ def _path(text):
     return text
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     """The `attnviz` parser: every command, its flags and help."""
     parser = _parser(prog="attnviz", description="Exact pictures of attention: scores, masks and named softmax.")
     parser.add_argument("--version", action="version", version=f"attnviz {__version__}")
@@ -170,7 +183,7 @@ def build_parser():
     add_walkthrough_options(walk)
     walk.add_argument("-o", "--output", type=_path, metavar="DIR", default=DEFAULT_WALKTHROUGH_DIR,
                       help=f"the folder to write into (default: {DEFAULT_WALKTHROUGH_DIR})")
-    slides = commands.add_parser(
+    commands.add_parser(  # `attnviz slides`: its arguments are added when it is used
         "slides", help="write a deck: Beamer, TikZ, reveal.js, PowerPoint, multi-page PDF or animated SVG",
         description="Write the steps of a document spec (its sections), a walkthrough (--walkthrough) or a figure "
                     "(one slide per highlighted part) as one deck whose figure stays put from step to step. "
@@ -193,7 +206,7 @@ def build_parser():
     return parser
 
 
-def add_figure_options(parser, highlight=True):
+def add_figure_options(parser: argparse.ArgumentParser, highlight: bool = True) -> None:
     """The flags every figure-making command shares; each overrides the spec key of the same name."""
     from ..figures.options import FIGURE_FLAGS  # start-up: --version reads no option table
 
@@ -203,7 +216,7 @@ def add_figure_options(parser, highlight=True):
     add_look_options(parser)
 
 
-def add_walkthrough_options(parser):
+def add_walkthrough_options(parser: argparse.ArgumentParser) -> None:
     """Which walkthrough: FlashAttention's tiles or KV-cache decoding (default: scores, mask, softmax)."""
     from ..figures.options import WALKTHROUGH_FLAGS  # start-up: --version reads no option table
 
@@ -211,7 +224,7 @@ def add_walkthrough_options(parser):
         _add_option(parser, name)
 
 
-def add_panel_options(parser):
+def add_panel_options(parser: argparse.ArgumentParser) -> None:
     """`attnviz render`'s panels: figure specs drawn side by side, and how they are placed."""
     from ..figures.options import PANEL_FLAGS  # start-up: --version reads no option table
 
@@ -219,7 +232,7 @@ def add_panel_options(parser):
         _add_option(parser, name)
 
 
-def add_batch_options(parser):
+def add_batch_options(parser: argparse.ArgumentParser) -> None:
     """How a batch runs: worker processes, and whether to draw a progress bar."""
     parser.add_argument("-j", "--jobs", metavar="N", type=_jobs, default=1,
                         help="render in N processes at once, or auto: one per CPU (default 1)")
@@ -227,7 +240,7 @@ def add_batch_options(parser):
                         help="no progress bar and no summary line (a batch shows both on a terminal)")
 
 
-def add_look_options(parser):
+def add_look_options(parser: argparse.ArgumentParser) -> None:
     """How figures look, not what they say: also for `page`, whose sections' words fit their numbers."""
     from ..figures.options import LOOK_FLAGS  # start-up: --version reads no option table
 
@@ -235,12 +248,12 @@ def add_look_options(parser):
         _add_option(parser, name)
 
 
-def _add_option(parser, name):
+def _add_option(parser: argparse.ArgumentParser, name: str) -> None:
     """The flag of the option table's `name`: its metavar, action, how its text is read, and its help."""
     from ..figures.options import BY_NAME  # start-up: --version reads no option table
 
     option = BY_NAME[name]
-    kwargs = {"help": option.help}
+    kwargs: dict[str, Any] = {"help": option.help}
     if option.action == "switch":
         kwargs.update(action="store_true", default=None)  # None: not given, so a spec's key stands
     else:
@@ -255,16 +268,17 @@ def _add_option(parser, name):
     parser.add_argument(option.flag, **kwargs)
 
 
-def value_options():
+def value_options() -> set[str]:
     """The options whose value may start with a minus sign ("--q -1,2;0,1"): argparse would take it for an option."""
     from ..figures.options import OPTIONS  # start-up: --version reads no option table
 
     return {option.flag for option in OPTIONS if option.dash_value} | set(OUTPUT_VALUE_OPTIONS)
 
 
-def join_negative_values(argv):
+def join_negative_values(argv: Sequence[str]) -> list[str]:
     """`["--q", "-1,2"]` -> `["--q=-1,2"]`, so values that start with "-" reach their option."""
-    out, args = [], iter(argv)
+    out: list[str] = []
+    args = iter(argv)
     flags = value_options()
     for arg in args:
         out.append(arg)
@@ -279,7 +293,7 @@ def join_negative_values(argv):
     return out
 
 
-def _whole(text):
+def _whole(text: str) -> int:
     """A whole number of up to 7 digits (`--n`, `--index-base`)."""
     from argparse import ArgumentTypeError  # start-up: loaded with the parser already; named here only
 
@@ -289,7 +303,7 @@ def _whole(text):
     return int(text)
 
 
-def _positive_number(text):
+def _positive_number(text: str) -> float:
     """A number above 0 (`--dpi`, `--png-scale`)."""
     from argparse import ArgumentTypeError  # start-up: loaded with the parser already; named here only
 
@@ -302,7 +316,7 @@ def _positive_number(text):
     return value
 
 
-def _jobs(text):
+def _jobs(text: str) -> int:
     """`-j N`: a number of worker processes, or `auto` (one per CPU)."""
     if text == "auto":
         return os.cpu_count() or 1
@@ -313,7 +327,7 @@ def _jobs(text):
     return int(text)
 
 
-def _slides_arguments(slides):
+def _slides_arguments(slides: argparse.ArgumentParser) -> None:
     """`attnviz slides`'s arguments, added when that command is used: its formats are the deck writer's own
     list, and reading it imports the writer (pathlib with it), which other commands do without."""
     from ..publish.deck.formats import FORMATS  # start-up: only `attnviz slides` reads the deck's formats
@@ -332,6 +346,6 @@ def _slides_arguments(slides):
     _add_debug(slides)
 
 
-def _add_debug(parser):
+def _add_debug(parser: argparse.ArgumentParser) -> None:
     """Every command's --debug: tracebacks instead of one-line errors."""
     parser.add_argument("--debug", action="store_true", help="show tracebacks")

@@ -2,10 +2,18 @@
 to standard output and to files with every failure as one line for the user.
 """
 
+from __future__ import annotations
+
 import os
 import sys
 
 from ..errors import InputError
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import FrameType, TracebackType
+    from typing import Any, Literal
 
 __all__ = ["Stopped", "StopSignals", "emit", "report", "drop_stdout", "writing"]
 
@@ -13,12 +21,12 @@ __all__ = ["Stopped", "StopSignals", "emit", "report", "drop_stdout", "writing"]
 class Stopped(BaseException):
     """SIGTERM or SIGHUP arrived: raised where the command is, so writes clean up as for Ctrl-C."""
 
-    def __init__(self, signum):
+    def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
 
 
-def _stop(signum, frame):
+def _stop(signum: int, frame: FrameType | None) -> None:
     raise Stopped(signum)
 
 
@@ -28,7 +36,9 @@ class StopSignals:
     thread, signals are not ours to handle, and nothing changes. (A class, not contextlib.contextmanager:
     the command does not import contextlib.)"""
 
-    def __enter__(self):
+    previous: list[tuple[int, Any]]  # (signal, its handler before): what signal.signal() returned
+
+    def __enter__(self) -> StopSignals:
         import signal  # start-up: --version needs no handlers
 
         handled = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
@@ -38,7 +48,8 @@ class StopSignals:
             self.previous = []
         return self
 
-    def __exit__(self, kind, err, traceback):
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                 traceback: TracebackType | None) -> Literal[False]:
         import signal  # start-up: imported already by __enter__; named here only
 
         for signum, handler in self.previous:
@@ -46,7 +57,7 @@ class StopSignals:
         return False
 
 
-def emit(data):
+def emit(data: str | bytes) -> None:
     """Text (as UTF-8, whatever the locale) or bytes to standard output. Closed or full, it is one line
     for the user; a reader that left (`| head`) ends the command quietly (BrokenPipeError, in main)."""
     stream = sys.stdout
@@ -69,7 +80,7 @@ def emit(data):
 
 
 
-def report(paths):
+def report(paths: Sequence[object]) -> None:
     """List the files written, one per line; if standard output cannot take the list, say what was written."""
     try:
         emit("".join(f"{path}\n" for path in paths))
@@ -79,7 +90,7 @@ def report(paths):
 
 
 
-def drop_stdout():
+def drop_stdout() -> None:
     """Point the standard output descriptor at /dev/null, so the interpreter's last flush cannot fail again
     (and print a second message)."""
     try:
@@ -94,13 +105,14 @@ class writing:
     """An OSError while writing (no permission, disk full, a file in the way) is one line for the user.
     (A class, not contextlib.contextmanager: the command does not import contextlib.)"""
 
-    def __init__(self, where):
+    def __init__(self, where: str) -> None:
         self.where = where
 
-    def __enter__(self):
+    def __enter__(self) -> writing:
         return self
 
-    def __exit__(self, kind, err, traceback):
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                 traceback: TracebackType | None) -> Literal[False]:
         if isinstance(err, OSError):
             where = self.where
             place = f"{err.filename}: " if err.filename and not where.endswith(f" {err.filename}") else ""

@@ -9,12 +9,22 @@ Each key maps to one `figure()` argument; `KEYS` is made from the option table
 drift apart.
 """
 
+from __future__ import annotations
+
 import re
 from decimal import Decimal
 
 from ..numbers.exact import InputError
 from ..records import dataclass
 from ..figures.options import SPEC_OPTIONS, WALKTHROUGH_OPTIONS
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+    from typing import Any, BinaryIO
+
+    #: A key's check: (value, where) -> the figure() argument, or InputError.
+    Check = Callable[[Any, str], Any]
 
 __all__ = ["KEYS", "WALKTHROUGH_KEYS", "MAX_SPEC_BYTES", "read_spec", "parse_spec", "figure_arguments", "parse_vectors",
            "check_value", "value_from_text", "TEXT_READERS"]
@@ -26,11 +36,11 @@ MAX_SPEC_BYTES = 1_000_000
 class Key:
     """One spec key: what its values must be, how they are checked, and an example line."""
     expects: str  # what a value must be, in words, for error messages and docs
-    check: object  # callable (value, where) -> the figure() argument
+    check: Check  # (value, where) -> the figure() argument
     example: str  # a TOML line, for the reference
 
 
-def parse_vectors(text, where):
+def parse_vectors(text: str, where: str | None) -> list[list[str]]:
     """`"1,0; 0,1"` -> [["1", "0"], ["0", "1"]]; numbers are read exactly by the engine."""
     rows = [row.strip() for row in text.split(";")]
     if len(rows) > 1 and rows[-1] == "":  # a trailing ";"
@@ -41,7 +51,7 @@ def parse_vectors(text, where):
     return [[entry.strip() for entry in row.split(",")] for row in rows]
 
 
-def _vectors(value, where):
+def _vectors(value: object, where: str) -> list[list[Any]] | list[list[str]]:
     if isinstance(value, str):
         return parse_vectors(value, where)
     if not isinstance(value, list):
@@ -57,32 +67,32 @@ def _vectors(value, where):
     return value
 
 
-def _text(value, where):
+def _text(value: object, where: str) -> str:
     if not isinstance(value, str):
         raise InputError(f"expected a string, got {_kind(value)}", where)
     return value
 
 
-def _bool(value, where):
+def _bool(value: object, where: str) -> bool:
     if not isinstance(value, bool):
         raise InputError(f"expected true or false, got {_kind(value)}", where)
     return value
 
 
-def _strings(value, where):
+def _strings(value: object, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
         raise InputError(f"expected a list of strings, got {_kind(value)}", where)
     return value
 
 
-def _highlight(value, where):
+def _highlight(value: object, where: str) -> list[tuple[int, ...] | str]:
     if isinstance(value, str):
         return [value]
     if isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value):
         return [tuple(value)]  # highlight = [3, 3]
     if not isinstance(value, list):
         raise InputError(f"expected a list of targets like [[3, 3], \"softmax=2\"], got {_kind(value)}", where)
-    out = []
+    out: list[tuple[int, ...] | str] = []
     for target in value:
         if isinstance(target, list) and len(target) == 2 and all(type(x) is int for x in target):
             out.append(tuple(target))
@@ -94,7 +104,7 @@ def _highlight(value, where):
     return out
 
 
-def _masks(value, where, depth=0):
+def _masks(value: object, where: str, depth: int = 0) -> str | dict[str, Any] | list[Any]:
     """A mask: a string, a list of masks (all must keep a cell) or a table {all|any|not = ...}."""
     if isinstance(value, str):
         return value
@@ -107,31 +117,31 @@ def _masks(value, where, depth=0):
                      where)
 
 
-def _string_or_strings(value, where):
+def _string_or_strings(value: object, where: str) -> str | list[str]:
     if isinstance(value, str):
         return value
     return _strings(value, where)
 
 
-def _number_or_text(value, where):
+def _number_or_text(value: object, where: str) -> str | int | Decimal:
     if isinstance(value, bool) or not isinstance(value, (str, int, Decimal)):
         raise InputError(f"expected \"sqrt\" or an exact number like \"1/8\" or 0.125, got {_kind(value)}", where)
     return value
 
 
-def _whole_number(value, where):
+def _whole_number(value: object, where: str) -> int:
     if type(value) is not int:
         raise InputError(f"expected a whole number, got {_kind(value)}", where)
     return value
 
 
-def _shape(value, where):
+def _shape(value: object, where: str) -> str | list[int]:
     if isinstance(value, str) or (isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value)):
         return value
     raise InputError(f"expected \"QUERIESxKEYS\" like \"4x12\" or a pair like [4, 12], got {_kind(value)}", where)
 
 
-def _head_vectors(value, where):
+def _head_vectors(value: object, where: str) -> list[list[list[Any]]] | list[list[list[str]]]:
     """One list of vectors per head: `[[[1, 0], [0, 1]], [[1, 1], [0, 1]]]`, or a string with heads
     separated by `|`: `"1,0; 0,1 | 1,1; 0,1"`."""
     if isinstance(value, str):
@@ -142,7 +152,7 @@ def _head_vectors(value, where):
     return [_vectors(head, f"{where}: head {h}") for h, head in enumerate(value, 1)]
 
 
-def _panels(value, where):
+def _panels(value: object, where: str) -> list[dict[str, Any]]:
     """`[[panel]]` tables: each a figure spec of its own (no panels inside panels)."""
     if not isinstance(value, list) or not value or not all(isinstance(table, dict) for table in value):
         raise InputError(f"expected [[panel]] tables, each a figure spec, got {_kind(value)}", where)
@@ -154,11 +164,12 @@ def _panels(value, where):
     return [figure_arguments(table, f"{where} {n}", panel_keys, required=()) for n, table in enumerate(value, 1)]
 
 
-def _arrange(value, where):
+def _arrange(value: object, where: str) -> str:
     from ..figures.composite import parse_arrange  # start-up: only specs with panels need the composite
 
-    parse_arrange(_text(value, where), 2)  # checked here, so the error names the key
-    return value
+    text = _text(value, where)
+    parse_arrange(text, 2)  # checked here, so the error names the key
+    return text
 
 
 REQUIRED = ("q", "k")
@@ -168,7 +179,7 @@ COMPOSE_KEYS = ("panel", "arrange")
 INSTEAD_OF_VECTORS = ("n", "shape", "panel", "q_heads", "k_heads")
 
 
-def sized_without_vectors(kwargs):
+def sized_without_vectors(kwargs: Mapping[str, object]) -> bool:
     """Whether figure arguments give a size without vectors: a mask map's n, shape or token labels, or panels.
     Otherwise a figure without q and k is the seed's."""
     if any(key in kwargs for key in INSTEAD_OF_VECTORS):
@@ -176,7 +187,7 @@ def sized_without_vectors(kwargs):
     return kwargs.get("view") == "mask" and any(key in kwargs for key in ("tokens", "q_tokens", "k_tokens"))
 
 
-def _block(value, where):
+def _block(value: object, where: str) -> tuple[int, ...]:
     """`[2, 3]` or `"2,3"`: FlashAttention's tile, Br query rows by Bc key columns."""
     if isinstance(value, str):
         parts = [part.strip() for part in value.split(",")]
@@ -190,7 +201,7 @@ def _block(value, where):
     return tuple(value)
 
 
-def _count(value, where):
+def _count(value: object, where: str) -> int:
     """A positive whole number, or its digits as text."""
     if isinstance(value, str):
         value = _small_int(value.strip())
@@ -199,13 +210,13 @@ def _count(value, where):
     return value
 
 
-def _small_int(text):
+def _small_int(text: str) -> int | str:
     """ASCII digits (no fullwidth `３`) of at most 9 significant digits as an int; anything else stays text, to be
     refused as not a whole number (int() of thousands of digits would fail inside Python)."""
     return int(text) if text.isascii() and text.isdecimal() and len(text.lstrip("0")) <= 9 else text
 
 
-def _show(value):
+def _show(value: object) -> str:
     text = repr(value) if isinstance(value, str) else _kind(value) if not isinstance(value, (int, list)) else str(value)
     return text if len(text) <= 60 else text[:60] + "…"
 
@@ -223,11 +234,13 @@ WALKTHROUGH_KEYS = {option.name: Key(option.expects, _CHECKS[option.check], opti
                     for option in WALKTHROUGH_OPTIONS}
 
 
-def read_spec(source, stdin=None):
+def read_spec(source: str, stdin: BinaryIO | None = None) -> tuple[dict[str, Any], str]:
     """Read a spec file (a path, or "-" for `stdin`, a binary stream); returns (mapping, name)."""
     name = "<stdin>" if source == "-" else str(source)
     try:
         if source == "-":
+            if stdin is None:  # a caller's mistake, not the user's
+                raise TypeError("read_spec('-') reads `stdin`, a binary stream: give one")
             data = stdin.read(MAX_SPEC_BYTES + 1)
         else:
             with open(source, "rb") as handle:
@@ -245,7 +258,7 @@ def read_spec(source, stdin=None):
     return parse_spec(text, name, as_json), name
 
 
-def parse_spec(text, name="<spec>", as_json=False):
+def parse_spec(text: str, name: str = "<spec>", as_json: bool = False) -> dict[str, Any]:
     """Parse TOML (or JSON) text into a mapping, with syntax errors as `name:line:column: ...`."""
     from .spec_screen import exact_decimal, json_hooks, screen_toml  # start-up: only a spec file is screened
 
@@ -280,7 +293,8 @@ def parse_spec(text, name="<spec>", as_json=False):
         raise InputError(f"invalid TOML: {err}", name) from None
 
 
-def figure_arguments(mapping, name, keys=KEYS, required=REQUIRED):
+def figure_arguments(mapping: Mapping[str, object], name: str, keys: Mapping[str, Key] = KEYS,
+                     required: Iterable[str] = REQUIRED) -> dict[str, Any]:
     """Check a spec mapping against `keys`; returns keyword arguments for `figure()`."""
     out = {}
     for key, value in mapping.items():
@@ -295,14 +309,14 @@ def figure_arguments(mapping, name, keys=KEYS, required=REQUIRED):
     return out
 
 
-def check_value(key, value, name=None, keys=KEYS):
+def check_value(key: str, value: object, name: str | None = None, keys: Mapping[str, Key] = KEYS) -> Any:
     """One key's value, checked as in a spec; errors name `name: key` (or the key alone when `name` is None)."""
     if key not in keys:
         raise InputError(_unknown(key, keys), name)
     return keys[key].check(value, key if name is None else f"{name}: {key}")
 
 
-def _flag(text, where):
+def _flag(text: str, where: str) -> bool:
     """A yes/no option written as text: empty (a bare flag, like `--embed-font`), true or false."""
     answers = {"": True, "true": True, "false": False}
     if text.lower() not in answers:
@@ -313,7 +327,7 @@ def _flag(text, where):
 #: How one line of text (a Sphinx directive option) becomes a value, for keys whose values are lists
 #: or flags: labels are separated by spaces, highlight targets by ";". Any other key's text goes to its
 #: check as it is ("1,0; 0,1" is a valid `q`), and TOML (`["the cat", "sat"]`) works for every key.
-TEXT_READERS = {
+TEXT_READERS: dict[str, Callable[[str, str], object]] = {
     "embed_font": _flag,
     "elide": _flag,
     "tokens": lambda text, where: text.split(),
@@ -323,7 +337,7 @@ TEXT_READERS = {
 }
 
 
-def value_from_text(key, text, where, keys=KEYS):
+def value_from_text(key: str, text: str, where: str, keys: Mapping[str, Key] = KEYS) -> Any:
     """A key's value written as one line of text, checked; errors are located at `where`.
 
     >>> value_from_text("tokens", "<s> the cat", ":tokens:")
@@ -352,7 +366,7 @@ def value_from_text(key, text, where, keys=KEYS):
             raise err from None
 
 
-def _toml_value(text):
+def _toml_value(text: str) -> object:
     """`text` read as one TOML value (a list, a quoted string, a number, a boolean), or None."""
     import tomllib  # start-up: only a Sphinx option's text is read as TOML
 
@@ -366,7 +380,7 @@ def _toml_value(text):
     return table["value"] if list(table) == ["value"] else None
 
 
-def _unknown(key, keys):
+def _unknown(key: str, keys: Iterable[str]) -> str:
     import difflib  # start-up: only an unknown key looks for the nearest
 
     close = difflib.get_close_matches(key[:100], list(keys), n=1, cutoff=0.5)
@@ -374,10 +388,10 @@ def _unknown(key, keys):
     return f"unknown key {key if len(key) <= 40 else key[:40] + '…'!r}{hint}"
 
 
-def _no_constant(name):
+def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number attnviz accepts")
 
 
-def _kind(value):
+def _kind(value: object) -> str:
     return {dict: "a table", list: "a list", str: "a string", bool: "a boolean", int: "an integer",
             Decimal: "a decimal", type(None): "null"}.get(type(value), type(value).__name__)

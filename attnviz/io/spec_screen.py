@@ -8,11 +8,17 @@ then measures what is left with linear scans. JSON is linear in its own parser; 
 instead: duplicate keys are refused (TOML refuses them too) and numbers are bounded the same way.
 """
 
+from __future__ import annotations
+
 import re
 from decimal import Decimal
 from itertools import accumulate
 
 from ..numbers.exact import MAX_DIGITS, InputError
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["MAX_KEY_PARTS", "MAX_NESTING", "MAX_NUMBER_TEXT", "MAX_KEY_LENGTH", "screen_toml", "json_hooks",
            "exact_decimal"]
@@ -31,17 +37,17 @@ _OPAQUE = re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*+(?:"""|\Z)'
                      r"|#[^\n]*+", re.S | re.M)
 _SEPARATORS = "\n=,{}[]"
 # A segment (between separators) with more than MAX_KEY_PARTS - 1 dots; anchored at segment starts, so linear.
-_DOTTED = re.compile(r"(?:^|(?<=[\n=,{}\[\]]))(?:[^\n=,{}\[\].]*+\.){%d}" % MAX_KEY_PARTS, re.M)
-_LONG_NUMBER = re.compile(r"(?<![\w.+-])[+-]?[0-9][0-9_]{%d,}+" % MAX_NUMBER_TEXT)
-_LONG_KEY = re.compile(r"(?<![\w-])[A-Za-z0-9_-]{%d,}+(?=[ \t]*[=.])" % (MAX_KEY_LENGTH + 1))
+_DOTTED = re.compile(rf"(?:^|(?<=[\n=,{{}}\[\]]))(?:[^\n=,{{}}\[\].]*+\.){{{MAX_KEY_PARTS}}}", re.M)
+_LONG_NUMBER = re.compile(rf"(?<![\w.+-])[+-]?[0-9][0-9_]{{{MAX_NUMBER_TEXT},}}+")
+_LONG_KEY = re.compile(rf"(?<![\w-])[A-Za-z0-9_-]{{{MAX_KEY_LENGTH + 1},}}+(?=[ \t]*[=.])")
 
 
-def _placeholder(match):
+def _placeholder(match: re.Match[str]) -> str:
     """A string becomes one short bare word, a comment nothing; the newlines of either stay, for line numbers."""
     return ("" if match[0][0] == "#" else "s") + "\n" * match[0].count("\n")
 
 
-def screen_toml(text, name):
+def screen_toml(text: str, name: str) -> None:
     """Refuse TOML text that would make the parser slow or large; errors are located `name:line:col`."""
     code = _OPAQUE.sub(_placeholder, text)  # offsets in `code` differ from the text's; lines do not
     if match := _DOTTED.search(code):
@@ -58,7 +64,7 @@ def screen_toml(text, name):
         raise InputError(f"lists or tables nested more than {MAX_NESTING} deep; the limit is {MAX_NESTING}", name)
 
 
-def exact_decimal(text):
+def exact_decimal(text: str) -> Decimal:
     """A TOML or JSON float as the Decimal typed, refusing exponents no Decimal can hold (`1e<5,000 digits>`)."""
     exponent = text.lower().partition("e")[2].lstrip("+-").lstrip("0")
     if len(exponent) > 9:
@@ -67,15 +73,15 @@ def exact_decimal(text):
     return Decimal(text)
 
 
-def _json_int(text):
+def _json_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_NUMBER_TEXT:
         raise InputError(f"a number of {len(text.lstrip('-')):,} digits; numbers are limited to {MAX_DIGITS} digits")
     return int(text)
 
 
-def _json_object(pairs):
+def _json_object(pairs: list[tuple[str, object]]) -> dict[str, object]:
     """A JSON object as a dict; a key given twice is refused (JSON parsers would keep either one silently)."""
-    out = {}
+    out: dict[str, object] = {}
     for key, value in pairs:
         if key in out:
             raise InputError(f"key {_preview(key)} is given twice in one object; give it once")
@@ -83,14 +89,14 @@ def _json_object(pairs):
     return out
 
 
-def json_hooks():
+def json_hooks() -> dict[str, Any]:
     """Keyword arguments for json.loads: exact decimals, bounded numbers, no duplicate keys."""
     return {"parse_float": exact_decimal, "parse_int": _json_int, "object_pairs_hook": _json_object}
 
 
-def _preview(text, limit=40):
+def _preview(text: str, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
-def _at(name, code, offset):
+def _at(name: str, code: str, offset: int) -> str:
     return f"{name}:{code.count(chr(10), 0, offset) + 1}"
