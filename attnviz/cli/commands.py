@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
+    from ..typing import FlashOrder
+
     from ..figures.composite import Composite
     from ..figures.figure import Figure
     from .batch import Job
@@ -55,7 +57,7 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
         if "sections" in mapping or step is not None:  # a document spec
             from ..publish.document import step_arguments
 
-            kwargs, origin = step_arguments(mapping, name, step, need_step=args.command == "render")  # type: ignore[no-untyped-call]  # publish: not annotated yet
+            kwargs, origin = step_arguments(mapping, name, step, need_step=args.command == "render")
         else:
             if walk is None and (found := [key for key in WALKTHROUGH_KEYS if key in mapping]):
                 raise InputError(f"'{found[0]}' is a walkthrough key: 'attnviz walkthrough {args.spec}' steps "
@@ -215,19 +217,19 @@ def run_page(args: Namespace) -> int:
     from ..render.themes import get_theme  # start-up: only a --theme flag needs the themes
 
     if args.print_spec:
-        emit(seed_spec_text())  # type: ignore[no-untyped-call]  # publish: not annotated yet
+        emit(seed_spec_text())
         return 0
     if args.spec is None:
-        document, name = default_document(), "seed-document.toml"  # type: ignore[no-untyped-call]  # publish: not annotated yet
+        document, name = default_document(), "seed-document.toml"
     else:
-        document, name = read_document(args.spec, sys.stdin.buffer)  # type: ignore[no-untyped-call]  # publish: not annotated yet
+        document, name = read_document(args.spec, sys.stdin.buffer)
     look: dict[str, object] = {}  # the flags override the spec's [figure] keys of the same names
     if args.theme is not None:
         look["theme"] = get_theme(args.theme, "--theme").name  # refused here, named as the flag
     if args.embed_font:
         look["embed_font"] = True
     document = replace(document, figure={**document.figure, **look})
-    figures = build_figures(document, name)  # type: ignore[no-untyped-call]  # publish: not annotated yet
+    figures = build_figures(document, name)
     return _write_page(document, figures, args.output, name)
 
 
@@ -255,7 +257,7 @@ def walkthrough_from_args(args: Namespace, spec: tuple[Mapping[str, Any], str] |
         from ..publish.walkthrough.heads import heads_walkthrough
 
         try:
-            document, figures = heads_walkthrough(fig)  # type: ignore[no-untyped-call]  # publish: not annotated yet
+            document, figures = heads_walkthrough(fig)
             return document, figures
         except InputError as err:  # named as the user gave the heads: the flag, or the spec's key
             given = "--q-heads" if args.q_heads is not None else f"{args.spec}: q_heads"
@@ -275,8 +277,9 @@ def walkthrough_steps(fig: Any, walk: Walk) -> tuple[Any, Any]:
         from ..publish.walkthrough.flash import flash_walkthrough  # start-up: each walkthrough loads only its own steps
 
         (block, where), (order, order_where) = walk["flash"], walk.get("flash_order", ("fa2", None))
+        flash_order: FlashOrder = "fa1" if order == "fa1" else "fa2"  # the option table checked it
         try:
-            document, figures = flash_walkthrough(fig, block, order)  # type: ignore[no-untyped-call]  # publish: not annotated yet
+            document, figures = flash_walkthrough(fig, block, flash_order)
         except InputError as err:
             places: dict[str | None, str | None] = {"flash": where, "flash_order": order_where}
             raise err.relocated(lambda at: places.get(at, at)) from None
@@ -286,13 +289,13 @@ def walkthrough_steps(fig: Any, walk: Walk) -> tuple[Any, Any]:
 
         prompt, where = walk["decode"]
         try:
-            document, figures = decode_walkthrough(fig, prompt)  # type: ignore[no-untyped-call]  # publish: not annotated yet
+            document, figures = decode_walkthrough(fig, prompt)
         except InputError as err:
             raise err.relocated(lambda at: where if at == "decode" else at) from None
     else:
         from ..publish.walkthrough.scores import walkthrough  # start-up: each walkthrough loads only its own steps
 
-        document, figures = walkthrough(fig)  # type: ignore[no-untyped-call]  # publish: not annotated yet
+        document, figures = walkthrough(fig)
     return document, figures
 
 
@@ -316,7 +319,7 @@ def run_slides(args: Namespace) -> int:
     from ..publish.deck import model as decks  # start-up: only `attnviz slides` writes decks
     from ..publish.deck.formats import choose_format, write_deck
 
-    format, path = choose_format(args.format, args.output)  # type: ignore[no-untyped-call]  # publish: not annotated yet
+    format, path = choose_format(args.format, args.output)
     spec = None
     if args.spec is not None:
         from ..io.spec import read_spec  # start-up: only a deck from a spec file reads one
@@ -327,24 +330,24 @@ def run_slides(args: Namespace) -> int:
 
         from ..publish.document import parse_document
 
-        document = parse_document(*spec)  # type: ignore[no-untyped-call]  # publish: not annotated yet
+        document = parse_document(*spec)
         look = {key: value for key, value in (("theme", args.theme), ("embed_font", args.embed_font)) if value}
         if look.get("theme"):
             from ..render.themes import get_theme  # start-up: only a --theme flag needs the themes
 
             look["theme"] = get_theme(look["theme"], "--theme").name
-        deck = decks.from_document(replace(document, figure={**document.figure, **look}), spec[1])  # type: ignore[no-untyped-call]  # publish: not annotated yet
+        deck = decks.from_document(replace(document, figure={**document.figure, **look}), spec[1])
     else:
         figure_keys = ("q", "k", "highlight", "view", "n", "shape", "panels")  # a figure of its own, not the seed
         given = spec is not None or any(getattr(args, key, None) is not None for key in figure_keys)
         walk = any(getattr(args, key) is not None for key in ("flash", "flash_order", "decode")) or (
             spec is not None and any(key in spec[0] for key in ("flash", "flash_order", "decode")))
         if args.walkthrough or walk or not given:  # --flash and --decode are walkthroughs too
-            deck = decks.from_sections(*walkthrough_from_args(args, spec))  # type: ignore[no-untyped-call]  # publish: not annotated yet
+            deck = decks.from_sections(*walkthrough_from_args(args, spec))
         else:
-            deck = decks.from_highlights(figure_from_args(args, spec=spec))  # type: ignore[no-untyped-call]  # publish: not annotated yet
+            deck = decks.from_highlights(figure_from_args(args, spec=spec))
     with writing(f"-o {path}"):
-        paths = write_deck(deck, format, path)  # type: ignore[no-untyped-call]  # publish: not annotated yet
+        paths = write_deck(deck, format, path)
     report(paths)
     return 0
 
@@ -355,7 +358,7 @@ def _write_page(document: Any, figures: Any, out_dir: str, name: str) -> int:
     if out_dir == "-":
         raise InputError("a page is several files (index.html and steps/); give a folder", "-o -")
     with writing(f"-o {out_dir}"):
-        paths = write_page(document, figures, out_dir, name)  # type: ignore[no-untyped-call]  # publish: not annotated yet
+        paths = write_page(document, figures, out_dir, name)
     report(paths)
     return 0
 
@@ -390,7 +393,7 @@ def gallery_jobs(folder: str) -> list[Job]:
     from .batch import Job
 
     def svg(entry: Any) -> Callable[[], str]:
-        return lambda: make(entry).svg() + "\n"  # type: ignore[no-untyped-call]  # publish: not annotated yet
+        return lambda: make(entry).svg() + "\n"
 
     def spec(entry: Any) -> Callable[[], str]:
         return lambda: entry.spec

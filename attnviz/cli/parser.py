@@ -265,6 +265,7 @@ def _add_option(parser: argparse.ArgumentParser, name: str) -> None:
             kwargs["type"] = {"whole": _whole, "path": _path}[option.value]
     if option.dest is not None:
         kwargs["dest"] = option.dest
+    assert option.flag is not None  # only options with a flag are added
     parser.add_argument(option.flag, **kwargs)
 
 
@@ -272,7 +273,7 @@ def value_options() -> set[str]:
     """The options whose value may start with a minus sign ("--q -1,2;0,1"): argparse would take it for an option."""
     from ..figures.options import OPTIONS  # start-up: --version reads no option table
 
-    return {option.flag for option in OPTIONS if option.dash_value} | set(OUTPUT_VALUE_OPTIONS)
+    return {option.flag for option in OPTIONS if option.dash_value and option.flag} | set(OUTPUT_VALUE_OPTIONS)
 
 
 def join_negative_values(argv: Sequence[str]) -> list[str]:

@@ -17,6 +17,8 @@ from ..io import spec
 from ..numbers.exact import InputError
 from ..words.user_text import check_text
 
+from ..io.spec import check_value, parse_spec, read_spec, sized_without_vectors
+
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -28,15 +30,6 @@ if TYPE_CHECKING:
     from ..layout.mask_map import MapText
     from ..words.figure_text import FigureText
 
-    # io.spec and publish.page are annotated on their own branches (types-cli, types-publish): until those
-    # are merged, their functions as documents call them. (Then this block can go and the imports serve.)
-    def check_value(key: str, value: object, name: str | None = None) -> Any: ...
-    def parse_spec(text: str, name: str = "<spec>") -> dict[str, Any]: ...
-    def read_spec(source: str | PathLike[str]) -> tuple[dict[str, Any], str]: ...
-    def sized_without_vectors(kwargs: Mapping[str, object]) -> bool: ...
-    def inline_svg(svg: str) -> str: ...
-else:
-    from ..io.spec import check_value, parse_spec, read_spec, sized_without_vectors
 
 __all__ = ["FigureError", "Setting", "default_settings", "block_settings", "read_file", "file_settings",
            "make_figure", "default_alt", "id_prefix", "inline_html", "say"]
@@ -200,8 +193,7 @@ def inline_html(svg: str, *, alt: str | None = None, classes: Iterable[str] = ()
                 element_id: str | None = None) -> str:
     """The SVG ready to inline in an HTML page: wrapped in `<div class="attnviz-figure">`, scaled
     down to narrow columns, and with `alt` (if given) as what screen readers announce."""
-    if not TYPE_CHECKING:
-        from ..publish.page import inline_svg  # start-up: only HTML output inlines SVG
+    from ..publish.page import inline_svg  # start-up: only HTML output inlines SVG
 
     svg = inline_svg(svg)
     end = svg.index(">")

@@ -37,9 +37,11 @@ from ..io import spec
 from ..numbers.exact import InputError
 from ..words.user_text import check_text
 
+from ..io.spec import parse_spec, value_from_text
+
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
+    from collections.abc import Callable, Iterable
     from typing import Any
 
     from sphinx.application import Sphinx
@@ -48,21 +50,9 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
     from sphinx.writers.html5 import HTML5Translator
 
-    from ..figures.figure import Drawable
-    from ..publish.document import Document
     from .docs_cache import Drawn, FigureCache
     from .settings import Setting
 
-    # io.spec and publish are annotated on their own branches (types-cli, types-publish): until those are
-    # merged, their functions as the directives call them. (Then this block can go and the imports serve.)
-    def value_from_text(key: str, text: str, where: str) -> Any: ...
-    def parse_spec(text: str, name: str = "<spec>") -> dict[str, Any]: ...
-    def default_document() -> Document: ...
-    def parse_document(mapping: Mapping[str, object], name: str = "<document>") -> Document: ...
-    def build_figures(document: Document, name: str = "<document>") -> list[Drawable]: ...
-    def tex_to_mathml(tex: str, where: str | None = None) -> str: ...
-else:
-    from ..io.spec import parse_spec, value_from_text
 
 __all__ = ["AttnvizDirective", "AttnvizPageDirective", "attnviz_figure", "attnviz_formula", "setup"]
 
@@ -199,9 +189,9 @@ class AttnvizPageDirective(SphinxDirective):
             return []
 
     def _nodes(self) -> list[nodes.Node]:
-        if not TYPE_CHECKING:  # start-up: only the page directive reads documents
-            from ..publish.document import build_figures, default_document, parse_document
-            from ..publish.mathml import tex_to_mathml
+        # start-up: only the page directive reads documents
+        from ..publish.document import build_figures, default_document, parse_document
+        from ..publish.mathml import tex_to_mathml
 
         if self.arguments and self.content:
             raise embed.FigureError("give a document spec file or a TOML body, not both", self.lineno)

@@ -21,13 +21,14 @@ from ..figures.options import SPEC_OPTIONS, WALKTHROUGH_OPTIONS
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
+    from os import PathLike
     from typing import Any, BinaryIO
 
     #: A key's check: (value, where) -> the figure() argument, or InputError.
     Check = Callable[[Any, str], Any]
 
 __all__ = ["KEYS", "WALKTHROUGH_KEYS", "MAX_SPEC_BYTES", "read_spec", "parse_spec", "figure_arguments", "parse_vectors",
-           "check_value", "value_from_text", "TEXT_READERS"]
+           "check_value", "value_from_text", "TEXT_READERS", "kind_of"]
 
 MAX_SPEC_BYTES = 1_000_000
 
@@ -56,32 +57,32 @@ def _vectors(value: object, where: str) -> list[list[Any]] | list[list[str]]:
         return parse_vectors(value, where)
     if not isinstance(value, list):
         raise InputError(f"expected a list of vectors like [[1, 0], [0, 1]] or a string like \"1,0; 0,1\", "
-                         f"got {_kind(value)}", where)
+                         f"got {kind_of(value)}", where)
     for index, row in enumerate(value, 1):
         if not isinstance(row, list):
-            raise InputError(f"vector {index}: expected a list of numbers, got {_kind(row)}", where)
+            raise InputError(f"vector {index}: expected a list of numbers, got {kind_of(row)}", where)
         for entry in row:
             if isinstance(entry, bool) or not isinstance(entry, (int, Decimal, str)):
-                raise InputError(f"vector {index}: expected numbers (or strings like \"1/2\"), got {_kind(entry)}",
+                raise InputError(f"vector {index}: expected numbers (or strings like \"1/2\"), got {kind_of(entry)}",
                                  where)
     return value
 
 
 def _text(value: object, where: str) -> str:
     if not isinstance(value, str):
-        raise InputError(f"expected a string, got {_kind(value)}", where)
+        raise InputError(f"expected a string, got {kind_of(value)}", where)
     return value
 
 
 def _bool(value: object, where: str) -> bool:
     if not isinstance(value, bool):
-        raise InputError(f"expected true or false, got {_kind(value)}", where)
+        raise InputError(f"expected true or false, got {kind_of(value)}", where)
     return value
 
 
 def _strings(value: object, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-        raise InputError(f"expected a list of strings, got {_kind(value)}", where)
+        raise InputError(f"expected a list of strings, got {kind_of(value)}", where)
     return value
 
 
@@ -91,7 +92,7 @@ def _highlight(value: object, where: str) -> list[tuple[int, ...] | str]:
     if isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value):
         return [tuple(value)]  # highlight = [3, 3]
     if not isinstance(value, list):
-        raise InputError(f"expected a list of targets like [[3, 3], \"softmax=2\"], got {_kind(value)}", where)
+        raise InputError(f"expected a list of targets like [[3, 3], \"softmax=2\"], got {kind_of(value)}", where)
     out: list[tuple[int, ...] | str] = []
     for target in value:
         if isinstance(target, list) and len(target) == 2 and all(type(x) is int for x in target):
@@ -100,7 +101,7 @@ def _highlight(value: object, where: str) -> list[tuple[int, ...] | str]:
             out.append(target)
         else:
             raise InputError(f"expected targets like [3, 3] or \"row=2\", \"mask\", \"softmax=2\", \"softmax\"; "
-                             f"got {_kind(target)}", where)
+                             f"got {kind_of(target)}", where)
     return out
 
 
@@ -112,7 +113,7 @@ def _masks(value: object, where: str, depth: int = 0) -> str | dict[str, Any] | 
         return {key: _masks(inner, f"{where}.{key}", depth + 1) for key, inner in value.items()}
     if isinstance(value, list) and depth < 16:
         return [_masks(inner, f"{where}[{n}]", depth + 1) for n, inner in enumerate(value, 1)]
-    raise InputError(f"expected a list of strings, got {_kind(value)}; a mask is a string like \"window=3\", "
+    raise InputError(f"expected a list of strings, got {kind_of(value)}; a mask is a string like \"window=3\", "
                      "a list of masks (all must keep a cell) or a table like {any = [\"window=3\", \"global=1\"]}",
                      where)
 
@@ -125,20 +126,20 @@ def _string_or_strings(value: object, where: str) -> str | list[str]:
 
 def _number_or_text(value: object, where: str) -> str | int | Decimal:
     if isinstance(value, bool) or not isinstance(value, (str, int, Decimal)):
-        raise InputError(f"expected \"sqrt\" or an exact number like \"1/8\" or 0.125, got {_kind(value)}", where)
+        raise InputError(f"expected \"sqrt\" or an exact number like \"1/8\" or 0.125, got {kind_of(value)}", where)
     return value
 
 
 def _whole_number(value: object, where: str) -> int:
     if type(value) is not int:
-        raise InputError(f"expected a whole number, got {_kind(value)}", where)
+        raise InputError(f"expected a whole number, got {kind_of(value)}", where)
     return value
 
 
 def _shape(value: object, where: str) -> str | list[int]:
     if isinstance(value, str) or (isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value)):
         return value
-    raise InputError(f"expected \"QUERIESxKEYS\" like \"4x12\" or a pair like [4, 12], got {_kind(value)}", where)
+    raise InputError(f"expected \"QUERIESxKEYS\" like \"4x12\" or a pair like [4, 12], got {kind_of(value)}", where)
 
 
 def _head_vectors(value: object, where: str) -> list[list[list[Any]]] | list[list[list[str]]]:
@@ -148,14 +149,14 @@ def _head_vectors(value: object, where: str) -> list[list[list[Any]]] | list[lis
         return [parse_vectors(head, f"{where}: head {h}") for h, head in enumerate(value.split("|"), 1)]
     if not isinstance(value, list) or not value:
         raise InputError(f"expected one list of vectors per head, like [[[1, 0]], [[0, 1]]], or a string like "
-                         f"\"1,0 | 0,1\", got {_kind(value)}", where)
+                         f"\"1,0 | 0,1\", got {kind_of(value)}", where)
     return [_vectors(head, f"{where}: head {h}") for h, head in enumerate(value, 1)]
 
 
 def _panels(value: object, where: str) -> list[dict[str, Any]]:
     """`[[panel]]` tables: each a figure spec of its own (no panels inside panels)."""
     if not isinstance(value, list) or not value or not all(isinstance(table, dict) for table in value):
-        raise InputError(f"expected [[panel]] tables, each a figure spec, got {_kind(value)}", where)
+        raise InputError(f"expected [[panel]] tables, each a figure spec, got {kind_of(value)}", where)
     from ..figures.composite import MAX_PANELS  # start-up: only specs with panels need the composite
 
     if len(value) > MAX_PANELS:
@@ -217,7 +218,7 @@ def _small_int(text: str) -> int | str:
 
 
 def _show(value: object) -> str:
-    text = repr(value) if isinstance(value, str) else _kind(value) if not isinstance(value, (int, list)) else str(value)
+    text = repr(value) if isinstance(value, str) else kind_of(value) if not isinstance(value, (int, list)) else str(value)
     return text if len(text) <= 60 else text[:60] + "…"
 
 
@@ -234,7 +235,7 @@ WALKTHROUGH_KEYS = {option.name: Key(option.expects, _CHECKS[option.check], opti
                     for option in WALKTHROUGH_OPTIONS}
 
 
-def read_spec(source: str, stdin: BinaryIO | None = None) -> tuple[dict[str, Any], str]:
+def read_spec(source: str | PathLike[str], stdin: BinaryIO | None = None) -> tuple[dict[str, Any], str]:
     """Read a spec file (a path, or "-" for `stdin`, a binary stream); returns (mapping, name)."""
     name = "<stdin>" if source == "-" else str(source)
     try:
@@ -274,7 +275,7 @@ def parse_spec(text: str, name: str = "<spec>", as_json: bool = False) -> dict[s
         except (RecursionError, ValueError) as err:
             raise InputError(f"invalid JSON: {err}", name) from None
         if not isinstance(value, dict):
-            raise InputError(f"expected a JSON object of keys, got {_kind(value)}", name)
+            raise InputError(f"expected a JSON object of keys, got {kind_of(value)}", name)
         return value
     import tomllib  # start-up: only TOML specs need the parser
 
@@ -392,6 +393,7 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number attnviz accepts")
 
 
-def _kind(value: object) -> str:
+def kind_of(value: object) -> str:
+    """What a spec value is, as an error names it: "a table", "a list", "a string", ..."""
     return {dict: "a table", list: "a list", str: "a string", bool: "a boolean", int: "an integer",
             Decimal: "a decimal", type(None): "null"}.get(type(value), type(value).__name__)

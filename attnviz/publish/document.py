@@ -29,7 +29,7 @@ from ..numbers.exact import InputError
 from ..words.budget import check_page, drawable_chars
 from ..words.user_text import MAX_TITLE, check_text, user_text
 from ..figures.from_arguments import build
-from ..io.spec import KEYS, Key, _kind, figure_arguments, parse_spec, read_spec
+from ..io.spec import KEYS, Key, kind_of, figure_arguments, parse_spec, read_spec
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def is_document(mapping: Mapping[str, object]) -> bool:
 def _text(limit: int) -> Callable[[object, str], str]:
     def check(value: object, where: str) -> str:
         if not isinstance(value, str):
-            kind = _kind(value)  # type: ignore[no-untyped-call]  # io.spec: untyped
+            kind = kind_of(value)
             raise InputError(f"expected a string, got {kind}", where)
         return check_text(value, where, limit)
     return check
@@ -154,12 +154,12 @@ def _formula(value: object, where: str) -> str | None:
 
 def _figure(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        kind = _kind(value)  # type: ignore[no-untyped-call]  # io.spec: untyped
+        kind = kind_of(value)
         raise InputError(f"expected a table of figure keys (q, k, ...), got {kind}", where)
     if "highlight" in value:
         raise InputError("highlight belongs to each section ([[sections]] highlight = ...), not to the figure",
                          f"{where}: highlight")
-    args: dict[str, Any] = figure_arguments(  # type: ignore[no-untyped-call]  # io.spec: untyped
+    args: dict[str, Any] = figure_arguments(
         value, where, FIGURE_KEYS)
     return args
 
@@ -173,9 +173,9 @@ def _sections(value: object, where: str) -> list[Section]:
     for number, table in enumerate(value, 1):
         place = f"{where.removesuffix(': sections')}: section {number}"
         if not isinstance(table, dict):
-            kind = _kind(table)  # type: ignore[no-untyped-call]  # io.spec: untyped
+            kind = kind_of(table)
             raise InputError(f"expected a table (heading, paragraph, formula, highlight), got {kind}", place)
-        args: dict[str, Any] = figure_arguments(  # type: ignore[no-untyped-call]  # io.spec: untyped
+        args: dict[str, Any] = figure_arguments(
             table, place, SECTION_KEYS, required=("heading",))
         out.append(Section(heading=args["heading"], paragraphs=args.get("paragraph", ()),
                            formula=args.get("formula"), highlight=tuple(args.get("highlight", ()))))
@@ -204,7 +204,7 @@ DOCUMENT_KEYS = {
 
 def parse_document(mapping: Mapping[str, object], name: str = "<document>") -> Document:
     """Check a document spec mapping; returns a Document."""
-    args: dict[str, Any] = figure_arguments(  # type: ignore[no-untyped-call]  # io.spec: untyped
+    args: dict[str, Any] = figure_arguments(
         mapping, name, DOCUMENT_KEYS, required=("heading", "figure", "sections"))
     return make_document(heading=args["heading"], sections=args["sections"], title=args.get("title"),
                          intro=args.get("intro", ()), legend=args.get("legend"), lang=args.get("lang", "en"),
@@ -215,7 +215,7 @@ def read_document(source: str, stdin: BinaryIO | None = None) -> tuple[Document,
     """Read and check a document spec file ("-" for `stdin`); returns (Document, name)."""
     mapping: dict[str, object]
     name: str
-    mapping, name = read_spec(source, stdin)  # type: ignore[no-untyped-call]  # io.spec: untyped
+    mapping, name = read_spec(source, stdin)
     if not is_document(mapping):
         raise InputError("not a document: a document spec has [[sections]] (this looks like a figure spec; "
                          "`attnviz render` draws it)", name)
@@ -231,7 +231,7 @@ def seed_spec_text() -> str:
 
 def default_document() -> Document:
     """The seed document: "What Attention Is and Is Not"."""
-    mapping: dict[str, object] = parse_spec(  # type: ignore[no-untyped-call]  # io.spec: untyped
+    mapping: dict[str, object] = parse_spec(
         seed_spec_text(), SEED_SPEC)
     return parse_document(mapping, SEED_SPEC)
 

@@ -6,7 +6,18 @@ them), and the custom-mask entry as a user would paste it. `attnviz gallery` run
 batch (cli.commands.gallery_jobs).
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from os import PathLike
+    from pathlib import Path
+    from typing import Any
+
+    from ..figures.figure import Drawable, Figure
 
 __all__ = ["Entry", "ENTRIES", "dilated", "make", "flag_arguments", "write_gallery"]
 
@@ -18,12 +29,12 @@ class Entry:
     """One gallery figure: its file name, title and the command (or spec) that draws it."""
     name: str  # file name without .svg
     title: str  # passed as --title too
-    args: tuple = ()  # `attnviz render` arguments (without -o and --title), or () for an API entry
+    args: tuple[str, ...] = ()  # `attnviz render` arguments (without -o and --title), or () for an API entry
     step: int = 0  # when set: that step (1-based) of `attnviz walkthrough ARGS`
     spec: str = ""  # when set: a spec file's text (panels need one), drawn by `attnviz render NAME.toml`
 
     @property
-    def command(self):
+    def command(self) -> str:
         """The entry as a shell command, the shared vectors written as "$V" (V="1,0; 0,1; ...")."""
         if self.spec:
             return f"attnviz render {self.name}.toml"
@@ -31,11 +42,11 @@ class Entry:
         return " ".join(["attnviz walkthrough" if self.step else "attnviz render", *quoted])
 
 
-def _entry(name, title, *args, q=Q5, k=Q5):
+def _entry(name: str, title: str, *args: str, q: str = Q5, k: str = Q5) -> Entry:
     return Entry(name, title, ("--q", q, "--k", k, *args))
 
 
-def dilated(q_idx, kv_idx):
+def dilated(q_idx: int, kv_idx: int) -> bool:
     """A custom rule, FlexAttention style: every other earlier key (a dilated causal mask)."""
     return kv_idx <= q_idx and (q_idx - kv_idx) % 2 == 0
 
@@ -124,7 +135,7 @@ mask = "segments=1,1,1,1,1,2,2,2,2,2,2,3,3,3,3,3"
 )
 
 
-def make(entry):
+def make(entry: Entry) -> Drawable:
     """The entry's figure, drawn through the API from its command's flags, as `attnviz render` (or, for a
     step, `attnviz walkthrough`) draws it; the custom-mask entry as a user of the API would."""
     from ..figures.from_arguments import build  # start-up: the gallery's modules load when it is drawn
@@ -141,6 +152,8 @@ def make(entry):
     fig = build(kwargs)
     if not entry.step:
         return fig
+    if TYPE_CHECKING:  # a walkthrough entry draws one figure, not panels
+        assert isinstance(fig, Figure)
     if "flash" in walk:
         from .walkthrough.flash import flash_walkthrough  # start-up: only a FlashAttention entry steps through it
 
@@ -152,7 +165,7 @@ def make(entry):
     return figures[entry.step - 1]
 
 
-def flag_arguments(args):
+def flag_arguments(args: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(figure() arguments, walkthrough keys) of an entry's command-line flags, each read as the command reads
     it (the option table's flag, then the spec key's check); the seed's vectors when none are given."""
     from ..figures.options import OPTIONS  # start-up: the gallery's modules load when it is drawn
@@ -160,16 +173,18 @@ def flag_arguments(args):
     from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, sized_without_vectors
 
     by_flag = {option.flag: option for option in OPTIONS if option.flag}
-    given, args = {}, iter(args)
-    for flag in args:
+    given: dict[str, Any] = {}
+    rest = iter(args)
+    for flag in rest:
         option = by_flag[flag]
         if option.action == "switch":
             given[option.name] = True
         elif option.action == "append":
-            given.setdefault(option.name, []).append(next(args))
+            given.setdefault(option.name, []).append(next(rest))
         else:
-            given[option.name] = int(next(args)) if option.value == "whole" else next(args)
-    kwargs, walk = {}, {}
+            given[option.name] = int(next(rest)) if option.value == "whole" else next(rest)
+    kwargs: dict[str, Any] = {}
+    walk: dict[str, Any] = {}
     for key, spec_key in {**KEYS, **WALKTHROUGH_KEYS}.items():  # the order the command reads them in
         if key in given:
             value, flag = given[key], f"--{key.replace('_', '-')}"  # as the command names it in errors
@@ -183,13 +198,14 @@ def flag_arguments(args):
     return kwargs, walk
 
 
-def write_gallery(folder):
+def write_gallery(folder: str | PathLike[str]) -> list[Path]:
     """Write every entry as `folder/NAME.svg`; returns the paths."""
     from pathlib import Path  # start-up: only a whole gallery written at once needs it
 
     from ..io.atomic import folder_lock, write_tree_atomic
 
-    files = {Path(folder) / f"{entry.name}.svg": make(entry).svg() + "\n" for entry in ENTRIES}
+    files: dict[str | PathLike[str], str | bytes] = {
+        Path(folder) / f"{entry.name}.svg": make(entry).svg() + "\n" for entry in ENTRIES}
     # The spec files the panel entries are drawn from, so each is one command: attnviz render NAME.toml
     files.update({Path(folder) / f"{entry.name}.toml": entry.spec for entry in ENTRIES if entry.spec})
     with folder_lock(folder):  # another gallery run into the folder waits its turn

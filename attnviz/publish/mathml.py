@@ -19,7 +19,6 @@ from ..numbers.exact import InputError
 
 __all__ = ["tex_to_mathml", "check_tex", "TEX_COMMANDS", "TEX_SYMBOLS", "TEX_ENVIRONMENTS", "MAX_TEX", "MAX_MATHML"]
 
-MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 # Attributes latex2mathml can emit that point elsewhere or carry CSS (which can load URLs).
 _DROPPED = {"href", "style", "src", "xlink:href"}
 # latex2mathml stores symbols as character references in the text ("&#x0002C;"), meant to be

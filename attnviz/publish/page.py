@@ -91,6 +91,6 @@ def write_page(document: Document, figures: Sequence[Drawable], out_dir: str | P
     """Write index.html and the step SVGs under `out_dir`, all or nothing; returns the paths. Two writers of
     one folder take turns (`output.folder_lock`), so its files are always one run's set."""
     files = page_files(document, figures, out_dir, name)  # drawn before the folder is locked: the lock is short
-    with folder_lock(out_dir):  # type: ignore[no-untyped-call]  # io.atomic: untyped
-        written: list[Path] = write_tree_atomic(files)  # type: ignore[no-untyped-call]  # io.atomic: untyped
+    with folder_lock(out_dir):
+        written: list[Path] = write_tree_atomic(files)
     return written

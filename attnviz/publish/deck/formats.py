@@ -88,10 +88,10 @@ def write_deck(deck: Deck, format: str, path: str) -> list[Path]:
     files = deck_files(deck, format, path)  # drawn before the folder is locked: the lock is short
     written: list[Path]
     if format != "revealjs":
-        written = write_tree_atomic(files)  # type: ignore[no-untyped-call]  # io.atomic: untyped
+        written = write_tree_atomic(files)
         return written
-    with folder_lock(path):  # type: ignore[no-untyped-call]  # io.atomic: untyped
-        written = write_tree_atomic(files)  # type: ignore[no-untyped-call]  # io.atomic: untyped
+    with folder_lock(path):
+        written = write_tree_atomic(files)
     return written
 
 

@@ -33,7 +33,7 @@ def heads_walkthrough(fig: HeadsFigure) -> tuple[Document, list[HeadsFigure]]:
     """(Document, figures) for a `heads.HeadsFigure`: one step per query head."""
     if TYPE_CHECKING:  # a heads figure's panels are full figures, one per query head
         panels = cast("tuple[Figure, ...]", fig.panels)
-        kv_heads = cast("tuple[int, ...]", fig.kv_heads)
+        kv_heads = fig.kv_heads
     else:
         panels, kv_heads = fig.panels, fig.kv_heads
     n_heads, n_kv = len(panels), len(set(kv_heads))
@@ -41,7 +41,7 @@ def heads_walkthrough(fig: HeadsFigure) -> tuple[Document, list[HeadsFigure]]:
     check_walk_size(n_heads, cells, f"one per query head, {len(panels)} panels a step", "q_heads")
     group = n_heads // n_kv
     sections = [_head_section(h, panel, g, group) for h, (panel, g) in enumerate(zip(panels, kv_heads))]
-    what: str = kind(n_heads, n_kv)  # type: ignore[no-untyped-call]  # figures.heads: untyped
+    what: str = kind(n_heads, n_kv)
     intro = (f"{_sentence(what)}: "
              f"{n_heads} query heads over {n_kv} KV head{'s' * (n_kv > 1)}, each query head h reading KV head "
              f"⌊(h−1)/{group}⌋+1. One step per query head: its exact scores against the keys it reads, the mask, "
@@ -52,7 +52,7 @@ def heads_walkthrough(fig: HeadsFigure) -> tuple[Document, list[HeadsFigure]]:
     for step, section in enumerate(document.sections):
         at_this_step = [_panel_at(panel, "done" if h < step else "now" if h == step else "later")
                         for h, panel in enumerate(panels)]
-        figures.append(HeadsFigure(  # type: ignore[no-untyped-call]  # figures.heads: untyped
+        figures.append(HeadsFigure(
             at_this_step, fig.kv_heads, base=fig.base, arrange=fig.arrange, title=fig.title,
             id_prefix=section.id_prefix, theme=fig.theme, embed_font=fig.embed_font))
     return document, figures
