@@ -218,7 +218,10 @@ def _small_int(text: str) -> int | str:
 
 
 def _show(value: object) -> str:
-    text = repr(value) if isinstance(value, str) else kind_of(value) if not isinstance(value, (int, list)) else str(value)
+    if isinstance(value, str):
+        text = repr(value)
+    else:
+        text = str(value) if isinstance(value, (int, list)) else kind_of(value)
     return text if len(text) <= 60 else text[:60] + "…"
 
 
