@@ -218,10 +218,8 @@ def _small_int(text: str) -> int | str:
 
 
 def _show(value: object) -> str:
-    if isinstance(value, str):
-        text = repr(value)
-    else:
-        text = str(value) if isinstance(value, (int, list)) else kind_of(value)
+    shown = str(value) if isinstance(value, (int, list)) else kind_of(value)
+    text = repr(value) if isinstance(value, str) else shown
     return text if len(text) <= 60 else text[:60] + "…"
 
 
