@@ -16,9 +16,9 @@ def _public_definitions(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     listed = set()
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
-            if isinstance(node.value, (ast.List, ast.Tuple)):
-                listed |= {elt.value for elt in node.value.elts if isinstance(elt, ast.Constant)}
+        names_all = isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets)
+        if names_all and isinstance(node.value, (ast.List, ast.Tuple)):
+            listed |= {elt.value for elt in node.value.elts if isinstance(elt, ast.Constant)}
     return [(node.name, node) for node in tree.body
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in listed]
 
