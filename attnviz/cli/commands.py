@@ -41,9 +41,8 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
 
     `walk`, a dict, receives the walkthrough keys (flash, flash_order, decode) the spec or flags give.
     `spec`: the spec's (mapping, name), when the caller has read it already."""
-    from ..figures.api import SEED_HIGHLIGHT, SEED_K, SEED_Q  # start-up: --version and --help draw no figure
-    from ..figures.from_arguments import build
-    from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, figure_arguments, read_spec, sized_without_vectors
+    from ..figures.from_arguments import build  # start-up: --version and --help draw no figure
+    from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, figure_arguments, read_spec, with_the_seed
 
     kwargs: dict[str, Any] = {}
     origin: dict[str, str] = {}
@@ -84,12 +83,7 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
         kwargs["panel"] = [figure_arguments(read_spec(path, sys.stdin.buffer)[0], path, required=())
                            for path in args.panels]
         origin["panel"] = "--panel"
-    sized = sized_without_vectors(kwargs)  # no seed vectors needed
-    if "q" not in kwargs and "k" not in kwargs and not sized:
-        kwargs.update(q=SEED_Q, k=SEED_K)
-        base = kwargs.get("index_base", 1)  # the seed's cell (3,3), counted from the figure's base
-        kwargs.setdefault("highlight", tuple((i - 1 + base, j - 1 + base) for i, j in SEED_HIGHLIGHT))
-    elif ("q" in kwargs) != ("k" in kwargs):
+    if not with_the_seed(kwargs) and ("q" in kwargs) != ("k" in kwargs):
         given, missing = ("q", "k") if "q" in kwargs else ("k", "q")
         raise InputError(f"missing: {origin[given]} gives the {given} vectors, so {missing} is needed too",
                          f"--{missing}")

@@ -17,7 +17,7 @@ from ..io import spec
 from ..numbers.exact import InputError
 from ..words.user_text import check_text
 
-from ..io.spec import check_value, parse_spec, read_spec, sized_without_vectors
+from ..io.spec import check_value, parse_spec, read_spec, with_the_seed
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -128,16 +128,10 @@ def make_figure(settings: Mapping[str, Setting], *, id_prefix: str | None,
     """The figure the settings describe; without q and k, the seed's. Errors are located at the
     setting they come from, else at `line`."""
     # start-up: a document's settings load no figure code until a figure is drawn
-    from ..figures.api import SEED_HIGHLIGHT, SEED_K, SEED_Q
     from ..figures.from_arguments import build
 
     kwargs: dict[str, Any] = {key: setting.value for key, setting in settings.items()}
-    sized = sized_without_vectors(kwargs)  # a mask map's size, or panels
-    if "q" not in kwargs and "k" not in kwargs and not sized:
-        kwargs.update(q=SEED_Q, k=SEED_K)
-        base = kwargs.get("index_base", 1)  # the seed's cell (3,3), counted from the figure's base
-        kwargs.setdefault("highlight", tuple((i - 1 + base, j - 1 + base) for i, j in SEED_HIGHLIGHT))
-    elif ("q" in kwargs) != ("k" in kwargs):
+    if not with_the_seed(kwargs) and ("q" in kwargs) != ("k" in kwargs):
         given, missing = ("q", "k") if "q" in kwargs else ("k", "q")
         raise FigureError(f"{settings[given].label} gives the {given} vectors, so '{missing}' is needed too "
                           f"({spec.KEYS[missing].expects}, e.g. {spec.KEYS[missing].example})", settings[given].line)

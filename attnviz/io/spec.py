@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     Check = Callable[[Any, str], Any]
 
 __all__ = ["KEYS", "WALKTHROUGH_KEYS", "MAX_SPEC_BYTES", "read_spec", "parse_spec", "figure_arguments", "parse_vectors",
-           "check_value", "value_from_text", "TEXT_READERS", "kind_of"]
+           "check_value", "value_from_text", "TEXT_READERS", "kind_of", "with_the_seed"]
 
 MAX_SPEC_BYTES = 1_000_000
 
@@ -186,6 +186,20 @@ def sized_without_vectors(kwargs: Mapping[str, object]) -> bool:
     if any(key in kwargs for key in INSTEAD_OF_VECTORS):
         return True
     return kwargs.get("view") == "mask" and any(key in kwargs for key in ("tokens", "q_tokens", "k_tokens"))
+
+
+def with_the_seed(kwargs: dict[str, Any]) -> bool:
+    """Give figure arguments that have no vectors and no size the seed's vectors and its highlight, cell (3,3)
+    counted from the figure's index base (what the command, the docs plugins and the gallery all draw by
+    default); True when they were given."""
+    if "q" in kwargs or "k" in kwargs or sized_without_vectors(kwargs):
+        return False
+    from ..figures.single import SEED_HIGHLIGHT, SEED_K, SEED_Q  # start-up: --help reads specs' keys, draws nothing
+
+    kwargs.update(q=SEED_Q, k=SEED_K)
+    base = kwargs.get("index_base", 1)
+    kwargs.setdefault("highlight", tuple((i - 1 + base, j - 1 + base) for i, j in SEED_HIGHLIGHT))
+    return True
 
 
 def _block(value: object, where: str) -> tuple[int, ...]:

@@ -169,8 +169,7 @@ def flag_arguments(args: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]
     """(figure() arguments, walkthrough keys) of an entry's command-line flags, each read as the command reads
     it (the option table's flag, then the spec key's check); the seed's vectors when none are given."""
     from ..figures.options import OPTIONS  # start-up: the gallery's modules load when it is drawn
-    from ..figures.single import SEED_HIGHLIGHT, SEED_K, SEED_Q
-    from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, sized_without_vectors
+    from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, with_the_seed
 
     by_flag = {option.flag: option for option in OPTIONS if option.flag}
     given: dict[str, Any] = {}
@@ -191,10 +190,7 @@ def flag_arguments(args: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]
             if isinstance(value, str) and key in TEXT_READERS:
                 value = TEXT_READERS[key](value, flag)
             (walk if key in WALKTHROUGH_KEYS else kwargs)[key] = spec_key.check(value, flag)
-    if "q" not in kwargs and "k" not in kwargs and not sized_without_vectors(kwargs):
-        kwargs.update(q=SEED_Q, k=SEED_K)
-        base = kwargs.get("index_base", 1)  # the seed's cell (3,3), counted from the figure's base
-        kwargs.setdefault("highlight", tuple((i - 1 + base, j - 1 + base) for i, j in SEED_HIGHLIGHT))
+    with_the_seed(kwargs)
     return kwargs, walk
 
 
