@@ -42,7 +42,7 @@ PAGE_TEX = 200_000  # characters of TeX over a page's formulas: typesetting cost
 PNG_PIXELS = 25_000_000  # 100 MB of pixels while Cairo draws (~5 s); the seed at scale 2 is 2 million
 MAX_PIXELS_A_SIDE = 32767  # Cairo's largest image surface
 PDF_POINTS = 14_400  # a side: the largest page PDF readers open (200 inches)
-PPTX_SHAPES = 100_000  # python-pptx adds ~10,000 shapes a second: the seed's highlights deck is ~2,700
+PPTX_SHAPES = 50_000  # python-pptx slows with every shape a slide holds (it scans their ids); a 64x64 figure is ~9,000
 
 # Markup around the words, per kind of text: a cell is a group, a rect, a text and an aria-label
 # (~450 characters), any other text ~250. Words appear in the SVG about twice (text and aria-label).
