@@ -8,10 +8,13 @@ large grid fits where the full view does not.
 
     value digits   no score, logit or output of more than MAX_VALUE_DIGITS digits (numerator and
                    denominator each), bounded from the inputs' digits before any score is summed
-    figure         FIGURE_CHARS characters of SVG, estimated from the words
+    figure         FIGURE_CHARS characters of SVG, estimated from the words (a mask map: from the runs it draws,
+                   one rectangle a run, known before layout)
     page           PAGE_CHARS characters in all (index.html and every step SVG), PAGE_TEX characters of
                    formulas, estimated from the first figure and the sections
     PNG            PNG_PIXELS pixels (and Cairo's 32,767 a side); PDF: PDF_POINTS points a side
+    deck           PAGE_CHARS characters over its slides' figures (estimated before any is laid out);
+                   PowerPoint: PPTX_SHAPES shapes (one a rectangle, mark or line of text), counted before drawing
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_VALUE_DIGITS", "FIGURE_CHARS", "PAGE_CHARS", "PAGE_TEX", "PNG_PIXELS", "MAX_PIXELS_A_SIDE",
            "PDF_POINTS", "check_inputs", "check_values", "figure_chars", "drawable_chars", "check_figure", "check_page",
-           "check_png", "check_pdf"]
+           "check_png", "check_pdf", "PPTX_SHAPES", "check_deck", "check_shapes"]
 
 FIGURE_CHARS = 8_000_000  # the 64x64 benchmark figure is ~2.5 million; the seed 10 thousand
 PAGE_CHARS = 24_000_000  # the seed's page and steps together are ~60 thousand
@@ -39,6 +42,7 @@ PAGE_TEX = 200_000  # characters of TeX over a page's formulas: typesetting cost
 PNG_PIXELS = 25_000_000  # 100 MB of pixels while Cairo draws (~5 s); the seed at scale 2 is 2 million
 MAX_PIXELS_A_SIDE = 32767  # Cairo's largest image surface
 PDF_POINTS = 14_400  # a side: the largest page PDF readers open (200 inches)
+PPTX_SHAPES = 50_000  # python-pptx slows with every shape a slide holds (it scans their ids); a 64x64 figure is ~9,000
 
 # Markup around the words, per kind of text: a cell is a group, a rect, a text and an aria-label
 # (~450 characters), any other text ~250. Words appear in the SVG about twice (text and aria-label).
@@ -48,6 +52,11 @@ _FIXED = 6_000  # <svg>, <title>, <desc>, <defs>, the background
 _FONTS = 400_000  # --embed-font: the subset fonts as data: URLs, at most
 _WAYS_OUT = ("write each row's softmax sum once (--softmax normalizer), show part of the grid (--elide), "
              "draw the mask alone (--view mask), or use fewer tokens or shorter numbers")
+# A mask map's rectangles, each a run of cells (markup and coordinates; the numbers' digits added apart):
+# a kept run, a highlighted run (with its paint), and the bar beside a row with no kept key.
+_KEPT_RUN, _COMPUTED_RUN, _EMPTY_ROW = 110, 190, 130
+_MAP_WAYS_OUT = ("the map draws one rectangle per run of kept keys: use a simpler mask (fewer, longer runs: "
+                 "fewer documents or segments), fewer tokens, or another --view")
 _MATHML_PER_TEX = 12  # MathML characters per TeX character, at most ~11 in practice
 
 
@@ -64,7 +73,18 @@ def figure_chars(words: object, embed_font: bool = False) -> int:
     if all(labels):
         cells = sum(map(len, getattr(words, "cells", ())))
         total += cells * sum(sum(map(len, axis)) // len(axis) for axis in labels)
-    return total
+    return total + _map_chars(words)
+
+
+def _map_chars(words: object) -> int:
+    """A mask map's rectangles (none for other words): one a run, so a map of alternating documents is
+    n²/2 rectangles, not n; the runs are in the words, counted before any layout."""
+    runs: Sequence[Sequence[object]] = getattr(words, "runs", ())
+    computed: Sequence[Sequence[object]] = getattr(words, "computed", ())
+    digits = len(str(len(runs) + len(getattr(words, "k_labels", ()))))  # of data-q, data-k (first-last)
+    kept = sum(map(len, runs))
+    return (kept * (_KEPT_RUN + 2 * digits) + sum(map(len, computed)) * (_COMPUTED_RUN + 3 * digits)
+            + sum(not row for row in runs) * _EMPTY_ROW)
 
 
 def drawable_chars(fig: Drawable) -> int:
@@ -80,8 +100,9 @@ def check_figure(words: object, embed_font: bool = False, size: int | None = Non
     """Refuse a figure over FIGURE_CHARS, before its layout is made (`size`: already estimated, for panels)."""
     size = figure_chars(words, embed_font) if size is None else size
     if size > FIGURE_CHARS:
+        ways_out = _MAP_WAYS_OUT if getattr(words, "view", None) == "mask" else _WAYS_OUT
         raise InputError(f"the figure would be about {size:,} characters of SVG, past the budget of {FIGURE_CHARS:,} "
-                         f"per figure: {_WAYS_OUT}", "figure")
+                         f"per figure: {ways_out}", "figure")
 
 
 def check_page(document: Document, figure_sizes: Sequence[int], where: str = "page") -> None:
@@ -101,6 +122,23 @@ def check_page(document: Document, figure_sizes: Sequence[int], where: str = "pa
         raise InputError(f"the page would be about {size:,} characters (index.html and {count} step SVGs of up to "
                          f"{each:,} characters each, written twice), past the budget of {PAGE_CHARS:,} per page: use "
                          f"fewer sections, or smaller figures ({_WAYS_OUT})", where)
+
+
+def check_deck(figure_sizes: Sequence[int], where: str = "slides") -> None:
+    """Refuse a deck whose slides' figures (`drawable_chars` each) add up past PAGE_CHARS, before any is laid
+    out: every format draws each slide's figure once (an SVG, Cairo, TikZ or PowerPoint shapes)."""
+    size = sum(figure_sizes)
+    if size > PAGE_CHARS:
+        raise InputError(f"the deck's {len(figure_sizes)} slides would draw about {size:,} characters of figures, "
+                         f"past the budget of {PAGE_CHARS:,} per deck: use fewer steps or highlights, or smaller "
+                         f"figures ({_WAYS_OUT})", where)
+
+
+def check_shapes(shapes: int, where: str = "-f") -> None:
+    """Refuse a PowerPoint deck of more than PPTX_SHAPES shapes (counted from its layouts), before any is added."""
+    if shapes > PPTX_SHAPES:
+        raise InputError(f"the PowerPoint deck would be {shapes:,} shapes, past the budget of {PPTX_SHAPES:,}: "
+                         f"use another format (-f pdf, svg-animated), fewer steps, or draw less ({_WAYS_OUT})", where)
 
 
 def check_png(width: float, height: float, scale: float, where: str = "scale") -> None:

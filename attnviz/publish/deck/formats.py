@@ -11,10 +11,12 @@ import io
 from pathlib import PurePath
 
 from ...io.atomic import folder_lock, write_tree_atomic
+from ...layout.items import Group, Text
 from ...numbers.exact import InputError
 from ...render.raster import to_pdf
 from ...render.svg import fmt, render_svg
 from ...render.xml import escape_text
+from ...words.budget import check_deck, check_shapes, drawable_chars
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -27,13 +29,16 @@ if TYPE_CHECKING:
     from pptx.shapes.autoshape import Shape
     from pptx.util import Length
 
+    from collections.abc import Iterable
+
+    from ...layout.items import Item
     from .model import Deck
 
     #: What a format writes: {path: text or bytes}.
     Files = dict[str | PathLike[str], str | bytes]
 
 __all__ = ["FORMATS", "DEFAULT_PATHS", "choose_format", "deck_files", "write_deck", "pptx_bytes", "pdf_bytes",
-           "animated_svg", "STEP_SECONDS"]
+           "animated_svg", "STEP_SECONDS", "drawn_shapes"]
 
 #: The formats a deck can be written in (`attnviz slides -f`).
 FORMATS = ("beamer", "tikz", "revealjs", "pptx", "pdf", "svg-animated")
@@ -69,6 +74,7 @@ def choose_format(format: str | None, path: str | None) -> tuple[str, str]:
 
 def deck_files(deck: Deck, format: str, path: str) -> Files:
     """Every file of the deck in `format` at `path`: {path: text or bytes}."""
+    check_deck([drawable_chars(slide.figure) for slide in deck.slides])  # from the words: before any layout
     if format == "revealjs":
         from .revealjs import revealjs_files  # each format's writer loads only when chosen: start-up stays small
 
@@ -142,6 +148,9 @@ def pptx_bytes(deck: Deck) -> bytes:
     """A 16:9 PowerPoint deck: a title slide, then a slide per step with the figure as native shapes,
     the step's heading and sentences beside it, and the sentences in the speaker notes."""
     _need("pptx", "PowerPoint decks", "python-pptx")
+    layouts = deck.layouts()
+    # each slide: its figure's shapes, the background, the heading and the sentences; the title slide's two
+    check_shapes(sum(drawn_shapes(layout.items) + 3 for layout in layouts) + 2)  # before python-pptx adds any
     # python-pptx is an optional dependency (attnviz[slides]): it and its painter load only for a PowerPoint deck
     from pptx import Presentation
     from pptx.util import Emu, Pt
@@ -157,7 +166,6 @@ def pptx_bytes(deck: Deck) -> bytes:
               wrap=True)
     _text_box(title_slide, margin, SLIDE_H // 3 + 1005840, SLIDE_W - 2 * margin, 731520, deck.heading, Pt(24),
               wrap=True)
-    layouts = deck.layouts()
     frame_w, frame_h = layouts[0].width, layouts[0].height
     top = margin + 640080  # under the heading
     figure_w, figure_h = SLIDE_W * 0.56 - margin, SLIDE_H - top - margin
@@ -178,6 +186,20 @@ def pptx_bytes(deck: Deck) -> bytes:
     out = io.BytesIO()
     presentation.save(out)
     return _stable_zip(out.getvalue())
+
+
+def drawn_shapes(items: Iterable[Item]) -> int:
+    """The shapes a painter draws for `items`: one a rectangle or mark, one a text's non-blank line
+    (`render.pptx` draws each line as a text box); a group is only its children."""
+    count = 0
+    for item in items:
+        if isinstance(item, Group):
+            count += drawn_shapes(item.children)
+        elif isinstance(item, Text):
+            count += sum(1 for line in item.lines if line.strip())
+        else:
+            count += 1
+    return count
 
 
 def _text_box(slide: Slide, left: int, top: int, width: int, height: int, text: str, size: Length,
