@@ -101,7 +101,8 @@ def run_jobs(jobs: Sequence[Job], *, workers: int = 1, progress: TextIO | None =
         if bar:
             bar.clear()
         if report:
-            report(f"attnviz: stopped: {done - len(errors)} of {len(jobs)} figures written")
+            # Workers report a chunk of figures at a time: the count is a floor.
+            report(f"attnviz: stopped: at least {done - len(errors)} of {len(jobs)} figures written, none in part")
         raise
     finally:
         _close(results)
@@ -165,8 +166,8 @@ def _in_processes(jobs: Sequence[Job], workers: int) -> Iterator[tuple[int, Fail
 
 
 def _worker_signals() -> None:
-    """A worker stops quietly: SIGTERM and SIGHUP (how the pool stops its workers) end it by SystemExit, which
-    removes the temporary file it is writing and prints no traceback; Ctrl-C is for the parent to handle (it
+    """A worker stops quietly: SIGTERM and SIGHUP (how the pool stops its workers) end it at once, or while it
+    writes, by SystemExit, which removes the temporary file and prints no traceback; Ctrl-C is for the parent to handle (it
     stops the pool), so a worker ignores SIGINT."""
     for signum in _STOPS - {signal.SIGINT}:
         signal.signal(signum, _exit_quietly)
@@ -175,11 +176,21 @@ def _worker_signals() -> None:
 
 
 def _exit_quietly(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
+    if _WRITING[0]:  # SystemExit unwinds the write, which removes its temporary file
+        raise SystemExit(128 + signum)
+    os._exit(128 + signum)  # between jobs, in the pool's own code: there is nothing to clean up
+
+
+#: Whether this worker is running a job (the pool's code, between jobs, must not be unwound part-way).
+_WRITING: list[bool] = [False]
 
 
 def _run_index(index: int) -> tuple[int, Failure | None]:
-    return _run_one(_JOBS[index], index)
+    _WRITING[0] = True
+    try:
+        return _run_one(_JOBS[index], index)
+    finally:
+        _WRITING[0] = False
 
 
 def _can_fork() -> bool:
