@@ -18,7 +18,7 @@ from .signals import Stopped
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Sequence
+    from collections.abc import Callable, Iterator, Sequence
     from typing import TextIO
 
     #: A job's failure: (internal error?, its one-line message).
@@ -167,8 +167,8 @@ def _in_processes(jobs: Sequence[Job], workers: int) -> Iterator[tuple[int, Fail
 
 def _worker_signals() -> None:
     """A worker stops quietly: SIGTERM and SIGHUP (how the pool stops its workers) end it at once, or while it
-    writes, by SystemExit, which removes the temporary file and prints no traceback; Ctrl-C is for the parent to handle (it
-    stops the pool), so a worker ignores SIGINT."""
+    writes, by SystemExit, which removes the temporary file and prints no traceback. Ctrl-C is for the parent
+    to handle (it stops the pool), so a worker ignores SIGINT."""
     for signum in _STOPS - {signal.SIGINT}:
         signal.signal(signum, _exit_quietly)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
