@@ -7,7 +7,7 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["InputError"]
+__all__ = ["InputError", "printable"]
 
 
 class InputError(ValueError):
@@ -23,3 +23,17 @@ class InputError(ValueError):
     def relocated(self, rename: Callable[[str | None], str | None]) -> InputError:
         """The same error with `where` renamed, e.g. the API's `q` as the command's `--q`."""
         return InputError(self.what, rename(self.where))
+
+
+#: Control characters (C0, DEL, C1) as Python writes them in a string literal: `\n`, `\t`, `\x1b`.
+_ESCAPES = {code: repr(chr(code))[1:-1] for code in (*range(0x20), *range(0x7f, 0xa0))}
+
+
+def printable(text: str) -> str:
+    r"""`text` (a path, a spec's name) with its control characters escaped as `\n`, `\x1b`: a message shows a
+    user's name on one line, and never sends the terminal an escape sequence.
+
+    >>> print(printable("a\nb\x1b[31m.toml"))
+    a\nb\x1b[31m.toml
+    """
+    return text.translate(_ESCAPES)

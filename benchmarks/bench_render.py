@@ -7,7 +7,7 @@
 3. Memory: the peak of a process that renders the 64-token figure.
 4. svgwrite against attnviz's own writer (import, build + serialise, the HTML checker).
 5. A docs build of 100 directives (Sphinx, `-j 1` and `-j auto`, cold and warm; MkDocs cold and warm).
-6. A batch of 100 specs: one `attnviz render` process, serial and `-j 2`.
+6. A batch of 100 specs: one `attnviz render` process, serial and `-j 2`; 2000 tiny specs, `-j 1` and `-j auto`.
 
 Run with the venv's Python (`make bench`, or `.venv/bin/python benchmarks/bench_render.py`).
 """
@@ -232,6 +232,23 @@ def batch(root):
     return serial, parallel, one_each
 
 
+def tiny_batch(root, count=2000):
+    """(-j 1 s, -j auto s) for `count` two-token specs: many processes must not be slower than one (issue 24)."""
+    root.mkdir(parents=True)
+    specs = []
+    for s in range(count):
+        path = root / f"tiny{s:04d}.toml"
+        path.write_text('q = "1,0; 0,1"\nk = "1,0; 0,1"\n', encoding="utf-8")
+        specs.append(str(path))
+    times = []
+    for jobs in ("1", "auto"):
+        t0 = time.perf_counter()
+        subprocess.run([*attnviz_script(), "render", *specs, "-o", f"{root}/j{jobs}/", "--quiet", "-j", jobs],
+                       check=True, capture_output=True)
+        times.append(time.perf_counter() - t0)
+    return times
+
+
 # The report
 
 def verdict(ok):
@@ -311,6 +328,9 @@ def main():
         print(f"   attnviz render SPEC x{BATCH_SPECS} -o DIR/          {serial:6.2f} s")
         print(f"   attnviz render SPEC x{BATCH_SPECS} -o DIR/ -j 2     {parallel:6.2f} s  ({serial / parallel:.2f}x)")
         print(f"   {BATCH_SPECS} separate attnviz render processes {one_each:6.2f} s")
+        one, auto = tiny_batch(tmp / "tiny")
+        print(f"   2000 tiny specs, -j 1 / -j auto ({os.cpu_count()} CPUs)  {one:6.2f} s / {auto:6.2f} s")
+        shutil.rmtree(tmp / "tiny", ignore_errors=True)
         shutil.rmtree(tmp / "batch", ignore_errors=True)
 
     print("\nTargets:")

@@ -138,21 +138,25 @@ def test_run_jobs_reports_bugs_as_internal_errors(tmp_path):
 
 
 
-def test_parallel_workers_take_the_default_sigterm(tmp_path):
+def test_parallel_workers_leave_ctrl_c_to_the_parent_and_drop_its_sigterm_handler(tmp_path):
     """The pool stops its workers with SIGTERM; a worker must not keep the command's handler (inherited through
-    fork), which turns the signal into an exception and a traceback on stderr."""
+    fork), which turns the signal into an exception and a traceback on stderr. Ctrl-C is the parent's to handle."""
     import signal
 
     from attnviz.cli.batch import Job, run_jobs
 
-    def report():
-        return repr(signal.getsignal(signal.SIGTERM)) + "\n"
+    def handlers():
+        return f"{signal.getsignal(signal.SIGINT)!r} {signal.getsignal(signal.SIGTERM) is command}\n"
 
-    previous = signal.signal(signal.SIGTERM, lambda signum, frame: None)  # what the command installs
+    def command(signum, frame):  # what the command installs
+        return None
+
+    previous = signal.signal(signal.SIGTERM, command)
     try:
-        jobs = [Job(f"j{n}", str(tmp_path / f"j{n}.txt"), report) for n in range(4)]
+        jobs = [Job(f"j{n}", str(tmp_path / f"j{n}.txt"), handlers) for n in range(4)]
         outcome = run_jobs(jobs, workers=2)
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert not outcome.errors
-    assert {(tmp_path / f"j{n}.txt").read_text() for n in range(4)} == {repr(signal.SIG_DFL) + "\n"}
+    assert (tmp_path / "j0.txt").read_text().endswith(" True\n")  # the first job warms up in the parent
+    assert {(tmp_path / f"j{n}.txt").read_text() for n in range(1, 4)} == {f"{signal.SIG_IGN!r} False\n"}

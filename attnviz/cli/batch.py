@@ -9,14 +9,16 @@ when rendered alone.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 
-from ..errors import InputError
+from ..errors import InputError, printable
+from .signals import Stopped
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Sequence
+    from collections.abc import Callable, Iterator, Sequence
     from typing import TextIO
 
     #: A job's failure: (internal error?, its one-line message).
@@ -60,7 +62,7 @@ class Outcome:
         done = f"{len(self.jobs) - len(self.errors)} of {len(self.jobs)} figures written{where}{took}"
         if not self.errors:
             return f"attnviz: {done}"
-        failed = ", ".join(self.jobs[n].name for n in sorted(self.errors))
+        failed = ", ".join(printable(self.jobs[n].name) for n in sorted(self.errors))
         return f"attnviz: {done}; {len(self.errors)} failed: {failed}"
 
 
@@ -78,22 +80,42 @@ def run_jobs(jobs: Sequence[Job], *, workers: int = 1, progress: TextIO | None =
         workers = 1
     bar = _ProgressBar(progress, len(jobs)) if progress is not None else None
     errors: dict[int, Failure] = {}
-    results: Iterable[tuple[int, Failure | None]] = (_in_processes(jobs, workers) if workers > 1
+    results: Iterator[tuple[int, Failure | None]] = (_in_processes(jobs, workers) if workers > 1
                                                      else map(_run_one, jobs, range(len(jobs))))
-    for done, (index, error) in enumerate(results, 1):
-        if error is not None:
-            errors[index] = error
+    done = 0
+    try:
+        for done, (index, error) in enumerate(results, 1):
+            if error is not None:
+                errors[index] = error
+                if bar:
+                    bar.clear()
+                if report:
+                    internal, message = error
+                    name = printable(jobs[index].name)
+                    named = message if message.startswith(name) else f"{name}: {message}"
+                    report(f"attnviz: {'internal error' if internal else 'error'}: {named}")
             if bar:
-                bar.clear()
-            if report:
-                internal, message = error
-                named = message if message.startswith(jobs[index].name) else f"{jobs[index].name}: {message}"
-                report(f"attnviz: {'internal error' if internal else 'error'}: {named}")
+                bar.show(done, printable(jobs[index].name))
+    except (KeyboardInterrupt, Stopped):  # the workers stop (cleaning up), then one line says what was done
+        _close(results)
         if bar:
-            bar.show(done, jobs[index].name)
+            bar.clear()
+        if report:
+            # Workers report a chunk of figures at a time: the count is a floor.
+            report(f"attnviz: stopped: at least {done - len(errors)} of {len(jobs)} figures written, none in part")
+        raise
+    finally:
+        _close(results)
     if bar:
         bar.clear()
     return Outcome(jobs, errors, time.perf_counter() - start, workers)
+
+
+def _close(results: Iterator[object]) -> None:
+    """Stop a pool's generator now (its workers end), not when it is collected; a map has nothing to stop."""
+    close = getattr(results, "close", None)
+    if close is not None:
+        close()
 
 
 def _run_one(job: Job, index: int) -> tuple[int, Failure | None]:
@@ -114,30 +136,64 @@ def _run_one(job: Job, index: int) -> tuple[int, Failure | None]:
 
 # The jobs of a parallel run, for the forked workers to find by index (closures do not pickle).
 _JOBS: list[Job] = []
+#: The signals that stop a batch.
+_STOPS = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
 
 
 def _in_processes(jobs: Sequence[Job], workers: int) -> Iterator[tuple[int, Failure | None]]:
     import multiprocessing  # start-up: only -j N > 1 forks workers
 
+    # The first job runs here, before the fork: the workers inherit its imports and warm caches instead of
+    # each paying for them (what made -j auto slower than -j 1 on thousands of tiny specs).
+    yield _run_one(jobs[0], 0)
     _JOBS[:] = jobs
-    chunk = max(1, len(jobs) // (workers * 8))  # small enough to keep both cores busy to the end
-    with multiprocessing.get_context("fork").Pool(workers, initializer=_default_signals) as pool:
-        yield from pool.imap_unordered(_run_index, range(len(jobs)), chunksize=chunk)
-    _JOBS.clear()
+    chunk = max(1, (len(jobs) - 1) // (workers * 8))  # a few chunks per worker: few messages, all busy to the end
+    # Workers start with the stop signals blocked, so none arrives before _worker_signals sets their handlers.
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_signals)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    try:
+        yield from pool.imap_unordered(_run_index, range(1, len(jobs)), chunksize=chunk)
+    finally:
+        # Stopped or done: every worker ends (cleaning up its temporary file) before the command does; a second
+        # signal must not cut this short, so it waits until the workers are gone.
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+        try:
+            pool.terminate()
+            pool.join()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+            _JOBS.clear()
 
 
-def _default_signals() -> None:
-    """A worker ends quietly when the pool is done with it: the pool stops workers with SIGTERM, which the
-    command's own handler (inherited through fork) would turn into an exception and a traceback."""
-    import signal  # start-up: only forked workers reset their signals
+def _worker_signals() -> None:
+    """A worker stops quietly: SIGTERM and SIGHUP (how the pool stops its workers) end it at once, or while it
+    writes, by SystemExit, which removes the temporary file and prints no traceback. Ctrl-C is for the parent
+    to handle (it stops the pool), so a worker ignores SIGINT."""
+    for signum in _STOPS - {signal.SIGINT}:
+        signal.signal(signum, _exit_quietly)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
 
-    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if signum is not None:
-            signal.signal(signum, signal.SIG_DFL)
+
+def _exit_quietly(signum: int, frame: object) -> None:
+    if _WRITING[0]:  # SystemExit unwinds the write, which removes its temporary file
+        raise SystemExit(128 + signum)
+    os._exit(128 + signum)  # between jobs, in the pool's own code: there is nothing to clean up
+
+
+#: Whether this worker is running a job (the pool's code, between jobs, must not be unwound part-way).
+_WRITING: list[bool] = [False]
 
 
 def _run_index(index: int) -> tuple[int, Failure | None]:
-    return _run_one(_JOBS[index], index)
+    _WRITING[0] = True
+    try:
+        return _run_one(_JOBS[index], index)
+    finally:
+        _WRITING[0] = False
 
 
 def _can_fork() -> bool:
@@ -145,7 +201,7 @@ def _can_fork() -> bool:
 
 
 def _one_line(err: BaseException) -> str:
-    return " ".join(str(err).split())
+    return printable(" ".join(str(err).split()))
 
 
 class _ProgressBar:

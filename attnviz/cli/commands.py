@@ -11,7 +11,7 @@ import os
 import sys
 
 from .. import __version__
-from ..errors import InputError
+from ..errors import InputError, printable
 from .parser import (DEFAULT_OUTPUT, DEFAULT_PAGE_DIR, UsageError, build_parser, join_negative_values,
                      unrecognized)
 from .signals import StopSignals, Stopped, emit, report, writing
@@ -59,8 +59,8 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
             kwargs, origin = step_arguments(mapping, name, step, need_step=args.command == "render")
         else:
             if walk is None and (found := [key for key in WALKTHROUGH_KEYS if key in mapping]):
-                raise InputError(f"'{found[0]}' is a walkthrough key: 'attnviz walkthrough {args.spec}' steps "
-                                 "through it", name)
+                raise InputError(f"'{found[0]}' is a walkthrough key: 'attnviz walkthrough {printable(args.spec)}' "
+                                 "steps through it", name)
             kwargs = figure_arguments(mapping, name, keys)
             origin = {key: f"{name}: {key}" for key in kwargs}
     # Every spec key has a flag of the same name; its text is read and checked as the spec reads it.
@@ -80,8 +80,7 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
         if "panel" in kwargs:
             raise InputError("the spec has [[panel]] tables already; give panels there or as --panel files",
                              "--panel")
-        kwargs["panel"] = [figure_arguments(read_spec(path, sys.stdin.buffer)[0], path, required=())
-                           for path in args.panels]
+        kwargs["panel"] = [figure_arguments(*read_spec(path, sys.stdin.buffer), required=()) for path in args.panels]
         origin["panel"] = "--panel"
     if not with_the_seed(kwargs) and ("q" in kwargs) != ("k" in kwargs):
         given, missing = ("q", "k") if "q" in kwargs else ("k", "q")
@@ -169,7 +168,8 @@ def _render_batch(args: Namespace) -> int:
     specs = [args.spec, *args.more_specs]
     folder = args.output if args.output is not None else DEFAULT_PAGE_DIR
     if not _names_folder(folder) and not os.path.isdir(folder) and folder != DEFAULT_PAGE_DIR:
-        raise InputError("several figures go into a folder: end it with / (e.g. -o figures/)", f"-o {folder}")
+        raise InputError("several figures go into a folder: end it with / (e.g. -o figures/)",
+                         printable(f"-o {folder}"))
     if "-" in specs:
         raise InputError("standard input has no name to write a batch figure under; give spec files", "SPEC -")
     if args.step is not None:
@@ -180,7 +180,8 @@ def _render_batch(args: Namespace) -> int:
     for spec in specs:
         target = os.path.join(folder, f"{os.path.splitext(os.path.basename(spec))[0]}.{format}")
         if target in by_target:
-            raise InputError(f"{by_target[target]} and {spec} would both write {target}; rename one", "SPEC")
+            raise InputError(printable(f"{by_target[target]} and {spec} would both write {target}; rename one"),
+                             "SPEC")
         by_target[target] = spec
         spec_args = Namespace(**{**vars(args), "spec": spec, "more_specs": []})
 
@@ -199,7 +200,7 @@ def _run_batch(jobs: Sequence[Job], args: Namespace, folder: str) -> int:
     outcome = run_jobs(jobs, workers=args.jobs, progress=sys.stderr if shown else None,
                        report=lambda line: print(line, file=sys.stderr))
     if not args.quiet or outcome.errors:
-        print(outcome.summary(folder), file=sys.stderr)
+        print(outcome.summary(printable(folder)), file=sys.stderr)
     return outcome.status
 
 
@@ -254,7 +255,7 @@ def walkthrough_from_args(args: Namespace, spec: tuple[Mapping[str, Any], str] |
             document, figures = heads_walkthrough(fig)
             return document, figures
         except InputError as err:  # named as the user gave the heads: the flag, or the spec's key
-            given = "--q-heads" if args.q_heads is not None else f"{args.spec}: q_heads"
+            given = "--q-heads" if args.q_heads is not None else f"{printable(args.spec)}: q_heads"
             raise err.relocated(lambda where: given if where == "q_heads" else where) from None
     _check_walkable(fig)
     return walkthrough_steps(fig, walk)
@@ -450,7 +451,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
 
 def _one_line(err: BaseException) -> str:
-    return " ".join(str(err).split())
+    """The error's message on one line, control characters (a path's escape sequence) escaped."""
+    return printable(" ".join(str(err).split()))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import InputError
+from ..errors import InputError, printable
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -116,6 +116,6 @@ class writing:
         if isinstance(err, OSError):
             where = self.where
             place = f"{err.filename}: " if err.filename and not where.endswith(f" {err.filename}") else ""
-            raise InputError(f"cannot write: {place}{err.strerror or err}", where) from None
+            raise InputError(printable(f"cannot write: {place}{err.strerror or err}"), printable(where)) from None
         return False
 

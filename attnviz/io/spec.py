@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from ..errors import printable
 from ..numbers.exact import InputError
 from ..records import dataclass
 from ..figures.options import SPEC_OPTIONS, WALKTHROUGH_OPTIONS
@@ -252,15 +253,14 @@ WALKTHROUGH_KEYS = {option.name: Key(option.expects, _CHECKS[option.check], opti
 
 def read_spec(source: str | PathLike[str], stdin: BinaryIO | None = None) -> tuple[dict[str, Any], str]:
     """Read a spec file (a path, or "-" for `stdin`, a binary stream); returns (mapping, name)."""
-    name = "<stdin>" if source == "-" else str(source)
+    name = "<stdin>" if source == "-" else printable(str(source))  # as errors show it: control characters escaped
     try:
         if source == "-":
             if stdin is None:  # a caller's mistake, not the user's
                 raise TypeError("read_spec('-') reads `stdin`, a binary stream: give one")
             data = stdin.read(MAX_SPEC_BYTES + 1)
         else:
-            with open(source, "rb") as handle:
-                data = handle.read(MAX_SPEC_BYTES + 1)
+            data = _read_file(source, name)
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror or err}", name) from None
     if len(data) > MAX_SPEC_BYTES:
@@ -272,6 +272,22 @@ def read_spec(source: str | PathLike[str], stdin: BinaryIO | None = None) -> tup
                          "a spec is a TOML or JSON file", name) from None
     as_json = name.endswith(".json") or (not name.endswith(".toml") and text.lstrip().startswith("{"))
     return parse_spec(text, name, as_json), name
+
+
+def _read_file(source: str | PathLike[str], name: str) -> bytes:
+    """A regular file's first bytes. Anything else is refused: a FIFO without a writer would wait forever, a
+    device never ends. Opened without waiting (O_NONBLOCK), then checked, so a FIFO cannot hold the open up."""
+    import os  # start-up: only a spec file is opened
+    import stat
+
+    fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = "a folder" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else "not a regular file"
+        raise InputError(f"cannot read: {kind}; a spec is a TOML or JSON file (or - for standard input)", name)
+    with open(fd, "rb") as handle:
+        return handle.read(MAX_SPEC_BYTES + 1)
 
 
 def parse_spec(text: str, name: str = "<spec>", as_json: bool = False) -> dict[str, Any]:
