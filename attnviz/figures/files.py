@@ -71,6 +71,7 @@ def write_files(files: Mapping[P, Data]) -> None:
             plan.append((name, None, text))  # a device or a pipe (/dev/stdout on a pipe): written directly
             continue
         _refuse_links(name)
+        _refuse_long_name(name)
         if os.path.isdir(name) or name.endswith(("/", os.sep)):  # "newdir/" names a folder, even a new one
             raise IsADirectoryError(errno.EISDIR, "it is a folder; give a file name", name)
         plan.append((name, name, text))
@@ -174,6 +175,17 @@ def _refuse_links(path: str) -> None:
         if parent == step or (os.path.isabs(path) and (stop is None or os.path.abspath(step) == stop)):
             break
         step = parent
+
+
+def _refuse_long_name(path: str) -> None:
+    """Raise, naming `path`, if its name is longer than the file system allows: found before anything is
+    written, not when the rename fails part-way through a page."""
+    try:
+        os.lstat(path)
+    except OSError as err:
+        if err.errno == errno.ENAMETOOLONG:
+            raise
+        return
 
 
 def _is_stream(path: str) -> bool:
