@@ -42,13 +42,15 @@ def test_text_that_fails_to_encode_leaves_no_file(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["x.svg"]
 
 
-def test_a_symlink_is_written_through(tmp_path):
+def test_a_symlink_is_refused_not_written_through(tmp_path):
     target = tmp_path / "target.svg"
     target.write_text("old", encoding="utf-8")
     link = tmp_path / "link.svg"
     link.symlink_to(target)
-    write_atomic(link, "new")
-    assert link.is_symlink() and target.read_text(encoding="utf-8") == "new"
+    with pytest.raises(OSError, match="symbolic link"):
+        write_atomic(link, "new")
+    assert link.is_symlink() and target.read_text(encoding="utf-8") == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.svg", "target.svg"]
 
 
 def test_an_existing_files_permissions_are_kept(tmp_path):

@@ -134,7 +134,7 @@ def run_render(args: Namespace) -> int:
 
     with writing(f"-o {output}"):
         write_files({output: data})
-    report([output])
+    _report_files([output])
     return 0
 
 
@@ -315,9 +315,12 @@ def _check_walkable(fig: object) -> None:
 def run_slides(args: Namespace) -> int:
     """`attnviz slides [SPEC]`: a document's sections, a walkthrough or a figure's highlights as a deck."""
     from ..publish.deck import model as decks  # start-up: only `attnviz slides` writes decks
-    from ..publish.deck.formats import choose_format, write_deck
+    from ..publish.deck.formats import BINARY_FORMATS, choose_format, deck_files, write_deck
 
     format, path = choose_format(args.format, args.output)
+    if path == "-" and format in BINARY_FORMATS and sys.stdout is not None and sys.stdout.isatty():
+        raise InputError(f"a {format.upper()} deck is binary, not for a terminal; redirect it (> talk.{format}) "
+                         f"or give -o talk.{format}", "-o -")
     spec = None
     if args.spec is not None:
         from ..io.spec import read_spec  # start-up: only a deck from a spec file reads one
@@ -344,9 +347,12 @@ def run_slides(args: Namespace) -> int:
             deck = decks.from_sections(*walkthrough_from_args(args, spec))
         else:
             deck = decks.from_highlights(figure_from_args(args, spec=spec))
+    if path == "-":
+        emit(deck_files(deck, format, path)[path])
+        return 0
     with writing(f"-o {path}"):
         paths = write_deck(deck, format, path)
-    report(paths)
+    _report_files(paths)
     return 0
 
 
@@ -380,8 +386,28 @@ def run_css(args: Namespace) -> int:
 
     with writing(f"-o {args.output}"):
         path = write_atomic(args.output, host_stylesheet())
-    report([path])
+    _report_files([path])
     return 0
+
+
+def _report_files(paths: Sequence[object]) -> None:
+    """List the files written on standard output, but not a file that is standard output itself
+    (`-o /dev/stdout` on a pipe): its name would land in the figure's own stream."""
+    try:
+        out = os.fstat(sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # None, a StringIO, or closed: no file to be
+        report(paths)
+        return
+    listed = []
+    for path in paths:
+        try:
+            info = os.stat(str(path))  # a str or a Path
+        except OSError:
+            info = None
+        if info is None or (info.st_dev, info.st_ino) != (out.st_dev, out.st_ino):
+            listed.append(path)
+    if listed:
+        report(listed)
 
 
 def gallery_jobs(folder: str) -> list[Job]:

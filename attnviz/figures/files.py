@@ -3,9 +3,11 @@
 Here, in the figures stage, because `Figure.save` is the first thing that writes a file;
 `attnviz.io.atomic` re-exports it for io and the stages after.
 
-An error part-way never leaves a partial file and never touches an existing one. A symlink
-is written through (its target is replaced, the link kept); a device or pipe (`/dev/null`,
-`/dev/stdout`, a FIFO) is written to directly, since renaming over it would destroy it.
+An error part-way never leaves a partial file and never touches an existing one. Nothing is written
+through a symbolic link: a link at the file, at a folder of a relative path, or at or inside a folder
+being written (`folder_lock`) is refused (a link planted in `out/` must not redirect a write outside
+it). A device or pipe (`/dev/null`, `/dev/stdout`, a FIFO) is written to directly, since renaming over
+it would destroy it; of links, only the system's own under /dev/ (/dev/stdout -> /proc/self/fd/1) lead to one.
 Folders made for the files are removed again when the write fails and leaves them empty.
 SIGTERM and SIGHUP (as `attnviz` handles them, by raising) and SIGINT clean up the same way;
 they are held back only while a temporary file is created and while the files are renamed into
@@ -34,6 +36,9 @@ if TYPE_CHECKING:
 
 __all__ = ["write_atomic", "write_tree_atomic", "write_files", "folder_lock"]
 
+#: The folders this process holds a `folder_lock` on (absolute): no link is followed inside them.
+_LOCKED: list[str] = []
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # missing on Windows, where O_EXCL alone refuses an existing name
 _HELD = {signal.SIGINT, signal.SIGTERM} | ({signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
 
 
@@ -62,13 +67,14 @@ def write_files(files: Mapping[P, Data]) -> None:
     for key, text in files.items():  # before anything is written; a rename would name our temporary
         path: StrPath = key
         name = os.fspath(path)
-        if _is_stream(name):
+        if (not os.path.islink(name) or name.startswith("/dev/")) and _is_stream(name):
             plan.append((name, None, text))  # a device or a pipe (/dev/stdout on a pipe): written directly
             continue
-        real = os.path.realpath(name)
-        if os.path.isdir(real) or name.endswith(("/", os.sep)):  # "newdir/" names a folder, even a new one
+        _refuse_links(name)
+        _refuse_long_name(name)
+        if os.path.isdir(name) or name.endswith(("/", os.sep)):  # "newdir/" names a folder, even a new one
             raise IsADirectoryError(errno.EISDIR, "it is a folder; give a file name", name)
-        plan.append((name, real, text))
+        plan.append((name, name, text))
     staged: list[tuple[str, str]] = []
     created: list[str] = []
     try:
@@ -116,8 +122,11 @@ class folder_lock:
             import fcntl  # optional: flock is missing on Windows
         except ImportError:
             return self
+        _refuse_links(self.folder)
         _make_folders(self.folder, self.created)
-        self.fd = os.open(self.folder, os.O_RDONLY)
+        # O_NOFOLLOW: a link swapped in after the check is refused too, never locked (nor written) through
+        self.fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        _LOCKED.append(os.path.abspath(self.folder))
         try:
             fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -143,8 +152,40 @@ class folder_lock:
         if self.fd is not None:
             os.close(self.fd)  # releases the lock
             self.fd = None
+            _LOCKED.remove(os.path.abspath(self.folder))
         _remove_empty(self.created)
         return False
+
+
+def _refuse_links(path: str) -> None:
+    """Raise if `path`, or a folder on the way to it that is the writer's to check, is a symbolic link.
+
+    Checked: the path itself; every folder of a relative path; the folders at and inside a locked
+    folder. Not checked: the folders of an absolute path above that, which the user named (a home
+    folder may well be a link)."""
+    absolute = os.path.abspath(path)
+    inside = [root for root in _LOCKED if absolute == root or absolute.startswith(root.rstrip(os.sep) + os.sep)]
+    stop = max(inside, key=len) if inside else None
+    step = path.rstrip("/" + os.sep) or path
+    while step and step not in (os.curdir, os.pardir) and not step.endswith(os.sep + os.pardir):
+        if os.path.islink(step):
+            raise OSError(errno.ELOOP, "it is a symbolic link; attnviz writes no file through a link "
+                          "(remove the link, or give the path it leads to)", step)
+        parent = os.path.dirname(step)
+        if parent == step or (os.path.isabs(path) and (stop is None or os.path.abspath(step) == stop)):
+            break
+        step = parent
+
+
+def _refuse_long_name(path: str) -> None:
+    """Raise, naming `path`, if its name is longer than the file system allows: found before anything is
+    written, not when the rename fails part-way through a page."""
+    try:
+        os.lstat(path)
+    except OSError as err:
+        if err.errno == errno.ENAMETOOLONG:
+            raise
+        return
 
 
 def _is_stream(path: str) -> bool:
@@ -223,9 +264,10 @@ def _create_temporary(path: str) -> tuple[int, str]:
     """
     folder, name = os.path.split(path)
     for n in itertools.count():
-        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{n}.tmp")
-        try:
-            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644), tmp
+        # The name shortened, so the temporary's name fits where the file's does (255 bytes on most systems)
+        tmp = os.path.join(folder, f".{name[:32]}.{os.getpid()}.{n}.tmp")
+        try:  # O_EXCL and O_NOFOLLOW: never opened through a link planted at the temporary's name
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644), tmp
         except FileExistsError:
             continue
         except OSError as err:  # name the file the user asked for, not our temporary one

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import importlib
 import io
+import os
 from pathlib import PurePath
 
 from ...io.atomic import folder_lock, write_tree_atomic
@@ -37,11 +38,15 @@ if TYPE_CHECKING:
     #: What a format writes: {path: text or bytes}.
     Files = dict[str | PathLike[str], str | bytes]
 
-__all__ = ["FORMATS", "DEFAULT_PATHS", "choose_format", "deck_files", "write_deck", "pptx_bytes", "pdf_bytes",
-           "animated_svg", "STEP_SECONDS", "drawn_shapes"]
+__all__ = ["FORMATS", "BINARY_FORMATS", "DECK_MARKER", "DEFAULT_PATHS", "choose_format", "deck_files", "write_deck",
+           "pptx_bytes", "pdf_bytes", "animated_svg", "STEP_SECONDS", "drawn_shapes"]
 
 #: The formats a deck can be written in (`attnviz slides -f`).
 FORMATS = ("beamer", "tikz", "revealjs", "pptx", "pdf", "svg-animated")
+#: The formats whose file is bytes, not text: written to standard output only when it is not a terminal.
+BINARY_FORMATS = ("pptx", "pdf")
+#: The file that marks a folder as a reveal.js deck of attnviz's, which a later deck may replace.
+DECK_MARKER = ".attnviz-deck"
 DEFAULT_FORMAT = "pdf"
 #: Where each format is written when no path is given.
 DEFAULT_PATHS = {"beamer": "out/slides.tex", "tikz": "out/slides-tikz.tex", "revealjs": "out/slides",
@@ -54,7 +59,11 @@ SLIDE_W, SLIDE_H = 12192000, 6858000  # a 16:9 PowerPoint slide (13.333 x 7.5 in
 
 def choose_format(format: str | None, path: str | None) -> tuple[str, str]:
     """(format, path): `format` if given, else the one the path's extension names (.tex is Beamer), else PDF;
-    the default path for the format when `path` is None."""
+    the default path for the format when `path` is None. `-` (standard output) takes any format but reveal.js."""
+    one_file = path == "-" or PurePath(str(path)).suffix.lower() in (".html", ".htm")
+    if format == "revealjs" and path is not None and one_file:
+        raise InputError("a reveal.js deck is a folder (index.html and reveal.js/), not one file; give a folder, "
+                         "e.g. -o talk", f"-o {path}")
     suffix = PurePath(str(path)).suffix[1:].lower() if path else ""
     if format is None:
         if path is None:
@@ -78,7 +87,9 @@ def deck_files(deck: Deck, format: str, path: str) -> Files:
     if format == "revealjs":
         from .revealjs import revealjs_files  # each format's writer loads only when chosen: start-up stays small
 
-        return revealjs_files(deck, path)
+        files = revealjs_files(deck, path)
+        files[os.path.join(path, DECK_MARKER)] = "A reveal.js deck written by attnviz slides.\n"
+        return files
     if format in ("beamer", "tikz"):
         from .beamer import beamer_document, tikz_document  # as above: loaded only for LaTeX
 
@@ -97,8 +108,24 @@ def write_deck(deck: Deck, format: str, path: str) -> list[Path]:
         written = write_tree_atomic(files)
         return written
     with folder_lock(path):
+        _check_deck_folder(path)
         written = write_tree_atomic(files)
     return written
+
+
+def _check_deck_folder(path: str) -> None:
+    """Refuse a folder with files of its own: only an empty folder or an earlier deck (its marker file, or
+    a deck from before the marker: index.html and reveal.js/ alone) is written into, so no page is lost."""
+    from .revealjs import VENDORED  # loaded with the deck's files already; named here only
+
+    entries = set(os.listdir(path))
+    if not entries or DECK_MARKER in entries:
+        return
+    vendored = os.path.join(path, "reveal.js")
+    if entries == {"index.html", "reveal.js"} and os.path.isdir(vendored) and set(os.listdir(vendored)) <= {*VENDORED}:
+        return
+    raise InputError("the folder has files that are not an attnviz deck (a deck writes index.html there); "
+                     "give a new or empty folder", f"-o {os.fspath(path)}")
 
 
 def _step_svgs(deck: Deck) -> list[str]:
