@@ -6,11 +6,20 @@ SVG is kept under a hash of exactly those: attnviz's version and the code of the
 package (an edited checkout draws anew). One JSON file per figure, written atomically, so
 parallel builds may write the same one at once. Entries no figure asks for are never read
 again; deleting the folder is always safe.
+
+An entry is untrusted data (a cache folder may be restored from CI, or edited): it is inlined
+into pages, so it is read back only if its digest checks, an HMAC-SHA256 over its SVG and alt
+text and its key (the hash above), under a random secret the folder keeps (`secret`, made on
+first use). Anything else (bad JSON, wrong fields or types, a digest that does not match) is
+a miss and the figure is drawn again. No path comes from an entry: the file name is the key,
+and the id prefix (which names image files) is the one asked for. Whoever can read the secret
+can still forge entries; the digest keeps out edited, damaged and transplanted ones.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import time
@@ -25,7 +34,10 @@ if TYPE_CHECKING:
 
     from .settings import Setting
 
-__all__ = ["Drawn", "FigureCache", "code_digest"]
+__all__ = ["Drawn", "FigureCache", "code_digest", "entry_digest"]
+
+SECRET = "secret"  # the file in the cache folder that keys its digests
+SECRET_BYTES = 32
 
 
 class Drawn:
@@ -51,15 +63,17 @@ class FigureCache:
         (`embed.Setting`s by key), read back when the same figure was drawn before. Errors are its errors."""
         start = time.perf_counter()
         try:
-            path = self.folder and os.path.join(self.folder, f"{figure_key(settings, id_prefix)}.json")
-            found = _read(path) if path else None
+            key = figure_key(settings, id_prefix)
+            secret = _secret(self.folder) if self.folder else None
+            path = os.path.join(self.folder, f"{key}.json") if self.folder and secret else None
+            found = _read(path, key, secret) if path and secret else None
             if found:
                 self.reused += 1
-                return found, True
+                return Drawn(found[0], id_prefix, found[1]), True
             figure = make_figure(settings, id_prefix=id_prefix, line=line)
-            drawn = Drawn(figure.svg(), figure.id_prefix, default_alt(figure))
-            if path:
-                _write(path, drawn)
+            drawn = Drawn(figure.svg(), id_prefix, default_alt(figure))
+            if path and secret:
+                _write(path, key, secret, drawn)
             self.drawn += 1
             return drawn, False
         finally:
@@ -76,6 +90,12 @@ def figure_key(settings: Mapping[str, Setting], id_prefix: str) -> str:
     values = sorted((key, setting.value) for key, setting in settings.items())
     text = repr((values, id_prefix, __version__, code_digest()))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def entry_digest(secret: bytes, key: str, svg: str, alt: str) -> str:
+    """The digest an entry carries: an HMAC of its content and its key (so it is good under that key only)."""
+    message = json.dumps([key, svg, alt]).encode("ascii")  # ensure_ascii: any text, even lone surrogates
+    return hmac.new(secret, message, hashlib.sha256).hexdigest()
 
 
 @cache
@@ -96,19 +116,68 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def _read(path: str) -> Drawn | None:
+@cache
+def _secret(folder: str) -> bytes | None:
+    """The folder's secret, made if missing or damaged (None: it can be neither read nor made; nothing is kept)."""
+    path = os.path.join(folder, SECRET)
+    for _ in range(3):  # parallel builds may race to make it: the first one made wins
+        try:
+            with open(path, "rb") as stored:
+                secret = stored.read()
+            if len(secret) == SECRET_BYTES:
+                return secret
+            os.remove(path)  # damaged: a new secret, and every entry is drawn again
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return None
+        try:
+            _make_secret(folder, path)
+        except OSError:  # a read-only tree still builds, drawing every figure
+            return None
+    return None
+
+
+def _make_secret(folder: str, path: str) -> None:
+    # start-up: only a cache's first use makes its secret
+    import tempfile
+
+    os.makedirs(folder, exist_ok=True)
+    handle, made = tempfile.mkstemp(dir=folder, prefix=".secret-")  # readable by this user only
+    try:
+        with os.fdopen(handle, "wb") as new:
+            new.write(os.urandom(SECRET_BYTES))
+        os.link(made, path)  # whole, or not at all; never replaces one another build has made
+    except FileExistsError:
+        pass
+    finally:
+        os.remove(made)
+
+
+def _read(path: str, key: str, secret: bytes) -> tuple[str, str] | None:
+    """(svg, alt) of the entry at `path` if it is one this cache wrote for `key`; anything else is a miss."""
     try:
         with open(path, encoding="utf-8") as stored:
             entry = json.load(stored)
-        return Drawn(entry["svg"], entry["prefix"], entry["alt"])
-    except (OSError, ValueError, KeyError, TypeError):  # missing, or not ours: draw it again
+    except (OSError, ValueError, RecursionError):  # missing, cut short, not UTF-8 or JSON, absurdly nested
         return None
+    if not isinstance(entry, dict) or set(entry) != {"svg", "alt", "digest"}:
+        return None
+    svg, alt, digest = entry["svg"], entry["alt"], entry["digest"]
+    if not (isinstance(svg, str) and isinstance(alt, str) and isinstance(digest, str)):
+        return None
+    expected = entry_digest(secret, key, svg, alt)
+    # compare_digest takes str of ASCII only: compare bytes, so any text in `digest` is just a mismatch
+    if not hmac.compare_digest(digest.encode("utf-8", "replace"), expected.encode("ascii")):
+        return None
+    return svg, alt
 
 
-def _write(path: str, drawn: Drawn) -> None:
+def _write(path: str, key: str, secret: bytes, drawn: Drawn) -> None:
     from ..io.atomic import write_files  # start-up: only a cache that writes needs it
 
+    digest = entry_digest(secret, key, drawn.svg, drawn.alt)
     try:
-        write_files({path: json.dumps({"svg": drawn.svg, "prefix": drawn.prefix, "alt": drawn.alt})})
+        write_files({path: json.dumps({"svg": drawn.svg, "alt": drawn.alt, "digest": digest})})
     except OSError:
         return  # a read-only tree still builds; the figure is drawn again next time
