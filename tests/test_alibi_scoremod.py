@@ -7,6 +7,7 @@ import pytest
 import torch
 
 import attnviz
+from clirun import run_cli
 from attnviz.numbers.exact import InputError
 from attnviz.engine.logits import alibi_exponents, parse_slope
 from attnviz.numbers.surds import Surd, surd
@@ -107,3 +108,51 @@ def test_score_mods_that_need_tensors_or_floats_say_so():
     with pytest.raises(InputError) as err:
         attnviz.figure(bias=floating)
     assert str(err.value).startswith("bias: floating(score, 0, 0, 0, 0) returned the float 0.5; floats are not exact")
+
+
+@pytest.mark.parametrize("text, value", [
+    ("4^(-1/4)", surd(0, Fraction(1, 2), 2)),  # √2/2: 4 is 2^2, so 4^(-1/4) is 2^(-1/2)
+    ("4^(-3/4)", surd(0, Fraction(1, 4), 2)),
+    ("16^(-1/4)", Fraction(1, 2)), ("8^(-1/3)", Fraction(1, 2)), ("64^(-1/6)", Fraction(1, 2)),
+    ("9^(-1/4)", surd(0, Fraction(1, 3), 3)), ("8^(1/2)", surd(0, 2, 2)), ("12^(-1/2)", surd(0, Fraction(1, 6), 3)),
+    ("1^(1/3)", Fraction(1)), ("2^(-1/2)", surd(0, Fraction(1, 2), 2)), ("2^-3", Fraction(1, 8)),
+])
+def test_powers_whose_value_is_a_surd_are_exact(text, value):
+    slope = parse_slope(text)
+    assert slope == value
+    base, exponent = text.split("^")
+    approx = float(slope) if isinstance(slope, Fraction) else float(slope.a) + float(slope.b) * math.sqrt(slope.r)
+    assert approx == pytest.approx(float(base) ** float(Fraction(exponent.strip("()"))), rel=1e-12)
+
+
+def test_the_root_of_four_is_drawn_as_root_two_over_two():
+    fig = attnviz.figure([[1, 0], [0, 1]], [[1, 0], [0, 1]], bias="alibi=4^(-1/4)", show="logits")
+    assert fig.words.grid_caption == "logit L_ij=S_ij+√2/2·(j-i), S_ij=Qi·Kj, with causal mask"
+    assert fig.attention.logits[1][0] == Surd(0, Fraction(-1, 2), 2)
+
+
+ACCEPTED = ("a slope is an exact number (1/2, 0.25), a power whose value is a number or a multiple of a square "
+            "root (2^-3, 2^(-1/2), 4^(-1/4) = √2/2; base and exponent of up to 3 digits), or head:H/N (every "
+            "head's slope is exact for up to 16 heads)")
+
+
+@pytest.mark.parametrize("slope, message", [
+    ("2^(-1/3)", "2^(-1/3) is a cube root; logits stay exact with square roots only (a + b·√r): " + ACCEPTED),
+    ("4^(1/6)", "4^(1/6) is a cube root"),  # 2^(1/3)
+    ("8^(-1/4)", "8^(-1/4) is a fourth root"),  # 2^(-3/4)
+    ("x", "'x' is not a slope: " + ACCEPTED),
+    ("1000^(-1/2)", "'1000^(-1/2)' is not a slope: " + ACCEPTED),
+    ("2^^3", "'2^^3' is not a slope"),
+    ("1/0", "'1/0' divides by zero"),
+])
+def test_slope_messages_say_what_is_accepted(slope, message):
+    result = run_cli("render", "--bias", f"alibi={slope}", "-o", "-")
+    assert result.code == 2 and result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"attnviz: error: --bias 'alibi={slope}': {message}"), result.stderr
+
+
+def test_an_unknown_bias_lists_the_slopes():
+    result = run_cli("render", "--bias", "alibi:1", "-o", "-")
+    assert result.code == 2 and result.stderr == (
+        "attnviz: error: --bias 'alibi:1': unknown bias 'alibi:1'; biases are alibi=M (a slope like 1/2, 2^-3, "
+        "2^(-1/2) or head:H/N) and matrix=ROW;ROW;... (rows of exact numbers)\n")

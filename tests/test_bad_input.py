@@ -1,5 +1,9 @@
 """Every bad input ends in exit 2, one line `attnviz: error: <where>: <what>`, and untouched output."""
 
+import os
+import shlex
+import subprocess
+import sys
 import time
 
 import pytest
@@ -31,6 +35,8 @@ SPECS = {
     "too-many.toml": "q = [" + ", ".join(["[1]"] * 65) + "]\nk = [[1]]\n",
     "too-long.toml": 'q = [[1]]\nk = [[1]]\ntokens = ["' + "x" * 101 + '"]\n',
     "digits.toml": 'q = [["1234567890123456789012345678901234567890123"]]\nk = [[1]]\n',
+    "panels.toml": "q = [[1]]\nk = [[1]]\n[[panel]]\nq = [[1]]\nk = [[1]]\n",
+    "arranged.toml": 'q = [[1]]\nk = [[1]]\narrange = "row"\n',
 }
 
 CASES = [
@@ -62,6 +68,11 @@ CASES = [
     (["too-many.toml"], "too-many.toml", "too-many.toml: q: 65 vectors; the limit is 64"),
     (["too-long.toml"], "too-long.toml", "too-long.toml: tokens: label 1: 101 characters; the limit is 100"),
     (["digits.toml"], "digits.toml", "digits.toml: q: vector 1: '1234567890123456789012345678901234567890…' is a number of about 43 digits exactly; the limit is 40"),
+    (["--panel", "panels.toml", "--panel", "panels.toml"], "panels.toml",
+     "panels.toml: panel: a --panel file is one figure, without [[panel]] tables or arrange; give it as the spec "
+     "to draw its panels"),
+    (["--panel", "arranged.toml", "--panel", "arranged.toml"], "arranged.toml",
+     "arranged.toml: arrange: a --panel file is one figure"),
     (["missing.toml"], None, "missing.toml: cannot read: No such file or directory"),
     (["--q", "1,2;3", "--k", "1,2"], None, "--q: vector 2 has 1 entries but vector 1 has 2"),
     (["--q", "nan", "--k", "1"], None, "--q: vector 1: 'nan' is not a number"),
@@ -92,6 +103,42 @@ def test_bad_input(tmp_path, monkeypatch, args, spec, message):
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert target.read_text(encoding="utf-8") == "precious"
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize("spec", ["-", "spec.toml"])
+def test_standard_input_closed(tmp_path, spec):
+    """`attnviz render - <&-`: a spec from a closed standard input is the user's mistake; a file spec needs none."""
+    (tmp_path / "spec.toml").write_text("q = [[2]]\nk = [[3]]\n", encoding="utf-8")
+    done = subprocess.run(f"{shlex.quote(sys.executable)} -m attnviz render {spec} -o - <&-", shell=True,
+                          cwd=tmp_path, capture_output=True, text=True)
+    if spec == "-":
+        assert (done.returncode, done.stderr) == (2, "attnviz: error: <stdin>: standard input is closed; give the "
+                                                     "spec as a file, or pipe it in\n")
+    else:
+        assert done.returncode == 0 and "scores [6]" in done.stdout, done.stderr
+
+
+def help_lines(columns):
+    env = {**os.environ, "COLUMNS": columns}
+    done = subprocess.run([sys.executable, "-m", "attnviz", "render", "--help"], capture_output=True, text=True,
+                          env=env)
+    assert done.returncode == 0 and done.stderr == ""
+    return done.stdout.splitlines()
+
+
+@pytest.mark.parametrize("columns", ["abc", "\u00b2", "\u0661\u0662", "99999999999999999999", "-5", "0", " 80"])
+def test_a_bad_columns_value_is_ignored(monkeypatch, columns):
+    """$COLUMNS sizes the help text only: a value that is not a small number must not break any command
+    (`²` passes str.isdigit but not int()); the help is then as wide as with no $COLUMNS (no terminal: 80)."""
+    monkeypatch.setenv("COLUMNS", columns)
+    assert run_cli("render", "--q", "1", "--k", "1", "-o", "-").code == 0
+    assert max(len(line) for line in help_lines(columns)) <= 78
+
+
+@pytest.mark.parametrize("columns, widest", [("60", 58), ("120", 118)])
+def test_a_good_columns_value_sizes_the_help(columns, widest):
+    lines = help_lines(columns)
+    assert max(len(line) for line in lines) <= widest and any(len(line) > widest - 15 for line in lines)
 
 
 def test_binary_junk_spec(tmp_path):

@@ -117,3 +117,16 @@ def test_chunk_boundary_empties_the_cache(tmp_path):
 ])
 def test_bad_decode_input_is_one_line(args, message, tmp_path):
     assert_walkthrough_refused(args, message, tmp_path)
+
+
+def test_a_64_token_decode_generates_at_most_13_tokens():
+    """The README's capacity: 14 steps (the prefill and 13 tokens) of 64×64 cells fit in 60,000; 15 do not."""
+    vectors = [[i % 5 + 1] for i in range(64)]
+    fig = attnviz.figure(vectors, vectors, mask="causal")
+    document, figures = decode_walkthrough(fig, 51)
+    assert len(document.sections) == len(figures) == 14
+    assert [f.highlight.softmax_rows for f in figures[1:]] == [frozenset({t}) for t in range(52, 65)]
+    with pytest.raises(attnviz.InputError) as refused:
+        decode_walkthrough(fig, 50)
+    assert str(refused.value) == ("decode: 15 steps of 4,096 cells each (the prefill and 14 decoded tokens) would "
+                                  "draw 61,440 cells; the limit is 60,000: use fewer tokens")

@@ -183,7 +183,7 @@ def test_callable_bias():
     (dict(scale="-1"), "scale: a scale factor must be positive, got -1"),
     (dict(scale="root"), "scale: expected \"sqrt\" or an exact number like 1/8; 'root' is not a number"),
     (dict(bias="alibi"), "bias 'alibi': 'alibi' needs a value: alibi=M"),
-    (dict(bias="alibi=x"), "bias 'alibi=x': 'x' is not a number"),
+    (dict(bias="alibi=x"), "bias 'alibi=x': 'x' is not a slope: a slope is an exact number (1/2, 0.25)"),
     (dict(bias="rope=1"), "bias 'rope=1': unknown bias 'rope'"),
     (dict(bias="matrix=1,2;3"), "bias 'matrix=1,2;3': 2 rows for a 3×3 grid; give 3 rows of 3"),
     (dict(bias="matrix=0,0,0;0,0;0,0,0"), "bias 'matrix=0,0,0;0,0;0,0,0': row 2 has 2 entries for a 3×3 grid"),

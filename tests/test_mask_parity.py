@@ -341,3 +341,48 @@ def test_names_and_rules_given_with_the_function():
     fig = attnviz.figure([[1]] * 3, [[1]] * 3, mask=documented)
     assert fig.words.note.endswith(
         'custom mask keeps (i,j) where documented(i-1,j-1) is true: "Keys at most one back."')
+
+
+def _keep(q_idx, kv_idx):
+    return q_idx >= kv_idx
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"name": "a\x07b"}, "mask: name=: control character U+0007 at position 2 cannot be shown in SVG; remove it"),
+    ({"rule": "i>=j \u202e reversed"}, "mask: rule=: bidi control U+202E (RIGHT-TO-LEFT OVERRIDE) at position 6 "
+                                       "could reorder the text around it"),
+    ({"name": "\u2069x"}, "mask: name=: bidi control U+2069 (POP DIRECTIONAL ISOLATE) at position 1"),
+    ({"name": "n" * 101}, "mask: name=: 101 characters; the limit is 100"),
+    ({"rule": "r" * 301}, "mask: rule=: 301 characters; the limit is 300"),
+])
+def test_names_and_rules_are_checked_as_user_text(kwargs, message):
+    with pytest.raises(InputError) as err:
+        attnviz.Mask(_keep, **kwargs)
+    assert str(err.value).startswith(message)
+
+
+def test_a_docstring_shown_in_the_caption_is_checked_as_user_text():
+    def coloured(q_idx, kv_idx):
+        """Keeps the past \x1b[31min red."""
+        return q_idx >= kv_idx
+
+    def overridden(q_idx, kv_idx):
+        """Keeps \u202ethe past."""
+        return q_idx >= kv_idx
+
+    for function, message in ((coloured, "mask: coloured's docstring: control character U+001B at position 16"),
+                              (overridden, "mask: overridden's docstring: bidi control U+202E")):
+        with pytest.raises(InputError) as err:
+            attnviz.figure([[1]] * 3, [[1]] * 3, mask=function)
+        assert str(err.value).startswith(message)
+
+
+def test_right_to_left_names_and_docstrings_are_drawn():
+    def hebrew(q_idx, kv_idx):
+        """שומר את העבר."""
+        return q_idx >= kv_idx
+
+    fig = attnviz.figure([[1]] * 3, [[1]] * 3, mask=attnviz.Mask(hebrew, name="סיבתי"))
+    assert 'סיבתי mask keeps (i,j) where hebrew(i-1,j-1) is true: "שומר את העבר."' in fig.words.note
+    svg = fig.svg()
+    assert "סיבתי" in svg and "שומר את העבר." in svg

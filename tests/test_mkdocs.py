@@ -8,7 +8,7 @@ import textwrap
 import markdown
 import pytest
 
-from attnviz.integrations.markdown import FENCE, FenceError, _block_line
+from attnviz.integrations.markdown import FENCE, FenceError, FenceInternalError, _block_line
 from conftest import SVG_NS
 from pagetext import cell_texts
 from pagetext import docs_figures as figures
@@ -114,6 +114,37 @@ def test_a_bad_block_stops_the_build_naming_page_line_and_block(tmp_path):
     assert "Traceback" not in run.stderr
 
 
+BROKEN_HOOK = """\
+import attnviz
+
+
+def broken(self, id_prefix=None):
+    raise RuntimeError("boom")
+
+
+attnviz.Figure.svg = broken  # attnviz fails on every figure: a bug, not the page's fault
+"""
+
+
+@pytest.mark.parametrize("config", [PLUGIN, """\
+    site_name: Test
+    markdown_extensions:
+      - pymdownx.superfences:
+          custom_fences:
+            - name: attnviz
+              class: attnviz
+              format: !!python/name:attnviz.integrations.markdown.fence_format
+    """])
+def test_a_failure_of_attnviz_fails_the_build_rather_than_showing_a_code_block(tmp_path, config):
+    site(tmp_path, textwrap.dedent(config) + "hooks:\n  - broken.py\n", {"index.md": "# Home\n\n" + ISSUE_EXAMPLE})
+    (tmp_path / "broken.py").write_text(BROKEN_HOOK, encoding="utf-8")
+    run = mkdocs_build(tmp_path)
+    assert run.returncode == 1
+    assert "RuntimeError: boom" in run.stderr and "Traceback" in run.stderr  # a bug shows where it happened
+    assert "attnviz block 1: internal error: RuntimeError: boom; please report this bug" in run.stderr
+    assert not (tmp_path / "site" / "index.html").exists()
+
+
 def test_the_plugin_keeps_custom_fences_already_configured(tmp_path):
     site(tmp_path, """\
         site_name: Test
@@ -174,6 +205,19 @@ def test_errors_name_the_block(text, message):
     with pytest.raises(FenceError) as caught:
         convert(text)
     assert str(caught.value).startswith(message)
+
+
+def test_a_failure_of_attnviz_is_not_a_silent_code_block(monkeypatch):
+    import attnviz
+
+    def broken(self, id_prefix=None):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(attnviz.Figure, "svg", broken)
+    with pytest.raises(FenceInternalError) as caught:
+        convert(ISSUE_EXAMPLE)
+    assert str(caught.value) == "attnviz block 1: internal error: RuntimeError: boom; please report this bug"
+    assert not isinstance(caught.value, FenceError) and isinstance(caught.value.__cause__, RuntimeError)
 
 
 def test_block_lines_are_found_by_number_and_checked_by_body():

@@ -108,6 +108,37 @@ def test_bad_requests_are_one_line_and_write_nothing(tmp_path, monkeypatch, args
     assert list(tmp_path.iterdir()) == []
 
 
+LONG = "x" * 260  # attnviz's titles may have 300 characters; a PowerPoint file's title property, 255
+
+
+@pytest.mark.parametrize("args, spec, where", [
+    (("--q", "1", "--k", "1", "--title", LONG), None, "--title"),
+    (("f.toml",), f'q = [[1]]\nk = [[1]]\ntitle = "{LONG}"\n', "f.toml: title"),
+    (("d.toml",), f'title = "{LONG}"\nheading = "h"\nfigure = {{q = [[1]], k = [[1]]}}\n[[sections]]\n'
+                  'heading = "a"\n', "d.toml: title"),
+    (("d.toml",), f'heading = "{LONG}"\nfigure = {{q = [[1]], k = [[1]]}}\n[[sections]]\nheading = "a"\n',
+     "d.toml: heading")])
+def test_a_pptx_title_over_255_characters_is_refused_by_name(tmp_path, monkeypatch, args, spec, where):
+    monkeypatch.chdir(tmp_path)
+    if spec:
+        (tmp_path / args[0]).write_text(spec, encoding="utf-8")
+    before = sorted(tmp_path.iterdir())
+    result = run_cli("slides", *args, "-o", "deck.pptx")
+    assert (result.code, result.stderr) == (2, f"attnviz: error: {where}: 260 characters; a PowerPoint deck's "
+                                               "title is limited to 255 (other formats take 300)\n")
+    assert sorted(tmp_path.iterdir()) == before
+    assert run_cli("slides", *args, "-o", "deck.pdf").code == 0  # the limit is PowerPoint's alone
+
+
+def test_a_pptx_title_of_255_characters_is_the_files_title(tmp_path):
+    from pptx import Presentation
+
+    title = "y" * 255
+    result = run_cli("slides", "--q", "1", "--k", "1", "--title", title, "-o", str(tmp_path / "deck.pptx"))
+    assert result.code == 0, result.stderr
+    assert Presentation(str(tmp_path / "deck.pptx")).core_properties.title == title
+
+
 def test_latex_escapes_every_special_character():
     assert escape(r"\input{x} $ # % & ^ _ ~ < > |") == (
         r"\textbackslash{}input\{x\} \$ \# \% \& \textasciicircum{} \_ \textasciitilde{} \textless{} "

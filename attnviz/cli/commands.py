@@ -20,7 +20,7 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from argparse import Namespace
     from collections.abc import Callable, Mapping, Sequence
-    from typing import Any, cast
+    from typing import Any, BinaryIO, cast
 
     from ..typing import FlashOrder
 
@@ -52,7 +52,7 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
         raise InputError("needs a document spec (one with [[sections]]), e.g. attnviz render page.toml --step 2",
                          "--step")
     if args.spec is not None:
-        mapping, name = spec or read_spec(args.spec, sys.stdin.buffer)
+        mapping, name = spec or read_spec(args.spec, _stdin())
         if "sections" in mapping or step is not None:  # a document spec
             from ..publish.document import step_arguments
 
@@ -80,7 +80,7 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
         if "panel" in kwargs:
             raise InputError("the spec has [[panel]] tables already; give panels there or as --panel files",
                              "--panel")
-        kwargs["panel"] = [figure_arguments(*read_spec(path, sys.stdin.buffer), required=()) for path in args.panels]
+        kwargs["panel"] = [_panel_arguments(read_spec(path, _stdin())[0], path) for path in args.panels]
         origin["panel"] = "--panel"
     if not with_the_seed(kwargs) and ("q" in kwargs) != ("k" in kwargs):
         given, missing = ("q", "k") if "q" in kwargs else ("k", "q")
@@ -90,6 +90,22 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
         return build(kwargs)
     except InputError as err:
         raise err.relocated(lambda where: _relocate(where, origin)) from None
+
+
+def _panel_arguments(mapping: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """A `--panel` file's figure: one figure, so [[panel]] tables and `arrange` in it are refused by name."""
+    from ..io.spec import COMPOSE_KEYS, KEYS, figure_arguments  # start-up: only --panel files need them
+
+    if found := [key for key in COMPOSE_KEYS if key in mapping]:
+        raise InputError("a --panel file is one figure, without [[panel]] tables or arrange; give it as the spec "
+                         "to draw its panels", f"{name}: {found[0]}")
+    return figure_arguments(mapping, name, {key: spec for key, spec in KEYS.items() if key not in COMPOSE_KEYS},
+                            required=())
+
+
+def _stdin() -> BinaryIO | None:
+    """Standard input as bytes; None when the command was started with it closed (`attnviz render - <&-`)."""
+    return sys.stdin.buffer if sys.stdin is not None else None
 
 
 def _relocate(where: str | None, origin: Mapping[str, str]) -> str | None:
@@ -217,7 +233,7 @@ def run_page(args: Namespace) -> int:
     if args.spec is None:
         document, name = default_document(), "seed-document.toml"
     else:
-        document, name = read_document(args.spec, sys.stdin.buffer)
+        document, name = read_document(args.spec, _stdin())
     look: dict[str, object] = {}  # the flags override the spec's [figure] keys of the same names
     if args.theme is not None:
         look["theme"] = get_theme(args.theme, "--theme").name  # refused here, named as the flag
@@ -316,6 +332,7 @@ def run_slides(args: Namespace) -> int:
     """`attnviz slides [SPEC]`: a document's sections, a walkthrough or a figure's highlights as a deck."""
     from ..publish.deck import model as decks  # start-up: only `attnviz slides` writes decks
     from ..publish.deck.formats import BINARY_FORMATS, choose_format, deck_files, write_deck
+    from ..words.user_text import MAX_TITLE
 
     format, path = choose_format(args.format, args.output)
     if path == "-" and format in BINARY_FORMATS and sys.stdout is not None and sys.stdout.isatty():
@@ -325,7 +342,7 @@ def run_slides(args: Namespace) -> int:
     if args.spec is not None:
         from ..io.spec import read_spec  # start-up: only a deck from a spec file reads one
 
-        spec = read_spec(args.spec, sys.stdin.buffer)
+        spec = read_spec(args.spec, _stdin())
     if spec and "sections" in spec[0] and not args.walkthrough:
         from dataclasses import replace  # start-up: only a document's deck needs them (dataclasses is slow to import)
 
@@ -338,15 +355,21 @@ def run_slides(args: Namespace) -> int:
 
             look["theme"] = get_theme(look["theme"], "--theme").name
         deck = decks.from_document(replace(document, figure={**document.figure, **look}), spec[1])
+        title_from = f"{spec[1]}: {'title' if document.title else 'heading'}"
     else:
         figure_keys = ("q", "k", "highlight", "view", "n", "shape", "panels")  # a figure of its own, not the seed
         given = spec is not None or any(getattr(args, key, None) is not None for key in figure_keys)
         walk = any(getattr(args, key) is not None for key in ("flash", "flash_order", "decode")) or (
             spec is not None and any(key in spec[0] for key in ("flash", "flash_order", "decode")))
+        title_from = "title"  # a walkthrough's title is attnviz's own, always short
         if args.walkthrough or walk or not given:  # --flash and --decode are walkthroughs too
             deck = decks.from_sections(*walkthrough_from_args(args, spec))
         else:
             deck = decks.from_highlights(figure_from_args(args, spec=spec))
+            title_from = "--title" if args.title is not None else f"{spec[1]}: title" if spec else "title"
+    if format == "pptx" and len(deck.title) > decks.PPTX_MAX_TITLE:
+        raise InputError(f"{len(deck.title)} characters; a PowerPoint deck's title is limited to "
+                         f"{decks.PPTX_MAX_TITLE} (other formats take {MAX_TITLE})", title_from)
     if path == "-":
         emit(deck_files(deck, format, path)[path])
         return 0

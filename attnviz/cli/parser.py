@@ -79,9 +79,10 @@ def _parser(**kwargs: Any) -> argparse.ArgumentParser:
 
 
 def _help_width() -> int:
-    """Columns for help text, found as shutil.get_terminal_size finds them: $COLUMNS, the terminal, or 80."""
+    """Columns for help text, found as shutil.get_terminal_size finds them: $COLUMNS, the terminal, or 80.
+    A $COLUMNS that is not a plain number of 1 to 4 digits (`abc`, `²`, `١٢`, a huge one) is ignored."""
     columns = os.environ.get("COLUMNS", "")
-    if columns.isdigit() and int(columns) > 0:
+    if columns.isascii() and columns.isdigit() and len(columns) <= 4 and int(columns) > 0:
         return int(columns) - 2
     stdout = sys.__stdout__
     if stdout is None:  # started with standard output closed

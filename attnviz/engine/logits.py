@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from ..typing import BiasSpec, Exact, ScaleSpec
 
-__all__ = ["resolve_scale", "resolve_biases", "parse_slope", "alibi_exponents"]
+__all__ = ["resolve_scale", "resolve_biases", "parse_slope", "alibi_exponents", "SLOPES"]
 
 _POWER = re.compile(r"\s*(\d{1,3})\s*\^\s*(\(?)\s*([+-]?\d{1,3})\s*(?:/\s*(\d{1,3})\s*)?(\)?)\s*")
 _HEAD = re.compile(r"\s*head\s*:\s*(\d{1,4})\s*/\s*(\d{1,4})\s*")
@@ -46,12 +46,19 @@ def resolve_scale(scale: ScaleSpec | None, d: int) -> Scale | None:
     return Scale(f"{format_number(factor)}·S_ij", factor)
 
 
-def parse_slope(text: str) -> Exact:
-    """An ALiBi slope: an exact number (`1/2`, `0.25`), a power like `2^-3` or `2^(-1/2)` (a square
-    root at most), or `head:H/N`, the paper's slope for head H of N.
+#: What a slope may be, for the errors that refuse one.
+SLOPES = ("a slope is an exact number (1/2, 0.25), a power whose value is a number or a multiple of a "
+          "square root (2^-3, 2^(-1/2), 4^(-1/4) = √2/2; base and exponent of up to 3 digits), or head:H/N "
+          "(every head's slope is exact for up to 16 heads)")
 
-    >>> parse_slope("2^-3"), parse_slope("1/16"), parse_slope("2^(-1/2)")
-    (Fraction(1, 8), Fraction(1, 16), Surd(0, 1/2, 2))
+
+def parse_slope(text: str) -> Exact:
+    """An ALiBi slope: an exact number (`1/2`, `0.25`), a power like `2^-3` or `2^(-1/2)` whose value
+    is a number or a multiple of a square root (`4^(-1/4)` is √2/2, `8^(-1/3)` is 1/2), or `head:H/N`,
+    the paper's slope for head H of N.
+
+    >>> parse_slope("2^-3"), parse_slope("1/16"), parse_slope("2^(-1/2)"), parse_slope("4^(-1/4)")
+    (Fraction(1, 8), Fraction(1, 16), Surd(0, 1/2, 2), Surd(0, 1/2, 2))
     >>> parse_slope("head:3/12")
     Fraction(1, 8)
     """
@@ -62,15 +69,20 @@ def parse_slope(text: str) -> Exact:
         if not 1 <= head <= heads:
             raise InputError(f"head {head} of {heads}: heads are numbered 1 to {heads}")
         exponent = alibi_exponents(heads)[head - 1]
-        return _power_of_two(2, exponent, f"head {head} of {heads} has slope {_power_text(2, exponent)}, which")
+        return _power(2, exponent, f"head {head} of {heads} has slope {_power_text(2, exponent)}, which")
     if match := _POWER.fullmatch(text):
         if bool(match[2]) != bool(match[5]):
             raise InputError(f"{text.strip()!r} has an unclosed parenthesis")
         base, exponent = int(match[1]), Fraction(int(match[3]), int(match[4] or 1))
         if base == 0 and exponent < 0:
             raise InputError(f"{text.strip()!r} divides by zero")
-        return _power_of_two(base, exponent, f"{_power_text(base, exponent)}")
-    return parse_number(text)
+        return _power(base, exponent, f"{_power_text(base, exponent)}")
+    try:
+        return parse_number(text)
+    except InputError as err:  # say what a slope may be, not only what a number may be
+        if "is not a number" not in err.what:  # a number, but a bad one (too many digits, 1/0): as it says
+            raise
+    raise InputError(f"{text.strip()!r} is not a slope: {SLOPES}")
 
 
 def alibi_exponents(heads: int) -> list[Fraction]:
@@ -91,16 +103,30 @@ def _power_text(base: int, exponent: Fraction) -> str:
     return f"{base}^{exponent}" if exponent.denominator == 1 and exponent >= 0 else f"{base}^({exponent})"
 
 
-def _power_of_two(base: int, exponent: Fraction, what: str) -> Exact:
-    """base^exponent exactly: a Fraction, or a + b·√r for a half-integer exponent."""
-    if exponent.denominator == 1:
-        return Fraction(base) ** exponent.numerator
-    if exponent.denominator == 2:
-        whole = (exponent.numerator - 1) // 2  # base^(m/2) = base^((m-1)/2)·√base
-        return surd(0, Fraction(base) ** whole, base)
-    root = {3: "cube", 4: "fourth"}.get(exponent.denominator, f"{exponent.denominator}th")
-    raise InputError(f"{what} is a {root} root; logits stay exact with square roots only (a + b·√r), so give a "
-                     "slope like 2^(-1/2) or a number")
+def _power(base: int, exponent: Fraction, what: str) -> Exact:
+    """base^exponent exactly: a Fraction, or b·√r when the exponent comes to a half-integer once the
+    base is written as a power itself (4^(-1/4) = 2^(-1/2))."""
+    if exponent == 0 or base in (0, 1):
+        return Fraction(base) ** int(exponent != 0)
+    root, k = _perfect_power(base)
+    reduced = exponent * k
+    if reduced.denominator == 1:
+        return Fraction(root) ** reduced.numerator
+    if reduced.denominator == 2:
+        whole = (reduced.numerator - 1) // 2  # root^(m/2) = root^((m-1)/2)·√root
+        return surd(0, Fraction(root) ** whole, root)
+    name = {3: "cube", 4: "fourth"}.get(reduced.denominator, f"{reduced.denominator}th")
+    raise InputError(f"{what} is a {name} root; logits stay exact with square roots only (a + b·√r): {SLOPES}")
+
+
+def _perfect_power(base: int) -> tuple[int, int]:
+    """(root, k) with root^k = base and k as large as possible: 64 -> (2, 6), 12 -> (12, 1)."""
+    for k in range(base.bit_length(), 1, -1):
+        guess = round(base ** (1 / k))
+        for root in (guess - 1, guess, guess + 1):  # a float root may be off by one
+            if root > 1 and root ** k == base:
+                return root, k
+    return base, 1
 
 
 def resolve_biases(bias: BiasSpec | None, n_q: int, n_k: int, align: str = "top-left", *,
@@ -241,8 +267,8 @@ def _one(item: object, n_q: int, n_k: int, offset: int) -> Bias:
     kind, has_value, value = (part.strip() for part in item.partition("="))
     kind = kind.lower()
     if kind not in ("alibi", "matrix"):
-        raise InputError(f"unknown bias {kind!r}; biases are alibi=M (a slope like 1/2 or 2^-3) and "
-                         "matrix=ROW;ROW;... (rows of exact numbers)", where)
+        raise InputError(f"unknown bias {kind!r}; biases are alibi=M (a slope like 1/2, 2^-3, 2^(-1/2) or "
+                         "head:H/N) and matrix=ROW;ROW;... (rows of exact numbers)", where)
     if not has_value or not value:
         raise InputError(f"'{kind}' needs a value: " + ("alibi=M" if kind == "alibi" else "matrix=ROW;ROW;..."),
                          where)

@@ -16,6 +16,7 @@ import warnings
 
 from .mask_families import Bound, Grid
 from .runs import scan_runs
+from .text_check import MAX_LABEL, MAX_TITLE, check_text
 from ..numbers.exact import InputError
 from ..records import dataclass
 
@@ -46,13 +47,18 @@ class PastedFunction:
 def pasted_function(function: Callable[..., object], name: str | None = None,
                     rule: str | None = None) -> PastedFunction:
     """A mask function with its arity, its label and its words, checked; `name` and `rule` as given."""
-    for what, text in (("name", name), ("rule", rule)):
+    # The name, the rule and the docstring's words are shown in the figure: checked as any user text.
+    for what, text, limit in (("name", name, MAX_LABEL), ("rule", rule, MAX_TITLE)):
         if text is not None and (not isinstance(text, str) or not text.strip()):
             raise InputError(f"{what}= must be a non-empty string", "mask")
+        if text is not None:
+            check_text(text, f"mask: {what}=", limit)
     label = getattr(function, "__name__", "keep")
     label = label if isinstance(label, str) and label.isidentifier() else "keep"  # "<lambda>"
     doc = inspect.getdoc(function) if inspect.isfunction(function) else None
     words = " ".join(doc.strip().split("\n\n")[0].split())[:120] if doc and doc.strip() else None
+    if words is not None:
+        check_text(words, f"mask: {label}'s docstring")
     return PastedFunction(function, _arity(function), label, name or "custom", rule, words)
 
 

@@ -152,7 +152,8 @@ OPTIONS = (
     Option("bias", type="BiasSpec | None", default=None, check="string_or_strings", example='bias = "alibi=1/2"',
            expects="a bias added to the logits, or a list of them", flag="--bias", metavar="BIAS", action="append",
            dash_value=True,
-           help="added to the logits: alibi=M (slope M, e.g. 1/2 or 2^-3) or matrix=ROW;ROW;...; repeatable"),
+           help="added to the logits: alibi=M (slope M, e.g. 1/2, 2^-3, 2^(-1/2) or head:H/N) or "
+                "matrix=ROW;ROW;...; repeatable"),
     Option("v", type="Vectors | None", default=None, check="vectors", example="v = [[1, 0], [0, 1], [1, 1]]",
            expects="value vectors, one per key", flag="--v", metavar="VECTORS", dash_value=True,
            help="value vectors, one per key: the figure writes each output"),

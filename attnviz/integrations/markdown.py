@@ -13,7 +13,9 @@ superfences with this custom fence:
 
 The fence's body is a figure spec in TOML (empty: the seed figure); an `alt="..."` in its
 header is what screen readers announce. It renders to the inline SVG when the page is built;
-a figure that cannot be drawn stops the build with an error naming the page and the block.
+a figure that cannot be drawn stops the build with an error naming the page and the block, and
+so does a failure of attnviz itself (with its traceback): superfences would otherwise show the
+block as a code block and carry on.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
     #: A markdown.Markdown (Python-Markdown ships no type information).
     Markdown: TypeAlias = Any
 
-__all__ = ["FENCE", "FenceError", "fence_format", "fence_validator", "set_page"]
+__all__ = ["FENCE", "FenceError", "FenceInternalError", "fence_format", "fence_validator", "set_page"]
 
 
 def _error_class() -> tuple[type[Exception], ...]:
@@ -53,6 +55,11 @@ if TYPE_CHECKING:  # its bases are chosen when it is imported: superfences' exce
 else:
     class FenceError(*_error_class()):
         """An attnviz block that cannot be drawn. Superfences lets this kind of exception through."""
+
+
+class FenceInternalError(SuperFencesException):  # type: ignore[misc]  # superfences' exception is untyped
+    """attnviz failed on a block through no fault of the block: not a BuildError, so MkDocs stops with the
+    traceback (of the exception it is raised from) rather than one line."""
 
 
 _page: dict[str, str | None] = {"name": None, "source": None}  # the MkDocs page being rendered, set by the plugin
@@ -99,6 +106,9 @@ def fence_format(source: str, language: str, class_name: str, options: Mapping[s
         raise FenceError(f"{where}: {err.message}") from None
     except InputError as err:
         raise FenceError(f"{_where(number, page_line=first_line)}: {embed.say(err)}") from None
+    except Exception as err:  # a bug: superfences lets only its own exceptions stop the build
+        raise FenceInternalError(f"{_where(number, page_line=first_line)}: internal error: {type(err).__name__}: "
+                                 f"{err}; please report this bug") from err
     return embed.inline_html(drawn.svg, alt=alt, classes=kwargs.get("classes") or ())
 
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     Check = Callable[[Any, str], Any]
 
 __all__ = ["KEYS", "WALKTHROUGH_KEYS", "MAX_SPEC_BYTES", "read_spec", "parse_spec", "figure_arguments", "parse_vectors",
-           "check_value", "value_from_text", "TEXT_READERS", "kind_of", "with_the_seed"]
+           "check_value", "value_from_text", "TEXT_READERS", "kind_of", "with_the_seed", "COMPOSE_KEYS"]
 
 MAX_SPEC_BYTES = 1_000_000
 
@@ -252,12 +252,13 @@ WALKTHROUGH_KEYS = {option.name: Key(option.expects, _CHECKS[option.check], opti
 
 
 def read_spec(source: str | PathLike[str], stdin: BinaryIO | None = None) -> tuple[dict[str, Any], str]:
-    """Read a spec file (a path, or "-" for `stdin`, a binary stream); returns (mapping, name)."""
+    """Read a spec file (a path, or "-" for `stdin`, a binary stream; None: standard input is closed);
+    returns (mapping, name)."""
     name = "<stdin>" if source == "-" else printable(str(source))  # as errors show it: control characters escaped
     try:
         if source == "-":
-            if stdin is None:  # a caller's mistake, not the user's
-                raise TypeError("read_spec('-') reads `stdin`, a binary stream: give one")
+            if stdin is None:  # the command started with standard input closed (`<&-`)
+                raise InputError("standard input is closed; give the spec as a file, or pipe it in", name)
             data = stdin.read(MAX_SPEC_BYTES + 1)
         else:
             data = _read_file(source, name)

@@ -4,6 +4,9 @@ Any character is shown verbatim except those XML 1.0 cannot carry at all (most C
 control characters, lone surrogates, U+FFFE/U+FFFF); those are refused with a clear
 error rather than silently dropped, so what the figure shows is what was given.
 
+The checks themselves (`check_text`, the limits, `BIDI_CONTROLS`) are `engine.text_check`'s, re-exported
+here: the engine checks a pasted mask function's name, rule and docstring with them.
+
 Right-to-left text: a label is isolated (`isolate`: FSI ... PDI) wherever it sits inside a
 longer line, so that it cannot pull the numbers and punctuation after it into its own direction
 (`Q(שלום)=(5,6)`, and a sentence naming two Hebrew labels, keep their order). The explicit bidi
@@ -16,8 +19,7 @@ keeps them in place is attnviz's, and right-to-left text shows right without the
 
 from __future__ import annotations
 
-import re
-
+from ..engine.text_check import BIDI_CONTROLS, MAX_LABEL, MAX_TITLE, check_text
 from ..numbers.exact import InputError
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -27,37 +29,8 @@ if TYPE_CHECKING:
 __all__ = ["MAX_LABEL", "MAX_TITLE", "BIDI_CONTROLS", "check_text", "check_labels", "isolate", "Line", "user_text",
            "concat", "joined", "user_spans"]
 
-MAX_LABEL = 100  # characters in one token label
-MAX_TITLE = 300  # characters in a title or subtitle
-
-#: The explicit bidi formatting characters, refused in user text, with their names for the error.
-BIDI_CONTROLS = {"\u202a": "LEFT-TO-RIGHT EMBEDDING", "\u202b": "RIGHT-TO-LEFT EMBEDDING",
-                 "\u202c": "POP DIRECTIONAL FORMATTING", "\u202d": "LEFT-TO-RIGHT OVERRIDE",
-                 "\u202e": "RIGHT-TO-LEFT OVERRIDE", "\u2066": "LEFT-TO-RIGHT ISOLATE",
-                 "\u2067": "RIGHT-TO-LEFT ISOLATE", "\u2068": "FIRST STRONG ISOLATE",
-                 "\u2069": "POP DIRECTIONAL ISOLATE"}
 FSI, PDI = "\u2068", "\u2069"
 _RIGHT_TO_LEFT = ("R", "AL", "AN")  # Hebrew, Arabic (and Syriac, Thaana, ...) letters; Arabic-Indic digits
-
-# A pattern, compiled (by `re`, once) only when a figure has a title or labels to check.
-_NOT_XML = ("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def check_text(value: object, where: str, limit: int = MAX_TITLE) -> str:
-    """A title or label: a string XML can carry, within the limit; returned unchanged."""
-    if not isinstance(value, str):
-        raise InputError(f"expected text, got {type(value).__name__}", where)
-    if len(value) > limit:
-        raise InputError(f"{len(value)} characters; the limit is {limit}", where)
-    if match := re.search(_NOT_XML, value):
-        raise InputError(f"control character U+{ord(match[0]):04X} at position {match.start() + 1} cannot be "
-                         "shown in SVG; remove it", where)
-    if found := [ch for ch in BIDI_CONTROLS if ch in value]:
-        at = min(value.index(ch) for ch in found)
-        raise InputError(f"bidi control U+{ord(value[at]):04X} ({BIDI_CONTROLS[value[at]]}) at position {at + 1} "
-                         "could reorder the text around it; remove it (right-to-left text needs none: attnviz "
-                         "isolates each label itself)", where)
-    return value
 
 
 def isolate(text: str) -> str:

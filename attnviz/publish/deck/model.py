@@ -27,7 +27,12 @@ if TYPE_CHECKING:
     from ...words.figure_text import FigureText
     from ..document import Document
 
-__all__ = ["Slide", "Deck", "from_sections", "from_document", "from_walkthrough", "from_highlights"]
+__all__ = ["Slide", "Deck", "from_sections", "from_document", "from_walkthrough", "from_highlights",
+           "PPTX_MAX_TITLE"]
+
+#: A PowerPoint file's title property holds at most 255 characters (python-pptx refuses more); attnviz's
+#: titles may have 300, so a PowerPoint deck's title is checked against this where it is known.
+PPTX_MAX_TITLE = 255
 
 
 @dataclass(frozen=True)
