@@ -122,3 +122,37 @@ def test_a_documents_paragraph_is_text_and_attnvizs_own_sentence_is_typeset(tmp_
     assert run_cli("slides", "-f", "beamer", "--tokens", "x_1 b c", "-o", str(tmp_path / "walk.tex")).code == 0
     walk = (tmp_path / "walk.tex").read_text(encoding="utf-8")
     assert r"(``x\_1'' and ``x\_1'') is their dot product: $S_{1,1} = Q_{1} \cdot K_{1}" in walk
+
+
+@pytest.mark.parametrize(("formula", "message"), [
+    (r"x^^5cinput{/etc/hostname}", "^^ is not allowed in a formula"),
+    (r"\begin{array}{@{\input{/etc/hostname}}c} x \end{array}", r"\input is not a command"),
+    (r"\begin{array}{p{300cm}} x \end{array}", "an array's columns may be l, c, r and |"),
+    (r"\begin{array}{c@{}c} 1 & 2 \end{array}", "an array's columns may be l, c, r and |"),
+    (r"x \end{frame} \begin{frame}", "the environment 'frame' is not one formulas may use"),
+    (r"x % }}}", "% starts a TeX comment"),
+])
+def test_a_formula_cannot_reach_past_its_allow_list(tmp_path, formula, message):
+    """A page refuses the formula in one line; a Beamer deck shows it as text (beamer.safe_formula), and
+    pdflatex, compiling it, reads and writes nothing it was not asked to."""
+    spec = tmp_path / "doc.toml"
+    spec.write_text('heading = "H"\n[figure]\nq = [[1, 0], [0, 1]]\nk = [[1, 0], [0, 1]]\n'
+                    f"[[sections]]\nheading = \"S\"\nformula = {_toml(formula)}\nhighlight = [1, 1]\n",
+                    encoding="utf-8")
+    page = run_cli("page", str(spec), "-o", str(tmp_path / "site"))
+    assert page.code == 2 and len(page.stderr.splitlines()) == 1, page.stderr
+    assert message in page.stderr and not (tmp_path / "site").exists()
+    assert run_cli("slides", str(spec), "-f", "beamer", "-o", str(tmp_path / "deck.tex")).code == 0
+    fls = _compile(tmp_path, "deck.tex", shell_escape=True)
+    assert _files_touched(fls, tmp_path, "deck") == (set(), set())
+
+
+def test_an_allowed_array_compiles(tmp_path):
+    spec = tmp_path / "doc.toml"
+    spec.write_text('heading = "H"\n[figure]\nq = [[1, 0], [0, 1]]\nk = [[1, 0], [0, 1]]\n'
+                    "[[sections]]\nheading = \"S\"\nformula = '\\begin{array}{c|c} 50\\% & 2 \\end{array}'\n"
+                    "highlight = [1, 1]\n", encoding="utf-8")
+    assert run_cli("slides", str(spec), "-f", "beamer", "-o", str(tmp_path / "deck.tex")).code == 0
+    fls = _compile(tmp_path, "deck.tex")
+    assert _files_touched(fls, tmp_path, "deck") == (set(), set())
+    assert "50%" in _text(tmp_path / "deck.pdf")

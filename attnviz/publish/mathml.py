@@ -55,6 +55,7 @@ TEX_SYMBOLS = frozenset("{}_%&#$|,;:! \\")
 #: The environments a formula may use (`\begin{NAME}`): matrices, cases and alignments.
 TEX_ENVIRONMENTS = frozenset("matrix pmatrix bmatrix Bmatrix vmatrix Vmatrix smallmatrix cases aligned "
                              "gathered array".split())
+_ARRAY_PREAMBLE = re.compile(r"\\begin\s*\{\s*array\s*\}\s*\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}")
 _COMMAND = re.compile(r"\\([A-Za-z]+|.?)", re.S)
 _ENVIRONMENT = re.compile(r"\\(?:begin|end)\s*\{([^{}]*)\}")
 
@@ -109,6 +110,13 @@ def check_tex(tex: str, where: str | None = None) -> None:
     """
     if len(tex) > MAX_TEX:
         raise InputError(f"a formula of {len(tex):,} characters; the limit is {MAX_TEX:,}", where)
+    if "^^" in tex:  # TeX reads ^^5c as a backslash: a command no allow-list would see
+        raise InputError("^^ is not allowed in a formula (TeX reads ^^5c as a backslash); write x^{2}, not x^^2", where)
+    if re.search(r"(?<!\\)%", tex):  # a comment would swallow the rest of the line it is written on
+        raise InputError("% starts a TeX comment; write \\% for a percent sign", where)
+    for match in _ARRAY_PREAMBLE.finditer(tex):  # only column letters: no @{...}, p{width} or >{...} code
+        if not re.fullmatch(r"[lcr|]+", match[1].replace(" ", "")):
+            raise InputError(f"an array's columns may be l, c, r and |, not {match[1]!r}", where)
     for match in _COMMAND.finditer(tex):
         name = match[1]
         if name not in TEX_COMMANDS and name not in TEX_SYMBOLS:
