@@ -31,8 +31,8 @@ NOT_FOR_DEFAULT_RENDER = (
 )
 # What --version and --help may import from attnviz: the package, the command (its commands, parser and
 # signal handling) and its error type; and the option table the flags' help comes from (data, no figure code).
-COMMAND_ONLY = {"attnviz", "attnviz.cli", "attnviz.cli.commands", "attnviz.cli.parser", "attnviz.cli.signals",
-                "attnviz.errors", "attnviz.figures", "attnviz.figures.options"}
+COMMAND_ONLY = {"attnviz", "attnviz.cli", "attnviz.cli.commands", "attnviz.cli.arguments", "attnviz.cli.parser",
+                "attnviz.cli.signals", "attnviz.errors", "attnviz.figures", "attnviz.figures.options"}
 
 # Run in a fresh interpreter: the command's imports, and every regular expression compiled from
 # attnviz's own code (argparse's and the standard library's are theirs to pay for).
