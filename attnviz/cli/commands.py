@@ -150,6 +150,10 @@ def run_page(args: Namespace) -> int:
         look["theme"] = get_theme(args.theme, "--theme").name  # refused here, named as the flag
     if args.embed_font:
         look["embed_font"] = True
+    if args.frame is not None:
+        from ..layout.frames import get_frame  # start-up: only a --frame flag needs the frames
+
+        look["frame"] = get_frame(args.frame, "--frame").name
     document = replace(document, figure={**document.figure, **look})
     figures = build_figures(document, name)
     return _write_page(document, figures, args.output, name)
@@ -182,7 +186,8 @@ def run_slides(args: Namespace) -> int:
         from ..publish.document import parse_document
 
         document = parse_document(*spec)
-        look = {key: value for key, value in (("theme", args.theme), ("embed_font", args.embed_font)) if value}
+        look = {key: value for key, value in (("theme", args.theme), ("embed_font", args.embed_font),
+                                              ("frame", args.frame)) if value}
         if look.get("theme"):
             from ..render.themes import get_theme  # start-up: only a --theme flag needs the themes
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from .heads import HeadsFigure
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
-                         SoftmaxForm, ThemeName, Vectors, View)
+                         SoftmaxForm, ThemeName, Vectors, View, FrameName)
 
 __all__ = ["Drawable", "Figure", "figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+               frame: FrameName = "doc",
                q_heads: None = None, k_heads: None = None, v_heads: None = None) -> Figure: ...
 
     @overload
@@ -44,6 +45,7 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+               frame: FrameName = "doc",
                q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
                v_heads: Sequence[Vectors] | None = None) -> HeadsFigure: ...
 
@@ -57,6 +59,7 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
            tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
            x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
            id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+               frame: FrameName = "doc",
            q_heads: Sequence[Vectors] | None = None, k_heads: Sequence[Vectors] | None = None,
            v_heads: Sequence[Vectors] | None = None) -> Figure | HeadsFigure:
     """Build the figure for query vectors `q` and key vectors `k` (default: the seed's).
@@ -92,7 +95,9 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     the same figure gets the same ids); give one per figure when several share a page.
     `theme`: "light" (default), "dark", "print", "contrast" or "auto" (follows the viewer's
     light or dark preference). `embed_font`: inline the font, subset, so the figure looks the
-    same where DejaVu is not installed.
+    same where DejaVu is not installed. `frame`: where the figure lands: "doc" (default, the web figure),
+    "slide" (16:9; no text under 16 px at 1,280×720), "slide-4:3", "column" (a 3.3-inch paper column; no
+    text under 7 pt) or "column-wide" (7 inches): the layout is made for it (`layout.frames`).
     `q_heads`, `k_heads`, `v_heads` (instead of `q`, `k`, `v`): one list of vectors per query head
     and per KV head, for multi-head, grouped-query and multi-query attention (`heads.heads_figure`):
     one panel per query head; the other arguments apply to every panel.
@@ -114,12 +119,13 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
         return heads_figure(q_heads, k_heads, v_heads, view=view, highlight=highlight, mask=mask, align=align,
                             scale=scale, bias=bias, softmax=softmax, weights=weights, show=show, title=title,
                             subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, elide=elide,
-                            index_base=index_base, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
+                            index_base=index_base, id_prefix=id_prefix, theme=theme, embed_font=embed_font,
+                            frame=frame)
     return one_head_figure(q, k, v=v, view=view, n=n, shape=shape, highlight=highlight, mask=mask, align=align,
                            scale=scale, bias=bias, softmax=softmax, weights=weights, show=show, title=title,
                            subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title,
                            y_title=y_title, elide=elide, index_base=index_base, id_prefix=id_prefix, theme=theme,
-                           embed_font=embed_font)
+                           embed_font=embed_font, frame=frame)
 
 
 # `attnviz.figure.Figure`, the path documented before 0.2 (setattr: a type checker refuses a new attribute on

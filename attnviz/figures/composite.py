@@ -13,6 +13,7 @@ from .figure import Drawable, Figure, check_id_prefix
 from ..layout.figure import PAD, STYLES, Group, Layout, Text, split_keep, text_height, translate, wrap
 from ..layout.metrics import ASCENT
 from ..render.themes import get_theme
+from ..layout.frames import get_frame
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from ..layout.items import Item
     from ..layout.mask_map import MapText
     from ..render.themes import Theme
-    from ..typing import Arrange, ThemeName
+    from ..typing import Arrange, FrameName, ThemeName
 
 __all__ = ["Composite", "compose", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange"]
 
@@ -35,13 +36,14 @@ class Composite(Drawable):
 
     def __init__(self, panels: Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
                  id_prefix: str | None = None, theme: ThemeName | Theme | None = None,
-                 embed_font: bool | None = None) -> None:
+                 embed_font: bool | None = None, frame: str | None = None) -> None:
         self.panels = tuple(panels)
         self.columns = parse_arrange(arrange, len(self.panels))
         self.arrange = arrange
         self.title = title
         self.theme = get_theme(theme if theme is not None else self.panels[0].theme).name
         self.embed_font = bool(self.panels[0].embed_font if embed_font is None else embed_font)
+        self.frame = get_frame(frame if frame is not None else self.panels[0].frame).name
         self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
 
     def _key(self) -> object:
@@ -67,7 +69,8 @@ class Composite(Drawable):
 
 
 def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
-            id_prefix: str | None = None, theme: ThemeName | None = None, embed_font: bool | None = None) -> Composite:
+            id_prefix: str | None = None, theme: ThemeName | None = None, embed_font: bool | None = None,
+            frame: FrameName | None = None) -> Composite:
     """One figure of several: `arrange` is "row" (side by side), "column" or "grid:C" (C columns).
 
     >>> from attnviz import figure
@@ -91,7 +94,7 @@ def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange = "row", t
         from ..words.user_text import check_text  # start-up: only a titled composite checks a title
 
         title = check_text(title, "title")
-    return Composite(panels, arrange, title, id_prefix, theme, embed_font)
+    return Composite(panels, arrange, title, id_prefix, theme, embed_font, frame)
 
 
 def parse_arrange(arrange: object, n_panels: int) -> int:

@@ -18,6 +18,7 @@ from .identity import content_id
 from ..layout.figure import lay_out
 from .files import write_atomic
 from ..render.themes import get_theme
+from ..layout.frames import get_frame
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from ..words.highlight import Highlight
     from ..layout.figure import Layout
     from ..layout.mask_map import MapText
+    from ..layout.frames import Frame
     from ..render.themes import Theme
     from ..typing import ThemeName
 
@@ -65,13 +67,14 @@ def without_gc_pauses(function: Callable[P, R]) -> Callable[P, R]:
 class Drawable:
     """What every figure can do once it has a layout: SVG, PNG, PDF, save, and show in a notebook.
 
-    Subclasses give `layout()`, `description()`, `theme`, `embed_font` and `_key()` (the content
+    Subclasses give `layout()`, `description()`, `theme`, `embed_font`, `frame` and `_key()` (the content
     its default ids derive from).
     """
 
     _id_prefix: str | None = None
     theme: str  # the theme's name
     embed_font: bool
+    frame: str = "doc"  # the frame's name (layout.frames)
 
     if TYPE_CHECKING:  # what subclasses give
         def layout(self) -> Layout: ...
@@ -82,7 +85,9 @@ class Drawable:
     def id_prefix(self) -> str:
         """Prefix of every id in the SVG: given, or derived from the content (same figure, same ids)."""
         if self._id_prefix is None:
-            self._id_prefix = content_id(self._key(), self.theme, self.embed_font)
+            # the doc frame adds nothing, so the figures drawn before frames keep their ids
+            frame = () if self.frame == "doc" else (self.frame,)
+            self._id_prefix = content_id(self._key(), self.theme, self.embed_font, *frame)
         return self._id_prefix
 
     @without_gc_pauses
@@ -151,12 +156,14 @@ class Figure(Drawable):
     `save(path)` writes SVG, PNG or PDF atomically."""
 
     def __init__(self, attention: Attention | None, highlight: Highlight | None, words: FigureText | MapText,
-                 id_prefix: str | None = None, theme: ThemeName | Theme = "light", embed_font: bool = False) -> None:
+                 id_prefix: str | None = None, theme: ThemeName | Theme = "light", embed_font: bool = False,
+                 frame: str | Frame = "doc") -> None:
         self.attention = attention  # None for a mask map drawn without vectors
         self.highlight = highlight
         self.words = words  # a MapText for the mask view
         self.theme: str = get_theme(theme).name
         self.embed_font = bool(embed_font)
+        self.frame = get_frame(frame).name
         self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
 
     @property
@@ -198,7 +205,7 @@ class Figure(Drawable):
         if TYPE_CHECKING:
             assert isinstance(words, FigureText)
         return Figure(attention, NO_HIGHLIGHT, describe_bias(attention, words), theme=get_theme(self.theme),
-                      embed_font=self.embed_font)
+                      embed_font=self.embed_font, frame=self.frame)
 
     def description(self) -> str:
         """The sentence assistive technology reads (the root's `aria-description`)."""

@@ -36,7 +36,7 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
             return _with_bias({**kwargs, "show": "scores"}, kwargs.get("id_prefix", id_prefix))
         single: Figure | Composite = api.figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite
         return single
-    whole = {key: kwargs.pop(key) for key in ("title", "theme", "embed_font", "id_prefix") if key in kwargs}
+    whole = {key: kwargs.pop(key) for key in ("title", "theme", "embed_font", "frame", "id_prefix") if key in kwargs}
     whole.setdefault("id_prefix", id_prefix)
     figures = []
     for n, panel in enumerate(panels, 1):
@@ -62,7 +62,7 @@ def _with_bias(kwargs: dict[str, Any], id_prefix: str | None) -> Composite:
     matrix = scores.bias_panel()
     # The figure's title heads both panels.
     untitled = Figure(scores.attention, scores.highlight, replace(scores.words, title=""),
-                      theme=get_theme(scores.theme), embed_font=scores.embed_font)
+                      theme=get_theme(scores.theme), embed_font=scores.embed_font, frame=scores.frame)
     return compose(untitled, matrix, title=scores.words.title, id_prefix=id_prefix)
 
 

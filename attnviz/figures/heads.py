@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeAlias
 
     from ..layout.figure import Layout
-    from ..typing import IndexBase, ThemeName, Vectors
+    from ..typing import FrameName, IndexBase, ThemeName, Vectors
     from ..words.figure_text import FigureText
     from .figure import Drawable, Figure
 
@@ -125,7 +125,7 @@ class HeadsFigure(Composite):
 def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
                  v_heads: Sequence[Vectors] | None = None, *, title: str | None = None, subtitle: str | None = None,
                  index_base: IndexBase = 1, id_prefix: str | None = None, theme: ThemeName = "light",
-                 embed_font: bool = False, **panel_kwargs: Any) -> HeadsFigure:
+                 embed_font: bool = False, frame: FrameName = "doc", **panel_kwargs: Any) -> HeadsFigure:
     """One panel per query head, each the exact figure of that head; `panel_kwargs` go to every panel.
     Heads are numbered from `index_base`, as the panels' rows and columns are."""
     if isinstance(index_base, bool) or index_base not in (0, 1):
@@ -148,7 +148,7 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
         try:
             fig = one_head_figure(q[h], k[g], v=None if v is None else v[g], title=f"Query head {h + b}",
                          subtitle=subtitle if subtitle is not None else f"Reads {shared}.", theme=theme,
-                         embed_font=embed_font, index_base=b, **panel_kwargs)
+                         embed_font=embed_font, frame=frame, index_base=b, **panel_kwargs)
         except InputError as err:
             raise err.relocated(_within(f"head {h + 1}")) from None
         if h + b != first:  # the group's K and V are written once, in its first panel
@@ -158,7 +158,8 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
             words = replace(words, k_line=f"K: KV head {g + b}'s, written in query head {first}'s panel",
                             more_vectors=tuple(f"V: KV head {g + b}'s, written in query head {first}'s panel"
                                                if line.startswith("V") else line for line in words.more_vectors))
-            fig = type(fig)(fig.attention, fig.highlight, words, theme=get_theme(fig.theme), embed_font=fig.embed_font)
+            fig = type(fig)(fig.attention, fig.highlight, words, theme=get_theme(fig.theme), embed_font=fig.embed_font,
+                            frame=fig.frame)
         panels.append(fig)
         kv.append(g)
     columns = group if group <= MAX_COLUMNS and n_kv > 1 else min(n_heads, MAX_COLUMNS)
@@ -171,9 +172,10 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
         title = f"{name[0].upper()}{name[1:]}: {n_heads} query head{'s' * (n_heads > 1)}, " \
                 f"{n_kv} KV head{'s' * (n_kv > 1)}{mapping}"
     composite = compose(*panels, arrange=f"grid:{columns}", title=title, id_prefix=id_prefix, theme=theme,
-                        embed_font=embed_font)
+                        embed_font=embed_font, frame=frame)
     return HeadsFigure(composite.panels, kv, base=b, arrange=composite.arrange, title=composite.title,
-                       id_prefix=id_prefix, theme=get_theme(composite.theme), embed_font=composite.embed_font)
+                       id_prefix=id_prefix, theme=get_theme(composite.theme), embed_font=composite.embed_font,
+                       frame=composite.frame)
 
 
 def _within(label: str) -> Callable[[str | None], str]:

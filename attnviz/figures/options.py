@@ -194,6 +194,11 @@ OPTIONS = (
            expects="the colour theme", flag="--theme", metavar="NAME",
            help="light (default), dark, print (greyscale), contrast (high contrast) or auto (follows the viewer's "
                 "light or dark setting)"),
+    Option("frame", type="FrameName", default="doc", check="text", example='frame = "slide"',
+           expects="where the figure lands: doc, slide, slide-4:3, column or column-wide", flag="--frame",
+           metavar="FRAME",
+           help="doc (default: the web figure), slide (16:9, text ≥ 16 px at 1,280×720), slide-4:3, column "
+                "(a 3.3-inch paper column, text ≥ 7 pt) or column-wide (7 inches)"),
     Option("embed_font", type="bool", default=False, check="bool", example="embed_font = true",
            expects="whether to inline the font", flag="--embed-font", action="switch",
            help="inline the font (subset to the figure's characters), so it looks the same everywhere"),
@@ -227,7 +232,7 @@ FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "x_title", "y_title
                 "v_heads", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "align", "scale", "bias", "v",
                 "softmax", "weights", "show", "title", "subtitle")
 #: How figures look, not what they say: also `attnviz page`'s.
-LOOK_FLAGS = ("theme", "embed_font")
+LOOK_FLAGS = ("frame", "theme", "embed_font")
 #: `attnviz render`'s panels.
 PANEL_FLAGS = ("panel", "arrange")
 #: Which walkthrough (`attnviz walkthrough` and `slides`).

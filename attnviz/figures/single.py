@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
-                         SoftmaxForm, ThemeName, Vectors, View)
+                         SoftmaxForm, ThemeName, Vectors, View, FrameName)
 
 __all__ = ["one_head_figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
@@ -36,7 +36,7 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
                     subtitle: str | None = None, tokens: Labels | None = None, q_tokens: Labels | None = None,
                     k_tokens: Labels | None = None, x_title: str | None = None, y_title: str | None = None,
                     elide: bool = False, index_base: IndexBase = 1, id_prefix: str | None = None,
-                    theme: ThemeName = "light", embed_font: bool = False) -> Figure:
+                    theme: ThemeName = "light", embed_font: bool = False, frame: FrameName = "doc") -> Figure:
     """The figure of one head (`figure()` without q_heads): its arguments checked, then the full or scores
     view, or the mask map."""
     from ..words.notation import SOFTMAX_FORMS  # start-up: the default render reads it only here
@@ -56,7 +56,7 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         return _mask_figure(q, k, n=n, shape=shape, highlight=highlight, mask=mask, align=align, title=title,
                             subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title,
                             y_title=y_title, base=index_base, id_prefix=id_prefix, theme=theme,
-                            embed_font=embed_font,
+                            embed_font=embed_font, frame=frame,
                             unused={"scale": scale, "bias": bias, "v": v}, unused_forms={
                                 "softmax": softmax != "expanded", "weights": weights != "named",
                                 "show": show != "scores"})
@@ -110,7 +110,7 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
                      subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
                      q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
                      shown=shown, base=index_base)
-    return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
+    return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame)
 
 
 
@@ -134,7 +134,7 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
                  highlight: HighlightSpec | None, mask: MaskSpec, align: Align, title: str | None,
                  subtitle: str | None, tokens: Labels | None, q_tokens: Labels | None, k_tokens: Labels | None,
                  x_title: str | None, y_title: str | None, base: IndexBase, id_prefix: str | None,
-                 theme: ThemeName, embed_font: bool, unused: dict[str, object],
+                 theme: ThemeName, embed_font: bool, frame: FrameName, unused: dict[str, object],
                  unused_forms: dict[str, bool]) -> Figure:
     """The mask view: a map of the kept cells, from a grid shape alone or from vectors' counts."""
     from ..layout.mask_map import describe_map  # start-up: only the mask view describes a map
@@ -160,7 +160,7 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
                                  ("y_title", y_title))}
     words = describe_map(mask, n_q, n_k, highlight=highlight, q_labels=q_labels, k_labels=k_labels, base=base,
                          **texts)
-    return Figure(None, None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font)
+    return Figure(None, None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame)
 
 
 def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape | None,

@@ -111,7 +111,8 @@ def from_highlights(fig: Drawable) -> Deck:
     slides = []
     for section, (_, step) in zip(document.sections, steps):
         step_words = at_step(words, step)
-        f = Figure(attention, step, step_words, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font)
+        f = Figure(attention, step, step_words, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
+                   frame=fig.frame)
         slides.append(Slide(section.heading, (figure_sentence(attention, step, step_words.show),), None, f,
                             section.name))
     return Deck(title=words.title, heading=words.subtitle, slides=tuple(slides))

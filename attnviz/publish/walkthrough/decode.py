@@ -80,7 +80,8 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
         with_cache = [(marks, replace(w, subtitle=cache)) for (marks, w), cache in zip(steps_words, caches)]
         if len({(layout.width, layout.height) for layout in (lay_out(w) for _, w in with_cache)}) == 1:
             steps_words = with_cache  # (unless one would wrap differently: slides must not jump)
-    figures = [Figure(attention, marks, w, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font)
+    figures = [Figure(attention, marks, w, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
+                      frame=fig.frame)
                for (marks, w), section in zip(steps_words, document.sections)]
     return document, figures
 

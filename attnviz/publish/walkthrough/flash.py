@@ -263,5 +263,5 @@ def _figures(fig: Figure, words: FigureText, steps: Sequence[FlashStep], all_til
             targets += [f"output={i}" for i in done] if attention.values is not None else []
         marks = parse_targets(targets, attention)
         figures.append(Figure(attention, marks, at_step(words, marks, pending_cells, rows, rows),
-                              id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font))
+                              id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font, frame=fig.frame))
     return figures

@@ -54,7 +54,7 @@ def heads_walkthrough(fig: HeadsFigure) -> tuple[Document, list[HeadsFigure]]:
                         for h, panel in enumerate(panels)]
         figures.append(HeadsFigure(
             at_this_step, fig.kv_heads, base=fig.base, arrange=fig.arrange, title=fig.title,
-            id_prefix=section.id_prefix, theme=fig.theme, embed_font=fig.embed_font))
+            id_prefix=section.id_prefix, theme=fig.theme, embed_font=fig.embed_font, frame=fig.frame))
     return document, figures
 
 
@@ -84,12 +84,12 @@ def _panel_at(panel: Figure, when: str) -> Figure:
         cells = frozenset((i, j) for i in rows for j in range(1, n_k + 1))
         marks = parse_targets(None, attention)
         return Figure(attention, marks, at_step(words, marks, cells, rows, rows), theme=theme,
-                      embed_font=panel.embed_font)
+                      embed_font=panel.embed_font, frame=panel.frame)
     kept = kept_rows(attention)
     targets: list[HighlightTarget] = [(i, j) for i in rows for j in range(1, n_k + 1) if kept[i - 1][j - 1]]
     targets.append("softmax")
     marks = parse_targets(targets if when == "now" else None, attention)
-    return Figure(attention, marks, at_step(words, marks), theme=theme, embed_font=panel.embed_font)
+    return Figure(attention, marks, at_step(words, marks), theme=theme, embed_font=panel.embed_font, frame=panel.frame)
 
 
 def _head_section(h: int, panel: Figure, g: int, group: int) -> Section:

@@ -95,7 +95,7 @@ def walkthrough(fig: Figure) -> tuple[Document, list[Figure]]:
         marks = parse_targets(list(section.highlight), attention)
         cells, rows, outputs = _pending(steps, n, attention)
         figures.append(Figure(attention, marks, at_step(words, marks, cells, rows, outputs),
-                              id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font))
+                              id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font, frame=fig.frame))
     return document, figures
 
 

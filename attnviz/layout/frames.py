@@ -1,0 +1,80 @@
+"""Frames: where a figure lands (a docs page, a projected slide, a paper column), as a target shape, a
+physical size and the smallest text allowed there.
+
+A frame is an input to the layout, not a scale applied after it: the layout places its items for the
+frame's shape so that, at the frame's size, no text falls under the frame's floor. `doc` is the figure
+as it has always been drawn (a web page scales it to its column; no floor is promised).
+"""
+
+from __future__ import annotations
+
+from ..numbers.exact import InputError
+from ..records import dataclass
+
+__all__ = ["Frame", "FRAMES", "FRAME_NAMES", "get_frame", "SLIDE_PX", "PT_PER_IN"]
+
+PT_PER_IN = 72
+SLIDE_PX = (1280, 720)  # the size slides are judged at: a 16:9 projector's common resolution
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A target: `width_in` × `height_in` inches (`height_in` None: the height follows the content, as in a
+    paper column). `floor_pt`: the smallest text at that size, in points; `main_pt`: the grid's cell values
+    and the step's main caption (0: no separate floor). `judged_px`: the pixel width the floors are judged
+    at on a screen (a slide at 1,280×720: 16 px and 24 px), 0 for print."""
+
+    name: str
+    width_in: float
+    height_in: float | None
+    floor_pt: float
+    main_pt: float
+    judged_px: int
+
+    @property
+    def aspect(self) -> float | None:
+        """Width over height, for frames with a fixed shape."""
+        return None if self.height_in is None else self.width_in / self.height_in
+
+    @property
+    def is_slide(self) -> bool:
+        """A fixed-shape frame seen on a screen (its viewBox has exactly this aspect)."""
+        return self.height_in is not None and self.judged_px > 0
+
+    def min_size(self, layout_width: float, main: bool = False) -> float:
+        """The smallest font size, in layout units, a figure `layout_width` units wide may use in this frame
+        (0 for `doc`: no floor). A slide's floors are pixels at its judged width (12 pt on a 13.33-inch
+        slide is 16 px at 1,280); a column's are points at its printed width."""
+        floor = self.main_pt if main and self.main_pt else self.floor_pt
+        if not floor:
+            return 0.0
+        if self.judged_px:
+            px = floor * self.judged_px / (self.width_in * PT_PER_IN)  # 12 pt on 13.333 in → 16 px at 1,280
+            return px * layout_width / self.judged_px
+        return floor * layout_width / (self.width_in * PT_PER_IN)
+
+
+FRAMES = {
+    "doc": Frame("doc", 0.0, None, 0.0, 0.0, 0),
+    "slide": Frame("slide", 13.333, 7.5, 12.0, 18.0, SLIDE_PX[0]),
+    "slide-4:3": Frame("slide-4:3", 10.0, 7.5, 12.0, 18.0, 960),
+    "column": Frame("column", 3.3, None, 7.0, 0.0, 0),
+    "column-wide": Frame("column-wide", 7.0, None, 7.0, 0.0, 0),
+}
+FRAME_NAMES = tuple(FRAMES)
+
+
+def get_frame(name: str | Frame, where: str = "frame") -> Frame:
+    """The frame called `name`, or an InputError naming the choices.
+
+    >>> get_frame("slide").aspect == 13.333 / 7.5
+    True
+    >>> round(get_frame("slide").min_size(1280), 1), round(get_frame("slide").min_size(1280, main=True), 1)
+    (16.0, 24.0)
+    """
+    if isinstance(name, Frame):
+        return name
+    if name not in FRAMES:
+        choices = ", ".join(FRAME_NAMES[:-1]) + " or " + FRAME_NAMES[-1]
+        raise InputError(f"unknown frame {name!r}; choose {choices}", where)
+    return FRAMES[name]
