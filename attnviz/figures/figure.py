@@ -186,11 +186,12 @@ class Figure(Drawable):
 
             if TYPE_CHECKING:
                 assert isinstance(words, MapText)
-            layout: Layout = lay_out_map(replace(words, legend=False) if panel else words, cell, grid_top, title_role)
+            layout: Layout = lay_out_map(replace(words, legend=False) if panel else words, cell, grid_top, title_role,
+                                         frame=get_frame(self.frame))
             return layout
         if TYPE_CHECKING:
             assert isinstance(words, FigureText)
-        layout = lay_out(words, cell, grid_top, title_role)
+        layout = lay_out(words, cell, grid_top, title_role, frame=get_frame(self.frame))
         return layout
 
     def bias_panel(self) -> Figure:

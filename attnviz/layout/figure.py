@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
 
     from ..words.figure_text import Cell, FigureText, OutputRow, SoftmaxRow
+    from .frames import Frame
     from .items import Item
 
 
@@ -97,10 +98,11 @@ def _width(text: str, role: str) -> float:
 
 
 def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float | None = None,
-            title_role: str = "title") -> Layout:
+            title_role: str = "title", frame: Frame | None = None) -> Layout:
     """Place a `content.FigureText`; returns a `Layout`.
 
     `min_cell_w`, `grid_top`: at least this cell width and first row's top, so composed panels line up.
+    `frame`: where the figure lands (layout.frames; None or doc: the web figure).
     """
     items: list[Item] = []
     n_k = len(words.k_labels)

@@ -9,9 +9,11 @@ as it has always been drawn (a web page scales it to its column; no floor is pro
 from __future__ import annotations
 
 from ..numbers.exact import InputError
-from ..records import dataclass
+from ..records import dataclass, replace
+from .items import Layout, Text, translate
 
-__all__ = ["Frame", "FRAMES", "FRAME_NAMES", "get_frame", "SLIDE_PX", "PT_PER_IN"]
+__all__ = ["Frame", "FRAMES", "FRAME_NAMES", "get_frame", "SLIDE_PX", "PT_PER_IN", "MAIN_ROLES", "text_floor_misses",
+           "fit_to_frame"]
 
 PT_PER_IN = 72
 SLIDE_PX = (1280, 720)  # the size slides are judged at: a 16:9 projector's common resolution
@@ -78,3 +80,33 @@ def get_frame(name: str | Frame, where: str = "frame") -> Frame:
         choices = ", ".join(FRAME_NAMES[:-1]) + " or " + FRAME_NAMES[-1]
         raise InputError(f"unknown frame {name!r}; choose {choices}", where)
     return FRAMES[name]
+
+
+#: Roles held to a frame's main floor (18 pt on a slide): the grid's values and a step's main caption.
+MAIN_ROLES = frozenset({"score", "score-computed", "caption"})
+
+
+def text_floor_misses(layout: Layout, frame: Frame) -> list[tuple[str, str, float, float]]:
+    """(role, text, size, floor) of every text in `layout` under `frame`'s floor, in layout units at the
+    layout's width (a slide frame's viewBox fills the slide; a column's fills the column's width). Empty
+    for the doc frame. What the layouts check before they settle, and what the tests measure."""
+    misses = []
+    for item in layout.walk():
+        if isinstance(item, Text):
+            floor = frame.min_size(layout.width, main=item.role in MAIN_ROLES)
+            if item.style.size < floor - 1e-9:
+                misses.append((item.role, item.text, item.style.size, floor))
+    return misses
+
+
+def fit_to_frame(layout: Layout, frame: Frame) -> Layout:
+    """`layout` on a canvas of exactly `frame`'s aspect (a slide), its content centred: the wider side
+    kept, the other grown. A frame without a fixed shape (doc, a column) returns `layout` as it is."""
+    aspect = frame.aspect
+    if aspect is None or not layout.width or not layout.height:
+        return layout
+    width, height = max(layout.width, layout.height * aspect), max(layout.height, layout.width / aspect)
+    dx, dy = (width - layout.width) / 2, (height - layout.height) / 2
+    items = [translate(item, dx, dy) for item in layout.items] if dx or dy else list(layout.items)
+    grid = layout.grid and (layout.grid[0] + dx, layout.grid[1] + dy, layout.grid[2])
+    return replace(layout, width=width, height=height, items=items, grid=grid)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from ..engine.attention import BoundMask
     from ..typing import HighlightSpec
+    from .frames import Frame
     from .items import Item
 
     Runs = tuple[tuple[int, int], ...]  # one row's runs
@@ -209,10 +210,11 @@ def map_geometry(words: MapText, cell: float | None = None) -> float:
 
 
 def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | None = None,
-                title_role: str = "title") -> Layout:
+                title_role: str = "title", frame: Frame | None = None) -> Layout:
     """Place a `MapText`; returns a `Layout` whose `grid` is (x, y, cell) of the map's top-left corner.
 
     `cell`, `grid_top`: a composed figure's shared cell size and grid top, so panels line up.
+    `frame`: where the figure lands (layout.frames; None or doc: the web figure).
     """
     n_q, n_k = words.shape
     cell = map_geometry(words, cell)

@@ -57,7 +57,8 @@ def render_svg(layout: Layout, id_prefix: str, theme: str | Theme = "light", des
         root.attributes["aria-description"] = description
     # <title> and <desc> come first, for screen readers.
     root.add(Element("title", {"id": f"{id_prefix}-title"}, layout.title))
-    root.add(Element("desc", {"id": f"{id_prefix}-desc"}, layout.desc))
+    desc = layout.desc + (f" Laid out to fit: {'; '.join(layout.choices)}." if layout.choices else "")
+    root.add(Element("desc", {"id": f"{id_prefix}-desc"}, desc))
     css = stylesheet(id_prefix, theme, font_css)
     if css:
         root.add(Element("style", {}, css))
