@@ -149,7 +149,7 @@ def test_every_colour_is_a_custom_property_in_the_host_stylesheet():
     from attnviz.render.themes import host_stylesheet
 
     css = host_stylesheet()
-    assert set(re.findall(r"var\(--attnviz-([a-z-]+),", css)) == set(COLOUR_NAMES)
+    assert set(re.findall(r"var\(--attnviz-([a-z0-9-]+),", css)) == set(COLOUR_NAMES)
     scopes = {selector.split(")")[0] + ")" for selector, _ in _rules(css)}
     assert scopes == {f":where(svg.attnviz[data-attnviz-theme={name}])" for name in THEME_NAMES}
 

@@ -33,6 +33,8 @@ class Bound:
     keep: Callable[[int, int], object]  # (i, j) -> a truth value, 0-based
     runs: Callable[[int], Runs]  # i -> runs
     positional: bool = False  # uses the query's position, so the alignment matters
+    # A union's parts, in order, as (name, runs): what `--color-by part` colours (empty for other masks).
+    parts: tuple[tuple[str, Callable[[int], Runs]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,16 @@ def bind_family(option: MaskOption, grid: Grid) -> Bound:
         kept = complement_runs(positions_runs(positions, n_k), n_k)
         return Bound("padding", lambda base: f"j not in {set_text(positions, base)}", lambda i, j: j not in padded,
                      lambda i: kept)
+    if kind == "keys":
+        positions = _zero_based(_ints(value), grid, where, n_k, "key position", "keys")
+        chosen, columns = frozenset(positions), positions_runs(positions, n_k)
+        return Bound("key columns", lambda base: f"j in {set_text(positions, base)}", lambda i, j: j in chosen,
+                     lambda i: columns)
+    if kind == "random":
+        assert isinstance(value, int)
+        seed = opts["seed"]
+        assert isinstance(seed, int)
+        return _random(value, seed, grid)
     if kind == "matrix":
         assert isinstance(value, tuple)
         matrix: tuple[tuple[bool, ...], ...] = value
@@ -137,6 +149,54 @@ def bind_family(option: MaskOption, grid: Grid) -> Bound:
         return Bound("explicit", lambda base: f"(i,j) marked 1 in [{rows}]", lambda i, j: matrix[i][j],
                      row_runs.__getitem__)
     raise AssertionError(kind)
+
+
+_MASK64 = 2**64 - 1
+
+
+def _splitmix64(state: int) -> tuple[int, int]:
+    """SplitMix64 (Steele, Lea and Flood 2014): the next state and a 64-bit output, in Python integers,
+    so every platform draws the same keys."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return state, z ^ (z >> 31)
+
+
+def random_keys(count: int, n_k: int, seed: int, position: int) -> tuple[int, ...]:
+    """The `count` keys (0-based, sorted) a query at key position `position` keeps under `random=count,seed=seed`:
+    Floyd's sampling of distinct keys from 0..n_k-1, driven by SplitMix64 started at seed·2³² + position,
+    each draw below a bound by rejection (no modulo bias). All keys when count >= n_k.
+
+    >>> random_keys(2, 8, 0, 0), random_keys(2, 8, 0, 1), random_keys(9, 3, 5, 0)
+    ((2, 4), (2, 7), (0, 1, 2))
+    """
+    if count >= n_k:
+        return tuple(range(n_k))
+    state = (seed * 2**32 + position) & _MASK64
+    chosen: set[int] = set()
+    for top in range(n_k - count, n_k):
+        bound = top + 1
+        limit = 2**64 - 2**64 % bound
+        while True:
+            state, draw = _splitmix64(state)
+            if draw < limit:
+                break
+        pick = draw % bound
+        chosen.add(top if pick in chosen else pick)
+    return tuple(sorted(chosen))
+
+
+def _random(count: int, seed: int, grid: Grid) -> Bound:
+    """`count` keys a row drawn at random (BigBird's random attention), the same cells on every platform."""
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset)
+    rows = [random_keys(count, n_k, seed, i + offset) for i in range(grid.n_q)]
+    row_runs = [positions_runs(keys, n_k) for keys in rows]
+    sets = [frozenset(keys) for keys in rows]
+    plural = "s" * (count > 1)
+    return Bound("random", lambda base: f"j in {count} random key{plural} of row {p} (seed {seed})",
+                 lambda i, j: j in sets[i], row_runs.__getitem__, True)
 
 
 def _ints(value: object) -> tuple[int, ...]:

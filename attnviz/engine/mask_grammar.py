@@ -26,7 +26,7 @@ ALIGNMENTS = ("top-left", "bottom-right")
 #: Each family's form, in the words of error messages and docs.
 FAMILIES = ("causal", "none", "full", "window=W[,symmetric][,dilation=D]", "global=J,J,...",
             "prefix=P[,documents=ID,...]", "chunk=C[,offset=O]", "segments=ID,ID,...", "documents=ID,ID,...",
-            "padding=J,J,...", "matrix=ROW;ROW;...")
+            "padding=J,J,...", "keys=J,J,...", "random=R,seed=S", "matrix=ROW;ROW;...")
 MAX_PARAMETER = 10**6  # window, prefix and chunk sizes beyond any grid are all the same mask
 
 
@@ -165,6 +165,12 @@ def _positions(text: str, where: str) -> tuple[object, Options]:
     return tuple(sorted(set(positions))), {}
 
 
+def _random(text: str, where: str) -> tuple[object, Options]:
+    main, options = _with_options(text, where, {"seed": "S"})
+    seed = _bounded(_joined(options["seed"]), where, 0, "a seed") if "seed" in options else 0
+    return _bounded(main, where, 1, "a number of keys per row"), {"seed": seed}
+
+
 def _matrix(text: str, where: str) -> tuple[object, Options]:
     rows = [row.strip() for row in text.split(";")]
     if len(rows) > 1 and rows[-1] == "":
@@ -180,4 +186,5 @@ def _matrix(text: str, where: str) -> tuple[object, Options]:
 
 _PARSERS: dict[str, Parser] = {"window": _window, "global": _positions, "prefix": _prefix, "chunk": _chunk,
                                "segments": _segments, "documents": _segments, "padding": _positions,
+                               "keys": _positions, "random": _random,
                                "matrix": _matrix}

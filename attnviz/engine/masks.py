@@ -16,6 +16,9 @@ figure's default 1-based positions; `Mask.rule_text(0)` writes the same rule 0-b
     segments=ID,...        keep j<=i when i and j have the same segment id (packed documents, causal)
     documents=ID,...       keep i and j with the same segment id (block-diagonal, bidirectional)
     padding=4,5            mask those key positions (with causal, unless `none` is given too)
+    keys=1,2               keep j in {1,2}: chosen key columns (summary tokens; `sink=` for the first S)
+    random=R,seed=S        keep R keys a row, drawn by SplitMix64 from seed·2³² + the query's position
+                           (Floyd's sampling, rejection below each bound): the same cells everywhere
     matrix=10;11           keep the cells marked 1
 
 Masks combine: `a & b` keeps a cell both keep, `a | b` one that either keeps, `~a` (or `!a`) one
@@ -326,7 +329,8 @@ def resolve(mask: object, n_q: int, n_k: int, align: str = "top-left", index_bas
     rule = bound.rule
     if bound.positional and n_q != n_k:
         rule = _aligned(bound.rule, align)
-    return BoundMask(bound.name, rule(index_base), bound.keep, rule_at=rule, row_runs=bound.runs, shape=(n_q, n_k))
+    return BoundMask(bound.name, rule(index_base), bound.keep, rule_at=rule, row_runs=bound.runs, shape=(n_q, n_k),
+                     parts=bound.parts)
 
 
 def _only_padding(mask: Mask) -> bool:
@@ -379,7 +383,8 @@ def _bind(mask: Mask, grid: Grid) -> Bound:
 
     return Bound(" or ".join(_grouped_name(b.name, " + ") for b in bound),
                  lambda base: " or ".join(_grouped(b.rule(base)) for b in bound),
-                 lambda i, j: any(k(i, j) for k in keeps), any_runs, positional)
+                 lambda i, j: any(k(i, j) for k in keeps), any_runs, positional,
+                 tuple((b.name, b.runs) for b in bound))
 
 
 def _family(mask: Mask, *kinds: str) -> bool:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from .heads import HeadsFigure
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
-                         SoftmaxForm, ThemeName, Vectors, View, FrameName)
+                         SoftmaxForm, ThemeName, Vectors, View, FrameName, ColorBy)
 
 __all__ = ["Drawable", "Figure", "figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc",
+               frame: FrameName = "doc", color_by: ColorBy = "none",
                q_heads: None = None, k_heads: None = None, v_heads: None = None) -> Figure: ...
 
     @overload
@@ -45,7 +45,7 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc",
+               frame: FrameName = "doc", color_by: ColorBy = "none",
                q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
                v_heads: Sequence[Vectors] | None = None) -> HeadsFigure: ...
 
@@ -59,7 +59,7 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
            tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
            x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
            id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc",
+               frame: FrameName = "doc", color_by: ColorBy = "none",
            q_heads: Sequence[Vectors] | None = None, k_heads: Sequence[Vectors] | None = None,
            v_heads: Sequence[Vectors] | None = None) -> Figure | HeadsFigure:
     """Build the figure for query vectors `q` and key vectors `k` (default: the seed's).
@@ -98,6 +98,8 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     same where DejaVu is not installed. `frame`: where the figure lands: "doc" (default, the web figure),
     "slide" (16:9; no text under 16 px at 1,280×720), "slide-4:3", "column" (a 3.3-inch paper column; no
     text under 7 pt) or "column-wide" (7 inches): the layout is made for it (`layout.frames`).
+    `color_by`: "none" (default) or "part": a mask map colours each part of a union (`a | b`) by the first
+    part that keeps the cell, with one legend entry per part.
     `q_heads`, `k_heads`, `v_heads` (instead of `q`, `k`, `v`): one list of vectors per query head
     and per KV head, for multi-head, grouped-query and multi-query attention (`heads.heads_figure`):
     one panel per query head; the other arguments apply to every panel.
@@ -113,6 +115,8 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
         if given or q_heads is None:
             raise InputError("give q_heads, k_heads (and v_heads) for several heads, or q, k (and v) for one, "
                              "not both", given[0] if given else "q_heads")
+        if color_by != "none":
+            raise InputError("colour by part in a mask map (view='mask') of one head", "color_by")
         if view == "mask":
             raise InputError("heads draw each head's scores; the mask view has none (every head shares the mask)",
                              "view")
@@ -125,7 +129,7 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
                            scale=scale, bias=bias, softmax=softmax, weights=weights, show=show, title=title,
                            subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title,
                            y_title=y_title, elide=elide, index_base=index_base, id_prefix=id_prefix, theme=theme,
-                           embed_font=embed_font, frame=frame)
+                           embed_font=embed_font, frame=frame, color_by=color_by)
 
 
 # `attnviz.figure.Figure`, the path documented before 0.2 (setattr: a type checker refuses a new attribute on

@@ -137,7 +137,8 @@ OPTIONS = (
            flag="--mask", metavar="MASK", action="append", dash_value=True,
            help="causal (default), none (or full), window=W[,symmetric][,dilation=D], global=J,..., "
                 "prefix=P[,documents=ID,...], chunk=C[,offset=O], segments=ID,... (causal), documents=ID,... "
-                "(bidirectional), padding=J,..., matrix=ROW;ROW;... (rows of 0/1); combined with & (both), | "
+                "(bidirectional), padding=J,..., keys=J,... (key columns), random=R,seed=S (R keys a row), "
+                "matrix=ROW;ROW;... (rows of 0/1); combined with & (both), | "
                 '(either), ~ or ! (not) and parentheses, e.g. "window=3,symmetric | global=1"; repeatable: a cell '
                 "is kept only when every mask keeps it"),
     Option("align", type="Align", default="top-left", check="text", example='align = "bottom-right"',
@@ -199,6 +200,11 @@ OPTIONS = (
            metavar="FRAME",
            help="doc (default: the web figure), slide (16:9, text ≥ 16 px at 1,280×720), slide-4:3, column "
                 "(a 3.3-inch paper column, text ≥ 7 pt) or column-wide (7 inches)"),
+    Option("color_by", type="ColorBy", default="none", check="text", example='color_by = "part"',
+           expects="none or part: whether a mask map colours each part of a union", flag="--color-by",
+           metavar="WHAT",
+           help="none (default) or part: a mask map colours each part of a union (a | b) by the first part "
+                "that keeps the cell, one legend entry a part"),
     Option("embed_font", type="bool", default=False, check="bool", example="embed_font = true",
            expects="whether to inline the font", flag="--embed-font", action="switch",
            help="inline the font (subset to the figure's characters), so it looks the same everywhere"),
@@ -228,9 +234,9 @@ WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "wal
 
 # The order the flags appear in `--help`: what a figure shows, then how it looks.
 #: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).
-FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "x_title", "y_title", "q", "k", "q_heads", "k_heads",
-                "v_heads", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "align", "scale", "bias", "v",
-                "softmax", "weights", "show", "title", "subtitle")
+FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "x_title", "y_title", "q", "k", "q_heads",
+                "k_heads", "v_heads", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "align", "scale", "bias",
+                "v", "softmax", "weights", "show", "title", "subtitle")
 #: How figures look, not what they say: also `attnviz page`'s.
 LOOK_FLAGS = ("frame", "theme", "embed_font")
 #: `attnviz render`'s panels.

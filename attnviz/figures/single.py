@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
-                         SoftmaxForm, ThemeName, Vectors, View, FrameName)
+                         SoftmaxForm, ThemeName, Vectors, View, FrameName, ColorBy)
 
 __all__ = ["one_head_figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
@@ -36,7 +36,8 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
                     subtitle: str | None = None, tokens: Labels | None = None, q_tokens: Labels | None = None,
                     k_tokens: Labels | None = None, x_title: str | None = None, y_title: str | None = None,
                     elide: bool = False, index_base: IndexBase = 1, id_prefix: str | None = None,
-                    theme: ThemeName = "light", embed_font: bool = False, frame: FrameName = "doc") -> Figure:
+                    theme: ThemeName = "light", embed_font: bool = False, frame: FrameName = "doc",
+                    color_by: ColorBy = "none") -> Figure:
     """The figure of one head (`figure()` without q_heads): its arguments checked, then the full or scores
     view, or the mask map."""
     from ..words.notation import SOFTMAX_FORMS  # start-up: the default render reads it only here
@@ -56,10 +57,13 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         return _mask_figure(q, k, n=n, shape=shape, highlight=highlight, mask=mask, align=align, title=title,
                             subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title,
                             y_title=y_title, base=index_base, id_prefix=id_prefix, theme=theme,
-                            embed_font=embed_font, frame=frame,
+                            embed_font=embed_font, frame=frame, color_by=color_by,
                             unused={"scale": scale, "bias": bias, "v": v}, unused_forms={
                                 "softmax": softmax != "expanded", "weights": weights != "named",
                                 "show": show != "scores"})
+    if color_by != "none":
+        raise InputError(f"only the mask view colours a union's parts (view='mask'); the {view} view draws scores",
+                         "color_by")
     for name, value in (("n", n), ("shape", shape), ("x_title", x_title), ("y_title", y_title)):
         if value is not None:
             raise InputError(f"only the mask view takes {name} (view='mask'); the {view} view draws the vectors' "
@@ -134,7 +138,8 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
                  highlight: HighlightSpec | None, mask: MaskSpec, align: Align, title: str | None,
                  subtitle: str | None, tokens: Labels | None, q_tokens: Labels | None, k_tokens: Labels | None,
                  x_title: str | None, y_title: str | None, base: IndexBase, id_prefix: str | None,
-                 theme: ThemeName, embed_font: bool, frame: FrameName, unused: dict[str, object],
+                 theme: ThemeName, embed_font: bool, frame: FrameName, color_by: ColorBy,
+                 unused: dict[str, object],
                  unused_forms: dict[str, bool]) -> Figure:
     """The mask view: a map of the kept cells, from a grid shape alone or from vectors' counts."""
     from ..layout.mask_map import describe_map  # start-up: only the mask view describes a map
@@ -159,7 +164,7 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
              for name, value in (("title", title), ("subtitle", subtitle), ("x_title", x_title),
                                  ("y_title", y_title))}
     words = describe_map(mask, n_q, n_k, highlight=highlight, q_labels=q_labels, k_labels=k_labels, base=base,
-                         **texts)
+                         color_by=color_by, **texts)
     return Figure(None, None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame)
 
 

@@ -57,6 +57,9 @@ class MapText:
     numeric_ticks: bool = True  # index ticks (thinned as n grows), not token labels
     legend: bool = True  # False in a composed figure, which draws one legend for all panels
     base: int = 1  # index base of the numeric ticks
+    # `--color-by part`: the union's part names (legend order) and, per row, each run's part (0-based)
+    parts: tuple[str, ...] = ()
+    run_parts: tuple[tuple[int, ...], ...] = ()
     view = "mask"  # not a field: what every map is
 
     @property
@@ -66,7 +69,8 @@ class MapText:
 
     def legend_keys(self) -> list[str]:
         """The legend entries this map needs: kept and masked always; the others when drawn."""
-        keys = ["kept", "masked"]
+        keys = [f"part-{n}" for n in range(1, len(self.parts) + 1)] if self.parts else ["kept"]
+        keys.append("masked")
         if any(self.computed):
             keys.append("computed")
         if any(not runs for runs in self.runs):
@@ -81,6 +85,23 @@ def row_runs(mask: BoundMask, i: int, n_k: int) -> Runs:
     if runs is not None:
         return tuple(runs(i))
     return _runs_of(j for j in range(n_k) if mask.keep(i, j))
+
+
+MAX_PARTS = 6  # colours a union's parts can take (themes: part-1 .. part-6)
+
+
+def _part_names(mask: BoundMask, color_by: str) -> tuple[str, ...]:
+    """The legend's part names for `--color-by part` (none otherwise), checked against the palette."""
+    if color_by not in ("none", "part"):
+        raise InputError(f"expected none or part, got {color_by!r}", "color_by")
+    if color_by == "none":
+        return ()
+    names = tuple(name for name, _ in getattr(mask, "parts", ()))
+    if not names:
+        raise InputError("colouring by part needs a union of masks (a | b); this mask has one part", "color_by")
+    if len(names) > MAX_PARTS:
+        raise InputError(f"colouring by part takes up to {MAX_PARTS} parts; this union has {len(names)}", "color_by")
+    return tuple(name if names.count(name) == 1 else f"{name} {n}" for n, name in enumerate(names, 1))
 
 
 def _runs_of(positions: Iterable[int]) -> Runs:
@@ -104,12 +125,18 @@ def _runs_of(positions: Iterable[int]) -> Runs:
 def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpec | None = None,
                  title: str | None = None, subtitle: str | None = None, q_labels: Sequence[str] | None = None,
                  k_labels: Sequence[str] | None = None, x_title: str | None = None, y_title: str | None = None,
-                 base: int = 1) -> MapText:
+                 base: int = 1, color_by: str = "none") -> MapText:
     """The words of a mask map for `mask` (an `engine.BoundMask` bound to n_q×n_k).
 
     `highlight`: targets as for `figure()` ("I,J", "row=I", "mask", (i, j)), in the figure's index base.
+    `color_by`: "none", or "part": each run coloured by the first part of the union that keeps it.
     """
     runs = tuple(row_runs(mask, i, n_k) for i in range(n_q))
+    parts, run_parts = _part_names(mask, color_by), tuple[tuple[int, ...], ...]()
+    if parts:
+        pieces = [mask.part_runs(i) for i in range(n_q)]
+        runs = tuple(tuple((a, b) for a, b, _ in row) for row in pieces)
+        run_parts = tuple(tuple(n for _, _, n in row) for row in pieces)
     computed = _computed_runs(highlight, runs, n_q, n_k, base)
     numeric = q_labels is None and k_labels is None
     rule = mask.rule_text(base)
@@ -128,6 +155,8 @@ def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpe
         computed=computed,
         numeric_ticks=numeric,
         base=base,
+        parts=parts,
+        run_parts=run_parts,
     )
 
 
@@ -277,8 +306,14 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
     empty: list[int] = []
     for i, runs in enumerate(words.runs):
         y0 = top + i * cell
-        rects = tuple(Rect("kept", map_x + (a - 1) * cell, y0, (b - a + 1) * cell, cell,
-                           attrs=(("data-k", f"{a}-{b}"),)) for a, b in runs)
+        if words.parts:  # each run in its part's colour, named by the part
+            parts = words.run_parts[i]
+            rects = tuple(Rect(f"kept-part-{parts[n] + 1}", map_x + (a - 1) * cell, y0, (b - a + 1) * cell, cell,
+                               attrs=(("data-k", f"{a}-{b}"), ("data-part", words.parts[parts[n]])))
+                          for n, (a, b) in enumerate(runs))
+        else:
+            rects = tuple(Rect("kept", map_x + (a - 1) * cell, y0, (b - a + 1) * cell, cell,
+                               attrs=(("data-k", f"{a}-{b}"),)) for a, b in runs)
         children.append(Group(("attnviz-row",), (("data-q", str(i + 1)),), rects))
         if not runs:
             empty.append(i)
@@ -297,7 +332,7 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
                           attrs=(("data-q", str(i + 1)),)))
     y = top + map_h + 18
     if words.legend:
-        legend, y = lay_out_legend(words.legend_keys(), PAD, y, wrap_w)
+        legend, y = lay_out_legend(words.legend_keys(), PAD, y, wrap_w, words.parts)
         items += legend
     right = max([map_x + map_w + 14, PAD + wrap_w] + [right_edge(item) for item in items])
     layout = Layout(width=right + PAD, height=y + PAD - 12, title=words.title or words.caption,
@@ -305,10 +340,13 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
     return layout
 
 
-def lay_out_legend(keys: Sequence[str], x0: float, y: float, max_width: float) -> tuple[list[Group], float]:
-    """The legend's swatches and words, wrapped to `max_width`; returns (items, y below it)."""
+def lay_out_legend(keys: Sequence[str], x0: float, y: float, max_width: float,
+                   parts: Sequence[str] = ()) -> tuple[list[Group], float]:
+    """The legend's swatches and words, wrapped to `max_width`; returns (items, y below it). `parts`: the names
+    of a union's parts, one entry each (`--color-by part`) in place of "kept"."""
     swatch, gap, row_h = 14, 22, 22
-    entries = [entry for entry in LEGEND if entry[0] in keys]
+    part_entries = tuple((f"part-{n}", f"kept-part-{n}", name) for n, name in enumerate(parts, 1))
+    entries = [entry for entry in part_entries + LEGEND if entry[0] in keys]
     items: list[Group] = []
     x = x0
     style = STYLES["legend"]
