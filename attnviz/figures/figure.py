@@ -19,6 +19,7 @@ from ..layout.figure import lay_out
 from .files import write_atomic
 from ..render.themes import get_theme
 from ..layout.frames import get_frame
+from ..engine.mask_cells import MaskCells
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -155,10 +156,10 @@ class Figure(Drawable):
     """One attention figure (a full figure, a score table or a mask map). `svg()` gives the SVG text;
     `save(path)` writes SVG, PNG or PDF atomically."""
 
-    def __init__(self, attention: Attention | None, highlight: Highlight | None, words: FigureText | MapText,
+    def __init__(self, attention: Attention | MaskCells | None, highlight: Highlight | None, words: FigureText | MapText,
                  id_prefix: str | None = None, theme: ThemeName | Theme = "light", embed_font: bool = False,
                  frame: str | Frame = "doc") -> None:
-        self.attention = attention  # None for a mask map drawn without vectors
+        self.attention = attention  # a mask map's: its MaskCells (kept, runs(i)); None only for hand-made figures
         self.highlight = highlight
         self.words = words  # a MapText for the mask view
         self.theme: str = get_theme(theme).name
@@ -201,7 +202,7 @@ class Figure(Drawable):
         from ..words.figure_text import describe_bias  # start-up: only a bias panel needs it
 
         attention, words = self.attention, self.words
-        if attention is None or not attention.biases or self.view == "mask":
+        if attention is None or isinstance(attention, MaskCells) or not attention.biases:
             raise InputError("the figure has no bias to draw: give one (bias=...)", "bias")
         if TYPE_CHECKING:
             assert isinstance(words, FigureText)
@@ -219,7 +220,7 @@ class Figure(Drawable):
             map_words: str = map_sentence(words)
             return map_words
         if TYPE_CHECKING:  # a figure with words is drawn from vectors
-            assert isinstance(words, FigureText) and self.attention is not None and self.highlight is not None
+            assert isinstance(words, FigureText) and isinstance(self.attention, Attention) and self.highlight is not None
         sentence: str = figure_sentence(self.attention, self.highlight, words.show, words.base)
         return f"{sentence}; {words.elided}" if words.elided else sentence
 
@@ -231,7 +232,7 @@ class Figure(Drawable):
             n_q, n_k = words.shape
             return f"<attnviz.Figure {n_q}x{n_k} mask map: {words.caption}>"
         if TYPE_CHECKING:
-            assert attention is not None
+            assert isinstance(attention, Attention)
         n_q, n_k = attention.shape
         return f"<attnviz.Figure {n_q}x{n_k} {attention.mask.name}>"
 

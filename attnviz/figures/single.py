@@ -12,6 +12,7 @@ from ..numbers.exact import InputError
 from ..words.highlight import parse_targets
 from ..words.user_text import check_labels, check_text
 from .figure import Figure
+from ..engine.mask_cells import MaskCells
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -165,7 +166,8 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
                                  ("y_title", y_title))}
     words = describe_map(mask, n_q, n_k, highlight=highlight, q_labels=q_labels, k_labels=k_labels, base=base,
                          color_by=color_by, **texts)
-    return Figure(None, None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame)
+    return Figure(MaskCells(mask, n_q, n_k), None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font,
+                  frame=frame)
 
 
 def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape | None,

@@ -46,7 +46,7 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
     """(Document, figures) for decoding `fig` (an `attnviz.Figure`) after a prompt of `prompt` tokens."""
     attention, words = fig.attention, fig.words
     if TYPE_CHECKING:  # a walkthrough is of a full figure: its vectors and its words
-        assert attention is not None and isinstance(words, FigureText)
+        assert isinstance(attention, Attention) and isinstance(words, FigureText)
         theme = cast("ThemeName", fig.theme)  # a figure keeps its theme's name as a str
     else:
         theme = fig.theme

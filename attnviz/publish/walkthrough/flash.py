@@ -51,7 +51,7 @@ def flash_walkthrough(fig: Figure, block: tuple[int, int],
                          "flash_order")
     attention = fig.attention
     if TYPE_CHECKING:  # a walkthrough is of a full figure: its vectors and its words
-        assert attention is not None and isinstance(fig.words, FigureText)
+        assert isinstance(attention, Attention) and isinstance(fig.words, FigureText)
     try:
         all_tiles = tiles(attention, block, order)
     except InputError as err:
@@ -241,7 +241,7 @@ def _figures(fig: Figure, words: FigureText, steps: Sequence[FlashStep], all_til
              document: Document) -> list[Figure]:
     attention = fig.attention
     if TYPE_CHECKING:  # a walkthrough is of a full figure
-        assert attention is not None
+        assert isinstance(attention, Attention)
         theme = cast("ThemeName", fig.theme)  # a figure keeps its theme's name as a str
     else:
         theme = fig.theme
