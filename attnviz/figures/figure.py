@@ -156,8 +156,8 @@ class Figure(Drawable):
     """One attention figure (a full figure, a score table or a mask map). `svg()` gives the SVG text;
     `save(path)` writes SVG, PNG or PDF atomically."""
 
-    def __init__(self, attention: Attention | MaskCells | None, highlight: Highlight | None, words: FigureText | MapText,
-                 id_prefix: str | None = None, theme: ThemeName | Theme = "light", embed_font: bool = False,
+    def __init__(self, attention: Attention | MaskCells | None, highlight: Highlight | None,
+                 words: FigureText | MapText, id_prefix: str | None = None, theme: ThemeName | Theme = "light", embed_font: bool = False,
                  frame: str | Frame = "doc") -> None:
         self.attention = attention  # a mask map's: its MaskCells (kept, runs(i)); None only for hand-made figures
         self.highlight = highlight
@@ -220,7 +220,8 @@ class Figure(Drawable):
             map_words: str = map_sentence(words)
             return map_words
         if TYPE_CHECKING:  # a figure with words is drawn from vectors
-            assert isinstance(words, FigureText) and isinstance(self.attention, Attention) and self.highlight is not None
+            assert isinstance(words, FigureText) and isinstance(self.attention, Attention)
+            assert self.highlight is not None
         sentence: str = figure_sentence(self.attention, self.highlight, words.show, words.base)
         return f"{sentence}; {words.elided}" if words.elided else sentence
 
