@@ -157,7 +157,8 @@ class Figure(Drawable):
     `save(path)` writes SVG, PNG or PDF atomically."""
 
     def __init__(self, attention: Attention | MaskCells | None, highlight: Highlight | None,
-                 words: FigureText | MapText, id_prefix: str | None = None, theme: ThemeName | Theme = "light", embed_font: bool = False,
+                 words: FigureText | MapText, id_prefix: str | None = None, theme: ThemeName | Theme = "light",
+                 embed_font: bool = False,
                  frame: str | Frame = "doc") -> None:
         self.attention = attention  # a mask map's: its MaskCells (kept, runs(i)); None only for hand-made figures
         self.highlight = highlight
