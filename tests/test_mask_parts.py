@@ -187,3 +187,35 @@ def test_a_mask_map_exposes_its_kept_cells_like_a_full_figure(n, mask):
     brute = resolve(mask, n, n)
     assert cells.kept == tuple(tuple(bool(brute.keep(i, j)) for j in range(n)) for i in range(n))
     assert all(cells.runs(i) == brute.runs(i) for i in range(n))
+
+
+def test_any_mask_takes_a_name_and_rule_from_a_spec_table_flags_or_the_api(tmp_path):
+    spec = tmp_path / "s.toml"
+    spec.write_text('view = "mask"\nn = 3\n[mask]\nmatrix = [[1, 0, 0], [1, 1, 0], [0, 1, 1]]\n'
+                    'name = "banded"\nrule = "j in {i-1, i}"\n')
+    out = tmp_path / "m.svg"
+    assert run_cli("render", str(spec), "-o", str(out)).code == 0
+    svg = out.read_text()
+    assert "banded mask keeps j in {i-1, i}" in svg and "marked 1" not in svg
+    assert re.findall(r'data-q="(\d)"><rect[^>]*data-k="([\d-]+)"', svg) == [("1", "1-1"), ("2", "1-2"), ("3", "2-3")]
+    result = run_cli("render", "--view", "mask", "--n", "4", "--mask", "window=2 | keys=1", "--mask-name", "local",
+                     "--mask-rule", "j=1, or i-2<j<=i", "-o", str(out))
+    assert result.code == 0 and "local mask keeps j=1, or i-2&lt;j&lt;=i" in out.read_text()
+    fig = attnviz.figure(view="mask", n=4, mask=attnviz.Mask("window=2", name="local"))
+    assert fig.words.caption == "local mask keeps i-2<j<=i"  # the family's own rule when none is given
+    bad = run_cli("render", "--view", "mask", "--n", "3", "--mask-name", "a\x07b")
+    assert bad.code == 2 and bad.stderr.startswith("attnviz: error:") and bad.stderr.count("\n") == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 5), st.sampled_from([0, 1]))
+def test_a_pasted_function_sees_absolute_query_positions_under_bottom_right(n_q, extra, base):
+    n_k = n_q + extra
+    pasted = resolve(lambda q, k: k <= q, n_q, n_k, "bottom-right", base)
+    family = resolve("causal", n_q, n_k, "bottom-right", base)
+    assert [pasted.runs(i) for i in range(n_q)] == [family.runs(i) for i in range(n_q)]
+    if extra:
+        assert pasted.rule_text(base).endswith("aligned bottom-right")
+        assert f"keep({'i+' + str(extra - base) if extra - base else 'i'},j" in pasted.rule_text(base)
+    top_left = resolve(lambda q, k: k <= q, n_q, n_k, "top-left", base)
+    assert [top_left.runs(i) for i in range(n_q)] == [resolve("causal", n_q, n_k).runs(i) for i in range(n_q)]

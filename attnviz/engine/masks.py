@@ -52,8 +52,9 @@ from .mask_families import Bound, Grid, bind_family, query_position
 from .mask_functions import PastedFunction, bind_function, pasted_function
 from .mask_grammar import ALIGNMENTS, FAMILIES, MaskOption, parse_mask
 from .runs import complement_runs, intersect_runs, scan_runs, union_runs
+from .text_check import MAX_LABEL, MAX_TITLE, check_text
 from ..numbers.exact import InputError
-from ..records import replace
+from ..records import dataclass, replace
 
 TYPE_CHECKING = False  # a type checker takes it as True
 if TYPE_CHECKING:
@@ -61,10 +62,10 @@ if TYPE_CHECKING:
     from typing import TypeAlias
 
     from .runs import Runs
-    from ..typing import Align, IndexBase, MaskItem
+    from ..typing import Align, IndexBase, MaskItem, MaskSpec
 
     #: A node's parts: one leaf (a family, a pasted function, a bound mask) or the masks it joins.
-    Part: TypeAlias = "MaskOption | PastedFunction | BoundMask | Mask"
+    Part: TypeAlias = "MaskOption | PastedFunction | BoundMask | Naming | Mask"
 
 __all__ = ["ALIGNMENTS", "FAMILIES", "Mask", "MaskOption", "parse_mask", "parse_expression", "resolve", "custom",
            "query_position", "scan_runs"]
@@ -73,7 +74,7 @@ MAX_TERMS = 64  # masks in one combination
 MAX_DEPTH = 16  # nesting of parentheses or tables
 MAX_TEXT = 100_000  # characters in one mask expression
 _OPERATORS = "&|~!()"
-_LEAVES = ("family", "function", "fixed")
+_LEAVES = ("family", "function", "fixed", "named")
 
 
 class Mask:
@@ -85,23 +86,24 @@ class Mask:
     >>> (~m & Mask("causal")).text
     '~(window=3,symmetric | global=1) & causal'
 
-    `Mask(function, name=..., rule=...)` names a pasted function and the rule it keeps.
+    `Mask(function, name=..., rule=...)` names a pasted function and the rule it keeps; `Mask("matrix=10;11",
+    name=..., rule=...)` names any other mask (the caption then says the name and rule as given).
     `bind(n_q, n_k)` gives the `engine.BoundMask` of one grid (what `figure()` does with it).
     """
 
     __slots__ = ("_op", "_parts")
-    _op: str  # "family", "function", "fixed" (a leaf), or "all", "any", "not"
+    _op: str  # "family", "function", "fixed", "named" (a leaf), or "all", "any", "not"
     _parts: tuple[Part, ...]
 
-    def __init__(self, spec: MaskItem = "causal", *, name: str | None = None, rule: str | None = None) -> None:
+    def __init__(self, spec: MaskSpec = "causal", *, name: str | None = None, rule: str | None = None) -> None:
         if isinstance(spec, Mask):
             op, parts = spec._op, spec._parts
         elif callable(spec) and not isinstance(spec, BoundMask):
             op, parts = "function", (pasted_function(spec, name, rule),)
         else:
-            if name is not None or rule is not None:
-                raise InputError("name= and rule= name a mask function; a family names itself", "mask")
             node = _from_value(spec, "mask", 0)
+            if name is not None or rule is not None:
+                node = _named(node, name, rule)
             op, parts = node._op, node._parts
         object.__setattr__(self, "_op", op)
         object.__setattr__(self, "_parts", parts)
@@ -156,6 +158,10 @@ class Mask:
             return leaf.label
         if isinstance(leaf, BoundMask):
             return leaf.name
+        if isinstance(leaf, Naming):
+            inner = self._parts[1]
+            assert isinstance(inner, Mask)
+            return inner.text
         if self._op == "not":
             inner = self._masks()[0]
             return "~" + (inner.text if inner._op in _LEAVES else f"({inner.text})")
@@ -174,6 +180,31 @@ class Mask:
     def bind(self, n_q: int, n_k: int, align: Align = "top-left", index_base: IndexBase = 1) -> BoundMask:
         """This mask on an n_q×n_k grid, as an `engine.BoundMask`."""
         return resolve(self, n_q, n_k, align, index_base)
+
+
+@dataclass(frozen=True)
+class Naming:
+    """A name and rule given for a mask (`--mask-name`, `--mask-rule`, a spec's `[mask]` table): the figure's
+    caption says them in place of the mask's own."""
+
+    name: str | None
+    rule: str | None
+
+
+def _named(mask: Mask, name: object, rule: object) -> Mask:
+    """`mask` with the caption's name and rule given by the user (checked as user text)."""
+    for what, text, limit in (("name", name, MAX_LABEL), ("rule", rule, MAX_TITLE)):
+        if text is not None and (not isinstance(text, str) or not text.strip()):
+            raise InputError(f"a mask's {what} must be a non-empty string", "mask")
+        if isinstance(text, str):
+            check_text(text, f"mask: {what}", limit)
+    assert name is None or isinstance(name, str)
+    assert rule is None or isinstance(rule, str)
+    if mask._op == "function":  # a pasted function carries its own name and rule
+        fn = mask._parts[0]
+        assert isinstance(fn, PastedFunction)
+        return Mask._make("function", (replace(fn, name=name or fn.name, rule=rule or fn.rule),))
+    return Mask._make("named", (Naming(name, rule), mask))
 
 
 def custom(function: Callable[..., object], name: str | None = None, rule: str | None = None) -> Mask:
@@ -218,7 +249,10 @@ def _joined(op: str, masks: list[Mask]) -> Mask:
 
 
 def _from_table(table: dict[object, object], where: str, depth: int) -> Mask:
-    """`{all = [...]}`, `{any = [...]}` or `{not = ...}`, as a spec writes a combination."""
+    """`{all = [...]}`, `{any = [...]}` or `{not = ...}`, as a spec writes a combination; or a named mask,
+    `{matrix = "10;11", name = "...", rule = "..."}` (or `mask = "..."` in place of `matrix`)."""
+    if {"name", "rule", "matrix", "mask"} >= set(map(str, table)) and ("matrix" in table) != ("mask" in table):
+        return _named_table(table, where, depth)
     if len(table) != 1 or next(iter(table)) not in ("all", "any", "not"):
         keys = ", ".join(map(str, table)) or "none"
         raise InputError(f"a mask table has one key, all, any or not (got {keys}), e.g. "
@@ -343,8 +377,37 @@ def _aligned(rule: Callable[[int], str], align: str) -> Callable[[int], str]:
     return lambda base: f"{rule(base)}, aligned {align}"
 
 
+def _named_table(table: dict[object, object], where: str, depth: int) -> Mask:
+    """A spec's `[mask]` table: `matrix` (text "10;11" or rows of 0/1) or `mask`, with a `name` and `rule`."""
+    if "matrix" in table:
+        rows = table["matrix"]
+        if isinstance(rows, (list, tuple)):
+            rows = ";".join(row if isinstance(row, str) else ",".join(str(int(x)) if isinstance(x, bool) else str(x)
+                                                                      for x in _row(row, where)) for row in rows)
+        if not isinstance(rows, str):
+            raise InputError(f"expected rows of 0/1 (\"10;11\" or [[1, 0], [1, 1]]), got {type(rows).__name__}",
+                             f"{where}.matrix")
+        inner = Mask._make("family", (parse_mask("matrix=" + rows),))
+    else:
+        inner = _from_value(table["mask"], f"{where}.mask", depth + 1)
+    return _named(inner, table.get("name"), table.get("rule"))
+
+
+def _row(row: object, where: str) -> list[object]:
+    if not isinstance(row, (list, tuple)):
+        raise InputError(f"expected a row of 0/1, got {type(row).__name__}", f"{where}.matrix")
+    return list(row)
+
+
 def _bind(mask: Mask, grid: Grid) -> Bound:
     leaf = mask._parts[0]
+    if isinstance(leaf, Naming):
+        inner_mask = mask._parts[1]
+        assert isinstance(inner_mask, Mask)
+        inner = _bind(inner_mask, grid)
+        given = leaf.rule
+        return Bound(leaf.name or inner.name, inner.rule if given is None else (lambda base: given), inner.keep,
+                     inner.runs, inner.positional, inner.parts)
     if isinstance(leaf, MaskOption):
         return bind_family(leaf, grid)
     if isinstance(leaf, PastedFunction):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..numbers.exact import InputError
 from .figure import Drawable, Figure, without_gc_pauses
-from .single import SEED_HIGHLIGHT, SEED_K, SEED_Q, one_head_figure
+from .single import SEED_HIGHLIGHT, SEED_K, SEED_Q, named_mask, one_head_figure
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -33,7 +33,8 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc", color_by: ColorBy = "none",
+               frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
+               mask_rule: str | None = None,
                q_heads: None = None, k_heads: None = None, v_heads: None = None) -> Figure: ...
 
     @overload
@@ -45,7 +46,8 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc", color_by: ColorBy = "none",
+               frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
+               mask_rule: str | None = None,
                q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
                v_heads: Sequence[Vectors] | None = None) -> HeadsFigure: ...
 
@@ -59,7 +61,8 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
            tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
            x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
            id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc", color_by: ColorBy = "none",
+               frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
+               mask_rule: str | None = None,
            q_heads: Sequence[Vectors] | None = None, k_heads: Sequence[Vectors] | None = None,
            v_heads: Sequence[Vectors] | None = None) -> Figure | HeadsFigure:
     """Build the figure for query vectors `q` and key vectors `k` (default: the seed's).
@@ -100,6 +103,8 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     text under 7 pt) or "column-wide" (7 inches): the layout is made for it (`layout.frames`).
     `color_by`: "none" (default) or "part": a mask map colours each part of a union (`a | b`) by the first
     part that keeps the cell, with one legend entry per part.
+    `mask_name`, `mask_rule`: the mask's name and rule as the caption says them (any mask: a matrix's
+    caption is then its name and rule, not its rows); user text, shown as given.
     `q_heads`, `k_heads`, `v_heads` (instead of `q`, `k`, `v`): one list of vectors per query head
     and per KV head, for multi-head, grouped-query and multi-query attention (`heads.heads_figure`):
     one panel per query head; the other arguments apply to every panel.
@@ -117,6 +122,7 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
                              "not both", given[0] if given else "q_heads")
         if color_by != "none":
             raise InputError("colour by part in a mask map (view='mask') of one head", "color_by")
+        mask = named_mask(mask, mask_name, mask_rule)
         if view == "mask":
             raise InputError("heads draw each head's scores; the mask view has none (every head shares the mask)",
                              "view")
@@ -129,7 +135,8 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
                            scale=scale, bias=bias, softmax=softmax, weights=weights, show=show, title=title,
                            subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title,
                            y_title=y_title, elide=elide, index_base=index_base, id_prefix=id_prefix, theme=theme,
-                           embed_font=embed_font, frame=frame, color_by=color_by)
+                           embed_font=embed_font, frame=frame, color_by=color_by,
+                           mask_name=mask_name, mask_rule=mask_rule)
 
 
 # `attnviz.figure.Figure`, the path documented before 0.2 (setattr: a type checker refuses a new attribute on

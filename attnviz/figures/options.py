@@ -141,6 +141,12 @@ OPTIONS = (
                 "matrix=ROW;ROW;... (rows of 0/1); combined with & (both), | "
                 '(either), ~ or ! (not) and parentheses, e.g. "window=3,symmetric | global=1"; repeatable: a cell '
                 "is kept only when every mask keeps it"),
+    Option("mask_name", type="str | None", default=None, check="text", example='mask_name = "local + summary"',
+           expects="the mask's name as the caption says it", flag="--mask-name", metavar="NAME", dash_value=True,
+           help="the mask's name in the caption and title (any mask; a matrix's default is 'explicit')"),
+    Option("mask_rule", type="str | None", default=None, check="text", example='mask_rule = "j=1, or i-2<j<=i"',
+           expects="the rule the mask keeps, as the caption says it", flag="--mask-rule", metavar="RULE",
+           dash_value=True, help="the rule the caption says the mask keeps (any mask; shown as given)"),
     Option("align", type="Align", default="top-left", check="text", example='align = "bottom-right"',
            expects="the causal diagonal when keys outnumber queries: top-left or bottom-right", flag="--align",
            metavar="CORNER",
@@ -235,8 +241,8 @@ WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "wal
 # The order the flags appear in `--help`: what a figure shows, then how it looks.
 #: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).
 FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "x_title", "y_title", "q", "k", "q_heads",
-                "k_heads", "v_heads", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "align", "scale", "bias",
-                "v", "softmax", "weights", "show", "title", "subtitle")
+                "k_heads", "v_heads", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "mask_name", "mask_rule",
+                "align", "scale", "bias", "v", "softmax", "weights", "show", "title", "subtitle")
 #: How figures look, not what they say: also `attnviz page`'s.
 LOOK_FLAGS = ("frame", "theme", "embed_font")
 #: `attnviz render`'s panels.

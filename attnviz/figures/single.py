@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
                          SoftmaxForm, ThemeName, Vectors, View, FrameName, ColorBy)
 
-__all__ = ["one_head_figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
+__all__ = ["one_head_figure", "named_mask", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
 # The seed document's figure: "What Attention Is and Is Not".
 SEED_Q = ((1, 0), (0, 1), (1, 1))
@@ -38,10 +38,13 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
                     k_tokens: Labels | None = None, x_title: str | None = None, y_title: str | None = None,
                     elide: bool = False, index_base: IndexBase = 1, id_prefix: str | None = None,
                     theme: ThemeName = "light", embed_font: bool = False, frame: FrameName = "doc",
-                    color_by: ColorBy = "none") -> Figure:
+                    color_by: ColorBy = "none", mask_name: str | None = None,
+                    mask_rule: str | None = None) -> Figure:
     """The figure of one head (`figure()` without q_heads): its arguments checked, then the full or scores
     view, or the mask map."""
     from ..words.notation import SOFTMAX_FORMS  # start-up: the default render reads it only here
+
+    mask = named_mask(mask, mask_name, mask_rule)
 
     if softmax not in SOFTMAX_FORMS:
         raise InputError(f"expected {', '.join(SOFTMAX_FORMS[:-1])} or {SOFTMAX_FORMS[-1]}; got {softmax!r}",
@@ -133,6 +136,15 @@ def _axis_labels(tokens: Labels | None, q_tokens: Labels | None, k_tokens: Label
         q_noun = k_noun = "token"
     return (None if q_tokens is None else check_labels(q_tokens, n_q, q_where, q_noun),
             None if k_tokens is None else check_labels(k_tokens, n_k, k_where, k_noun))
+
+
+def named_mask(mask: MaskSpec, name: str | None, rule: str | None) -> MaskSpec:
+    """`mask` with the caption's name and rule given by the user (`mask_name`, `mask_rule`), or as it is."""
+    if name is None and rule is None:
+        return mask
+    from ..engine.masks import Mask  # start-up: only a named mask needs the mask grammar
+
+    return Mask(mask, name=name, rule=rule)
 
 
 def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: Shape | None,

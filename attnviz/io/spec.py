@@ -110,6 +110,9 @@ def _masks(value: object, where: str, depth: int = 0) -> str | dict[str, Any] | 
     """A mask: a string, a list of masks (all must keep a cell) or a table {all|any|not = ...}."""
     if isinstance(value, str):
         return value
+    if isinstance(value, dict) and "matrix" in value and depth < 16:  # a named matrix: rows of 0/1 (or text)
+        return {key: inner if key == "matrix" and _matrix_rows(inner) else _masks(inner, f"{where}.{key}", depth + 1)
+                for key, inner in value.items()}
     if isinstance(value, dict) and depth < 16:
         return {key: _masks(inner, f"{where}.{key}", depth + 1) for key, inner in value.items()}
     if isinstance(value, list) and depth < 16:
@@ -117,6 +120,11 @@ def _masks(value: object, where: str, depth: int = 0) -> str | dict[str, Any] | 
     raise InputError(f"expected a list of strings, got {kind_of(value)}; a mask is a string like \"window=3\", "
                      "a list of masks (all must keep a cell) or a table like {any = [\"window=3\", \"global=1\"]}",
                      where)
+
+
+def _matrix_rows(value: object) -> bool:
+    """True for a `[mask]` table's matrix given as rows: lists of 0/1 (or true/false)."""
+    return isinstance(value, list) and all(isinstance(row, list) and all(x in (0, 1) for x in row) for row in value)
 
 
 def _string_or_strings(value: object, where: str) -> str | list[str]:
