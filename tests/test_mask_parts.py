@@ -219,3 +219,30 @@ def test_a_pasted_function_sees_absolute_query_positions_under_bottom_right(n_q,
         assert f"keep({'i+' + str(extra - base) if extra - base else 'i'},j" in pasted.rule_text(base)
     top_left = resolve(lambda q, k: k <= q, n_q, n_k, "top-left", base)
     assert [top_left.runs(i) for i in range(n_q)] == [resolve("causal", n_q, n_k).runs(i) for i in range(n_q)]
+
+
+def test_a_rule_caption_breaks_between_terms_never_inside_a_group():
+    fig = attnviz.figure(view="mask", n=16, mask="window=3 | global=1 | random=2,seed=7")
+    caption = next(t for t in fig.layout().walk() if getattr(t, "role", "") == "caption")
+    assert len(caption.lines) > 1
+    for line in caption.lines:
+        assert line.count("(") == line.count(")") and line.count("{") == line.count("}"), caption.lines
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=2, max_size=3), st.integers(1, 4))
+def test_per_document_prefix_lengths_equal_brute_force(lengths, per_doc):
+    ids = [d for d, _ in enumerate(lengths, 1) for _ in range(per_doc + 2)]
+    n = len(ids)
+    mask = resolve(f"prefix={','.join(map(str, lengths))},documents={','.join(map(str, ids))}", n, n)
+    first = {d: ids.index(d) for d in set(ids)}
+
+    def keep(i, j):
+        in_prefix = {p for p in range(n) if p - first[ids[p]] < lengths[ids[p] - 1]}
+        return ids[i] == ids[j] and (j <= i or (i in in_prefix and j in in_prefix))
+
+    assert _cells(mask, n, n) == _brute(keep, n, n)
+    with pytest.raises(InputError, match="one per document"):
+        resolve(f"prefix=1,2,3,4,documents={','.join(map(str, ids))}", n, n)
+    with pytest.raises(InputError, match="documents=ID"):
+        resolve("prefix=1,2", n, n)

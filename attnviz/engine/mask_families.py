@@ -110,7 +110,8 @@ def bind_family(option: MaskOption, grid: Grid) -> Bound:
         return _global(_ints(value), grid, where)
     if kind == "prefix" and "documents" in opts:
         assert isinstance(value, int)
-        return _document_prefix(value, _ints(opts["documents"]), grid, where)
+        lengths = _ints(opts["lengths"]) if "lengths" in opts else (value,)
+        return _document_prefix(lengths, _ints(opts["documents"]), grid, where)
     if kind == "prefix":
         assert isinstance(value, int)
         length = value
@@ -309,14 +310,20 @@ def _documents(ids: tuple[int, ...], grid: Grid, where: str) -> tuple[tuple[int 
     return query_ids, same
 
 
-def _document_prefix(length: int, ids: tuple[int, ...], grid: Grid, where: str) -> Bound:
-    """Prefix-LM within each document: a document's first `length` positions see each other."""
+def _document_prefix(lengths: tuple[int, ...], ids: tuple[int, ...], grid: Grid, where: str) -> Bound:
+    """Prefix-LM within each document: a document's first positions (its length of `lengths`, one for all or
+    one a document in the order they first appear) see each other."""
     query_ids, same = _documents(ids, grid, where)
+    order = list(dict.fromkeys(ids))
+    if len(lengths) > 1 and len(lengths) != len(order):
+        raise InputError(f"{len(lengths)} prefix lengths for {len(order)} documents; give one, or one per document",
+                         where)
+    length_of = dict(zip(order, lengths if len(lengths) > 1 else lengths * len(order)))
     seen: dict[int, int] = {}
     prefix: list[int] = []
     for j, d in enumerate(ids):
         seen[d] = seen.get(d, 0) + 1
-        if seen[d] <= length:
+        if seen[d] <= length_of[d]:
             prefix.append(j)
     in_prefix, prefix_runs = frozenset(prefix), positions_runs(prefix, grid.n_k)
     p, offset, shown = query_position(grid.offset), grid.offset, ids_text(ids)

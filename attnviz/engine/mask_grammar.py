@@ -25,7 +25,7 @@ __all__ = ["ALIGNMENTS", "FAMILIES", "MAX_PARAMETER", "MaskOption", "parse_mask"
 ALIGNMENTS = ("top-left", "bottom-right")
 #: Each family's form, in the words of error messages and docs.
 FAMILIES = ("causal", "none", "full", "window=W[,symmetric][,dilation=D]", "global=J,J,...",
-            "prefix=P[,documents=ID,...]", "chunk=C[,offset=O]", "segments=ID,ID,...", "documents=ID,ID,...",
+            "prefix=P[,P,...][,documents=ID,...]", "chunk=C[,offset=O]", "segments=ID,ID,...", "documents=ID,ID,...",
             "padding=J,J,...", "keys=J,J,...", "random=R,seed=S", "matrix=ROW;ROW;...")
 MAX_PARAMETER = 10**6  # window, prefix and chunk sizes beyond any grid are all the same mask
 
@@ -143,7 +143,12 @@ def _window(text: str, where: str) -> tuple[object, Options]:
 def _prefix(text: str, where: str) -> tuple[object, Options]:
     main, options = _with_options(text, where, {"documents": "ID,ID,..."})
     out: Options = {"documents": _segments(_joined(options["documents"]), where)[0]} if "documents" in options else {}
-    return _bounded(main, where, 0, "a prefix length"), out
+    lengths = tuple(_bounded(part, where, 0, "a prefix length") for part in main.split(","))
+    if len(lengths) > 1 and not out:
+        raise InputError("several prefix lengths are one per document: give documents=ID,ID,... too", where)
+    if len(lengths) > 1:  # one length per document, in the order the documents first appear
+        out["lengths"] = lengths
+    return lengths[0], out
 
 
 def _chunk(text: str, where: str) -> tuple[object, Options]:

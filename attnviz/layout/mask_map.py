@@ -13,6 +13,7 @@ from ..records import dataclass
 
 from ..numbers.exact import InputError
 from ..words.user_text import user_spans, user_text
+from .breaks import split_terms
 from .figure import (ASCENT, DESCENT, PAD, STYLES, Group, Layout, Rect, Text, measure, right_edge, split_keep,
                      text_height, wrap)
 
@@ -268,7 +269,9 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
 
     def add_text(role: str, text: str, gap_after: float) -> None:
         nonlocal y
-        lines = wrap(split_keep(text, " "), role, wrap_w)
+        # a rule breaks between its terms (a group too wide for a line breaks at its spaces)
+        lines = wrap(split_terms(text), role, wrap_w, finer=(" ",)) if role == "caption" else \
+            wrap(split_keep(text, " "), role, wrap_w)
         items.append(Text(role, PAD, y + ASCENT * STYLES[role].size, lines))
         y += text_height(role, len(lines)) + gap_after
 
