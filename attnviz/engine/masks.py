@@ -52,6 +52,7 @@ from .mask_families import Bound, Grid, bind_family, query_position
 from .mask_functions import PastedFunction, bind_function, pasted_function
 from .mask_grammar import ALIGNMENTS, FAMILIES, MaskOption, parse_mask
 from .runs import complement_runs, intersect_runs, scan_runs, union_runs
+from .rule_text import grouped, grouped_name
 from .text_check import MAX_LABEL, MAX_TITLE, check_text
 from ..numbers.exact import InputError
 from ..records import dataclass, replace
@@ -417,7 +418,7 @@ def _bind(mask: Mask, grid: Grid) -> Bound:
         return Bound(fixed.name, fixed.rule_text, fixed.keep, lambda i: fixed.runs(i, grid.n_k))
     if mask._op == "not":
         inner = _bind(mask._masks()[0], grid)
-        name = _grouped_name(_grouped_name(inner.name, " + "), " or ")
+        name = grouped_name(grouped_name(inner.name, " + "), " or ")
         return Bound(f"not {name}", lambda base: f"not ({inner.rule(base)})",
                      lambda i, j: not inner.keep(i, j), lambda i: complement_runs(inner.runs(i), grid.n_k),
                      inner.positional)
@@ -434,8 +435,8 @@ def _bind(mask: Mask, grid: Grid) -> Bound:
                 out = intersect_runs(out, r(i))
             return out
 
-        return Bound(" + ".join(_grouped_name(b.name, " or ") for b in bound),
-                     lambda base: " and ".join(_grouped(b.rule(base)) for b in bound),
+        return Bound(" + ".join(grouped_name(b.name, " or ") for b in bound),
+                     lambda base: " and ".join(grouped(b.rule(base)) for b in bound),
                      lambda i, j: all(k(i, j) for k in keeps), all_runs, positional)
 
     def any_runs(i: int) -> Runs:
@@ -444,8 +445,8 @@ def _bind(mask: Mask, grid: Grid) -> Bound:
             out = union_runs(out, r(i))
         return out
 
-    return Bound(" or ".join(_grouped_name(b.name, " + ") for b in bound),
-                 lambda base: " or ".join(_grouped(b.rule(base)) for b in bound),
+    return Bound(" or ".join(grouped_name(b.name, " + ") for b in bound),
+                 lambda base: " or ".join(grouped(b.rule(base)) for b in bound),
                  lambda i, j: any(k(i, j) for k in keeps), any_runs, positional,
                  tuple((b.name, b.runs) for b in bound))
 
@@ -481,24 +482,3 @@ def _includes_causal(mask: Mask) -> bool:
     if not isinstance(option, MaskOption):
         return False
     return option.kind in ("chunk", "segments") or (option.kind == "window" and "symmetric" not in dict(option.options))
-
-
-def _grouped(rule: str) -> str:
-    """A rule in parentheses when joining it with "and"/"or" would make it ambiguous."""
-    if rule.startswith("not (") and _one_group(rule[4:]):
-        return rule
-    return f"({rule})" if any(word in rule for word in (", ", " or ", " and ")) else rule
-
-
-def _one_group(text: str) -> bool:
-    """True when `text` is one parenthesised group: "(a) or (b)" is two."""
-    depth = 0
-    for n, ch in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth == 0:
-            return n == len(text) - 1
-    return False
-
-
-def _grouped_name(name: str, joiner: str) -> str:
-    return f"({name})" if joiner in name else name
