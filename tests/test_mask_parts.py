@@ -246,3 +246,22 @@ def test_per_document_prefix_lengths_equal_brute_force(lengths, per_doc):
         resolve(f"prefix=1,2,3,4,documents={','.join(map(str, ids))}", n, n)
     with pytest.raises(InputError, match="documents=ID"):
         resolve("prefix=1,2", n, n)
+
+
+@pytest.mark.parametrize("slope", ["1/2", "1/8", "alibi=head:2/8"])
+def test_alibi_s_bias_panel_shows_the_distances_and_states_the_slope(slope):
+    bias = slope if slope.startswith("alibi") else f"alibi={slope}"
+    q = [[1, 0], [0, 1], [1, 1], [2, 1]]
+    fig = attnviz.figure(q, q, bias=bias)
+    panel = fig.bias_panel()
+    (term,) = fig.attention.biases
+    m = term.slope
+    assert m is not None
+    for row in panel.words.cells:
+        for cell in row:
+            if not cell.masked:
+                distance = cell.k - cell.q
+                assert cell.text == str(distance)
+                assert term.value(cell.q - 1, cell.k - 1) == m * distance  # what the caption claims
+    from attnviz.words.notation import format_exact
+    assert f"m = {format_exact(m)}" in panel.words.subtitle and "m·(j-i)" in panel.words.title
