@@ -265,3 +265,28 @@ def test_alibi_s_bias_panel_shows_the_distances_and_states_the_slope(slope):
                 assert term.value(cell.q - 1, cell.k - 1) == m * distance  # what the caption claims
     from attnviz.words.notation import format_exact
     assert f"m = {format_exact(m)}" in panel.words.subtitle and "m·(j-i)" in panel.words.title
+
+
+def test_masks_combined_with_torch_are_captioned_from_their_parts_and_keep_the_same_cells():
+    import torch
+    from torch.nn.attention.flex_attention import and_masks, create_mask, or_masks
+
+    def causal(b, h, q_idx, kv_idx):
+        return q_idx >= kv_idx
+
+    def local(b, h, q_idx, kv_idx):
+        return q_idx - kv_idx < 3
+
+    def sink(b, h, q_idx, kv_idx):
+        return kv_idx < 1
+
+    combined = or_masks(and_masks(causal, local), sink)
+    fig = attnviz.figure(view="mask", n=9, mask=combined, color_by="part")
+    assert fig.words.caption.startswith("(causal + local) or sink mask keeps")
+    assert "and_mask" not in fig.words.caption and "or_mask" not in fig.words.caption
+    assert fig.words.parts == ("causal + local", "sink")
+    expected = create_mask(combined, 1, 1, 9, 9, device="cpu")[0, 0]
+    assert torch.equal(torch.tensor(fig.attention.kept), expected)
+    # a combination the user names stays one function, named as given
+    named = attnviz.figure(view="mask", n=4, mask=attnviz.Mask(combined, name="streaming"))
+    assert named.words.caption.startswith("streaming mask keeps")

@@ -29,7 +29,10 @@ if TYPE_CHECKING:
 
     Rows = tuple[tuple[bool, ...], ...]
 
-__all__ = ["PastedFunction", "pasted_function", "bind_function"]
+__all__ = ["PastedFunction", "pasted_function", "bind_function", "torch_combination"]
+
+#: FlexAttention's combinators (torch.nn.attention.flex_attention) and the combination each makes.
+_TORCH_COMBINATORS = {"and_masks.<locals>.and_mask": "all", "or_masks.<locals>.or_mask": "any"}
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,22 @@ def pasted_function(function: Callable[..., object], name: str | None = None,
     if words is not None:
         check_text(words, f"mask: {label}'s docstring")
     return PastedFunction(function, _arity(function), label, name or "custom", rule, words)
+
+
+def torch_combination(function: object) -> tuple[str, tuple[Callable[..., object], ...]] | None:
+    """("all" | "any", its mask_mods) for a function made by FlexAttention's `and_masks`/`or_masks`, whose
+    parts attnviz can see (the closure holds them); None for any other function. The combination is then
+    captioned and evaluated from its parts: the same cells, each part's own rule."""
+    if getattr(function, "__module__", None) != "torch.nn.attention.flex_attention":
+        return None
+    op = _TORCH_COMBINATORS.get(getattr(function, "__qualname__", ""))
+    code, closure = getattr(function, "__code__", None), getattr(function, "__closure__", None)
+    if op is None or code is None or not closure or "mask_mods" not in code.co_freevars:
+        return None
+    parts = closure[code.co_freevars.index("mask_mods")].cell_contents
+    if not isinstance(parts, tuple) or not parts or not all(callable(part) for part in parts):
+        return None
+    return op, parts
 
 
 def bind_function(fn: PastedFunction, grid: Grid) -> Bound:

@@ -49,7 +49,7 @@ import re
 
 from .bound_mask import CAUSAL, BoundMask
 from .mask_families import Bound, Grid, bind_family, query_position
-from .mask_functions import PastedFunction, bind_function, pasted_function
+from .mask_functions import PastedFunction, bind_function, pasted_function, torch_combination
 from .mask_grammar import ALIGNMENTS, FAMILIES, MaskOption, parse_mask
 from .runs import complement_runs, intersect_runs, scan_runs, union_runs
 from .rule_text import grouped, grouped_name
@@ -99,6 +99,10 @@ class Mask:
     def __init__(self, spec: MaskSpec = "causal", *, name: str | None = None, rule: str | None = None) -> None:
         if isinstance(spec, Mask):
             op, parts = spec._op, spec._parts
+        elif callable(spec) and not isinstance(spec, BoundMask) and name is None and rule is None and \
+                (combined := torch_combination(spec)) is not None:  # and_masks(a, b): captioned from a and b
+            node = _joined(combined[0], [_part(part) for part in combined[1]])
+            op, parts = node._op, node._parts
         elif callable(spec) and not isinstance(spec, BoundMask):
             op, parts = "function", (pasted_function(spec, name, rule),)
         else:
@@ -206,6 +210,13 @@ def _named(mask: Mask, name: object, rule: object) -> Mask:
         assert isinstance(fn, PastedFunction)
         return Mask._make("function", (replace(fn, name=name or fn.name, rule=rule or fn.rule),))
     return Mask._make("named", (Naming(name, rule), mask))
+
+
+def _part(function: Callable[..., object]) -> Mask:
+    """A part of a torch-combined mask, named by its function's name (`causal`, not "custom")."""
+    label = getattr(function, "__name__", "")
+    named = isinstance(label, str) and label.isidentifier() and torch_combination(function) is None
+    return Mask(function, name=label if named else None)
 
 
 def custom(function: Callable[..., object], name: str | None = None, rule: str | None = None) -> Mask:
