@@ -124,6 +124,58 @@ mask = "prefix=6"
 title = "three packed documents"
 mask = "segments=1,1,1,1,1,2,2,2,2,2,2,3,3,3,3,3"
 """),
+    Entry("paper-longformer", "Longformer's attention patterns", spec="""\
+title = "Longformer's attention patterns"
+view = "mask"
+n = 12
+frame = "slide"
+arrange = "grid:2"
+
+[[panel]]
+title = "(a) full n² attention"
+mask = "none"
+
+[[panel]]
+title = "(b) sliding window"
+mask = "window=3,symmetric"
+
+[[panel]]
+title = "(c) dilated sliding window"
+mask = "window=3,symmetric,dilation=2"
+
+[[panel]]
+title = "(d) global + sliding window"
+mask = "window=3,symmetric | global=1,7"
+"""),
+    Entry("paper-bigbird", "BigBird: random, window and global attention",
+          ("--view", "mask", "--n", "16", "--mask", "random=2,seed=1 | window=2,symmetric | global=1,2",
+           "--color-by", "part", "--frame", "slide")),
+    Entry("paper-sparse-transformer", "Sparse Transformer: strided and fixed heads", spec="""\
+title = "Sparse Transformer: strided and fixed heads"
+view = "mask"
+n = 16
+frame = "slide"
+arrange = "grid:2"
+
+[[panel]]
+title = "strided, head 1: the last 4"
+mask = "window=4"
+
+[[panel]]
+title = "strided, head 2: every 4th"
+mask = "window=4,dilation=4"
+
+[[panel]]
+title = "fixed, head 1: own block"
+mask = "chunk=4"
+
+[[panel]]
+title = "fixed, head 2: summary keys"
+mask = "causal & keys=4,8,12,16"
+"""),
+    Entry("paper-streamingllm", "StreamingLLM: attention sinks and a window",
+          ("--view", "mask", "--n", "12", "--mask", "(causal & keys=1,2,3,4) | window=4", "--color-by", "part",
+           "--frame", "slide")),
     _entry("view-scores", "Score table", "--view", "scores"),
     _entry("bias-panel", "ALiBi: scores and the bias matrix", "--bias", "alibi=1/2", "--show", "bias"),
     Entry("elided-12", "Twelve tokens, rows and keys 5–10 elided",
