@@ -26,7 +26,7 @@ ALIGNMENTS = ("top-left", "bottom-right")
 #: Each family's form, in the words of error messages and docs.
 FAMILIES = ("causal", "none", "full", "window=W[,symmetric][,dilation=D]", "global=J,J,...",
             "prefix=P[,documents=ID,...]", "chunk=C[,offset=O]", "segments=ID,ID,...", "documents=ID,ID,...",
-            "padding=J,J,...", "matrix=ROW;ROW;...")
+            "padding=J,J,...", "matrix=ROW;ROW;...", "sink=S")
 MAX_PARAMETER = 10**6  # window, prefix and chunk sizes beyond any grid are all the same mask
 
 
@@ -156,6 +156,12 @@ def _chunk(text: str, where: str) -> tuple[object, Options]:
     return _bounded(main, where, 1, "a size"), out
 
 
+def _sink(text: str, where: str) -> tuple[object, Options]:
+    """`sink=S`: the number of sink keys, the first S positions."""
+    main, _ = _with_options(text, where, {})
+    return _bounded(main, where, 1, "a number of sink keys"), {}
+
+
 def _segments(text: str, where: str) -> tuple[tuple[int, ...], Options]:
     return tuple(_integer(part, where, "a segment id (an integer)") for part in text.split(",")), {}
 
@@ -180,4 +186,4 @@ def _matrix(text: str, where: str) -> tuple[object, Options]:
 
 _PARSERS: dict[str, Parser] = {"window": _window, "global": _positions, "prefix": _prefix, "chunk": _chunk,
                                "segments": _segments, "documents": _segments, "padding": _positions,
-                               "matrix": _matrix}
+                               "matrix": _matrix, "sink": _sink}

@@ -16,6 +16,8 @@ figure's default 1-based positions; `Mask.rule_text(0)` writes the same rule 0-b
     segments=ID,...        keep j<=i when i and j have the same segment id (packed documents, causal)
     documents=ID,...       keep i and j with the same segment id (block-diagonal, bidirectional)
     padding=4,5            mask those key positions (with causal, unless `none` is given too)
+    sink=S                 keep j<=S, the first S keys, for every query (attention sinks; not causal
+                           alone: StreamingLLM's mask is `causal & (window=W | sink=S)`)
     matrix=10;11           keep the cells marked 1
 
 Masks combine: `a & b` keeps a cell both keep, `a | b` one that either keeps, `~a` (or `!a`) one

@@ -75,6 +75,12 @@ SHAPE_PAINT: dict[str, tuple[str | None, str | None]] = {
     "map-empty-row": ("text", None),
     "map-gridline": ("background", None),
     "map-frame": (None, "masked-stroke"),
+    # a model's strip of layers (figures.model), one colour a layer type
+    "layer-full": ("badge-stroke", "badge-text"),
+    "layer-sliding": ("computed-fill", "computed-stroke"),
+    "layer-chunked": ("masked-hatch", "text-muted"),
+    "layer-bidirectional": ("cell-fill", "cell-stroke"),
+    "layer-cross": ("band-fill", "masked-stroke"),
 }
 
 #: Every custom property, in the order the README documents them: `--attnviz-<name>`.
