@@ -291,7 +291,7 @@ def _check_tokens(model: ModelLayers, tokens: Tokens) -> None:
             raise InputError(f"a prompt of {tokens.decode} leaves no token of {n} to decode (give 1..{n - 1})", where)
         if any(s.name == "encoder" for s in model.stacks) and not any(s.name == "cross" for s in model.stacks):
             raise InputError(f"{model.model_type} is an encoder: it does not decode", where)
-        if tokens.pad_right:
+        if tokens.pad_right and not any(s.name == "cross" for s in model.stacks):
             raise InputError("a decoded row is padded on the left; --pad-right is for encoders", "pad-right")
         if tokens.image:
             raise InputError("image tokens are drawn in the prefill; give --image-tokens without --decode", where)
