@@ -29,7 +29,7 @@ __all__ = ["LayerType", "Stack", "ModelLayers", "Tokens", "PanelPlan", "MODEL_TY
            "plan_panels", "layer_list_text"]
 
 #: The model types read, by family: how each chooses its layers' masks.
-_MISTRAL_LIKE = ("mistral", "mixtral", "phi3", "qwen3_moe", "ministral")  # sliding_window on every layer, or none
+_MISTRAL_LIKE = ("mistral", "mixtral", "phi3", "qwen3_moe")  # sliding_window on every layer, or none
 _LAYER_TYPED = ("gemma2", "gemma3_text", "gemma3", "llama4_text", "llama4", "qwen2", "qwen3", "qwen2_moe", "gpt_oss",
                 "cohere2", "modernbert")
 _FULL = ("llama",)
@@ -38,6 +38,7 @@ _ENCODER_DECODERS = ("t5", "mt5", "bart")
 MODEL_TYPES = _MISTRAL_LIKE + _LAYER_TYPED + _FULL + _ENCODERS + _ENCODER_DECODERS
 _NESTED = {"gemma3": "gemma3_text", "llama4": "llama4_text"}  # multimodal configs: their text_config's type
 _WHERE = "config"
+_INSTEAD = "draw it with attnviz render --view mask --mask ... instead"
 
 
 @dataclass(frozen=True)
@@ -122,8 +123,7 @@ class PanelPlan:
 
 
 def _missing(key: str, model_type: str, why: str = "") -> InputError:
-    return InputError(f"the {model_type} config has no {key!r}{why}; give it in the config, or draw the mask "
-                      "with --mask instead", _WHERE)
+    return InputError(f"the {model_type} config has no {key!r}{why}; give it in the config, or {_INSTEAD}", _WHERE)
 
 
 def _int(config: Mapping[str, object], key: str, model_type: str, low: int = 1) -> int:
@@ -154,10 +154,10 @@ def model_layers(config: Mapping[str, object]) -> ModelLayers:
     model_type = config.get("model_type")
     if not isinstance(model_type, str) or not model_type:
         raise InputError("the config has no 'model_type'; give one of " + ", ".join(MODEL_TYPES) +
-                         ", or draw the mask with --mask instead", _WHERE)
+                         f", or {_INSTEAD}", _WHERE)
     if model_type not in MODEL_TYPES:
         raise InputError(f"model_type {model_type!r:.40} is not one attnviz reads (it reads "
-                         f"{', '.join(MODEL_TYPES)}); draw the mask with --mask instead", _WHERE)
+                         f"{', '.join(MODEL_TYPES)}); {_INSTEAD}", _WHERE)
     if model_type in _NESTED:
         text = config.get("text_config") or {}
         if not isinstance(text, dict):
@@ -191,7 +191,7 @@ def model_layers(config: Mapping[str, object]) -> ModelLayers:
     unknown = sorted(set(types) - set(sizes))
     if unknown:
         raise InputError(f"layer type {unknown[0]!r:.40} is not one attnviz draws (it draws full_attention, "
-                         "sliding_attention, chunked_attention); draw the mask with --mask instead", _WHERE)
+                         f"sliding_attention, chunked_attention); {_INSTEAD}", _WHERE)
     made = {name: sizes[name]() for name in set(types)}
     stack = "encoder" if model_type == "modernbert" else "decoder"
     return ModelLayers(model_type, (Stack(stack, tuple(made[t] for t in types)),), sinks=model_type == "gpt_oss")
@@ -203,8 +203,7 @@ def _window(config: Mapping[str, object], model_type: str) -> LayerType:
     if model_type in ("qwen2", "qwen3", "qwen2_moe") and not config.get("use_sliding_window"):
         raise _missing("sliding_window", model_type, " (use_sliding_window is off, yet layer_types has sliding layers)")
     if model_type == "gemma3_text" and config.get("use_bidirectional_attention"):
-        raise InputError("use_bidirectional_attention (EmbeddingGemma) is not drawn here; draw the mask with --mask "
-                         "instead", _WHERE)
+        raise InputError(f"use_bidirectional_attention (EmbeddingGemma) is not drawn here; {_INSTEAD}", _WHERE)
     return LayerType("sliding", _int(config, "sliding_window", model_type))
 
 
