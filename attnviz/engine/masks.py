@@ -51,6 +51,7 @@ from .mask_families import Bound, Grid, bind_family, query_position
 from .mask_functions import PastedFunction, bind_function, pasted_function
 from .mask_grammar import ALIGNMENTS, FAMILIES, MaskOption, parse_mask
 from .runs import complement_runs, intersect_runs, scan_runs, union_runs
+from ..numbers.arrays import is_array, is_tensor
 from ..numbers.exact import InputError
 from ..records import replace
 
@@ -199,6 +200,8 @@ def _from_value(value: object, where: str, depth: int) -> Mask:
         return parse_expression(value)
     if isinstance(value, dict):
         return _from_table(value, where, depth)
+    if is_array(value) or is_tensor(value):
+        return Mask._make("family", (_boolean_matrix(value, where),))
     if isinstance(value, (list, tuple)):
         if not value:
             return Mask._make("family", (parse_mask("causal"),))
@@ -207,6 +210,22 @@ def _from_value(value: object, where: str, depth: int) -> Mask:
         return Mask(value)
     raise InputError(f"expected a mask like \"window=3\" or a function keep(q_idx, kv_idx), got "
                      f"{type(value).__name__}", "mask")
+
+
+def _boolean_matrix(value: object, where: str) -> MaskOption:
+    """A numpy or torch boolean matrix (True: kept, as FlexAttention's create_mask gives) as `matrix=`."""
+    dtype = str(getattr(value, "dtype", "")).removeprefix("torch.")
+    shape = tuple(getattr(value, "shape", ()))
+    if dtype != "bool":
+        raise InputError(f"a {dtype} array as a mask: give a boolean matrix (True keeps a cell), e.g. "
+                         "create_mask(...)[0, 0] or an array of 0s and 1s cast with .astype(bool)", where)
+    if len(shape) != 2:
+        raise InputError(f"a boolean array of shape {shape} as a mask: give one (queries, keys) matrix, e.g. "
+                         "mask[0, 0] of a (batch, heads, queries, keys) mask", where)
+    source = value.detach().cpu() if is_tensor(value) else value  # type: ignore[attr-defined]
+    rows = tuple(tuple(bool(x) for x in row) for row in source.tolist())  # type: ignore[attr-defined]
+    text = ";".join("".join("1" if x else "0" for x in row) for row in rows)
+    return MaskOption("matrix", rows, f"matrix={text}")
 
 
 def _joined(op: str, masks: list[Mask]) -> Mask:
