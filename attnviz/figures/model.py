@@ -191,8 +191,8 @@ def _notes(model: ModelLayers, tokens: Tokens, longest: int) -> list[str]:
                      f"{tokens.decode}, each against every key before it (the KV cache), as transformers builds "
                      "the mask from the cache's sizes.")
     if tokens.pad_left or tokens.pad_right:
-        notes.append("Padding keys are masked for every query; a padded query that keeps no key is a row with no "
-                     "kept key, as transformers' mask leaves it.")
+        notes.append("Padding keys are masked for every query, as transformers' mask masks them; the padded "
+                     "queries' own rows are drawn as that mask leaves them (their outputs are ignored).")
     return notes
 
 
