@@ -58,7 +58,7 @@ from ..records import replace
 TYPE_CHECKING = False  # a type checker takes it as True
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable, Iterable
-    from typing import TypeAlias
+    from typing import Any, TypeAlias
 
     from .runs import Runs
     from ..typing import Align, IndexBase, MaskItem
@@ -222,8 +222,8 @@ def _boolean_matrix(value: object, where: str) -> MaskOption:
     if len(shape) != 2:
         raise InputError(f"a boolean array of shape {shape} as a mask: give one (queries, keys) matrix, e.g. "
                          "mask[0, 0] of a (batch, heads, queries, keys) mask", where)
-    source = value.detach().cpu() if is_tensor(value) else value  # type: ignore[attr-defined]
-    rows = tuple(tuple(bool(x) for x in row) for row in source.tolist())  # type: ignore[attr-defined]
+    source: Any = value.detach().cpu() if is_tensor(value) else value  # type: ignore[attr-defined]
+    rows = tuple(tuple(bool(x) for x in row) for row in source.tolist())
     text = ";".join("".join("1" if x else "0" for x in row) for row in rows)
     return MaskOption("matrix", rows, f"matrix={text}")
 
