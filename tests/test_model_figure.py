@@ -115,3 +115,18 @@ def test_the_sink_family_keeps_the_first_keys_of_every_row(count):
             assert bool(bound.keep(i, j)) == (j <= i and (i - j < 2 or j < count))
     alone = resolve(f"sink={count}", 3, 6)
     assert alone.rule == f"j<={count}" and [bool(alone.keep(0, j)) for j in range(6)] == [j < count for j in range(6)]
+
+
+def test_a_local_tokenizer_splits_the_tokens(tmp_path):
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    vocab = {"[UNK]": 0, "the": 1, "cat": 2, "##s": 3, "sat": 4}
+    tokenizer = Tokenizer(models.WordPiece(vocab, unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
+    PreTrainedTokenizerFast(tokenizer_object=tokenizer, unk_token="[UNK]").save_pretrained(tmp_path / "tok")
+    fig = model_figure(GEMMA3, tokens="the cats sat", tokenizer=tmp_path / "tok")
+    assert fig.tokens.n == 4 and ">##s<" in fig.svg()
+    (tmp_path / "config.json").write_text(json.dumps(GEMMA3))
+    result = run_cli("model", "--tokens", "a b", "--tokenizer", str(tmp_path / "none"), str(tmp_path))
+    assert result.code == 2 and "is not a tokenizer folder" in result.stderr
