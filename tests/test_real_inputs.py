@@ -98,3 +98,38 @@ def test_the_command_rounds_with_decimals(tmp_path):
     assert result.code == 0, result.stderr
     svg = out.read_text()
     assert "inputs rounded to 2 decimals" in svg and "3/25" in svg  # 0.12
+
+
+class _DeviceTensor:
+    """A tensor on another device, as far as attnviz can tell: it must be moved to the CPU to be read."""
+
+    __module__ = "torch.fake"
+
+    def __init__(self, tensor):
+        self.tensor, self.device = tensor, "cuda:0"
+
+    def detach(self):
+        return self
+
+    def cpu(self):
+        return self.tensor
+
+
+def test_a_tensor_on_another_device_is_read_on_the_cpu_and_the_figure_says_so():
+    q = torch.tensor([[1.5, 0.0], [0.0, 2.0]])
+    fig = attnviz.figure(_DeviceTensor(q), q)
+    assert fig.attention.scores[0][0] == Fraction(9, 4)
+    assert "q was on cuda:0; read on the CPU" in fig.svg()
+
+
+def test_reading_a_config_json_imports_neither_transformers_nor_torch(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "gemma2", "num_hidden_layers": 2,
+                                                      "sliding_window": 2}))
+    probe = (f"import sys, attnviz; attnviz.model_figure({str(tmp_path)!r}, n=4).svg(); "
+             "print(sorted(m for m in ('torch', 'transformers', 'numpy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
