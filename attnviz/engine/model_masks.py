@@ -15,7 +15,8 @@ shape, alignment and `Mask`: one panel per distinct pattern, every selected laye
 
 from __future__ import annotations
 
-from .masks import Mask, custom
+from .bound_mask import BoundMask
+from .masks import Mask
 from ..numbers.exact import InputError
 from ..records import dataclass
 
@@ -305,12 +306,20 @@ def _check_tokens(model: ModelLayers, tokens: Tokens) -> None:
 
 
 def _image_mask(first: int, last: int, window: int | None) -> Mask:
-    """Gemma 3's image tokens: each sees every image token of its image (within the window on sliding layers)."""
+    """Gemma 3's image tokens: each sees every image token of its image (within the window on sliding
+    layers: transformers' `blockwise_overlay`, and on sliding layers its `sliding_window_overlay`)."""
     def keep(i: int, j: int) -> bool:
         return first <= i <= last and first <= j <= last and (window is None or j > i - window)
 
-    near = f", j>i-{window}" if window else ""
-    return custom(keep, name="image block", rule=f"i and j both in the image tokens {first}..{last}{near}")
+    def runs(i: int) -> tuple[tuple[int, int], ...]:
+        low = first if window is None else max(first, i - window + 1)
+        return ((low, last + 1),) if first <= i <= last and low <= last else ()
+
+    def rule(base: int) -> str:
+        near = f", j>i-{window}" if window else ""
+        return f"i and j both in the image tokens {first + base}..{last + base}{near}"
+
+    return Mask(BoundMask("image block", rule(0), keep, rule_at=rule, row_runs=runs))
 
 
 def _layer_mask(layer: LayerType, pad_left: int, image: tuple[int, int] | None) -> Mask:
