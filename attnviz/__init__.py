@@ -6,7 +6,7 @@ io -> publish -> integrations -> cli (see docs/architecture.rst).
 
 import sys
 
-__all__ = ["Figure", "InputError", "Mask", "compose", "figure", "flash", "__version__"]
+__all__ = ["Figure", "InputError", "Mask", "compose", "figure", "flash", "model_figure", "__version__"]
 __version__ = "0.1.0"
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -16,10 +16,12 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editor
     from .errors import InputError
     from .figures.api import Figure, figure
     from .figures.composite import compose
+    from .figures.model import model_figure
 
 # The API, imported on first use: `attnviz --version` and `--help` start as fast as Python does.
 _API = {"Figure": "figures.api", "figure": "figures.api", "flash": "engine.tiled_softmax", "InputError": "errors",
-        "compose": "figures.composite", "Mask": "engine.masks"}  # name: its module
+        "compose": "figures.composite", "Mask": "engine.masks",
+        "model_figure": "figures.model"}  # name: its module
 
 
 def __getattr__(name: str) -> object:

@@ -1,11 +1,12 @@
-"""The README documents every spec key and every command-line flag."""
+"""The README (or a page of docs/) documents every spec key and every command-line flag."""
 
 from pathlib import Path
 
 from attnviz.cli.commands import build_parser
 from attnviz.io.spec import KEYS
 
-README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).parent.parent
+README = "\n".join(path.read_text(encoding="utf-8") for path in [ROOT / "README.md", *sorted(ROOT.glob("docs/*.rst"))])
 
 
 def test_every_spec_key_is_documented():

@@ -141,6 +141,9 @@ def bind_family(option: MaskOption, grid: Grid) -> Bound:
         seed = opts["seed"]
         assert isinstance(seed, int)
         return _random(value, seed, grid)
+    if kind == "sink":
+        assert isinstance(value, int)
+        return _sink(value, n_k)
     if kind == "matrix":
         assert isinstance(value, tuple)
         matrix: tuple[tuple[bool, ...], ...] = value
@@ -219,6 +222,13 @@ def _global(value: tuple[int, ...], grid: Grid, where: str) -> Bound:
     own = positions_runs(positions, n_k)
     return Bound("global", rule, lambda i, j: i + offset in chosen or j in chosen,
                  lambda i: clip(0, n_k, n_k) if i + offset in chosen else own, True)
+
+
+def _sink(count: int, n_k: int) -> Bound:
+    """Attention sinks: every query keeps the first `count` keys, whatever its position (StreamingLLM's
+    sink tokens; a learned sink logit drawn as a column of its own, as GPT-OSS adds one to each row's
+    softmax). Alone it is not causal: StreamingLLM's mask is `causal & (window=W | sink=S)`."""
+    return Bound("sink", lambda base: f"j<={count - 1 + base}", lambda i, j: j < count, lambda i: clip(0, count, n_k))
 
 
 def _chunk(size: int, start: int, grid: Grid) -> Bound:

@@ -19,6 +19,8 @@ figure's default 1-based positions; `Mask.rule_text(0)` writes the same rule 0-b
     keys=1,2               keep j in {1,2}: chosen key columns (summary tokens; `sink=` for the first S)
     random=R,seed=S        keep R keys a row, drawn by SplitMix64 from seed·2³² + the query's position
                            (Floyd's sampling, rejection below each bound): the same cells everywhere
+    sink=S                 keep j<=S, the first S keys, for every query (attention sinks; not causal
+                           alone: StreamingLLM's mask is `causal & (window=W | sink=S)`)
     matrix=10;11           keep the cells marked 1
 
 Masks combine: `a & b` keeps a cell both keep, `a | b` one that either keeps, `~a` (or `!a`) one
@@ -50,10 +52,11 @@ import re
 from .bound_mask import CAUSAL, BoundMask
 from .mask_families import Bound, Grid, bind_family, query_position
 from .mask_functions import PastedFunction, bind_function, pasted_function, torch_combination
-from .mask_grammar import ALIGNMENTS, FAMILIES, MaskOption, parse_mask
+from .mask_grammar import ALIGNMENTS, FAMILIES, MaskOption, boolean_matrix, parse_mask
 from .runs import complement_runs, intersect_runs, scan_runs, union_runs
 from .rule_text import grouped, grouped_name
 from .text_check import MAX_LABEL, MAX_TITLE, check_text
+from ..numbers.arrays import is_array, is_tensor
 from ..numbers.exact import InputError
 from ..records import dataclass, replace
 
@@ -243,6 +246,8 @@ def _from_value(value: object, where: str, depth: int) -> Mask:
         return parse_expression(value)
     if isinstance(value, dict):
         return _from_table(value, where, depth)
+    if is_array(value) or is_tensor(value):
+        return Mask._make("family", (boolean_matrix(value, where),))
     if isinstance(value, (list, tuple)):
         if not value:
             return Mask._make("family", (parse_mask("causal"),))

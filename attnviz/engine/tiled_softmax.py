@@ -172,7 +172,7 @@ def _attention(q: Vectors, k: Vectors, v: Vectors | None, mask: MaskSpec, scale:
     check_inputs(q, k, v)  # from the digits alone, before a score is summed
     n_q, n_k = len(q), len(k)
     bound = CAUSAL
-    if not ((mask is CAUSAL or mask == "causal") and n_q == n_k):
+    if not ((mask is CAUSAL or (isinstance(mask, str) and mask == "causal")) and n_q == n_k):
         # Imported for other masks only, as `figure()` does: the causal default needs no parsing.
         from .masks import resolve
 

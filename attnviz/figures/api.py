@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
                tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               decimals: int | None = None,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
                frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
                mask_rule: str | None = None,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
                tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               decimals: int | None = None,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
                frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
                mask_rule: str | None = None,
@@ -60,6 +62,7 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
            weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
            tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
            x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               decimals: int | None = None,
            id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
                frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
                mask_rule: str | None = None,
@@ -78,7 +81,11 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     to 1,024 tokens (without it, 64). Every value shown is the value the whole figure shows.
 
     `q`, `k`: sequences of equal-length vectors of ints, Fractions, exact strings
-    ("1/2", "0.5") or floats (read as the decimal they print as); numpy arrays work.
+    ("1/2", "0.5") or floats (read as the decimal they print as: 0.1 is 1/10), or 2-D numpy arrays or
+    torch tensors (any real dtype; a tensor on another device is read on the CPU, and the figure says so).
+    A float of more than 6 significant digits is refused unless `decimals` is given.
+    `decimals`: round every entry of q, k and v to that many decimals (exactly, half to even, from the
+    decimal it prints as); the figure says "inputs rounded to N decimals; scores exact from the rounded values".
     `highlight`: targets marked "computed this step": (i, j) pairs or strings
     "I,J", "row=I", "mask", "softmax=I", "softmax", "output=I", "output" (counted from `index_base`; outputs need `v`).
     `mask`: "causal" (default), "none", "window=W", "prefix=P", "chunk=C", "segments=1,1,2",
@@ -129,13 +136,14 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
         return heads_figure(q_heads, k_heads, v_heads, view=view, highlight=highlight, mask=mask, align=align,
                             scale=scale, bias=bias, softmax=softmax, weights=weights, show=show, title=title,
                             subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, elide=elide,
+                            decimals=decimals,
                             index_base=index_base, id_prefix=id_prefix, theme=theme, embed_font=embed_font,
                             frame=frame)
     return one_head_figure(q, k, v=v, view=view, n=n, shape=shape, highlight=highlight, mask=mask, align=align,
                            scale=scale, bias=bias, softmax=softmax, weights=weights, show=show, title=title,
                            subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title,
-                           y_title=y_title, elide=elide, index_base=index_base, id_prefix=id_prefix, theme=theme,
-                           embed_font=embed_font, frame=frame, color_by=color_by,
+                           y_title=y_title, elide=elide, index_base=index_base, decimals=decimals,
+                           id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame, color_by=color_by,
                            mask_name=mask_name, mask_rule=mask_rule)
 
 

@@ -130,8 +130,10 @@ def _map_words(panel: Figure) -> MapText:
     return words
 
 
-def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None) -> Layout:
-    """Lay out each panel once to learn its grid, then again with shared cell sizes and aligned grid tops."""
+def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None,
+                    attrs: Sequence[tuple[tuple[str, str], ...]] | None = None) -> Layout:
+    """Lay out each panel once to learn its grid, then again with shared cell sizes and aligned grid tops.
+    `attrs`: each panel group's attributes after its `data-panel` (a model's `data-layers`)."""
     kinds = [_grid_kind(panel) for panel in panels]
     first = [_panel_layout(panel) for panel in panels]
     cells: dict[tuple[str, int, int], float] = {}
@@ -172,7 +174,8 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None)
             layout, kind = layouts[n], kinds[n]
             dx = x + (lefts[kind] - layout.grid[0] if kind in lefts and kind and layout.grid else 0)
             moved = tuple(translate(item, dx, y) for item in layout.items)
-            items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)),), moved))
+            extra = attrs[n] if attrs is not None else ()
+            items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)), *extra), moved))
             right = max(right, dx + layout.width)
             x += widths[c]
         y += max(layouts[n].height for n in row)

@@ -58,7 +58,7 @@ def kind(n_heads: int, n_kv: int) -> str:
     return "multi-query attention (MQA)" if n_kv == 1 else "grouped-query attention (GQA)"
 
 
-def _heads(value: Sequence[Vectors], name: str, noun: str) -> Heads:
+def _heads(value: Sequence[Vectors], name: str, noun: str, decimals: int | None = None) -> Heads:
     """A list of per-head vector lists, each checked as `q` or `k` is."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
         raise InputError(f"expected a list with one list of vectors per {noun}", name)
@@ -67,22 +67,24 @@ def _heads(value: Sequence[Vectors], name: str, noun: str) -> Heads:
         raise InputError(f"no {noun}s given", name)
     if len(value) > MAX_HEADS:
         raise InputError(f"{len(value)} {noun}s; the limit is {MAX_HEADS}", name)
-    return tuple(exact_vectors(vectors, f"{name}: head {h}") for h, vectors in enumerate(value, 1))
+    return tuple(exact_vectors(vectors, f"{name}: head {h}", decimals=decimals) for h, vectors in enumerate(value, 1))
 
 
 def check_heads(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
-                v_heads: Sequence[Vectors] | None = None) -> tuple[Heads, Heads, Heads | None]:
-    """(q, k, v) per head, exact; refuses a G that does not divide H and mismatched shapes."""
+                v_heads: Sequence[Vectors] | None = None,
+                decimals: int | None = None) -> tuple[Heads, Heads, Heads | None]:
+    """(q, k, v) per head, exact (rounded to `decimals` if given); refuses a G that does not divide H and
+    mismatched shapes."""
     if k_heads is None:
         raise InputError("q_heads needs k_heads too: one list of key vectors per KV head", "k_heads")
-    q = _heads(q_heads, "q_heads", "query head")
-    k = _heads(k_heads, "k_heads", "KV head")
+    q = _heads(q_heads, "q_heads", "query head", decimals)
+    k = _heads(k_heads, "k_heads", "KV head", decimals)
     if len(q) % len(k):
         raise InputError(f"{len(q)} query heads cannot share {len(k)} KV heads evenly: the number of KV heads must "
                          f"divide the number of query heads", "k_heads")
     v: Heads | None = None
     if v_heads is not None:
-        v = _heads(v_heads, "v_heads", "KV head")
+        v = _heads(v_heads, "v_heads", "KV head", decimals)
         if len(v) != len(k):
             raise InputError(f"{len(v)} value heads for {len(k)} key heads; give one list of value vectors per KV "
                              "head", "v_heads")
@@ -131,7 +133,7 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
     if isinstance(index_base, bool) or index_base not in (0, 1):
         raise InputError(f"expected 0 or 1, got {index_base!r:.40}", "index_base")
     b = index_base
-    q, k, v = check_heads(q_heads, k_heads, v_heads)
+    q, k, v = check_heads(q_heads, k_heads, v_heads, panel_kwargs.get("decimals"))
     n_heads, n_kv = len(q), len(k)
     group = n_heads // n_kv
     cells = sum(len(q[h]) * len(k[kv_head(h, n_heads, n_kv)]) for h in range(n_heads))

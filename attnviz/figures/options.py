@@ -164,6 +164,11 @@ OPTIONS = (
     Option("v", type="Vectors | None", default=None, check="vectors", example="v = [[1, 0], [0, 1], [1, 1]]",
            expects="value vectors, one per key", flag="--v", metavar="VECTORS", dash_value=True,
            help="value vectors, one per key: the figure writes each output"),
+    Option("decimals", type="int | None", default=None, check="whole_number", example="decimals = 2",
+           expects="round every input (q, k, v) to N decimals; the figure says so", flag="--decimals", metavar="N",
+           value="whole",
+           help="round every entry of q, k and v to N decimals (exactly, half to even); needed for floats of more "
+                "than 6 significant digits, such as a model's tensors"),
     Option("softmax", type="SoftmaxForm", default="expanded", check="text", example='softmax = "normalizer"',
            expects="how named weights are written: expanded, normalizer or grouped", flag="--softmax", metavar="FORM",
            help="how named weights are written: expanded (default), normalizer or grouped"),
@@ -242,7 +247,7 @@ WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "wal
 #: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).
 FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "x_title", "y_title", "q", "k", "q_heads",
                 "k_heads", "v_heads", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "mask_name", "mask_rule",
-                "align", "scale", "bias", "v", "softmax", "weights", "show", "title", "subtitle")
+                "align", "scale", "bias", "v", "decimals", "softmax", "weights", "show", "title", "subtitle")
 #: How figures look, not what they say: also `attnviz page`'s.
 LOOK_FLAGS = ("frame", "theme", "embed_font")
 #: `attnviz render`'s panels.

@@ -38,7 +38,7 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
                     k_tokens: Labels | None = None, x_title: str | None = None, y_title: str | None = None,
                     elide: bool = False, index_base: IndexBase = 1, id_prefix: str | None = None,
                     theme: ThemeName = "light", embed_font: bool = False, frame: FrameName = "doc",
-                    color_by: ColorBy = "none", mask_name: str | None = None,
+                    decimals: int | None = None, color_by: ColorBy = "none", mask_name: str | None = None,
                     mask_rule: str | None = None) -> Figure:
     """The figure of one head (`figure()` without q_heads): its arguments checked, then the full or scores
     view, or the mask map."""
@@ -85,8 +85,17 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
     if not isinstance(elide, bool):
         raise InputError(f"expected True or False, got {elide!r:.40}", "elide")
     limit = MAX_ELIDED_TOKENS if elide else MAX_TOKENS
-    q, k = exact_vectors(q, "q", limit), exact_vectors(k, "k", limit)
-    v = None if v is None else exact_vectors(v, "v", limit)
+    notes = []
+    if decimals is not None:
+        from ..numbers.arrays import check_decimals, rounded_note  # start-up: only rounded inputs need them
+
+        decimals = check_decimals(decimals)
+        assert decimals is not None
+        notes.append(rounded_note(decimals))
+    (q, k, v), moved = _on_cpu(q, k, v)
+    assert q is not None and k is not None  # given, or the seed's (above)
+    q, k = exact_vectors(q, "q", limit, decimals), exact_vectors(k, "k", limit, decimals)
+    v = None if v is None else exact_vectors(v, "v", limit, decimals)
     n_q, n_k = len(q), len(k)
     shown = None
     if elide:
@@ -96,7 +105,7 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         named_rows, named_columns = named_positions(highlight, index_base)
         shown = shown_positions(n_q, named_rows), shown_positions(n_k, named_columns)
     # The default figure needs no parsing, so `attnviz render` skips importing the option modules.
-    if (mask is CAUSAL or mask == "causal") and n_q == n_k and align == "top-left":
+    if (mask is CAUSAL or (isinstance(mask, str) and mask == "causal")) and n_q == n_k and align == "top-left":
         bound = CAUSAL
     else:
         from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
@@ -118,7 +127,26 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
                      subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
                      q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
                      shown=shown, base=index_base)
+    if notes or moved:
+        from ..records import replace  # start-up: only real-valued inputs add a note
+
+        words = replace(words, note="; ".join([*moved, *notes, words.note]))
     return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame)
+
+
+def _on_cpu(*vectors: Vectors | None) -> tuple[list[Vectors | None], list[str]]:
+    """The vectors, a tensor on another device moved to the CPU, and a note for each one moved."""
+    out: list[Vectors | None] = []
+    moved: list[str] = []
+    for name, value in zip("qkv", vectors):
+        if value is not None and type(value).__module__.startswith("torch"):
+            from ..numbers.arrays import array_rows  # start-up: only a tensor needs it
+
+            rows, note = array_rows(value, name)
+            value = rows  # type: ignore[assignment]
+            moved += [note] if note else []
+        out.append(value)
+    return out, moved
 
 
 
@@ -166,7 +194,7 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
             raise InputError("the mask view draws no softmax; use the full view for it", name)
     labels = {"q": q_tokens if tokens is None else tokens, "k": k_tokens if tokens is None else tokens}
     n_q, n_k = _map_shape(q, k, n, shape, labels)
-    if (mask is CAUSAL or mask == "causal") and n_q == n_k and align == "top-left":
+    if (mask is CAUSAL or (isinstance(mask, str) and mask == "causal")) and n_q == n_k and align == "top-left":
         mask = CAUSAL
     else:
         from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
     from ..figures.figure import Drawable, Figure
 
-__all__ = ["Entry", "ENTRIES", "dilated", "make", "flag_arguments", "write_gallery"]
+__all__ = ["Entry", "ENTRIES", "ModelEntry", "MODEL_ENTRIES", "dilated", "make", "make_model", "flag_arguments",
+           "write_gallery"]
 
 Q5 = "1,0; 0,1; 1,1; 1,-1; 0,2"
 
@@ -174,7 +175,7 @@ title = "fixed, head 2: summary keys"
 mask = "causal & keys=4,8,12,16"
 """),
     Entry("paper-streamingllm", "StreamingLLM: attention sinks and a window",
-          ("--view", "mask", "--n", "12", "--mask", "(causal & keys=1,2,3,4) | window=4", "--color-by", "part",
+          ("--view", "mask", "--n", "12", "--mask", "window=4 | (causal & sink=4)", "--color-by", "part",
            "--frame", "slide")),
     _entry("view-scores", "Score table", "--view", "scores"),
     _entry("bias-panel", "ALiBi: scores and the bias matrix", "--bias", "alibi=1/2", "--show", "bias"),
@@ -185,6 +186,48 @@ mask = "causal & keys=4,8,12,16"
     Entry("decode-window", "KV-cache decoding, window of 2", ("--q", Q5, "--k", Q5, "--mask", "window=2", "--decode",
                                                                "2"), step=3),
 )
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """A real model's masks (`attnviz model`) on a slide: its config (sizes scaled down so that windows and
+    chunks show in a few tokens; the layer patterns are the model's) and `model_figure`'s options."""
+    name: str
+    title: str
+    config: tuple[tuple[str, Any], ...]
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def command(self) -> str:
+        """The entry as a command, its config written to `NAME/config.json`."""
+        flags = [f"--{key.replace('_', '-')} {value!r}" if isinstance(value, str) else f"--{key.replace('_', '-')} "
+                 f"{value}" for key, value in self.options]
+        return " ".join(["attnviz model", f"{self.name}/config.json", *flags, "--frame slide"])
+
+
+MODEL_ENTRIES = (
+    ModelEntry("model-gemma3", "Gemma 3: five sliding layers to one full, an image's tokens both ways", (
+        ("model_type", "gemma3"),
+        ("text_config", {"num_hidden_layers": 12, "sliding_window": 6, "sliding_window_pattern": 6})),
+        (("n", 14), ("image_tokens", "4-8"))),
+    ModelEntry("model-llama4", "Llama 4: three chunked layers to one full", (
+        ("model_type", "llama4_text"), ("num_hidden_layers", 12), ("attention_chunk_size", 4),
+        ("no_rope_layer_interval", 4)), (("n", 14),)),
+    ModelEntry("model-gpt-oss", "GPT-OSS: sliding and full layers, each row with its sink logit", (
+        ("model_type", "gpt_oss"), ("num_hidden_layers", 8), ("sliding_window", 4)), (("n", 12),)),
+    ModelEntry("model-bert-padded", "BERT: a padded batch row, bidirectional", (
+        ("model_type", "bert"), ("num_hidden_layers", 12)),
+        (("tokens", "[CLS] the cat sat down [SEP] [PAD] [PAD] [PAD]"), ("pad_right", 3))),
+    ModelEntry("model-t5-cross", "T5: encoder, decoder and the cross-attention between them", (
+        ("model_type", "t5"), ("num_layers", 6)), (("n", 10), ("pad_right", 2), ("decoder_n", 6))),
+)
+
+
+def make_model(entry: ModelEntry) -> Drawable:
+    """A model entry's figure, on a slide, as `attnviz model` draws it."""
+    from ..figures.model import model_figure  # start-up: the gallery's modules load when it is drawn
+
+    return model_figure(dict(entry.config), title=entry.title, frame="slide", **dict(entry.options))
 
 
 def make(entry: Entry) -> Drawable:

@@ -77,6 +77,12 @@ SHAPE_PAINT: dict[str, tuple[str | None, str | None]] = {
     "map-frame": (None, "masked-stroke"),
     # `--color-by part`: each part of a union in its own colour (Okabe and Ito's colour-blind-safe set)
     **{f"kept-part-{n}": (f"part-{n}", None) for n in range(1, 7)},
+    # a model's strip of layers (figures.model), one colour a layer type
+    "layer-full": ("badge-stroke", "badge-text"),
+    "layer-sliding": ("computed-fill", "computed-stroke"),
+    "layer-chunked": ("masked-hatch", "text-muted"),
+    "layer-bidirectional": ("cell-fill", "cell-stroke"),
+    "layer-cross": ("band-fill", "masked-stroke"),
 }
 
 #: Every custom property, in the order the README documents them: `--attnviz-<name>`.
