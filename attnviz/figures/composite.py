@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ..typing import Arrange, FrameName, ThemeName
 
 __all__ = ["Composite", "compose", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange", "check_part", "with_parts",
-           "LEGEND_PARTS", "compose_layouts"]
+           "LEGEND_PARTS", "PANEL_PARTS", "compose_layouts"]
 
 ARRANGEMENTS = ("row", "column", "grid:C")
 LEGEND_PARTS = ("shared", "hide")  # a composed figure's one legend: drawn, or left out
@@ -252,7 +252,9 @@ def with_parts(panels: Sequence[Drawable], captions: str, subtitles: str
     for panel in panels:
         if panel in maps:
             assert isinstance(panel, Figure)  # a mask map
-            words = replace(_map_words(panel), **{field: "" for field, gone in drop.items() if gone})
+            words = _map_words(panel)
+            words = replace(words, subtitle="" if drop["subtitle"] else words.subtitle,
+                            caption="" if drop["caption"] else words.caption)
             panel = Figure(None, None, words, theme=get_theme(panel.theme), embed_font=panel.embed_font,
                            frame=panel.frame)
         out.append(panel)

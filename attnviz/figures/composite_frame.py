@@ -71,6 +71,7 @@ def drop_badges(layout: Layout) -> Layout:
         lift = (min(below) - top) if below else 0
         items = [translate(item, 0, -lift) if _top(item) >= bottom else item for item in items if item is not badge]
         layout.height -= lift
+        layout.desc += f" ({' '.join(t.text for t in badge.children if isinstance(t, Text))})"
         if layout.grid:
             layout.grid = (layout.grid[0], layout.grid[1] - lift, layout.grid[2])
     layout.items = items
@@ -132,4 +133,4 @@ def _grid(layouts: Sequence[Layout], columns: int, title: str | None) -> Layout:
     width = max([total_w] + [right_edge(item) + PAD for item in items[:1]])
     names = [layout.title for layout in layouts]
     return Layout(width=width, height=y, title=title or " | ".join(names),
-                  desc="; ".join(layout.desc for layout in layouts), items=items)
+                  desc="; ".join(layout.desc for layout in layouts) + ".", items=items)

@@ -93,6 +93,7 @@ def _cell_for(words: MapText, room_w: float, room_h: float | None, axes: Axes | 
         if axes and found.left <= axes.left and found.top <= axes.top:
             return cell, axes
         axes = found
+    assert axes is not None  # the loop ran
     return cell, axes
 
 
@@ -223,6 +224,6 @@ def _placed(words: MapText, items: list[Item], width: float, height: float, dx: 
             grid: tuple[float, float, float], choices: tuple[str, ...]) -> Layout:
     dx, dy = round(dx), round(dy)  # whole units: the map's cells stay on its two-decimal grid, without seams
     moved = [translate(item, dx, dy) for item in items] if dx or dy else items
-    return Layout(width=width, height=height, title=words.title or words.caption,
-                  desc=words.subtitle or words.caption, items=moved, grid=(grid[0] + dx, grid[1] + dy, grid[2]),
-                  choices=choices)
+    desc = "; ".join(part for part in (words.subtitle, words.caption) if part) + "."
+    return Layout(width=width, height=height, title=words.title or words.caption, desc=desc, items=moved,
+                  grid=(grid[0] + dx, grid[1] + dy, grid[2]), choices=choices)

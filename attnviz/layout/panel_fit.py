@@ -214,5 +214,6 @@ def _place(plan: _Plan, top_items: list[Item], keys: list[str], title: str | Non
         items = [translate(item, 0, dy) for item in items]
     names = [m.title or f"Panel {n}" for n, m in enumerate(maps, 1)]
     desc = "; ".join(f"panel {n}: {name}: {m.subtitle}; {m.caption}" for n, (name, m) in enumerate(zip(names, maps), 1))
+    desc += "."
     return Layout(width=plan.width, height=height, title=title or " | ".join(names), desc=desc, items=items,
                   choices=tuple(choices))
