@@ -14,7 +14,8 @@ import math
 from ..layout.figure import PAD, STYLES, Group, Layout, Text, right_edge, split_keep, text_height, translate, wrap
 from ..layout.frames import MAIN_ROLES, fit_to_frame, text_floor_misses
 from ..layout.metrics import ASCENT
-from ..layout.panel_fit import arrangement_name, fit_map_panels
+from ..layout.panel_fit import arrangement_name, fit_map_panels, shared_text
+from ..layout.score_panels import fit_score_panels, grid_title
 from ..numbers.exact import InputError
 from .figure import Figure
 
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
 
     from ..layout.frames import Frame
     from ..layout.items import Item
-    from ..layout.mask_map import MapText
+    from typing import Any
+
+    from ..words.figure_text import FigureText
     from .figure import Drawable
 
 __all__ = ["compose_in_frame", "drop_badges"]
@@ -35,17 +38,35 @@ GAP = 24  # between panels
 def compose_in_frame(panels: Sequence[Drawable], columns: int, title: str | None, frame: Frame,
                      parts: dict[str, str]) -> Layout:
     """The panels laid out for `frame`; `parts` says what becomes of their captions, subtitles and legend."""
-    if all(isinstance(panel, Figure) and panel.view == "mask" for panel in panels):
-        maps: list[MapText] = []
-        for panel in panels:
-            assert isinstance(panel, Figure)  # a mask map: its words are a MapText
-            words = panel.words
-            if TYPE_CHECKING:
-                assert isinstance(words, MapText)
-            maps.append(words)
+    maps = _words(panels, mask=True)
+    if maps is not None:
         return fit_map_panels(maps, columns, title, frame, captions=parts["captions"],
                               subtitles=parts["subtitles"], legend=parts["legend"])
+    grids = _words(panels, mask=False)
+    if grids is not None:
+        return _score_panels(grids, columns, title, frame)
     return _fit_layouts([_trimmed(panel) for panel in panels], columns, title, frame)
+
+
+def _words(panels: Sequence[Drawable], mask: bool) -> list[Any] | None:
+    """The panels' words (MapTexts, or FigureTexts) if every panel is a mask map (`mask`) or every one a grid
+    drawn from vectors; else None."""
+    if not all(isinstance(panel, Figure) and (panel.view == "mask") == mask for panel in panels):
+        return None
+    return [panel.words for panel in panels if isinstance(panel, Figure)]
+
+
+def _score_panels(texts: Sequence[FigureText], columns: int, title: str | None, frame: Frame) -> Layout:
+    """Score grids (heads, a grid and its bias matrix) compact under one title and one line for all."""
+    captions = [words.grid_caption for words in texts]
+    note = shared_text(captions) or ""
+    note += ("; " if note else "") + "hatched cells are masked" * any(c.masked for w in texts for r in w.cells
+                                                                         for c in r)
+    desc = "; ".join(f"panel {n}: " + "; ".join(part for part in (grid_title(words, n), words.subtitle, words.badge,
+                                                                   words.q_line, words.k_line, *words.more_vectors,
+                                                                   words.grid_caption) if part)
+                     for n, words in enumerate(texts, 1)) + "."
+    return fit_score_panels(texts, columns, title, note, frame, desc)
 
 
 def _trimmed(panel: Drawable) -> Layout:
