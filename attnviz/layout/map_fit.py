@@ -50,9 +50,9 @@ def quantize(cell: float) -> float:
 
 
 def min_cell(frame: Frame, width: float) -> float:
-    """The smallest cell a frame's map may have: half a pixel on a slide at its judged size, a tenth of a
-    point in a column (a 1,024-token map still shows every cell)."""
-    return max(QUANTUM, frame.min_size(width) / (32 if frame.judged_px else 70))
+    """The smallest cell a frame's map may have: 0.4 px on a slide at its judged size (a 1,024-token map on a
+    4:3 slide), a tenth of a point in a column."""
+    return max(QUANTUM, frame.min_size(width) / (40 if frame.judged_px else 70))
 
 
 def texts_block(parts: Sequence[tuple[str, str]], x: float, y: float, width: float,
