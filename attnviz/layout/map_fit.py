@@ -20,7 +20,7 @@ from .metrics import ASCENT
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from .frames import Frame
     from .items import Item
@@ -118,7 +118,7 @@ def _chrome(words: MapText, dropped: Sequence[str]) -> list[tuple[str, str]]:
 def fit_map(words: MapText, frame: Frame) -> Layout:
     """A mask map laid out for `frame`: words beside the map (a slide, when that gives bigger cells) or above
     it, at the largest canvas the floors allow; refused (InputError) when even the smallest cell does not fit."""
-    best: tuple[float, Layout] | None = None
+    best: tuple[float, Callable[[], Layout]] | None = None
     for dropped in DROPS:
         parts = _chrome(words, dropped)
         roles = [role for role, text in parts if text] + ["axis-title", "tick"] + ["legend"] * words.legend
@@ -129,7 +129,8 @@ def fit_map(words: MapText, frame: Frame) -> Layout:
             if placed and (best is None or placed[0] > best[0]):
                 best = placed
         if best and best[0] >= min_cell(frame, width):
-            cell, layout = best
+            cell, make = best
+            layout = make()
             choices = list(layout.choices) + [_DROPPED[part] for part in dropped if getattr(words, part)]
             step = _tick_step(words, cell)
             if step > 1:
@@ -153,8 +154,8 @@ def _tick_step(words: MapText, cell: float) -> int:
 
 
 def _above(words: MapText, parts: Sequence[tuple[str, str]], width: float, height: float | None,
-           frame: Frame) -> tuple[float, Layout] | None:
-    """The words above the map, as the doc figure places them."""
+           frame: Frame) -> tuple[float, Callable[[], Layout]] | None:
+    """The words above the map, as the doc figure places them: (cell, the layout's maker)."""
     wrap_w = width - 2 * PAD
     texts, y = texts_block(parts, PAD, PAD, wrap_w)
     legend_h = _legend_height(words, wrap_w)
@@ -165,20 +166,24 @@ def _above(words: MapText, parts: Sequence[tuple[str, str]], width: float, heigh
         return None
     map_x = math.ceil(PAD + Y_TITLE_W + 10 + axes.left + 8)
     top = math.ceil(y + text_height("axis-title") + 6 + axes.top + 6)
-    items = texts + axis_items(words, axes, map_x, top, cell) + map_body(words, map_x, top, cell, framed=True)
-    y = top + cell * words.shape[0] + 18
-    if words.legend:
-        legend, y = lay_out_legend(words.legend_keys(), PAD, y, wrap_w)
-        items += legend
-    content_h = y - 12 + PAD
+    content_h = top + cell * words.shape[0] + 18 + legend_h - 12 + PAD
     # centred: the map's block across the width, the whole across a slide's height
-    dx = max(0.0, (width - PAD - (map_x + cell * words.shape[1] + 14)) / 2)
-    dy = 0.0 if height is None else max(0.0, (height - content_h) / 2)
-    return cell, _placed(words, items, width, content_h if height is None else height, dx, dy, (map_x, top, cell), ())
+    dx = round(max(0.0, (width - PAD - (map_x + cell * words.shape[1] + 14)) / 2))
+    dy = 0 if height is None else round(max(0.0, (height - content_h) / 2))
+
+    def make() -> Layout:
+        items = [translate(item, dx, dy) for item in texts]
+        items += _map_items(words, axes, map_x + dx, top + dy, cell)
+        if words.legend:
+            items += lay_out_legend(words.legend_keys(), PAD + dx, top + dy + cell * words.shape[0] + 18, wrap_w)[0]
+        return _placed(words, items, width, content_h if height is None else height, (map_x + dx, top + dy, cell),
+                       ())
+
+    return cell, make
 
 
 def _beside(words: MapText, parts: Sequence[tuple[str, str]], width: float, height: float | None,
-            frame: Frame) -> tuple[float, Layout] | None:
+            frame: Frame) -> tuple[float, Callable[[], Layout]] | None:
     """The map at the slide's full height, its title, captions and legend in a column at its right."""
     assert height is not None  # only a slide's map stands beside its words
     keys = words.legend_keys() if words.legend else []
@@ -189,8 +194,7 @@ def _beside(words: MapText, parts: Sequence[tuple[str, str]], width: float, heig
     if cell <= 0:
         return None
     map_x = math.ceil(PAD + Y_TITLE_W + 10 + axes.left + 8)
-    map_right = map_x + cell * n_k + 14
-    text_x = map_right + GAP
+    text_x = map_x + cell * n_k + 14 + GAP
     text_w = width - PAD - text_x
     texts, y = texts_block(parts, text_x, PAD, text_w)
     if keys:
@@ -202,12 +206,20 @@ def _beside(words: MapText, parts: Sequence[tuple[str, str]], width: float, heig
         return None
     block_h = max(text_h, map_h)
     top = math.ceil(PAD + (block_h - map_h) / 2 + text_height("axis-title") + 6 + axes.top + 6)
-    texts = [translate(item, 0, (block_h - text_h) / 2) for item in texts]
-    items = texts + axis_items(words, axes, map_x, top, cell) + map_body(words, map_x, top, cell, framed=True)
-    dy = (height - 2 * PAD - block_h) / 2
-    dx = (width - PAD - (text_x + max(_used_width(texts) - text_x, 0))) / 2
-    return cell, _placed(words, items, width, height, max(dx, 0.0), dy, (map_x, top, cell),
-                         ("landscape: the title, captions and legend beside the map",))
+    dy = round((height - 2 * PAD - block_h) / 2)
+    dx = round(max(0.0, (width - PAD - (text_x + max(_used_width(texts) - text_x, 0))) / 2))
+
+    def make() -> Layout:
+        items = [translate(item, dx, dy + (block_h - text_h) / 2) for item in texts]
+        items += _map_items(words, axes, map_x + dx, top + dy, cell)
+        return _placed(words, items, width, height, (map_x + dx, top + dy, cell),
+                       ("landscape: the title, captions and legend beside the map",))
+
+    return cell, make
+
+
+def _map_items(words: MapText, axes: Axes, map_x: float, top: float, cell: float) -> list[Item]:
+    return axis_items(words, axes, map_x, top, cell) + map_body(words, map_x, top, cell, framed=True)
 
 
 def _used_width(items: Sequence[Item]) -> float:
@@ -220,10 +232,8 @@ def _legend_height(words: MapText, width: float) -> float:
     return lay_out_legend(words.legend_keys(), PAD, 0, width)[1]
 
 
-def _placed(words: MapText, items: list[Item], width: float, height: float, dx: float, dy: float,
-            grid: tuple[float, float, float], choices: tuple[str, ...]) -> Layout:
-    dx, dy = round(dx), round(dy)  # whole units: the map's cells stay on its two-decimal grid, without seams
-    moved = [translate(item, dx, dy) for item in items] if dx or dy else items
+def _placed(words: MapText, items: list[Item], width: float, height: float, grid: tuple[float, float, float],
+            choices: tuple[str, ...]) -> Layout:
     desc = "; ".join(part for part in (words.subtitle, words.caption) if part) + "."
-    return Layout(width=width, height=height, title=words.title or words.caption, desc=desc, items=moved,
-                  grid=(grid[0] + dx, grid[1] + dy, grid[2]), choices=choices)
+    return Layout(width=width, height=height, title=words.title or words.caption, desc=desc, items=items, grid=grid,
+                  choices=choices)

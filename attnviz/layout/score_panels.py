@@ -110,20 +110,24 @@ def fit_score_panels(panels: Sequence[FigureText], columns: int, title: str | No
     the doc frame's panels would say besides (the SVG's <desc>)."""
     n = len(panels)
     order = list(dict.fromkeys([columns] + list(range(n, 0, -1))))
+    drawn = [_panel(words, grid_title(words, n), 10_000) for n, words in enumerate(panels, 1)]
+    roles = {item.role for items, _, _ in drawn for item in _texts(items)}
+    roles |= {role for role, text in (("title", title), ("subtitle", note)) if text}
+
+    def arranged(c: int, wrap_at: float = 360, build: bool = False) -> Layout:
+        return _arranged(drawn, panels, c, title, note, desc, wrap_at, build)
+
     if frame.aspect is None:  # print: the most columns the column's width holds at the floor, so the fewest rows
-        one = _arranged(panels, 1, title, note, desc)
-        widest = canvas(frame, {t.role for t in one.walk() if isinstance(t, Text)})[0]
-        arrangements = {c: _arranged(panels, c, title, note, desc, widest - 2 * PAD) for c in order}
-        fitting = [c for c, layout in arrangements.items() if layout.width <= widest]
+        widest = canvas(frame, roles)[0]
+        fitting = [c for c in order if arranged(c, widest - 2 * PAD).width <= widest]
         c = columns if columns in fitting else max(fitting, default=1)
-        fitted = _widened(arrangements[c], widest)
+        fitted = _widened(arranged(c, widest - 2 * PAD, build=True), widest)
     else:  # a slide: the arrangement whose text comes out largest, the one asked for unless much smaller
-        arrangements = {c: fit_to_frame(_arranged(panels, c, title, note, desc), frame) for c in order}
-        c = max(arrangements, key=lambda c: (_worth(arrangements[c], frame), c == columns))
-        asked = arrangements[columns]
-        if not text_floor_misses(asked, frame) and _worth(asked, frame) >= 0.85 * _worth(arrangements[c], frame):
+        worth = {c: _worth(arranged(c), roles, frame) for c in order}
+        c = max(order, key=lambda c: (worth[c], c == columns))
+        if worth[columns] >= max(1 - 1e-9, 0.85 * worth[c]):
             c = columns
-        fitted = arrangements[c]
+        fitted = fit_to_frame(arranged(c, build=True), frame)
     if text_floor_misses(fitted, frame):
         raise InputError(f"{n} score grids do not fit the {frame.name} frame with their values at the floor: use "
                          "fewer panels, heads or tokens, --view mask, --elide or --frame doc", "frame")
@@ -143,17 +147,30 @@ def _widened(layout: Layout, width: float) -> Layout:
     return replace(layout, width=width, items=[translate(item, dx, 0) for item in layout.items])
 
 
-def _worth(layout: Layout, frame: Frame) -> float:
-    """How far above its floor the smallest text of `layout` comes out in `frame` (1: at the floor)."""
-    return min(t.style.size / frame.min_size(layout.width, main=t.role in MAIN_ROLES)
-               for t in layout.walk() if isinstance(t, Text))
+def _texts(items: Sequence[Item]) -> list[Text]:
+    """The texts among `items`, groups' children included."""
+    out: list[Text] = []
+    for item in items:
+        if isinstance(item, Text):
+            out.append(item)
+        elif isinstance(item, Group):
+            out += _texts(item.children)
+    return out
 
 
-def _arranged(panels: Sequence[FigureText], columns: int, title: str | None, note: str, desc: str,
-              wrap_at: float = 360) -> Layout:
-    """The panels in rows of `columns` under `title` and `note` (wrapped at the panels' width, or `wrap_at`
-    if wider), at their own size (no frame yet)."""
-    drawn = [_panel(words, grid_title(words, n), 10_000) for n, words in enumerate(panels, 1)]
+def _worth(layout: Layout, roles: set[str], frame: Frame) -> float:
+    """How far above its floor the smallest text (of `roles`) comes out when `layout` is fitted to the slide
+    (1: at the floor)."""
+    assert frame.aspect is not None  # a slide
+    width = max(layout.width, layout.height * frame.aspect)
+    return min(STYLES[role].size / frame.min_size(width, main=role in MAIN_ROLES) for role in roles)
+
+
+def _arranged(drawn: Sequence[tuple[list[Item], float, float]], panels: Sequence[FigureText], columns: int,
+              title: str | None, note: str, desc: str, wrap_at: float = 360, build: bool = True) -> Layout:
+    """The panels (`drawn`: each one's items, width and height) in rows of `columns` under `title` and
+    `note` (wrapped at the panels' width, or `wrap_at` if wider), at their own size (no frame yet);
+    without `build`, only its size (and its top texts) is worked out."""
     rows = [list(range(s, min(s + columns, len(panels)))) for s in range(0, len(panels), columns)]
     widths = [max(drawn[row[c]][1] for row in rows if c < len(row)) for c in range(columns)]
     total_w = sum(widths) + COL_GAP * (columns - 1)
@@ -167,10 +184,11 @@ def _arranged(panels: Sequence[FigureText], columns: int, title: str | None, not
     for row in rows:
         x: float = PAD
         for c, n in enumerate(row):
-            panel = [translate(item, x, y) for item in drawn[n][0]]
-            items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)),), tuple(panel)))
+            if build:
+                panel = [translate(item, x, y) for item in drawn[n][0]]
+                items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)),), tuple(panel)))
             x += widths[c] + COL_GAP
         y += max(drawn[n][2] for n in row) + ROW_GAP
-    width = max(PAD + total_w, max(right_edge(item) for item in items)) + PAD
+    width = max([PAD + total_w] + [right_edge(item) for item in items]) + PAD
     names = [grid_title(words, n) for n, words in enumerate(panels, 1)]
     return Layout(width=width, height=y - ROW_GAP + PAD, title=title or " | ".join(names), desc=desc, items=items)
