@@ -226,3 +226,49 @@ def test_frame_grid_lines_stay_visible_drawn_at_0_55():
         elif value <= kept + 25:
             inside = False
     assert lines == 15
+
+
+@pytest.mark.parametrize("frame", FRAMES)
+def test_token_labels_and_a_highlight_fit_too(frame):
+    tokens = "What is your favorite condiment ?".split()
+    fig = attnviz.figure(view="mask", tokens=tokens, mask="window=3", highlight=["row=4", "mask"], frame=frame)
+    layout = fig.layout()
+    assert_fits(layout, frame)
+    assert_no_text_on_a_map(layout)
+    assert "computed this step" in [t.text for t, _ in layout.texts_in_boxes()]  # the legend names the highlight
+    assert kept_from_svg(fig.svg()) == brute_kept("window=3", 6, 6)
+
+
+def test_the_panel_keys_from_a_spec_and_their_flags(tmp_path):
+    spec = tmp_path / "p.toml"
+    spec.write_text('view = "mask"\nn = 16\nframe = "slide"\npanel_captions = "hide"\n'
+                    '[[panel]]\ntitle = "causal"\n[[panel]]\ntitle = "window"\nmask = "window=4"\n', encoding="utf-8")
+    drawn = run_cli("render", str(spec), "-o", "-")
+    assert drawn.code == 0, drawn.stderr
+    root = ET.fromstring(drawn.stdout)
+    assert not [t for t in root.iter(f"{SVG}text") if t.get("class") == "attnviz-caption-text"]
+    assert "causal mask keeps j&lt;=i" in drawn.stdout or "causal mask keeps j<=i" in root.find(f"{SVG}desc").text
+    shown = run_cli("render", str(spec), "--panel-captions", "show", "--panel-legend", "hide", "-o", "-")
+    texts = [t.get("class") for t in ET.fromstring(shown.stdout).iter(f"{SVG}text")]
+    assert texts.count("attnviz-caption-text") == 2 and "attnviz-legend-text" not in texts
+    bad = run_cli("render", str(spec), "--panel-subtitles", "twice", "-o", "-")
+    assert bad.code == 2 and bad.stderr == ("attnviz: error: --panel-subtitles: expected auto, show, shared or hide, "
+                                            "got 'twice'\n")
+    alone = run_cli("render", "--view", "mask", "--n", "8", "--panel-legend", "hide", "-o", "-")
+    assert alone.code == 2 and "give [[panel]] tables" in alone.stderr
+
+
+def test_the_doc_frame_hides_and_shares_as_asked_and_stays_clean():
+    both = [attnviz.figure(view="mask", n=8, title="a"), attnviz.figure(view="mask", n=8, mask="window=3", title="b")]
+    assert attnviz.compose(*both).svg() == attnviz.compose(*both, panel_captions="auto").svg()
+    for how in ("show", "shared", "hide"):
+        layout = attnviz.compose(*both, panel_captions=how, panel_subtitles=how).layout()
+        assert_clean(layout)
+        captions = [t.text for t, _ in layout.texts_in_boxes() if t.role == "caption"]
+        assert len(captions) == {"show": 2, "shared": 2, "hide": 0}[how]  # their rules differ: each keeps its own
+
+
+def test_a_map_beside_a_score_grid_in_a_slide_is_refused_not_drawn_small():
+    mixed = attnviz.compose(attnviz.figure(view="mask", n=8), attnviz.figure(view="scores"), frame="slide")
+    with pytest.raises(InputError, match="2 panels do not fit the slide frame.*--frame doc"):
+        mixed.layout()
