@@ -48,14 +48,14 @@ def _cell_w(words: FigureText) -> float:
     return max(CELL_MIN, widest + 2 * CELL_PAD)
 
 
-def _panel(words: FigureText, title: str, width: float) -> tuple[list[Item], float, float]:
-    """One panel at (0, 0): its title, the key labels, the query labels and the cells; (items, w, h)."""
+def _panel(words: FigureText, title: str, width: float, cell_w: float) -> tuple[list[Item], float, float]:
+    """One panel at (0, 0): its title, the key labels, the query labels and the cells `cell_w` wide;
+    (items, w, h)."""
     header = STYLES["header"]
     lines, _ = panel_title(title, width)
     items: list[Item] = [Text("panel-title", 0, ASCENT * STYLES["panel-title"].size, lines)]
     y = text_height("panel-title", len(lines)) + 8
     row_head = max(measure(label, header) for label in words.q_labels) + CELL_PAD
-    cell_w = _cell_w(words)
     widest_key = max(measure(label, header) for label in words.k_labels)
     upright = widest_key + 4 > cell_w
     head_h = (widest_key + 8) if upright else text_height("header") + 6
@@ -110,7 +110,8 @@ def fit_score_panels(panels: Sequence[FigureText], columns: int, title: str | No
     the doc frame's panels would say besides (the SVG's <desc>)."""
     n = len(panels)
     order = list(dict.fromkeys([columns] + list(range(n, 0, -1))))
-    drawn = [_panel(words, grid_title(words, n), 10_000) for n, words in enumerate(panels, 1)]
+    cell_w = max(_cell_w(words) for words in panels)  # one cell size for all, so the grids compare
+    drawn = [_panel(words, grid_title(words, n), 10_000, cell_w) for n, words in enumerate(panels, 1)]
     roles = {item.role for items, _, _ in drawn for item in _texts(items)}
     roles |= {role for role, text in (("title", title), ("subtitle", note)) if text}
 
@@ -123,11 +124,14 @@ def fit_score_panels(panels: Sequence[FigureText], columns: int, title: str | No
         c = columns if columns in fitting else max(fitting, default=1)
         fitted = _widened(arranged(c, widest - 2 * PAD, build=True), widest)
     else:  # a slide: the arrangement whose text comes out largest, the one asked for unless much smaller
-        worth = {c: _worth(arranged(c), roles, frame) for c in order}
+        # each arrangement with its title wrapped at the panels' width or wider (a slide's width to fill)
+        wraps = {c: [360.0] + [arranged(c).width * f for f in (1.3, 1.7)] for c in order}
+        best = {c: max(wraps[c], key=lambda at: _worth(arranged(c, at), roles, frame)) for c in order}
+        worth = {c: _worth(arranged(c, best[c]), roles, frame) for c in order}
         c = max(order, key=lambda c: (worth[c], c == columns))
         if worth[columns] >= max(1 - 1e-9, 0.85 * worth[c]):
             c = columns
-        fitted = fit_to_frame(arranged(c, build=True), frame)
+        fitted = fit_to_frame(arranged(c, best[c], build=True), frame)
     if text_floor_misses(fitted, frame):
         raise InputError(f"{n} score grids do not fit the {frame.name} frame with their values at the floor: use "
                          "fewer panels, heads or tokens, --view mask, --elide or --frame doc", "frame")
