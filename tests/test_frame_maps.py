@@ -272,3 +272,37 @@ def test_a_map_beside_a_score_grid_in_a_slide_is_refused_not_drawn_small():
     mixed = attnviz.compose(attnviz.figure(view="mask", n=8), attnviz.figure(view="scores"), frame="slide")
     with pytest.raises(InputError, match="2 panels do not fit the slide frame.*--frame doc"):
         mixed.layout()
+
+
+def _gallery_cases():
+    from attnviz.publish.gallery import ENTRIES
+
+    def drawn_here(args):  # a mask map, heads, or a grid beside its bias matrix
+        return "--q-heads" in args or ("--show", "bias") in zip(args, args[1:]) or ("--view", "mask") in zip(args,
+                                                                                                          args[1:])
+
+    mine = [e for e in ENTRIES if not e.step and (e.spec or drawn_here(e.args))]
+    return [(e, frame) for e in mine for frame in FRAMES]
+
+
+@pytest.mark.parametrize("entry, frame", _gallery_cases(), ids=lambda v: getattr(v, "name", v))
+def test_the_gallery_s_maps_panels_heads_and_bias_panels_in_every_frame(entry, frame, tmp_path):
+    """Drawn as the command draws them; the SVG itself measured: its viewBox's aspect and every text's size
+    against the floor at the frame's size (the role from the text's class)."""
+    from attnviz.layout.frames import MAIN_ROLES
+
+    if entry.spec:
+        spec = tmp_path / "spec.toml"
+        spec.write_text(f'frame = "{frame}"\n' + entry.spec, encoding="utf-8")
+        result = run_cli("render", str(spec), "-o", "-")
+    else:
+        result = run_cli("render", *entry.args, "--frame", frame, "-o", "-")
+    assert result.code == 0, result.stderr
+    root = ET.fromstring(result.stdout)
+    width, height = map(float, root.get("viewBox").split()[2:])
+    fr = get_frame(frame)
+    if fr.aspect is not None:
+        assert width / height == pytest.approx(fr.aspect, rel=1e-4)
+    for text in root.iter(f"{SVG}text"):
+        role = text.get("class").removeprefix("attnviz-").removesuffix("-text")
+        assert float(text.get("font-size")) >= fr.min_size(width, main=role in MAIN_ROLES) - 0.01, (role, text.text)

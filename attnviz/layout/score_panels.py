@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from ..words.a11y import cell_label
 from ..words.user_text import user_spans
-from .figure import PAD, split_keep, wrap
+from .figure import split_keep, wrap
 from .frames import MAIN_ROLES, fit_to_frame, text_floor_misses
 from .items import STYLES, Group, Layout, Mark, Rect, Text, measure, right_edge, text_height, translate
 from .metrics import ASCENT, DESCENT
@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 __all__ = ["fit_score_panels", "grid_title"]
 
 CELL_PAD, CELL_GAP, CELL_H, CELL_MIN = 8, 3, 32, 34
-COL_GAP, ROW_GAP = 22, 14
+COL_GAP, ROW_GAP = 18, 14
+MARGIN = 16  # the canvas's margin: the slide or the page has its own
 _NOUN = {"scores": "score", "logits": "logit", "bias": "bias"}  # what a kept cell's text is, for screen readers
 
 
@@ -120,9 +121,9 @@ def fit_score_panels(panels: Sequence[FigureText], columns: int, title: str | No
 
     if frame.aspect is None:  # print: the most columns the column's width holds at the floor, so the fewest rows
         widest = canvas(frame, roles)[0]
-        fitting = [c for c in order if arranged(c, widest - 2 * PAD).width <= widest]
+        fitting = [c for c in order if arranged(c, widest - 2 * MARGIN).width <= widest]
         c = columns if columns in fitting else max(fitting, default=1)
-        fitted = _widened(arranged(c, widest - 2 * PAD, build=True), widest)
+        fitted = _widened(arranged(c, widest - 2 * MARGIN, build=True), widest)
     else:  # a slide: the arrangement whose text comes out largest, the one asked for unless much smaller
         # each arrangement with its title wrapped at the panels' width or wider (a slide's width to fill)
         wraps = {c: [360.0] + [arranged(c).width * f for f in (1.3, 1.7)] for c in order}
@@ -179,20 +180,20 @@ def _arranged(drawn: Sequence[tuple[list[Item], float, float]], panels: Sequence
     widths = [max(drawn[row[c]][1] for row in rows if c < len(row)) for c in range(columns)]
     total_w = sum(widths) + COL_GAP * (columns - 1)
     items: list[Item] = []
-    y: float = PAD
+    y: float = MARGIN
     for role, text in (("title", title or ""), ("subtitle", note)):
         if text:
             lines = wrap(split_keep(text, " "), role, max(total_w, wrap_at))
-            items.append(Text(role, PAD, y + ASCENT * STYLES[role].size, lines))
+            items.append(Text(role, MARGIN, y + ASCENT * STYLES[role].size, lines))
             y += text_height(role, len(lines)) + (8 if role == "title" else 14)
     for row in rows:
-        x: float = PAD
+        x: float = MARGIN
         for c, n in enumerate(row):
             if build:
                 panel = [translate(item, x, y) for item in drawn[n][0]]
                 items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)),), tuple(panel)))
             x += widths[c] + COL_GAP
         y += max(drawn[n][2] for n in row) + ROW_GAP
-    width = max([PAD + total_w] + [right_edge(item) for item in items]) + PAD
+    width = max([MARGIN + total_w] + [right_edge(item) for item in items]) + MARGIN
     names = [grid_title(words, n) for n, words in enumerate(panels, 1)]
-    return Layout(width=width, height=y - ROW_GAP + PAD, title=title or " | ".join(names), desc=desc, items=items)
+    return Layout(width=width, height=y - ROW_GAP + MARGIN, title=title or " | ".join(names), desc=desc, items=items)
