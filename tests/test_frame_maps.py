@@ -7,6 +7,8 @@ import io
 import xml.etree.ElementTree as ET
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import attnviz
 from attnviz.figures.from_arguments import build
@@ -306,3 +308,36 @@ def test_the_gallery_s_maps_panels_heads_and_bias_panels_in_every_frame(entry, f
     for text in root.iter(f"{SVG}text"):
         role = text.get("class").removeprefix("attnviz-").removesuffix("-text")
         assert float(text.get("font-size")) >= fr.min_size(width, main=role in MAIN_ROLES) - 0.01, (role, text.text)
+
+
+_WORDS = st.sampled_from(["long", "supercalifragilistic", "x", "mask", "window", "ß", "verylongtokenname"])
+_MAP = st.fixed_dictionaries({
+    "n": st.sampled_from([1, 2, 3, 5, 8, 16, 40, 100]),
+    "mask": st.sampled_from(["causal", "none"]),
+    "title": st.none() | st.lists(_WORDS, min_size=1, max_size=12).map(" ".join),
+    "tokens": st.booleans(),
+})
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(FRAMES), st.lists(_MAP, min_size=1, max_size=5), st.sampled_from(["row", "column", "grid:2"]),
+       st.sampled_from(["auto", "show", "shared", "hide"]), st.sampled_from(["auto", "show", "shared", "hide"]),
+       st.data())
+def test_any_maps_in_any_frame_fit_or_are_refused(frame, specs, arrange, captions, subtitles, data):
+    figs = []
+    for spec in specs:
+        kwargs = {"view": "mask", "mask": spec["mask"], "title": spec["title"], "frame": frame}
+        if spec["tokens"]:
+            kwargs["tokens"] = data.draw(st.lists(_WORDS, min_size=spec["n"], max_size=spec["n"]))
+        else:
+            kwargs["n"] = spec["n"]
+        figs.append(attnviz.figure(**kwargs))
+    fig = figs[0] if len(figs) == 1 else attnviz.compose(*figs, frame=frame, arrange=arrange,
+                                                         panel_captions=captions, panel_subtitles=subtitles)
+    try:
+        layout = fig.layout()
+    except InputError as err:
+        assert "--frame doc" in str(err)
+        return
+    assert_fits(layout, frame)
+    assert_no_text_on_a_map(layout)

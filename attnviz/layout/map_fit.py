@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .items import Item
     from .mask_map import Axes, MapText
 
-__all__ = ["canvas", "fit_map", "quantize", "min_cell", "texts_block", "FRAME_CELL_MAX", "GAP"]
+__all__ = ["canvas", "fit_map", "quantize", "min_cell", "texts_block", "settle", "FRAME_CELL_MAX", "GAP"]
 
 FRAME_CELL_MAX = 48  # a frame's biggest cell: an 8-token map on a slide stays a figure, not a wall
 QUANTUM = 0.01  # a frame's cell sizes are multiples of this: coordinates keep two decimals at most
@@ -77,23 +77,37 @@ def _legend_width(keys: Sequence[str]) -> float:
     return max(14 + 6 + measure(words, STYLES["legend"]) for key, _, words in LEGEND if key in keys)
 
 
-def _cell_for(words: MapText, room_w: float, room_h: float | None, axes: Axes | None) -> tuple[float, Axes]:
-    """The biggest cell whose map, with its ticks (`axes`, or the ticks of every label at first), fits
-    `room_w` × `room_h` (None: any height); ticks thin at the cell found, which can only leave more room."""
+def settle(cell_for: Callable[[Sequence[tuple[float, float]]], float], maps: Sequence[MapText]
+           ) -> tuple[float, list[Axes]]:
+    """The biggest cell `cell_for` allows, given the room each map's ticks take ((left, top) a map), with
+    the ticks each map draws at that cell. The room reserved grows until the ticks at the cell found fit in
+    it (ticks thin as cells shrink), at worst to what every label drawn would take."""
+    reserved = [(0.0, 0.0)] * len(maps)
+    for _ in range(6):
+        cell = cell_for(reserved)
+        found = [map_axes(words, max(cell, QUANTUM)) for words in maps]
+        if all(f.left <= r[0] + 1e-9 and f.top <= r[1] + 1e-9 for f, r in zip(found, reserved)):
+            return cell, found
+        reserved = [(max(r[0], f.left), max(r[1], f.top)) for r, f in zip(reserved, found)]
+    cell = cell_for([_widest_ticks(words) for words in maps])
+    return cell, [map_axes(words, max(cell, QUANTUM)) for words in maps]
+
+
+def _cell_for(words: MapText, room_w: float, room_h: float | None) -> tuple[float, Axes]:
+    """The biggest cell whose map, with its ticks, fits `room_w` × `room_h` (None: a column's width, the
+    map at most twice as tall as wide), and the ticks drawn at it."""
     n_q, n_k = words.shape
-    for _ in range(2):
-        left, top = (axes.left, axes.top) if axes else _widest_ticks(words)
+
+    def cell_for(room: Sequence[tuple[float, float]]) -> float:
+        (left, top), = room
         fits = [(room_w - Y_TITLE_W - 10 - left - 8 - 14) / n_k]
         if room_h is not None:
             fits.append((room_h - text_height("axis-title") - 6 - top - 6) / n_q)
-        else:  # a column: a tall map stays under twice its width
+        else:
             fits.append(2 * (room_w - Y_TITLE_W - 32 - left) / n_q)
-        cell = quantize(min(fits))
-        found = map_axes(words, max(cell, QUANTUM))
-        if axes and found.left <= axes.left and found.top <= axes.top:
-            return cell, axes
-        axes = found
-    assert axes is not None  # the loop ran
+        return quantize(min(fits))
+
+    cell, (axes,) = settle(cell_for, [words])
     return cell, axes
 
 
@@ -161,14 +175,16 @@ def _above(words: MapText, parts: Sequence[tuple[str, str]], width: float, heigh
     legend_h = _legend_height(words, wrap_w)
     # a column's map stands at most PRINT_MAP_IN tall (width / width_in: layout units per inch)
     room_h = width / frame.width_in * PRINT_MAP_IN if height is None else height - y - PAD - 18 - legend_h
-    cell, axes = _cell_for(words, wrap_w, room_h, None)
+    cell, axes = _cell_for(words, wrap_w, room_h)
     if cell <= 0 or room_h <= 0:
         return None
     map_x = math.ceil(PAD + Y_TITLE_W + 10 + axes.left + 8)
     top = math.ceil(y + text_height("axis-title") + 6 + axes.top + 6)
     content_h = top + cell * words.shape[0] + 18 + legend_h - 12 + PAD
     # centred: the map's block across the width, the whole across a slide's height
-    dx = round(max(0.0, (width - PAD - (map_x + cell * words.shape[1] + 14)) / 2))
+    legend = lay_out_legend(words.legend_keys(), PAD, 0, wrap_w)[0] if words.legend else []
+    right = max([map_x + cell * words.shape[1] + 14] + [right_edge(item) for item in texts + legend])
+    dx = round(max(0.0, (width - PAD - right) / 2))
     dy = 0 if height is None else round(max(0.0, (height - content_h) / 2))
 
     def make() -> Layout:
@@ -190,7 +206,7 @@ def _beside(words: MapText, parts: Sequence[tuple[str, str]], width: float, heig
     text_min = max(_widest_word(parts), _legend_width(keys) if keys else 0, 120)
     n_q, n_k = words.shape
     room_h = height - 2 * PAD
-    cell, axes = _cell_for(words, width - 2 * PAD - GAP - text_min, room_h, None)
+    cell, axes = _cell_for(words, width - 2 * PAD - GAP - text_min, room_h)
     if cell <= 0:
         return None
     map_x = math.ceil(PAD + Y_TITLE_W + 10 + axes.left + 8)

@@ -13,8 +13,8 @@ import math
 from ..numbers.exact import InputError
 from .figure import PAD, split_keep, wrap
 from .items import STYLES, Group, Layout, Text, measure, text_height, translate
-from .map_fit import Y_TITLE_W, canvas, min_cell, quantize, texts_block
-from .mask_map import LEGEND, axis_items, lay_out_legend, map_axes, map_body
+from .map_fit import Y_TITLE_W, canvas, min_cell, quantize, settle, texts_block
+from .mask_map import LEGEND, axis_items, lay_out_legend, map_body
 from .metrics import ASCENT, DESCENT
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from .frames import Frame
     from .items import Item
-    from .mask_map import Axes, MapText
+    from .mask_map import MapText
 
 __all__ = ["PANEL_PARTS", "fit_map_panels", "panel_title", "shared_text", "arrangement_name"]
 
@@ -99,28 +99,22 @@ class _Plan:
         self.own_axis = own_axis
         x_title = 0 if shared_axes else text_height("axis-title") + 6
         self.x_title = x_title
-        axes: list[Axes] | None = None
-        cell = 0.0
-        for _ in range(2):
-            lefts = [a.left for a in axes] if axes else [_widest(m)[0] for m in maps]
-            tops = [a.top for a in axes] if axes else [_widest(m)[1] for m in maps]
-            fits = [(self.pw - own_axis - lefts[i] - 8 - 14) / m.shape[1] for i, m in enumerate(maps)]
-            fixed = sum(max(self.heads[i][1] + x_title + tops[i] + 6 for i in row) for row in self.rows)
-            tall = sum(max(maps[i].shape[0] for i in row) for row in self.rows)
-            bottom = (ROW_GAP * (len(self.rows) - 1) + (text_height("axis-title") + 10 if shared_axes else 0)
-                      + legend_h + PAD)
-            # a column's figure stands at most PRINT_FIGURE_IN tall (width / width_in: layout units per inch)
-            room = height if height is not None else width / frame.width_in * PRINT_FIGURE_IN
+        fixed_h = [self.heads[i][1] + x_title + 6 for i in range(n)]
+        tall = sum(max(maps[i].shape[0] for i in row) for row in self.rows)
+        bottom = (ROW_GAP * (len(self.rows) - 1) + (text_height("axis-title") + 10 if shared_axes else 0)
+                  + legend_h + PAD)
+        # a column's figure stands at most PRINT_FIGURE_IN tall (width / width_in: layout units per inch)
+        room = height if height is not None else width / frame.width_in * PRINT_FIGURE_IN
+
+        def cell_for(ticks: Sequence[tuple[float, float]]) -> float:
+            fits = [(self.pw - own_axis - ticks[i][0] - 8 - 14) / m.shape[1] for i, m in enumerate(maps)]
+            # as _place stacks a row: its tallest header, then its tallest ticks (+1: the grid's top is whole)
+            fixed = sum(max(fixed_h[i] for i in row) + max(ticks[i][1] for i in row) + 1 for row in self.rows)
             fits.append((room - top - fixed - bottom) / tall)
-            cell = quantize(min(fits))
-            if cell <= 0:
-                break
-            found = [map_axes(m, cell) for m in maps]
-            if axes and all(f.left <= a.left and f.top <= a.top for f, a in zip(found, axes)):
-                break
-            axes = found
+            return quantize(min(fits))
+
+        cell, self.axes = settle(cell_for, maps)
         self.cell = cell
-        self.axes = axes or [map_axes(m, max(cell, 0.01)) for m in maps]
         self.usable = cell >= min_cell(frame, width)
 
 
