@@ -83,6 +83,7 @@ class _Plan:
         self.left = left
         self.pw = (width - PAD - left - (columns - 1) * COL_GAP) / columns
         self.heads: list[tuple[list[Item], float, bool]] = []  # per panel: header texts (at 0, 0), height, shortened
+        self.cut_words = False  # a rule caption or subtitle shortened (a title may be)
         for n_, words in enumerate(maps, 1):
             lines, short = panel_title(words.title or f"Panel {n_}", self.pw)
             texts: list[Item] = [Text("panel-title", 0, ASCENT * STYLES["panel-title"].size, lines)]
@@ -94,6 +95,7 @@ class _Plan:
                     texts.append(Text(role, 0, y + ASCENT * STYLES[role].size, lines))
                     y += text_height(role, len(lines)) + gap
                     short |= cut
+                    self.cut_words |= cut
             self.heads.append((texts, y, short))
         own_axis = 0 if shared_axes else Y_TITLE_W + 10
         self.own_axis = own_axis
@@ -147,6 +149,9 @@ def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, fra
                  for c in dict.fromkeys([columns] + list(range(1, n + 1)))}
         best = max(plans.values(), key=lambda plan: (plan.usable, plan.cell, plan.columns == columns))
         plan = plans[columns] if plans[columns].usable and plans[columns].cell >= 0.8 * best.cell else best
+        if plan.cut_words:  # rather cells a little smaller than rules cut short
+            whole = [p for p in plans.values() if p.usable and not p.cut_words and p.cell >= 0.6 * plan.cell]
+            plan = max(whole, key=lambda p: (p.cell, p.columns == columns), default=plan)
         if plan.usable:
             break
         if attempt == "as asked" and (show_caps or cap_shared):
