@@ -5,7 +5,9 @@ from pathlib import Path
 from attnviz.cli.commands import build_parser
 from attnviz.io.spec import KEYS
 
-README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+# The README, and the reference it hands over to (docs/reference.rst: the composed figures' keys).
+README = "\n".join((Path(__file__).parent.parent / name).read_text(encoding="utf-8")
+                    for name in ("README.md", "docs/reference.rst"))
 
 
 def test_every_spec_key_is_documented():
