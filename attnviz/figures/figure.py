@@ -188,6 +188,10 @@ class Figure(Drawable):
 
             if TYPE_CHECKING:
                 assert isinstance(words, MapText)
+            if self.frame != "doc" and not panel:  # fitted to its frame, not shrunk into it
+                from ..layout.map_fit import fit_map
+
+                return fit_map(words, get_frame(self.frame))
             layout: Layout = lay_out_map(replace(words, legend=False) if panel else words, cell, grid_top, title_role,
                                          frame=get_frame(self.frame))
             return layout

@@ -83,6 +83,19 @@ OPTIONS = (
     Option("arrange", scope="compose", check="arrange", example='arrange = "row"',
            expects="how panels are placed: row, column or grid:C (C columns)", flag="--arrange", metavar="HOW",
            help="how panels are placed: row (default), column or grid:C"),
+    Option("panel_captions", scope="compose", check="panel_part", example='panel_captions = "shared"',
+           expects="the mask-map panels' rule captions: auto, show, shared (said once when alike) or hide (left to "
+                   "the description)", flag="--panel-captions", metavar="HOW",
+           help="the panels' rule captions: auto (default: each its own; in a slide or column frame said once when "
+                "alike), show, shared or hide"),
+    Option("panel_subtitles", scope="compose", check="panel_part", example='panel_subtitles = "hide"',
+           expects="the mask-map panels' subtitles: auto, show, shared (said once when alike) or hide (left to the "
+                   "description)", flag="--panel-subtitles", metavar="HOW",
+           help="the panels' subtitles: auto (default: shown; hidden in a slide or column frame), show, shared or "
+                "hide"),
+    Option("panel_legend", scope="compose", check="panel_legend", example='panel_legend = "hide"',
+           expects="the panels' one legend: shared (default) or hide", flag="--panel-legend", metavar="HOW",
+           help="the panels' one legend: shared (default) or hide"),
     Option("view", type="View", default="full", check="text", example='view = "mask"',
            expects="what the figure draws: full, scores (no captions) or mask (the mask map)", flag="--view",
            metavar="VIEW",
@@ -251,6 +264,6 @@ FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "x_titl
 #: How figures look, not what they say: also `attnviz page`'s.
 LOOK_FLAGS = ("frame", "theme", "embed_font")
 #: `attnviz render`'s panels.
-PANEL_FLAGS = ("panel", "arrange")
+PANEL_FLAGS = ("panel", "arrange", "panel_captions", "panel_subtitles", "panel_legend")
 #: Which walkthrough (`attnviz walkthrough` and `slides`).
 WALKTHROUGH_FLAGS = ("flash", "flash_order", "decode")

@@ -182,9 +182,21 @@ def _arrange(value: object, where: str) -> str:
     return text
 
 
+def _panel_part(value: object, where: str) -> str:
+    from ..figures.composite import PANEL_PARTS, check_part  # start-up: only specs with panels need the composite
+
+    return check_part(_text(value, where), where, PANEL_PARTS)
+
+
+def _panel_legend(value: object, where: str) -> str:
+    from ..figures.composite import LEGEND_PARTS, check_part  # start-up: only specs with panels need the composite
+
+    return check_part(_text(value, where), where, LEGEND_PARTS)
+
+
 REQUIRED = ("q", "k")
 #: Keys of a composed figure as a whole, not of its panels.
-COMPOSE_KEYS = ("panel", "arrange")
+COMPOSE_KEYS = ("panel", "arrange", "panel_captions", "panel_subtitles", "panel_legend")
 #: Keys that stand in for the vectors: a mask map's size, or panels (each with its own vectors).
 INSTEAD_OF_VECTORS = ("n", "shape", "panel", "q_heads", "k_heads")
 
@@ -251,6 +263,7 @@ _CHECKS = {"panels": _panels, "arrange": _arrange, "text": _text, "whole_number"
            "vectors": _vectors, "head_vectors": _head_vectors, "strings": _strings, "highlight": _highlight,
            "masks": _masks, "number_or_text": _number_or_text, "string_or_strings": _string_or_strings,
            "bool": _bool, "block": _block, "count": _count}
+_CHECKS.update(panel_part=_panel_part, panel_legend=_panel_legend)  # what becomes of panels' captions and legend
 #: Every spec key, in the reference's order: made from the option table, so the spec, the flags, the
 #: Sphinx and MkDocs options and `figure()` cannot drift apart.
 KEYS = {option.name: Key(option.expects, _CHECKS[option.check], option.example) for option in SPEC_OPTIONS}

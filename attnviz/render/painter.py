@@ -82,7 +82,7 @@ ROLE_PAINT: dict[str, Paint] = {
 }
 
 #: Groups whose rects of one role share the group's paint (a map's up to 1,024 kept runs): first class -> role.
-GROUP_PAINT = {"attnviz-map": "kept"}
+GROUP_PAINT = {"attnviz-map": "kept", "attnviz-gridlines": "map-gridline"}
 
 
 def walk(items: Iterable[Item], painter: Painter) -> None:
