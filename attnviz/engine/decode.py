@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from .attention import Attention
 
-__all__ = ["DecodeStep", "decode_steps", "keys_text"]
+__all__ = ["DecodeStep", "decode_steps", "cache_slots", "keys_text"]
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,31 @@ def decode_steps(attention: Attention, prompt: int) -> tuple[tuple[int, ...], tu
         steps.append(DecodeStep(t, cache, attended, evicted, attended, scores))
         cache = attended
     return prefill_cache, tuple(steps)
+
+
+def cache_slots(prefill_cache: Sequence[int], steps: Sequence[DecodeStep],
+                prompt: int) -> tuple[int | None, tuple[tuple[int, dict[int, int]], ...]]:
+    """Where each cached key sits: (W, ((t, {slot: key}), ...)), one entry after the prefill (t = prompt)
+    and one after each decoded token, slots 0-based.
+
+    When the cache evicts and at most W keys are ever cached, it is a rolling buffer of W slots, as
+    Mistral's: key k (1-based) is written to slot (k−1) mod W, overwriting the key W positions before
+    it (a window of W; a chunk of W, whose keys fill the slots from 0). Without eviction the cache grows:
+    key k in slot k−1, and W is None. (A mask whose cached keys would collide in W slots is drawn as a
+    growing strip of its cached keys in order, W None.)
+
+    >>> from attnviz.engine.decode import DecodeStep as S
+    >>> cache_slots((1, 2), (S(3, (1, 2), (2, 3), (1,), (2, 3), ()),), 2)
+    (2, ((2, {0: 1, 1: 2}), (3, {1: 2, 0: 3})))
+    """
+    caches = [(prompt, tuple(prefill_cache))] + [(step.t, step.after) for step in steps]
+    evicts = tuple(prefill_cache) != tuple(range(1, prompt + 1)) or any(step.evicted for step in steps)
+    size = max(len(cache) for _, cache in caches)
+    if evicts and all(len({(k - 1) % size for k in cache}) == len(cache) for _, cache in caches):
+        return size, tuple((t, {(k - 1) % size: k for k in cache}) for t, cache in caches)
+    if evicts:  # not a ring: the cached keys in order
+        return None, tuple((t, dict(enumerate(cache))) for t, cache in caches)
+    return None, tuple((t, {k - 1: k for k in cache}) for t, cache in caches)
 
 
 def _row(attention: Attention, i: int) -> tuple[bool, ...]:

@@ -15,7 +15,9 @@ from dataclasses import replace
 from ...words import notation
 from ...words.figure_text import DEFAULT_SUBTITLE, ROUNDED_SUBTITLE, at_step
 from ..document import Section, make_document
-from ...engine.decode import DecodeStep, decode_steps, keys_text as _keys
+from ...engine.decode import DecodeStep, cache_slots, decode_steps, keys_text as _keys
+from ...figures.overlaid import OverlaidFigure
+from ...layout.cache_strip import CacheStrip, Slot
 from ...figures.api import Figure
 from ...words.highlight import parse_targets
 from ...layout.figure import lay_out
@@ -80,10 +82,33 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
         with_cache = [(marks, replace(w, subtitle=cache)) for (marks, w), cache in zip(steps_words, caches)]
         if len({(layout.width, layout.height) for layout in (lay_out(w) for _, w in with_cache)}) == 1:
             steps_words = with_cache  # (unless one would wrap differently: slides must not jump)
-    figures = [Figure(attention, marks, w, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
-                      frame=fig.frame)
-               for (marks, w), section in zip(steps_words, document.sections)]
+    strips = cache_strips(prefill_cache, steps, prompt, n)
+    figures: list[Figure] = [
+        OverlaidFigure(attention, marks, w, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
+                       frame=fig.frame, overlays=(strip,))
+        for (marks, w), section, strip in zip(steps_words, document.sections, strips)]
     return document, figures
+
+
+def cache_strips(prefill_cache: Sequence[int], steps: Sequence[DecodeStep], prompt: int,
+                 n: int) -> list[CacheStrip]:
+    """The cache's strip after the prefill and after each decoded token (`layout.cache_strip`)."""
+    size, states = cache_slots(prefill_cache, steps, prompt)
+    if size is not None:
+        rule = f"{size} slots: key k in slot (k−1) mod {size}"
+    elif any(step.evicted for step in steps) or tuple(prefill_cache) != tuple(range(1, prompt + 1)):
+        rule = "the cached keys in order"
+    else:
+        rule = "a growing cache: key k in slot k−1"
+    strips = []
+    for t, held in states:
+        count = size if size is not None else len(held)
+        slots = tuple(Slot(s, held.get(s), held.get(s) == t or (t == prompt and s in held)) for s in range(count))
+        cached = set(held.values())
+        heading = f"KV cache after the prompt (token {t})" if t == prompt else f"KV cache after token {t}"
+        strips.append(CacheStrip(t, heading, rule, slots, tuple(k for k in range(1, t + 1) if k not in cached),
+                                 tuple(range(t + 1, n + 1))))
+    return strips
 
 
 def _cache_line(after: str, cache: Sequence[int], evicted: Sequence[int]) -> str:
