@@ -67,24 +67,25 @@ def decode_steps(attention: Attention, prompt: int) -> tuple[tuple[int, ...], tu
     return prefill_cache, tuple(steps)
 
 
-def cache_slots(prefill_cache: Sequence[int], steps: Sequence[DecodeStep],
-                prompt: int) -> tuple[int | None, tuple[tuple[int, dict[int, int]], ...]]:
-    """Where each cached key sits: (W, ((t, {slot: key}), ...)), one entry after the prefill (t = prompt)
-    and one after each decoded token, slots 0-based.
+def cache_slots(attention: Attention, prompt: int) -> tuple[int | None, tuple[tuple[int, dict[int, int]], ...]]:
+    """Where each cached key sits after the prefill (t = prompt) and after each decoded token t:
+    (W, ((t, {slot: key}), ...)), slots 0-based; the cache after t holds the keys query t attends to.
 
-    When the cache evicts and at most W keys are ever cached, it is a rolling buffer of W slots, as
-    Mistral's: key k (1-based) is written to slot (k−1) mod W, overwriting the key W positions before
-    it (a window of W; a chunk of W, whose keys fill the slots from 0). Without eviction the cache grows:
-    key k in slot k−1, and W is None. (A mask whose cached keys would collide in W slots is drawn as a
-    growing strip of its cached keys in order, W None.)
+    When the mask evicts (some query does not attend to every earlier key) and no query attends to more
+    than W keys, the cache is a rolling buffer of W slots, as Mistral's: key k (1-based) is written to
+    slot (k−1) mod W, overwriting the key W positions before it (a window of W; a chunk of W, whose keys
+    fill the slots from 0). Without eviction the cache grows: key k in slot k−1, and W is None. (A mask
+    whose cached keys would share a slot is drawn as a strip of its cached keys in order, W None.)
 
-    >>> from attnviz.engine.decode import DecodeStep as S
-    >>> cache_slots((1, 2), (S(3, (1, 2), (2, 3), (1,), (2, 3), ()),), 2)
-    (2, ((2, {0: 1, 1: 2}), (3, {1: 2, 0: 3})))
+    >>> from attnviz import figure
+    >>> cache_slots(figure([[1]] * 4, [[1]] * 4, mask="window=2").attention, 3)
+    (2, ((3, {1: 2, 0: 3}), (4, {0: 3, 1: 4})))
     """
-    caches = [(prompt, tuple(prefill_cache))] + [(step.t, step.after) for step in steps]
-    evicts = tuple(prefill_cache) != tuple(range(1, prompt + 1)) or any(step.evicted for step in steps)
-    size = max(len(cache) for _, cache in caches)
+    n = attention.shape[0]
+    kept = [tuple(j + 1 for j, keep in enumerate(_row(attention, i)) if keep) for i in range(n)]
+    caches = [(t, kept[t - 1]) for t in range(prompt, n + 1)]
+    evicts = any(keys != tuple(range(1, i + 2)) for i, keys in enumerate(kept))
+    size = max(len(keys) for keys in kept)
     if evicts and all(len({(k - 1) % size for k in cache}) == len(cache) for _, cache in caches):
         return size, tuple((t, {(k - 1) % size: k for k in cache}) for t, cache in caches)
     if evicts:  # not a ring: the cached keys in order

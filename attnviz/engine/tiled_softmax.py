@@ -79,8 +79,8 @@ class FlashStep:
             rescale = self.rescale[i]
             rows.append(f"m{i} = {format_exact(self.m[i])}, ℓ{i} = {ell}"
                         + ("" if rescale is None else f", rescale {_exp(rescale)}"))
-        return (f"<FlashStep {self.index}: queries {self.rows[0]}..{self.rows[-1]} × keys {self.keys[0]}..{self.keys[-1]}"
-                f"; {'; '.join(rows)}>")
+        return (f"<FlashStep {self.index}: queries {self.rows[0]}..{self.rows[-1]} × keys {self.keys[0]}.."
+                f"{self.keys[-1]}; {'; '.join(rows)}>")
 
 
 def _exp(x: Exact) -> str:

@@ -14,9 +14,10 @@ from .single import SEED_HIGHLIGHT, SEED_K, SEED_Q, one_head_figure
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import overload
+    from typing import Literal, overload
 
     from .heads import HeadsFigure
+    from .heads_schematic import HeadsSchematic
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
                          SoftmaxForm, ThemeName, Vectors, View, FrameName)
 
@@ -35,6 +36,20 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
                frame: FrameName = "doc",
                q_heads: None = None, k_heads: None = None, v_heads: None = None) -> Figure: ...
+
+    @overload
+    def figure(  # type: ignore[overload-overlap]  # view="heads" draws the schematic; any other view, panels
+               q: None = None, k: None = None, *, v: None = None,
+               view: Literal["heads"], n: int | None = None, shape: Shape | None = None,
+               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
+               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
+               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
+               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
+               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+               frame: FrameName = "doc",
+               q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
+               v_heads: Sequence[Vectors] | None = None) -> HeadsSchematic: ...
 
     @overload
     def figure(q: None = None, k: None = None, *, v: None = None,
@@ -61,7 +76,7 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
            id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
                frame: FrameName = "doc",
            q_heads: Sequence[Vectors] | None = None, k_heads: Sequence[Vectors] | None = None,
-           v_heads: Sequence[Vectors] | None = None) -> Figure | HeadsFigure:
+           v_heads: Sequence[Vectors] | None = None) -> Figure | HeadsFigure | HeadsSchematic:
     """Build the figure for query vectors `q` and key vectors `k` (default: the seed's).
 
     `view`: "full" (default: vectors, scores, mask and the named softmax), "scores" (vectors and
@@ -100,7 +115,8 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     text under 7 pt) or "column-wide" (7 inches): the layout is made for it (`layout.frames`).
     `q_heads`, `k_heads`, `v_heads` (instead of `q`, `k`, `v`): one list of vectors per query head
     and per KV head, for multi-head, grouped-query and multi-query attention (`heads.heads_figure`):
-    one panel per query head; the other arguments apply to every panel.
+    one panel per query head; the other arguments apply to every panel. With `view="heads"` they draw
+    the heads schematic instead: each query head a box, a line to the KV head it reads.
 
     >>> fig = figure(highlight=[(3, 3)])
     >>> fig.attention.scores[2][2]
@@ -113,6 +129,11 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
         if given or q_heads is None:
             raise InputError("give q_heads, k_heads (and v_heads) for several heads, or q, k (and v) for one, "
                              "not both", given[0] if given else "q_heads")
+        if view == "heads":  # the schematic: which KV head each query head reads
+            from .heads_schematic import heads_schematic
+
+            return heads_schematic(q_heads, k_heads, v_heads, title=title, subtitle=subtitle, index_base=index_base,
+                                   id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame)
         if view == "mask":
             raise InputError("heads draw each head's scores; the mask view has none (every head shares the mask)",
                              "view")

@@ -84,10 +84,11 @@ OPTIONS = (
            expects="how panels are placed: row, column or grid:C (C columns)", flag="--arrange", metavar="HOW",
            help="how panels are placed: row (default), column or grid:C"),
     Option("view", type="View", default="full", check="text", example='view = "mask"',
-           expects="what the figure draws: full, scores (no captions) or mask (the mask map)", flag="--view",
+           expects="what the figure draws: full, scores (no captions), mask (the mask map) or heads (the heads "
+                   "schematic)", flag="--view",
            metavar="VIEW",
-           help="full (default: vectors, scores, captions), scores (vectors and the score grid, no captions) or "
-                "mask (the mask map, to 1,024 tokens)"),
+           help="full (default: vectors, scores, captions), scores (vectors and the score grid, no captions), "
+                "mask (the mask map, to 1,024 tokens) or heads (with --q-heads: which KV head each query head reads)"),
     Option("n", type="int | None", default=None, check="whole_number", example="n = 512",
            expects="tokens per axis of a mask map drawn without vectors", flag="--n", metavar="N", value="whole",
            help="with --view mask: N tokens, no vectors needed"),

@@ -47,6 +47,17 @@ class CacheStrip:
     slots: tuple[Slot, ...]
     evicted: tuple[int, ...]  # keys no longer cached, marked in row t
     future: tuple[int, ...]  # keys after t: not generated yet
+    # (width, height) the strip takes at least: every step of a walk the same size (`extent`)
+    reserve: tuple[float, float] = (0, 0)
+
+    def extent(self) -> tuple[float, float]:
+        """(width, height) of the strip, its rule and its legend, from the grid's top-right corner."""
+        columns = min(PER_ROW, len(self.slots))
+        words = [measure(self.heading, STYLES["state-heading"]), measure(self.rule, STYLES["state"])]
+        words += [16 + 6 + measure(text, STYLES["legend"]) for _, text in LEGEND_WORDS]
+        width = max([columns * (SLOT_W + SLOT_GAP) - SLOT_GAP] + words)
+        height = -(-len(self.slots) // PER_ROW) * (SLOT_H + 22) + STYLES["state"].size + 14 + len(LEGEND_WORDS) * 24
+        return width, height
 
     def apply(self, layout: Layout) -> Layout:
         """`layout` with the evicted and future keys marked in its grid and the strip beside it."""
@@ -89,13 +100,13 @@ class CacheStrip:
         for role, words in LEGEND_WORDS:
             swatch = 16
             entries.append(Group(("attnviz-legend-entry",), (("data-legend", role),), (
-                Rect(role, x0, y, swatch, swatch, rx=3),
+                Rect(role, x0, y, swatch, swatch, rx=3, attrs=(("class", f"attnviz-swatch attnviz-{role}"),)),
                 Text("legend", x0 + swatch + 6, y + swatch / 2 + (ASCENT - DESCENT) / 2 * STYLES["legend"].size,
                      (words,)))))
             y += swatch + 8
         items.append(Group(("attnviz-legend",), (), tuple(entries)))
-        right = max(right_edge(item) for item in items[len(layout.items):])
-        right = max(right, x0 + measure(self.heading, STYLES["state-heading"]))
-        height = max(layout.height, y + PAD)
+        width, height = (max(a, b) for a, b in zip(self.extent(), self.reserve))
+        right = max([x0 + width] + [right_edge(item) for item in items[len(layout.items):]])
+        height = max(layout.height, y_cells + height + PAD, y + PAD)
         return replace(layout, items=items, width=max(layout.width, right + PAD), height=height)
 

@@ -51,6 +51,13 @@ class FlashOverlay:
     tiles: tuple[TileBox, ...]
     heading: str  # above the state column: "after tile 3 of 5"
     rows: tuple[StateRow, ...]
+    width: float = 0  # the state column at least this wide: every step of a walk the same size (`column_width`)
+
+    def column_width(self) -> float:
+        """The state column's width for this step's words."""
+        style = STYLES["state"]
+        return max([measure(self.heading, STYLES["state-heading"])]
+                   + [measure(line, style) for row in self.rows for line in row.lines]) + 16
 
     def apply(self, layout: Layout) -> Layout:
         """`layout` with the tiles drawn over its grid and the state column beside it."""
@@ -64,8 +71,7 @@ class FlashOverlay:
         x = x_cells + n_k * (cell_w + CELL_GAP) - CELL_GAP + STATE_GAP
         items.append(Text("state-heading", x, y_cells - 10, (self.heading,)))
         style = STYLES["state"]
-        width = max([measure(self.heading, STYLES["state-heading"])]
-                    + [measure(line, style) for row in self.rows for line in row.lines]) + 16
+        width = max(self.width, self.column_width())
         line_h = style.size * 1.2
         for row in self.rows:
             top = y_cells + (row.q - 1) * (CELL_H + CELL_GAP)
@@ -76,7 +82,7 @@ class FlashOverlay:
                                                                     if row.rescale else ())
             classes = ("attnviz-state",) + (("attnviz-computed",) if row.in_tile else ())
             items.append(Group(classes, attrs, band + texts, box=(x, top, x + width, top + CELL_H)))
-        right = max(right_edge(item) for item in items[len(layout.items):])
+        right = max([x + width] + [right_edge(item) for item in items[len(layout.items):]])
         return replace(layout, items=items, width=max(layout.width, right + PAD))
 
 

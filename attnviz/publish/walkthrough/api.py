@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
 
-    from ...figures.figure import Drawable
+    from ...figures.figure import Drawable, Figure
     from ...typing import FlashOrder, MaskSpec, ScaleSpec, Vectors
     from ..document import Document
 
@@ -75,34 +75,37 @@ def walkthrough(fig: Drawable, *, flash: tuple[int, int] | None = None, decode: 
         if flash is not None or decode is not None:
             raise InputError("steps through one head; for several heads the walkthrough goes head by head (give q "
                              "and k for one head)", "flash" if flash is not None else "decode")
-        from .heads import heads_walkthrough
+        from .heads import heads_walkthrough  # start-up: each walkthrough loads only its own steps
 
         for panel in fig.panels:
             check_walkable(panel)
-        document, figures = heads_walkthrough(fig)
-        return Walkthrough(figures, document)
+        document, panels = heads_walkthrough(fig)
+        return Walkthrough(panels, document)
     check_walkable(fig, scores_view=flash is not None or decode is not None)
     figures: Sequence[Drawable]
+    if TYPE_CHECKING:  # past the heads and the checks: one full figure (or its scores view)
+        assert isinstance(fig, Figure)
     if flash is not None:
-        from .flash import flash_walkthrough
+        from .flash import flash_walkthrough  # start-up: each walkthrough loads only its own steps
 
-        document, figures = flash_walkthrough(fig, flash, flash_order)  # type: ignore[arg-type]
+        document, figures = flash_walkthrough(fig, flash, flash_order)
     elif decode is not None:
-        from .decode import decode_walkthrough
+        from .decode import decode_walkthrough  # start-up: each walkthrough loads only its own steps
 
         if isinstance(decode, bool) or not isinstance(decode, int):
             raise InputError(f"expected a prompt length (an int), got {decode!r:.40}", "decode")
-        document, figures = decode_walkthrough(fig, decode)  # type: ignore[arg-type]
+        document, figures = decode_walkthrough(fig, decode)
     else:
-        from .scores import walkthrough as scores_walkthrough
+        from .scores import walkthrough as scores_walkthrough  # start-up: each loads only its own steps
 
-        document, figures = scores_walkthrough(fig)  # type: ignore[arg-type]
+        document, figures = scores_walkthrough(fig)
     return Walkthrough(figures, document)
 
 
 def check_walkable(fig: object, scores_view: bool = False) -> None:
     """A walkthrough steps through every score of one full figure (or its scores view, when `scores_view`:
     FlashAttention's and decoding's compact steps), drawn whole and counted from 1."""
+    # start-up: the command's walkthrough checks its figure before it loads any step's module
     from ...figures.figure import Figure
     from ...words.figure_text import FigureText
 
@@ -129,7 +132,7 @@ class ShownFlashStep(FlashStep):
         """This step's figure, as `attnviz.walkthrough(fig, flash=...)` draws it."""
         box = self._drawn
         if box[0] is None:
-            from ...figures.api import figure
+            from ...figures.api import figure  # start-up: drawn only when a notebook shows a step
 
             q, k, v, block, order, mask, scale = box[1]
             box[0] = walkthrough(figure(q, k, v=v, mask=mask, scale=scale), flash=block, flash_order=order)

@@ -82,7 +82,7 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
         with_cache = [(marks, replace(w, subtitle=cache)) for (marks, w), cache in zip(steps_words, caches)]
         if len({(layout.width, layout.height) for layout in (lay_out(w) for _, w in with_cache)}) == 1:
             steps_words = with_cache  # (unless one would wrap differently: slides must not jump)
-    strips = cache_strips(prefill_cache, steps, prompt, n)
+    strips = cache_strips(attention, prompt)
     figures: list[Figure] = [
         OverlaidFigure(attention, marks, w, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
                        frame=fig.frame, overlays=(strip,))
@@ -90,13 +90,13 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
     return document, figures
 
 
-def cache_strips(prefill_cache: Sequence[int], steps: Sequence[DecodeStep], prompt: int,
-                 n: int) -> list[CacheStrip]:
+def cache_strips(attention: Attention, prompt: int) -> list[CacheStrip]:
     """The cache's strip after the prefill and after each decoded token (`layout.cache_strip`)."""
-    size, states = cache_slots(prefill_cache, steps, prompt)
+    size, states = cache_slots(attention, prompt)
+    n = attention.shape[0]
     if size is not None:
         rule = f"{size} slots: key k in slot (k−1) mod {size}"
-    elif any(step.evicted for step in steps) or tuple(prefill_cache) != tuple(range(1, prompt + 1)):
+    elif any(held != {k - 1: k for k in range(1, t + 1)} for t, held in states):
         rule = "the cached keys in order"
     else:
         rule = "a growing cache: key k in slot k−1"
@@ -108,7 +108,9 @@ def cache_strips(prefill_cache: Sequence[int], steps: Sequence[DecodeStep], prom
         heading = f"KV cache after the prompt (token {t})" if t == prompt else f"KV cache after token {t}"
         strips.append(CacheStrip(t, heading, rule, slots, tuple(k for k in range(1, t + 1) if k not in cached),
                                  tuple(range(t + 1, n + 1))))
-    return strips
+    extents = [strip.extent() for strip in strips]  # every step the same size: slides do not jump
+    reserve = (max(w for w, _ in extents), max(h for _, h in extents))
+    return [replace(strip, reserve=reserve) for strip in strips]
 
 
 def _cache_line(after: str, cache: Sequence[int], evicted: Sequence[int]) -> str:

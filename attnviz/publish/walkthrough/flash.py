@@ -254,6 +254,8 @@ def _figures(fig: Figure, words: FigureText, steps: Sequence[FlashStep], all_til
         for i in step.rows:
             last_step[i] = n
     figures: list[Figure] = []
+    overlays = [flash_overlay(steps, all_tiles, n + 1, n_q, words.softmax) for n in range(len(document.sections))]
+    width = max(overlay.column_width() for overlay in overlays)  # every step the same size: slides do not jump
     for n, section in enumerate(document.sections):
         final = n == len(steps)
         pending_cells = frozenset().union(*walked[n + 1:]) if not final else frozenset()
@@ -264,7 +266,7 @@ def _figures(fig: Figure, words: FigureText, steps: Sequence[FlashStep], all_til
             targets += [f"softmax={i}" for i in done]
             targets += [f"output={i}" for i in done] if attention.values is not None else []
         marks = parse_targets(targets, attention)
-        overlay = flash_overlay(steps, all_tiles, n + 1, n_q, words.softmax)
+        overlay = replace(overlays[n], width=width)
         figures.append(OverlaidFigure(attention, marks, at_step(words, marks, pending_cells, rows, rows),
                                       id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
                                       frame=fig.frame, overlays=(overlay,)))

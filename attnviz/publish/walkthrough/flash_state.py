@@ -54,6 +54,8 @@ def flash_overlay(steps: Sequence[FlashStep], all_tiles: Sequence[Tile], done: i
     rows = []
     for i in range(1, n_q + 1):
         in_tile = current is not None and i in current.rows
+        # a row whose keys in this tile are all masked keeps its state: no rescale
+        updated = current is not None and in_tile and any((i, j) in current.scores for j in current.keys)
         if i not in state:
             rows.append(StateRow(i, "-inf", (f"m{i} = −∞", f"ℓ{i} = 0"), in_tile))
             continue
@@ -61,14 +63,14 @@ def flash_overlay(steps: Sequence[FlashStep], all_tiles: Sequence[Tile], done: i
         m_text = notation.format_exact(m)
         first = f"m{i} = {m_text}"
         rescale = ""
-        if in_tile and current is not None and i in before and current.rescale.get(i) is not None:
+        if updated and current is not None and i in before and current.rescale.get(i) is not None:
             old = before[i]
             factor = current.rescale[i]
             assert factor is not None  # the row had a state before this tile
             rescale = notation.format_exact(factor)
             value = "1" if rescale == "0" else notation.exponential(factor)
             first += f", rescale e^({notation.format_exact(old)}-{exponent_term(m)}) = {value}"
-        elif in_tile and current is not None and i in current.m and i not in before:
+        elif updated and i not in before:
             first += ", its first keys"
         rows.append(StateRow(i, m_text, (first, f"ℓ{i} = {ell_text(exps, form)}"), in_tile, rescale))
     heading = (f"running state after tile {done} of {len(steps)}" if current is not None
