@@ -116,6 +116,13 @@ OPTIONS = (
            example="v_heads = [[[1], [2]]]",
            expects="value vectors per KV head (with q_heads)", flag="--v-heads", metavar="HEADS", dash_value=True,
            help="value vectors per KV head, same form (with --q-heads)"),
+    Option("head_masks", type="Sequence[MaskSpec] | None", default=None, check="head_masks",
+           example='head_masks = ["window=4", "window=16,dilation=4"]',
+           expects="one mask per query head (instead of mask, with q_heads), or with view = \"mask\" and n or "
+                   "shape one mask map per head side by side (Sparse Transformer's two heads)",
+           flag="--head-mask", dest="head_masks", metavar="MASK", action="append", dash_value=True,
+           help="one query head's own mask, repeated once per head in order (with --q-heads; or with --view mask "
+                "and --n: the heads' mask maps side by side)"),
     Option("tokens", type="Labels | None", default=None, check="strings", example='tokens = ["<s>", "the", "cat"]',
            expects="labels for both axes", flag="--tokens", metavar="LABELS", dash_value=True,
            help='labels for both axes, separated by spaces: "<s> the cat" (for labels with spaces, use a spec file)'),
@@ -232,6 +239,8 @@ WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "wal
 FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "x_title", "y_title", "q", "k", "q_heads", "k_heads",
                 "v_heads", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "align", "scale", "bias", "v",
                 "softmax", "weights", "show", "title", "subtitle")
+FIGURE_FLAGS = FIGURE_FLAGS[:FIGURE_FLAGS.index("v_heads") + 1] + ("head_masks",) + FIGURE_FLAGS[
+    FIGURE_FLAGS.index("v_heads") + 1:]  # issue 22: each head's own mask, after the heads' vectors
 #: How figures look, not what they say: also `attnviz page`'s.
 LOOK_FLAGS = ("frame", "theme", "embed_font")
 #: `attnviz render`'s panels.

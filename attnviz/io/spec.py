@@ -119,6 +119,13 @@ def _masks(value: object, where: str, depth: int = 0) -> str | dict[str, Any] | 
                      where)
 
 
+def _head_masks(value: object, where: str) -> list[Any]:
+    """One mask per head: a list of masks (each a string, a list or a table, as `mask` takes)."""
+    if not isinstance(value, list) or not value:
+        raise InputError(f"expected a list with one mask per head, got {kind_of(value)}", where)
+    return [_masks(inner, f"{where}[{n}]") for n, inner in enumerate(value, 1)]
+
+
 def _string_or_strings(value: object, where: str) -> str | list[str]:
     if isinstance(value, str):
         return value
@@ -178,7 +185,7 @@ REQUIRED = ("q", "k")
 #: Keys of a composed figure as a whole, not of its panels.
 COMPOSE_KEYS = ("panel", "arrange")
 #: Keys that stand in for the vectors: a mask map's size, or panels (each with its own vectors).
-INSTEAD_OF_VECTORS = ("n", "shape", "panel", "q_heads", "k_heads")
+INSTEAD_OF_VECTORS = ("n", "shape", "panel", "q_heads", "k_heads", "head_masks")
 
 
 def sized_without_vectors(kwargs: Mapping[str, object]) -> bool:
@@ -243,6 +250,7 @@ _CHECKS = {"panels": _panels, "arrange": _arrange, "text": _text, "whole_number"
            "vectors": _vectors, "head_vectors": _head_vectors, "strings": _strings, "highlight": _highlight,
            "masks": _masks, "number_or_text": _number_or_text, "string_or_strings": _string_or_strings,
            "bool": _bool, "block": _block, "count": _count}
+_CHECKS["head_masks"] = _head_masks  # one mask per head (issue 22)
 #: Every spec key, in the reference's order: made from the option table, so the spec, the flags, the
 #: Sphinx and MkDocs options and `figure()` cannot drift apart.
 KEYS = {option.name: Key(option.expects, _CHECKS[option.check], option.example) for option in SPEC_OPTIONS}
