@@ -35,6 +35,7 @@ class Slot:
     slot: int
     k: int | None
     new: bool = False
+    label: str = ""  # the key's label in the figure ("K3", or its token); "empty" when k is None
 
 
 @dataclass(frozen=True)
@@ -50,12 +51,17 @@ class CacheStrip:
     # (width, height) the strip takes at least: every step of a walk the same size (`extent`)
     reserve: tuple[float, float] = (0, 0)
 
+    def slot_width(self) -> float:
+        """A slot's width: room for the longest label (a token, or K12)."""
+        return max([SLOT_W] + [measure(slot.label or "empty", STYLES["slot"]) + 12 for slot in self.slots])
+
     def extent(self) -> tuple[float, float]:
         """(width, height) of the strip, its rule and its legend, from the grid's top-right corner."""
         columns = min(PER_ROW, len(self.slots))
+        slot_w = self.slot_width()
         words = [measure(self.heading, STYLES["state-heading"]), measure(self.rule, STYLES["state"])]
         words += [16 + 6 + measure(text, STYLES["legend"]) for _, text in LEGEND_WORDS]
-        width = max([columns * (SLOT_W + SLOT_GAP) - SLOT_GAP] + words)
+        width = max([columns * (slot_w + SLOT_GAP) - SLOT_GAP] + words)
         height = -(-len(self.slots) // PER_ROW) * (SLOT_H + 22) + STYLES["state"].size + 14 + len(LEGEND_WORDS) * 24
         return width, height
 
@@ -81,17 +87,19 @@ class CacheStrip:
         slot_style = STYLES["slot"]
         children: list[Item] = []
         pitch = SLOT_H + 22  # a slot and its number under it
+        slot_w = self.slot_width()
         for n, slot in enumerate(self.slots):
-            x = x0 + (n % PER_ROW) * (SLOT_W + SLOT_GAP)
+            x = x0 + (n % PER_ROW) * (slot_w + SLOT_GAP)
             top = y_cells + (n // PER_ROW) * pitch
             role = "slot-empty" if slot.k is None else "slot-new" if slot.new else "slot"
-            children.append(Rect(role, x, top, SLOT_W, SLOT_H, rx=4, attrs=(
+            children.append(Rect(role, x, top, slot_w, SLOT_H, rx=4, attrs=(
                 ("class", f"attnviz-slot attnviz-{role}"), ("data-slot", str(slot.slot)),
                 ("data-k", "" if slot.k is None else str(slot.k)))))
-            label = "empty" if slot.k is None else f"K{slot.k}"
+            label = "empty" if slot.k is None else slot.label or f"K{slot.k}"
             baseline = top + SLOT_H / 2 + (ASCENT - DESCENT) / 2 * slot_style.size
-            children.append(Text("slot", x + SLOT_W / 2, baseline, (label,), anchor="middle"))
-            children.append(Text("state", x + SLOT_W / 2, top + SLOT_H + 16, (str(slot.slot),), anchor="middle"))
+            children.append(Text("slot", x + slot_w / 2, baseline, (label,), anchor="middle",
+                                 user=((0, len(label)),) if slot.label else ()))  # a token is the user's text
+            children.append(Text("state", x + slot_w / 2, top + SLOT_H + 16, (str(slot.slot),), anchor="middle"))
         y = y_cells + -(-len(self.slots) // PER_ROW) * pitch + STYLES["state"].size + 4
         children.append(Text("state", x0, y, (self.rule,)))
         items.append(Group(("attnviz-cache",), (("data-t", str(self.t)),), tuple(children)))

@@ -82,7 +82,7 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
         with_cache = [(marks, replace(w, subtitle=cache)) for (marks, w), cache in zip(steps_words, caches)]
         if len({(layout.width, layout.height) for layout in (lay_out(w) for _, w in with_cache)}) == 1:
             steps_words = with_cache  # (unless one would wrap differently: slides must not jump)
-    strips = cache_strips(attention, prompt)
+    strips = cache_strips(attention, prompt, words.k_labels)
     figures: list[Figure] = [
         OverlaidFigure(attention, marks, w, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
                        frame=fig.frame, overlays=(strip,))
@@ -90,8 +90,9 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
     return document, figures
 
 
-def cache_strips(attention: Attention, prompt: int) -> list[CacheStrip]:
-    """The cache's strip after the prefill and after each decoded token (`layout.cache_strip`)."""
+def cache_strips(attention: Attention, prompt: int, labels: Sequence[str] = ()) -> list[CacheStrip]:
+    """The cache's strip after the prefill and after each decoded token (`layout.cache_strip`); each slot
+    names its key by its label in the figure (`labels`: K1.. or the tokens)."""
     size, states = cache_slots(attention, prompt)
     n = attention.shape[0]
     if size is not None:
@@ -103,7 +104,8 @@ def cache_strips(attention: Attention, prompt: int) -> list[CacheStrip]:
     strips = []
     for t, held in states:
         count = size if size is not None else len(held)
-        slots = tuple(Slot(s, held.get(s), held.get(s) == t or (t == prompt and s in held)) for s in range(count))
+        slots = tuple(Slot(s, held.get(s), held.get(s) == t or (t == prompt and s in held),
+                           labels[held[s] - 1] if s in held and labels else "") for s in range(count))
         cached = set(held.values())
         heading = f"KV cache after the prompt (token {t})" if t == prompt else f"KV cache after token {t}"
         strips.append(CacheStrip(t, heading, rule, slots, tuple(k for k in range(1, t + 1) if k not in cached),
