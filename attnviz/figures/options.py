@@ -237,10 +237,9 @@ WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "wal
 # The order the flags appear in `--help`: what a figure shows, then how it looks.
 #: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).
 FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "x_title", "y_title", "q", "k", "q_heads", "k_heads",
-                "v_heads", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "align", "scale", "bias", "v",
+                "v_heads", "head_masks",
+                "tokens", "q_tokens", "k_tokens", "highlight", "mask", "align", "scale", "bias", "v",
                 "softmax", "weights", "show", "title", "subtitle")
-FIGURE_FLAGS = FIGURE_FLAGS[:FIGURE_FLAGS.index("v_heads") + 1] + ("head_masks",) + FIGURE_FLAGS[
-    FIGURE_FLAGS.index("v_heads") + 1:]  # issue 22: each head's own mask, after the heads' vectors
 #: How figures look, not what they say: also `attnviz page`'s.
 LOOK_FLAGS = ("frame", "theme", "embed_font")
 #: `attnviz render`'s panels.

@@ -9,6 +9,7 @@ out exactly as without them, so every backend (SVG, PNG, PDF, TikZ, PowerPoint) 
 from __future__ import annotations
 
 from .figure import Figure
+from ..layout.frames import fit_to_frame, get_frame
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -39,6 +40,9 @@ class OverlaidFigure(Figure):
     def layout(self, cell: float | None = None, grid_top: float | None = None, panel: bool = False) -> Layout:
         """The figure's layout with its overlays drawn over and beside the grid."""
         layout = super().layout(cell, grid_top, panel)
+        frame = get_frame(self.frame)
+        fitted = bool(frame.aspect and layout.height and abs(layout.width / layout.height - frame.aspect) < 1e-6)
         for overlay in self.overlays:
             layout = overlay.apply(layout)
-        return layout
+        # a layout made to a slide's exact aspect keeps it, the overlays' room included
+        return fit_to_frame(layout, frame) if fitted else layout
