@@ -183,3 +183,25 @@ def test_scores_view_walks_flash_and_decode_compactly():
         assert "attnviz-softmax-row" not in steps[0].svg()
     with pytest.raises(attnviz.InputError, match="steps through one full figure"):
         attnviz.walkthrough(fig)
+
+
+def test_scaled_logits_name_the_state_with_surds():
+    steps = attnviz.walkthrough(attnviz.figure([[1, 0], [1, 1]], [[1, 0], [0, 1]], scale="sqrt", mask="none"),
+                                flash=(1, 1))
+    _, states = drawn(steps[1].svg())  # row 1 after keys 1 and 2: logits √2/2 and 0
+    assert states[1][0] == "√2/2"
+    assert states[1][1] == ["m1 = √2/2, rescale e^(√2/2-√2/2) = 1", "ℓ1 = e^0+e^(-√2/2)"]
+
+
+def test_flash_and_decode_walkthroughs_take_the_scores_view_on_the_command_line(tmp_path):
+    from clirun import run_cli
+
+    for flags in (["--flash", "2,2", "--flash-order", "fa1"], ["--decode", "2"]):
+        out = tmp_path / flags[0].strip("-")
+        result = run_cli("walkthrough", "--view", "scores", *flags, "-o", str(out))
+        assert result.code == 0, result.stderr
+        svgs = [p.read_text(encoding="utf-8") for p in sorted((out / "steps").iterdir())]
+        assert svgs and not any("attnviz-softmax-row" in svg for svg in svgs)
+        assert all(("<g class=\"attnviz-state" in svg) != ("<g class=\"attnviz-cache" in svg) for svg in svgs)
+    result = run_cli("walkthrough", "--view", "mask", "--flash", "2,2", "-o", str(tmp_path / "mask"))
+    assert result.code == 2 and result.stderr.count("\n") == 1 and "drop --view mask" in result.stderr

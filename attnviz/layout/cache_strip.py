@@ -59,10 +59,10 @@ class CacheStrip:
         """(width, height) of the strip, its rule and its legend, from the grid's top-right corner."""
         columns = min(PER_ROW, len(self.slots))
         slot_w = self.slot_width()
-        words = [measure(self.heading, STYLES["state-heading"]), measure(self.rule, STYLES["state"])]
+        words = [measure(self.heading, STYLES["side-heading"]), measure(self.rule, STYLES["slot-note"])]
         words += [16 + 6 + measure(text, STYLES["legend"]) for _, text in LEGEND_WORDS]
         width = max([columns * (slot_w + SLOT_GAP) - SLOT_GAP] + words)
-        height = -(-len(self.slots) // PER_ROW) * (SLOT_H + 22) + STYLES["state"].size + 14 + len(LEGEND_WORDS) * 24
+        height = -(-len(self.slots) // PER_ROW) * (SLOT_H + 22) + STYLES["slot-note"].size + 14 + len(LEGEND_WORDS) * 24
         return width, height
 
     def apply(self, layout: Layout) -> Layout:
@@ -83,7 +83,7 @@ class CacheStrip:
         if marks:
             items.append(Group(("attnviz-cache-marks",), (), tuple(marks)))
         x0 = x_cells + n_k * (cell_w + CELL_GAP) - CELL_GAP + STATE_GAP
-        items.append(Text("state-heading", x0, y_cells - 10, (self.heading,)))
+        items.append(Text("side-heading", x0, y_cells - 10, (self.heading,)))
         slot_style = STYLES["slot"]
         children: list[Item] = []
         pitch = SLOT_H + 22  # a slot and its number under it
@@ -99,9 +99,9 @@ class CacheStrip:
             baseline = top + SLOT_H / 2 + (ASCENT - DESCENT) / 2 * slot_style.size
             children.append(Text("slot", x + slot_w / 2, baseline, (label,), anchor="middle",
                                  user=((0, len(label)),) if slot.label else ()))  # a token is the user's text
-            children.append(Text("state", x + slot_w / 2, top + SLOT_H + 16, (str(slot.slot),), anchor="middle"))
-        y = y_cells + -(-len(self.slots) // PER_ROW) * pitch + STYLES["state"].size + 4
-        children.append(Text("state", x0, y, (self.rule,)))
+            children.append(Text("slot-note", x + slot_w / 2, top + SLOT_H + 16, (str(slot.slot),), anchor="middle"))
+        y = y_cells + -(-len(self.slots) // PER_ROW) * pitch + STYLES["slot-note"].size + 4
+        children.append(Text("slot-note", x0, y, (self.rule,)))
         items.append(Group(("attnviz-cache",), (("data-t", str(self.t)),), tuple(children)))
         y += 10
         entries: list[Item] = []

@@ -56,7 +56,7 @@ class FlashOverlay:
     def column_width(self) -> float:
         """The state column's width for this step's words."""
         style = STYLES["state"]
-        return max([measure(self.heading, STYLES["state-heading"])]
+        return max([measure(self.heading, STYLES["side-heading"])]
                    + [measure(line, style) for row in self.rows for line in row.lines]) + 16
 
     def apply(self, layout: Layout) -> Layout:
@@ -69,7 +69,7 @@ class FlashOverlay:
         ordered = sorted(self.tiles, key=lambda tile: tile.current)  # the current tile last: drawn on top
         items.append(Group(("attnviz-tiles",), (), tuple(_tile_rect(tile, layout.grid) for tile in ordered)))
         x = x_cells + n_k * (cell_w + CELL_GAP) - CELL_GAP + STATE_GAP
-        items.append(Text("state-heading", x, y_cells - 10, (self.heading,)))
+        items.append(Text("side-heading", x, y_cells - 10, (self.heading,)))
         style = STYLES["state"]
         width = max(self.width, self.column_width())
         line_h = style.size * 1.2

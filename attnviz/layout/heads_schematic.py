@@ -49,7 +49,7 @@ def lay_out_heads(kv_heads: Sequence[int], base: int, title: str, subtitle: str)
         readers = [q_centre[h] for h in range(n_heads) if kv_heads[h] == g]
         kv_centre.append((min(readers) + max(readers)) / 2)
     for text, top in (("query heads", q_top), ("key/value heads", kv_top)):
-        items.append(Text("state-heading", PAD, _middle(top + BOX_H / 2, "state-heading"), (text,)))
+        items.append(Text("side-heading", PAD, _middle(top + BOX_H / 2, "side-heading"), (text,)))
     bus = q_top + BOX_H + DROP / 2
     for h, g in enumerate(kv_heads):  # the lines first: the boxes are drawn over their ends
         qx, kx = q_centre[h], kv_centre[g]

@@ -49,8 +49,9 @@ TEXT_COLOUR = {
     "legend": "text",
     "elision": "text-muted",
     "state": "text",
-    "state-heading": "text",
+    "side-heading": "text",
     "slot": "text",
+    "slot-note": "text",
     "head": "text",
 }
 

@@ -153,16 +153,13 @@ class ShownFlashStep(FlashStep):
 def flash(q: Vectors, k: Vectors, v: Vectors | None = None, block: tuple[int, int] = (2, 2),
           order: FlashOrder = "fa2", mask: MaskSpec = "causal", *, scale: ScaleSpec | None = None
           ) -> tuple[FlashStep, ...]:
-    """FlashAttention's tiled online softmax for query vectors `q` and key vectors `k`, exactly.
-
-    Returns the steps in loop order, one `FlashStep` per tile that keeps at least one cell
-    (fully masked tiles are skipped). `block` = (Br, Bc), the tile's query rows and key columns
-    (they need not divide the number of tokens); `order` "fa2" (outer loop over query blocks) or
-    "fa1" (outer loop over key blocks); `mask` as `attnviz.figure` takes it ("causal", "none",
-    "window=3", ...); `scale` "sqrt" or an exact factor for the logits; `v`, value vectors, adds
-    the output accumulator `o`. Every index is 1-based, as in the figure. Each step's repr names its
-    rows' state (m_i, ℓ_i as e^(…) terms, the rescale); a notebook shows it as its step's figure
-    (`step.figure()`, `step.svg()`: the tiles outlined, the state beside the grid).
+    """FlashAttention's tiled online softmax for query vectors `q` and key vectors `k`, exactly: one
+    `FlashStep` per Br×Bc tile (`block`) that keeps a cell, in FlashAttention-2's order ("fa2", query blocks
+    outside) or FlashAttention-1's ("fa1"), under `mask` and `scale` as `attnviz.figure` reads them; `v` adds
+    the output accumulator. Indices are 1-based. (`engine.tiled_softmax.flash` computes them; this adds the
+    display.) Each step's repr names its rows' m_i, ℓ_i (as e^(…) terms) and rescale; a notebook shows it
+    as its step's figure, which `step.figure()` and `step.svg()` draw: every tile outlined, the state
+    beside the grid.
 
     >>> steps = flash([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], [1, 1]], block=(2, 2))
     >>> steps[2]
