@@ -24,6 +24,9 @@ if TYPE_CHECKING:
         def apply(self, layout: Layout) -> Layout:
             """`layout` with the overlay's items added."""
 
+        def sentence(self) -> str:
+            """What the overlay draws, for assistive technology."""
+
 __all__ = ["OverlaidFigure"]
 
 
@@ -36,6 +39,10 @@ class OverlaidFigure(Figure):
 
     def _key(self) -> object:
         return (self.words, self.overlays)
+
+    def description(self) -> str:
+        """The figure's sentence, then what its overlays draw."""
+        return "; ".join([super().description(), *(overlay.sentence() for overlay in self.overlays)])
 
     def layout(self, cell: float | None = None, grid_top: float | None = None, panel: bool = False) -> Layout:
         """The figure's layout with its overlays drawn over and beside the grid."""

@@ -51,6 +51,13 @@ class CacheStrip:
     # (width, height) the strip takes at least: every step of a walk the same size (`extent`)
     reserve: tuple[float, float] = (0, 0)
 
+    def sentence(self) -> str:
+        """The cache in words: `KV cache after token 5, 3 slots: slot 0 K4, slot 1 K5, slot 2 K3; evicted K1, K2`."""
+        slots = ", ".join(f"slot {slot.slot} {slot.label or f'K{slot.k}' if slot.k else 'empty'}"
+                          for slot in self.slots)
+        evicted = f"; evicted: {', '.join(f'K{k}' for k in self.evicted)}" if self.evicted else ""
+        return f"{self.heading}, {self.rule}: {slots}{evicted}"
+
     def slot_width(self) -> float:
         """A slot's width: room for the longest label (a token, or K12)."""
         return max([SLOT_W] + [measure(slot.label or "empty", STYLES["slot"]) + 12 for slot in self.slots])

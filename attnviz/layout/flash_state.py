@@ -59,6 +59,15 @@ class FlashOverlay:
         return max([measure(self.heading, STYLES["side-heading"])]
                    + [measure(line, style) for row in self.rows for line in row.lines]) + 16
 
+    def sentence(self) -> str:
+        """The tiles and the state in words: `tile rows 3-4, keys 3-4 current; 2 tiles skipped; m3 = 2, ...`."""
+        current = [f"tile of queries {t.rows[0]}–{t.rows[1]}, keys {t.keys[0]}–{t.keys[1]} this step"
+                   for t in self.tiles if t.current]
+        skipped = sum(t.skipped for t in self.tiles)
+        parts = [f"{len(self.tiles)} tiles outlined", *current] + ([f"{skipped} skipped, fully masked"] if skipped
+                                                                     else [])
+        return f"{self.heading}: " + ", ".join(parts) + "; " + "; ".join(", ".join(row.lines) for row in self.rows)
+
     def apply(self, layout: Layout) -> Layout:
         """`layout` with the tiles drawn over its grid and the state column beside it."""
         if layout.grid is None:
