@@ -98,3 +98,17 @@ def test_the_strip_paints_in_every_theme_and_backend(theme):
     from attnviz.render.tikz import tikz_items
 
     assert any("K3" in line for line in tikz_items(step.layout()))
+
+
+def test_a_slots_token_label_is_the_users_text_in_every_backend():
+    tokens = [r"\input{/etc/hostname}", "a_{b}", "<&>", "x"]
+    q = [[1, 0], [0, 1], [1, 1], [1, 0]]
+    step = attnviz.walkthrough(attnviz.figure(q, q, tokens=tokens, mask="window=2"), decode=2)[2]
+    svg = step.svg()
+    _, slots, _, _ = drawn(svg)
+    assert slots == {0: 3, 1: 4}
+    assert "&lt;&amp;&gt;" in svg and "<&>" not in svg
+    from attnviz.render.tikz import tikz_items
+
+    tikz = "\n".join(tikz_items(step.layout()))
+    assert r"\input{/etc/hostname}" not in tikz and "textbackslash" in tikz
