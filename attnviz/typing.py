@@ -71,7 +71,7 @@ Labels: TypeAlias = Sequence[str]
 #: A mask map's size, queries × keys: "4x12" or (4, 12).
 Shape: TypeAlias = str | tuple[int, int]
 #: What a figure draws: the full figure, the scores alone, or the mask map.
-View: TypeAlias = Literal["full", "scores", "mask"]
+View: TypeAlias = Literal["full", "scores", "mask", "heads"]
 #: Where the causal diagonal sits when keys outnumber queries (top-left, as PyTorch's is_causal, or bottom-right).
 Align: TypeAlias = Literal["top-left", "bottom-right"]
 #: How the named softmax is written out.

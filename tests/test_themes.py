@@ -45,7 +45,9 @@ PAIRS = sorted(set().union(*(text_surfaces(fig.layout()) for _, _, fig in figure
 
 def test_pairs_cover_every_surface_a_text_sits_on():
     surfaces = {surface for _, surface in PAIRS}
-    assert surfaces == {"background", "badge", "cell-score", "cell-masked", "cell-computed", "softmax-band"}
+    assert surfaces == {"background", "badge", "cell-score", "cell-masked", "cell-computed", "softmax-band",
+                        # the mechanics (issue 22): the heads schematic's boxes, the cache's slots, the state band
+                        "qhead", "kvhead", "slot", "slot-new", "state-band"}
     assert ("masked", "cell-masked") in PAIRS and ("score-computed", "cell-computed") in PAIRS
 
 

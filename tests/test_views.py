@@ -159,7 +159,7 @@ def test_mask_view_refuses_what_it_cannot_draw():
         attnviz.figure(view="mask", n=1025)
     with pytest.raises(InputError, match="only the mask view takes n"):
         attnviz.figure(n=4)
-    with pytest.raises(InputError, match="expected full, scores or mask"):
+    with pytest.raises(InputError, match="expected full, scores, mask or heads"):
         attnviz.figure(view="heat")
 
 

@@ -14,9 +14,10 @@ from .single import SEED_HIGHLIGHT, SEED_K, SEED_Q, named_mask, one_head_figure
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import overload
+    from typing import Literal, overload
 
     from .heads import HeadsFigure
+    from .heads_schematic import HeadsSchematic
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
                          SoftmaxForm, ThemeName, Vectors, View, FrameName, ColorBy)
 
@@ -36,7 +37,25 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
                frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
                mask_rule: str | None = None,
-               q_heads: None = None, k_heads: None = None, v_heads: None = None) -> Figure: ...
+               q_heads: None = None, k_heads: None = None, v_heads: None = None,
+               head_masks: None = None) -> Figure: ...
+
+    @overload
+    def figure(  # type: ignore[overload-overlap]  # view="heads" draws the schematic; any other view, panels
+               q: None = None, k: None = None, *, v: None = None,
+               view: Literal["heads"], n: int | None = None, shape: Shape | None = None,
+               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
+               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
+               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
+               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
+               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               decimals: int | None = None,
+               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+               frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
+               mask_rule: str | None = None,
+               q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
+               v_heads: Sequence[Vectors] | None = None,
+               head_masks: Sequence[MaskSpec] | None = None) -> HeadsSchematic: ...
 
     @overload
     def figure(q: None = None, k: None = None, *, v: None = None,
@@ -51,7 +70,21 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
                mask_rule: str | None = None,
                q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
-               v_heads: Sequence[Vectors] | None = None) -> HeadsFigure: ...
+               v_heads: Sequence[Vectors] | None = None,
+               head_masks: Sequence[MaskSpec] | None = None) -> HeadsFigure: ...
+
+    @overload
+    def figure(q: None = None, k: None = None, *, v: None = None,
+               view: View = "full", n: int | None = None, shape: Shape | None = None,
+               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
+               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
+               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
+               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
+               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+               frame: FrameName = "doc",
+               q_heads: None = None, k_heads: None = None, v_heads: None = None,
+               head_masks: Sequence[MaskSpec]) -> HeadsFigure: ...
 
 
 @without_gc_pauses
@@ -67,7 +100,8 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
                frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
                mask_rule: str | None = None,
            q_heads: Sequence[Vectors] | None = None, k_heads: Sequence[Vectors] | None = None,
-           v_heads: Sequence[Vectors] | None = None) -> Figure | HeadsFigure:
+           v_heads: Sequence[Vectors] | None = None,
+           head_masks: Sequence[MaskSpec] | None = None) -> Figure | HeadsFigure | HeadsSchematic:
     """Build the figure for query vectors `q` and key vectors `k` (default: the seed's).
 
     `view`: "full" (default: vectors, scores, mask and the named softmax), "scores" (vectors and
@@ -114,12 +148,26 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     caption is then its name and rule, not its rows); user text, shown as given.
     `q_heads`, `k_heads`, `v_heads` (instead of `q`, `k`, `v`): one list of vectors per query head
     and per KV head, for multi-head, grouped-query and multi-query attention (`heads.heads_figure`):
-    one panel per query head; the other arguments apply to every panel.
+    one panel per query head; the other arguments apply to every panel. With `view="heads"` they draw
+    the heads schematic instead: each query head a box, a line to the KV head it reads; with
+    `view="mask"`, each head's mask map. `head_masks`: one mask per query head (instead of `mask`), or,
+    without vectors, with `view="mask"` and `n` or `shape`, one mask map per head side by side (Sparse
+    Transformer's two heads: `head_masks=["window=4", "window=16,dilation=4"]`).
 
     >>> fig = figure(highlight=[(3, 3)])
     >>> fig.attention.scores[2][2]
     Fraction(2, 1)
     """
+    if head_masks is not None and q_heads is None and k_heads is None and v_heads is None:
+        from .heads import head_mask_maps  # start-up: one head, the usual figure, needs none of it
+
+        if view != "mask" or q is not None or k is not None:
+            raise InputError("gives each head its own mask: give q_heads and k_heads, or draw the heads' mask maps "
+                             "(view='mask' with n or shape)", "head_masks")
+        return head_mask_maps(head_masks, n=n, shape=shape, align=align, title=title, tokens=tokens,
+                              q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title, y_title=y_title,
+                              index_base=index_base, id_prefix=id_prefix, theme=theme, embed_font=embed_font,
+                              frame=frame)
     if q_heads is not None or k_heads is not None or v_heads is not None:
         from .heads import heads_figure  # start-up: one head, the usual figure, needs none of it
 
@@ -130,10 +178,13 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
         if color_by != "none":
             raise InputError("colour by part in a mask map (view='mask') of one head", "color_by")
         mask = named_mask(mask, mask_name, mask_rule)
-        if view == "mask":
-            raise InputError("heads draw each head's scores; the mask view has none (every head shares the mask)",
-                             "view")
-        return heads_figure(q_heads, k_heads, v_heads, view=view, highlight=highlight, mask=mask, align=align,
+        if view == "heads":  # the schematic: which KV head each query head reads
+            from .heads_schematic import heads_schematic
+
+            return heads_schematic(q_heads, k_heads, v_heads, title=title, subtitle=subtitle, index_base=index_base,
+                                   id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame)
+        return heads_figure(q_heads, k_heads, v_heads, head_masks=head_masks, view=view, highlight=highlight,
+                            mask=mask, align=align,
                             scale=scale, bias=bias, softmax=softmax, weights=weights, show=show, title=title,
                             subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, elide=elide,
                             decimals=decimals,

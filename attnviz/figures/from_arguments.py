@@ -31,11 +31,19 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
     arrange = kwargs.pop("arrange", None)
     parts = {key: kwargs.pop(key) for key in ("panel_captions", "panel_subtitles", "panel_legend") if key in kwargs}
     if panels is None:
-        if arrange is not None:
-            raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too", "arrange")
         if parts:
             raise InputError("says what becomes of the panels' captions, subtitles or legend; give [[panel]] tables "
                              "(or --panel files) too", next(iter(parts)))
+        if arrange is not None and kwargs.get("q_heads") is None and kwargs.get("head_masks") is None:
+            raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too, or heads",
+                             "arrange")
+        if arrange is not None:  # the heads' panels, placed as asked
+            from .heads import HeadsFigure  # start-up: only heads placed by --arrange need it
+
+            heads = api.figure(**{"id_prefix": id_prefix, **kwargs})
+            if not isinstance(heads, HeadsFigure):
+                raise InputError("arrange places panels; the heads view draws one schematic", "arrange")
+            return heads.arranged(arrange)
         if kwargs.get("show") == "bias":  # the ALiBi paper's picture: the scores, the bias matrix beside them
             return _with_bias({**kwargs, "show": "scores"}, kwargs.get("id_prefix", id_prefix))
         single: Figure | Composite = api.figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite

@@ -97,10 +97,11 @@ OPTIONS = (
            expects="the panels' one legend: shared (default) or hide", flag="--panel-legend", metavar="HOW",
            help="the panels' one legend: shared (default) or hide"),
     Option("view", type="View", default="full", check="text", example='view = "mask"',
-           expects="what the figure draws: full, scores (no captions) or mask (the mask map)", flag="--view",
+           expects="what the figure draws: full, scores (no captions), mask (the mask map) or heads (the heads "
+                   "schematic)", flag="--view",
            metavar="VIEW",
-           help="full (default: vectors, scores, captions), scores (vectors and the score grid, no captions) or "
-                "mask (the mask map, to 1,024 tokens)"),
+           help="full (default: vectors, scores, captions), scores (vectors and the score grid, no captions), "
+                "mask (the mask map, to 1,024 tokens) or heads (with --q-heads: which KV head each query head reads)"),
     Option("n", type="int | None", default=None, check="whole_number", example="n = 512",
            expects="tokens per axis of a mask map drawn without vectors", flag="--n", metavar="N", value="whole",
            help="with --view mask: N tokens, no vectors needed"),
@@ -128,6 +129,13 @@ OPTIONS = (
            example="v_heads = [[[1], [2]]]",
            expects="value vectors per KV head (with q_heads)", flag="--v-heads", metavar="HEADS", dash_value=True,
            help="value vectors per KV head, same form (with --q-heads)"),
+    Option("head_masks", type="Sequence[MaskSpec] | None", default=None, check="head_masks",
+           example='head_masks = ["window=4", "window=16,dilation=4"]',
+           expects="one mask per query head (instead of mask, with q_heads), or with view = \"mask\" and n or "
+                   "shape one mask map per head side by side (Sparse Transformer's two heads)",
+           flag="--head-mask", dest="head_masks", metavar="MASK", action="append", dash_value=True,
+           help="one query head's own mask, repeated once per head in order (with --q-heads; or with --view mask "
+                "and --n: the heads' mask maps side by side)"),
     Option("tokens", type="Labels | None", default=None, check="strings", example='tokens = ["<s>", "the", "cat"]',
            expects="labels for both axes", flag="--tokens", metavar="LABELS", dash_value=True,
            help='labels for both axes, separated by spaces: "<s> the cat" (for labels with spaces, use a spec file)'),
@@ -259,8 +267,9 @@ WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "wal
 # The order the flags appear in `--help`: what a figure shows, then how it looks.
 #: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).
 FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "x_title", "y_title", "q", "k", "q_heads",
-                "k_heads", "v_heads", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "mask_name", "mask_rule",
-                "align", "scale", "bias", "v", "decimals", "softmax", "weights", "show", "title", "subtitle")
+                "k_heads", "v_heads", "head_masks", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "mask_name",
+                "mask_rule", "align", "scale", "bias", "v", "decimals", "softmax", "weights", "show", "title",
+                "subtitle")
 #: How figures look, not what they say: also `attnviz page`'s.
 LOOK_FLAGS = ("frame", "theme", "embed_font")
 #: `attnviz render`'s panels.

@@ -55,6 +55,9 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         raise InputError(f"expected {', '.join(SHOW[:-1])} or {SHOW[-1]}; got {show!r}", "show")
     if view not in VIEWS:
         raise InputError(f"expected {', '.join(VIEWS[:-1])} or {VIEWS[-1]}; got {view!r}", "view")
+    if view == "heads":  # figure() draws it from q_heads and k_heads
+        raise InputError("the heads view draws query heads and the KV heads they read: give q_heads and k_heads "
+                         "(--q-heads, --k-heads)", "view")
     if isinstance(index_base, bool) or index_base not in (0, 1):
         raise InputError(f"expected 0 or 1, got {index_base!r:.40}", "index_base")
     if view == "mask":

@@ -127,6 +127,13 @@ def _matrix_rows(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(row, list) and all(x in (0, 1) for x in row) for row in value)
 
 
+def _head_masks(value: object, where: str) -> list[Any]:
+    """One mask per head: a list of masks (each a string, a list or a table, as `mask` takes)."""
+    if not isinstance(value, list) or not value:
+        raise InputError(f"expected a list with one mask per head, got {kind_of(value)}", where)
+    return [_masks(inner, f"{where}[{n}]") for n, inner in enumerate(value, 1)]
+
+
 def _string_or_strings(value: object, where: str) -> str | list[str]:
     if isinstance(value, str):
         return value
@@ -198,7 +205,7 @@ REQUIRED = ("q", "k")
 #: Keys of a composed figure as a whole, not of its panels.
 COMPOSE_KEYS = ("panel", "arrange", "panel_captions", "panel_subtitles", "panel_legend")
 #: Keys that stand in for the vectors: a mask map's size, or panels (each with its own vectors).
-INSTEAD_OF_VECTORS = ("n", "shape", "panel", "q_heads", "k_heads")
+INSTEAD_OF_VECTORS = ("n", "shape", "panel", "q_heads", "k_heads", "head_masks")
 
 
 def sized_without_vectors(kwargs: Mapping[str, object]) -> bool:
@@ -264,6 +271,7 @@ _CHECKS = {"panels": _panels, "arrange": _arrange, "text": _text, "whole_number"
            "masks": _masks, "number_or_text": _number_or_text, "string_or_strings": _string_or_strings,
            "bool": _bool, "block": _block, "count": _count}
 _CHECKS.update(panel_part=_panel_part, panel_legend=_panel_legend)  # what becomes of panels' captions and legend
+_CHECKS["head_masks"] = _head_masks  # one mask per head (issue 22)
 #: Every spec key, in the reference's order: made from the option table, so the spec, the flags, the
 #: Sphinx and MkDocs options and `figure()` cannot drift apart.
 KEYS = {option.name: Key(option.expects, _CHECKS[option.check], option.example) for option in SPEC_OPTIONS}

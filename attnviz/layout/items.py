@@ -53,6 +53,12 @@ STYLES = {
     "tick": TextStyle(12, "mono"),
     "legend": TextStyle(13),
     "elision": TextStyle(18),  # an elided figure's ⋮, ⋯ and ⋱
+    # mechanics drawn beside a grid (issue 22): FlashAttention's state, the KV cache, the heads schematic
+    "state": TextStyle(13.5),
+    "side-heading": TextStyle(14, bold=True),
+    "slot": TextStyle(13, "mono"),
+    "slot-note": TextStyle(13.5),
+    "head": TextStyle(14, bold=True),
 }
 LEADING = 1.35  # line height in em
 

@@ -23,6 +23,7 @@ __all__ = ["Entry", "ENTRIES", "ModelEntry", "MODEL_ENTRIES", "dilated", "make",
            "write_gallery"]
 
 Q5 = "1,0; 0,1; 1,1; 1,-1; 0,2"
+Q6 = "1,0; 0,1; 1,1; 1,-1; 0,2; 2,1"
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,14 @@ mask = "causal & keys=4,8,12,16"
            "--highlight", "12,7")),
     Entry("decode-window", "KV-cache decoding, window of 2", ("--q", Q5, "--k", Q5, "--mask", "window=2", "--decode",
                                                                "2"), step=3),
+    # Mechanics as the papers draw them (issue 22): the rolling buffer, the GQA schematic, Sparse Transformer's heads.
+    Entry("decode-mistral", "Mistral's rolling buffer cache: a window of 3, token 5",
+          ("--q", Q6, "--k", Q6, "--tokens", "The cat sat on the mat", "--mask", "window=3", "--decode", "2",
+           "--view", "scores"), step=4),
+    Entry("heads-gqa-schematic", "Grouped-query attention: 8 query heads share 2 KV heads",
+          ("--view", "heads", "--q-heads", "1 | 2 | 3 | 4 | 5 | 6 | 7 | 8", "--k-heads", "1 | 2")),
+    Entry("heads-sparse-strided", "Sparse Transformer, strided: two heads",
+          ("--view", "mask", "--n", "16", "--head-mask", "window=4", "--head-mask", "window=16,dilation=4")),
 )
 
 

@@ -73,6 +73,13 @@ _STROKE_MEANING: dict[str, StrokeMeaning] = {
     "softmax-pending": {"dash": "dotted"},
     "output-pending": {"dash": "dotted"},
     "computed": {"width": 2.5, "fill_opacity": 0.6},  # a map's highlight: the cell under it shows
+    "tile": {"width": 1.5},
+    "tile-current": {"width": 4},
+    "tile-skipped": {"width": 1.5, "dash": "dashed"},
+    "slot-new": {"width": 2.5},
+    "slot-empty": {"dash": "dotted"},
+    "evicted": {"width": 2, "fill_opacity": 0.35},
+    "future": {"dash": "dotted"},
 }
 
 #: Every shape role's paint, resolved once.

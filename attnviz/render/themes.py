@@ -48,6 +48,11 @@ TEXT_COLOUR = {
     "tick": "text-muted",
     "legend": "text",
     "elision": "text-muted",
+    "state": "text",
+    "side-heading": "text",
+    "slot": "text",
+    "slot-note": "text",
+    "head": "text",
 }
 
 #: How each shape role is painted: fill and stroke colour keys (None: not painted that way).
@@ -83,6 +88,19 @@ SHAPE_PAINT: dict[str, tuple[str | None, str | None]] = {
     "layer-chunked": ("masked-hatch", "text-muted"),
     "layer-bidirectional": ("cell-fill", "cell-stroke"),
     "layer-cross": ("band-fill", "masked-stroke"),
+    # mechanics (issue 22): FlashAttention's tiles and state, the KV cache's slots, the heads schematic
+    "tile": (None, "text-muted"),
+    "tile-current": (None, "computed-stroke"),
+    "tile-skipped": (None, "masked-stroke"),
+    "state-band": ("band-fill", None),
+    "slot": ("cell-fill", "cell-stroke"),
+    "slot-new": ("computed-fill", "computed-stroke"),
+    "slot-empty": ("pending-fill", "pending-stroke"),
+    "evicted": ("text", "text"),  # see-through: the hatching under it shows, darkened
+    "future": ("pending-fill", "pending-stroke"),
+    "qhead": ("badge-fill", "badge-stroke"),
+    "kvhead": ("computed-fill", "computed-stroke"),
+    "head-link": ("text-muted", None),
 }
 
 #: Every custom property, in the order the README documents them: `--attnviz-<name>`.

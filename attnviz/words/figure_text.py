@@ -30,7 +30,7 @@ ROUNDED_SUBTITLE = "Exact score and mask structure with rounded softmax weights.
 #: What the grid's kept cells show: the raw scores S_ij, or the softmax's logits L_ij (scaled, biased).
 SHOW = ("scores", "logits", "bias")  # "bias": the scores, with the bias matrix as a panel of its own
 #: What a figure draws: everything, the score table alone, or the mask map (`maskmap`).
-VIEWS = ("full", "scores", "mask")
+VIEWS = ("full", "scores", "mask", "heads")  # "heads": the heads schematic (figures.heads_schematic)
 
 
 @dataclass(frozen=True)
