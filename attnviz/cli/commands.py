@@ -150,6 +150,10 @@ def run_page(args: Namespace) -> int:
         look["theme"] = get_theme(args.theme, "--theme").name  # refused here, named as the flag
     if args.embed_font:
         look["embed_font"] = True
+    if args.dark_selector is not None:
+        from ..render.themes import check_dark_selector  # start-up: only a --dark-selector flag needs it
+
+        look["dark_selector"] = check_dark_selector(args.dark_selector, "--dark-selector")
     if args.frame is not None:
         from ..layout.frames import get_frame  # start-up: only a --frame flag needs the frames
 
@@ -187,7 +191,7 @@ def run_slides(args: Namespace) -> int:
 
         document = parse_document(*spec)
         look = {key: value for key, value in (("theme", args.theme), ("embed_font", args.embed_font),
-                                              ("frame", args.frame)) if value}
+                                              ("frame", args.frame), ("dark_selector", args.dark_selector)) if value}
         if look.get("theme"):
             from ..render.themes import get_theme  # start-up: only a --theme flag needs the themes
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from .figure import Drawable, Figure, without_gc_pauses
 from .single import SEED_HIGHLIGHT, SEED_K, SEED_Q, one_head_figure
+from ..render.themes import with_dark_selector
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import overload
+    from typing import cast, overload
 
     from .heads import HeadsFigure
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
@@ -33,7 +34,7 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc",
+               frame: FrameName = "doc", dark_selector: str | None = None,
                q_heads: None = None, k_heads: None = None, v_heads: None = None) -> Figure: ...
 
     @overload
@@ -45,7 +46,7 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc",
+               frame: FrameName = "doc", dark_selector: str | None = None,
                q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
                v_heads: Sequence[Vectors] | None = None) -> HeadsFigure: ...
 
@@ -59,7 +60,7 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
            tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
            x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
            id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc",
+               frame: FrameName = "doc", dark_selector: str | None = None,
            q_heads: Sequence[Vectors] | None = None, k_heads: Sequence[Vectors] | None = None,
            v_heads: Sequence[Vectors] | None = None) -> Figure | HeadsFigure:
     """Build the figure for query vectors `q` and key vectors `k` (default: the seed's).
@@ -98,6 +99,9 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     same where DejaVu is not installed. `frame`: where the figure lands: "doc" (default, the web figure),
     "slide" (16:9; no text under 16 px at 1,280×720), "slide-4:3", "column" (a 3.3-inch paper column; no
     text under 7 pt) or "column-wide" (7 inches): the layout is made for it (`layout.frames`).
+    `dark_selector` (with theme "auto"): a CSS selector of the page's own dark toggle, e.g. "html.dark":
+    the figure is dark inside it and light elsewhere (without it, an auto figure follows the Furo, PyData,
+    MkDocs Material and JupyterLab toggles, then the system's setting: `render.themes.PAGE_TOGGLES`).
     `q_heads`, `k_heads`, `v_heads` (instead of `q`, `k`, `v`): one list of vectors per query head
     and per KV head, for multi-head, grouped-query and multi-query attention (`heads.heads_figure`):
     one panel per query head; the other arguments apply to every panel.
@@ -106,6 +110,12 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     >>> fig.attention.scores[2][2]
     Fraction(2, 1)
     """
+    if dark_selector is not None:  # a figure keeps its theme as one str, the selector in it (`Theme.key`)
+        key = with_dark_selector(theme, dark_selector).key
+        if TYPE_CHECKING:  # not one of ThemeName's names, but what get_theme reads back
+            theme = cast("ThemeName", key)
+        else:
+            theme = key
     if q_heads is not None or k_heads is not None or v_heads is not None:
         from .heads import heads_figure  # start-up: one head, the usual figure, needs none of it
 

@@ -161,7 +161,7 @@ class Figure(Drawable):
         self.attention = attention  # None for a mask map drawn without vectors
         self.highlight = highlight
         self.words = words  # a MapText for the mask view
-        self.theme: str = get_theme(theme).name
+        self.theme: str = get_theme(theme).key
         self.embed_font = bool(embed_font)
         self.frame = get_frame(frame).name
         self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)

@@ -199,6 +199,11 @@ OPTIONS = (
            metavar="FRAME",
            help="doc (default: the web figure), slide (16:9, text ≥ 16 px at 1,280×720), slide-4:3, column "
                 "(a 3.3-inch paper column, text ≥ 7 pt) or column-wide (7 inches)"),
+    Option("dark_selector", type="str | None", default=None, check="text", example='dark_selector = "html.dark"',
+           expects="with theme auto: the CSS selector of the page's own dark toggle (dark inside it, light elsewhere)",
+           flag="--dark-selector", metavar="SELECTOR",
+           help="with --theme auto: the CSS selector of the page's dark toggle, e.g. html.dark (default: the Furo, "
+                "PyData, MkDocs Material and JupyterLab toggles, then the system's setting)"),
     Option("embed_font", type="bool", default=False, check="bool", example="embed_font = true",
            expects="whether to inline the font", flag="--embed-font", action="switch",
            help="inline the font (subset to the figure's characters), so it looks the same everywhere"),
@@ -232,7 +237,7 @@ FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "x_title", "y_title
                 "v_heads", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "align", "scale", "bias", "v",
                 "softmax", "weights", "show", "title", "subtitle")
 #: How figures look, not what they say: also `attnviz page`'s.
-LOOK_FLAGS = ("frame", "theme", "embed_font")
+LOOK_FLAGS = ("frame", "theme", "dark_selector", "embed_font")
 #: `attnviz render`'s panels.
 PANEL_FLAGS = ("panel", "arrange")
 #: Which walkthrough (`attnviz walkthrough` and `slides`).
