@@ -67,16 +67,17 @@ def run_render(args: Namespace) -> int:
 
 def _file_data(fig: Figure | Composite, format: str, args: Namespace) -> str | bytes:
     """The figure as the file's text (SVG) or bytes (PNG, PDF), at the flags' resolution."""
-    if format != "png" and (args.dpi is not None or args.png_scale is not None):
-        raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}",
-                         "--dpi" if args.dpi is not None else "--png-scale")
+    resolution = {"--dpi": args.dpi, "--png-scale": args.png_scale, "--width": args.width}
+    given = [flag for flag, value in resolution.items() if value is not None]
+    if format != "png" and given:
+        raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}", given[0])
     if format == "svg":
         return fig.svg() + "\n"
     if format == "png":
         try:
-            return fig.png(scale=args.png_scale, dpi=args.dpi)
+            return fig.png(scale=args.png_scale, dpi=args.dpi, width=args.width)
         except InputError as err:  # named as the API's arguments; here they are flags
-            flags: dict[str | None, str | None] = {"scale": "--png-scale", "dpi": "--dpi"}
+            flags: dict[str | None, str | None] = {"scale": "--png-scale", "dpi": "--dpi", "width": "--width"}
             raise err.relocated(lambda where: flags.get(where, where)) from None
     return fig.pdf()
 
@@ -160,13 +161,13 @@ def run_page(args: Namespace) -> int:
         look["frame"] = get_frame(args.frame, "--frame").name
     document = replace(document, figure={**document.figure, **look})
     figures = build_figures(document, name)
-    return _write_page(document, figures, args.output, name)
+    return _write_page(document, figures, args.output, name, args)
 
 
 def run_walkthrough(args: Namespace) -> int:
     """`attnviz walkthrough [SPEC]`: every step behind a figure, as a page."""
     document, figures = walkthrough_from_args(args)
-    return _write_page(document, figures, args.output, "walkthrough")
+    return _write_page(document, figures, args.output, "walkthrough", args)
 
 
 def run_slides(args: Namespace) -> int:
@@ -221,13 +222,18 @@ def run_slides(args: Namespace) -> int:
     return 0
 
 
-def _write_page(document: Any, figures: Any, out_dir: str, name: str) -> int:
+def _write_page(document: Any, figures: Any, out_dir: str, name: str, args: Namespace) -> int:
     from ..publish.page import write_page  # start-up: only pages need the page writer
 
     if out_dir == "-":
         raise InputError("a page is several files (index.html and steps/); give a folder", "-o -")
+    if args.width is not None and args.format != "png":
+        raise InputError(f"only a PNG has a width in pixels, and the steps are {args.format.upper()}", "--width")
     with writing(f"-o {out_dir}"):
-        paths = write_page(document, figures, out_dir, name)
+        try:
+            paths = write_page(document, figures, out_dir, name, args.format, args.width)
+        except InputError as err:  # a step's PNG too large: named as the flag
+            raise err.relocated(lambda where: "--width" if where == "width" else where) from None
     report(paths)
     return 0
 

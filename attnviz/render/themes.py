@@ -17,8 +17,6 @@ Layout never sees a colour: it names roles, this module paints them.
 
 from __future__ import annotations
 
-import re
-
 from ..numbers.exact import InputError
 from ..records import dataclass
 
@@ -164,7 +162,7 @@ PAGE_TOGGLES = {
              'body[data-jp-theme-light="false"]'),
 }
 
-_SELECTOR_CHARACTERS = re.compile(r"""[\w\-.#:\[\]()=*>+~,^$|"' ]+""")
+_SELECTOR_PUNCTUATION = frozenset("-_.#:[]()=*>+~,^$|\"' ")  # and letters and digits
 MAX_SELECTOR = 200
 
 
@@ -188,7 +186,7 @@ def check_dark_selector(selector: object, where: str = "dark_selector") -> str:
         raise InputError(f"expected a CSS selector; {hint}", where)
     if len(selector) > MAX_SELECTOR:
         raise InputError(f"a selector of at most {MAX_SELECTOR} characters, not {len(selector)}", where)
-    bad = next((c for c in selector if not _SELECTOR_CHARACTERS.fullmatch(c)), None)
+    bad = next((c for c in selector if not (c.isalnum() or c in _SELECTOR_PUNCTUATION)), None)
     if bad is not None:
         shown = repr(bad) if bad.isprintable() else f"U+{ord(bad):04X}"
         raise InputError(f"{shown} cannot be in a selector; {hint}", where)
