@@ -200,6 +200,13 @@ def test_a_dark_selector_needs_the_auto_theme_and_is_kept_by_panels_and_steps():
     composed = attnviz.compose(fig, attnviz.figure(theme="auto", dark_selector="html.dark"))
     assert ':where(html[data-mode="night"] &gt; body) :where(#' in composed.svg()
     assert attnviz.figure(theme="auto").svg().count("--_attnviz-text:") == 4  # light, system dark, page toggles
+    from attnviz.publish.walkthrough.scores import walkthrough
+
+    heads = attnviz.figure(q_heads=[[[1, 0], [0, 1]], [[1, 1], [0, 1]]], k_heads=[[[1, 0], [0, 1]]], theme="auto",
+                           dark_selector="html.dark")
+    steps = walkthrough(attnviz.figure(theme="auto", dark_selector="html.dark"))[1]
+    for drawn in (heads, *steps):
+        assert drawn.theme == "auto;html.dark" and ":where(html.dark) :where(#" in drawn.svg()
 
 
 def test_the_flag_and_the_spec_key(tmp_path):
@@ -216,3 +223,14 @@ def test_the_flag_and_the_spec_key(tmp_path):
     spec.write_text('q = [[1, 0]]\nk = [[1, 0]]\ntheme = "auto"\ndark_selector = "body.dark}"\n', encoding="utf-8")
     result = run("render", str(spec), "-o", out)
     assert result.code == 2 and result.stderr.startswith(f"attnviz: error: {spec}: dark_selector: '}}'")
+
+
+def test_attnviz_css_takes_the_sites_selector():
+    from clirun import run_cli
+
+    result = run_cli("css", "--dark-selector", "html.dark")
+    assert result.code == 0 and ":where(html.dark) :where(svg.attnviz[data-attnviz-theme=auto])" in result.stdout
+    assert "prefers-color-scheme" not in result.stdout  # the site's toggle alone decides
+    result = run_cli("css", "--dark-selector", "a{")
+    assert (result.code, result.stderr) == (2, "attnviz: error: --dark-selector: '{' cannot be in a selector; "
+                                               'give one like html.dark or [data-theme="dark"]\n')

@@ -248,15 +248,16 @@ def run_gallery(args: Namespace) -> int:
 
 def run_css(args: Namespace) -> int:
     """`attnviz css`: the style sheet that exposes inline figures' colours as CSS custom properties."""
-    from ..render.themes import host_stylesheet  # start-up: only `attnviz css` needs the style sheet
+    from ..render.themes import check_dark_selector, host_stylesheet  # start-up: only `attnviz css` needs them
 
+    selector = None if args.dark_selector is None else check_dark_selector(args.dark_selector, "--dark-selector")
     if args.output == "-":
-        emit(host_stylesheet())
+        emit(host_stylesheet(selector))
         return 0
     from ..io.atomic import write_atomic  # start-up: standard output needs no file writer
 
     with writing(f"-o {args.output}"):
-        path = write_atomic(args.output, host_stylesheet())
+        path = write_atomic(args.output, host_stylesheet(selector))
     _report_files([path])
     return 0
 

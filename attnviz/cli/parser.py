@@ -205,6 +205,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "with --attnviz-* custom properties. (The Sphinx and MkDocs plugins link it for you.)")
     css.add_argument("-o", "--output", type=_path, metavar="PATH", default="-",
                      help="where to write (default: - , standard output)")
+    css.add_argument("--dark-selector", metavar="SELECTOR",
+                     help="the page's own dark toggle, for its auto figures, e.g. html.dark (default: the Furo, "
+                          "PyData, MkDocs Material and JupyterLab toggles, then the system's setting)")
     for sub in (render, page, walk, gallery, css):  # slides: added last with its other arguments
         _add_debug(sub)
     return parser
