@@ -234,3 +234,34 @@ def test_attnviz_css_takes_the_sites_selector():
     result = run_cli("css", "--dark-selector", "a{")
     assert (result.code, result.stderr) == (2, "attnviz: error: --dark-selector: '{' cannot be in a selector; "
                                                'give one like html.dark or [data-theme="dark"]\n')
+
+
+@pytest.mark.parametrize("system", ["light", "dark"])
+def test_material_automatic_mode_resolves_to_the_system(browser, tmp_path, system):
+    """Material's automatic palette (`media: "(prefers-color-scheme)"`) sets the scheme from the system: followed."""
+    site(tmp_path, """\
+        site_name: Automatic
+        theme:
+          name: material
+          font: false
+          palette:
+            - media: "(prefers-color-scheme)"
+              toggle: {icon: material/brightness-auto, name: light}
+            - media: "(prefers-color-scheme: light)"
+              scheme: default
+              toggle: {icon: material/brightness-7, name: dark}
+            - media: "(prefers-color-scheme: dark)"
+              scheme: slate
+              toggle: {icon: material/brightness-4, name: system}
+        plugins: [attnviz]
+        """, {"index.md": "# Automatic\n\n```attnviz\n```\n"})
+    run = mkdocs_build(tmp_path)
+    assert run.returncode == 0, run.stderr
+    context = browser.new_context(color_scheme=system)
+    page = context.new_page()
+    page.goto((tmp_path / "site" / "index.html").as_uri())
+    page.wait_for_function("() => document.body.getAttribute('data-md-color-media') !== null")
+    scheme = page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
+    assert scheme == ("slate" if system == "dark" else "default")
+    assert page.evaluate(COLOURS_JS) == [palette(system == "dark")]
+    context.close()
