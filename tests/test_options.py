@@ -50,9 +50,10 @@ def test_figure_signature_is_the_tables():
         assert (param.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD) is positional, option.name
         assert param.default == option.default and type(param.default) is type(option.default), option.name
         assert param.annotation == option.type, option.name  # annotations are text (from __future__)
-    # one head's figure takes every keyword but the heads', with the same defaults
+    # one head's figure takes every keyword but the heads', with the same defaults (and but dark_selector:
+    # figure() folds it into the theme it passes on, `Theme.key`)
     single = inspect.signature(one_head_figure).parameters
-    assert set(single) == set(params) - {"q_heads", "k_heads", "v_heads", "head_masks"}
+    assert set(single) == set(params) - {"q_heads", "k_heads", "v_heads", "head_masks", "dark_selector"}
     assert all(single[name].default == params[name].default for name in single)
 
 

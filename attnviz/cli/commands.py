@@ -67,16 +67,17 @@ def run_render(args: Namespace) -> int:
 
 def _file_data(fig: Drawable, format: str, args: Namespace) -> str | bytes:
     """The figure as the file's text (SVG) or bytes (PNG, PDF), at the flags' resolution."""
-    if format != "png" and (args.dpi is not None or args.png_scale is not None):
-        raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}",
-                         "--dpi" if args.dpi is not None else "--png-scale")
+    resolution = {"--dpi": args.dpi, "--png-scale": args.png_scale, "--width": args.width}
+    given = [flag for flag, value in resolution.items() if value is not None]
+    if format != "png" and given:
+        raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}", given[0])
     if format == "svg":
         return fig.svg() + "\n"
     if format == "png":
         try:
-            return fig.png(scale=args.png_scale, dpi=args.dpi)
+            return fig.png(scale=args.png_scale, dpi=args.dpi, width=args.width)
         except InputError as err:  # named as the API's arguments; here they are flags
-            flags: dict[str | None, str | None] = {"scale": "--png-scale", "dpi": "--dpi"}
+            flags: dict[str | None, str | None] = {"scale": "--png-scale", "dpi": "--dpi", "width": "--width"}
             raise err.relocated(lambda where: flags.get(where, where)) from None
     return fig.pdf()
 
@@ -150,19 +151,23 @@ def run_page(args: Namespace) -> int:
         look["theme"] = get_theme(args.theme, "--theme").name  # refused here, named as the flag
     if args.embed_font:
         look["embed_font"] = True
+    if args.dark_selector is not None:
+        from ..render.themes import check_dark_selector  # start-up: only a --dark-selector flag needs it
+
+        look["dark_selector"] = check_dark_selector(args.dark_selector, "--dark-selector")
     if args.frame is not None:
         from ..layout.frames import get_frame  # start-up: only a --frame flag needs the frames
 
         look["frame"] = get_frame(args.frame, "--frame").name
     document = replace(document, figure={**document.figure, **look})
     figures = build_figures(document, name)
-    return _write_page(document, figures, args.output, name)
+    return _write_page(document, figures, args.output, name, args)
 
 
 def run_walkthrough(args: Namespace) -> int:
     """`attnviz walkthrough [SPEC]`: every step behind a figure, as a page."""
     document, figures = walkthrough_from_args(args)
-    return _write_page(document, figures, args.output, "walkthrough")
+    return _write_page(document, figures, args.output, "walkthrough", args)
 
 
 def run_slides(args: Namespace) -> int:
@@ -187,7 +192,7 @@ def run_slides(args: Namespace) -> int:
 
         document = parse_document(*spec)
         look = {key: value for key, value in (("theme", args.theme), ("embed_font", args.embed_font),
-                                              ("frame", args.frame)) if value}
+                                              ("frame", args.frame), ("dark_selector", args.dark_selector)) if value}
         if look.get("theme"):
             from ..render.themes import get_theme  # start-up: only a --theme flag needs the themes
 
@@ -217,13 +222,18 @@ def run_slides(args: Namespace) -> int:
     return 0
 
 
-def _write_page(document: Any, figures: Any, out_dir: str, name: str) -> int:
+def _write_page(document: Any, figures: Any, out_dir: str, name: str, args: Namespace) -> int:
     from ..publish.page import write_page  # start-up: only pages need the page writer
 
     if out_dir == "-":
         raise InputError("a page is several files (index.html and steps/); give a folder", "-o -")
+    if args.width is not None and args.format != "png":
+        raise InputError(f"only a PNG has a width in pixels, and the steps are {args.format.upper()}", "--width")
     with writing(f"-o {out_dir}"):
-        paths = write_page(document, figures, out_dir, name)
+        try:
+            paths = write_page(document, figures, out_dir, name, args.format, args.width)
+        except InputError as err:  # a step's PNG too large: named as the flag
+            raise err.relocated(lambda where: "--width" if where == "width" else where) from None
     report(paths)
     return 0
 
@@ -259,15 +269,16 @@ def run_model(args: Namespace) -> int:
 
 def run_css(args: Namespace) -> int:
     """`attnviz css`: the style sheet that exposes inline figures' colours as CSS custom properties."""
-    from ..render.themes import host_stylesheet  # start-up: only `attnviz css` needs the style sheet
+    from ..render.themes import check_dark_selector, host_stylesheet  # start-up: only `attnviz css` needs them
 
+    selector = None if args.dark_selector is None else check_dark_selector(args.dark_selector, "--dark-selector")
     if args.output == "-":
-        emit(host_stylesheet())
+        emit(host_stylesheet(selector))
         return 0
     from ..io.atomic import write_atomic  # start-up: standard output needs no file writer
 
     with writing(f"-o {args.output}"):
-        path = write_atomic(args.output, host_stylesheet())
+        path = write_atomic(args.output, host_stylesheet(selector))
     _report_files([path])
     return 0
 

@@ -237,6 +237,11 @@ OPTIONS = (
            metavar="WHAT",
            help="none (default) or part: a mask map colours each part of a union (a | b) by the first part "
                 "that keeps the cell, one legend entry a part"),
+    Option("dark_selector", type="str | None", default=None, check="text", example='dark_selector = "html.dark"',
+           expects="with theme auto: the CSS selector of the page's own dark toggle (dark inside it, light elsewhere)",
+           flag="--dark-selector", metavar="SELECTOR",
+           help="with --theme auto: the CSS selector of the page's dark toggle, e.g. html.dark (default: the Furo, "
+                "PyData, MkDocs Material and JupyterLab toggles, then the system's setting)"),
     Option("embed_font", type="bool", default=False, check="bool", example="embed_font = true",
            expects="whether to inline the font", flag="--embed-font", action="switch",
            help="inline the font (subset to the figure's characters), so it looks the same everywhere"),
@@ -271,7 +276,7 @@ FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "x_titl
                 "mask_rule", "align", "scale", "bias", "v", "decimals", "softmax", "weights", "show", "title",
                 "subtitle")
 #: How figures look, not what they say: also `attnviz page`'s.
-LOOK_FLAGS = ("frame", "theme", "embed_font")
+LOOK_FLAGS = ("frame", "theme", "dark_selector", "embed_font")
 #: `attnviz render`'s panels.
 PANEL_FLAGS = ("panel", "arrange", "panel_captions", "panel_subtitles", "panel_legend")
 #: Which walkthrough (`attnviz walkthrough` and `slides`).
