@@ -180,6 +180,27 @@ def run_slides(args: Namespace) -> int:
         from ..io.spec import read_spec  # start-up: only a deck from a spec file reads one
 
         spec = read_spec(args.spec, stdin_bytes())
+    try:
+        deck, title_from = _slides_deck(args, spec)
+    except InputError as err:  # the deck's keywords, named as the flags
+        raise err.relocated(lambda where: {"steps": "--steps", "step_seconds": "--step-seconds"}.get(where or "", where)
+                            ) from None
+    if format == "pptx" and len(deck.title) > decks.PPTX_MAX_TITLE:
+        raise InputError(f"{len(deck.title)} characters; a PowerPoint deck's title is limited to "
+                         f"{decks.PPTX_MAX_TITLE} (other formats take {MAX_TITLE})", title_from)
+    if path == "-":
+        emit(deck_files(deck, format, path)[path])
+        return 0
+    with writing(f"-o {path}"):
+        paths = write_deck(deck, format, path)
+    _report_files(paths)
+    return 0
+
+
+def _slides_deck(args: Namespace, spec: Any) -> tuple[Any, str]:
+    """(the deck, where its title came from) of `attnviz slides`'s spec and flags."""
+    from ..publish.deck import model as decks  # start-up: only `attnviz slides` writes decks
+
     if spec and "sections" in spec[0] and not args.walkthrough:
         from dataclasses import replace  # start-up: only a document's deck needs them (dataclasses is slow to import)
 
@@ -192,7 +213,8 @@ def run_slides(args: Namespace) -> int:
             from ..render.themes import get_theme  # start-up: only a --theme flag needs the themes
 
             look["theme"] = get_theme(look["theme"], "--theme").name
-        deck = decks.from_document(replace(document, figure={**document.figure, **look}), spec[1])
+        deck = decks.from_document(replace(document, figure={**document.figure, **look}), spec[1],
+                                   **_deck_options(args))
         title_from = f"{spec[1]}: {'title' if document.title else 'heading'}"
     else:
         figure_keys = ("q", "k", "highlight", "view", "n", "shape", "panels")  # a figure of its own, not the seed
@@ -201,20 +223,29 @@ def run_slides(args: Namespace) -> int:
             spec is not None and any(key in spec[0] for key in ("flash", "flash_order", "decode")))
         title_from = "title"  # a walkthrough's title is attnviz's own, always short
         if args.walkthrough or walk or not given:  # --flash and --decode are walkthroughs too
-            deck = decks.from_sections(*walkthrough_from_args(args, spec))
+            deck = decks.from_sections(*walkthrough_from_args(args, spec), **_deck_options(args))
         else:
-            deck = decks.from_highlights(figure_from_args(args, spec=spec))
+            deck = decks.from_highlights(figure_from_args(args, spec=spec), **_deck_options(args))
             title_from = "--title" if args.title is not None else f"{spec[1]}: title" if spec else "title"
-    if format == "pptx" and len(deck.title) > decks.PPTX_MAX_TITLE:
-        raise InputError(f"{len(deck.title)} characters; a PowerPoint deck's title is limited to "
-                         f"{decks.PPTX_MAX_TITLE} (other formats take {MAX_TITLE})", title_from)
-    if path == "-":
-        emit(deck_files(deck, format, path)[path])
-        return 0
-    with writing(f"-o {path}"):
-        paths = write_deck(deck, format, path)
-    _report_files(paths)
-    return 0
+    return deck, title_from
+
+
+def _deck_options(args: Namespace) -> dict[str, Any]:
+    """`attnviz slides`'s deck flags as `from_sections`'s keywords; a title slide when --title, --author or
+    --date is given. Checked here, so an error names the flag."""
+    from ..publish.deck.model import STEP_SECONDS, geometry  # start-up: only `attnviz slides` reads them
+
+    aspect = args.aspect or "16:9"
+    try:
+        geometry(aspect)
+    except InputError as err:
+        raise err.relocated(lambda where: "--aspect") from None
+    options: dict[str, Any] = {"aspect": aspect, "step_seconds": args.step_seconds or STEP_SECONDS}
+    if args.steps is not None:
+        options["steps"] = args.steps  # checked against the deck's steps: its errors say "steps", named --steps
+    if any(value is not None for value in (args.title, args.author, args.date)):
+        options.update(title=args.title, author=args.author or "", date=args.date or "")
+    return options
 
 
 def _write_page(document: Any, figures: Any, out_dir: str, name: str) -> int:

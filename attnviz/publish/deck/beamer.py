@@ -208,7 +208,7 @@ def _header(deck: Deck) -> list[str]:
 def _pictures(deck: Deck) -> list[tuple[Slide, str]]:
     """Each step's picture (continuation slides share their step's)."""
     return [(slide, picture(tikz_items(layout), layout.width, layout.height))
-            for slide, layout in zip(deck.slides, deck.layouts()) if slide.kind != "continued"]
+            for slide, layout in zip(deck.slides, deck.layouts()) if slide.kind == "step"]
 
 
 def tikz_document(deck: Deck) -> str:

@@ -14,7 +14,6 @@ from pathlib import PurePath
 from ...io.atomic import folder_lock, write_tree_atomic
 from ...layout.items import Group, Text
 from ...numbers.exact import InputError
-from ...render.raster import to_pdf
 from ...render.svg import fmt, render_svg
 from ...render.xml import escape_text
 from ...words.budget import check_deck, check_shapes, drawable_chars
@@ -90,6 +89,10 @@ def deck_files(deck: Deck, format: str, path: str) -> Files:
         files = revealjs_files(deck, path)
         files[os.path.join(path, DECK_MARKER)] = "A reveal.js deck written by attnviz slides.\n"
         return files
+    if format == "tikz" and (path.endswith("/") or os.path.isdir(path)):
+        from .beamer import tikz_files  # as below: loaded only for LaTeX
+
+        return dict(tikz_files(deck, path.rstrip("/") or "/"))
     if format in ("beamer", "tikz"):
         from .beamer import beamer_document, tikz_document  # as above: loaded only for LaTeX
 
@@ -136,16 +139,10 @@ def _step_svgs(deck: Deck) -> list[str]:
 
 
 def pdf_bytes(deck: Deck) -> bytes:
-    """One PDF, a page per step, every page the frame's size: each step's SVG through Cairo, joined by pypdf."""
-    pypdf = _need("pypdf", "PDF decks")
-    writer = pypdf.PdfWriter()
-    for svg in _step_svgs(deck):
-        writer.append(pypdf.PdfReader(io.BytesIO(to_pdf(svg))))
-    writer.add_metadata({"/Title": deck.title, "/Producer": "attnviz"})
-    writer._ID = None  # same deck, same bytes: no random file identifier
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+    """One PDF, a page per slide, 13.333 × 7.5 in (`pdf.pdf_deck`)."""
+    from .pdf import pdf_deck  # each format's writer loads only when chosen: start-up stays small
+
+    return pdf_deck(deck)
 
 
 def animated_svg(deck: Deck) -> str:

@@ -166,7 +166,7 @@ class Deck:
         return self.slides[0].figure.theme
 
 
-def parse_steps(text: str, count: int, where: str = "--steps") -> tuple[int, ...]:
+def parse_steps(text: str, count: int, where: str = "steps") -> tuple[int, ...]:
     """`1-3,7,10` as step numbers (1-based, sorted, each once), checked against `count` steps.
 
     >>> parse_steps("1-3,7, 10", 12)
@@ -282,31 +282,37 @@ def _in_frame(fig: Drawable, frame: str) -> Drawable:
 
 
 def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: str = "16:9",
-                  steps: str | Sequence[int] | None = None, title_page: TitlePage | None = None,
-                  step_seconds: float = STEP_SECONDS) -> Deck:
+                  steps: str | Sequence[int] | None = None, title: str | None = None, author: str | None = None,
+                  date: str | None = None, step_seconds: float = STEP_SECONDS) -> Deck:
     """A slide per section of `document` (and continuation slides), with its figure (any series: a page's,
     a walkthrough's) laid out for the slide's figure region. `steps`: which sections, `1-3,7` or numbers
-    (default all); the intro and legend, when the document has them, open the deck."""
+    (default all); the intro and legend, when the document has them, open the deck. `title`, `author`,
+    `date`: a title slide (none unless one is given). `step_seconds`: the animated SVG's time per step."""
     if len(figures) != len(document.sections):
         raise ValueError("one figure per section")
     shape = geometry(aspect)
     if not isinstance(step_seconds, (int, float)) or isinstance(step_seconds, bool) or not 0 < step_seconds <= 600:
         raise InputError(f"expected seconds above 0, up to 600, got {step_seconds!r:.40}", "step_seconds")
     count = len(document.sections)
-    chosen = (tuple(range(1, count + 1)) if steps is None else parse_steps(steps, count) if isinstance(steps, str)
-              else parse_steps(",".join(map(str, steps)), count, "steps"))
+    chosen = (tuple(range(1, count + 1)) if steps is None
+              else parse_steps(steps if isinstance(steps, str) else ",".join(map(str, steps)), count))
     framed = [_in_frame(fig, shape.frame) for fig in figures]
     slides: list[Slide] = []
     intro = tuple(document.intro) + ((document.legend,) if document.legend else ())
     if intro:
-        slides += _step_slides(document.heading, intro, None, framed[chosen[0] - 1], "00-intro", shape.text,
-                               shape.title, 0, "intro")
+        opening = copy.copy(framed[chosen[0] - 1])  # the first step's figure, with ids of its own
+        opening._id_prefix = "attnviz-00-intro"
+        slides += _step_slides(document.heading, intro, None, opening, "00-intro", shape.text, shape.title, 0, "intro")
     for number in chosen:
         section = document.sections[number - 1]
         slides += _step_slides(section.heading, section.paragraphs, section.formula, framed[number - 1], section.name,
                                shape.text, shape.title, number)
-    return Deck(title=document.title or document.heading, heading=document.heading, slides=tuple(slides),
-                lang=document.lang, aspect=aspect, title_page=title_page, step_seconds=step_seconds)
+    deck_title = document.title or document.heading
+    page = None
+    if any(value is not None for value in (title, author, date)):
+        page = TitlePage(title or deck_title, document.heading, author or "", date or "")
+    return Deck(title=deck_title, heading=document.heading, slides=tuple(slides), lang=document.lang, aspect=aspect,
+                title_page=page, step_seconds=step_seconds)
 
 
 def from_document(document: Document, name: str = "<document>", **options: object) -> Deck:
