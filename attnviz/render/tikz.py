@@ -51,10 +51,13 @@ def tikz_styles() -> str:
     # A line wider than the layout measured it (code points written out, [U+0417]) shrinks to fit.
     fit = (r"\providecommand\attnvizfit[2]{\begingroup\setbox0=\hbox{#2}"
            r"\ifdim\wd0>#1\relax\resizebox{#1}{!}{\box0}\else\box0\fi\endgroup}")
-    # `<`, `>` and `|` in sans text come from OML, which has no sans shape: take Computer Modern's, silently.
+    # `<`, `>` (OML) and `|` (OMS) in sans text have no sans shape: take Computer Modern's math fonts, silently.
     oml = (r"\DeclareFontFamily{OML}{cmss}{\skewchar\font'177}"
            r"\DeclareFontShape{OML}{cmss}{m}{n}{<->ssub * cmm/m/it}{}"
-           r"\DeclareFontShape{OML}{cmss}{bx}{n}{<->ssub * cmm/b/it}{}")
+           r"\DeclareFontShape{OML}{cmss}{bx}{n}{<->ssub * cmm/b/it}{}"
+           r"\DeclareFontFamily{OMS}{cmss}{\skewchar\font'60}"
+           r"\DeclareFontShape{OMS}{cmss}{m}{n}{<->ssub * cmsy/m/n}{}"
+           r"\DeclareFontShape{OMS}{cmss}{bx}{n}{<->ssub * cmsy/b/n}{}")
     return "\\tikzset{" + ",\n  ".join(styles) + "}\n" + fit + "\n" + oml + "\n"
 
 

@@ -124,7 +124,7 @@ def _colours(theme: str) -> list[str]:
 
 def _frame(slide: Slide, figure: str, size: tuple[float, float], text_w: float) -> list[str]:
     body = r"\par\medskip ".join(beamer_sentence(p) for p in slide.paragraphs) + _formula(slide.formula)
-    notes = r"\par ".join(escape(note) if n else beamer_sentence(note) for n, note in enumerate(slide.notes))
+    notes = r"\par ".join(typed_line(note, user_spans(note), prose) for note in slide.notes)
     return [
         rf"\begin{{frame}}{{{escape(slide.heading)}}}",
         r"\begin{columns}[T,onlytextwidth]",
@@ -135,9 +135,25 @@ def _frame(slide: Slide, figure: str, size: tuple[float, float], text_w: float) 
         r"\raggedright\small " + body,
         r"\end{column}",
         r"\end{columns}",
-        rf"\note{{\textbf{{{escape(slide.heading)}}}\par {notes}}}",
+        rf"\note{{\scriptsize\textbf{{{escape(slide.heading)}}}\par {notes}}}",
         r"\end{frame}",
     ]
+
+
+#: Each part of the figure typeset once: with pdfTeX a form XObject (a page draws it by reference), else a box.
+_SAVING = [
+    r"\makeatletter",
+    r"\ifdefined\pdfxform",
+    r"\newcommand\attnvizsave[2]{\setbox0=\hbox{#2}\immediate\pdfxform0",
+    r"  \expandafter\xdef\csname attnviz@#1\endcsname{\noexpand\pdfrefxform\the\pdflastxform\relax}}",
+    r"\else",
+    r"\newcommand\attnvizsave[2]{\expandafter\newsavebox\csname attnviz@box@#1\endcsname",
+    r"  \expandafter\sbox\csname attnviz@box@#1\endcsname{#2}%",
+    r"  \expandafter\xdef\csname attnviz@#1\endcsname{\noexpand\usebox\expandafter\noexpand\csname attnviz@box@#1\endcsname}}",
+    r"\fi",
+    r"\newcommand\attnvizuse[1]{\csname attnviz@#1\endcsname}",
+    r"\makeatother",
+]
 
 
 def beamer_document(deck: Deck) -> str:
@@ -148,7 +164,7 @@ def beamer_document(deck: Deck) -> str:
     scale = paper_w / shape.width
     layouts = deck.layouts()
     parts, uses = shared_parts(layouts)
-    boxes = [rf"\newsavebox\attnvizpart{_name(n)}\sbox\attnvizpart{_name(n)}{{{part}}}" for n, part in enumerate(parts)]
+    boxes = [rf"\attnvizsave{{{_name(n)}}}{{{part}}}" for n, part in enumerate(parts)]
     figure_size = (shape.figure.w * scale, shape.figure.h * scale)
     text_w = shape.text.w * scale
     margin = shape.figure.x * scale
@@ -156,8 +172,8 @@ def beamer_document(deck: Deck) -> str:
     if deck.title_page is not None:
         frames += [r"\begin{frame}", r"\titlepage", r"\end{frame}"]
     for slide, used in zip(deck.slides, uses):
-        figure = "".join(rf"\rlap{{\usebox\attnvizpart{_name(n)}}}" for n in used[:-1])
-        figure += rf"\usebox\attnvizpart{_name(used[-1])}" if used else ""
+        figure = "".join(rf"\rlap{{\attnvizuse{{{_name(n)}}}}}" for n in used[:-1])
+        figure += rf"\attnvizuse{{{_name(used[-1])}}}" if used else ""
         frames += _frame(slide, figure, figure_size, text_w)
     page = deck.title_page
     lines = [
@@ -173,12 +189,13 @@ def beamer_document(deck: Deck) -> str:
         rf"\setbeamersize{{text margin left={fmt(margin)}pt, text margin right={fmt(margin)}pt}}",
         *_colours(deck.theme),
         tikz_styles().rstrip("\n"),
-        *boxes,
+        *_SAVING,
         rf"\title{{{escape(page.title if page else deck.title)}}}",
         rf"\subtitle{{{escape(page.subtitle if page else deck.heading)}}}",
         rf"\author{{{escape(page.author) if page else ''}}}",
         rf"\date{{{escape(page.date) if page else ''}}}",
         r"\begin{document}",
+        *boxes,
         *frames,
         r"\end{document}",
     ]

@@ -24,7 +24,7 @@ from ...words.highlight import Highlight
 from ...words.user_text import Line, user_spans
 from ..document import Section, build_figures, make_document
 from ..walkthrough.scores import walkthrough
-from .slide_text import LINE, TEXT_PT, formula_shown_in, lines_of, title_lines, unicode_math, unicode_prose
+from .slide_text import LINE, TEXT_PT, formula_shown_in, line_count, lines_of, title_lines, unicode_math, unicode_prose
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -235,10 +235,10 @@ def _pages(heading: str, paragraphs: Sequence[str], formula: str | None, box: Bo
     for paragraph in paragraphs:
         for n, sentence in enumerate(_sentences(paragraph)):
             lines = lines_of(unicode_prose(sentence), box.w)
-            if lines is None or len(lines) > budget:
+            if lines is None or line_count(lines) > budget:
                 hidden = True
                 continue
-            place(len(lines) + (1 if used and n == 0 else 0))
+            place(line_count(lines) + (1 if used and n == 0 else 0))
             pages[-1][0].append(sentence)
     shown = formula if formula and not formula_shown_in(formula, paragraphs) else None
     if shown is not None:

@@ -18,7 +18,7 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["TEXT_PT", "TITLE_PT", "TITLE_MIN_PT", "LINE", "unicode_math", "unicode_prose", "lines_of",
+__all__ = ["line_count", "TEXT_PT", "TITLE_PT", "TITLE_MIN_PT", "LINE", "unicode_math", "unicode_prose", "lines_of",
            "formula_shown_in", "title_lines", "math_runs"]
 
 TEXT_PT = 20  # the step's sentences and formula: above the 18 pt floor, so superscripts stay above 14 pt in TeX
@@ -150,15 +150,15 @@ def unicode_prose(text: str) -> str:
     return "".join(out) + _generated_words(text[at:])
 
 
-def lines_of(text: str, width: float, size: float = TEXT_PT) -> list[str] | None:
+def lines_of(text: str, width: float, size: float = TEXT_PT, bold: bool = False) -> list[str] | None:
     """`text` wrapped at spaces into lines at most `width` pt wide at `size` pt; None when one word is wider."""
     lines: list[str] = []
     line = ""
     for word in text.split():
-        if text_width(word, size, "sans") > width:
+        if text_width(word, size, "sans", bold) > width:
             return None
         candidate = f"{line} {word}" if line else word
-        if line and text_width(candidate, size, "sans") > width:
+        if line and text_width(candidate, size, "sans", bold) > width:
             lines.append(line)
             line = word
         else:
@@ -168,10 +168,10 @@ def lines_of(text: str, width: float, size: float = TEXT_PT) -> list[str] | None
 
 def title_lines(title: str, width: float) -> tuple[float, list[str]] | None:
     """(size, lines) of a slide title: one line at 28 pt, else two at 22 pt; None when it needs more."""
-    one = lines_of(title, width, TITLE_PT)
+    one = lines_of(title, width, TITLE_PT, bold=True)
     if one is not None and len(one) == 1:
         return TITLE_PT, one
-    two = lines_of(title, width, TITLE_MIN_PT)
+    two = lines_of(title, width, TITLE_MIN_PT, bold=True)
     return (TITLE_MIN_PT, two) if two is not None and len(two) <= 2 else None
 
 
@@ -200,3 +200,8 @@ def formula_shown_in(formula: str, sentences: Sequence[str]) -> bool:
     said = "".join(_normal(run) for sentence in sentences for run in math_runs(sentence))
     sides = [_normal(side) for side in re.split(r"=|\\approx", formula)]
     return bool(said) and all(side in said for side in sides if side)
+
+
+def line_count(lines: Sequence[str]) -> int:
+    """The height of `lines` in lines of text: a line with a fraction (`a/b` here, stacked in TeX) counts two."""
+    return sum(2 if re.search(r"\S/\S", line) else 1 for line in lines)
