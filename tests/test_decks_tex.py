@@ -158,8 +158,8 @@ def test_beamer_prints_a_titled_page_per_slide(deck, tmp_path, handout):
 def test_beamer_note_pages_carry_their_slides_title(tmp_path):
     deck = decks.from_walkthrough(attnviz.figure())
     tex = tmp_path / "notes.tex"
-    tex.write_text(beamer_document(deck).replace(r"\begin{document}", "\\setbeameroption{show notes}\n\\begin{document}"),
-                   encoding="utf-8")
+    shown = beamer_document(deck).replace(r"\begin{document}", "\\setbeameroption{show notes}\n\\begin{document}")
+    tex.write_text(shown, encoding="utf-8")
     pdf, _ = pdflatex(tex)
     assert pages(pdf) == 2 * len(deck.slides)
     row2 = [n for n, slide in enumerate(deck.slides, 1) if slide.heading == "Softmax of row 2"][0]
@@ -256,7 +256,8 @@ def test_pdf_deck_text_is_at_least_the_floor(tmp_path):
     pdf.write_bytes(pdf_deck(deck))
     words = word_sizes(pdf, len(deck.slides))
     box = deck.geometry.text
-    html = run(tool("pdftotext"), "-bbox", "-f", str(len(deck.slides)), "-l", str(len(deck.slides)), str(pdf), "-").stdout
+    last = str(len(deck.slides))
+    html = run(tool("pdftotext"), "-bbox", "-f", last, "-l", last, str(pdf), "-").stdout
     column = [float(y1) - float(y0) for x0, y0, y1 in
               re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)"', html)
               if float(x0) >= box.x - 1]

@@ -12,7 +12,8 @@ from ..numbers.exact import InputError
 from ..records import dataclass, replace
 from .items import Layout, Text, translate
 
-__all__ = ["Frame", "FRAMES", "FRAME_NAMES", "DECK_FRAMES", "get_frame", "SLIDE_PX", "PT_PER_IN", "MAIN_ROLES", "text_floor_misses",
+__all__ = ["Frame", "FRAMES", "FRAME_NAMES", "DECK_FRAMES",
+           "get_frame", "SLIDE_PX", "PT_PER_IN", "MAIN_ROLES", "text_floor_misses",
            "fit_to_frame"]
 
 PT_PER_IN = 72

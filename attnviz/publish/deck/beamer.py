@@ -149,7 +149,8 @@ _SAVING = [
     r"\else",
     r"\newcommand\attnvizsave[2]{\expandafter\newsavebox\csname attnviz@box@#1\endcsname",
     r"  \expandafter\sbox\csname attnviz@box@#1\endcsname{#2}%",
-    r"  \expandafter\xdef\csname attnviz@#1\endcsname{\noexpand\usebox\expandafter\noexpand\csname attnviz@box@#1\endcsname}}",
+    r"  \expandafter\xdef\csname attnviz@#1\endcsname{\noexpand\usebox",
+    r"  \expandafter\noexpand\csname attnviz@box@#1\endcsname}}",
     r"\fi",
     r"\newcommand\attnvizuse[1]{\csname attnviz@#1\endcsname}",
     r"\makeatother",
@@ -242,7 +243,8 @@ def tikz_files(deck: Deck, folder: str) -> dict[str, str]:
     paper `\input{DIR/steps}` then `\attnvizstep[\columnwidth]{3}`."""
     files: dict[str, str] = {}
     for slide, drawn in _pictures(deck):
-        files[f"{folder}/step-{slide.step}.tex"] = f"% attnviz step {slide.step}: {' '.join(slide.heading.split())}\n{drawn}%\n"
+        heading = " ".join(slide.heading.split())
+        files[f"{folder}/step-{slide.step}.tex"] = f"% attnviz step {slide.step}: {heading}\n{drawn}%\n"
     where = folder.rstrip("/") + "/"
     if not re.fullmatch(r"[A-Za-z0-9._/-]+", where):
         raise InputError("the folder's name goes into \\input: use letters, digits and . _ - / only", f"-o {folder}")

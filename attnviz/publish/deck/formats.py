@@ -92,7 +92,9 @@ def deck_files(deck: Deck, format: str, path: str) -> Files:
     if format == "tikz" and (path.endswith("/") or os.path.isdir(path)):
         from .beamer import tikz_files  # as below: loaded only for LaTeX
 
-        return dict(tikz_files(deck, path.rstrip("/") or "/"))
+        tikz: Files = {}
+        tikz.update(tikz_files(deck, path.rstrip("/") or "/"))
+        return tikz
     if format in ("beamer", "tikz"):
         from .beamer import beamer_document, tikz_document  # as above: loaded only for LaTeX
 

@@ -89,7 +89,8 @@ def geometry(aspect: str = "16:9") -> Geometry:
     figure_w, figure_h = frame.width_in * 72, (frame.height_in or 0) * 72
     text_x = margin + figure_w + gap
     return Geometry(aspect, width, height, title=Box(margin, 14.4, width - 2 * margin, top - 14.4 - 7.2),
-                    figure=Box(margin, top, figure_w, figure_h), text=Box(text_x, top, width - margin - text_x, figure_h),
+                    figure=Box(margin, top, figure_w, figure_h),
+                    text=Box(text_x, top, width - margin - text_x, figure_h),
                     frame=frame.name)
 
 
@@ -374,12 +375,13 @@ def _mask_steps(fig: Figure, words: MapText) -> list[tuple[str, Drawable]]:
 def from_highlights(fig: Drawable, **options: object) -> Deck:
     """A slide per highlighted part of `fig` (cells row by row, then softmax rows, then outputs; a mask
     map's highlights one by one), each slide highlighting that part alone; without highlights, one slide."""
-    if isinstance(fig, Figure) and fig.view == "mask" and not isinstance(fig.words, FigureText) and any(fig.words.computed):
-        steps = _mask_steps(fig, fig.words)
+    map_words = fig.words if isinstance(fig, Figure) and not isinstance(fig.words, FigureText) else None
+    if isinstance(fig, Figure) and map_words is not None and any(map_words.computed):
+        maps = _mask_steps(fig, map_words)
         title = fig.layout().title
-        document = make_document(heading=title, sections=[Section(heading) for heading, _ in steps])
-        sections = tuple(replace(s, paragraphs=(f"{s.heading} highlighted.",)) for s in document.sections)
-        deck = from_sections(replace(document, sections=sections), [step for _, step in steps],
+        document = make_document(heading=title, sections=[Section(heading) for heading, _ in maps])
+        said = tuple(replace(s, paragraphs=(f"{s.heading} highlighted.",)) for s in document.sections)
+        deck = from_sections(replace(document, sections=said), [one for _, one in maps],
                              **options)  # type: ignore[arg-type]
         return replace(deck, heading=fig.layout().desc)
     if not isinstance(fig, Figure) or fig.view != "full":  # a mask map, a score table, panels: one slide

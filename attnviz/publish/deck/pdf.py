@@ -171,17 +171,18 @@ def pdf_deck(deck: Deck) -> bytes:
         page = deck.title_page
         page_background()
         y = shape.height / 3
-        for words, size, bold in ((page.title, 40, True), (page.subtitle, 24, False),
-                                  (" · ".join(filter(None, (page.author, page.date))), 20, False)):
+        parts: list[tuple[str, float, bool]] = [(page.title, 40, True), (page.subtitle, 24, False),
+                                                (" · ".join(filter(None, (page.author, page.date))), 20, False)]
+        for words, size, bold in parts:
             lines = lines_of(words, shape.title.w, size) or [words]
             y = _write(context, lines, shape.title, y, size, bold) + size / 2
         context.show_page()
     for slide, layout in zip(deck.slides, deck.layouts()):
         page_background()
         fitted = title_lines(slide.heading, shape.title.w)
-        size, lines = fitted if fitted is not None else (22, [slide.heading])
-        _write(context, lines, shape.title, shape.title.y + (shape.title.h - len(lines) * size * LINE) / 2, size,
-               bold=True)
+        title_pt, lines = fitted if fitted is not None else (22.0, [slide.heading])
+        _write(context, lines, shape.title, shape.title.y + (shape.title.h - len(lines) * title_pt * LINE) / 2,
+               title_pt, bold=True)
         box = shape.figure
         context.save()
         context.translate(box.x, box.y)

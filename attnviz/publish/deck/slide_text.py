@@ -115,8 +115,8 @@ def unicode_math(tex: str) -> str:
 
     >>> unicode_math(r"S_{1,1} = Q_{1} \cdot K_{1} = 1 \cdot 1 + 0 \cdot 0 = 1")
     'S₁,₁ = Q₁ · K₁ = 1 · 1 + 0 · 0 = 1'
-    >>> unicode_math(r"\operatorname{softmax}(0, 1) = \left(\frac{e^{0}}{e^{0}+e^{1}}, \frac{e^{1}}{e^{0}+e^{1}}\right)")
-    'softmax(0, 1) = (e⁰/(e⁰+e¹), e¹/(e⁰+e¹))'
+    >>> unicode_math(r"\operatorname{softmax}(0, 1) = \left(\frac{e^{0}}{e^{0}+e^{1}}, \frac{1}{2}\right)")
+    'softmax(0, 1) = (e⁰/(e⁰+e¹), 1/2)'
     >>> unicode_math("e^{-1/2}")
     'exp(−1/2)'
     """
