@@ -263,7 +263,7 @@ def _add_option(parser: argparse.ArgumentParser, name: str) -> None:
         if option.metavar is not None:
             kwargs["metavar"] = option.metavar
         if option.value is not None:
-            kwargs["type"] = {"whole": _whole, "path": _path, "number": _positive_number}[option.value]
+            kwargs["type"] = {"whole": _whole, "path": _path, "positive_number": _positive_number}[option.value]
     if option.dest is not None:
         kwargs["dest"] = option.dest
     assert option.flag is not None  # only options with a flag are added

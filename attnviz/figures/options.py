@@ -15,11 +15,11 @@ __all__ = ["Option", "OPTIONS", "BY_NAME", "API_OPTIONS", "SPEC_OPTIONS", "WALKT
 
 class Option:
     """One option. `scope`: "figure" (a `figure()` keyword, a spec key and a flag), "compose" (a spec key of
-    a composed figure, not a `figure()` keyword), "api" (a keyword only) or "walkthrough" (a key and flag
-    only a walkthrough reads). For specs: `check` (the name of io.spec's check), `example` (a TOML line) and
+    a composed figure, not a `figure()` keyword), "api" (a keyword only), "walkthrough" (a key and flag
+    only a walkthrough reads) or "deck" (an `attnviz slides` flag and spec key, a keyword of the deck model). For specs: `check` (the name of io.spec's check), `example` (a TOML line) and
     `expects` (in words, for errors and the reference). For the command line: `flag`, `dest` (when not the
     flag's name), `metavar`, `action` ("store", "append" or "switch"), `value` (how the flag's text is
-    read: "whole", "path" or as it is), `dash_value` (its value may start with "-") and `help`.
+    read: "whole", "path", "positive_number" or as it is), `dash_value` (its value may start with "-") and `help`.
     (A plain class, not a dataclass: the command's start-up does without `dataclasses`.)"""
 
     __slots__ = ("name", "type", "default", "scope", "check", "example", "expects", "flag", "dest", "metavar",
@@ -219,7 +219,7 @@ OPTIONS = (
            help="attnviz slides: a title slide with this author (--title and --date add one too)"),
     Option("date", scope="deck", flag="--date", metavar="TEXT", dash_value=True,
            help="attnviz slides: a title slide with this date"),
-    Option("step_seconds", scope="deck", flag="--step-seconds", metavar="S", value="number",
+    Option("step_seconds", scope="deck", flag="--step-seconds", metavar="S", value="positive_number",
            help="attnviz slides -f svg-animated: seconds each step shows (default 3)"),
     Option("decode", scope="walkthrough", check="count", example="decode = 3",
            expects="the number of prompt tokens; the rest are decoded one by one with a KV cache", flag="--decode",
