@@ -284,3 +284,17 @@ def test_slides_docs_name_every_deck_flag():
     text = (Path(__file__).parent.parent / "docs" / "slides.rst").read_text(encoding="utf-8")
     for flag in ("--aspect", "--steps", "--author", "--date", "--step-seconds", r"\attnvizstep"):
         assert flag in text
+
+
+def test_a_spec_gives_the_deck_keys_and_flags_override_them(tmp_path):
+    spec = tmp_path / "s.toml"
+    spec.write_text('q = [[1, 0], [0, 1], [1, 1]]\nk = [[1, 0], [0, 1], [1, 1]]\nsteps = "1-2"\naspect = "4:3"\n'
+                    'author = "Ada"\n', encoding="utf-8")
+    assert run_cli("slides", str(spec), "--walkthrough", "-o", str(tmp_path / "a.pdf")).code == 0
+    assert pages(tmp_path / "a.pdf") == 4  # the title slide, the intro, steps 1 and 2
+    assert re.search(r"Page size:\s+720 x 540 pts", run(tool("pdfinfo"), str(tmp_path / "a.pdf")).stdout)
+    assert run_cli("slides", str(spec), "--walkthrough", "--steps", "3", "-o", str(tmp_path / "b.pdf")).code == 0
+    assert pages(tmp_path / "b.pdf") == 3
+    spec.write_text('q = [[1, 0], [0, 1]]\nk = [[1, 0], [0, 1]]\nsteps = "9-2"\n', encoding="utf-8")
+    result = run_cli("slides", str(spec), "--walkthrough", "-o", str(tmp_path / "c.pdf"))
+    assert result.code == 2 and result.stderr.endswith("s.toml: steps: step 9-2 runs backwards\n")

@@ -180,11 +180,13 @@ def run_slides(args: Namespace) -> int:
         from ..io.spec import read_spec  # start-up: only a deck from a spec file reads one
 
         spec = read_spec(args.spec, stdin_bytes())
+    named = _deck_keys(args, spec)  # the deck's keys of a spec, as if given as flags
+    if spec is not None:
+        spec = ({key: value for key, value in spec[0].items() if key not in named}, spec[1])
     try:
         deck, title_from = _slides_deck(args, spec)
-    except InputError as err:  # the deck's keywords, named as the flags
-        raise err.relocated(lambda where: {"steps": "--steps", "step_seconds": "--step-seconds"}.get(where or "", where)
-                            ) from None
+    except InputError as err:  # the deck's keywords, named as the flags (or the spec's keys) that gave them
+        raise err.relocated(lambda where: named.get(where or "", where)) from None
     if format == "pptx" and len(deck.title) > decks.PPTX_MAX_TITLE:
         raise InputError(f"{len(deck.title)} characters; a PowerPoint deck's title is limited to "
                          f"{decks.PPTX_MAX_TITLE} (other formats take {MAX_TITLE})", title_from)
@@ -230,19 +232,41 @@ def _slides_deck(args: Namespace, spec: Any) -> tuple[Any, str]:
     return deck, title_from
 
 
+def _deck_keys(args: Namespace, spec: Any) -> dict[str, str]:
+    """The deck keys a spec gives (aspect, steps, author, date, step_seconds) moved onto `args` where no flag
+    gave them, checked as text or numbers; returns {key: where it was given}, for errors."""
+    from ..figures.options import BY_NAME, DECK_FLAGS  # start-up: only `attnviz slides` reads them
+    from ..words.user_text import check_text
+
+    named = {name: BY_NAME[name].flag or name for name in DECK_FLAGS}
+    for name in DECK_FLAGS:
+        if spec is None or name not in spec[0]:
+            continue
+        value, where = spec[0][name], f"{printable(spec[1])}: {name}"
+        if name == "step_seconds":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise InputError(f"expected a number of seconds, got {value!r:.40}", where)
+        elif name == "steps" and isinstance(value, list):
+            if not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
+                raise InputError("expected step numbers, e.g. [1, 2, 3] or \"1-3,7\"", where)
+            value = ",".join(map(str, value))
+        else:
+            value = check_text(value, where)
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+            named[name] = where
+    return named
+
+
 def _deck_options(args: Namespace) -> dict[str, Any]:
-    """`attnviz slides`'s deck flags as `from_sections`'s keywords; a title slide when --title, --author or
-    --date is given. Checked here, so an error names the flag."""
-    from ..publish.deck.model import STEP_SECONDS, geometry  # start-up: only `attnviz slides` reads them
+    """`attnviz slides`'s deck flags (and spec keys) as `from_sections`'s keywords; a title slide when
+    --title, --author or --date is given."""
+    from ..publish.deck.model import STEP_SECONDS  # start-up: only `attnviz slides` reads them
 
     aspect = args.aspect or "16:9"
-    try:
-        geometry(aspect)
-    except InputError as err:
-        raise err.relocated(lambda where: "--aspect") from None
     options: dict[str, Any] = {"aspect": aspect, "step_seconds": args.step_seconds or STEP_SECONDS}
     if args.steps is not None:
-        options["steps"] = args.steps  # checked against the deck's steps: its errors say "steps", named --steps
+        options["steps"] = args.steps  # checked against the deck's steps
     if any(value is not None for value in (args.title, args.author, args.date)):
         options.update(title=args.title, author=args.author or "", date=args.date or "")
     return options

@@ -81,8 +81,8 @@ class Geometry:
 
 def geometry(aspect: str = "16:9") -> Geometry:
     """The slide geometry of `aspect` ("16:9" or "4:3"), or an InputError naming the choices."""
-    if aspect not in ASPECTS:
-        raise InputError(f"unknown aspect {aspect!r}; choose 16:9 or 4:3", "aspect")
+    if not isinstance(aspect, str) or aspect not in ASPECTS:
+        raise InputError(f"unknown aspect {aspect!r:.40}; choose 16:9 or 4:3", "aspect")
     frame = DECK_FRAMES["slide-figure" if aspect == "16:9" else "slide-4:3-figure"]
     margin, gap, top = 28.8, 21.6, 100.8
     width, height = (960.0, 540.0) if aspect == "16:9" else (720.0, 540.0)
