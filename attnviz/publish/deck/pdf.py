@@ -11,7 +11,7 @@ import math
 
 from ...layout.items import LEADING, measure
 from ...numbers.exact import InputError
-from ...render.painter import DASHES, paint
+from ...render.painter import DASHES, paint, walk
 from ...render.themes import get_theme
 from .slide_text import LINE, TEXT_PT, lines_of, title_lines, unicode_math, unicode_prose
 
@@ -19,7 +19,7 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from typing import Any
 
-    from ...layout.items import Group, Mark, Rect, Text
+    from ...layout.items import Group, Item, Mark, Rect, Text
     from ...render.painter import Paint
     from .model import Box, Deck
 
@@ -161,6 +161,7 @@ def pdf_deck(deck: Deck) -> bytes:
     surface.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, "")
     surface.set_metadata(cairocffi.PDF_METADATA_TITLE, deck.title)
     context = cairocffi.Context(surface)
+    parts: dict[Item, Any] = {}
 
     def page_background() -> None:
         context.set_source_rgb(*_rgb(colours["background"]))
@@ -171,9 +172,9 @@ def pdf_deck(deck: Deck) -> bytes:
         page = deck.title_page
         page_background()
         y = shape.height / 3
-        parts: list[tuple[str, float, bool]] = [(page.title, 40, True), (page.subtitle, 24, False),
-                                                (" · ".join(filter(None, (page.author, page.date))), 20, False)]
-        for words, size, bold in parts:
+        said: list[tuple[str, float, bool]] = [(page.title, 40, True), (page.subtitle, 24, False),
+                                               (" · ".join(filter(None, (page.author, page.date))), 20, False)]
+        for words, size, bold in said:
             lines = lines_of(words, shape.title.w, size) or [words]
             y = _write(context, lines, shape.title, y, size, bold) + size / 2
         context.show_page()
@@ -187,7 +188,13 @@ def pdf_deck(deck: Deck) -> bytes:
         context.save()
         context.translate(box.x, box.y)
         context.scale(box.w / layout.width, box.h / layout.height)
-        paint(layout.items, layout.width, layout.height, CairoPainter(context, colours))
+        paint([], layout.width, layout.height, CairoPainter(context, colours))  # the figure's background
+        for item in layout.items:  # each part drawn once, a form the pages that show it share
+            if item not in parts:
+                parts[item] = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None)
+                walk([item], CairoPainter(cairocffi.Context(parts[item]), colours))
+            context.set_source_surface(parts[item], 0, 0)
+            context.paint()
         context.restore()
         context.set_source_rgb(*_rgb(colours["text"]))
         y = shape.text.y
