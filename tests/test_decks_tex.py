@@ -180,9 +180,22 @@ def test_beamer_sizes_are_above_the_floors(tmp_path):
     assert sentence and min(sentence) * scale >= 18
 
 
-def test_beamer_colours_follow_the_theme_and_can_be_overridden():
-    source = beamer_document(decks.from_walkthrough(attnviz.figure()))
+def test_beamer_colours_follow_the_theme_and_can_be_overridden(tmp_path):
+    source = beamer_document(decks.from_walkthrough(attnviz.figure(), steps="6"))
     assert r"\colorlet{attnviz-computed-fill}{structure.fg" in source
+    assert r"\definecolor{attnviz-computed-fill}" not in source  # the theme's, unless the preamble says
+    colours = {}
+    for name, preamble in (("theme", ""), ("orange", r"\colorlet{attnviz-computed-fill}{orange}")):
+        tex = tmp_path / f"{name}.tex"
+        tex.write_text(source.replace(r"\begin{document}", preamble + "\n\\begin{document}"), encoding="utf-8")
+        pdf, _ = pdflatex(tex)
+        run(tool("pdftoppm"), "-r", "100", "-f", "2", "-l", "2", "-png", str(pdf), str(tmp_path / name))
+        from PIL import Image
+
+        image = Image.open(next(tmp_path.glob(f"{name}-*.png"))).convert("RGB")
+        colours[name] = set(image.getdata())
+    orange = [(r, g, b) for r, g, b in colours["orange"] if r > 230 and 120 < g < 190 and b < 60]
+    assert orange and not [(r, g, b) for r, g, b in colours["theme"] if r > 230 and 120 < g < 190 and b < 60]
 
 
 def test_beamer_time_grows_linearly(tmp_path):

@@ -114,12 +114,16 @@ def shared_parts(layouts: Sequence[Layout]) -> tuple[list[str], list[list[int]]]
 
 def _colours(theme: str) -> list[str]:
     """The figure's colours: attnviz's theme, and in the light theme the Beamer theme's structure colour for
-    the highlight and its text and background colours (a user's \\colorlet after these restyles)."""
+    the highlight and its text and background colours, unless the preamble defines them first (a user's
+    `\\colorlet{attnviz-computed-fill}{orange}` anywhere before `\\begin{document}` wins)."""
     lines = colour_definitions(theme).rstrip("\n").split("\n")
     if theme != "light":
         return lines
-    themed = "".join(rf"\colorlet{{attnviz-{name}}}{{{colour}}}" for name, colour in _THEMED.items())
-    return [*lines, r"\AtBeginDocument{\usebeamercolor{structure}\usebeamercolor{normal text}%", themed + "}"]
+    fixed = [line for line in lines if not any(f"{{attnviz-{name}}}" in line for name in _THEMED)]
+    themed = "".join(rf"\@ifundefinedcolor{{attnviz-{name}}}{{\colorlet{{attnviz-{name}}}{{{colour}}}}}{{}}"
+                     for name, colour in _THEMED.items())
+    return [*fixed, r"\makeatletter\AtBeginDocument{\usebeamercolor{structure}\usebeamercolor{normal text}%",
+            themed + r"}\makeatother"]
 
 
 def _frame(slide: Slide, figure: str, size: tuple[float, float], text_w: float) -> list[str]:
@@ -179,7 +183,7 @@ def beamer_document(deck: Deck) -> str:
     page = deck.title_page
     lines = [
         "% attnviz: a Beamer deck; compile with pdflatex. Colours are defined once, below: \\colorlet any",
-        "% attnviz-* colour after them to restyle. Handouts: \\documentclass[handout,...]; notes: show notes.",
+        "% attnviz-* colour in the preamble to restyle. Handouts: \\documentclass[handout,...]; notes: show notes.",
         rf"\documentclass[aspectratio={deck.aspect.replace(':', '')},11pt]{{beamer}}",
         r"\usepackage{amsmath, amssymb, bm}",  # every command a page's formula may use (mathml.TEX_COMMANDS)
         r"\usepackage{tikz}",

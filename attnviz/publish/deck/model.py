@@ -47,7 +47,7 @@ PPTX_MAX_TITLE = 255
 ASPECTS = ("16:9", "4:3")
 STEP_SECONDS = 3  # how long an animated SVG shows each step, unless the deck says
 _CONTINUED = " (continued)"
-_IN_NOTES = "The rest of this step is in the notes."
+_IN_NOTES = "Its full values are in the figure and the speaker notes."
 
 
 @dataclass(frozen=True)
