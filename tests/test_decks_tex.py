@@ -190,10 +190,10 @@ def test_beamer_colours_follow_the_theme_and_can_be_overridden(tmp_path):
         tex.write_text(source.replace(r"\begin{document}", preamble + "\n\\begin{document}"), encoding="utf-8")
         pdf, _ = pdflatex(tex)
         run(tool("pdftoppm"), "-r", "100", "-f", "2", "-l", "2", "-png", str(pdf), str(tmp_path / name))
-        from PIL import Image
+        from PIL import Image  # Pillow: a test dependency (cairosvg needs it too)
 
         image = Image.open(next(tmp_path.glob(f"{name}-*.png"))).convert("RGB")
-        colours[name] = set(image.getdata())
+        colours[name] = {image.getpixel((x, y)) for x in range(image.width) for y in range(image.height)}
     orange = [(r, g, b) for r, g, b in colours["orange"] if r > 230 and 120 < g < 190 and b < 60]
     assert orange and not [(r, g, b) for r, g, b in colours["theme"] if r > 230 and 120 < g < 190 and b < 60]
 
