@@ -66,7 +66,7 @@ def font_warnings(log):
 DECKS = {
     "seed": lambda: decks.from_walkthrough(attnviz.figure()),
     "six tokens": lambda: decks.from_walkthrough(attnviz.figure(q=TWELVE[:6], k=TWELVE[:6],
-                                                                tokens="▁The ▁cat ▁sat \"on\" ⌊mat⌋ .".split())),
+                                                                tokens="▁The ▁cat ▁sat \"on\" ⌊mat⌋ it's".split())),
     "flash": lambda: decks.from_sections(*_walk(["--flash", "2,2"])),
     "seed 4:3": lambda: decks.from_walkthrough(attnviz.figure(), aspect="4:3"),
     "gqa heads": lambda: decks.from_sections(*_walk(["--q-heads", "1,0; 0,1 | 1,1; 0,1 | 0,1; 1,1 | 1,0; 1,1",
@@ -155,7 +155,7 @@ def test_beamer_prints_a_titled_page_per_slide(deck, tmp_path, handout):
     everything = run(tool("pdftotext"), str(pdf), "-").stdout
     assert "[U+" not in everything  # ⌊ ⌋ and SentencePiece's ▁ are drawn, not written as code points
     if name == "six tokens":
-        assert "⌊mat⌋" in everything and '"on"' in everything  # a label's quotes stay straight
+        assert "⌊mat⌋" in everything and '"on"' in everything and "it's" in everything  # quotes stay straight
     source = tex.read_text(encoding="utf-8")
     assert source.count(r"\begin{frame}") == len(one.slides) and r"\only<" not in source
 

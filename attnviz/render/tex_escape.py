@@ -44,8 +44,9 @@ _GREEK.update({"Γ": "Gamma", "Δ": "Delta", "Θ": "Theta", "Λ": "Lambda", "Ξ"
                "Ψ": "Psi", "Ω": "Omega", "Σ": "Sigma"})
 
 
-def escape(text: str) -> str:
-    r"""`text` for LaTeX's text mode, every character kept or named.
+def escape(text: str, straight: bool = False) -> str:
+    r"""`text` for LaTeX's text mode, every character kept or named; `straight`: an apostrophe stays a
+    straight quote (a user's text: `it's` as typed), as a double quote always does.
 
     A character pdflatex has no glyph for (CJK, emoji) is written as its code point,
     `[U+732B]`, in typewriter type, so nothing is lost silently.
@@ -59,6 +60,8 @@ def escape(text: str) -> str:
     for ch in text:
         if ch in _SPECIAL:
             out.append(_SPECIAL[ch])
+        elif straight and ch == "'":
+            out.append(r"{\ttfamily\char13}")
         elif " " <= ch <= "~":
             out.append(ch)
         elif ch in _SYMBOLS:
@@ -314,7 +317,7 @@ def typed_line(line: str, user: Sequence[tuple[int, int]], typeset: Callable[[st
     for start, stop in user:
         if start > at:
             out.append(typeset(line[at:start]))
-        out.append(escape(line[start:stop]))
+        out.append(escape(line[start:stop], straight=True))
         at = stop
     if at < len(line):
         out.append(typeset(line[at:]))
