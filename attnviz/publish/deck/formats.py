@@ -52,7 +52,7 @@ DEFAULT_PATHS = {"beamer": "out/slides.tex", "tikz": "out/slides-tikz.tex", "rev
                  "pptx": "out/slides.pptx", "pdf": "out/slides.pdf", "svg-animated": "out/slides.svg"}
 _BY_EXTENSION = {"tex": "beamer", "pptx": "pptx", "pdf": "pdf", "svg": "svg-animated"}
 _EXTENSIONS = {"beamer": "tex", "tikz": "tex", "pptx": "pptx", "pdf": "pdf", "svg-animated": "svg"}
-STEP_SECONDS = 3  # how long an animated SVG shows each step
+STEP_SECONDS = 3  # how long an animated SVG shows each step, unless the deck says (Deck.step_seconds)
 SLIDE_W, SLIDE_H = 12192000, 6858000  # a 16:9 PowerPoint slide (13.333 x 7.5 inches) in EMU
 
 
@@ -153,11 +153,12 @@ def animated_svg(deck: Deck) -> str:
     layouts, svgs = deck.layouts(), _step_svgs(deck)
     n = len(svgs)
     width, height = fmt(layouts[0].width), fmt(layouts[0].height)
-    cycle = n * STEP_SECONDS
+    seconds = deck.step_seconds  # --step-seconds (default STEP_SECONDS)
+    cycle = fmt(n * seconds)
     # %-formatting: CSS is all braces, which f-strings would double
     css = [".attnviz-step { visibility: hidden; animation: attnviz-steps %ss step-end infinite }" % cycle,  # noqa: UP031
            "@keyframes attnviz-steps { 0%% { visibility: visible } %s%% { visibility: hidden } }" % fmt(100 / n)]  # noqa: UP031
-    css += [f".attnviz-step-{k} {{ animation-delay: {(k - 1) * STEP_SECONDS}s }}" for k in range(2, n + 1)]
+    css += [f".attnviz-step-{k} {{ animation-delay: {fmt((k - 1) * seconds)}s }}" for k in range(2, n + 1)]
     css.append("@media (prefers-reduced-motion: reduce) { .attnviz-step { animation: none } "
                f".attnviz-step-{n} {{ visibility: visible }} }}")
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" class="attnviz-deck" role="img" '
