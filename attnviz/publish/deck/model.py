@@ -243,11 +243,11 @@ def _pages(heading: str, paragraphs: Sequence[str], formula: str | None, box: Bo
             pages[-1][0].append(sentence)
     shown = formula if formula and not formula_shown_in(formula, paragraphs) else None
     if shown is not None:
-        wide = lines_of(unicode_math(shown).replace(" ", "\u00a0"), box.w)
-        if wide is None:
+        wide = lines_of(unicode_math(shown), box.w)  # broken where TeX may break it: between its parts
+        if wide is None or line_count(wide) + 1 > budget:
             hidden = True
         else:
-            place(3 if r"\frac" in shown else 2)
+            place(line_count(wide) + 1)
             pages[-1] = (pages[-1][0], shown)
     if hidden:
         place(2)
