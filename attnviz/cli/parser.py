@@ -317,7 +317,7 @@ def _add_option(parser: argparse.ArgumentParser, name: str) -> None:
         if option.metavar is not None:
             kwargs["metavar"] = option.metavar
         if option.value is not None:
-            kwargs["type"] = {"whole": _whole, "path": _path}[option.value]
+            kwargs["type"] = {"whole": _whole, "path": _path, "positive_number": _positive_number}[option.value]
     if option.dest is not None:
         kwargs["dest"] = option.dest
     assert option.flag is not None  # only options with a flag are added
@@ -409,6 +409,10 @@ def _slides_arguments(slides: argparse.ArgumentParser) -> None:
                         help="one slide per step computed from the vectors (the default without SPEC or flags)")
     add_figure_options(slides)
     add_walkthrough_options(slides)
+    from ..figures.options import DECK_FLAGS  # start-up: as above, only `attnviz slides` reads them
+
+    for name in DECK_FLAGS:
+        _add_option(slides, name)
     _add_debug(slides)
 
 
