@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     P = ParamSpec("P")
     R = TypeVar("R")
 
-__all__ = ["Drawable", "Figure", "check_id_prefix", "without_gc_pauses"]
+__all__ = ["Drawable", "Figure", "check_id_prefix", "notebook_html", "without_gc_pauses"]
 
 _ID_PREFIX = r"[A-Za-z][A-Za-z0-9_-]{0,63}"  # safe in ids, url(#...) and CSS selectors; compiled on first use
 _shown = itertools.count(1)  # Jupyter displays: each gets its own ids
@@ -149,6 +149,26 @@ class Drawable:
     def _repr_svg_(self) -> str:
         # A notebook may show the same figure many times in one page: each display gets fresh ids.
         return self.svg(id_prefix=f"{self.id_prefix}-{next(_shown)}")
+
+    def _repr_html_(self) -> str:
+        return notebook_html(self._repr_svg_())
+
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, str]:
+        # Jupyter and nbconvert prefer the HTML: the SVG inline, so its labels reach screen readers and it
+        # scales down to the cell; image/svg+xml stays for tools that want a picture.
+        svg = self._repr_svg_()
+        return {"text/html": notebook_html(svg), "image/svg+xml": svg}
+
+
+def notebook_html(svg: str) -> str:
+    """The SVG inline in a `<div class="attnviz-figure">`, scaled down to its column (max-width 100%, height
+    auto), its <title>, <desc> and labels kept: what a notebook shows.
+
+    >>> notebook_html('<svg class="attnviz" width="10"></svg>')
+    '<div class="attnviz-figure"><svg style="max-width:100%;height:auto" class="attnviz" width="10"></svg></div>'
+    """
+    scaled = svg.replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
+    return f'<div class="attnviz-figure">{scaled}</div>'
 
 
 class Figure(Drawable):

@@ -64,7 +64,10 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         if value is not None:
             raise InputError(f"only the mask view takes {name} (view='mask'); the {view} view draws the vectors' "
                              "scores", name)
-    if q is None and k is None:
+    # The seed figure keeps the seed's title (`io.spec.with_the_seed` passes these very tuples); others say what
+    # they show.
+    seed = (q is None and k is None) or (q is SEED_Q and k is SEED_K)
+    if seed:
         q, k = SEED_Q, SEED_K
     elif q is None or k is None:
         raise InputError(f"missing: {'q' if q is None else 'k'} (give both q and k vectors)",
@@ -105,8 +108,14 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
     check_values(attention)
     marks = parse_targets(highlight, attention, index_base)
     q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
+    if title is not None:
+        title = check_text(title, "title")
+    elif not seed:
+        from ..words.titles import content_title  # start-up: the seed figure keeps the seed's title
+
+        title = content_title(mask, bound.name, n_q, n_k)
     words = describe(attention, marks,
-                     title=None if title is None else check_text(title, "title"),
+                     title=title,
                      subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
                      q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
                      shown=shown, base=index_base)

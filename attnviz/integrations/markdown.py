@@ -109,7 +109,9 @@ def fence_format(source: str, language: str, class_name: str, options: Mapping[s
     except Exception as err:  # a bug: superfences lets only its own exceptions stop the build
         raise FenceInternalError(f"{_where(number, page_line=first_line)}: internal error: {type(err).__name__}: "
                                  f"{err}; please report this bug") from err
-    return embed.inline_html(drawn.svg, alt=alt, classes=kwargs.get("classes") or ())
+    # Accessible names are unique on a page: MkDocs makes a Markdown instance anew for each page.
+    seen: set[str] = vars(md).setdefault("attnviz_names", set())
+    return embed.inline_html(drawn.svg, alt=embed.unique_alt(drawn.svg, alt, seen), classes=kwargs.get("classes") or ())
 
 
 #: The custom fence, as superfences takes it (the MkDocs plugin adds this one).

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 
 __all__ = ["FigureError", "Setting", "default_settings", "block_settings", "read_file", "file_settings",
-           "make_figure", "default_alt", "id_prefix", "inline_html", "say"]
+           "make_figure", "default_alt", "id_prefix", "inline_html", "say", "unique_alt"]
 
 
 class FigureError(Exception):
@@ -205,6 +205,31 @@ def inline_html(svg: str, *, alt: str | None = None, classes: Iterable[str] = ()
     names = " ".join(["attnviz-figure", *classes])
     ident = f' id="{html.escape(element_id)}"' if element_id else ""
     return f'<div class="{html.escape(names)}"{ident}>{tag}{body}</div>'
+
+
+def unique_alt(svg: str, alt: str | None, seen: set[str]) -> str | None:
+    """What screen readers announce for this figure, unique among the page's figures (`seen`, updated): `alt`,
+    or the figure's title and subtitle; a name given before on the page gets the figure's number. None: the
+    figure's own <title> and <desc> already name it uniquely.
+
+    >>> seen: set[str] = set()
+    >>> svg = '<svg><title id="P-title">Causal</title><desc id="P-desc">Exact.</desc></svg>'
+    >>> unique_alt(svg, None, seen), unique_alt(svg, None, seen), unique_alt(svg, "Causal Exact.", seen)
+    (None, 'Causal Exact. (figure 2)', 'Causal Exact. (figure 3)')
+    """
+    name = alt
+    if name is None:
+        texts = [html.unescape(match[1]) for match in re.finditer(r"<(?:title|desc)\b[^>]*>([^<]*)</", svg[:4000])]
+        name = " ".join(texts[:2])
+    number = len(seen) + 1
+    if name in seen:
+        name = f"{name} (figure {number})"
+        while name in seen:
+            number += 1
+            name = f"{name.rsplit(' (figure ', 1)[0]} (figure {number})"
+        alt = name
+    seen.add(name)
+    return alt
 
 
 def _style(tag: str, rules: str) -> str:

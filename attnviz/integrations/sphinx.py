@@ -341,8 +341,11 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
 # Output: HTML inlines the SVG; any other builder gets an image file it can use.
 
 def _visit_html(translator: HTML5Translator, node: attnviz_figure) -> None:
-    translator.body.append(embed.inline_html(node["svg"], alt=node["alt"] if node["has_alt"] else None,
-                                             classes=node["classes"], element_id=(node["ids"] or [None])[0]))
+    # Accessible names are unique on a page: the translator writes one document.
+    seen: set[str] = vars(translator).setdefault("attnviz_names", set())
+    alt = embed.unique_alt(node["svg"], node["alt"] if node["has_alt"] else None, seen)
+    translator.body.append(embed.inline_html(node["svg"], alt=alt, classes=node["classes"],
+                                             element_id=(node["ids"] or [None])[0]))
     raise nodes.SkipNode
 
 

@@ -190,7 +190,8 @@ def sized_without_vectors(kwargs: Mapping[str, object]) -> bool:
 
 
 def with_the_seed(kwargs: dict[str, Any]) -> bool:
-    """Give figure arguments that have no vectors and no size the seed's vectors and its highlight, cell (3,3)
+    """Give figure arguments that have no vectors and no size the seed's vectors (the very objects, so the figure
+    keeps the seed's title) and its highlight, cell (3,3)
     counted from the figure's index base (what the command, the docs plugins and the gallery all draw by
     default); True when they were given."""
     if "q" in kwargs or "k" in kwargs or sized_without_vectors(kwargs):
