@@ -72,13 +72,11 @@ def _file_data(fig: Figure | Composite, format: str, args: Namespace) -> str | b
                          "--dpi" if args.dpi is not None else "--png-scale")
     if format == "svg":
         return fig.svg() + "\n"
-    if format == "png":
-        try:
-            return fig.png(scale=args.png_scale, dpi=args.dpi)
-        except InputError as err:  # named as the API's arguments; here they are flags
-            flags: dict[str | None, str | None] = {"scale": "--png-scale", "dpi": "--dpi"}
-            raise err.relocated(lambda where: flags.get(where, where)) from None
-    return fig.pdf()
+    try:
+        return fig.png(scale=args.png_scale, dpi=args.dpi) if format == "png" else fig.pdf()
+    except InputError as err:  # named as the API's arguments; here they are flags
+        flags: dict[str | None, str | None] = {"scale": "--png-scale", "dpi": "--dpi", "format": "-f"}
+        raise err.relocated(lambda where: flags.get(where, where)) from None
 
 
 def _names_folder(output: str | None) -> bool:

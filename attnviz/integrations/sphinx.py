@@ -327,7 +327,9 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
     counts = _stats(app.env).values()
     if counts:
         drawn, reused, seconds = (sum(column) for column in zip(*counts))
-        logger.info("attnviz: %d figures drawn, %d read from the cache (%.2f s in attnviz)", drawn, reused, seconds)
+        from .docs_cache import build_summary  # start-up: only a build's end sums up
+
+        logger.info(build_summary(drawn, reused, seconds))
     failures = _failures(app.env)
     if exception is None and failures:
         places = ", ".join(f"{app.env.doc2path(docname, False)}:{line}"
