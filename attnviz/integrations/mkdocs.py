@@ -44,6 +44,9 @@ log = logging.getLogger("mkdocs.plugins.attnviz")
 
 SUPERFENCES = "pymdownx.superfences"
 CSS_FILE = "assets/attnviz.css"
+#: The one line MkDocs prints when the fence's carrier is missing.
+MISSING = ("attnviz: the attnviz fences need pymdown-extensions (superfences): pip install 'attnviz[mkdocs]' "
+           "or pip install pymdown-extensions")
 
 
 class AttnvizPlugin(_Base):  # type: ignore[no-untyped-call]  # mkdocs: BasePlugin.__init_subclass__ is not annotated
@@ -65,6 +68,10 @@ class AttnvizPlugin(_Base):  # type: ignore[no-untyped-call]  # mkdocs: BasePlug
             defaults = embed.default_settings(self.config["defaults"], "attnviz: defaults")
         except InputError as err:
             raise PluginError(f"mkdocs.yml: {embed.say(err)}") from None
+        try:
+            import pymdownx.superfences  # type: ignore[import-untyped]  # noqa: F401  # pymdownx ships no types
+        except ImportError:
+            raise PluginError(MISSING) from None
         if SUPERFENCES not in config.markdown_extensions:
             config.markdown_extensions.append(SUPERFENCES)
         options = config.mdx_configs.setdefault(SUPERFENCES, {})
