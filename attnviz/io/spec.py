@@ -5,7 +5,7 @@ wrong types name the key and what was expected, syntax errors give file, line an
 column. Decimals in the file are read as the exact decimal typed (`parse_float`).
 
 Each key maps to one `figure()` argument; `KEYS` is made from the option table
-(`attnviz.figures.options`), so the README's reference, the checks, the flags and the API cannot
+(`attnviz.figures.options`), so the docs' reference, the checks, the flags and the API cannot
 drift apart.
 """
 
