@@ -14,7 +14,9 @@ from .single import SEED_HIGHLIGHT, SEED_K, SEED_Q, one_head_figure
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import overload
+    from typing import Literal, overload
+
+    from .figure import MaskMapFigure, ScoresFigure
 
     from .heads import HeadsFigure
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
@@ -23,7 +25,33 @@ if TYPE_CHECKING:
 __all__ = ["Drawable", "Figure", "figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
 
-if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a HeadsFigure of panels
+# One head gives a Figure: a ScoresFigure for the full and scores views (scores and words always there), a
+# MaskMapFigure for the mask view; several heads (q_heads, k_heads) a HeadsFigure of panels.
+if TYPE_CHECKING:
+    @overload
+    def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None,
+               view: Literal["full", "scores"] = "full", n: int | None = None, shape: Shape | None = None,
+               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
+               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
+               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
+               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
+               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+               frame: FrameName = "doc",
+               q_heads: None = None, k_heads: None = None, v_heads: None = None) -> ScoresFigure: ...
+
+    @overload
+    def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None,
+               view: Literal["mask"], n: int | None = None, shape: Shape | None = None,
+               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
+               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
+               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
+               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
+               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+               frame: FrameName = "doc",
+               q_heads: None = None, k_heads: None = None, v_heads: None = None) -> MaskMapFigure: ...
+
     @overload
     def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None,
                view: View = "full", n: int | None = None, shape: Shape | None = None,

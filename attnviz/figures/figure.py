@@ -39,7 +39,8 @@ if TYPE_CHECKING:
     P = ParamSpec("P")
     R = TypeVar("R")
 
-__all__ = ["Drawable", "Figure", "check_id_prefix", "notebook_html", "without_gc_pauses"]
+__all__ = ["Drawable", "Figure", "ScoresFigure", "MaskMapFigure", "check_id_prefix", "notebook_html",
+           "without_gc_pauses"]
 
 _ID_PREFIX = r"[A-Za-z][A-Za-z0-9_-]{0,63}"  # safe in ids, url(#...) and CSS selectors; compiled on first use
 _shown = itertools.count(1)  # Jupyter displays: each gets its own ids
@@ -254,6 +255,24 @@ class Figure(Drawable):
             assert attention is not None
         n_q, n_k = attention.shape
         return f"<attnviz.Figure {n_q}x{n_k} {attention.mask.name}>"
+
+
+class ScoresFigure(Figure):
+    """A figure drawn from vectors (the full or scores view): `attention` (the exact engine's result),
+    `highlight` and `words` (every text, a `FigureText`) are always there, so a type checker needs no
+    narrowing: `fig.attention.scores`, `fig.words.softmax_rows`."""
+
+    attention: Attention
+    highlight: Highlight
+    words: FigureText
+
+
+class MaskMapFigure(Figure):
+    """The mask view's figure: the map's `words` (a `MapText`: runs, caption, ticks); it has no scores."""
+
+    attention: None
+    highlight: None
+    words: MapText
 
 
 def check_id_prefix(prefix: object) -> str:

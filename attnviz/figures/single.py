@@ -11,7 +11,7 @@ from ..engine.attention import CAUSAL, MAX_ELIDED_TOKENS, MAX_TOKENS, attend, do
 from ..numbers.exact import InputError
 from ..words.highlight import parse_targets
 from ..words.user_text import check_labels, check_text
-from .figure import Figure
+from .figure import MaskMapFigure, ScoresFigure
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -36,7 +36,8 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
                     subtitle: str | None = None, tokens: Labels | None = None, q_tokens: Labels | None = None,
                     k_tokens: Labels | None = None, x_title: str | None = None, y_title: str | None = None,
                     elide: bool = False, index_base: IndexBase = 1, id_prefix: str | None = None,
-                    theme: ThemeName = "light", embed_font: bool = False, frame: FrameName = "doc") -> Figure:
+                    theme: ThemeName = "light", embed_font: bool = False,
+                    frame: FrameName = "doc") -> ScoresFigure | MaskMapFigure:
     """The figure of one head (`figure()` without q_heads): its arguments checked, then the full or scores
     view, or the mask map."""
     from ..words.notation import SOFTMAX_FORMS  # start-up: the default render reads it only here
@@ -119,7 +120,8 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
                      subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
                      q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
                      shown=shown, base=index_base)
-    return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame)
+    return ScoresFigure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font,
+                        frame=frame)
 
 
 
@@ -144,7 +146,7 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
                  subtitle: str | None, tokens: Labels | None, q_tokens: Labels | None, k_tokens: Labels | None,
                  x_title: str | None, y_title: str | None, base: IndexBase, id_prefix: str | None,
                  theme: ThemeName, embed_font: bool, frame: FrameName, unused: dict[str, object],
-                 unused_forms: dict[str, bool]) -> Figure:
+                 unused_forms: dict[str, bool]) -> MaskMapFigure:
     """The mask view: a map of the kept cells, from a grid shape alone or from vectors' counts."""
     from ..layout.mask_map import describe_map  # start-up: only the mask view describes a map
 
@@ -169,7 +171,7 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
                                  ("y_title", y_title))}
     words = describe_map(mask, n_q, n_k, highlight=highlight, q_labels=q_labels, k_labels=k_labels, base=base,
                          **texts)
-    return Figure(None, None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame)
+    return MaskMapFigure(None, None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame)
 
 
 def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape | None,

@@ -132,7 +132,8 @@ def fence_format(source: str, language: str, class_name: str, options: Mapping[s
         raise FenceInternalError(f"{_where(number, page_line=first_line)}: internal error: {type(err).__name__}: "
                                  f"{err}; please report this bug") from err
     # Accessible names are unique on a page: MkDocs makes a Markdown instance anew for each page.
-    seen: set[str] = vars(md).setdefault("attnviz_names", set())
+    seen: set[str] = getattr(md, "attnviz_names", set())
+    md.attnviz_names = seen
     figure = embed.inline_html(drawn.svg, alt=embed.unique_alt(drawn.svg, alt, seen),
                                classes=kwargs.get("classes") or ())
     if caption is None:

@@ -344,7 +344,8 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
 
 def _visit_html(translator: HTML5Translator, node: attnviz_figure) -> None:
     # Accessible names are unique on a page: the translator writes one document.
-    seen: set[str] = vars(translator).setdefault("attnviz_names", set())
+    seen: set[str] = getattr(translator, "attnviz_names", set())
+    translator.attnviz_names = seen
     alt = embed.unique_alt(node["svg"], node["alt"] if node["has_alt"] else None, seen)
     translator.body.append(embed.inline_html(node["svg"], alt=alt, classes=node["classes"],
                                              element_id=(node["ids"] or [None])[0]))
