@@ -12,6 +12,8 @@ CELLS = [
     "                     tokens=['<s>', 'the', 'cat'], highlight=[(3, 3)])\nfig",
     "from attnviz.publish.walkthrough.scores import walkthrough\n_, steps = walkthrough(fig)\nsteps[4]",
     "attnviz.compose(fig, attnviz.figure(view='mask', n=8, mask='window=3'))",
+    "from attnviz.publish.walkthrough.flash import flash_walkthrough\n_, tiles = flash_walkthrough(fig, (2, 2))\n"
+    "tiles[1]",
 ]
 
 
@@ -34,7 +36,7 @@ def test_each_figure_shows_as_inline_html_and_as_svg(notebook):
 def test_nbconvert_html_keeps_the_labels(notebook):
     body, _ = HTMLExporter().from_notebook_node(notebook)
     figures = re.findall(r'<div class="attnviz-figure"><svg .*?</svg></div>', body, flags=re.S)
-    assert len(figures) == 3 and "<img" not in "".join(figures)
+    assert len(figures) == 4 and "<img" not in "".join(figures)
     assert 'aria-label="Q(cat) K(cat) score 2, computed this step"' in figures[0]
     assert "<title" in figures[1] and "not computed yet" in figures[1]
     ids = re.findall(r' id="(attnviz-[^"]+)"', body)
