@@ -18,6 +18,7 @@ from ..numbers.exact import InputError
 from ..words.user_text import check_text
 
 from ..io.spec import check_value, parse_spec, read_spec, with_the_seed
+from ..publish.page import unique_alt
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -187,49 +188,17 @@ def inline_html(svg: str, *, alt: str | None = None, classes: Iterable[str] = ()
                 element_id: str | None = None) -> str:
     """The SVG ready to inline in an HTML page: wrapped in `<div class="attnviz-figure">`, scaled
     down to narrow columns, and with `alt` (if given) as what screen readers announce."""
-    from ..publish.page import inline_svg  # start-up: only HTML output inlines SVG
+    from ..publish.page import inline_svg, label_svg  # start-up: only HTML output inlines SVG
 
     svg = inline_svg(svg)
+    if alt is not None:
+        svg = label_svg(svg, check_text(alt, "alt"))
     end = svg.index(">")
     tag, body = svg[:end], svg[end:]
     tag = _style(tag, "max-width:100%;height:auto")
-    if alt is not None:
-        alt = check_text(alt, "alt")
-        labelled = re.search(r' aria-labelledby="([^"]*)"', tag)
-        described = [ref for ref in (labelled[1].split() if labelled else ()) if not ref.endswith("-title")]
-        if labelled:
-            tag = tag[:labelled.start()] + tag[labelled.end():]
-        tag += f' aria-label="{html.escape(alt)}"'
-        if described and " aria-describedby=" not in tag:
-            tag += f' aria-describedby="{" ".join(described)}"'
     names = " ".join(["attnviz-figure", *classes])
     ident = f' id="{html.escape(element_id)}"' if element_id else ""
     return f'<div class="{html.escape(names)}"{ident}>{tag}{body}</div>'
-
-
-def unique_alt(svg: str, alt: str | None, seen: set[str]) -> str | None:
-    """What screen readers announce for this figure, unique among the page's figures (`seen`, updated): `alt`,
-    or the figure's title and subtitle; a name given before on the page gets the figure's number. None: the
-    figure's own <title> and <desc> already name it uniquely.
-
-    >>> seen: set[str] = set()
-    >>> svg = '<svg><title id="P-title">Causal</title><desc id="P-desc">Exact.</desc></svg>'
-    >>> unique_alt(svg, None, seen), unique_alt(svg, None, seen), unique_alt(svg, "Causal Exact.", seen)
-    (None, 'Causal Exact. (figure 2)', 'Causal Exact. (figure 3)')
-    """
-    name = alt
-    if name is None:
-        texts = [html.unescape(match[1]) for match in re.finditer(r"<(?:title|desc)\b[^>]*>([^<]*)</", svg[:4000])]
-        name = " ".join(texts[:2])
-    number = len(seen) + 1
-    if name in seen:
-        name = f"{name} (figure {number})"
-        while name in seen:
-            number += 1
-            name = f"{name.rsplit(' (figure ', 1)[0]} (figure {number})"
-        alt = name
-    seen.add(name)
-    return alt
 
 
 def _style(tag: str, rules: str) -> str:
