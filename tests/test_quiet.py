@@ -28,3 +28,18 @@ def test_a_level_the_user_sets_is_kept():
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert int(result.stdout.split()[0]) > 10  # fontTools' own INFO lines, as asked for
+
+
+def test_a_sphinx_build_with_an_embedded_font_prints_no_fonttools_lines(tmp_path):
+    """The issue's case: a conf.py that logs at INFO, one --embed-font figure: only Sphinx's own lines."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text("import logging\nlogging.basicConfig(level=logging.INFO)\n"
+                                 "extensions = ['attnviz.integrations.sphinx']\n", encoding="utf-8")
+    (src / "index.rst").write_text("Home\n====\n\n.. attnviz::\n   :embed-font: true\n   :tokens: 猫 the ж\n",
+                                   encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-E", str(src), str(tmp_path / "out")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    output = result.stdout + result.stderr
+    assert "fontTools" not in output and "@font-face" in (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
