@@ -106,7 +106,7 @@ SHAPE_PAINT: dict[str, tuple[str | None, str | None]] = {
     "head-link": ("text-muted", None),
 }
 
-#: Every custom property, in the order the README documents them: `--attnviz-<name>`.
+#: Every custom property, in the order docs/styling.rst documents them: `--attnviz-<name>`.
 COLOUR_NAMES = ("background", "text", "text-muted", "badge-fill", "badge-stroke", "badge-text", "cell-fill",
                 "cell-stroke", "masked-fill", "masked-hatch", "masked-stroke", "masked-text", "computed-fill",
                 "computed-stroke", "computed-text", "band-fill", "rule", "pending-fill", "pending-stroke",
