@@ -17,6 +17,7 @@ from functools import cached_property
 
 from ...figures.api import Figure
 from ...layout.frames import DECK_FRAMES, fit_to_frame, get_frame
+from ...words.budget import check_deck, drawable_chars
 from ...numbers.exact import InputError
 from ...words.a11y import figure_sentence
 from ...words.figure_text import FigureText, at_step
@@ -304,6 +305,7 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
     chosen = (tuple(range(1, count + 1)) if steps is None
               else parse_steps(steps if isinstance(steps, str) else ",".join(map(str, steps)), count))
     framed = [_in_frame(fig, shape.frame) for fig in figures]
+    check_deck([drawable_chars(fig) for fig in framed])  # the budget first, from the words: before any layout
     wide = False
     try:
         for fig in framed:
