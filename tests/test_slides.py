@@ -229,12 +229,13 @@ def test_pptx_is_native_shapes_with_the_figures_text_and_notes(seed_deck, tmp_pa
     slides = list(presentation.slides)
     assert len(slides) == 1 + len(seed_deck.slides)
     for slide, step, layout in zip(slides[1:], seed_deck.slides, seed_deck.layouts()):
-        kinds = {shape.shape_type for shape in slide.shapes}
+        (figure,) = [shape for shape in slide.shapes if shape.shape_type == MSO_SHAPE_TYPE.GROUP]
+        kinds = {shape.shape_type for shape in figure.shapes}
         assert MSO_SHAPE_TYPE.PICTURE not in kinds and kinds <= {MSO_SHAPE_TYPE.AUTO_SHAPE, MSO_SHAPE_TYPE.TEXT_BOX}
-        texts = [shape.text_frame.text for shape in slide.shapes if shape.has_text_frame and shape.text_frame.text]
+        texts = [shape.text_frame.text for shape in figure.shapes if shape.has_text_frame and shape.text_frame.text]
         drawn = [line for text, _ in layout.texts_in_boxes() for line in text.lines if line.strip()]
         assert all(line in texts for line in drawn)
-        assert slide.notes_slide.notes_text_frame.text == "\n".join(step.paragraphs)
+        assert slide.notes_slide.notes_text_frame.text.startswith("\n".join((step.heading, *step.paragraphs)))
     assert any("e^2/(e^1+e^1+e^2)" in s.text_frame.text for s in slides[-1].shapes if s.has_text_frame)
 
 
