@@ -388,7 +388,8 @@ def test_revealjs_deck_in_chromium_shows_every_step_without_overlaps(reveal_deck
         page.wait_for_function(f"() => Reveal.getIndices().h === {n}")
         # Measured at its own size (the slide shows it smaller), in the figure's coordinates.
         page.evaluate("() => { const svg = Reveal.getCurrentSlide().querySelector('svg');"
-                      " svg.style.height = svg.viewBox.baseVal.height + 'px'; }")
+                      " svg.style.height = svg.viewBox.baseVal.height + 'px';"
+                      " svg.style.width = svg.viewBox.baseVal.width + 'px'; }")
         drawn = [f for f in page.evaluate(BOXES_JS) if f["id"] == slide.figure.id_prefix]
         assert len(drawn) == 1 and check_figure(_Framed(layout), drawn[0]) == []
         visible = page.evaluate("() => Reveal.getCurrentSlide().querySelector('h2').textContent")

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["Box", "SlideBoxes", "slide_boxes", "wrap", "fit_title", "fit_lines", "TITLE_SIZES", "SENTENCE_PT",
            "NOTE_PT", "LINE", "MORE_IN_NOTES", "slide_size", "PX_PER_PT"]
 
-TITLE_SIZES = (28.0, 24.0, 20.0)  # a step's title: the first size at which it takes at most two lines
+TITLE_SIZES = (28.0, 24.0, 20.0)  # a step's title: the first size at which it fits its box (two lines at 24)
 SENTENCE_PT = 18.0  # the step's sentences and formula
 NOTE_PT = 14.0  # the smallest text on a slide: "more in the notes"
 LINE = 1.2  # line height, in em
@@ -84,7 +84,7 @@ def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
     """`text` broken into lines at spaces so that each is at most `width` points wide at `size` points
     (a word wider than the box is broken between characters).
 
-    >>> wrap("one two three", 10, 40)
+    >>> wrap("one two three", 10, 60)
     ['one two', 'three']
     """
     lines: list[str] = []
@@ -108,19 +108,24 @@ def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
     return lines
 
 
-def fit_title(title: str, width: float) -> tuple[float, list[str], bool]:
-    """(size, lines, cut) of a step's title: the largest of `TITLE_SIZES` at which it takes at most two
-    lines of `width` points; at the smallest, a longer title is cut after two lines (`cut`: True), an
-    ellipsis ending the second, and the notes carry it whole."""
+def fit_title(title: str, width: float, height: float) -> tuple[float, list[str], bool]:
+    """(size, lines, cut) of a step's title in a `width` × `height` points box: the largest of `TITLE_SIZES`
+    at which all its lines fit; at the smallest, a longer title is cut after the lines that fit (`cut`:
+    True), an ellipsis ending the last, and the notes carry it whole.
+
+    >>> fit_title("Softmax of row 3", 900, 64.8)[:2]
+    (28.0, ['Softmax of row 3'])
+    """
     for size in TITLE_SIZES:
         lines = wrap(title, size, width, bold=True)
-        if len(lines) <= 2:
+        if len(lines) * size * LINE <= height:
             return size, lines, False
     size = TITLE_SIZES[-1]
-    lines = wrap(title, size, width, bold=True)[:2]
-    while lines[1] and text_width(lines[1] + " …", size, bold=True) > width:
-        lines[1] = lines[1][:-1]
-    lines[1] = lines[1].rstrip() + " …"
+    keep = max(1, int(height // (size * LINE)))
+    lines = wrap(title, size, width, bold=True)[:keep]
+    while lines[-1] and text_width(lines[-1] + " …", size, bold=True) > width:
+        lines[-1] = lines[-1][:-1]
+    lines[-1] = lines[-1].rstrip() + " …"
     return size, lines, True
 
 

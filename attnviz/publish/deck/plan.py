@@ -1,6 +1,6 @@
 """What each step slide shows and what its speaker notes carry, decided once for PowerPoint and reveal.js.
 
-A slide shows its title (28, 24 or 20 pt, at most two lines), its sentences at 18 pt and its formula
+A slide shows its title (28 pt on one line, or 24 or 20 pt on two), its sentences at 18 pt and its formula
 at 18 pt, broken into lines that fit the text box (`math_blocks.Formula.lines`). What does not fit is
 never shrunk: it moves to the notes, and the slide's last line says so (`geometry.MORE_IN_NOTES`).
 The notes always hold the whole step: title, sentences and the formula with its exact values.
@@ -50,7 +50,7 @@ def deck_boxes(deck: Deck) -> SlideBoxes:
 
 def plan_slide(slide: Slide, boxes: SlideBoxes, number: int) -> SlidePlan:
     """`slide` fitted into `boxes`; `number` names it in a formula's errors."""
-    title_pt, title_lines, _ = fit_title(slide.heading, boxes.title.w)
+    title_pt, title_lines, _ = fit_title(slide.heading, boxes.title.w, boxes.title.h)
     formula = read_formula(slide.formula, f"slide {number}: formula")
     text = boxes.text
     paragraphs: tuple[str, ...] = ()
