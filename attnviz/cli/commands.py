@@ -205,6 +205,10 @@ def run_slides(args: Namespace) -> int:
         else:
             deck = decks.from_highlights(figure_from_args(args, spec=spec))
             title_from = "--title" if args.title is not None else f"{spec[1]}: title" if spec else "title"
+    if args.step_seconds is not None:
+        from dataclasses import replace as replaced  # start-up: only a deck with --step-seconds needs it
+
+        deck = replaced(deck, step_seconds=args.step_seconds)
     if format == "pptx" and len(deck.title) > decks.PPTX_MAX_TITLE:
         raise InputError(f"{len(deck.title)} characters; a PowerPoint deck's title is limited to "
                          f"{decks.PPTX_MAX_TITLE} (other formats take {MAX_TITLE})", title_from)

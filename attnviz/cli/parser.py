@@ -306,7 +306,7 @@ def _whole(text: str) -> int:
 
 
 def _positive_number(text: str) -> float:
-    """A number above 0 (`--dpi`, `--png-scale`)."""
+    """A number above 0 (`--dpi`, `--png-scale`, `--step-seconds`)."""
     from argparse import ArgumentTypeError  # start-up: loaded with the parser already; named here only
 
     try:
@@ -343,6 +343,8 @@ def _slides_arguments(slides: argparse.ArgumentParser) -> None:
                         help="where to write (default: out/slides.pdf, .tex, .pptx, .svg, or the folder out/slides)")
     slides.add_argument("--walkthrough", action="store_true",
                         help="one slide per step computed from the vectors (the default without SPEC or flags)")
+    slides.add_argument("--step-seconds", type=_positive_number, metavar="S",
+                        help="how long the animated SVG (-f svg-animated) shows each step, in seconds (default 3)")
     add_figure_options(slides)
     add_walkthrough_options(slides)
     _add_debug(slides)

@@ -13,8 +13,7 @@ from pathlib import PurePath
 from ...io.atomic import folder_lock, write_tree_atomic
 from ...numbers.exact import InputError
 from ...render.raster import to_pdf
-from ...render.svg import fmt, render_svg
-from ...render.xml import escape_text
+from ...render.svg import render_svg
 from ...words.budget import check_deck, drawable_chars
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -30,7 +29,7 @@ if TYPE_CHECKING:
     Files = dict[str | PathLike[str], str | bytes]
 
 __all__ = ["FORMATS", "BINARY_FORMATS", "DECK_MARKER", "DEFAULT_PATHS", "choose_format", "deck_files", "write_deck",
-           "pptx_bytes", "pdf_bytes", "animated_svg", "STEP_SECONDS"]
+           "pptx_bytes", "pdf_bytes", "animated_svg"]
 
 #: The formats a deck can be written in (`attnviz slides -f`).
 FORMATS = ("beamer", "tikz", "revealjs", "pptx", "pdf", "svg-animated")
@@ -44,7 +43,6 @@ DEFAULT_PATHS = {"beamer": "out/slides.tex", "tikz": "out/slides-tikz.tex", "rev
                  "pptx": "out/slides.pptx", "pdf": "out/slides.pdf", "svg-animated": "out/slides.svg"}
 _BY_EXTENSION = {"tex": "beamer", "pptx": "pptx", "pdf": "pdf", "svg": "svg-animated"}
 _EXTENSIONS = {"beamer": "tex", "tikz": "tex", "pptx": "pptx", "pdf": "pdf", "svg-animated": "svg"}
-STEP_SECONDS = 3  # how long an animated SVG shows each step
 
 
 def choose_format(format: str | None, path: str | None) -> tuple[str, str]:
@@ -139,26 +137,10 @@ def pdf_bytes(deck: Deck) -> bytes:
 
 
 def animated_svg(deck: Deck) -> str:
-    """One SVG that shows the steps in turn with a CSS animation (no SMIL, no script); a viewer who
-    asks for reduced motion sees the last step, still. Each step is its figure's own SVG, nested."""
-    layouts, svgs = deck.layouts(), _step_svgs(deck)
-    n = len(svgs)
-    width, height = fmt(layouts[0].width), fmt(layouts[0].height)
-    cycle = n * STEP_SECONDS
-    # %-formatting: CSS is all braces, which f-strings would double
-    css = [".attnviz-step { visibility: hidden; animation: attnviz-steps %ss step-end infinite }" % cycle,  # noqa: UP031
-           "@keyframes attnviz-steps { 0%% { visibility: visible } %s%% { visibility: hidden } }" % fmt(100 / n)]  # noqa: UP031
-    css += [f".attnviz-step-{k} {{ animation-delay: {(k - 1) * STEP_SECONDS}s }}" for k in range(2, n + 1)]
-    css.append("@media (prefers-reduced-motion: reduce) { .attnviz-step { animation: none } "
-               f".attnviz-step-{n} {{ visibility: visible }} }}")
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" class="attnviz-deck" role="img" '
-             f'aria-labelledby="attnviz-deck-title" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}">',
-             f'<title id="attnviz-deck-title">{escape_text(deck.title)}: {n} step{"s" * (n != 1)}</title>',
-             "<style>\n" + "\n".join(css) + "\n</style>"]
-    for k, svg in enumerate(svgs, 1):
-        parts.append(f'<g class="attnviz-step attnviz-step-{k}">{svg}</g>')
-    return "\n".join(parts) + "\n</svg>\n"
+    """One SVG that shows the steps in turn with a CSS animation (`animated.animated_svg`)."""
+    from .animated import animated_svg as animated  # loaded only for this format
+
+    return animated(deck)
 
 
 def pptx_bytes(deck: Deck) -> bytes:

@@ -54,6 +54,7 @@ class Deck:
     heading: str  # what the deck is about: the title slide's second line
     slides: tuple[Slide, ...]
     lang: str = "en"  # the language of its words, for the reveal.js page
+    step_seconds: float = 3  # how long the animated SVG shows each step (`--step-seconds`)
 
     def layouts(self) -> list[Layout]:
         """Each slide's layout, every one the deck's frame size (the largest step's), top-left aligned."""
