@@ -190,26 +190,55 @@ def test_step_slides_morph_to_the_next():
     assert all('<p159:morph option="byObject"/>' in xml for xml in steps)
 
 
-def test_map_rows_meet_without_seams_at_512_tokens():
-    from attnviz.render.pptx import figure_group
+def test_map_rows_meet_without_seams_at_512_tokens(tmp_path):
+    """Each row's run reaches into the next row where that row keeps the same keys (no edge for a viewer
+    to smooth into a hairline), and LibreOffice's picture of a causal map has no light line in its kept part."""
+    from PIL import Image
 
-    layout = attnviz.figure(view="mask", n=512, mask="causal", frame="slide").layout()
-    xml, _ = figure_group(layout, "figure", 3, 365760, 1097280, 7000000 / layout.width)
-    bands = sorted({(int(y), int(cy)) for y, cy in re.findall(
-        r'name="row \d+[^"]*"/>.*?<a:off x="\d+" y="(\d+)"/><a:ext cx="\d+" cy="(\d+)"/>', xml)})
-    assert len(bands) == 512
-    for (y, cy), (next_y, _) in zip(bands, bands[1:]):
-        assert y + cy == next_y  # each row ends where the next begins: no hairline of background between
+    deck = decks.from_highlights(attnviz.figure(view="mask", n=512, mask="causal", frame="slide"))
+    path = tmp_path / "map.pptx"
+    path.write_bytes(pptx_bytes(deck))
+    slide = list(open_deck(path.read_bytes()).slides)[1]
+    rows = {}
+    for shape in group_shapes(figure_of(slide)):
+        found = re.fullmatch(r"row (\d+)( kept( \d+)?)?", shape.name)
+        if found:
+            rows.setdefault(int(found[1]), []).append((shape.left, shape.top, shape.left + shape.width,
+                                                       shape.top + shape.height))
+    assert len(rows) == 512
+    for i in range(1, 512):
+        below_top = min(top for _, top, _, _ in rows[i + 1])
+        assert all(bottom > below_top for _, _, _, bottom in rows[i])  # overlapping, not merely meeting
+    subprocess.run(["soffice", "--headless", f"-env:UserInstallation=file://{tmp_path}/profile", "--convert-to",
+                    "pdf", "--outdir", str(tmp_path), str(path)], check=True, capture_output=True, timeout=180)
+    subprocess.run(["pdftoppm", "-png", "-singlefile", "-f", "2", "-l", "2", "-scale-to-x", "1280", "-scale-to-y",
+                    "720", str(tmp_path / "map.pdf"), str(tmp_path / "map")], check=True, timeout=120)
+    image = Image.open(tmp_path / "map.png").convert("L")
+    x = round((rows[20][0][0] + rows[20][0][2]) / 2 / 9525)  # 9,525 EMU a pixel at 1,280 px
+    column = [image.getpixel((x, y)) for y in range(round(rows[40][0][1] / 9525), round(rows[500][0][1] / 9525))]
+    assert max(column) - min(column) < 40, column  # one even dark band: no lighter row between
+
+
+def test_a_one_cell_highlight_at_512_tokens_is_ringed_at_a_visible_size():
+    deck = decks.from_highlights(attnviz.figure(view="mask", n=512, highlight=[(300, 200)], frame="slide"))
+    slide = list(open_deck(pptx_bytes(deck)).slides)[1]
+    cell = [s for s in group_shapes(figure_of(slide)) if s.name.startswith("computed")]
+    ring = [s for s in group_shapes(figure_of(slide)) if s.name.startswith("highlight-ring")]
+    assert len(cell) == 1 and cell[0].width < 12700 and len(ring) == 4  # the cell: under a point wide
+    left, right = min(s.left for s in ring), max(s.left + s.width for s in ring)
+    top, bottom = min(s.top for s in ring), max(s.top + s.height for s in ring)
+    assert right - left >= 12 * 12700 and bottom - top >= 12 * 12700  # 12 pt: 16 px on a 1,280-px slide
+    assert min(min(s.width, s.height) for s in ring) >= 2.25 * 12700 - 2
+    assert left <= cell[0].left and cell[0].left + cell[0].width <= right
 
 
 def test_a_91_step_deck_takes_under_5_seconds():
     q = [[i % 3, (i * 2) % 5] for i in range(12)]
     deck = decks.from_walkthrough(attnviz.figure(q, q, frame="slide"))
     assert len(deck.slides) == 91
-    deck.layouts()
-    start = time.perf_counter()
+    start = time.process_time()  # the work itself: other processes on a shared machine do not count
     data = pptx_bytes(deck)
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5
     assert len(open_deck(data).slides) == 92
 
 

@@ -102,3 +102,17 @@ def test_embed_font_carries_the_slides_and_the_figures_fonts(browser, tmp_path):
         .startswith("attnviz-deck")
     assert failed == []
     context.close()
+
+
+def test_a_one_cell_highlight_at_512_tokens_is_ringed_on_the_slide(browser, tmp_path):
+    import attnviz
+    from attnviz.publish.deck import model as decks
+
+    deck = decks.from_highlights(attnviz.figure(view="mask", n=512, highlight=[(300, 200)], frame="slide"))
+    write_deck(deck, "revealjs", tmp_path / "deck")
+    context, page, _ = open_deck(browser, tmp_path / "deck")
+    page.evaluate("() => Reveal.slide(1)")
+    cell, ring = page.evaluate("""() => ['rect.attnviz-computed', 'g.attnviz-highlight-ring'].map(s => {
+        const r = Reveal.getCurrentSlide().querySelector(s).getBoundingClientRect(); return [r.width, r.height]; })""")
+    assert max(cell) < 2 and min(ring) >= 16  # a cell under 2 px; its ring 16 px or more on the 1,280-px slide
+    context.close()

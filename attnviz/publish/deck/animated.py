@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...numbers.exact import InputError
 from ...render.svg import fmt, render_svg
 from ...render.xml import escape_text
+from .visible import visible_highlights
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -35,7 +36,8 @@ def animated_svg(deck: Deck) -> str:
             from ...render.font_embed import font_css  # only --embed-font reads the fonts (fontTools)
 
             faces = font_css(layout, slide.figure.id_prefix)
-        svgs.append(render_svg(layout, slide.figure.id_prefix, theme=slide.figure.theme,
+        shown = visible_highlights(layout, 0.75)  # drawn at its own size: a unit is a CSS pixel, 0.75 pt
+        svgs.append(render_svg(shown, slide.figure.id_prefix, theme=slide.figure.theme,
                                description=slide.figure.description(), font_css=faces))
     n = len(svgs)
     width, height = fmt(layouts[0].width), fmt(layouts[0].height)

@@ -17,7 +17,7 @@ import datetime
 import io
 import re
 
-from ...layout.items import Group, Text
+from ...layout.items import Group, Rect, Text
 from ...render.pptx import EMU_PER_PT, FONTS, clean_text, colour_scheme, figure_group
 from ...render.themes import get_theme
 from ...render.xml import escape_attribute
@@ -25,6 +25,7 @@ from ...words.budget import check_shapes
 from .geometry import LINE, MORE_IN_NOTES, Box, NOTE_PT, SENTENCE_PT, slide_size
 from .math_blocks import A14_NS, line_height, line_omml
 from .plan import deck_boxes, plan_slide
+from .visible import visible_highlights, without_seams
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
     from pptx.presentation import Presentation
 
-    from ...layout.items import Item
+    from ...layout.items import Item, Layout
     from .model import Deck
     from .plan import SlidePlan
 
@@ -67,15 +68,20 @@ def drawn_shapes(items: Iterable[Item]) -> int:
     return count
 
 
-def deck_shapes(deck: Deck) -> int:
-    """Every shape the PowerPoint deck draws: each step's figure (and its background) and `_PER_SLIDE`
-    more, and the title slide's two; counted from the layouts, before any is drawn."""
-    return sum(drawn_shapes(layout.items) + 1 + _PER_SLIDE for layout in deck.layouts()) + 2
+def deck_shapes(layouts: Iterable[Layout]) -> int:
+    """Every shape the PowerPoint deck of these step `layouts` may draw: each step's figure (its background,
+    four bars round each highlighted map run should it need a ring, and two more for each kept run
+    `without_seams` may split) and `_PER_SLIDE` more, and the title slide's two; counted before any is drawn."""
+    extra = {"computed": 4, "kept": 2}
+    return sum(drawn_shapes(layout.items) + 1 + _PER_SLIDE
+               + sum(extra.get(item.role, 0) for item in layout.walk() if isinstance(item, Rect))
+               for layout in layouts) + 2
 
 
 def pptx_bytes(deck: Deck) -> bytes:
     """The deck as a .pptx file's bytes: a title slide, then a slide per step (the same deck, the same bytes)."""
-    check_shapes(deck_shapes(deck))  # before python-pptx adds any
+    layouts = deck.layouts()
+    check_shapes(deck_shapes(layouts))  # before python-pptx adds any
     # python-pptx is an optional dependency (attnviz[slides]): loaded only for a PowerPoint deck
     from pptx import Presentation
     from pptx.oxml import parse_xml
@@ -87,13 +93,15 @@ def pptx_bytes(deck: Deck) -> bytes:
                                                            slide_size("4:3" if boxes.width < 900 else "16:9"))
     _restyle(presentation, deck.theme)
     _title_slide(presentation, deck, boxes.width, boxes.height)
-    for number, (slide, layout) in enumerate(zip(deck.slides, deck.layouts()), 1):
+    for number, (slide, layout) in enumerate(zip(deck.slides, layouts), 1):
         plan = plan_slide(slide, boxes, number)
         page = presentation.slides.add_slide(presentation.slide_layouts[STEP_LAYOUT])
         box = boxes.figure
         scale = min(box.w * EMU_PER_PT / layout.width, box.h * EMU_PER_PT / layout.height)
         left = box.x * EMU_PER_PT + (box.w * EMU_PER_PT - layout.width * scale) / 2
         top = box.y * EMU_PER_PT + (box.h * EMU_PER_PT - layout.height * scale) / 2
+        # a map's one cell at 512 tokens ringed; its rows overlapping a hair, so no seam shows between them
+        layout = without_seams(visible_highlights(layout, scale / EMU_PER_PT), scale / EMU_PER_PT)
         group, next_id = figure_group(layout, FIGURE_NAME, 3, left, top, scale)
         shapes = [_title(plan, boxes.title), group]
         if boxes.text is not None:

@@ -24,6 +24,7 @@ from ..page import inline_svg, template_dir
 from .geometry import LINE, MORE_IN_NOTES, NOTE_PT, PX_PER_PT, SENTENCE_PT, Box
 from .math_blocks import line_mathml
 from .plan import deck_boxes, plan_slide
+from .visible import visible_highlights
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -99,10 +100,12 @@ def render_deck(deck: Deck) -> str:
             from ...render.font_embed import font_css  # only --embed-font reads the fonts (fontTools)
 
             faces = font_css(layout, prefix)
-        svg = render_svg(with_data_ids(layout), prefix, theme=slide.figure.theme, font_css=faces)
+        place = _figure_box(layout, boxes.figure)
+        shown = visible_highlights(layout, place.w / layout.width)  # a map's one cell at 512 tokens: ringed
+        svg = render_svg(with_data_ids(shown), prefix, theme=slide.figure.theme, font_css=faces)
         tex = plan.formula.tex if plan.formula else None
         mathml = tuple(Markup(line_mathml(line, tex if n == 0 else None)) for n, line in enumerate(plan.formula_lines))
-        steps.append(_Step(plan, slide.name, Markup(inline_svg(svg)), _box_style(_figure_box(layout, boxes.figure)),
+        steps.append(_Step(plan, slide.name, Markup(inline_svg(svg)), _box_style(place),
                            mathml, tuple(plan.notes.split("\n"))))
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir()), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
