@@ -66,7 +66,8 @@ def group_shapes(group):
 
 def figure_of(slide):
     groups = [shape for shape in slide.shapes if shape.shape_type == 6]
-    assert [group.name for group in groups] == ["figure"]  # the figure is one named group
+    assert [group.name for group in groups] == ["figure"]  # the figure is one named group, with alt text
+    assert groups[0]._element.find(f"{P}nvGrpSpPr/{P}cNvPr").get("descr")
     return groups[0]
 
 

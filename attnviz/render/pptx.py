@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .painter import Paint
 
 __all__ = ["EMU_PER_PT", "SCHEME", "SLOTS", "colour_scheme", "figure_group", "PptxPainter", "shape_name",
-           "clean_text"]
+           "clean_attribute", "clean_text"]
 
 EMU_PER_PT = 12700  # English Metric Units in a point
 EMU_PER_PX = 9525  # in a CSS pixel (1/96 inch)
@@ -50,7 +50,12 @@ _CONTROLS = {code: "\ufffd" for code in (*range(0, 9), 11, 12, *range(14, 32))}
 
 def clean_text(text: str) -> str:
     """`text` escaped as XML character data, any character XML 1.0 cannot hold drawn as U+FFFD."""
-    return escape_text(text.translate(_CONTROLS))
+    return escape_text(clean_attribute(text))
+
+
+def clean_attribute(text: str) -> str:
+    """`text` with any character XML 1.0 cannot hold as U+FFFD (escape it with `escape_attribute`)."""
+    return text.translate(_CONTROLS)
 
 
 def colour_scheme(palette: Mapping[str, str], name: str) -> str:
@@ -60,17 +65,20 @@ def colour_scheme(palette: Mapping[str, str], name: str) -> str:
     return f'<a:clrScheme name="{escape_attribute(name)}">{slots}</a:clrScheme>'
 
 
-def figure_group(layout: Layout, name: str, first_id: int, left: float, top: float, scale: float) -> tuple[str, int]:
+def figure_group(layout: Layout, name: str, first_id: int, left: float, top: float, scale: float,
+                 description: str = "") -> tuple[str, int]:
     """(`<p:grpSp>` markup, the next free id): `layout` drawn with its top-left corner at (`left`, `top`)
-    EMU, `scale` EMU a layout unit, as one group called `name` whose shapes have ids from `first_id`."""
+    EMU, `scale` EMU a layout unit, as one group called `name` whose shapes have ids from `first_id`;
+    `description`: its alternative text (what a screen reader says for the figure)."""
     painter = PptxPainter(first_id + 1, left, top, scale)
     paint_layout(layout.items, layout.width, layout.height, painter)
     x0, y0 = round(left), round(top)
     cx, cy = round(left + layout.width * scale) - x0, round(top + layout.height * scale) - y0
     xfrm = f'<a:off x="{x0}" y="{y0}"/><a:ext cx="{cx}" cy="{cy}"/><a:chOff x="{x0}" y="{y0}"/>' \
            f'<a:chExt cx="{cx}" cy="{cy}"/>'
-    group = (f'<p:grpSp><p:nvGrpSpPr><p:cNvPr id="{first_id}" name="{escape_attribute(name)}"/><p:cNvGrpSpPr/>'
-             f'<p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm>{xfrm}</a:xfrm></p:grpSpPr>{"".join(painter.parts)}'
+    descr = f' descr="{escape_attribute(clean_attribute(description))}"' if description else ""
+    group = (f'<p:grpSp><p:nvGrpSpPr><p:cNvPr id="{first_id}" name="{escape_attribute(name)}"{descr}/>'
+             f'<p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm>{xfrm}</a:xfrm></p:grpSpPr>{"".join(painter.parts)}'
              "</p:grpSp>")
     return group, painter.next_id
 

@@ -102,7 +102,7 @@ def pptx_bytes(deck: Deck) -> bytes:
         top = box.y * EMU_PER_PT + (box.h * EMU_PER_PT - layout.height * scale) / 2
         # a map's one cell at 512 tokens ringed; its rows overlapping a hair, so no seam shows between them
         layout = without_seams(visible_highlights(layout, scale / EMU_PER_PT), scale / EMU_PER_PT)
-        group, next_id = figure_group(layout, FIGURE_NAME, 3, left, top, scale)
+        group, next_id = figure_group(layout, FIGURE_NAME, 3, left, top, scale, slide.figure.description())
         shapes = [_title(plan, boxes.title), group]
         if boxes.text is not None:
             shapes.append(_sentences(plan, boxes.text, next_id))
@@ -143,6 +143,11 @@ def _run(text: str, size: float, colour: str = "tx1", bold: bool = False, italic
             f'<a:cs typeface="{font}"/></a:rPr><a:t>{clean_text(text)}</a:t></a:r>')
 
 
+def _spacing(size: float) -> str:
+    """Lines `LINE` times `size` points apart, exactly (a percentage would be of the font's own line height)."""
+    return f'<a:lnSpc><a:spcPts val="{round(size * LINE * 100)}"/></a:lnSpc>'
+
+
 def _body(anchor: str = "t") -> str:
     return f'<a:bodyPr wrap="square" lIns="0" tIns="0" rIns="0" bIns="0" anchor="{anchor}"><a:noAutofit/></a:bodyPr>'
 
@@ -151,18 +156,18 @@ def _title(plan: SlidePlan, box: Box) -> str:
     """The title placeholder, holding the step's title (PowerPoint's outline and accessibility checker read it)."""
     return (f'<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr>'
             f'<p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr>{_xfrm(box)}</p:spPr><p:txBody>{_body("ctr")}'
-            f'<a:lstStyle/><a:p><a:pPr algn="l"><a:lnSpc><a:spcPct val="{round(LINE * 100000)}"/></a:lnSpc>'
+            f'<a:lstStyle/><a:p><a:pPr algn="l">{_spacing(plan.title_pt)}'
             f"</a:pPr>{_run(plan.title, plan.title_pt, bold=True)}</a:p></p:txBody></p:sp>")
 
 
 def _sentences(plan: SlidePlan, box: Box, shape_id: int) -> str:
     """The step's sentences at 18 pt, and the line that says the rest is in the notes."""
-    spacing = f'<a:lnSpc><a:spcPct val="{round(LINE * 100000)}"/></a:lnSpc>'
-    paragraphs = [f'<a:p><a:pPr algn="l">{spacing}<a:spcAft><a:spcPts val="{round(SENTENCE_PT / 2 * 100)}"/>'
-                  f"</a:spcAft></a:pPr>{_run(text, SENTENCE_PT)}</a:p>" for text in plan.paragraphs]
+    after = f'<a:spcAft><a:spcPts val="{round(SENTENCE_PT / 2 * 100)}"/></a:spcAft>'
+    paragraphs = [f'<a:p><a:pPr algn="l">{_spacing(SENTENCE_PT)}{after}</a:pPr>{_run(text, SENTENCE_PT)}</a:p>'
+                  for text in plan.paragraphs]
     if plan.more_in_notes:
-        paragraphs.append(f'<a:p><a:pPr algn="l">{spacing}</a:pPr>{_run(MORE_IN_NOTES, NOTE_PT, "tx2", italic=True)}'
-                          "</a:p>")
+        more = _run(MORE_IN_NOTES, NOTE_PT, "tx2", italic=True)
+        paragraphs.append(f'<a:p><a:pPr algn="l">{_spacing(NOTE_PT)}</a:pPr>{more}</a:p>')
     if not paragraphs:
         paragraphs.append("<a:p/>")
     return (f'<p:sp><p:nvSpPr><p:cNvPr id="{shape_id}" name="sentences"/><p:cNvSpPr txBox="1"/><p:nvPr/>'
