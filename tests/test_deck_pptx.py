@@ -262,3 +262,25 @@ def test_libreoffice_shows_every_slide_with_its_text_on_the_page(tmp_path):
         assert words and all(0 <= x0 and x1 <= width and 0 <= y0 and y1 <= height for x0, y0, x1, y1 in words)
         assert step.heading.split()[0] in page
         assert max(y1 for _, _, _, y1 in words) <= height - 10  # nothing runs into the bottom edge
+
+
+def test_hostile_labels_and_titles_are_text_in_every_part():
+    tokens = ["<a&b>", "x]]>y", '"q"']
+    fig = attnviz.figure([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], [1, 1]], tokens=tokens,
+                         title="A & B <c> \"d\"", highlight=[(2, 1)], frame="slide")
+    presentation = open_deck(pptx_bytes(decks.from_highlights(fig)))
+    assert presentation.slides[0].shapes.title.text == "A & B <c> \"d\""
+    texts = [shape.text_frame.text for slide in list(presentation.slides)[1:]
+             for shape in group_shapes(figure_of(slide)) if shape.has_text_frame]
+    assert "<a&b>" in texts and "x]]>y" in texts and '"q"' in texts  # as typed, escaped once
+
+
+def test_a_4_3_deck_is_a_4_3_slide_with_everything_on_it():
+    deck = decks.from_walkthrough(attnviz.figure(frame="slide-4:3"))
+    presentation = open_deck(pptx_bytes(deck))
+    assert (presentation.slide_width, presentation.slide_height) == (9144000, 6858000)
+    for slide in list(presentation.slides)[1:]:
+        figure = figure_of(slide)
+        assert figure.left + figure.width <= 9144000 and figure.top + figure.height <= 6858000
+        (sentences,) = [shape for shape in slide.shapes if shape.name == "sentences"]
+        assert figure.left + figure.width < sentences.left and sentences.left + sentences.width <= 9144000
