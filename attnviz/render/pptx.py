@@ -24,7 +24,7 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from ..layout.items import Layout, Mark, Rect, Text
+    from ..layout.items import Layout, Mark, Rect, Text, TextStyle
     from .painter import Paint
 
 __all__ = ["EMU_PER_PT", "SCHEME", "SLOTS", "colour_scheme", "figure_group", "PptxPainter", "shape_name",
@@ -182,10 +182,6 @@ class PptxPainter:
         height = (ASCENT + DESCENT) * style.size
         slack = 0.1 * style.size  # a little room, so no viewer wraps a line its own font draws wider
         align = {"start": "l", "middle": "ctr", "end": "r"}[text.anchor]
-        props = (f'<a:rPr lang="en-US" sz="{round(style.size * self.scale / EMU_PER_PT * 100)}" '
-                 f'b="{int(style.bold)}" i="{int(style.italic)}" dirty="0"><a:solidFill>{_scheme(colour)}'
-                 f'</a:solidFill><a:latin typeface="{FONTS[style.family]}"/><a:cs typeface="{FONTS[style.family]}"/>'
-                 "</a:rPr>")
         name = self._name(text.role)
         for n, line in enumerate(text.lines):
             if not line.strip():
@@ -208,8 +204,19 @@ class PptxPainter:
                 f'<a:ext cx="{w}" cy="{h}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:noFill/>'
                 f'</p:spPr><p:txBody><a:bodyPr wrap="none" lIns="0" tIns="0" rIns="0" bIns="0" anchor="t">'
                 f'<a:noAutofit/></a:bodyPr><a:lstStyle/><a:p><a:pPr algn="{align}"><a:lnSpc><a:spcPct '
-                f'val="100000"/></a:lnSpc></a:pPr><a:r>{props}<a:t>{clean_text(line)}</a:t></a:r></a:p>'
+                f'val="100000"/></a:lnSpc></a:pPr>{self.run(line, style, colour)}</a:p>'
                 "</p:txBody></p:sp>")
+
+
+    def run(self, piece: str, style: TextStyle, colour: str, scale: float = 1, baseline: float = 0) -> str:
+        """One `<a:r>` of `piece` in `style` at the painter's scale; `scale`, `baseline`: a script's size (of
+        the line's) and its shift (in its own size: 0.3 raises it 30 %), for typeset notation."""
+        shift = f' baseline="{round(baseline * 100000)}"' if baseline else ""
+        font = FONTS[style.family]
+        return (f'<a:r><a:rPr lang="en-US" sz="{round(style.size * scale * self.scale / EMU_PER_PT * 100)}" '
+                f'b="{int(style.bold)}" i="{int(style.italic)}"{shift} dirty="0"><a:solidFill>{_scheme(colour)}'
+                f'</a:solidFill><a:latin typeface="{font}"/><a:cs typeface="{font}"/></a:rPr>'
+                f"<a:t>{clean_text(piece)}</a:t></a:r>")
 
 
 def _scheme(colour: str, opacity: float = 1) -> str:
