@@ -33,7 +33,7 @@ def test_step_seconds_times_every_step_in_chromium(tmp_path, browser):
     page.close()
 
 
-@pytest.mark.parametrize("seconds", ["0", "-1", "abc", "3601", "inf"])
+@pytest.mark.parametrize("seconds", ["0", "-1", "abc", "601", "inf"])
 def test_a_bad_step_time_is_one_line(tmp_path, seconds):
     result = run_cli("slides", "--step-seconds", seconds, "-o", str(tmp_path / "deck.svg"))
     assert result.code == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr

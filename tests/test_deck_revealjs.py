@@ -15,7 +15,10 @@ TEXTS_JS = """
   .map(el => {
     let opacity = 1;
     for (let e = el; e && e !== document.body; e = e.parentElement) opacity *= parseFloat(getComputedStyle(e).opacity);
-    return {text: el.textContent.slice(0, 40), opacity, visible: getComputedStyle(el).visibility === 'visible'};
+    return {text: el.textContent.slice(0, 40), opacity, visible: getComputedStyle(el).visibility === 'visible',
+            size: el.closest('svg') ? 99 : Math.min(...[el, ...el.querySelectorAll('*')]
+              .filter(e => e.childNodes.length && [...e.childNodes].some(c => c.nodeType === 3 && c.data.trim()))
+              .map(e => parseFloat(getComputedStyle(e).fontSize)), 99)};
   })
 """
 # Every element of the current slide whose box leaves the 1,280×720 slide, and text boxes that overflow
@@ -55,12 +58,13 @@ def test_every_step_shows_at_once_and_stays_on_the_slide(browser, tmp_path, name
     deck = make_deck(name)
     write_deck(deck, "revealjs", tmp_path / "deck")
     context, page, failed = open_deck(browser, tmp_path / "deck")
-    for n, slide in enumerate(deck.slides, 1):
-        page.evaluate("() => Reveal.next()")
+    for n, slide in enumerate(deck.slides):
+        page.evaluate(f"() => Reveal.slide({n})" if n == 0 else "() => Reveal.next()")
         page.wait_for_timeout(80)  # 80 ms into the step: what a presenter sees as they click
         assert page.evaluate("() => Reveal.getIndices().h") == n
         texts = page.evaluate(TEXTS_JS)
         assert texts and all(t["opacity"] == 1 and t["visible"] for t in texts), [t for t in texts if t["opacity"] < 1]
+        assert min(t["size"] for t in texts) >= 18.66, [t for t in texts if t["size"] < 18.66]  # 14 pt at 1,280 px
         page.wait_for_timeout(450)  # and once auto-animate is over
         assert page.evaluate(OVERFLOW_JS) == [], (n, slide.heading)
         heading = page.evaluate("() => Reveal.getCurrentSlide().querySelector('h2').textContent")
@@ -111,7 +115,7 @@ def test_a_one_cell_highlight_at_512_tokens_is_ringed_on_the_slide(browser, tmp_
     deck = decks.from_highlights(attnviz.figure(view="mask", n=512, highlight=[(300, 200)], frame="slide"))
     write_deck(deck, "revealjs", tmp_path / "deck")
     context, page, _ = open_deck(browser, tmp_path / "deck")
-    page.evaluate("() => Reveal.slide(1)")
+    page.evaluate("() => Reveal.slide(0)")
     cell, ring = page.evaluate("""() => ['rect.attnviz-computed', 'g.attnviz-highlight-ring'].map(s => {
         const r = Reveal.getCurrentSlide().querySelector(s).getBoundingClientRect(); return [r.width, r.height]; })""")
     assert max(cell) < 2 and min(ring) >= 16  # a cell under 2 px; its ring 16 px or more on the 1,280-px slide

@@ -62,7 +62,7 @@ def test_spec_keys_are_figure_keywords_or_compose_keys():
 
 
 def test_flag_groups_list_every_flag_once():
-    grouped = [*table.FIGURE_FLAGS, *table.LOOK_FLAGS, *table.PANEL_FLAGS, *table.WALKTHROUGH_FLAGS]
+    grouped = [*table.FIGURE_FLAGS, *table.LOOK_FLAGS, *table.PANEL_FLAGS, *table.WALKTHROUGH_FLAGS, *table.DECK_FLAGS]
     assert sorted(grouped) == sorted(option.name for option in FLAGGED)
     assert {option.name for option in table.SPEC_OPTIONS} <= set(grouped)  # every spec key has a flag
 
@@ -70,7 +70,7 @@ def test_flag_groups_list_every_flag_once():
 @pytest.mark.parametrize("command, groups", [
     ("render", ("FIGURE_FLAGS", "LOOK_FLAGS", "PANEL_FLAGS")),
     ("walkthrough", ("FIGURE_FLAGS", "LOOK_FLAGS", "WALKTHROUGH_FLAGS")),
-    ("slides", ("FIGURE_FLAGS", "LOOK_FLAGS", "WALKTHROUGH_FLAGS")),
+    ("slides", ("FIGURE_FLAGS", "LOOK_FLAGS", "WALKTHROUGH_FLAGS", "DECK_FLAGS")),
     ("page", ("LOOK_FLAGS",)),
 ])
 def test_argparse_flags_are_the_tables(command, groups):

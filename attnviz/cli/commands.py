@@ -180,6 +180,29 @@ def run_slides(args: Namespace) -> int:
         from ..io.spec import read_spec  # start-up: only a deck from a spec file reads one
 
         spec = read_spec(args.spec, stdin_bytes())
+    named = _deck_keys(args, spec)  # the deck's keys of a spec, as if given as flags
+    if spec is not None:
+        spec = ({key: value for key, value in spec[0].items() if key not in named}, spec[1])
+    try:
+        deck, title_from = _slides_deck(args, spec)
+    except InputError as err:  # the deck's keywords, named as the flags (or the spec's keys) that gave them
+        raise err.relocated(lambda where: named.get(where or "", where)) from None
+    if format == "pptx" and len(deck.title) > decks.PPTX_MAX_TITLE:
+        raise InputError(f"{len(deck.title)} characters; a PowerPoint deck's title is limited to "
+                         f"{decks.PPTX_MAX_TITLE} (other formats take {MAX_TITLE})", title_from)
+    if path == "-":
+        emit(deck_files(deck, format, path)[path])
+        return 0
+    with writing(f"-o {path}"):
+        paths = write_deck(deck, format, path)
+    _report_files(paths)
+    return 0
+
+
+def _slides_deck(args: Namespace, spec: Any) -> tuple[Any, str]:
+    """(the deck, where its title came from) of `attnviz slides`'s spec and flags."""
+    from ..publish.deck import model as decks  # start-up: only `attnviz slides` writes decks
+
     if spec and "sections" in spec[0] and not args.walkthrough:
         from dataclasses import replace  # start-up: only a document's deck needs them (dataclasses is slow to import)
 
@@ -192,7 +215,8 @@ def run_slides(args: Namespace) -> int:
             from ..render.themes import get_theme  # start-up: only a --theme flag needs the themes
 
             look["theme"] = get_theme(look["theme"], "--theme").name
-        deck = decks.from_document(replace(document, figure={**document.figure, **look}), spec[1])
+        deck = decks.from_document(replace(document, figure={**document.figure, **look}), spec[1],
+                                   **_deck_options(args))
         title_from = f"{spec[1]}: {'title' if document.title else 'heading'}"
     else:
         figure_keys = ("q", "k", "highlight", "view", "n", "shape", "panels")  # a figure of its own, not the seed
@@ -201,24 +225,51 @@ def run_slides(args: Namespace) -> int:
             spec is not None and any(key in spec[0] for key in ("flash", "flash_order", "decode")))
         title_from = "title"  # a walkthrough's title is attnviz's own, always short
         if args.walkthrough or walk or not given:  # --flash and --decode are walkthroughs too
-            deck = decks.from_sections(*walkthrough_from_args(args, spec))
+            deck = decks.from_sections(*walkthrough_from_args(args, spec), **_deck_options(args))
         else:
-            deck = decks.from_highlights(figure_from_args(args, spec=spec))
+            deck = decks.from_highlights(figure_from_args(args, spec=spec), **_deck_options(args))
             title_from = "--title" if args.title is not None else f"{spec[1]}: title" if spec else "title"
-    if args.step_seconds is not None:
-        from dataclasses import replace as replaced  # start-up: only a deck with --step-seconds needs it
+    return deck, title_from
 
-        deck = replaced(deck, step_seconds=args.step_seconds)
-    if format == "pptx" and len(deck.title) > decks.PPTX_MAX_TITLE:
-        raise InputError(f"{len(deck.title)} characters; a PowerPoint deck's title is limited to "
-                         f"{decks.PPTX_MAX_TITLE} (other formats take {MAX_TITLE})", title_from)
-    if path == "-":
-        emit(deck_files(deck, format, path)[path])
-        return 0
-    with writing(f"-o {path}"):
-        paths = write_deck(deck, format, path)
-    _report_files(paths)
-    return 0
+
+def _deck_keys(args: Namespace, spec: Any) -> dict[str, str]:
+    """The deck keys a spec gives (aspect, steps, author, date, step_seconds) moved onto `args` where no flag
+    gave them, checked as text or numbers; returns {key: where it was given}, for errors."""
+    from ..figures.options import BY_NAME, DECK_FLAGS  # start-up: only `attnviz slides` reads them
+    from ..words.user_text import check_text
+
+    named = {name: BY_NAME[name].flag or name for name in DECK_FLAGS}
+    for name in DECK_FLAGS:
+        if spec is None or name not in spec[0]:
+            continue
+        value, where = spec[0][name], f"{printable(spec[1])}: {name}"
+        if name == "step_seconds":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise InputError(f"expected a number of seconds, got {value!r:.40}", where)
+        elif name == "steps" and isinstance(value, list):
+            if not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
+                raise InputError("expected step numbers, e.g. [1, 2, 3] or \"1-3,7\"", where)
+            value = ",".join(map(str, value))
+        else:
+            value = check_text(value, where)
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+            named[name] = where
+    return named
+
+
+def _deck_options(args: Namespace) -> dict[str, Any]:
+    """`attnviz slides`'s deck flags (and spec keys) as `from_sections`'s keywords; a title slide when
+    --title, --author or --date is given."""
+    from ..publish.deck.model import STEP_SECONDS  # start-up: only `attnviz slides` reads them
+
+    aspect = args.aspect or "16:9"
+    options: dict[str, Any] = {"aspect": aspect, "step_seconds": args.step_seconds or STEP_SECONDS}
+    if args.steps is not None:
+        options["steps"] = args.steps  # checked against the deck's steps
+    if any(value is not None for value in (args.title, args.author, args.date)):
+        options.update(title=args.title, author=args.author or "", date=args.date or "")
+    return options
 
 
 def _write_page(document: Any, figures: Any, out_dir: str, name: str) -> int:

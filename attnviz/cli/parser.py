@@ -263,7 +263,7 @@ def _add_option(parser: argparse.ArgumentParser, name: str) -> None:
         if option.metavar is not None:
             kwargs["metavar"] = option.metavar
         if option.value is not None:
-            kwargs["type"] = {"whole": _whole, "path": _path}[option.value]
+            kwargs["type"] = {"whole": _whole, "path": _path, "positive_number": _positive_number}[option.value]
     if option.dest is not None:
         kwargs["dest"] = option.dest
     assert option.flag is not None  # only options with a flag are added
@@ -306,7 +306,7 @@ def _whole(text: str) -> int:
 
 
 def _positive_number(text: str) -> float:
-    """A number above 0 (`--dpi`, `--png-scale`, `--step-seconds`)."""
+    """A number above 0 (`--dpi`, `--png-scale`)."""
     from argparse import ArgumentTypeError  # start-up: loaded with the parser already; named here only
 
     try:
@@ -343,10 +343,12 @@ def _slides_arguments(slides: argparse.ArgumentParser) -> None:
                         help="where to write (default: out/slides.pdf, .tex, .pptx, .svg, or the folder out/slides)")
     slides.add_argument("--walkthrough", action="store_true",
                         help="one slide per step computed from the vectors (the default without SPEC or flags)")
-    slides.add_argument("--step-seconds", type=_positive_number, metavar="S",
-                        help="how long the animated SVG (-f svg-animated) shows each step, in seconds (default 3)")
     add_figure_options(slides)
     add_walkthrough_options(slides)
+    from ..figures.options import DECK_FLAGS  # start-up: as above, only `attnviz slides` reads them
+
+    for name in DECK_FLAGS:
+        _add_option(slides, name)
     _add_debug(slides)
 
 

@@ -10,16 +10,17 @@ so `attnviz --help` can read it without loading any figure code.
 from __future__ import annotations
 
 __all__ = ["Option", "OPTIONS", "BY_NAME", "API_OPTIONS", "SPEC_OPTIONS", "WALKTHROUGH_OPTIONS", "FIGURE_FLAGS",
-           "LOOK_FLAGS", "PANEL_FLAGS", "WALKTHROUGH_FLAGS"]
+           "LOOK_FLAGS", "PANEL_FLAGS", "WALKTHROUGH_FLAGS", "DECK_FLAGS"]
 
 
 class Option:
     """One option. `scope`: "figure" (a `figure()` keyword, a spec key and a flag), "compose" (a spec key of
-    a composed figure, not a `figure()` keyword), "api" (a keyword only) or "walkthrough" (a key and flag
-    only a walkthrough reads). For specs: `check` (the name of io.spec's check), `example` (a TOML line) and
+    a composed figure, not a `figure()` keyword), "api" (a keyword only), "walkthrough" (a key and flag
+    only a walkthrough reads) or "deck" (an `attnviz slides` flag and spec key, a keyword of the deck model).
+    For specs: `check` (the name of io.spec's check), `example` (a TOML line) and
     `expects` (in words, for errors and the reference). For the command line: `flag`, `dest` (when not the
     flag's name), `metavar`, `action` ("store", "append" or "switch"), `value` (how the flag's text is
-    read: "whole", "path" or as it is), `dash_value` (its value may start with "-") and `help`.
+    read: "whole", "path", "positive_number" or as it is), `dash_value` (its value may start with "-") and `help`.
     (A plain class, not a dataclass: the command's start-up does without `dataclasses`.)"""
 
     __slots__ = ("name", "type", "default", "scope", "check", "example", "expects", "flag", "dest", "metavar",
@@ -211,6 +212,16 @@ OPTIONS = (
            expects="the loop order: fa2 (outer over query blocks) or fa1 (outer over key blocks)",
            flag="--flash-order", metavar="ORDER",
            help="with --flash: fa2 (default; outer loop over query blocks) or fa1 (outer over key blocks)"),
+    Option("aspect", scope="deck", flag="--aspect", metavar="16:9|4:3",
+           help="attnviz slides: the slides' shape, 16:9 (default, 13.333 × 7.5 in) or 4:3 (10 × 7.5 in)"),
+    Option("steps", scope="deck", flag="--steps", metavar="RANGES",
+           help="attnviz slides: only these steps, e.g. 1-3,7,10 (default: every step)"),
+    Option("author", scope="deck", flag="--author", metavar="TEXT", dash_value=True,
+           help="attnviz slides: a title slide with this author (--title and --date add one too)"),
+    Option("date", scope="deck", flag="--date", metavar="TEXT", dash_value=True,
+           help="attnviz slides: a title slide with this date"),
+    Option("step_seconds", scope="deck", flag="--step-seconds", metavar="S", value="positive_number",
+           help="attnviz slides -f svg-animated: seconds each step shows (default 3)"),
     Option("decode", scope="walkthrough", check="count", example="decode = 3",
            expects="the number of prompt tokens; the rest are decoded one by one with a KV cache", flag="--decode",
            metavar="P",
@@ -237,3 +248,5 @@ LOOK_FLAGS = ("frame", "theme", "embed_font")
 PANEL_FLAGS = ("panel", "arrange")
 #: Which walkthrough (`attnviz walkthrough` and `slides`).
 WALKTHROUGH_FLAGS = ("flash", "flash_order", "decode")
+#: A deck's own options (`attnviz slides`; `publish.deck.model.from_sections`'s keywords of the same names).
+DECK_FLAGS = ("aspect", "steps", "author", "date", "step_seconds")

@@ -21,7 +21,7 @@ __all__ = ["escape", "math", "value_line", "prose", "typed_line"]
 
 _SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
             "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", "<": r"\textless{}",
-            ">": r"\textgreater{}", "|": r"\textbar{}", '"': r"\textquotedblright{}", "-": "-{}",
+            ">": r"\textgreater{}", "|": r"\textbar{}", '"': r"{\ttfamily\char34}", "-": "-{}",
             "\n": r"\ ", "\t": r"\ ", "\r": r"\ "}
 # Only glyphs of OT1, OML and OMS, which TeX Live has as Type 1 fonts: TS1 (textcomp) would be
 # bitmap fonts made by METAFONT at compile time.
@@ -31,7 +31,9 @@ _SYMBOLS = {"·": r"$\cdot$", "√": r"$\surd$", "≈": r"$\approx$", "≤": r"$
             "‘": "`", "’": "'", "–": "--", "—": "---", "\u00a0": "~", "ß": r"\ss{}", "ø": r"\o{}", "Ø": r"\O{}",
             "æ": r"\ae{}", "Æ": r"\AE{}", "œ": r"\oe{}", "Œ": r"\OE{}", "å": r"\aa{}", "Å": r"\AA{}",
             "ł": r"\l{}", "Ł": r"\L{}", "ı": r"\i{}", "¡": r"\textexclamdown{}", "¿": r"\textquestiondown{}",
-            "©": r"\copyright{}", "§": r"\S{}", "¶": r"\P{}", "£": r"\pounds{}"}
+            "©": r"\copyright{}", "§": r"\S{}", "¶": r"\P{}", "£": r"\pounds{}",
+            "⌊": r"$\lfloor$", "⌋": r"$\rfloor$", "⌈": r"$\lceil$", "⌉": r"$\rceil$",
+            "▁": r"\rule[-0.15ex]{0.5em}{0.08em}"}  # SentencePiece's word mark: a low bar
 # Accents LaTeX's OT1 encoding builds from a base letter: é is \'{e}.
 _ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~", "\u0327": "c",
             "\u030a": "r", "\u030c": "v", "\u0306": "u", "\u0304": "=", "\u0307": ".", "\u030b": "H"}

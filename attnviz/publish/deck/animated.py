@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["animated_svg", "MAX_STEP_SECONDS"]
 
-MAX_STEP_SECONDS = 3600  # an hour a step: more is a typing slip
+MAX_STEP_SECONDS = 600  # ten minutes a step, as the deck model allows
 
 
 def animated_svg(deck: Deck) -> str:

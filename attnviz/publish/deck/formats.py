@@ -6,14 +6,11 @@ with a backend: TikZ (`backends.tikz`), python-pptx shapes (`backends.powerpoint
 from __future__ import annotations
 
 import importlib
-import io
 import os
 from pathlib import PurePath
 
 from ...io.atomic import folder_lock, write_tree_atomic
 from ...numbers.exact import InputError
-from ...render.raster import to_pdf
-from ...render.svg import render_svg
 from ...words.budget import check_deck, drawable_chars
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -78,6 +75,12 @@ def deck_files(deck: Deck, format: str, path: str) -> Files:
         files = revealjs_files(deck, path)
         files[os.path.join(path, DECK_MARKER)] = "A reveal.js deck written by attnviz slides.\n"
         return files
+    if format == "tikz" and (path.endswith("/") or os.path.isdir(path)):
+        from .beamer import tikz_files  # as below: loaded only for LaTeX
+
+        tikz: Files = {}
+        tikz.update(tikz_files(deck, path.rstrip("/") or "/"))
+        return tikz
     if format in ("beamer", "tikz"):
         from .beamer import beamer_document, tikz_document  # as above: loaded only for LaTeX
 
@@ -116,24 +119,11 @@ def _check_deck_folder(path: str) -> None:
                      "give a new or empty folder", f"-o {os.fspath(path)}")
 
 
-def _step_svgs(deck: Deck) -> list[str]:
-    """Each slide's figure as SVG, drawn at the deck's frame size."""
-    return [render_svg(layout, slide.figure.id_prefix, theme=slide.figure.theme,
-                       description=slide.figure.description())
-            for slide, layout in zip(deck.slides, deck.layouts())]
-
-
 def pdf_bytes(deck: Deck) -> bytes:
-    """One PDF, a page per step, every page the frame's size: each step's SVG through Cairo, joined by pypdf."""
-    pypdf = _need("pypdf", "PDF decks")
-    writer = pypdf.PdfWriter()
-    for svg in _step_svgs(deck):
-        writer.append(pypdf.PdfReader(io.BytesIO(to_pdf(svg))))
-    writer.add_metadata({"/Title": deck.title, "/Producer": "attnviz"})
-    writer._ID = None  # same deck, same bytes: no random file identifier
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+    """One PDF, a page per slide, 13.333 × 7.5 in (`pdf.pdf_deck`)."""
+    from .pdf import pdf_deck  # each format's writer loads only when chosen: start-up stays small
+
+    return pdf_deck(deck)
 
 
 def animated_svg(deck: Deck) -> str:
@@ -144,8 +134,8 @@ def animated_svg(deck: Deck) -> str:
 
 
 def pptx_bytes(deck: Deck) -> bytes:
-    """A PowerPoint deck (`powerpoint.pptx_bytes`): a title slide, then a titled slide per step with the figure
-    as one group of native shapes in the theme's colours, the step's sentences and formula, and notes."""
+    """A PowerPoint deck (`powerpoint.pptx_bytes`): a titled slide per step with the figure as one group of
+    native shapes in the theme's colours, the step's sentences and formula, and notes."""
     _need("pptx", "PowerPoint decks", "python-pptx")
     from .powerpoint import pptx_bytes as powerpoint_deck  # python-pptx and its painter load only for PowerPoint
 

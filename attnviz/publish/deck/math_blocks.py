@@ -1,6 +1,6 @@
 """A step's formula, from the MathML every deck format starts with (`publish.mathml`, from its TeX),
-as Office Math (OMML) for PowerPoint, as one line of Unicode (the notes, and what a viewer without
-equations shows), and measured, so a slide knows whether it fits.
+as Office Math (OMML) for PowerPoint and as lines of MathML for reveal.js, measured, so a slide knows
+whether it fits (its Unicode line, for notes and viewers without equations, is `slide_text.unicode_math`).
 
 Fractions become `<m:f>`, superscripts and subscripts `<m:sSup>`, `<m:sSub>` and `<m:sSubSup>`, roots
 `<m:rad>`, matrices `<m:m>`; anything else is its children in a row. Text is escaped once, here.
@@ -14,14 +14,16 @@ from ...layout.metrics import text_width
 from ...render.xml import escape_attribute, escape_text
 from ..mathml import tex_to_mathml
 
-__all__ = ["Formula", "read_formula", "line_height", "line_omml", "line_mathml", "OMML_NS", "A14_NS"]
+__all__ = ["Formula", "read_formula", "line_height", "line_omml", "inline_omml", "line_mathml", "OMML_NS", "A14_NS",
+           "MATH_REQUIRES"]
 
 OMML_NS = "http://schemas.openxmlformats.org/officeDocument/2006/math"
 A14_NS = "http://schemas.microsoft.com/office/drawing/2010/main"
+#: What a shape holding equations requires (`mc:Choice Requires`): PowerPoint's own drawing extensions (a14) and
+#: Office Math (m). LibreOffice reads a14 but not its equations: asked for both, it draws the Unicode fallback.
+MATH_REQUIRES = "a14 m"
 _MATHML = "{http://www.w3.org/1998/Math/MathML}"
 _SCRIPT = 0.7  # a script's size, in its base's
-_SUPERSCRIPTS = str.maketrans("0123456789+-−=()ni", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱ")
-_SUBSCRIPTS = str.maketrans("0123456789+-−=()aeijkmnotx", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑᵢⱼₖₘₙₒₜₓ")
 
 
 class Formula:
@@ -35,15 +37,20 @@ class Formula:
         assert semantics is not None  # tex_to_mathml always writes <semantics>
         self.body = semantics[0]
 
-    def lines(self, width: float, size: float) -> list[list[ET.Element]] | None:
-        """The formula broken into lines at most `width` wide at `size` (before =, + or ·, after a comma),
-        each line a row of MathML elements; None when a part that cannot be broken is wider than that."""
+    def chunks(self) -> list[list[ET.Element]]:
+        """The formula's terms between the places a line may break (before =, + or ·, after a comma)."""
         tokens = _flat(self.body)
-        chunks: list[list[ET.Element]] = []  # the terms between two places a line may break
+        chunks: list[list[ET.Element]] = []
         for n, token in enumerate(tokens):
             if not chunks or _text(token) in ("=", "+", "·") or _text(tokens[n - 1]) == ",":
                 chunks.append([])
             chunks[-1].append(token)
+        return chunks
+
+    def lines(self, width: float, size: float) -> list[list[ET.Element]] | None:
+        """The formula broken into lines at most `width` wide at `size` (before =, + or ·, after a comma),
+        each line a row of MathML elements; None when a part that cannot be broken is wider than that."""
+        chunks = self.chunks()
         lines: list[list[ET.Element]] = [[]]
         used = 0.0
         for chunk in chunks:
@@ -56,10 +63,6 @@ class Formula:
         if any(sum(_measure(t, size)[0] for t in line) > width for line in lines):
             return None
         return lines
-
-    def linear(self) -> str:
-        """The formula on one line of Unicode: e¹/(e¹+e²), S₁,₁ (for notes and viewers without equations)."""
-        return _linear(self.body).strip()
 
     def width(self, size: float) -> float:
         """Its width on one line at font size `size` (any unit), estimated from the DejaVu metrics."""
@@ -80,9 +83,17 @@ def line_omml(line: list[ET.Element], size_pt: float, font: str = "Cambria Math"
             f"<m:oMath>{inner}</m:oMath></m:oMathPara>")
 
 
-def line_mathml(line: list[ET.Element], tex: str | None = None) -> str:
-    """One of `Formula.lines` as a block `<math>`, with the formula's TeX as its annotation if given."""
-    math = ET.Element("math", {"xmlns": _MATHML[1:-1], "display": "block"})
+def inline_omml(formula: Formula, size_pt: float, font: str = "Cambria Math") -> str:
+    """`formula` as an inline `<m:oMath>` (its m: namespace declared on it) at `size_pt` points, for a sentence."""
+    run_props = (f'<a:rPr lang="en-US" sz="{round(size_pt * 100)}" i="0">'
+                 f'<a:latin typeface="{escape_attribute(font)}"/></a:rPr>')
+    return f'<m:oMath xmlns:m="{OMML_NS}">{_omml(formula.body, run_props)}</m:oMath>'
+
+
+def line_mathml(line: list[ET.Element], tex: str | None = None, display: str = "block") -> str:
+    """One of `Formula.lines` as a `<math>` (`display` "block" or "inline"), with the formula's TeX as its
+    annotation if given."""
+    math = ET.Element("math", {"xmlns": _MATHML[1:-1], "display": display})
     semantics = ET.SubElement(math, "semantics")
     row = ET.SubElement(semantics, "mrow")
     row.extend(_plain(token) for token in line)
@@ -153,46 +164,6 @@ def _omml(element: ET.Element, run_props: str) -> str:
     if tag == "mspace":
         return _run(" ", run_props, plain=True)
     return "".join(_omml(kid, run_props) for kid in kids)  # mrow, mstyle, mover, munder, ...: a row
-
-
-def _script(text: str, table: dict[int, int], mark: str) -> str:
-    """A script in Unicode super- or subscript characters when all have one, else `mark` and the text."""
-    text = text.replace(", ", ",")
-    mapped = text.translate(table)
-    if all(ord(ch) in table.values() or ch == "," for ch in mapped):
-        return mapped
-    return mark + (f"({text})" if len(text) > 1 else text)
-
-
-def _linear(element: ET.Element) -> str:
-    tag, kids = _local(element), list(element)
-
-    def part(n: int) -> str:
-        return _linear(kids[n]) if n < len(kids) else ""
-
-    if tag in ("mi", "mn", "mo", "mtext", "ms"):
-        text = element.text or ""
-        if tag == "mo" and text == ",":
-            return ", "
-        return f" {text} " if tag == "mo" and text in ("=", "≤", "≥", "<", ">", "≈") else text
-    if tag == "mfrac":
-        return f"{_grouped(part(0))}/{_grouped(part(1))}"
-    if tag in ("msup", "msub", "msubsup"):
-        low = "" if tag == "msup" else _script(part(1), _SUBSCRIPTS, "_")
-        high = "" if tag == "msub" else _script(part(2 if tag == "msubsup" else 1), _SUPERSCRIPTS, "^")
-        return part(0) + low + high
-    if tag == "msqrt":
-        return "√" + _grouped("".join(_linear(kid) for kid in kids))
-    if tag == "mtable":
-        return "[" + "; ".join(", ".join(_linear(cell) for cell in row) for row in kids) + "]"
-    if tag == "mspace":
-        return " "
-    return "".join(_linear(kid) for kid in kids)
-
-
-def _grouped(text: str) -> str:
-    """`text` in parentheses when it is more than one term (the numerator or denominator of a/b)."""
-    return f"({text.strip()})" if any(op in text for op in "+-−·, ") else text
 
 
 def _measure(element: ET.Element, size: float) -> tuple[float, float]:

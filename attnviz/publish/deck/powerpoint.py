@@ -3,7 +3,7 @@
 Each step slide uses the "Title Only" layout: the step's title is in the title placeholder (the
 outline lists it; the accessibility checker finds every slide titled), the figure is one group
 called "figure" of native shapes named by role and cell (`render.pptx`), the sentences are a text
-box at 18 pt and the formula an Office Math equation (OMML, from the same TeX as every format; a
+box at 20 pt and the formula an Office Math equation (OMML, from the same TeX as every format; a
 viewer without equations shows its Unicode line). The notes hold the whole step. The deck's theme
 holds the figure's colours as its colour scheme, so Design → Variants restyles the figure too;
 `--theme dark` is a dark slide background. `auto` has no viewer setting to follow in PowerPoint:
@@ -22,9 +22,10 @@ from ...render.pptx import EMU_PER_PT, FONTS, clean_text, colour_scheme, figure_
 from ...render.themes import get_theme
 from ...render.xml import escape_attribute
 from ...words.budget import check_shapes
-from .geometry import LINE, MORE_IN_NOTES, Box, NOTE_PT, SENTENCE_PT, slide_size
-from .math_blocks import A14_NS, line_height, line_omml
-from .plan import deck_boxes, plan_slide
+from .math_blocks import A14_NS, MATH_REQUIRES, OMML_NS, Formula, inline_omml, line_height, line_omml
+from .model import Box
+from .plan import LINE, MORE_IN_NOTES, NOTE_PT, SENTENCE_GAP, TEXT_PT, plan_slide
+from .slide_text import unicode_math
 from .visible import visible_highlights, without_seams
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from pptx.presentation import Presentation
 
     from ...layout.items import Item, Layout
-    from .model import Deck
+    from .model import Deck, TitlePage
     from .plan import SlidePlan
 
 __all__ = ["pptx_bytes", "drawn_shapes", "deck_shapes", "FIGURE_NAME", "TITLE_LAYOUT", "STEP_LAYOUT"]
@@ -87,12 +88,12 @@ def pptx_bytes(deck: Deck) -> bytes:
     from pptx.oxml import parse_xml
     from pptx.util import Emu
 
-    boxes = deck_boxes(deck)
+    boxes = deck.geometry
     presentation = Presentation()
-    presentation.slide_width, presentation.slide_height = (Emu(round(v * EMU_PER_PT)) for v in
-                                                           slide_size("4:3" if boxes.width < 900 else "16:9"))
+    presentation.slide_width, presentation.slide_height = Emu(_emu(boxes.width)), Emu(_emu(boxes.height))
     _restyle(presentation, deck.theme)
-    _title_slide(presentation, deck, boxes.width, boxes.height)
+    if deck.title_page is not None:
+        _title_slide(presentation, deck.title_page, boxes.width, boxes.height)
     for number, (slide, layout) in enumerate(zip(deck.slides, layouts), 1):
         plan = plan_slide(slide, boxes, number)
         page = presentation.slides.add_slide(presentation.slide_layouts[STEP_LAYOUT])
@@ -103,11 +104,9 @@ def pptx_bytes(deck: Deck) -> bytes:
         # a map's one cell at 512 tokens ringed; its rows overlapping a hair, so no seam shows between them
         layout = without_seams(visible_highlights(layout, scale / EMU_PER_PT), scale / EMU_PER_PT)
         group, next_id = figure_group(layout, FIGURE_NAME, 3, left, top, scale, slide.figure.description())
-        shapes = [_title(plan, boxes.title), group]
-        if boxes.text is not None:
-            shapes.append(_sentences(plan, boxes.text, next_id))
-            if plan.formula_lines:
-                shapes.append(_formula(plan, boxes.text, next_id + 1))
+        shapes = [_title(plan, boxes.title), group, _sentences(plan, boxes.text, next_id)]
+        if plan.formula_lines:
+            shapes.append(_formula(plan, boxes.text, next_id + 1))
         tree = page.shapes._spTree
         new_tree = parse_xml(f'<p:spTree {_NS}><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/>'
                              f'</p:nvGrpSpPr><p:grpSpPr/>{"".join(shapes)}</p:spTree>')
@@ -161,44 +160,65 @@ def _title(plan: SlidePlan, box: Box) -> str:
 
 
 def _sentences(plan: SlidePlan, box: Box, shape_id: int) -> str:
-    """The step's sentences at 18 pt, and the line that says the rest is in the notes."""
-    after = f'<a:spcAft><a:spcPts val="{round(SENTENCE_PT / 2 * 100)}"/></a:spcAft>'
-    paragraphs = [f'<a:p><a:pPr algn="l">{_spacing(SENTENCE_PT)}{after}</a:pPr>{_run(text, SENTENCE_PT)}</a:p>'
-                  for text in plan.paragraphs]
-    if plan.more_in_notes:
-        more = _run(MORE_IN_NOTES, NOTE_PT, "tx2", italic=True)
-        paragraphs.append(f'<a:p><a:pPr algn="l">{_spacing(NOTE_PT)}</a:pPr>{more}</a:p>')
-    if not paragraphs:
-        paragraphs.append("<a:p/>")
-    return (f'<p:sp><p:nvSpPr><p:cNvPr id="{shape_id}" name="sentences"/><p:cNvSpPr txBox="1"/><p:nvPr/>'
-            f'</p:nvSpPr><p:spPr>{_xfrm(box)}<a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:noFill/></p:spPr>'
-            f'<p:txBody>{_body()}<a:lstStyle/>{"".join(paragraphs)}</p:txBody></p:sp>')
+    """The step's sentences at `TEXT_PT`, their notation as Office Math (Unicode where a viewer cannot draw
+    it), and the line that says the formula is in the notes."""
+    before = f'<a:spcBef><a:spcPts val="{round(SENTENCE_GAP * 100)}"/></a:spcBef>'
+
+    def paragraphs(math: bool) -> str:
+        out = []
+        for n, (text, runs) in enumerate(zip(plan.paragraphs, plan.runs)):
+            body = "".join(_math_run(value) if kind == "math" else _run(value, TEXT_PT) for kind, value in runs) \
+                if math else _run(text, TEXT_PT)
+            out.append(f'<a:p><a:pPr algn="l">{_spacing(TEXT_PT)}{before if n else ""}</a:pPr>{body}</a:p>')
+        if plan.more_in_notes:
+            more = _run(MORE_IN_NOTES, NOTE_PT, "tx2", italic=True)
+            out.append(f'<a:p><a:pPr algn="l">{_spacing(NOTE_PT)}{before if out else ""}</a:pPr>{more}</a:p>')
+        return "".join(out) or "<a:p/>"
+
+    head = (f'<p:nvSpPr><p:cNvPr id="{shape_id}" name="sentences"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr>'
+            f'<p:spPr>{_xfrm(box)}<a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:noFill/></p:spPr>')
+    if not any(kind == "math" for runs in plan.runs for kind, _ in runs):
+        return f"<p:sp>{head}<p:txBody>{_body()}<a:lstStyle/>{paragraphs(False)}</p:txBody></p:sp>"
+    return _with_math(f"<p:sp>{head}<p:txBody>{_body()}<a:lstStyle/>{paragraphs(True)}</p:txBody></p:sp>",
+                      f"<p:sp>{head}<p:txBody>{_body()}<a:lstStyle/>{paragraphs(False)}</p:txBody></p:sp>")
+
+
+def _math_run(tex: str) -> str:
+    """Notation inside a sentence, as an inline Office Math zone."""
+    return f"<a14:m>{inline_omml(Formula(tex), TEXT_PT)}</a14:m>"
+
+
+def _with_math(choice: str, fallback: str) -> str:
+    """A shape with equations (`choice`), and the same shape in Unicode for viewers without them."""
+    return (f'<mc:AlternateContent xmlns:mc="{_MC}"><mc:Choice xmlns:a14="{A14_NS}" xmlns:m="{OMML_NS}" '
+            f'Requires="{MATH_REQUIRES}">{choice}</mc:Choice><mc:Fallback>{fallback}</mc:Fallback>'
+            "</mc:AlternateContent>")
 
 
 def _formula(plan: SlidePlan, box: Box, shape_id: int) -> str:
     """The formula under the sentences: Office Math lines, or (a viewer without it) their Unicode text."""
-    height = sum(line_height(line, SENTENCE_PT) for line in plan.formula_lines) + SENTENCE_PT / 2
+    height = sum(line_height(line, TEXT_PT) for line in plan.formula_lines) + TEXT_PT / 2
     place = Box(box.x, box.y + plan.sentences_pt, box.w, min(height, box.h - plan.sentences_pt))
     head = (f'<p:nvSpPr><p:cNvPr id="{shape_id}" name="formula"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr>'
             f'<p:spPr>{_xfrm(place)}<a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:noFill/></p:spPr>')
-    math = "".join(f'<a:p><a:pPr algn="l"/><a14:m>{line_omml(line, SENTENCE_PT)}</a14:m></a:p>'
+    math = "".join(f'<a:p><a:pPr algn="l"/><a14:m>{line_omml(line, TEXT_PT)}</a14:m></a:p>'
                    for line in plan.formula_lines)
     assert plan.formula is not None  # formula lines come from a formula
-    fallback = f'<a:p><a:pPr algn="l"/>{_run(plan.formula.linear(), SENTENCE_PT)}</a:p>'
-    return (f'<mc:AlternateContent xmlns:mc="{_MC}"><mc:Choice xmlns:a14="{A14_NS}" Requires="a14">'
-            f"<p:sp>{head}<p:txBody>{_body()}<a:lstStyle/>{math}</p:txBody></p:sp></mc:Choice><mc:Fallback>"
-            f"<p:sp>{head}<p:txBody>{_body()}<a:lstStyle/>{fallback}</p:txBody></p:sp></mc:Fallback>"
-            "</mc:AlternateContent>")
+    fallback = f'<a:p><a:pPr algn="l"/>{_run(unicode_math(plan.formula.tex), TEXT_PT)}</a:p>'
+    return _with_math(f"<p:sp>{head}<p:txBody>{_body()}<a:lstStyle/>{math}</p:txBody></p:sp>",
+                      f"<p:sp>{head}<p:txBody>{_body()}<a:lstStyle/>{fallback}</p:txBody></p:sp>")
 
 
-def _title_slide(presentation: Presentation, deck: Deck, width: float, height: float) -> None:
-    """The deck's title and what it is about, in the "Title Slide" layout's placeholders."""
+def _title_slide(presentation: Presentation, page: TitlePage, width: float, height: float) -> None:
+    """The deck's title slide (asked for with --title, --author or --date), in the "Title Slide" layout's
+    placeholders: the title, then the subtitle, the author and the date."""
     from pptx.util import Emu, Pt  # python-pptx: the slides extra, loaded for a PowerPoint deck only
 
-    page = presentation.slides.add_slide(presentation.slide_layouts[TITLE_LAYOUT])
+    slide = presentation.slides.add_slide(presentation.slide_layouts[TITLE_LAYOUT])
     margin = 43.2
-    for placeholder, text, size, top, tall in ((page.shapes.title, deck.title, 40, height / 3 - 40, 100),
-                                               (page.placeholders[1], deck.heading, 24, height / 3 + 70, 120)):
+    under = "\n".join(line for line in (page.subtitle, page.author, page.date) if line)
+    for placeholder, text, size, top, tall in ((slide.shapes.title, page.title, 40, height / 3 - 60, 120),
+                                               (slide.placeholders[1], under, 24, height / 3 + 70, 150)):
         placeholder.left, placeholder.top = Emu(_emu(margin)), Emu(_emu(top))
         placeholder.width, placeholder.height = Emu(_emu(width - 2 * margin)), Emu(_emu(tall))
         frame = placeholder.text_frame

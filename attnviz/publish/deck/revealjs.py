@@ -21,9 +21,9 @@ from ...layout.figure import Group
 from ...render.svg import fmt, render_svg
 from ...render.themes import get_theme
 from ..page import inline_svg, template_dir
-from .geometry import LINE, MORE_IN_NOTES, NOTE_PT, PX_PER_PT, SENTENCE_PT, Box
-from .math_blocks import line_mathml
-from .plan import deck_boxes, plan_slide
+from .math_blocks import Formula, line_mathml
+from .model import Box
+from .plan import LINE, MORE_IN_NOTES, NOTE_PT, PX_PER_PT, SENTENCE_GAP, TEXT_PT, plan_slide
 from .visible import visible_highlights
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -48,6 +48,7 @@ class _Step:
     figure_style: str  # the figure's box: left, top, width and height in px
     mathml: tuple[str, ...]
     notes: tuple[str, ...]
+    sentences: tuple[str, ...]  # each sentence's markup: its words escaped, its notation inline MathML
 
 
 def with_data_ids(layout: Layout) -> Layout:
@@ -66,6 +67,14 @@ def with_data_ids(layout: Layout) -> Layout:
             return item
         return replace(item, attrs=item.attrs + (("data-id", name),))
     return replace(layout, items=[tag(item) for item in layout.items])
+
+
+def _inline_math(tex: str) -> str:
+    """A sentence's notation as inline MathML, one <math> between two places a line may break (a browser
+    breaks a line between them, never inside one), spaced as the formula is."""
+    from markupsafe import Markup  # loaded with jinja2, for the deck's page only
+
+    return Markup(" ").join(Markup(line_mathml(chunk, display="inline")) for chunk in Formula(tex).chunks())
 
 
 def _px(value: float) -> str:
@@ -89,7 +98,7 @@ def render_deck(deck: Deck) -> str:
     import jinja2
     from markupsafe import Markup
 
-    boxes = deck_boxes(deck)
+    boxes = deck.geometry
     steps: list[_Step] = []
     fonts = any(slide.figure.embed_font for slide in deck.slides)
     for number, (slide, layout) in enumerate(zip(deck.slides, deck.layouts()), 1):
@@ -105,17 +114,20 @@ def render_deck(deck: Deck) -> str:
         svg = render_svg(with_data_ids(shown), prefix, theme=slide.figure.theme, font_css=faces)
         tex = plan.formula.tex if plan.formula else None
         mathml = tuple(Markup(line_mathml(line, tex if n == 0 else None)) for n, line in enumerate(plan.formula_lines))
+        sentences = tuple(Markup("").join(_inline_math(value) if kind == "math" else value for kind, value in runs)
+                          for runs in plan.runs)
         steps.append(_Step(plan, slide.name, Markup(inline_svg(svg)), _box_style(place),
-                           mathml, tuple(plan.notes.split("\n"))))
+                           mathml, tuple(plan.notes.split("\n")), sentences))
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir()), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)
     theme = get_theme(deck.theme)
-    text_box = _box_style(boxes.text) if boxes.text else ""
+    text_box = _box_style(boxes.text)
     return env.get_template("slides.html.j2").render(
         deck=deck, steps=steps, lang=deck.lang, title_box=_box_style(boxes.title), text_box=text_box,
         width=round(boxes.width * PX_PER_PT), height=round(boxes.height * PX_PER_PT), px=_px,
-        sentence_px=_px(SENTENCE_PT), note_px=_px(NOTE_PT), line=LINE, more=MORE_IN_NOTES,
+        sentence_px=_px(TEXT_PT), note_px=_px(NOTE_PT), line=LINE, line_pt=TEXT_PT * LINE, gap_pt=SENTENCE_GAP,
+        more=MORE_IN_NOTES,
         colours=theme.colours, dark=theme.dark, font_faces=Markup(_page_fonts(deck, steps) if fonts else ""))
 
 
@@ -125,7 +137,9 @@ def _page_fonts(deck: Deck, steps: list[_Step]) -> str:
 
     from ...render.font_embed import subset_woff
 
-    plain = "".join(step.plan.title for step in steps) + deck.title + deck.heading
+    page = deck.title_page
+    plain = "".join(step.plan.title for step in steps) + (
+        "".join((page.title, page.subtitle, page.author, page.date)) if page else "")
     plain += "".join("".join(step.plan.paragraphs) for step in steps) + MORE_IN_NOTES
     rules = []
     for face, weight, style, text in (("sans", "normal", "normal", plain), ("sans-bold", "bold", "normal", plain),
