@@ -66,8 +66,9 @@ def font_warnings(log):
 DECKS = {
     "seed": lambda: decks.from_walkthrough(attnviz.figure()),
     "six tokens": lambda: decks.from_walkthrough(attnviz.figure(q=TWELVE[:6], k=TWELVE[:6],
-                                                                tokens="▁The ▁cat ▁sat \"on\" ⌊mat⌋ .".split())),
+                                                                tokens="▁The ▁cat ▁sat \"on\" ⌊mat⌋ it's".split())),
     "flash": lambda: decks.from_sections(*_walk(["--flash", "2,2"])),
+    "seed 4:3": lambda: decks.from_walkthrough(attnviz.figure(), aspect="4:3"),
     "gqa heads": lambda: decks.from_sections(*_walk(["--q-heads", "1,0; 0,1 | 1,1; 0,1 | 0,1; 1,1 | 1,0; 1,1",
                                                      "--k-heads", "1,0; 0,1 | 1,1; 1,0"])),
 }
@@ -151,6 +152,10 @@ def test_beamer_prints_a_titled_page_per_slide(deck, tmp_path, handout):
         text = re.sub(r"\s+", " ", page_text(pdf, n))
         assert " ".join(one.slides[n - 1].heading.split())[:20] in text
         assert "S_{" not in text and "^" not in text and r"\_" not in text
+    everything = run(tool("pdftotext"), str(pdf), "-").stdout
+    assert "[U+" not in everything  # ⌊ ⌋ and SentencePiece's ▁ are drawn, not written as code points
+    if name == "six tokens":
+        assert "⌊mat⌋" in everything and '"on"' in everything and "it's" in everything  # quotes stay straight
     source = tex.read_text(encoding="utf-8")
     assert source.count(r"\begin{frame}") == len(one.slides) and r"\only<" not in source
 
@@ -190,10 +195,10 @@ def test_beamer_colours_follow_the_theme_and_can_be_overridden(tmp_path):
         tex.write_text(source.replace(r"\begin{document}", preamble + "\n\\begin{document}"), encoding="utf-8")
         pdf, _ = pdflatex(tex)
         run(tool("pdftoppm"), "-r", "100", "-f", "2", "-l", "2", "-png", str(pdf), str(tmp_path / name))
-        from PIL import Image
+        from PIL import Image  # Pillow: a test dependency (cairosvg needs it too)
 
         image = Image.open(next(tmp_path.glob(f"{name}-*.png"))).convert("RGB")
-        colours[name] = set(image.getdata())
+        colours[name] = {image.getpixel((x, y)) for x in range(image.width) for y in range(image.height)}
     orange = [(r, g, b) for r, g, b in colours["orange"] if r > 230 and 120 < g < 190 and b < 60]
     assert orange and not [(r, g, b) for r, g, b in colours["theme"] if r > 230 and 120 < g < 190 and b < 60]
 
@@ -250,7 +255,7 @@ def test_pdf_deck_pages_are_the_slide_with_title_and_sentence(deck, tmp_path):
     pdf.write_bytes(pdf_deck(one))
     assert pdf_deck(one) == pdf.read_bytes()  # same deck, same bytes
     info = run(tool("pdfinfo"), str(pdf)).stdout
-    assert re.search(r"Page size:\s+960 x 540 pts", info) and pages(pdf) == len(one.slides)
+    assert re.search(rf"Page size:\s+{one.geometry.width:g} x 540 pts", info) and pages(pdf) == len(one.slides)
     for n in (1, len(one.slides)):
         slide = one.slides[n - 1]
         text = re.sub(r"\s+", " ", page_text(pdf, n))

@@ -71,7 +71,14 @@ def _script(text: str, table: dict[str, str]) -> str | None:
 
 
 def _atomic(text: str) -> str:
-    """`text` as one factor of a slash fraction: parenthesised when it is a sum or a product."""
+    """`text` as one factor of a slash fraction: parenthesised when it is a sum or a product.
+
+    >>> _atomic("e¹"), _atomic("e¹+e²"), _atomic("exp(−1/2)")
+    ('e¹', '(e¹+e²)', 'exp(−1/2)')
+    """
+    call = re.fullmatch(r"\w+\((.*)\)", text)
+    if call and "(" not in call[1] and ")" not in call[1]:
+        return text
     return text if re.fullmatch(r"[\w·⁰-⁹₀-₉√.]*", text) and not any(op in text for op in "+−-·") else f"({text})"
 
 
@@ -123,15 +130,20 @@ def unicode_math(tex: str) -> str:
     return re.sub(r" {2,}", " ", _convert(_TOKEN.findall(tex)).strip())
 
 
-_MATHY = re.compile(r"[\d_^·/√=+]")
+_MATHY = re.compile(r"[\d_^·/√=+∞]")
 
 
 def _generated_words(text: str) -> str:
     words = []
     for word in re.split(r"(\s+)", text):
+        opening = ""
+        if word[:1] in "([" and word and word.count(word[0]) > word.count(")]"[word[0] == "["]):
+            opening, word = word[0], word[1:]  # a parenthesis opened in words, closed words later: text
         core = word.rstrip(".,;:")
+        while core.endswith((")", "]")) and core.count(core[-1]) > core.count("(["[core[-1] == "]"]):
+            core = core[:-1]
         tex = math(core) if core and not word.isspace() and _MATHY.search(core) else None
-        words.append(word if tex is None else unicode_math(tex) + word[len(core):])
+        words.append(opening + (word if tex is None else unicode_math(tex) + word[len(core):]))
     return "".join(words).replace("<=", "≤").replace(">=", "≥")
 
 
@@ -184,13 +196,14 @@ def math_runs(sentence: str) -> list[str]:
 
 
 def _normal(tex: str) -> str:
-    tex = re.sub(r"\\(?:text|operatorname|mathrm)\{[^{}]*\}|\\left|\\right|\\[ ,;:!]|[\s()\[\],]", "", tex)
+    tex = re.sub(r"\\(?:text|operatorname|mathrm)\{[^{}]*\}|\\left|\\right|\\cdot|\\[ ,;:!]|[\s()\[\],]", "", tex)
     return tex
 
 
 def formula_shown_in(formula: str, sentences: Sequence[str]) -> bool:
-    """Whether the sentences already say the formula: each side of its `=` is in their math (spacing,
-    brackets and named operators aside). Then the slide shows it once, in the sentence.
+    """Whether the sentences already say the formula: two thirds of the sides of its `=` (and of its
+    `,\\ `-separated parts) are in their math, spacing, brackets and named operators aside. Then the slide
+    shows it once, in the sentence.
 
     >>> formula_shown_in(r"S_{2,1} = Q_{2} \\cdot K_{1} = 0", ["so S_{2,1} = Q2·K1 = 0."])
     True
@@ -198,8 +211,9 @@ def formula_shown_in(formula: str, sentences: Sequence[str]) -> bool:
     False
     """
     said = "".join(_normal(run) for sentence in sentences for run in math_runs(sentence))
-    sides = [_normal(side) for side in re.split(r"=|\\approx", formula)]
-    return bool(said) and all(side in said for side in sides if side)
+    sides = [_normal(side) for side in re.split(r"=|\\approx|,\s*\\[ ;:,]|\\quad", formula)]
+    telling = [side for side in sides if len(side) > 2] or [side for side in sides if side]
+    return bool(said) and 3 * sum(side in said for side in telling) >= 2 * len(telling)
 
 
 def line_count(lines: Sequence[str]) -> int:
