@@ -22,8 +22,9 @@ def test_step_seconds_times_every_step_in_chromium(tmp_path, browser):
     result = run_cli("slides", "--step-seconds", "1.5", "-o", str(out))
     assert result.code == 0, result.stderr
     svg = out.read_text(encoding="utf-8")
-    assert "animation: attnviz-steps 15s step-end infinite" in svg and "animation-delay: 1.5s" in svg
-    deck = decks.from_walkthrough(attnviz.figure())
+    deck = decks.from_walkthrough(attnviz.figure())  # the intro and 10 steps
+    cycle = f"{len(deck.slides) * 1.5:g}s"
+    assert f"animation: attnviz-steps {cycle} step-end infinite" in svg and "animation-delay: 1.5s" in svg
     page = browser.new_page()
     page.goto(out.as_uri())
     page.evaluate("() => document.getAnimations().forEach(a => a.pause())")

@@ -94,6 +94,8 @@ def line_mathml(line: list[ET.Element], tex: str | None = None, display: str = "
     """One of `Formula.lines` as a `<math>` (`display` "block" or "inline"), with the formula's TeX as its
     annotation if given."""
     math = ET.Element("math", {"xmlns": _MATHML[1:-1], "display": display})
+    if display == "inline":  # fractions in a sentence at full size, as in a display
+        math.set("displaystyle", "true")
     semantics = ET.SubElement(math, "semantics")
     row = ET.SubElement(semantics, "mrow")
     row.extend(_plain(token) for token in line)
