@@ -37,12 +37,12 @@ class Formula:
         assert semantics is not None  # tex_to_mathml always writes <semantics>
         self.body = semantics[0]
 
-    def chunks(self) -> list[list[ET.Element]]:
-        """The formula's terms between the places a line may break (before =, + or ·, after a comma)."""
+    def chunks(self, before: tuple[str, ...] = ("=", "+", "·")) -> list[list[ET.Element]]:
+        """The formula's terms between the places a line may break: before the operators `before`, after a comma."""
         tokens = _flat(self.body)
         chunks: list[list[ET.Element]] = []
         for n, token in enumerate(tokens):
-            if not chunks or _text(token) in ("=", "+", "·") or _text(tokens[n - 1]) == ",":
+            if not chunks or _text(token) in before or _text(tokens[n - 1]) == ",":
                 chunks.append([])
             chunks[-1].append(token)
         return chunks

@@ -71,10 +71,11 @@ def with_data_ids(layout: Layout) -> Layout:
 
 def _inline_math(tex: str) -> str:
     """A sentence's notation as inline MathML, one <math> between two places a line may break (a browser
-    breaks a line between them, never inside one), spaced as the formula is."""
+    breaks a line between them, never inside one)."""
     from markupsafe import Markup  # loaded with jinja2, for the deck's page only
 
-    return Markup(" ").join(Markup(line_mathml(chunk, display="inline")) for chunk in Formula(tex).chunks())
+    chunks = Formula(tex).chunks(before=("=",))  # `a = b + c`: breaks before an equals sign, after a comma
+    return Markup(" ").join(Markup(line_mathml(chunk, display="inline")) for chunk in chunks)
 
 
 def _px(value: float) -> str:
