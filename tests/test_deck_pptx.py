@@ -244,8 +244,9 @@ def test_a_91_step_deck_takes_under_5_seconds():
     assert len(open_deck(data).slides) == len(deck.slides)
 
 
-def test_libreoffice_shows_every_slide_with_its_text_on_the_page(tmp_path):
-    deck = make_deck("flash")
+@pytest.mark.parametrize("name", DECKS)
+def test_libreoffice_shows_every_slide_with_its_text_on_the_page(tmp_path, name):
+    deck = make_deck(name)
     path = tmp_path / "deck.pptx"
     path.write_bytes(pptx_bytes(deck))
     subprocess.run(["soffice", "--headless", f"-env:UserInstallation=file://{tmp_path}/profile", "--convert-to",
@@ -263,6 +264,10 @@ def test_libreoffice_shows_every_slide_with_its_text_on_the_page(tmp_path):
         assert words and all(0 <= x0 and x1 <= width and 0 <= y0 and y1 <= height for x0, y0, x1, y1 in words)
         assert step.heading.split()[0] in page
         assert max(y1 for _, _, _, y1 in words) <= height - 10  # nothing runs into the bottom edge
+        boxes = (deck.geometry.title, deck.geometry.figure, deck.geometry.text)
+        for x0, y0, x1, y1 in words:  # every word inside the box it belongs to: nothing clipped or spilled
+            inside = [b.x - 2 <= x0 and x1 <= b.x + b.w + 2 and b.y - 4 <= y0 and y1 <= b.y + b.h + 4 for b in boxes]
+            assert any(inside), (step.heading, (x0, y0, x1, y1))
 
 
 def test_hostile_labels_and_titles_are_text_in_every_part():
