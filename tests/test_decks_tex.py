@@ -316,3 +316,9 @@ def test_a_spec_gives_the_deck_keys_and_flags_override_them(tmp_path):
     spec.write_text('q = [[1, 0], [0, 1]]\nk = [[1, 0], [0, 1]]\nsteps = "9-2"\n', encoding="utf-8")
     result = run_cli("slides", str(spec), "--walkthrough", "-o", str(tmp_path / "c.pdf"))
     assert result.code == 2 and result.stderr.endswith("s.toml: steps: step 9-2 runs backwards\n")
+
+
+def test_step_seconds_time_the_animated_svg(tmp_path):
+    assert run_cli("slides", "--step-seconds", "1.5", "-o", str(tmp_path / "d.svg")).code == 0
+    svg = (tmp_path / "d.svg").read_text(encoding="utf-8")
+    assert "attnviz-steps 16.5s" in svg and ".attnviz-step-2 { animation-delay: 1.5s }" in svg

@@ -220,6 +220,8 @@ def _name(token: str) -> str:
     match = re.fullmatch(r"([A-Za-zℓ]+)(?:_\{([A-Za-z0-9,]*)\}|_([A-Za-z0-9]+)|(\d+))?", token)
     assert match is not None  # a name token of `_TOKEN`, which has this form
     letters, subscript = match[1], match[2] or match[3] or match[4]
+    if len(letters) == 2 and letters[0].isupper() and letters[1] in "ijkt" and not subscript:
+        letters, subscript = letters[0], letters[1]  # `Qi·Kj`: Q_i, K_j
     if len(letters) > 1:  # the notation names things with one letter: `weights 1` is words and a value
         raise _NotMath
     letters = r"\ell" if letters == "ℓ" else letters

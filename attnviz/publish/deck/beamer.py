@@ -66,13 +66,16 @@ def safe_formula(tex: str) -> str | None:
 
 
 def _formula(tex: str | None) -> str:
-    """A displayed formula (the deck checked it fits the column), or the TeX as text when it is unsafe."""
+    """The formula under the sentences (the deck checked its parts fit the column), or the TeX as text
+    when it is unsafe."""
     if not tex:
         return ""
     safe = safe_formula(tex)
     if not safe:
         return rf"\par\texttt{{{escape(tex)}}}"
-    return r"\par\smallskip$\displaystyle " + safe + "$"
+    # In-line math in display style: TeX may break it after an `=` or `+`, and after `,\quad` here.
+    breakable = safe.replace(r",\quad", r",\quad\allowbreak ").replace(r",\ ", r",\ \allowbreak ")
+    return r"\par\smallskip$\displaystyle " + breakable + "$"
 
 
 _MATH = re.compile(r"(?<!\\)\$(.+?)(?<!\\)\$", re.S)

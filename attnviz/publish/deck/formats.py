@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     Files = dict[str | PathLike[str], str | bytes]
 
 __all__ = ["FORMATS", "BINARY_FORMATS", "DECK_MARKER", "DEFAULT_PATHS", "choose_format", "deck_files", "write_deck",
-           "pptx_bytes", "pdf_bytes", "animated_svg"]
+           "pptx_bytes", "pdf_bytes", "animated_svg", "STEP_SECONDS"]
 
 #: The formats a deck can be written in (`attnviz slides -f`).
 FORMATS = ("beamer", "tikz", "revealjs", "pptx", "pdf", "svg-animated")
@@ -40,6 +40,7 @@ DEFAULT_PATHS = {"beamer": "out/slides.tex", "tikz": "out/slides-tikz.tex", "rev
                  "pptx": "out/slides.pptx", "pdf": "out/slides.pdf", "svg-animated": "out/slides.svg"}
 _BY_EXTENSION = {"tex": "beamer", "pptx": "pptx", "pdf": "pdf", "svg": "svg-animated"}
 _EXTENSIONS = {"beamer": "tex", "tikz": "tex", "pptx": "pptx", "pdf": "pdf", "svg-animated": "svg"}
+STEP_SECONDS = 3  # how long an animated SVG shows each step, unless the deck says (Deck.step_seconds)
 
 
 def choose_format(format: str | None, path: str | None) -> tuple[str, str]:

@@ -24,6 +24,7 @@ from ...words.highlight import Highlight
 from ...words.user_text import Line, user_spans
 from ..document import Section, build_figures, make_document
 from ..walkthrough.scores import walkthrough
+from .formats import STEP_SECONDS
 from .slide_text import LINE, TEXT_PT, formula_shown_in, line_count, lines_of, title_lines, unicode_math, unicode_prose
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -45,7 +46,6 @@ __all__ = ["Slide", "Deck", "TitlePage", "Box", "Geometry", "ASPECTS", "STEP_SEC
 #: titles may have 300, so a PowerPoint deck's title is checked against this where it is known.
 PPTX_MAX_TITLE = 255
 ASPECTS = ("16:9", "4:3")
-STEP_SECONDS = 3  # how long an animated SVG shows each step, unless the deck says
 _CONTINUED = " (continued)"
 _IN_NOTES = "Its full values are in the figure and the speaker notes."
 
@@ -243,11 +243,11 @@ def _pages(heading: str, paragraphs: Sequence[str], formula: str | None, box: Bo
             pages[-1][0].append(sentence)
     shown = formula if formula and not formula_shown_in(formula, paragraphs) else None
     if shown is not None:
-        wide = lines_of(unicode_math(shown).replace(" ", "\u00a0"), box.w)
-        if wide is None:
+        wide = lines_of(unicode_math(shown), box.w)  # broken where TeX may break it: between its parts
+        if wide is None or line_count(wide) + 1 > budget:
             hidden = True
         else:
-            place(3 if r"\frac" in shown else 2)
+            place(line_count(wide) + 1)
             pages[-1] = (pages[-1][0], shown)
     if hidden:
         place(2)

@@ -202,7 +202,8 @@ def pdf_deck(deck: Deck) -> bytes:
             y = _write(context, lines_of(unicode_prose(sentence), shape.text.w) or [], shape.text, y, TEXT_PT)
             y += TEXT_PT * 0.4
         if slide.formula:
-            _write(context, [unicode_math(slide.formula)], shape.text, y + TEXT_PT * 0.4, TEXT_PT)
+            formula = unicode_math(slide.formula)
+            _write(context, lines_of(formula, shape.text.w) or [formula], shape.text, y + TEXT_PT * 0.4, TEXT_PT)
         context.show_page()
     surface.finish()
     return out.getvalue()
