@@ -23,7 +23,6 @@ from ...render.themes import get_theme
 from ...render.xml import escape_attribute
 from ...words.budget import check_shapes
 from .math_blocks import A14_NS, MATH_REQUIRES, OMML_NS, Formula, inline_omml, line_height, line_omml
-from .model import Box
 from .plan import LINE, MORE_IN_NOTES, NOTE_PT, SENTENCE_GAP, TEXT_PT, plan_slide
 from .slide_text import unicode_math
 from .visible import visible_highlights, without_seams
@@ -35,7 +34,7 @@ if TYPE_CHECKING:
     from pptx.presentation import Presentation
 
     from ...layout.items import Item, Layout
-    from .model import Deck, TitlePage
+    from .model import Box, Deck, TitlePage
     from .plan import SlidePlan
 
 __all__ = ["pptx_bytes", "drawn_shapes", "deck_shapes", "FIGURE_NAME", "TITLE_LAYOUT", "STEP_LAYOUT"]
@@ -198,7 +197,7 @@ def _with_math(choice: str, fallback: str) -> str:
 def _formula(plan: SlidePlan, box: Box, shape_id: int) -> str:
     """The formula under the sentences: Office Math lines, or (a viewer without it) their Unicode text."""
     height = sum(line_height(line, TEXT_PT) for line in plan.formula_lines) + TEXT_PT / 2
-    place = Box(box.x, box.y + plan.sentences_pt, box.w, min(height, box.h - plan.sentences_pt))
+    place = type(box)(box.x, box.y + plan.sentences_pt, box.w, min(height, box.h - plan.sentences_pt))
     head = (f'<p:nvSpPr><p:cNvPr id="{shape_id}" name="formula"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr>'
             f'<p:spPr>{_xfrm(place)}<a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:noFill/></p:spPr>')
     math = "".join(f'<a:p><a:pPr algn="l"/><a14:m>{line_omml(line, TEXT_PT)}</a14:m></a:p>'

@@ -22,7 +22,6 @@ from ...render.svg import fmt, render_svg
 from ...render.themes import get_theme
 from ..page import inline_svg, template_dir
 from .math_blocks import Formula, line_mathml
-from .model import Box
 from .plan import LINE, MORE_IN_NOTES, NOTE_PT, PX_PER_PT, SENTENCE_GAP, TEXT_PT, plan_slide
 from .visible import visible_highlights
 
@@ -31,7 +30,7 @@ if TYPE_CHECKING:
     from os import PathLike
 
     from ...layout.items import Item, Layout
-    from .model import Deck
+    from .model import Box, Deck
     from .plan import SlidePlan
 
 __all__ = ["VENDORED", "revealjs_files", "render_deck", "with_data_ids"]
@@ -90,7 +89,7 @@ def _figure_box(layout: Layout, box: Box) -> Box:
     """Where the figure is drawn in `box`: as large as fits, centred (as the PowerPoint deck places it)."""
     scale = min(box.w / layout.width, box.h / layout.height)
     w, h = layout.width * scale, layout.height * scale
-    return Box(box.x + (box.w - w) / 2, box.y + (box.h - h) / 2, w, h)
+    return type(box)(box.x + (box.w - w) / 2, box.y + (box.h - h) / 2, w, h)
 
 
 def render_deck(deck: Deck) -> str:
