@@ -80,6 +80,7 @@ SHAPE_PAINT: dict[str, tuple[str | None, str | None]] = {
     "kept": ("text-muted", None),
     "map-masked": ("hatch", None),
     "computed": ("computed-fill", "computed-stroke"),  # see-through (svg backend): the cell under it shows
+    "highlight-ring": ("computed-stroke", None),  # a deck's ring round a highlight too small to see on the slide
     "map-empty-row": ("text", None),
     "map-gridline": ("background", None),
     "map-frame": (None, "masked-stroke"),
