@@ -244,6 +244,7 @@ def _model_arguments(model: argparse.ArgumentParser) -> None:
                        help="where to write (.svg, .png or .pdf); - for standard output (default: out/model.svg)")
     model.add_argument("-f", "--format", choices=("svg", "png", "pdf"), type=str.lower)
     model.set_defaults(dpi=None, png_scale=None)
+    add_width_option(model)
 
 
 def add_figure_options(parser: argparse.ArgumentParser, highlight: bool = True) -> None:

@@ -47,7 +47,7 @@ def panel_title(title: str, width: float, role: str = "panel-title", most: int =
     >>> panel_title("three packed documents", 150)
     (('three packed ', 'documents'), False)
     >>> panel_title("sliding-window", 100)
-    (('sliding-wi…',), True)
+    (('sliding-…',), True)
     """
     style = STYLES[role]
     lines: list[str] = []

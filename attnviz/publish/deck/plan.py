@@ -81,7 +81,7 @@ _WORD = re.compile(r"\S+")
 
 
 def sentence_runs(sentence: str) -> tuple[tuple[str, str], ...]:
-    """A model sentence as ("text", words), ("user", a user's text) and ("math", TeX) runs: the longest runs
+    r"""A model sentence as ("text", words), ("user", a user's text) and ("math", TeX) runs: the longest runs
     of attnviz's words that read as its notation (`tex_escape.math`) become math; the rest of its words are
     Unicode math (`slide_text.unicode_prose`); a user's spans stay exactly as written.
 
