@@ -191,7 +191,13 @@ class Figure(Drawable):
             return layout
         if TYPE_CHECKING:
             assert isinstance(words, FigureText)
-        layout = lay_out(words, cell, grid_top, title_role, frame=get_frame(self.frame))
+        frame = get_frame(self.frame)
+        if frame.name != "doc" and cell is None and grid_top is None and not panel:
+            from ..layout.framed import lay_out_framed  # start-up: only a slide or column figure needs it
+
+            layout = lay_out_framed(words, frame, self.attention, title_role)
+            return layout
+        layout = lay_out(words, cell, grid_top, title_role, frame=frame)
         return layout
 
     def bias_panel(self) -> Figure:

@@ -58,7 +58,7 @@ class Frame:
 
 FRAMES = {
     "doc": Frame("doc", 0.0, None, 0.0, 0.0, 0),
-    "slide": Frame("slide", 13.333, 7.5, 12.0, 18.0, SLIDE_PX[0]),
+    "slide": Frame("slide", 40 / 3, 7.5, 12.0, 18.0, SLIDE_PX[0]),
     "slide-4:3": Frame("slide-4:3", 10.0, 7.5, 12.0, 18.0, 960),
     "column": Frame("column", 3.3, None, 7.0, 0.0, 0),
     "column-wide": Frame("column-wide", 7.0, None, 7.0, 0.0, 0),
@@ -69,7 +69,7 @@ FRAME_NAMES = tuple(FRAMES)
 def get_frame(name: str | Frame, where: str = "frame") -> Frame:
     """The frame called `name`, or an InputError naming the choices.
 
-    >>> get_frame("slide").aspect == 13.333 / 7.5
+    >>> get_frame("slide").aspect == 16 / 9
     True
     >>> round(get_frame("slide").min_size(1280), 1), round(get_frame("slide").min_size(1280, main=True), 1)
     (16.0, 24.0)

@@ -7,12 +7,17 @@ spills without rendering anything. Roles name what a shape is; `render.painter` 
 from __future__ import annotations
 
 from ..records import dataclass, field, replace
+from functools import lru_cache
+
+from .math_text import math_runs, plain_runs, runs_width, strip_runs
 from .metrics import ASCENT, DESCENT, text_width
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from typing import TypeAlias
+
+    from .math_text import Run
 
     Item: TypeAlias = "Text | Rect | Mark | Group"  # what a layout holds
 
@@ -70,11 +75,27 @@ class Text:
     # Spans (start, stop) of "".join(lines) that are a user's text (`words.user_text`): every backend
     # escapes them as text and typesets as notation only the rest.
     user: tuple[tuple[int, int], ...] = ()
+    size: float = 0  # the font size a frame's layout chose (layout.framed); 0: the role's size in STYLES
+    # Set in the slide and column frames: attnviz's notation outside the user spans is typeset as math
+    # (exponents raised, subscripts lowered, minus signs): `line_runs` gives each line's runs.
+    math: bool = False
 
     @property
     def style(self) -> TextStyle:
-        """The role's style."""
-        return STYLES[self.role]
+        """The role's style (at the size the layout chose, if it chose one)."""
+        return _sized(self.role, self.size) if self.size else STYLES[self.role]
+
+    def line_runs(self) -> list[tuple[Run, ...]]:
+        """Each drawn line as runs (text, kind): kind "" plain, "user" a user's text, "sup" or "sub" a
+        raised or lowered script (`math_text`). A text that is not math is one plain run a line (user
+        spans kept)."""
+        runs: list[tuple[Run, ...]] = []
+        offset = 0
+        for line in self.lines:
+            spans = _spans_within(self.user, offset, offset + len(line))
+            runs.append(math_runs(line, spans) if self.math else plain_runs(line, spans))
+            offset += len(line)
+        return runs
 
     @property
     def text(self) -> str:
@@ -85,8 +106,9 @@ class Text:
         """(x0, y0, x1, y1) of each drawn line."""
         s = self.style
         boxes: list[tuple[float, float, float, float]] = []
+        runs = self.line_runs() if self.math else None
         for n, line in enumerate(self.lines):
-            width = measure(line.rstrip(), s)
+            width = runs_width(strip_runs(runs[n]), s) if runs is not None else measure(line.rstrip(), s)
             x = self.x + (self.indent if n else 0)
             x0 = x if self.anchor == "start" else x - width / 2 if self.anchor == "middle" else x - width  # "end"
             base = self.y + n * s.size * LEADING
@@ -168,6 +190,16 @@ class Layout:
             yield item
             if isinstance(item, Group):
                 stack.extend(reversed(item.children))
+
+
+@lru_cache(maxsize=256)
+def _sized(role: str, size: float) -> TextStyle:
+    return replace(STYLES[role], size=size)
+
+
+def _spans_within(spans: Iterable[tuple[int, int]], start: int, stop: int) -> tuple[tuple[int, int], ...]:
+    """`spans` clipped to [start, stop), counted from `start`."""
+    return tuple((max(a, start) - start, min(b, stop) - start) for a, b in spans if a < stop and b > start)
 
 
 def measure(text: str, style: TextStyle) -> float:

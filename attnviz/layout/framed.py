@@ -1,0 +1,131 @@
+"""The full figure (and the score table) made for a slide or a paper column: choices in a fixed order,
+each recorded in `Layout.choices`, until the figure fits its frame with every text at the frame's floor.
+
+The order (docs/frames.rst):
+
+1. always, in a slide or column: the chrome the slide or paper already carries is left to it (the badge,
+   the provenance note and the footer; their words stay in `<desc>`), and the notation is typeset
+   (`math_text`: raised exponents, subscripts, minus signs);
+2. a slide: the landscape arrangement (the grid at the left; the vectors and the captions beside it);
+   a column: the figure as tall as it needs, as wide as the column;
+3. normalizer captions instead of expanded ones (`e^1/Z_3`, with `Z_3` written once a row);
+4. masked cells drawn by their hatching alone (no "masked" word: the hatching and the cell's label say it);
+5. otherwise the figure does not fit, and the layout refuses in one line that names the ways out.
+
+Sizes are chosen for the frame, never shrunk after: a slide holds at most 1,280 × 720 units (960 × 720 at
+4:3), one unit a pixel of the slide as projected, so 16 units is the 12 pt floor and 24 the 18 pt one; a
+figure that needs less is given the slide's aspect (`fit_to_frame`) and drawn larger. A column's
+units are chosen so the smallest text prints at 7 pt at most as wide as the column.
+"""
+
+from __future__ import annotations
+
+from ..numbers.exact import InputError
+from ..records import replace
+from ..words.figure_text import with_normalizers
+from .figure import Metrics, lay_out
+from .frames import SLIDE_PX, fit_to_frame, text_floor_misses
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from ..engine.attention import Attention
+    from ..words.figure_text import FigureText
+    from .frames import Frame
+    from .items import Layout
+
+__all__ = ["SLIDE_SIZES", "COLUMN_SIZES", "lay_out_framed", "frame_metrics"]
+
+#: Font sizes on a slide, in its pixels at 1,280 × 720: every text at 16 or more, the grid's values and its
+#: caption at 24 or more (the 12 pt and 18 pt floors).
+SLIDE_SIZES = (("title", 32), ("panel-title", 28), ("subtitle", 20), ("badge", 16), ("note", 16), ("vectors", 18),
+               ("caption", 24), ("header", 20), ("score", 26), ("score-computed", 26), ("masked", 16),
+               ("softmax-heading", 20), ("softmax-scores", 18), ("softmax-weights", 18), ("footer", 16),
+               ("outputs-heading", 20), ("output", 18), ("elision", 26))
+#: Font sizes in a column, in units of which the column is at most (its width in pt) × 14 / 7 wide, so
+#: the smallest (14) prints at 7 pt or more.
+COLUMN_SIZES = (("title", 19), ("panel-title", 17), ("subtitle", 15), ("badge", 14), ("note", 14), ("vectors", 14),
+                ("caption", 15), ("header", 15), ("score", 17), ("score-computed", 17), ("masked", 14),
+                ("softmax-heading", 15), ("softmax-scores", 14), ("softmax-weights", 14), ("footer", 14),
+                ("outputs-heading", 15), ("output", 14), ("elision", 17))
+_COLUMN_MIN = min(size for _, size in COLUMN_SIZES)
+_COLUMN_WRAP = 640  # a wide column wraps where the doc figure does, so its text prints larger than the floor
+
+
+def frame_metrics(frame: Frame) -> Metrics:
+    """The sizes and arrangement a figure starts from in `frame` (choice 1 and 2 of the order)."""
+    if frame.is_slide:
+        width = SLIDE_PX[0] if frame.name == "slide" else frame.judged_px
+        return Metrics(sizes=SLIDE_SIZES, pad=32, cell_min_w=60, cell_h=54, cell_gap=6, cell_pad=12, chrome=False,
+                       math=True, beside=True, canvas_w=width, gutter=48, seed_cells=False)
+    widest = frame.width_in * 72 * _COLUMN_MIN / frame.floor_pt  # the widest layout whose 14 prints at 7 pt
+    pad = 12
+    return Metrics(sizes=COLUMN_SIZES, pad=pad, cell_min_w=34, cell_h=34, cell_gap=3, cell_pad=6, chrome=False,
+                   math=True, wrap=min(widest - 2 * pad, _COLUMN_WRAP), canvas_w=widest, gutter=24,
+                   seed_cells=False)
+
+
+def _canvas(frame: Frame, metrics: Metrics) -> tuple[float, float | None]:
+    """The largest layout (width, height) the frame holds (height None: a column grows downwards)."""
+    if frame.is_slide:
+        assert frame.aspect is not None  # a slide has a fixed shape
+        return metrics.canvas_w, metrics.canvas_w / frame.aspect
+    return metrics.canvas_w, None
+
+
+def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None = None,
+                   title_role: str = "title") -> Layout:
+    """`words` laid out for `frame` (a slide or a column), by the order above; an InputError when no
+    choice fits. `attention`: the figure's exact results, to rewrite its softmax captions (choice 3)."""
+    metrics = frame_metrics(frame)
+    choices = ["chrome left to the " + ("slide" if frame.is_slide else "paper") +
+               ": badge, provenance note and footer (their words are in this description)",
+               "notation typeset: exponents raised, subscripts lowered, minus signs"]
+    choices.append("landscape: the vectors and captions beside the grid" if frame.is_slide
+                   else "portrait: as wide as the column, as tall as it needs")
+    width, height = _canvas(frame, metrics)
+    layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
+    if not _fits(layout, width, height) and attention is not None and words.view != "scores":
+        normalized = with_normalizers(words, attention)
+        if normalized is not None:
+            words = normalized
+            choices.append("normalizer captions: e^a/Z_i, each row's Z_i written once")
+            layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
+    if not _fits(layout, width, height):
+        metrics = replace(metrics, masked_word=False)
+        choices.append("masked cells drawn by their hatching alone")
+        layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
+    if not _fits(layout, width, height):
+        raise InputError(_refusal(layout, frame, width, height, words.view), "frame")
+    placed = fit_to_frame(layout, frame)  # a slide's exact aspect; a figure smaller than the canvas draws larger
+    placed.desc = " ".join(part for part in (layout.desc, _chrome(words)) if part)
+    placed.choices = tuple(choices)
+    misses = text_floor_misses(placed, frame)
+    assert not misses, misses  # the sizes above are the floors or more: a text under one is a bug here
+    return placed
+
+
+def _fits(layout: Layout, width: float, height: float | None) -> bool:
+    return layout.width <= width + 1e-6 and (height is None or layout.height <= height + 1e-6)
+
+
+
+
+def _chrome(words: FigureText) -> str:
+    """The words of the chrome a frame leaves out, for `<desc>`."""
+    parts = [words.badge, words.note] + ([words.footer] if words.view != "scores" else [])
+    return "; ".join(part for part in parts if part) + "." if any(parts) else ""
+
+
+def _refusal(layout: Layout, frame: Frame, width: float, height: float | None, view: str) -> str:
+    """One line: how big the figure is at the frame's text floor, how big the frame is, and the ways out."""
+    size = f"{layout.width:.0f} × {layout.height:.0f}" if height is not None else f"{layout.width:.0f} wide"
+    room = f"{width:.0f} × {height:.0f}" if height is not None else f"{width:.0f}"
+    floor = f"{frame.min_size(width):.0f}-unit text" if frame.is_slide else f"{frame.floor_pt:g} pt text"
+    ways = ["--elide", "--view scores" if view != "scores" else "", "--view mask", "fewer tokens"]
+    if frame.name == "column":
+        ways.insert(0, "--frame column-wide")
+    if frame.name == "slide-4:3":
+        ways.insert(0, "--frame slide")
+    return (f"the figure is {size} at {floor}, past the {frame.name} frame's {room}; "
+            f"try {', '.join(way for way in ways if way)}")
+
