@@ -9,6 +9,7 @@ in PowerPoint, Keynote, LibreOffice and Google Slides. Nothing is a picture.
 from __future__ import annotations
 
 from ..layout.items import measure
+from ..layout.math_text import SCRIPT_SCALE, SUB_DROP, SUP_RISE, runs_width
 from ..layout.metrics import ASCENT, DESCENT
 from .painter import paint as paint_layout
 from .themes import get_theme
@@ -129,10 +130,11 @@ class PptxPainter:
         style = text.style
         height = (ASCENT + DESCENT) * style.size
         slack = 0.1 * style.size  # a little room, so no viewer wraps a line its own font draws wider
+        line_runs = text.line_runs()  # a frame's typeset notation: scripts as baseline-offset runs
         for n, line in enumerate(text.lines):
             if not line.strip():
                 continue
-            width = measure(line, style) + 2 * slack
+            width = (runs_width(line_runs[n], style) if text.math else measure(line, style)) + 2 * slack
             x = text.x + (text.indent if n else 0)
             x0 = {"start": x - slack, "middle": x - width / 2, "end": x - width + slack}[text.anchor]
             top = text.y + n * style.size * 1.35 - ASCENT * style.size
@@ -151,14 +153,23 @@ class PptxPainter:
             paragraph.alignment = {"start": PP_ALIGN.LEFT, "middle": PP_ALIGN.CENTER, "end": PP_ALIGN.RIGHT}[
                 text.anchor]
             paragraph.line_spacing = 1.0
-            run = paragraph.add_run()
-            run.text = line
-            font = run.font
-            font.name = _FONTS[style.family]
-            font.size = Pt(style.size * 0.75 * self.scale / EMU_PER_PX)  # 0.75 pt a pixel
-            font.bold = style.bold
-            font.italic = style.italic
-            font.color.rgb = self.colour(colour)
+            for piece, kind in line_runs[n] if text.math else ((line, ""),):
+                run = paragraph.add_run()
+                run.text = piece
+                font = run.font
+                font.name = _FONTS[style.family]
+                scale = SCRIPT_SCALE if kind in _BASELINES else 1
+                font.size = Pt(style.size * scale * 0.75 * self.scale / EMU_PER_PX)  # 0.75 pt a pixel
+                font.bold = style.bold
+                font.italic = style.italic
+                font.color.rgb = self.colour(colour)
+                if kind in _BASELINES:  # DrawingML's baseline offset, in thousandths of a percent of the size
+                    run._r.get_or_add_rPr().set("baseline", _BASELINES[kind])
+
+
+# A script's shift as DrawingML writes it: a percentage of its own size (1,000 a percent).
+_BASELINES = {"sup": str(round(SUP_RISE / SCRIPT_SCALE * 100_000)),
+              "sub": str(round(-SUB_DROP / SCRIPT_SCALE * 100_000))}
 
 
 def _see_through(shape: Shape, opacity: float) -> None:

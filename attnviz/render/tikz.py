@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from ..layout.items import LEADING, measure
+from ..layout.math_text import math_runs
 from .painter import DASHES, walk
 from .themes import COLOUR_NAMES, get_theme
 from .tex_escape import escape, typed_line, value_line
@@ -23,10 +24,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from ..layout.items import Group, Layout, Mark, Rect, Text
+    from ..layout.math_text import Run
     from .painter import Paint
     from .themes import Theme
 
-__all__ = ["PX", "VALUE_ROLES", "colour_definitions", "tikz_styles", "tikz_items", "picture", "TikzPainter"]
+__all__ = ["PX", "VALUE_ROLES", "colour_definitions", "tikz_styles", "tikz_items", "picture", "TikzPainter",
+           "script_runs"]
 
 PX = 0.75  # pt per layout unit (a CSS pixel)
 #: Roles whose lines are values, typed as math.
@@ -146,11 +149,25 @@ def _text(text: Text, colour: str) -> str:
         y = text.y + n * style.size * LEADING
         width = measure(line.strip(), style) * 10 / style.size  # in the node's unscaled points
         # The user's spans on this line are escaped as text; only attnviz's own notation is typeset.
-        content = typed_line(line.strip(), _spans_within(text.user, start, start + len(line.strip())), typeset)
+        spans = _spans_within(text.user, start, start + len(line.strip()))
+        if text.math and text.role not in VALUE_ROLES:  # a frame's typeset notation: its runs, scripts as such
+            content = script_runs(math_runs(line.strip(), spans))
+        else:
+            content = typed_line(line.strip(), spans, typeset)
         if "[U+" in content:
             content = rf"\attnvizfit{{{fmt(width)}pt}}{{{content}}}"
         nodes.append(rf"\node[{', '.join(options)}] at ({fmt(x)},{fmt(y)}) {{{content}}};")
     return "\n".join(nodes)
+
+
+def script_runs(runs: Iterable[Run]) -> str:
+    r"""Runs (`layout.math_text`) as LaTeX: every run's text escaped, scripts raised or lowered.
+
+    >>> script_runs((("S", ""), ("ij", "sub"), (" x_1", "user")))
+    'S\\textsubscript{ij} x\\_1'
+    """
+    return "".join(rf"\text{'superscript' if kind == 'sup' else 'subscript'}{{{escape(run)}}}"
+                   if kind in ("sup", "sub") else escape(run) for run, kind in runs)
 
 
 def _spans_within(spans: Iterable[tuple[int, int]], start: int, stop: int) -> tuple[tuple[int, int], ...]:
