@@ -157,8 +157,10 @@ class Figure(Drawable):
 
     def __init__(self, attention: Attention | None, highlight: Highlight | None, words: FigureText | MapText,
                  id_prefix: str | None = None, theme: ThemeName | Theme = "light", embed_font: bool = False,
-                 frame: str | Frame = "doc") -> None:
+                 frame: str | Frame = "doc", elided: Callable[[], FigureText] | None = None) -> None:
         self.attention = attention  # None for a mask map drawn without vectors
+        # The same words elided, for a slide or column frame the whole grid does not fit (None: no such choice)
+        self.elided = elided
         self.highlight = highlight
         self.words = words  # a MapText for the mask view
         self.theme: str = get_theme(theme).name
@@ -195,7 +197,7 @@ class Figure(Drawable):
         if frame.name != "doc" and cell is None and grid_top is None and not panel:
             from ..layout.framed import lay_out_framed  # start-up: only a slide or column figure needs it
 
-            layout = lay_out_framed(words, frame, self.attention, title_role)
+            layout = lay_out_framed(words, frame, self.attention, title_role, self.elided)
             return layout
         layout = lay_out(words, cell, grid_top, title_role, frame=frame)
         return layout

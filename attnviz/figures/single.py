@@ -17,6 +17,8 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from ..words.figure_text import FigureText
+
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
                          SoftmaxForm, ThemeName, Vectors, View, FrameName)
 
@@ -105,12 +107,23 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
     check_values(attention)
     marks = parse_targets(highlight, attention, index_base)
     q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
-    words = describe(attention, marks,
-                     title=None if title is None else check_text(title, "title"),
-                     subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
-                     q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
-                     shown=shown, base=index_base)
-    return Figure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame)
+    def words_for(shown: tuple[Sequence[int], Sequence[int]] | None) -> FigureText:
+        return describe(attention, marks,
+                        title=None if title is None else check_text(title, "title"),
+                        subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
+                        q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
+                        shown=shown, base=index_base)
+
+    def elided() -> FigureText:
+        """The same figure's words, elided (a frame's choice when the whole grid does not fit)."""
+        from ..words.figure_text import shown_positions  # start-up: only a frame that elides needs them
+        from ..words.highlight import named_positions
+
+        named_rows, named_columns = named_positions(highlight, index_base)
+        return words_for((shown_positions(n_q, named_rows), shown_positions(n_k, named_columns)))
+
+    return Figure(attention, marks, words_for(shown), id_prefix=id_prefix, theme=theme, embed_font=embed_font,
+                  frame=frame, elided=None if elide else elided)
 
 
 

@@ -105,7 +105,8 @@ class Metrics:
     draw the badge, the provenance note and the footer; `math`: typeset the notation (`math_text`);
     `beside`: the landscape arrangement, the vectors and captions in a column right of the grid, the
     figure `canvas_w` wide; `masked_word`: write "masked" in masked cells (their hatching says it too);
-    `seed_cells`: size cells for the word "masked" as if it were a value, as the seed does."""
+    `seed_cells`: size cells for the word "masked" as if it were a value, as the seed does; `section_gap`,
+    `row_pad`: vertical room after the vectors and around each softmax row."""
 
     sizes: tuple[tuple[str, float], ...] = ()
     pad: float = PAD
@@ -121,6 +122,8 @@ class Metrics:
     gutter: float = 40
     masked_word: bool = True
     seed_cells: bool = True
+    section_gap: float = 24  # between the vectors and the grid's caption
+    row_pad: float = 7  # above and below each softmax row's lines
 
 
 DOC_METRICS = Metrics()
@@ -214,10 +217,10 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
     y_top = y
     vectors_wrap = right_w if m.beside else None
     add_text("vectors", split_keep(words.q_line, "; "), x0, gap_after=4, finer=(",",), wrap_at=vectors_wrap)
-    add_text("vectors", split_keep(words.k_line, "; "), x0, gap_after=4 if words.more_vectors else 24, finer=(",",),
-             wrap_at=vectors_wrap)
+    add_text("vectors", split_keep(words.k_line, "; "), x0, gap_after=4 if words.more_vectors else m.section_gap,
+             finer=(",",), wrap_at=vectors_wrap)
     for n, line in enumerate(words.more_vectors, 1):
-        add_text("vectors", split_keep(line, "; "), x0, gap_after=24 if n == len(words.more_vectors) else 4,
+        add_text("vectors", split_keep(line, "; "), x0, gap_after=m.section_gap if n == len(words.more_vectors) else 4,
                  finer=(",",), wrap_at=vectors_wrap)
     y_right = y
     if m.beside:
@@ -263,7 +266,7 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
 
     # Softmax panel: one group per row, highlighted rows get a tinted band and a bar.
     add_text("softmax-heading", split_keep(words.softmax_heading, " "), x0, gap_after=8)
-    row_pad_x, row_pad_y = 12, 7
+    row_pad_x, row_pad_y = 12, m.row_pad
     head_w = width("weights ", "softmax-weights")
     rows: list[tuple[SoftmaxRow, float, float, Text, Text]] = []
     for row in words.softmax_rows:
@@ -303,14 +306,14 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
         outputs: list[tuple[OutputRow, float, float, Text]] = []
         for output in words.output_rows:
             top = y
-            line = text("output", x0 + row_pad_x, top + 3 + ASCENT * style("output").size,
-                        wrap(split_keep(output.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24,
-                             style=style("output"), math=math("output")), indent=24)
-            y = top + 3 + height("output", len(line.lines)) + 3
-            outputs.append((output, top, y, line))
+            placed = text("output", x0 + row_pad_x, top + 3 + ASCENT * style("output").size,
+                          wrap(split_keep(output.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24,
+                               style=style("output"), math=math("output")), indent=24)
+            y = top + 3 + height("output", len(placed.lines)) + 3
+            outputs.append((output, top, y, placed))
         panel_w = max([panel_w] + [right_edge(o[3]) + row_pad_x - x0 for o in outputs])
-        for output, top, bottom, line in outputs:
-            items.append(_output_row(output, top, bottom, line, panel_w, x0))
+        for output, top, bottom, placed in outputs:
+            items.append(_output_row(output, top, bottom, placed, panel_w, x0))
 
     if m.chrome:
         y += 14

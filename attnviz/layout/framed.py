@@ -10,7 +10,8 @@ The order (docs/frames.rst):
    a column: the figure as tall as it needs, as wide as the column;
 3. normalizer captions instead of expanded ones (`e^1/Z_3`, with `Z_3` written once a row);
 4. masked cells drawn by their hatching alone (no "masked" word: the hatching and the cell's label say it);
-5. otherwise the figure does not fit, and the layout refuses in one line that names the ways out.
+5. elision: the first and last rows and keys, with ⋮ and ⋯ for the rest (as `elide=True` draws them);
+6. otherwise the figure does not fit, and the layout refuses in one line that names the ways out.
 
 Sizes are chosen for the frame, never shrunk after: a slide holds at most 1,280 × 720 units (960 × 720 at
 4:3), one unit a pixel of the slide as projected, so 16 units is the 12 pt floor and 24 the 18 pt one; a
@@ -28,6 +29,8 @@ from .frames import SLIDE_PX, fit_to_frame, text_floor_misses
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..engine.attention import Attention
     from ..words.figure_text import FigureText
     from .frames import Frame
@@ -55,8 +58,9 @@ def frame_metrics(frame: Frame) -> Metrics:
     """The sizes and arrangement a figure starts from in `frame` (choice 1 and 2 of the order)."""
     if frame.is_slide:
         width = SLIDE_PX[0] if frame.name == "slide" else frame.judged_px
-        return Metrics(sizes=SLIDE_SIZES, pad=32, cell_min_w=60, cell_h=54, cell_gap=6, cell_pad=12, chrome=False,
-                       math=True, beside=True, canvas_w=width, gutter=48, seed_cells=False)
+        return Metrics(sizes=SLIDE_SIZES, pad=32, cell_min_w=52, cell_h=50, cell_gap=5, cell_pad=9, chrome=False,
+                       math=True, beside=True, canvas_w=width, gutter=48, seed_cells=False, section_gap=16,
+                       row_pad=5)
     widest = frame.width_in * 72 * _COLUMN_MIN / frame.floor_pt  # the widest layout whose 14 prints at 7 pt
     pad = 12
     return Metrics(sizes=COLUMN_SIZES, pad=pad, cell_min_w=34, cell_h=34, cell_gap=3, cell_pad=6, chrome=False,
@@ -73,26 +77,38 @@ def _canvas(frame: Frame, metrics: Metrics) -> tuple[float, float | None]:
 
 
 def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None = None,
-                   title_role: str = "title") -> Layout:
+                   title_role: str = "title", elided: Callable[[], FigureText] | None = None) -> Layout:
     """`words` laid out for `frame` (a slide or a column), by the order above; an InputError when no
-    choice fits. `attention`: the figure's exact results, to rewrite its softmax captions (choice 3)."""
+    choice fits. `attention`: the figure's exact results, to rewrite its softmax captions (choice 3);
+    `elided`: the same figure's words elided, for choice 5 (None: the figure is elided or cannot be)."""
     metrics = frame_metrics(frame)
     choices = ["chrome left to the " + ("slide" if frame.is_slide else "paper") +
                ": badge, provenance note and footer (their words are in this description)",
-               "notation typeset: exponents raised, subscripts lowered, minus signs"]
-    choices.append("landscape: the vectors and captions beside the grid" if frame.is_slide
-                   else "portrait: as wide as the column, as tall as it needs")
+               "notation typeset: exponents raised, subscripts lowered, minus signs",
+               "landscape: the vectors and captions beside the grid" if frame.is_slide
+               else "portrait: as wide as the column, as tall as it needs"]
     width, height = _canvas(frame, metrics)
     layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
-    if not _fits(layout, width, height) and attention is not None and words.view != "scores":
-        normalized = with_normalizers(words, attention)
-        if normalized is not None:
-            words = normalized
-            choices.append("normalizer captions: e^a/Z_i, each row's Z_i written once")
-            layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
-    if not _fits(layout, width, height):
-        metrics = replace(metrics, masked_word=False)
-        choices.append("masked cells drawn by their hatching alone")
+    for choice in ("normalizer", "hatching", "elision"):
+        if _fits(layout, width, height):
+            break
+        if choice == "normalizer":
+            changed = with_normalizers(words, attention) if attention is not None and words.view != "scores" else None
+            said = "normalizer captions: e^a/Z_i, each row's Z_i written once"
+        elif choice == "hatching":
+            changed, metrics = words, replace(metrics, masked_word=False)
+            said = "masked cells drawn by their hatching alone"
+        else:
+            changed = elided() if elided is not None else None
+            if changed is not None and not changed.elided:  # short enough to draw whole: nothing to leave out
+                changed = None
+            if changed is not None and words.softmax == "normalizer":
+                changed = with_normalizers(changed, attention) if attention is not None else None
+            said = f"elided: {changed.elided}" if changed is not None else ""
+        if changed is None:
+            continue
+        words = changed
+        choices.append(said)
         layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
     if not _fits(layout, width, height):
         raise InputError(_refusal(layout, frame, width, height, words.view), "frame")
@@ -121,7 +137,8 @@ def _refusal(layout: Layout, frame: Frame, width: float, height: float | None, v
     size = f"{layout.width:.0f} × {layout.height:.0f}" if height is not None else f"{layout.width:.0f} wide"
     room = f"{width:.0f} × {height:.0f}" if height is not None else f"{width:.0f}"
     floor = f"{frame.min_size(width):.0f}-unit text" if frame.is_slide else f"{frame.floor_pt:g} pt text"
-    ways = ["--elide", "--view scores" if view != "scores" else "", "--view mask", "fewer tokens"]
+    # (Elision is a choice of its own, tried before this: --elide would add nothing.)
+    ways = ["--view scores" if view != "scores" else "", "--view mask", "fewer tokens"]
     if frame.name == "column":
         ways.insert(0, "--frame column-wide")
     if frame.name == "slide-4:3":

@@ -53,7 +53,8 @@ def _minus(text: str) -> str:
 def _typeset(segment: str) -> list[Run]:
     """Runs of one generated segment (no user text in it)."""
     runs: list[Run] = []
-    plain, at = [], 0
+    plain: list[str] = []
+    at = 0
 
     def flush() -> None:
         if plain:
