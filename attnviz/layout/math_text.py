@@ -33,7 +33,8 @@ SCRIPT_SCALE = 0.7  # a script's size, of its line's
 SUP_RISE, SUB_DROP = 0.36, 0.18  # how far a superscript's baseline rises and a subscript's drops, in em of the line
 
 # One alternative a construct; the minus sign is a minus only where a number (or a bracket) follows an
-# operator, a bracket, a separator or the start: "sliding-window" keeps its hyphen.
+# operator, a bracket, a separator or the start, or between two one-character indices (j-i): the mask
+# "sliding-window" keeps its hyphen.
 _NOTATION = re.compile(
     r"\^\((?P<sup_group>[^()]*)\)"  # e^(-1), e^(1/2): the brackets only group the exponent
     r"|\^(?P<sup>[0-9]+)"  # e^12
@@ -41,6 +42,7 @@ _NOTATION = re.compile(
     r"|(?<![A-Za-z0-9_])(?P<vector>[QKV])(?P<index>[ij])(?![A-Za-z0-9_])"  # Qi·Kj
     r"|(?P<relation><=|>=|!=)"
     r"|(?<![^\s(\[=,+;/:*·])-(?=[0-9√(])"
+    r"|(?<=(?<![A-Za-z0-9])[a-z0-9])-(?=[a-z0-9](?![A-Za-z0-9]))"  # j-i, i-1: a difference of indices
 )
 _RELATIONS = {"<=": "≤", ">=": "≥", "!=": "≠"}
 

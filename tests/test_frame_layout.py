@@ -1,0 +1,205 @@
+"""The single figure made for its frame (layout.framed), on its boxes: a slide's exact aspect, no text under
+the frame's floor, nothing overlapping or spilling, the same canvas for every step of a walkthrough, typeset
+notation in every backend, and a refusal in one line when nothing fits."""
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_layout import assert_clean
+
+import attnviz
+from attnviz.layout.frames import get_frame, text_floor_misses
+from attnviz.layout.math_text import SCRIPT_SCALE
+from attnviz.numbers.exact import InputError
+from attnviz.publish.walkthrough.decode import decode_walkthrough
+from attnviz.publish.walkthrough.flash import flash_walkthrough
+from attnviz.publish.walkthrough.scores import walkthrough
+from attnviz.render.tikz import tikz_items
+
+FRAMES = ("slide", "slide-4:3", "column", "column-wide")
+SIX = [[1, 0], [0, 1], [1, 1], [2, 0], [0, 2], [1, 2]]
+SENTENCE = "The cat sat on the mat".split()
+FIGURES = {
+    "seed": {},
+    "sentence": {"q": SIX, "k": SIX, "tokens": SENTENCE},
+    "alibi": {"q": SIX, "k": SIX, "tokens": SENTENCE, "bias": "alibi=head:1/8", "show": "logits"},
+    "scores": {"view": "scores"},
+    "sentence-scores": {"q": SIX, "k": SIX, "tokens": SENTENCE, "view": "scores"},
+    "values": {"v": [[1, 0], [0, 1], [1, 1]], "highlight": ["output", "row=3"]},
+}
+#: What a 4:3 slide cannot hold at 16 px (10 by 13.3 inches of captions): refused, in one line.
+REFUSED = {("slide-4:3", "sentence"), ("slide-4:3", "alibi")}
+
+
+def check_framed(layout, frame_name):
+    frame = get_frame(frame_name)
+    if frame.is_slide:
+        assert layout.width / layout.height == pytest.approx(16 / 9 if frame_name == "slide" else 4 / 3, rel=1e-12)
+        assert layout.width <= frame.judged_px + 1e-6  # the sizes are the floors or more at the slide's pixels
+    else:
+        assert layout.width <= frame.width_in * 72 * 14 / 7 + 1e-6
+    assert text_floor_misses(layout, frame) == []
+    assert_clean(layout)
+    assert layout.choices  # said in <desc>
+
+
+def smallest_px(layout, frame_name, roles=None):
+    """The smallest text, in the slide's pixels (or the column's printed points)."""
+    frame = get_frame(frame_name)
+    scale = (frame.judged_px if frame.is_slide else frame.width_in * 72) / layout.width
+    return min(t.style.size * scale for t in layout.walk() if hasattr(t, "lines") and (roles is None or t.role in roles))
+
+
+@pytest.mark.parametrize("frame", FRAMES)
+@pytest.mark.parametrize("name", FIGURES)
+def test_each_figure_fits_each_frame_or_refuses_in_one_line(name, frame):
+    fig = attnviz.figure(frame=frame, **FIGURES[name])
+    if (frame, name) in REFUSED:
+        with pytest.raises(InputError) as refused:
+            fig.layout()
+        assert "\n" not in str(refused.value) and "--view mask" in str(refused.value)
+        return
+    layout = fig.layout()
+    check_framed(layout, frame)
+    if get_frame(frame).is_slide:
+        assert smallest_px(layout, frame) >= 16 - 1e-9
+        assert smallest_px(layout, frame, {"score", "score-computed", "caption"}) >= 24 - 1e-9
+    else:
+        assert smallest_px(layout, frame) >= 7 - 1e-9
+
+
+def steps(kind, frame):
+    if kind == "scores":
+        return walkthrough(attnviz.figure(frame=frame))[1]
+    if kind == "flash":
+        return flash_walkthrough(attnviz.figure(SIX, SIX, frame=frame), (2, 2))[1]
+    return decode_walkthrough(attnviz.figure(SIX, SIX, mask="window=3", frame=frame), 2)[1]
+
+
+@pytest.mark.parametrize("frame", FRAMES)
+@pytest.mark.parametrize("kind", ["scores", "flash", "decode"])
+def test_every_walkthrough_step_fits_and_stays_put(kind, frame):
+    figures = steps(kind, frame)
+    if (frame, kind) in REFUSED:
+        with pytest.raises(InputError):
+            figures[0].layout()
+        return
+    layouts = [figure.layout() for figure in figures]
+    assert len(layouts) > 1
+    assert len({(layout.width, layout.height) for layout in layouts}) == 1  # the steps stay put
+    assert len({layout.grid for layout in layouts}) == 1
+    for layout in layouts:
+        check_framed(layout, frame)
+
+
+def test_the_doc_frame_is_the_seed_figure_byte_for_byte():
+    assert attnviz.figure(frame="doc").svg() == attnviz.figure().svg()
+    assert attnviz.figure(frame="doc").layout().choices == ()
+
+
+def test_the_choices_come_in_order_and_are_said_in_desc():
+    seed = attnviz.figure(frame="slide")
+    assert [c.split(":")[0] for c in seed.layout().choices] == ["chrome left to the slide", "notation typeset",
+                                                                 "landscape"]
+    sentence = attnviz.figure(SIX, SIX, tokens=SENTENCE, frame="slide").layout()
+    assert sentence.choices[3].startswith("normalizer captions")
+    svg = seed.svg()
+    desc = re.search(r"<desc[^>]*>(.*?)</desc>", svg).group(1)
+    assert "Laid out to fit: chrome left to the slide" in desc
+    # the chrome a slide leaves out keeps its words in <desc>
+    assert "exact scores, exact causal mask, named softmax" in desc and "no decimal attention weights" in desc
+    assert "attnviz-badge" not in svg and "attnviz-footer-text" not in svg
+
+
+def test_a_long_figure_is_elided_to_fit_a_slide():
+    q = [[i % 3, (i * 2) % 5 - 2] for i in range(16)]
+    layout = attnviz.figure(q, q, frame="slide").layout()
+    check_framed(layout, "slide")
+    assert any(choice.startswith("elided: rows 5–14 and keys 5–14 not shown") for choice in layout.choices)
+
+
+def test_what_no_choice_fits_is_refused_in_one_line_naming_the_way_out():
+    q = [[i % 3, (i * 2) % 5 - 2] for i in range(8)]  # 8 tokens: drawn whole (too short to elide), too tall
+    with pytest.raises(InputError) as refused:
+        attnviz.figure(q, q, frame="slide").layout()
+    message = str(refused.value)
+    assert "\n" not in message and "--view scores" in message and "--view mask" in message
+    check_framed(attnviz.figure(q, q, frame="slide", view="scores").layout(), "slide")  # the way out works
+
+
+def test_exponents_are_raised_smaller_tspans_and_minus_signs_are_minus_signs():
+    svg = attnviz.figure([[1, 0], [0, -1], [1, 1]], [[1, 0], [0, 1], [1, 1]], frame="slide").svg()
+    size = 18 * SCRIPT_SCALE
+    assert re.search(rf'<tspan dy="-[\d.]+" font-size="{size:g}">0</tspan>', svg)  # e⁰, raised
+    assert re.search(rf'<tspan dy="[\d.]+" font-size="{24 * SCRIPT_SCALE:g}">ij</tspan>', svg)  # S_ij, lowered
+    texts = re.findall(r"<text[^>]*>(.*?)</text>", svg)
+    assert not any("^" in text for text in texts)
+    assert "−1" in svg  # the score −1 and e^(−1), with U+2212
+    # the doc frame keeps the seed's text exactly
+    assert "e^0/(e^0+e^1)" in attnviz.figure().svg()
+
+
+def test_the_screen_reader_text_stays_plain():
+    kwargs = {"q": [[1, 0], [0, -1]], "k": [[1, 0], [0, 1]]}
+    slide, doc = attnviz.figure(frame="slide", **kwargs).svg(), attnviz.figure(**kwargs).svg()
+
+    def spoken(svg):
+        return re.findall(r'aria-(?:description|label)="([^"]*)"', svg)
+
+    assert spoken(slide) == spoken(doc) and spoken(slide)
+    assert not any("−" in text or "\u2070" in text for text in spoken(slide))
+
+
+def test_a_user_s_labels_are_never_typeset():
+    labels = ["e^2", "x_1", "a-1"]
+    fig = attnviz.figure([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], [1, 1]], tokens=labels, frame="slide")
+    svg = fig.svg()
+    assert "Q(e^2)=(1,0)" in svg and "K(x_1)=(0,1)" in svg and "Q(a-1)=(1,1)" in svg
+    texts = [t for t in fig.layout().walk() if getattr(t, "role", "") == "vectors"]
+    user_runs = [run for t in texts for line in t.line_runs() for run in line if run[1] == "user"]
+    assert ("e^2", "user") in user_runs and ("x_1", "user") in user_runs
+
+
+def test_tikz_and_powerpoint_paint_the_scripts():
+    layout = attnviz.figure(frame="slide").layout()
+    tikz = "\n".join(tikz_items(layout))
+    assert r"\frac{e^{0}}{e^{0}+e^{1}}" in tikz  # the values through value_line: $e^{1}$, stacked fractions
+    assert r"S\textsubscript{ij}" in tikz  # the caption's subscript
+    from pptx import Presentation
+
+    from attnviz.render.pptx import paint
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])
+    paint(slide, layout, "light", 0, 0, 9525)
+    xml = slide.shapes._spTree.xml
+    assert xml.count('baseline="51429"') >= 6 and 'baseline="-25714"' in xml  # raised and lowered runs
+
+
+def test_widths_measure_scripts_at_their_size():
+    layout = attnviz.figure(frame="column").layout()
+    weights = [t for t in layout.walk() if getattr(t, "role", "") == "softmax-weights"][1]
+    (box,) = weights.line_boxes()
+    from attnviz.layout.items import measure
+
+    flat = measure(weights.text.replace("^", ""), weights.style)
+    assert box[2] - box[0] < flat  # "e⁰" is narrower than "e0"
+
+
+small = st.integers(-9, 9) | st.fractions(-9, 9, max_denominator=4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 6), st.integers(1, 3), st.data())
+def test_random_small_figures_fit_a_slide_or_refuse_in_one_line(n, d, data):
+    vector = st.lists(small, min_size=d, max_size=d)
+    q = data.draw(st.lists(vector, min_size=n, max_size=n))
+    k = data.draw(st.lists(vector, min_size=n, max_size=n))
+    try:
+        layout = attnviz.figure(q, k, frame="slide", highlight=["softmax", "row=1"]).layout()
+    except InputError as refused:
+        assert "\n" not in str(refused) and "--view mask" in str(refused)
+        return
+    check_framed(layout, "slide")
