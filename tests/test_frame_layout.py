@@ -11,6 +11,7 @@ from test_layout import assert_clean
 
 import attnviz
 from attnviz.layout.frames import get_frame, text_floor_misses
+from attnviz.layout.items import Text
 from attnviz.layout.math_text import SCRIPT_SCALE
 from attnviz.numbers.exact import InputError
 from attnviz.publish.walkthrough.decode import decode_walkthrough
@@ -49,7 +50,8 @@ def smallest_px(layout, frame_name, roles=None):
     """The smallest text, in the slide's pixels (or the column's printed points)."""
     frame = get_frame(frame_name)
     scale = (frame.judged_px if frame.is_slide else frame.width_in * 72) / layout.width
-    return min(t.style.size * scale for t in layout.walk() if hasattr(t, "lines") and (roles is None or t.role in roles))
+    texts = [t for t in layout.walk() if isinstance(t, Text) and (roles is None or t.role in roles)]
+    return min(t.style.size * scale for t in texts)
 
 
 @pytest.mark.parametrize("frame", FRAMES)
@@ -203,3 +205,31 @@ def test_random_small_figures_fit_a_slide_or_refuse_in_one_line(n, d, data):
         assert "\n" not in str(refused) and "--view mask" in str(refused)
         return
     check_framed(layout, "slide")
+
+
+def test_verbose_says_the_choices_and_a_refusal_is_one_line_exit_2():
+    from clirun import run_cli
+
+    said = run_cli("render", "--frame", "slide", "--verbose", "-o", "-")
+    assert said.code == 0 and said.stdout.startswith("<svg")
+    choices = attnviz.figure(frame="slide").layout().choices
+    assert said.stderr.splitlines() == [f"attnviz: frame slide: {choice}" for choice in choices]
+    eight = "1,0;0,1;1,1;2,0;0,2;1,2;2,1;1,-2"
+    refused = run_cli("render", "--frame", "slide", "--q", eight, "--k", eight, "-o", "-")
+    assert refused.code == 2 and refused.stdout == ""
+    assert len(refused.stderr.splitlines()) == 1 and refused.stderr.startswith("attnviz: error: ")
+    assert "--view mask" in refused.stderr
+
+
+@pytest.mark.parametrize("frame", ["slide", "column"])
+def test_a_page_s_sections_take_the_frame(frame):
+    from dataclasses import replace
+
+    from attnviz.publish.document import build_figures, default_document
+
+    document = default_document()
+    figures = build_figures(replace(document, figure={**document.figure, "frame": frame}))
+    layouts = [figure.layout() for figure in figures]
+    assert len({(layout.width, layout.height) for layout in layouts}) == 1
+    for layout in layouts:
+        check_framed(layout, frame)

@@ -136,7 +136,7 @@ def _refusal(layout: Layout, frame: Frame, width: float, height: float | None, v
     """One line: how big the figure is at the frame's text floor, how big the frame is, and the ways out."""
     size = f"{layout.width:.0f} × {layout.height:.0f}" if height is not None else f"{layout.width:.0f} wide"
     room = f"{width:.0f} × {height:.0f}" if height is not None else f"{width:.0f}"
-    floor = f"{frame.min_size(width):.0f}-unit text" if frame.is_slide else f"{frame.floor_pt:g} pt text"
+    floor = f"{frame.min_size(frame.judged_px):.0f} px text" if frame.is_slide else f"{frame.floor_pt:g} pt text"
     # (Elision is a choice of its own, tried before this: --elide would add nothing.)
     ways = ["--view scores" if view != "scores" else "", "--view mask", "fewer tokens"]
     if frame.name == "column":
