@@ -6,6 +6,8 @@ from ..words.a11y import cell_label
 from ..words.user_text import user_spans
 from .items import (LEADING, STYLES, Group, Layout, Mark, Rect, Text, TextStyle, measure, right_edge, text_height,
                     translate)
+from functools import lru_cache
+
 from .math_text import math_runs, runs_width
 from .metrics import ASCENT, DESCENT
 from ..records import dataclass, replace
@@ -145,8 +147,8 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
     n_k = len(words.k_labels)
     pad, cell_pad, cell_gap, cell_h = m.pad, m.cell_pad, m.cell_gap, m.cell_h
 
-    def style(role: str) -> TextStyle:
-        return STYLES[role] if role not in sizes else replace(STYLES[role], size=sizes[role])
+    styles = {**STYLES, **{role: replace(STYLES[role], size=size) for role, size in sizes.items()}}
+    style = styles.__getitem__
 
     def math(role: str) -> bool:
         return m.math and role not in _PLAIN_ROLES
@@ -329,7 +331,14 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
 
 def math_width(text: str, style: TextStyle, math: bool = False) -> float:
     """Advance width of a generated `text` in `style`, typeset (`math_text`) when `math`."""
-    return runs_width(math_runs(text, ()), style) if math else measure(text, style)
+    if not math:
+        return measure(text, style)
+    return _typeset_width(text, style.size, style.family, style.bold, style.italic)
+
+
+@lru_cache(maxsize=8192)  # keyed by plain values: a style record hashes slowly
+def _typeset_width(text: str, size: float, family: str, bold: bool, italic: bool) -> float:
+    return runs_width(math_runs(text, ()), TextStyle(size, family, bold, italic))
 
 
 _CELL_NOUN = {"scores": "score", "logits": "logit", "bias": "bias"}  # what a kept cell's text is, for screen readers

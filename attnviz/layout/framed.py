@@ -88,10 +88,16 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
                "landscape: the vectors and captions beside the grid" if frame.is_slide
                else "portrait: as wide as the column, as tall as it needs"]
     width, height = _canvas(frame, metrics)
-    layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
-    for choice in ("normalizer", "hatching", "elision"):
-        if _fits(layout, width, height):
+    # A grid bigger than the frame on its own is elided first: no caption choice could make room for it.
+    plan = ("elision", "normalizer", "hatching") if _grid_too_big(words, metrics, width, height) else (
+        "normalizer", "hatching", "elision", "normalizer", "hatching")
+    layout = None if plan[0] == "elision" else lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
+    done: set[str] = set()
+    for choice in plan:
+        if layout is not None and _fits(layout, width, height):
             break
+        if choice in done:
+            continue
         if choice == "normalizer":
             changed = with_normalizers(words, attention) if attention is not None and words.view != "scores" else None
             said = "normalizer captions: e^a/Z_i, each row's Z_i written once"
@@ -102,13 +108,16 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
             changed = elided() if elided is not None else None
             if changed is not None and not changed.elided:  # short enough to draw whole: nothing to leave out
                 changed = None
-            if changed is not None and words.softmax == "normalizer":
-                changed = with_normalizers(changed, attention) if attention is not None else None
+            if changed is not None and words.softmax == "normalizer" and attention is not None:
+                changed = with_normalizers(changed, attention) or changed
             said = f"elided: {changed.elided}" if changed is not None else ""
         if changed is None:
             continue
+        done.add(choice)
         words = changed
         choices.append(said)
+        layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
+    if layout is None:
         layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
     if not _fits(layout, width, height):
         raise InputError(_refusal(layout, frame, width, height, words.view), "frame")
@@ -118,6 +127,13 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
     misses = text_floor_misses(placed, frame)
     assert not misses, misses  # the sizes above are the floors or more: a text under one is a bug here
     return placed
+
+
+def _grid_too_big(words: FigureText, metrics: Metrics, width: float, height: float | None) -> bool:
+    """Whether the grid's cells alone, at their smallest, are taller or wider than the frame."""
+    rows, columns = len(words.cells), len(words.k_labels)
+    return (columns * (metrics.cell_min_w + metrics.cell_gap) > width
+            or (height is not None and rows * (metrics.cell_h + metrics.cell_gap) > height))
 
 
 def _fits(layout: Layout, width: float, height: float | None) -> bool:

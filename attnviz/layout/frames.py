@@ -69,7 +69,7 @@ FRAME_NAMES = tuple(FRAMES)
 def get_frame(name: str | Frame, where: str = "frame") -> Frame:
     """The frame called `name`, or an InputError naming the choices.
 
-    >>> get_frame("slide").aspect == 16 / 9
+    >>> abs(get_frame("slide").aspect - 16 / 9) < 1e-12
     True
     >>> round(get_frame("slide").min_size(1280), 1), round(get_frame("slide").min_size(1280, main=True), 1)
     (16.0, 24.0)

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     Item: TypeAlias = "Text | Rect | Mark | Group"  # what a layout holds
 
 __all__ = ["TextStyle", "STYLES", "LEADING", "Text", "Rect", "Mark", "Group", "Layout", "measure", "text_height",
-           "right_edge", "translate"]
+           "right_edge", "translate",
+           "spans_within"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +93,7 @@ class Text:
         runs: list[tuple[Run, ...]] = []
         offset = 0
         for line in self.lines:
-            spans = _spans_within(self.user, offset, offset + len(line))
+            spans = spans_within(self.user, offset, offset + len(line))
             runs.append(math_runs(line, spans) if self.math else plain_runs(line, spans))
             offset += len(line)
         return runs
@@ -197,7 +198,7 @@ def _sized(role: str, size: float) -> TextStyle:
     return replace(STYLES[role], size=size)
 
 
-def _spans_within(spans: Iterable[tuple[int, int]], start: int, stop: int) -> tuple[tuple[int, int], ...]:
+def spans_within(spans: Iterable[tuple[int, int]], start: int, stop: int) -> tuple[tuple[int, int], ...]:
     """`spans` clipped to [start, stop), counted from `start`."""
     return tuple((max(a, start) - start, min(b, stop) - start) for a, b in spans if a < stop and b > start)
 

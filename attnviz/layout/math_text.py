@@ -15,6 +15,7 @@ draws as it is. A frame that typesets it splits each drawn line into runs once, 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .metrics import text_width
 
@@ -45,6 +46,7 @@ _NOTATION = re.compile(
     r"|(?<=(?<![A-Za-z0-9])[a-z0-9])-(?=[a-z0-9](?![A-Za-z0-9]))"  # j-i, i-1: a difference of indices
 )
 _RELATIONS = {"<=": "≤", ">=": "≥", "!=": "≠"}
+_MAYBE = re.compile(r"[\^_<>!-]|[QKV][ij]")  # a segment without any of these is plain text: the common case
 
 
 def _minus(text: str) -> str:
@@ -54,6 +56,8 @@ def _minus(text: str) -> str:
 
 def _typeset(segment: str) -> list[Run]:
     """Runs of one generated segment (no user text in it)."""
+    if not _MAYBE.search(segment):
+        return [(segment, "")] if segment else []
     runs: list[Run] = []
     plain: list[str] = []
     at = 0
@@ -86,7 +90,8 @@ def _typeset(segment: str) -> list[Run]:
     return [run for run in runs if run[0]]
 
 
-def math_runs(line: str, user: Sequence[tuple[int, int]]) -> tuple[Run, ...]:
+@lru_cache(maxsize=8192)  # a figure measures the same pieces again as it wraps, and once more as it draws
+def math_runs(line: str, user: tuple[tuple[int, int], ...]) -> tuple[Run, ...]:
     """`line` as runs: each `user` span ((start, stop) in `line`) one "user" run, as given; the generated
     parts between them typeset (`_typeset`)."""
     runs: list[Run] = []

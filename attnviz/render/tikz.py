@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from ..layout.items import LEADING, measure
+from ..layout.items import LEADING, measure, spans_within
 from ..layout.math_text import math_runs
 from .painter import DASHES, walk
 from .themes import COLOUR_NAMES, get_theme
@@ -149,7 +149,7 @@ def _text(text: Text, colour: str) -> str:
         y = text.y + n * style.size * LEADING
         width = measure(line.strip(), style) * 10 / style.size  # in the node's unscaled points
         # The user's spans on this line are escaped as text; only attnviz's own notation is typeset.
-        spans = _spans_within(text.user, start, start + len(line.strip()))
+        spans = spans_within(text.user, start, start + len(line.strip()))
         if text.math and text.role not in VALUE_ROLES:  # a frame's typeset notation: its runs, scripts as such
             content = script_runs(math_runs(line.strip(), spans))
         else:
@@ -168,8 +168,3 @@ def script_runs(runs: Iterable[Run]) -> str:
     """
     return "".join(rf"\text{'superscript' if kind == 'sup' else 'subscript'}{{{escape(run)}}}"
                    if kind in ("sup", "sub") else escape(run) for run, kind in runs)
-
-
-def _spans_within(spans: Iterable[tuple[int, int]], start: int, stop: int) -> tuple[tuple[int, int], ...]:
-    """`spans` clipped to [start, stop), counted from `start`."""
-    return tuple((max(a, start) - start, min(b, stop) - start) for a, b in spans if a < stop and b > start)
