@@ -103,16 +103,35 @@ def test_the_doc_frame_is_the_seed_figure_byte_for_byte():
 
 def test_the_choices_come_in_order_and_are_said_in_desc():
     seed = attnviz.figure(frame="slide")
-    assert [c.split(":")[0] for c in seed.layout().choices] == ["chrome left to the slide", "notation typeset",
-                                                                 "landscape"]
+    assert [c.split(":")[0] for c in seed.layout().choices] == [
+        "chrome left to the slide", "notation typeset", "landscape",
+        "stacked fractions for the named weights, in rows where they fit"]
     sentence = attnviz.figure(SIX, SIX, tokens=SENTENCE, frame="slide").layout()
-    assert sentence.choices[3].startswith("normalizer captions")
+    assert sentence.choices[4:] == ("fractions on one line",
+                                    "normalizer captions: e^a/Z_i, each row's Z_i written once")
     svg = seed.svg()
     desc = re.search(r"<desc[^>]*>(.*?)</desc>", svg).group(1)
     assert "Laid out to fit: chrome left to the slide" in desc
     # the chrome a slide leaves out keeps its words in <desc>
     assert "exact scores, exact causal mask, named softmax" in desc and "no decimal attention weights" in desc
     assert "attnviz-badge" not in svg and "attnviz-footer-text" not in svg
+
+
+def test_the_seed_s_weights_are_stacked_fractions_on_a_slide():
+    layout = attnviz.figure(frame="slide").layout()
+    bars = [item for item in layout.walk() if getattr(item, "role", "") == "fraction-bar"]
+    assert len(bars) == 5  # row 2's two weights and row 3's three
+    weights = [t.text for t in layout.walk() if isinstance(t, Text) and t.role == "softmax-weights"]
+    assert weights[:3] == ["weights 1", "weights ", "e^0"] and "e^1+e^1+e^2" in weights
+    for bar in bars:  # each bar as wide as its wider part, with both parts over and under it
+        parts = [t for t in layout.walk() if isinstance(t, Text) and t.role == "softmax-weights"
+                 and bar.x <= t.x and t.x + 1 <= bar.x + bar.w]
+        above = [t for t in parts if bar.y - 8 <= t.line_boxes()[0][3] <= bar.y]
+        below = [t for t in parts if bar.y + bar.h <= t.line_boxes()[0][1] <= bar.y + bar.h + 8]
+        assert len(above) == len(below) == 1
+    assert "attnviz-fraction-bar" in attnviz.figure(frame="slide").svg()
+    column = attnviz.figure(frame="column").layout()
+    assert not any(getattr(item, "role", "") == "fraction-bar" for item in column.walk())
 
 
 def test_a_long_figure_is_elided_to_fit_a_slide():
@@ -167,8 +186,10 @@ def test_a_user_s_labels_are_never_typeset():
 def test_tikz_and_powerpoint_paint_the_scripts():
     layout = attnviz.figure(frame="slide").layout()
     tikz = "\n".join(tikz_items(layout))
-    assert r"\frac{e^{0}}{e^{0}+e^{1}}" in tikz  # the values through value_line: $e^{1}$, stacked fractions
+    assert "{$e^{0}$};" in tikz and "{$e^{0}+e^{1}$};" in tikz  # a stacked fraction's parts, typed by value_line
     assert r"S\textsubscript{ij}" in tikz  # the caption's subscript
+    inline = "\n".join(tikz_items(attnviz.figure(SIX, SIX, frame="slide").layout()))
+    assert r"weights $\frac{e^{0}}{Z_{2}}$" in inline
     from pptx import Presentation
 
     from attnviz.render.pptx import paint

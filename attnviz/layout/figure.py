@@ -8,6 +8,7 @@ from .items import (LEADING, STYLES, Group, Layout, Mark, Rect, Text, TextStyle,
                     translate)
 from functools import lru_cache
 
+from .fractions import stacked_weights
 from .math_text import math_runs, runs_width
 from .metrics import ASCENT, DESCENT
 from ..records import dataclass, replace
@@ -124,6 +125,7 @@ class Metrics:
     gutter: float = 40
     masked_word: bool = True
     seed_cells: bool = True
+    stacked: bool = False  # each named weight a stacked fraction, in rows where they fit (layout.fractions)
     section_gap: float = 24  # between the vectors and the grid's caption
     row_pad: float = 7  # above and below each softmax row's lines
 
@@ -270,7 +272,7 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
     add_text("softmax-heading", split_keep(words.softmax_heading, " "), x0, gap_after=8)
     row_pad_x, row_pad_y = 12, m.row_pad
     head_w = width("weights ", "softmax-weights")
-    rows: list[tuple[SoftmaxRow, float, float, Text, Text]] = []
+    rows: list[tuple[SoftmaxRow, float, float, Text, list[Item]]] = []
     for row in words.softmax_rows:
         top = y
         x = x0 + row_pad_x
@@ -281,21 +283,28 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
                            style=style("softmax-scores"), math=math("softmax-scores")),
                       indent=hang, user=user_spans(row.scores))
         y_w = top + row_pad_y + height("softmax-scores", len(scores.lines)) + 5
-        weights = text("softmax-weights", x, y_w + ASCENT * style("softmax-weights").size,
+        stacked = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
+                                  style("softmax-weights"), text, width) if m.stacked else None
+        if stacked is not None:  # each weight a stacked fraction (a slide's choice, where it fits)
+            weights, bottom = stacked
+        else:
+            one = text("softmax-weights", x, y_w + ASCENT * style("softmax-weights").size,
                        wrap(split_keep(row.weights, ", "), "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
                             finer=("+",), style=style("softmax-weights"), math=math("softmax-weights")),
                        indent=head_w)
-        bottom = y_w + height("softmax-weights", len(weights.lines)) + row_pad_y
+            weights, bottom = [one], y_w + height("softmax-weights", len(one.lines))
+        bottom += row_pad_y
         rows.append((row, top, bottom, scores, weights))
         y = bottom + 2
     # Every band, and the rule below, as wide as the widest line (a term too long to break widens them all).
     # (Beside the grid: as wide as the widest line, so a figure that needs less than its slide draws larger.)
-    panel_w = max([0 if m.beside else wrap_w] + [right_edge(t) + row_pad_x - x0 for r in rows for t in r[3:]])
+    panel_w = max([0 if m.beside else wrap_w] + [right_edge(t) + row_pad_x - x0 for r in rows
+                                                  for t in (r[3], *r[4])])
     for row, top, bottom, scores, weights in rows:
         children: tuple[Item, ...] = (Rect("softmax-band", x0, top, panel_w, bottom - top, rx=6),
                                       Rect("softmax-bar", x0, top, 4, bottom - top)) if row.computed else ()
         classes: tuple[str, ...] = ("attnviz-softmax-row",) + (("attnviz-computed",) if row.computed else ())
-        texts: tuple[Text, ...] = (scores, weights)
+        texts: tuple[Item, ...] = (scores, *weights)
         if row.pending:  # not computed yet: its place, empty, so every step has the same geometry
             children, texts = (Rect("softmax-pending", x0, top, panel_w, bottom - top, rx=6),), ()
             classes += ("attnviz-pending",)

@@ -60,7 +60,7 @@ def frame_metrics(frame: Frame) -> Metrics:
         width = SLIDE_PX[0] if frame.name == "slide" else frame.judged_px
         return Metrics(sizes=SLIDE_SIZES, pad=32, cell_min_w=52, cell_h=50, cell_gap=5, cell_pad=9, chrome=False,
                        math=True, beside=True, canvas_w=width, gutter=48, seed_cells=False, section_gap=16,
-                       row_pad=5)
+                       row_pad=5, stacked=True)
     widest = frame.width_in * 72 * _COLUMN_MIN / frame.floor_pt  # the widest layout whose 14 prints at 7 pt
     pad = 12
     return Metrics(sizes=COLUMN_SIZES, pad=pad, cell_min_w=34, cell_h=34, cell_gap=3, cell_pad=6, chrome=False,
@@ -89,8 +89,10 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
                else "portrait: as wide as the column, as tall as it needs"]
     width, height = _canvas(frame, metrics)
     # A grid bigger than the frame on its own is elided first: no caption choice could make room for it.
-    plan = ("elision", "normalizer", "hatching") if _grid_too_big(words, metrics, width, height) else (
-        "normalizer", "hatching", "elision", "normalizer", "hatching")
+    plan = ("inline", "elision", "normalizer", "hatching") if _grid_too_big(words, metrics, width, height) else (
+        "inline", "normalizer", "hatching", "elision", "normalizer", "hatching")
+    if metrics.stacked and words.view != "scores":
+        choices.append("stacked fractions for the named weights, in rows where they fit")
     layout = None if plan[0] == "elision" else lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
     done: set[str] = set()
     for choice in plan:
@@ -98,7 +100,11 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
             break
         if choice in done:
             continue
-        if choice == "normalizer":
+        if choice == "inline":
+            changed = words if metrics.stacked and words.view != "scores" else None
+            metrics = replace(metrics, stacked=False)
+            said = "fractions on one line"
+        elif choice == "normalizer":
             changed = with_normalizers(words, attention) if attention is not None and words.view != "scores" else None
             said = "normalizer captions: e^a/Z_i, each row's Z_i written once"
         elif choice == "hatching":
