@@ -254,3 +254,20 @@ def test_a_page_s_sections_take_the_frame(frame):
     assert len({(layout.width, layout.height) for layout in layouts}) == 1
     for layout in layouts:
         check_framed(layout, frame)
+
+
+def test_a_slide_with_its_own_title_leaves_the_figure_s_to_its_title_element():
+    fig = attnviz.figure(frame="slide", title="Causal attention")
+    layout = fig.layout(titled=False)
+    check_framed(layout, "slide")
+    assert not [t for t in layout.walk() if isinstance(t, Text) and t.role == "title"]
+    assert layout.title == "Causal attention" and layout.choices[0].startswith("chrome left to the slide: title,")
+    assert [t.text for t in fig.layout().walk() if isinstance(t, Text) and t.role == "title"] == ["Causal attention"]
+
+
+def test_a_user_s_labels_stay_untypeset_in_rewritten_captions():
+    labels = ["e^2", "x_1", "a-1", "b", "c", "d"]
+    layout = attnviz.figure(SIX, SIX, tokens=labels, frame="slide").layout()
+    assert any(choice.startswith("normalizer captions") for choice in layout.choices)
+    scores = [t for t in layout.walk() if isinstance(t, Text) and t.role == "softmax-scores"]
+    assert [t.line_runs()[0][1] for t in scores] == [(label, "user") for label in labels]

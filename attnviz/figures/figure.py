@@ -177,9 +177,12 @@ class Figure(Drawable):
     def _key(self) -> object:
         return self.words
 
-    def layout(self, cell: float | None = None, grid_top: float | None = None, panel: bool = False) -> Layout:
+    def layout(self, cell: float | None = None, grid_top: float | None = None, panel: bool = False,
+               titled: bool = True) -> Layout:
         """The positioned figure. `cell`, `grid_top`: a composed figure's shared cell size and grid top;
-        `panel`: laid out as a panel of a composed figure (a smaller title; no legend, the figure draws one)."""
+        `panel`: laid out as a panel of a composed figure (a smaller title; no legend, the figure draws one);
+        `titled`: False for a slide or column frame whose slide has a title of its own (a deck's): the
+        figure's title is then only its <title>."""
         title_role = "panel-title" if panel else "title"
         check_figure(self.words, self.embed_font)  # the budget, estimated from the words: before any layout
         words = self.words
@@ -197,7 +200,7 @@ class Figure(Drawable):
         if frame.name != "doc" and cell is None and grid_top is None and not panel:
             from ..layout.framed import lay_out_framed  # start-up: only a slide or column figure needs it
 
-            layout = lay_out_framed(words, frame, self.attention, title_role, self.elided)
+            layout = lay_out_framed(words, frame, self.attention, title_role, self.elided, titled)
             return layout
         layout = lay_out(words, cell, grid_top, title_role, frame=frame)
         return layout

@@ -126,6 +126,7 @@ class Metrics:
     masked_word: bool = True
     seed_cells: bool = True
     stacked: bool = False  # each named weight a stacked fraction, in rows where they fit (layout.fractions)
+    titled: bool = True  # draw the title
     section_gap: float = 24  # between the vectors and the grid's caption
     row_pad: float = 7  # above and below each softmax row's lines
 
@@ -204,7 +205,8 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
         return added
 
     title_w = m.canvas_w - 2 * pad if m.beside else None
-    add_text(title_role, split_keep(words.title, " "), gap_after=8, wrap_at=title_w)
+    if m.titled:  # (a slide with a title of its own: the figure's stays its <title>)
+        add_text(title_role, split_keep(words.title, " "), gap_after=8, wrap_at=title_w)
     add_text("subtitle", split_keep(words.subtitle, " "), gap_after=14, wrap_at=title_w)
 
     if m.chrome:

@@ -77,13 +77,16 @@ def _canvas(frame: Frame, metrics: Metrics) -> tuple[float, float | None]:
 
 
 def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None = None,
-                   title_role: str = "title", elided: Callable[[], FigureText] | None = None) -> Layout:
+                   title_role: str = "title", elided: Callable[[], FigureText] | None = None,
+                   titled: bool = True) -> Layout:
     """`words` laid out for `frame` (a slide or a column), by the order above; an InputError when no
-    choice fits. `attention`: the figure's exact results, to rewrite its softmax captions (choice 3);
-    `elided`: the same figure's words elided, for choice 5 (None: the figure is elided or cannot be)."""
-    metrics = frame_metrics(frame)
+    choice fits. `attention`: the figure's exact results, to rewrite its softmax captions (choice 5);
+    `elided`: the same figure's words elided, for choice 7 (None: the figure is elided or cannot be);
+    `titled`: False where the slide has a title of its own (a deck's): the figure's is then only its <title>."""
+    metrics = replace(frame_metrics(frame), titled=titled)
+    chrome = "badge, provenance note and footer" if titled else "title, badge, provenance note and footer"
     choices = ["chrome left to the " + ("slide" if frame.is_slide else "paper") +
-               ": badge, provenance note and footer (their words are in this description)",
+               f": {chrome} (their words are in this description)",
                "notation typeset: exponents raised, subscripts lowered, minus signs",
                "landscape: the vectors and captions beside the grid" if frame.is_slide
                else "portrait: as wide as the column, as tall as it needs"]
