@@ -9,7 +9,7 @@ from .items import (LEADING, STYLES, Group, Layout, Mark, Rect, Text, TextStyle,
 from functools import lru_cache
 
 from .fractions import stacked_weights
-from .math_text import math_runs, runs_width
+from .math_text import SCRIPT_SCALE, math_runs, runs_width
 from .metrics import ASCENT, DESCENT
 from ..records import dataclass, replace
 
@@ -36,7 +36,8 @@ HEADER_SLACK = 24  # column labels up to this much wider than the cells' content
 
 
 def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
-         finer: Sequence[str] = (), style: TextStyle | None = None, math: bool = False) -> tuple[str, ...]:
+         finer: Sequence[str] = (), style: TextStyle | None = None, math: bool = False,
+         script: float = 0) -> tuple[str, ...]:
     """Greedy line breaking that keeps every character: "".join(result) == "".join(pieces).
 
     A piece too wide for a line of its own is cut after each of its `finer` separators
@@ -45,11 +46,11 @@ def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
     s = STYLES[role] if style is None else style
     lines: list[str] = []
     current, current_width = "", 0.0
-    for piece in _finer(pieces, s, max_width - indent, finer, math):
+    for piece in _finer(pieces, s, max_width - indent, finer, math, script):
         room = max_width - (indent if lines else 0)
         # Advance widths add up (no kerning), so the line's width is kept as a running sum.
-        piece_width = math_width(piece, s, math)
-        if current and current_width + math_width(piece.rstrip(), s, math) > room:
+        piece_width = math_width(piece, s, math, script)
+        if current and current_width + math_width(piece.rstrip(), s, math, script) > room:
             lines.append(current)
             current, current_width = piece, piece_width
         else:
@@ -59,13 +60,13 @@ def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
 
 
 def _finer(pieces: Iterable[str], style: TextStyle, room: float, separators: Sequence[str],
-           math: bool = False) -> Iterator[str]:
+           math: bool = False, script: float = 0) -> Iterator[str]:
     for piece in pieces:
-        if math_width(piece.rstrip(), style, math) <= room or not separators:
+        if math_width(piece.rstrip(), style, math, script) <= room or not separators:
             yield piece
             continue
         sep, rest = separators[0], separators[1:]
-        yield from _finer(split_keep(piece, sep), style, room, rest, math)
+        yield from _finer(split_keep(piece, sep), style, room, rest, math, script)
 
 
 class Pieces(list[str]):
@@ -127,6 +128,7 @@ class Metrics:
     seed_cells: bool = True
     stacked: bool = False  # each named weight a stacked fraction, in rows where they fit (layout.fractions)
     titled: bool = True  # draw the title
+    script_floor: float = 0  # the smallest script a typeset text may have (a frame's floor)
     section_gap: float = 24  # between the vectors and the grid's caption
     row_pad: float = 7  # above and below each softmax row's lines
 
@@ -157,14 +159,18 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
         return m.math and role not in _PLAIN_ROLES
 
     def width(text: str, role: str) -> float:
-        return math_width(text, style(role), math(role))
+        return math_width(text, style(role), math(role), script(role))
 
     def height(role: str, n_lines: int = 1) -> float:
         s = style(role).size
         return s * (ASCENT + DESCENT) + (n_lines - 1) * s * LEADING
 
     def text(role: str, x: float, y: float, lines: tuple[str, ...], **options: Any) -> Text:
-        return Text(role, x, y, lines, size=sizes.get(role, 0), math=math(role), **options)
+        return Text(role, x, y, lines, size=sizes.get(role, 0), math=math(role), script=script(role), **options)
+
+    def script(role: str) -> float:
+        """A typeset role's script size: smaller than its text, never under the frame's floor."""
+        return max(style(role).size * SCRIPT_SCALE, m.script_floor) if math(role) and m.script_floor else 0
 
     def centre(centre_y: float, role: str) -> float:
         """Baseline that centres a line of `role` text vertically on `centre_y`."""
@@ -198,7 +204,8 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
         source = pieces.source
         if not "".join(pieces):  # a line this figure does not have (a bias panel's vectors)
             return None
-        lines = wrap(pieces, role, wrap_w if wrap_at is None else wrap_at, indent, finer, style(role), math(role))
+        lines = wrap(pieces, role, wrap_w if wrap_at is None else wrap_at, indent, finer, style(role), math(role),
+                     script(role))
         added = text(role, x, y + ASCENT * style(role).size, lines, indent=indent, user=user_spans(source))
         items.append(added)
         y += height(role, len(lines)) + gap_after
@@ -282,7 +289,7 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
         hang = min(width(row.scores.partition(": ")[0] + ": ", "softmax-scores"), wrap_w / 3)
         scores = text("softmax-scores", x, top + row_pad_y + ASCENT * style("softmax-scores").size,
                       wrap(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x, hang,
-                           style=style("softmax-scores"), math=math("softmax-scores")),
+                           style=style("softmax-scores"), math=math("softmax-scores"), script=script("softmax-scores")),
                       indent=hang, user=user_spans(row.scores))
         y_w = top + row_pad_y + height("softmax-scores", len(scores.lines)) + 5
         stacked = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
@@ -292,7 +299,8 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
         else:
             one = text("softmax-weights", x, y_w + ASCENT * style("softmax-weights").size,
                        wrap(split_keep(row.weights, ", "), "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
-                            finer=("+",), style=style("softmax-weights"), math=math("softmax-weights")),
+                            finer=("+",), style=style("softmax-weights"), math=math("softmax-weights"),
+                            script=script("softmax-weights")),
                        indent=head_w)
             weights, bottom = [one], y_w + height("softmax-weights", len(one.lines))
         bottom += row_pad_y
@@ -321,7 +329,7 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
             top = y
             placed = text("output", x0 + row_pad_x, top + 3 + ASCENT * style("output").size,
                           wrap(split_keep(output.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24,
-                               style=style("output"), math=math("output")), indent=24)
+                               style=style("output"), math=math("output"), script=script("output")), indent=24)
             y = top + 3 + height("output", len(placed.lines)) + 3
             outputs.append((output, top, y, placed))
         panel_w = max([panel_w] + [right_edge(o[3]) + row_pad_x - x0 for o in outputs])
@@ -340,16 +348,17 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
     return Layout(width=width_, height=y + pad, title=words.title, desc=words.subtitle, items=items, grid=grid)
 
 
-def math_width(text: str, style: TextStyle, math: bool = False) -> float:
-    """Advance width of a generated `text` in `style`, typeset (`math_text`) when `math`."""
+def math_width(text: str, style: TextStyle, math: bool = False, script: float = 0) -> float:
+    """Advance width of a generated `text` in `style`, typeset (`math_text`) when `math`, its scripts at
+    `script` (0: `SCRIPT_SCALE` of the size)."""
     if not math:
         return measure(text, style)
-    return _typeset_width(text, style.size, style.family, style.bold, style.italic)
+    return _typeset_width(text, style.size, style.family, style.bold, style.italic, script)
 
 
 @lru_cache(maxsize=8192)  # keyed by plain values: a style record hashes slowly
-def _typeset_width(text: str, size: float, family: str, bold: bool, italic: bool) -> float:
-    return runs_width(math_runs(text, ()), TextStyle(size, family, bold, italic))
+def _typeset_width(text: str, size: float, family: str, bold: bool, italic: bool, script: float) -> float:
+    return runs_width(math_runs(text, ()), TextStyle(size, family, bold, italic), script)
 
 
 _CELL_NOUN = {"scores": "score", "logits": "logit", "bias": "bias"}  # what a kept cell's text is, for screen readers

@@ -39,17 +39,18 @@ if TYPE_CHECKING:
 __all__ = ["SLIDE_SIZES", "COLUMN_SIZES", "lay_out_framed", "frame_metrics"]
 
 #: Font sizes on a slide, in its pixels at 1,280 × 720: every text at 16 or more, the grid's values and its
-#: caption at 24 or more (the 12 pt and 18 pt floors).
+#: caption at 24 or more (the 12 pt and 18 pt floors); an exponent or subscript is 0.7 of its line, and
+#: never under 16 (`Metrics.script_floor`).
 SLIDE_SIZES = (("title", 32), ("panel-title", 28), ("subtitle", 20), ("badge", 16), ("note", 16), ("vectors", 18),
                ("caption", 24), ("header", 20), ("score", 26), ("score-computed", 26), ("masked", 16),
                ("softmax-heading", 20), ("softmax-scores", 18), ("softmax-weights", 18), ("footer", 16),
                ("outputs-heading", 20), ("output", 18), ("elision", 26))
 #: Font sizes in a column, in units of which the column is at most (its width in pt) × 14 / 7 wide, so
-#: the smallest (14) prints at 7 pt or more.
+#: the smallest (14) prints at 7 pt or more; lines with exponents are 16, so their scripts can be 14.
 COLUMN_SIZES = (("title", 19), ("panel-title", 17), ("subtitle", 15), ("badge", 14), ("note", 14), ("vectors", 14),
-                ("caption", 15), ("header", 15), ("score", 17), ("score-computed", 17), ("masked", 14),
-                ("softmax-heading", 15), ("softmax-scores", 14), ("softmax-weights", 14), ("footer", 14),
-                ("outputs-heading", 15), ("output", 14), ("elision", 17))
+                ("caption", 16), ("header", 15), ("score", 17), ("score-computed", 17), ("masked", 14),
+                ("softmax-heading", 16), ("softmax-scores", 16), ("softmax-weights", 16), ("footer", 14),
+                ("outputs-heading", 16), ("output", 16), ("elision", 17))
 _COLUMN_MIN = min(size for _, size in COLUMN_SIZES)
 _COLUMN_WRAP = 640  # a wide column wraps where the doc figure does, so its text prints larger than the floor
 
@@ -59,11 +60,13 @@ def frame_metrics(frame: Frame) -> Metrics:
     if frame.is_slide:
         width = SLIDE_PX[0] if frame.name == "slide" else frame.judged_px
         return Metrics(sizes=SLIDE_SIZES, pad=32, cell_min_w=52, cell_h=50, cell_gap=5, cell_pad=9, chrome=False,
+                       script_floor=frame.min_size(width),
                        math=True, beside=True, canvas_w=width, gutter=48, seed_cells=False, section_gap=16,
                        row_pad=5, stacked=True)
     widest = frame.width_in * 72 * _COLUMN_MIN / frame.floor_pt  # the widest layout whose 14 prints at 7 pt
     pad = 12
     return Metrics(sizes=COLUMN_SIZES, pad=pad, cell_min_w=34, cell_h=34, cell_gap=3, cell_pad=6, chrome=False,
+                   script_floor=frame.min_size(widest),
                    math=True, wrap=min(widest - 2 * pad, _COLUMN_WRAP), canvas_w=widest, gutter=24,
                    seed_cells=False)
 

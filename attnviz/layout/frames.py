@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from ..records import dataclass, replace
 from .items import Layout, Text, translate
+from .math_text import SCRIPT_SCALE
 
 __all__ = ["Frame", "FRAMES", "FRAME_NAMES", "get_frame", "SLIDE_PX", "PT_PER_IN", "MAIN_ROLES", "text_floor_misses",
            "fit_to_frame"]
@@ -93,9 +94,14 @@ def text_floor_misses(layout: Layout, frame: Frame) -> list[tuple[str, str, floa
     misses = []
     for item in layout.walk():
         if isinstance(item, Text):
-            floor = frame.min_size(layout.width, main=item.role in MAIN_ROLES)
-            if item.style.size < floor - 1e-9:
-                misses.append((item.role, item.text, item.style.size, floor))
+            floor, size = frame.min_size(layout.width, main=item.role in MAIN_ROLES), item.style.size
+            if size < floor - 1e-9:
+                misses.append((item.role, item.text, size, floor))
+            if item.math and any(kind in ("sup", "sub") for runs in item.line_runs() for _, kind in runs):
+                # its scripts, its smallest text, are held to the frame's floor (not the main one)
+                floor, size = frame.min_size(layout.width), item.script or size * SCRIPT_SCALE
+                if size < floor - 1e-9:
+                    misses.append((item.role, item.text, size, floor))
     return misses
 
 

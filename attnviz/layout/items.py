@@ -80,6 +80,7 @@ class Text:
     # Set in the slide and column frames: attnviz's notation outside the user spans is typeset as math
     # (exponents raised, subscripts lowered, minus signs): `line_runs` gives each line's runs.
     math: bool = False
+    script: float = 0  # a typeset text's script size: 0 for SCRIPT_SCALE of its size (a frame keeps it at its floor)
 
     @property
     def style(self) -> TextStyle:
@@ -109,7 +110,7 @@ class Text:
         boxes: list[tuple[float, float, float, float]] = []
         runs = self.line_runs() if self.math else None
         for n, line in enumerate(self.lines):
-            width = runs_width(strip_runs(runs[n]), s) if runs is not None else measure(line.rstrip(), s)
+            width = runs_width(strip_runs(runs[n]), s, self.script) if runs is not None else measure(line.rstrip(), s)
             x = self.x + (self.indent if n else 0)
             x0 = x if self.anchor == "start" else x - width / 2 if self.anchor == "middle" else x - width  # "end"
             base = self.y + n * s.size * LEADING

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SCRIPT_SCALE", "SUP_RISE", "SUB_DROP", "math_runs", "plain_runs", "runs_width", "strip_runs"]
 
-SCRIPT_SCALE = 0.7  # a script's size, of its line's
+SCRIPT_SCALE = 0.7  # a script's size, of its line's (a frame may hold scripts at its floor: `Text.script`)
 SUP_RISE, SUB_DROP = 0.36, 0.18  # how far a superscript's baseline rises and a subscript's drops, in em of the line
 
 # One alternative a construct; the minus sign is a minus only where a number (or a bracket) follows an
@@ -132,9 +132,10 @@ def strip_runs(runs: Sequence[Run]) -> tuple[Run, ...]:
     return tuple(out)
 
 
-def runs_width(runs: Iterable[Run], style: TextStyle) -> float:
-    """Advance width of `runs` in `style`: scripts at `SCRIPT_SCALE` of the size."""
+def runs_width(runs: Iterable[Run], style: TextStyle, script: float = 0) -> float:
+    """Advance width of `runs` in `style`: scripts at `script` (0: `SCRIPT_SCALE` of the size)."""
     family, bold, italic = style.family, style.bold, style.italic
-    return sum(text_width(text, style.size * (SCRIPT_SCALE if kind in ("sup", "sub") else 1), family, bold, italic)
+    script = script or style.size * SCRIPT_SCALE
+    return sum(text_width(text, script if kind in ("sup", "sub") else style.size, family, bold, italic)
                for text, kind in runs)
 

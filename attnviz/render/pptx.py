@@ -134,7 +134,7 @@ class PptxPainter:
         for n, line in enumerate(text.lines):
             if not line.strip():
                 continue
-            width = (runs_width(line_runs[n], style) if text.math else measure(line, style)) + 2 * slack
+            width = (runs_width(line_runs[n], style, text.script) if text.math else measure(line, style)) + 2 * slack
             x = text.x + (text.indent if n else 0)
             x0 = {"start": x - slack, "middle": x - width / 2, "end": x - width + slack}[text.anchor]
             top = text.y + n * style.size * 1.35 - ASCENT * style.size
@@ -158,18 +158,17 @@ class PptxPainter:
                 run.text = piece
                 font = run.font
                 font.name = _FONTS[style.family]
-                scale = SCRIPT_SCALE if kind in _BASELINES else 1
+                scale = (text.script / style.size or SCRIPT_SCALE) if kind in _BASELINES else 1
                 font.size = Pt(style.size * scale * 0.75 * self.scale / EMU_PER_PX)  # 0.75 pt a pixel
                 font.bold = style.bold
                 font.italic = style.italic
                 font.color.rgb = self.colour(colour)
-                if kind in _BASELINES:  # DrawingML's baseline offset, in thousandths of a percent of the size
-                    run._r.get_or_add_rPr().set("baseline", _BASELINES[kind])
+                if kind in _BASELINES:  # DrawingML's baseline offset: thousandths of a percent of the run's size
+                    run._r.get_or_add_rPr().set("baseline", str(round(_BASELINES[kind] / scale * 100_000)))
 
 
 # A script's shift as DrawingML writes it: a percentage of its own size (1,000 a percent).
-_BASELINES = {"sup": str(round(SUP_RISE / SCRIPT_SCALE * 100_000)),
-              "sub": str(round(-SUB_DROP / SCRIPT_SCALE * 100_000))}
+_BASELINES = {"sup": SUP_RISE, "sub": -SUB_DROP}  # in em of the line's size
 
 
 def _see_through(shape: Shape, opacity: float) -> None:

@@ -181,7 +181,7 @@ def _typeset(text: Text) -> str:
     """A math text's content: a `<tspan>` a run, a script smaller and shifted (`dy`), the run after it
     shifted back; each line after the first starts at its own x and y. Every run is escaped as text."""
     size = text.style.size
-    script = fmt(size * SCRIPT_SCALE)
+    script = fmt(text.script or size * SCRIPT_SCALE)
     shifts = {"sup": -SUP_RISE * size, "sub": SUB_DROP * size}
     parts: list[str] = []
     for n, runs in enumerate(text.line_runs()):
