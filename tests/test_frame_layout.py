@@ -30,8 +30,6 @@ FIGURES = {
     "sentence-scores": {"q": SIX, "k": SIX, "tokens": SENTENCE, "view": "scores"},
     "values": {"v": [[1, 0], [0, 1], [1, 1]], "highlight": ["output", "row=3"]},
 }
-#: What a 4:3 slide cannot hold at 16 px (10 by 13.3 inches of captions): refused, in one line.
-REFUSED = {("slide-4:3", "sentence"), ("slide-4:3", "alibi")}
 
 
 def check_framed(layout, frame_name):
@@ -57,13 +55,7 @@ def smallest_px(layout, frame_name, roles=None):
 @pytest.mark.parametrize("frame", FRAMES)
 @pytest.mark.parametrize("name", FIGURES)
 def test_each_figure_fits_each_frame_or_refuses_in_one_line(name, frame):
-    fig = attnviz.figure(frame=frame, **FIGURES[name])
-    if (frame, name) in REFUSED:
-        with pytest.raises(InputError) as refused:
-            fig.layout()
-        assert "\n" not in str(refused.value) and "--view mask" in str(refused.value)
-        return
-    layout = fig.layout()
+    layout = attnviz.figure(frame=frame, **FIGURES[name]).layout()
     check_framed(layout, frame)
     if get_frame(frame).is_slide:
         assert smallest_px(layout, frame) >= 16 - 1e-9
@@ -84,10 +76,6 @@ def steps(kind, frame):
 @pytest.mark.parametrize("kind", ["scores", "flash", "decode"])
 def test_every_walkthrough_step_fits_and_stays_put(kind, frame):
     figures = steps(kind, frame)
-    if (frame, kind) in REFUSED:
-        with pytest.raises(InputError):
-            figures[0].layout()
-        return
     layouts = [figure.layout() for figure in figures]
     assert len(layouts) > 1
     assert len({(layout.width, layout.height) for layout in layouts}) == 1  # the steps stay put
@@ -139,15 +127,20 @@ def test_a_long_figure_is_elided_to_fit_a_slide():
     layout = attnviz.figure(q, q, frame="slide").layout()
     check_framed(layout, "slide")
     assert any(choice.startswith("elided: rows 5–14 and keys 5–14 not shown") for choice in layout.choices)
+    eight = [[i % 3, (i * 2) % 5 - 2] for i in range(8)]  # too short for --elide's 4 + 2: elided to 2 + 1
+    layout = attnviz.figure(eight, eight, frame="slide").layout()
+    check_framed(layout, "slide")
+    assert layout.choices[-1] == "elided: rows 3–7 and keys 3–7 not shown"
 
 
 def test_what_no_choice_fits_is_refused_in_one_line_naming_the_way_out():
-    q = [[i % 3, (i * 2) % 5 - 2] for i in range(8)]  # 8 tokens: drawn whole (too short to elide), too tall
+    q = [["7/3", "-5/2"], ["1/4", "9/5"], ["-8/3", "3/7"], ["5/6", "-2/9"]]  # 4 tokens: too few to elide
     with pytest.raises(InputError) as refused:
-        attnviz.figure(q, q, frame="slide").layout()
+        attnviz.figure(q, q, frame="slide-4:3").layout()
     message = str(refused.value)
-    assert "\n" not in message and "--view scores" in message and "--view mask" in message
-    check_framed(attnviz.figure(q, q, frame="slide", view="scores").layout(), "slide")  # the way out works
+    assert "\n" not in message and "--frame slide" in message and "--view scores" in message
+    for way_out in ({"frame": "slide"}, {"frame": "slide-4:3", "view": "scores"}):  # the ways out work
+        check_framed(attnviz.figure(q, q, **way_out).layout(), way_out["frame"])
 
 
 def test_exponents_are_raised_smaller_tspans_and_minus_signs_are_minus_signs():
@@ -245,8 +238,8 @@ def test_verbose_says_the_choices_and_a_refusal_is_one_line_exit_2():
     assert said.code == 0 and said.stdout.startswith("<svg")
     choices = attnviz.figure(frame="slide").layout().choices
     assert said.stderr.splitlines() == [f"attnviz: frame slide: {choice}" for choice in choices]
-    eight = "1,0;0,1;1,1;2,0;0,2;1,2;2,1;1,-2"
-    refused = run_cli("render", "--frame", "slide", "--q", eight, "--k", eight, "-o", "-")
+    four = "7/3,-5/2; 1/4,9/5; -8/3,3/7; 5/6,-2/9"
+    refused = run_cli("render", "--frame", "slide-4:3", "--q", four, "--k", four, "-o", "-")
     assert refused.code == 2 and refused.stdout == ""
     assert len(refused.stderr.splitlines()) == 1 and refused.stderr.startswith("attnviz: error: ")
     assert "--view mask" in refused.stderr

@@ -157,7 +157,7 @@ class Figure(Drawable):
 
     def __init__(self, attention: Attention | None, highlight: Highlight | None, words: FigureText | MapText,
                  id_prefix: str | None = None, theme: ThemeName | Theme = "light", embed_font: bool = False,
-                 frame: str | Frame = "doc", elided: Callable[[], FigureText] | None = None) -> None:
+                 frame: str | Frame = "doc", elided: Callable[[int, int], FigureText] | None = None) -> None:
         self.attention = attention  # None for a mask map drawn without vectors
         # The same words elided, for a slide or column frame the whole grid does not fit (None: no such choice)
         self.elided = elided

@@ -114,13 +114,15 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
                         q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
                         shown=shown, base=index_base)
 
-    def elided() -> FigureText:
-        """The same figure's words, elided (a frame's choice when the whole grid does not fit)."""
+    def elided(first: int, last: int) -> FigureText:
+        """The same figure's words, elided to the `first` and `last` rows and keys (and those the highlight
+        names): a frame's choice when the whole grid does not fit."""
         from ..words.figure_text import shown_positions  # start-up: only a frame that elides needs them
         from ..words.highlight import named_positions
 
         named_rows, named_columns = named_positions(highlight, index_base)
-        return words_for((shown_positions(n_q, named_rows), shown_positions(n_k, named_columns)))
+        return words_for((shown_positions(n_q, named_rows, first, last),
+                          shown_positions(n_k, named_columns, first, last)))
 
     return Figure(attention, marks, words_for(shown), id_prefix=id_prefix, theme=theme, embed_font=embed_font,
                   frame=frame, elided=None if elide else elided)

@@ -4,14 +4,19 @@ each recorded in `Layout.choices`, until the figure fits its frame with every te
 The order (docs/frames.rst):
 
 1. always, in a slide or column: the chrome the slide or paper already carries is left to it (the badge,
-   the provenance note and the footer; their words stay in `<desc>`), and the notation is typeset
-   (`math_text`: raised exponents, subscripts, minus signs);
-2. a slide: the landscape arrangement (the grid at the left; the vectors and the captions beside it);
-   a column: the figure as tall as it needs, as wide as the column;
-3. normalizer captions instead of expanded ones (`e^1/Z_3`, with `Z_3` written once a row);
-4. masked cells drawn by their hatching alone (no "masked" word: the hatching and the cell's label say it);
-5. elision: the first and last rows and keys, with ⋮ and ⋯ for the rest (as `elide=True` draws them);
-6. otherwise the figure does not fit, and the layout refuses in one line that names the ways out.
+   the provenance note and the footer, and the title where the slide has its own; their words stay in
+   `<desc>`), and the notation is typeset (`math_text`: raised exponents, subscripts, minus signs);
+2. a slide: the landscape arrangement (the grid at the left; the vectors and the captions beside it), the
+   named weights as stacked fractions where they fit (`fractions`); a column: the figure as tall as it
+   needs, as wide as the column;
+3. fractions on one line;
+4. normalizer captions instead of expanded ones (`e^1/Z_3`, with `Z_3` written once a row);
+5. masked cells drawn by their hatching alone (no "masked" word: the hatching and the cell's label say it);
+6. elision: the first four and last two rows and keys, with ⋮ and ⋯ for the rest (as `elide=True` draws
+   them), then (after 4 and 5 again, if they were not needed before) the first two and the last one, then
+   the first and the last;
+7. otherwise the figure does not fit, and the layout refuses in one line that names the ways out.
+A grid too big for the frame on its own is elided before 4 and 5, which could not make room for it.
 
 Sizes are chosen for the frame, never shrunk after: a slide holds at most 1,280 × 720 units (960 × 720 at
 4:3), one unit a pixel of the slide as projected, so 16 units is the 12 pt floor and 24 the 18 pt one; a
@@ -36,7 +41,7 @@ if TYPE_CHECKING:
     from .frames import Frame
     from .items import Layout
 
-__all__ = ["SLIDE_SIZES", "COLUMN_SIZES", "lay_out_framed", "frame_metrics"]
+__all__ = ["SLIDE_SIZES", "COLUMN_SIZES", "ELIDED", "lay_out_framed", "frame_metrics"]
 
 #: Font sizes on a slide, in its pixels at 1,280 × 720: every text at 16 or more, the grid's values and its
 #: caption at 24 or more (the 12 pt and 18 pt floors); an exponent or subscript is 0.7 of its line, and
@@ -53,6 +58,10 @@ COLUMN_SIZES = (("title", 19), ("panel-title", 17), ("subtitle", 15), ("badge", 
                 ("outputs-heading", 16), ("output", 16), ("elision", 17))
 _COLUMN_MIN = min(size for _, size in COLUMN_SIZES)
 _COLUMN_WRAP = 640  # a wide column wraps where the doc figure does, so its text prints larger than the floor
+
+
+#: How many of the first and last rows and keys each elision keeps.
+ELIDED = {"elision": (4, 2), "elision-2": (2, 1), "elision-3": (1, 1)}
 
 
 def frame_metrics(frame: Frame) -> Metrics:
@@ -80,11 +89,12 @@ def _canvas(frame: Frame, metrics: Metrics) -> tuple[float, float | None]:
 
 
 def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None = None,
-                   title_role: str = "title", elided: Callable[[], FigureText] | None = None,
+                   title_role: str = "title", elided: Callable[[int, int], FigureText] | None = None,
                    titled: bool = True) -> Layout:
     """`words` laid out for `frame` (a slide or a column), by the order above; an InputError when no
     choice fits. `attention`: the figure's exact results, to rewrite its softmax captions (choice 5);
-    `elided`: the same figure's words elided, for choice 7 (None: the figure is elided or cannot be);
+    `elided`: the same figure's words elided to its first and last rows and keys, for choice 7 (None: the
+    figure is elided already or cannot be);
     `titled`: False where the slide has a title of its own (a deck's): the figure's is then only its <title>."""
     metrics = replace(frame_metrics(frame), titled=titled)
     chrome = "badge, provenance note and footer" if titled else "title, badge, provenance note and footer"
@@ -95,8 +105,9 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
                else "portrait: as wide as the column, as tall as it needs"]
     width, height = _canvas(frame, metrics)
     # A grid bigger than the frame on its own is elided first: no caption choice could make room for it.
-    plan = ("inline", "elision", "normalizer", "hatching") if _grid_too_big(words, metrics, width, height) else (
-        "inline", "normalizer", "hatching", "elision", "normalizer", "hatching")
+    plan = ("inline", "elision", "normalizer", "hatching", "elision-2", "elision-3") if _grid_too_big(
+        words, metrics, width, height) else ("inline", "normalizer", "hatching", "elision", "normalizer", "hatching",
+                                             "elision-2", "elision-3")
     if metrics.stacked and words.view != "scores":
         choices.append("stacked fractions for the named weights, in rows where they fit")
     layout = None if plan[0] == "elision" else lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
@@ -116,10 +127,11 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
         elif choice == "hatching":
             changed, metrics = words, replace(metrics, masked_word=False)
             said = "masked cells drawn by their hatching alone"
-        else:
-            changed = elided() if elided is not None else None
-            if changed is not None and not changed.elided:  # short enough to draw whole: nothing to leave out
-                changed = None
+        else:  # the first 4 and last 2 rows and keys, as --elide draws them; then the first 2 and the last
+            first, last = ELIDED[choice]
+            changed = elided(first, last) if elided is not None else None
+            if changed is not None and (not changed.elided or changed.elided == words.elided):
+                changed = None  # short enough to draw whole, or no shorter than it is
             if changed is not None and words.softmax == "normalizer" and attention is not None:
                 changed = with_normalizers(changed, attention) or changed
             said = f"elided: {changed.elided}" if changed is not None else ""

@@ -227,12 +227,13 @@ def at_step(words: FigureText, highlight: Highlight = NO_HIGHLIGHT,
 SHOW_FIRST, SHOW_LAST = 4, 2
 
 
-def shown_positions(n: int, named: Iterable[int] = ()) -> tuple[int, ...]:
-    """Sorted 0-based positions an elided axis of n draws: the first and last few, and `named` (1-based).
+def shown_positions(n: int, named: Iterable[int] = (), first: int = SHOW_FIRST,
+                    last: int = SHOW_LAST) -> tuple[int, ...]:
+    """Sorted 0-based positions an elided axis of n draws: the `first` and `last` few, and `named` (1-based).
     An axis short enough to draw whole is drawn whole."""
-    if n <= SHOW_FIRST + SHOW_LAST + 2:
+    if n <= first + last + 2:
         return tuple(range(n))
-    keep = set(range(SHOW_FIRST)) | set(range(n - SHOW_LAST, n)) | {p - 1 for p in named if 1 <= p <= n}
+    keep = set(range(first)) | set(range(n - last, n)) | {p - 1 for p in named if 1 <= p <= n}
     return tuple(sorted(keep))
 
 
