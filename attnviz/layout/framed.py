@@ -6,9 +6,9 @@ The order (docs/frames.rst):
 1. always, in a slide or column: the chrome the slide or paper already carries is left to it (the badge,
    the provenance note and the footer, and the title where the slide has its own; their words stay in
    `<desc>`), and the notation is typeset (`math_text`: raised exponents, subscripts, minus signs);
-2. a slide: the landscape arrangement (the grid at the left; the vectors and the captions beside it), the
-   named weights as stacked fractions where they fit (`fractions`); a column: the figure as tall as it
-   needs, as wide as the column;
+2. a slide: the landscape arrangement (the grid at the left; the vectors and the captions beside it); a
+   column: the figure as tall as it needs, as wide as the column; in both, the named weights as stacked
+   fractions in the rows where they fit on one line (`fractions`);
 3. fractions on one line;
 4. normalizer captions instead of expanded ones (`e^1/Z_3`, with `Z_3` written once a row);
 5. masked cells drawn by their hatching alone (no "masked" word: the hatching and the cell's label say it);
@@ -77,7 +77,7 @@ def frame_metrics(frame: Frame) -> Metrics:
     return Metrics(sizes=COLUMN_SIZES, pad=pad, cell_min_w=34, cell_h=34, cell_gap=3, cell_pad=6, chrome=False,
                    script_floor=frame.min_size(widest),
                    math=True, wrap=min(widest - 2 * pad, _COLUMN_WRAP), canvas_w=widest, gutter=24,
-                   seed_cells=False)
+                   seed_cells=False, stacked=True)
 
 
 def _canvas(frame: Frame, metrics: Metrics) -> tuple[float, float | None]:
@@ -118,8 +118,9 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
         if choice in done:
             continue
         if choice == "inline":
-            changed = words if metrics.stacked and words.view != "scores" else None
-            metrics = replace(metrics, stacked=False)
+            # (a column has room below: a row too wide for its stacked fractions is on one line already)
+            changed = words if metrics.stacked and words.view != "scores" and frame.is_slide else None
+            metrics = replace(metrics, stacked=metrics.stacked and changed is None)
             said = "fractions on one line"
         elif choice == "normalizer":
             changed = with_normalizers(words, attention) if attention is not None and words.view != "scores" else None
