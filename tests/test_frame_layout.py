@@ -188,7 +188,8 @@ def test_a_user_s_labels_are_never_typeset():
 def test_tikz_and_powerpoint_paint_the_scripts():
     layout = attnviz.figure(frame="slide").layout()
     tikz = "\n".join(tikz_items(layout))
-    assert "{$e^{0}$};" in tikz and "{$e^{0}+e^{1}$};" in tikz  # a stacked fraction's parts, typed by value_line
+    assert "{$e^{0}$}};" in tikz and "{$e^{0}+e^{1}$}};" in tikz  # a stacked fraction's parts, typed by value_line
+    assert r"\attnvizfit{" in tikz  # held to the widths the layout measured
     assert r"S\textsubscript{ij}" in tikz  # the caption's subscript
     inline = "\n".join(tikz_items(attnviz.figure(SIX, SIX, frame="slide").layout()))
     assert r"weights $\frac{e^{0}}{Z_{2}}$" in inline

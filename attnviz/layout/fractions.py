@@ -67,13 +67,10 @@ def stacked_weights(line: str, x: float, top: float, room: float, role: str, sty
     for n, fraction in enumerate(fractions):
         assert fraction is not None  # every term is one (checked above)
         numerator, denominator = fraction
-        top_w, bottom_w = width(numerator, role), width(denominator, role)
-        span = max(top_w, bottom_w) + 2 * SIDE
-        # Centred by their measured widths, not by text-anchor: an anchor centres each script run on
-        # its own in some renderers (CairoSVG).
-        items += [text(role, at + (span - top_w) / 2, top + ASCENT * size, (numerator,)),
+        span = max(width(numerator, role), width(denominator, role)) + 2 * SIDE
+        items += [text(role, at + span / 2, top + ASCENT * size, (numerator,), anchor="middle"),
                   Rect("fraction-bar", at, bar_y, span, thick),
-                  text(role, at + (span - bottom_w) / 2, bar_y + thick + GAP + ASCENT * size, (denominator,))]
+                  text(role, at + span / 2, bar_y + thick + GAP + ASCENT * size, (denominator,), anchor="middle")]
         at += span
         if n < len(fractions) - 1:
             items.append(text(role, at, axis, (",",)))

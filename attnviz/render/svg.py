@@ -154,8 +154,12 @@ class SvgPainter:
              "font-size": fmt(style.size)}))
         weight = self._written(("text-weight", role), lambda: _attributes(
             {**({"font-weight": "bold"} if style.bold else {}), **({"font-style": "italic"} if style.italic else {})}))
-        written = f'{head} x="{fmt(text.x)}" y="{fmt(text.y)}"{font}'
-        if text.anchor != "start":
+        # A centred or right-aligned text with scripts starts where the layout measured it: some renderers
+        # (CairoSVG) would anchor each of its runs on its own.
+        starts = ([box[0] for box in text.line_boxes()] if text.math and text.anchor != "start" and not text.rotate
+                  and any(kind in _SHIFTS for runs in text.line_runs() for _, kind in runs) else None)
+        written = f'{head} x="{fmt(starts[0] if starts else text.x)}" y="{fmt(text.y)}"{font}'
+        if text.anchor != "start" and starts is None:
             written += f' text-anchor="{text.anchor}"'
         if text.rotate:
             written += f' transform="rotate({text.rotate} {fmt(text.x)} {fmt(text.y)})"'
@@ -165,7 +169,7 @@ class SvgPainter:
             # Without this, SVG would drop a label's leading space and squeeze "a  b" to "a b".
             written += ' xml:space="preserve"'
         if text.math:  # typeset notation: each line's runs, scripts raised or lowered (`math_text`)
-            self.parts.append(f"<text{written}>{_typeset(text)}</text>")
+            self.parts.append(f"<text{written}>{_typeset(text, starts)}</text>")
             return
         if len(text.lines) == 1:
             self.parts.append(f"<text{written}>{escape_text(text.lines[0])}</text>")
@@ -177,19 +181,24 @@ class SvgPainter:
         self.parts.append(f"<text{written}>{tspans}</text>")
 
 
-def _typeset(text: Text) -> str:
+_SHIFTS = {"sup": -SUP_RISE, "sub": SUB_DROP}  # a script's baseline shift, in em of its line (y down)
+
+
+def _typeset(text: Text, starts: list[float] | None = None) -> str:
     """A math text's content: a `<tspan>` a run, a script smaller and shifted (`dy`), the run after it
-    shifted back; each line after the first starts at its own x and y. Every run is escaped as text."""
+    shifted back; each line after the first starts at its own x and y (`starts`: each line's left edge,
+    for a text drawn without text-anchor). Every run is escaped as text."""
     size = text.style.size
     script = fmt(text.script or size * SCRIPT_SCALE)
-    shifts = {"sup": -SUP_RISE * size, "sub": SUB_DROP * size}
+    shifts = {kind: shift * size for kind, shift in _SHIFTS.items()}
     parts: list[str] = []
     for n, runs in enumerate(text.line_runs()):
         shift = 0.0  # where the previous run left the baseline
         for m, (run, kind) in enumerate(runs):
             attributes: dict[str, str] = {}
             if m == 0 and (n or len(text.lines) > 1):
-                attributes = {"x": fmt(text.x + (text.indent if n else 0)), "y": fmt(text.y + n * size * LEADING)}
+                x = starts[n] if starts else text.x + (text.indent if n else 0)
+                attributes = {"x": fmt(x), "y": fmt(text.y + n * size * LEADING)}
                 shift = 0.0
             target = shifts.get(kind, 0.0)
             if target != shift:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from ..layout.items import LEADING, measure, spans_within
-from ..layout.math_text import math_runs
+from ..layout.math_text import math_runs, runs_width
 from .painter import DASHES, walk
 from .themes import COLOUR_NAMES, get_theme
 from .tex_escape import escape, typed_line, value_line
@@ -147,14 +147,17 @@ def _text(text: Text, colour: str) -> str:
         if text.anchor == "start":  # TeX drops a line's leading spaces: start where its first glyph is
             x += measure(line[:len(line) - len(line.lstrip())], style)
         y = text.y + n * style.size * LEADING
-        width = measure(line.strip(), style) * 10 / style.size  # in the node's unscaled points
         # The user's spans on this line are escaped as text; only attnviz's own notation is typeset.
         spans = spans_within(text.user, start, start + len(line.strip()))
+        runs = math_runs(line.strip(), spans) if text.math else None
+        measured = runs_width(runs, style, text.script) if runs is not None else measure(line.strip(), style)
+        width = measured * 10 / style.size  # in the node's unscaled points
         if text.math and text.role not in VALUE_ROLES:  # a frame's typeset notation: its runs, scripts as such
-            content = script_runs(math_runs(line.strip(), spans))
+            content = script_runs(runs or ())
         else:
             content = typed_line(line.strip(), spans, typeset)
-        if "[U+" in content:
+        # (A frame's typeset line is held to its measured width too: TeX's math spacing is wider.)
+        if "[U+" in content or text.math:
             content = rf"\attnvizfit{{{fmt(width)}pt}}{{{content}}}"
         nodes.append(rf"\node[{', '.join(options)}] at ({fmt(x)},{fmt(y)}) {{{content}}};")
     return "\n".join(nodes)
