@@ -12,7 +12,6 @@ from test_layout import assert_clean
 import attnviz
 from attnviz.layout.frames import get_frame, text_floor_misses
 from attnviz.layout.items import Text
-from attnviz.layout.math_text import SCRIPT_SCALE
 from attnviz.numbers.exact import InputError
 from attnviz.publish.walkthrough.decode import decode_walkthrough
 from attnviz.publish.walkthrough.flash import flash_walkthrough
@@ -145,9 +144,9 @@ def test_what_no_choice_fits_is_refused_in_one_line_naming_the_way_out():
 
 def test_exponents_are_raised_smaller_tspans_and_minus_signs_are_minus_signs():
     svg = attnviz.figure([[1, 0], [0, -1], [1, 1]], [[1, 0], [0, 1], [1, 1]], frame="slide").svg()
-    # e⁰ raised, smaller than its 18 px line but held at the slide's 16 px floor; S_ij lowered, 0.7 of 24 px
+    # e⁰ raised, smaller than its 18 px line but held at the slide's 16 px floor; S_ij lowered, held at 24 px
     assert re.search(r'<tspan dy="-[\d.]+" font-size="16">0</tspan>', svg)
-    assert re.search(rf'<tspan dy="[\d.]+" font-size="{24 * SCRIPT_SCALE:g}">ij</tspan>', svg)
+    assert re.search(r'<tspan dy="[\d.]+" font-size="24">ij</tspan>', svg)
     texts = re.findall(r"<text[^>]*>(.*?)</text>", svg)
     assert not any("^" in text for text in texts)
     assert "−1" in svg  # the score −1 and e^(−1), with U+2212

@@ -129,6 +129,8 @@ class Metrics:
     stacked: bool = False  # each named weight a stacked fraction, in rows where they fit (layout.fractions)
     titled: bool = True  # draw the title
     script_floor: float = 0  # the smallest script a typeset text may have (a frame's floor)
+    main_script_floor: float = 0  # the same for `main_roles` (a slide's 18 pt floor for values and captions)
+    main_roles: frozenset[str] = frozenset()
     section_gap: float = 24  # between the vectors and the grid's caption
     row_pad: float = 7  # above and below each softmax row's lines
 
@@ -170,7 +172,8 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
 
     def script(role: str) -> float:
         """A typeset role's script size: smaller than its text, never under the frame's floor."""
-        return max(style(role).size * SCRIPT_SCALE, m.script_floor) if math(role) and m.script_floor else 0
+        floor = m.main_script_floor if role in m.main_roles else m.script_floor
+        return max(style(role).size * SCRIPT_SCALE, floor) if math(role) and floor else 0
 
     def centre(centre_y: float, role: str) -> float:
         """Baseline that centres a line of `role` text vertically on `centre_y`."""

@@ -30,7 +30,7 @@ from ..numbers.exact import InputError
 from ..records import replace
 from ..words.figure_text import with_normalizers
 from .figure import Metrics, lay_out
-from .frames import SLIDE_PX, fit_to_frame, text_floor_misses
+from .frames import MAIN_ROLES, SLIDE_PX, fit_to_frame, text_floor_misses
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -45,9 +45,9 @@ __all__ = ["SLIDE_SIZES", "COLUMN_SIZES", "ELIDED", "lay_out_framed", "frame_met
 
 #: Font sizes on a slide, in its pixels at 1,280 × 720: every text at 16 or more, the grid's values and its
 #: caption at 24 or more (the 12 pt and 18 pt floors); an exponent or subscript is 0.7 of its line, and
-#: never under 16 (`Metrics.script_floor`).
+#: never under its line's floor (`Metrics.script_floor`: 16; 24 in the caption, so its S_ij is 24 in 26).
 SLIDE_SIZES = (("title", 32), ("panel-title", 28), ("subtitle", 20), ("badge", 16), ("note", 16), ("vectors", 18),
-               ("caption", 24), ("header", 20), ("score", 26), ("score-computed", 26), ("masked", 16),
+               ("caption", 26), ("header", 20), ("score", 26), ("score-computed", 26), ("masked", 16),
                ("softmax-heading", 20), ("softmax-scores", 18), ("softmax-weights", 18), ("footer", 16),
                ("outputs-heading", 20), ("output", 18), ("elision", 26))
 #: Font sizes in a column, in units of which the column is at most (its width in pt) × 14 / 7 wide, so
@@ -69,7 +69,8 @@ def frame_metrics(frame: Frame) -> Metrics:
     if frame.is_slide:
         width = SLIDE_PX[0] if frame.name == "slide" else frame.judged_px
         return Metrics(sizes=SLIDE_SIZES, pad=32, cell_min_w=52, cell_h=50, cell_gap=5, cell_pad=9, chrome=False,
-                       script_floor=frame.min_size(width),
+                       script_floor=frame.min_size(width), main_script_floor=frame.min_size(width, main=True),
+                       main_roles=MAIN_ROLES,
                        math=True, beside=True, canvas_w=width, gutter=48, seed_cells=False, section_gap=16,
                        row_pad=5, stacked=True)
     widest = frame.width_in * 72 * _COLUMN_MIN / frame.floor_pt  # the widest layout whose 14 prints at 7 pt

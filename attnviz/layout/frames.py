@@ -98,8 +98,7 @@ def text_floor_misses(layout: Layout, frame: Frame) -> list[tuple[str, str, floa
             if size < floor - 1e-9:
                 misses.append((item.role, item.text, size, floor))
             if item.math and any(kind in ("sup", "sub") for runs in item.line_runs() for _, kind in runs):
-                # its scripts, its smallest text, are held to the frame's floor (not the main one)
-                floor, size = frame.min_size(layout.width), item.script or size * SCRIPT_SCALE
+                size = item.script or size * SCRIPT_SCALE  # its scripts, its smallest text, are held to it too
                 if size < floor - 1e-9:
                     misses.append((item.role, item.text, size, floor))
     return misses
