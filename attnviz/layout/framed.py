@@ -11,12 +11,13 @@ The order (docs/frames.rst):
    fractions in the rows where they fit on one line (`fractions`);
 3. fractions on one line;
 4. normalizer captions instead of expanded ones (`e^1/Z_3`, with `Z_3` written once a row);
-5. masked cells drawn by their hatching alone (no "masked" word: the hatching and the cell's label say it);
+5. masked cells drawn by their hatching alone (no "masked" word: the hatching and the cell's label say it),
+   and in a wide column, captions as wide as the column (its text at the floor, the figure shorter);
 6. elision: the first four and last two rows and keys, with ⋮ and ⋯ for the rest (as `elide=True` draws
    them), then (after 4 and 5 again, if they were not needed before) the first two and the last one, then
    the first and the last;
 7. otherwise the figure does not fit, and the layout refuses in one line that names the ways out.
-A grid too big for the frame on its own is elided before 4 and 5, which could not make room for it.
+A grid too big for the frame on its own is elided before 3, 4 and 5, which could not make room for it.
 
 Sizes are chosen for the frame, never shrunk after: a slide holds at most 1,280 × 720 units (960 × 720 at
 4:3), one unit a pixel of the slide as projected, so 16 units is the 12 pt floor and 24 the 18 pt one; a
@@ -81,8 +82,13 @@ def frame_metrics(frame: Frame) -> Metrics:
                    seed_cells=False, stacked=True)
 
 
+#: The tallest a column's figure may print, in inches: a page's text block (US letter's 9 in; A4's is 9.7).
+PAGE_IN = 9.0
+
+
 def _canvas(frame: Frame, metrics: Metrics) -> tuple[float, float | None]:
-    """The largest layout (width, height) the frame holds (height None: a column grows downwards)."""
+    """The largest layout (width, height) the frame holds (height None: a column's figure may be as tall
+    as a page, `PAGE_IN`, at whatever width it takes)."""
     if frame.is_slide:
         assert frame.aspect is not None  # a slide has a fixed shape
         return metrics.canvas_w, metrics.canvas_w / frame.aspect
@@ -93,8 +99,8 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
                    title_role: str = "title", elided: Callable[[int, int], FigureText] | None = None,
                    titled: bool = True) -> Layout:
     """`words` laid out for `frame` (a slide or a column), by the order above; an InputError when no
-    choice fits. `attention`: the figure's exact results, to rewrite its softmax captions (choice 5);
-    `elided`: the same figure's words elided to its first and last rows and keys, for choice 7 (None: the
+    choice fits. `attention`: the figure's exact results, to rewrite its softmax captions (choice 4);
+    `elided`: the same figure's words elided to its first and last rows and keys, for choice 6 (None: the
     figure is elided already or cannot be);
     `titled`: False where the slide has a title of its own (a deck's): the figure's is then only its <title>."""
     metrics = replace(frame_metrics(frame), titled=titled)
@@ -106,15 +112,15 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
                else "portrait: as wide as the column, as tall as it needs"]
     width, height = _canvas(frame, metrics)
     # A grid bigger than the frame on its own is elided first: no caption choice could make room for it.
-    plan = ("inline", "elision", "normalizer", "hatching", "elision-2", "elision-3") if _grid_too_big(
-        words, metrics, width, height) else ("inline", "normalizer", "hatching", "elision", "normalizer", "hatching",
-                                             "elision-2", "elision-3")
+    plan = ("elision", "inline", "normalizer", "hatching", "widen", "elision-2", "elision-3") if _grid_too_big(
+        words, metrics, width, height) else ("inline", "normalizer", "hatching", "widen", "elision", "normalizer",
+                                             "hatching", "elision-2", "elision-3")
     if metrics.stacked and words.view != "scores":
         choices.append("stacked fractions for the named weights, in rows where they fit")
     layout = None if plan[0] == "elision" else lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
     done: set[str] = set()
     for choice in plan:
-        if layout is not None and _fits(layout, width, height):
+        if layout is not None and _fits(layout, frame, width, height):
             break
         if choice in done:
             continue
@@ -129,6 +135,11 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
         elif choice == "hatching":
             changed, metrics = words, replace(metrics, masked_word=False)
             said = "masked cells drawn by their hatching alone"
+        elif choice == "widen":  # a column's figure as wide as the column at its floor, so it is shorter
+            widest = metrics.canvas_w - 2 * metrics.pad
+            changed = words if not frame.is_slide and metrics.wrap < widest - 1e-6 else None
+            metrics = replace(metrics, wrap=widest) if changed is not None else metrics
+            said = "captions as wide as the column at its 7 pt floor"
         else:  # the first 4 and last 2 rows and keys, as --elide draws them; then the first 2 and the last
             first, last = ELIDED[choice]
             changed = elided(first, last) if elided is not None else None
@@ -145,7 +156,7 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
         layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
     if layout is None:
         layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
-    if not _fits(layout, width, height):
+    if not _fits(layout, frame, width, height):
         raise InputError(_refusal(layout, frame, width, height, words.view), "frame")
     placed = fit_to_frame(layout, frame)  # a slide's exact aspect; a figure smaller than the canvas draws larger
     placed.desc = " ".join(part for part in (layout.desc, _chrome(words)) if part)
@@ -158,14 +169,15 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
 def _grid_too_big(words: FigureText, metrics: Metrics, width: float, height: float | None) -> bool:
     """Whether the grid's cells alone, at their smallest, are taller or wider than the frame."""
     rows, columns = len(words.cells), len(words.k_labels)
+    tallest = height if height is not None else width * PAGE_IN / 3.3  # (no column is narrower than 3.3 in)
     return (columns * (metrics.cell_min_w + metrics.cell_gap) > width
-            or (height is not None and rows * (metrics.cell_h + metrics.cell_gap) > height))
+            or rows * (metrics.cell_h + metrics.cell_gap) > tallest)
 
 
-def _fits(layout: Layout, width: float, height: float | None) -> bool:
-    return layout.width <= width + 1e-6 and (height is None or layout.height <= height + 1e-6)
-
-
+def _fits(layout: Layout, frame: Frame, width: float, height: float | None) -> bool:
+    """Whether `layout` is within the slide, or as wide as the column at most and no taller than a page."""
+    tallest = height if height is not None else layout.width * PAGE_IN / frame.width_in
+    return layout.width <= width + 1e-6 and layout.height <= tallest + 1e-6
 
 
 def _chrome(words: FigureText) -> str:
@@ -176,8 +188,9 @@ def _chrome(words: FigureText) -> str:
 
 def _refusal(layout: Layout, frame: Frame, width: float, height: float | None, view: str) -> str:
     """One line: how big the figure is at the frame's text floor, how big the frame is, and the ways out."""
-    size = f"{layout.width:.0f} × {layout.height:.0f}" if height is not None else f"{layout.width:.0f} wide"
-    room = f"{width:.0f} × {height:.0f}" if height is not None else f"{width:.0f}"
+    size = f"{layout.width:.0f} × {layout.height:.0f}"
+    room = (f"{width:.0f} × {height:.0f}" if height is not None else
+            f"{width:.0f} wide and {PAGE_IN:g} inches ({layout.width * PAGE_IN / frame.width_in:.0f}) tall")
     floor = f"{frame.min_size(frame.judged_px):.0f} px text" if frame.is_slide else f"{frame.floor_pt:g} pt text"
     # (Elision is a choice of its own, tried before this: --elide would add nothing.)
     ways = ["--view scores" if view != "scores" else "", "--view mask", "fewer tokens"]
