@@ -38,6 +38,7 @@ def check_framed(layout, frame_name):
         assert layout.width <= frame.judged_px + 1e-6  # the sizes are the floors or more at the slide's pixels
     else:
         assert layout.width <= frame.width_in * 72 * 14 / 7 + 1e-6
+        assert layout.height <= layout.width * 9 / frame.width_in + 1e-6  # no taller than a page's 9 inches
     assert text_floor_misses(layout, frame) == []
     assert_clean(layout)
     assert layout.choices  # said in <desc>
@@ -130,6 +131,14 @@ def test_a_long_figure_is_elided_to_fit_a_slide():
     layout = attnviz.figure(eight, eight, frame="slide").layout()
     check_framed(layout, "slide")
     assert layout.choices[-1] == "elided: rows 3–7 and keys 3–7 not shown"
+
+
+@pytest.mark.parametrize("frame", ["column", "column-wide"])
+def test_a_long_figure_is_no_taller_than_a_page_in_a_column(frame):
+    q = [[i % 3, (i * 2) % 5 - 2] for i in range(16)]
+    layout = attnviz.figure(q, q, frame=frame).layout()
+    check_framed(layout, frame)
+    assert any(choice.startswith("elided") for choice in layout.choices)
 
 
 def test_what_no_choice_fits_is_refused_in_one_line_naming_the_way_out():
