@@ -14,13 +14,13 @@ draws as it is. A frame that typesets it splits each drawn line into runs once, 
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from .metrics import text_width
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
+    import re
     from collections.abc import Iterable, Sequence
     from typing import TypeAlias
 
@@ -33,20 +33,30 @@ __all__ = ["SCRIPT_SCALE", "SUP_RISE", "SUB_DROP", "math_runs", "plain_runs", "r
 SCRIPT_SCALE = 0.7  # a script's size, of its line's (a frame may hold scripts at its floor: `Text.script`)
 SUP_RISE, SUB_DROP = 0.36, 0.18  # how far a superscript's baseline rises and a subscript's drops, in em of the line
 
-# One alternative a construct; the minus sign is a minus only where a number (or a bracket) follows an
-# operator, a bracket, a separator or the start, or between two one-character indices (j-i): the mask
-# "sliding-window" keeps its hyphen.
-_NOTATION = re.compile(
-    r"\^\((?P<sup_group>[^()]*)\)"  # e^(-1), e^(1/2): the brackets only group the exponent
-    r"|\^(?P<sup>[0-9]+)"  # e^12
-    r"|(?<![A-Za-z0-9_])(?P<base>[A-Za-zℓ])_(?:\{(?P<sub_group>[^{}]*)\}|(?P<sub>[a-z0-9]{1,3})(?![A-Za-z0-9_]))"
-    r"|(?<![A-Za-z0-9_])(?P<vector>[QKV])(?P<index>[ij])(?![A-Za-z0-9_])"  # Qi·Kj
-    r"|(?P<relation><=|>=|!=)"
-    r"|(?<![^\s(\[=,+;/:*·])-(?=[0-9√(])"
-    r"|(?<=(?<![A-Za-z0-9])[a-z0-9])-(?=[a-z0-9](?![A-Za-z0-9]))"  # j-i, i-1: a difference of indices
-)
 _RELATIONS = {"<=": "≤", ">=": "≥", "!=": "≠"}
-_MAYBE = re.compile(r"[\^_<>!-]|[QKV][ij]")  # a segment without any of these is plain text: the common case
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(a quick test, the constructs), compiled on first use: a figure that typesets nothing (the doc
+    frame) compiles no regular expression at start-up.
+
+    One alternative a construct; the minus sign is a minus only where a number (or a bracket) follows an
+    operator, a bracket, a separator or the start, or between two one-character indices (j-i): the mask
+    "sliding-window" keeps its hyphen."""
+    import re
+
+    maybe = re.compile(r"[\^_<>!-]|[QKV][ij]")  # a segment without any of these is plain text: the common case
+    notation = re.compile(
+        r"\^\((?P<sup_group>[^()]*)\)"  # e^(-1), e^(1/2): the brackets only group the exponent
+        r"|\^(?P<sup>[0-9]+)"  # e^12
+        r"|(?<![A-Za-z0-9_])(?P<base>[A-Za-zℓ])_(?:\{(?P<sub_group>[^{}]*)\}|(?P<sub>[a-z0-9]{1,3})(?![A-Za-z0-9_]))"
+        r"|(?<![A-Za-z0-9_])(?P<vector>[QKV])(?P<index>[ij])(?![A-Za-z0-9_])"  # Qi·Kj
+        r"|(?P<relation><=|>=|!=)"
+        r"|(?<![^\s(\[=,+;/:*·])-(?=[0-9√(])"
+        r"|(?<=(?<![A-Za-z0-9])[a-z0-9])-(?=[a-z0-9](?![A-Za-z0-9]))"  # j-i, i-1: a difference of indices
+    )
+    return maybe, notation
 
 
 def _minus(text: str) -> str:
@@ -56,7 +66,8 @@ def _minus(text: str) -> str:
 
 def _typeset(segment: str) -> list[Run]:
     """Runs of one generated segment (no user text in it)."""
-    if not _MAYBE.search(segment):
+    maybe, notation = _patterns()
+    if not maybe.search(segment):
         return [(segment, "")] if segment else []
     runs: list[Run] = []
     plain: list[str] = []
@@ -67,7 +78,7 @@ def _typeset(segment: str) -> list[Run]:
             runs.append(("".join(plain), ""))
             plain.clear()
 
-    for match in _NOTATION.finditer(segment):
+    for match in notation.finditer(segment):
         plain.append(segment[at:match.start()])
         at = match.end()
         if match["sup_group"] is not None or match["sup"] is not None:
