@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Exact", "Number", "Vector", "Vectors", "MaskFunction", "MaskItem", "MaskSpec", "BiasFunction", "BiasSpec",
            "ScaleSpec", "HighlightTarget", "HighlightSpec", "Labels", "Shape", "View", "Align", "SoftmaxForm", "Show",
-           "ThemeName", "FrameName", "IndexBase", "Arrange", "FlashOrder"]
+           "ThemeName", "FrameName", "ColorBy", "IndexBase", "Arrange", "FlashOrder"]
 
 # Aliases with a string forward reference (a name imported only for type checking) stay `Union[...]`:
 # `X | "Y"` raises TypeError at run time, and these aliases are run-time values users may inspect.
@@ -71,7 +71,7 @@ Labels: TypeAlias = Sequence[str]
 #: A mask map's size, queries × keys: "4x12" or (4, 12).
 Shape: TypeAlias = str | tuple[int, int]
 #: What a figure draws: the full figure, the scores alone, or the mask map.
-View: TypeAlias = Literal["full", "scores", "mask"]
+View: TypeAlias = Literal["full", "scores", "mask", "heads"]
 #: Where the causal diagonal sits when keys outnumber queries (top-left, as PyTorch's is_causal, or bottom-right).
 Align: TypeAlias = Literal["top-left", "bottom-right"]
 #: How the named softmax is written out.
@@ -82,6 +82,7 @@ Show: TypeAlias = Literal["scores", "logits"]  # specs and --show also take "bia
 ThemeName: TypeAlias = Literal["light", "dark", "print", "contrast", "auto"]
 #: Where a figure lands: a docs page, a 16:9 or 4:3 slide, a paper column (layout.frames).
 FrameName: TypeAlias = Literal["doc", "slide", "slide-4:3", "column", "column-wide"]
+ColorBy: TypeAlias = Literal["none", "part"]
 #: Whether positions are counted from 0 or from 1.
 IndexBase: TypeAlias = Literal[0, 1]
 #: How composed panels are arranged: "row", "column" or "grid:C" (C columns).

@@ -47,6 +47,14 @@ GALLERY = {
         scale="sqrt", bias="alibi=1/4", softmax="normalizer", v=[[1], [2], [3], [4]], highlight=["row=2"],
         weights="decimal=3", theme=theme),
     "walkthrough-step": lambda theme: walkthrough(attnviz.figure(theme=theme))[1][4],
+    # Mechanics (issue 22): a FlashAttention step with its tiles and state, a rolling-buffer decode step over long
+    # tokens, the GQA schematic.
+    "flash-state": lambda theme: attnviz.walkthrough(attnviz.figure(*_grid(6), mask="window=3", theme=theme),
+                                                     flash=(2, 3), flash_order="fa1")[3],
+    "decode-rolling": lambda theme: attnviz.walkthrough(attnviz.figure(
+        *_grid(6), tokens=LONG_TOKENS[:6], mask="window=3", theme=theme), decode=2)[3],
+    "heads-schematic": lambda theme: attnviz.figure(q_heads=[[[1]]] * 8, k_heads=[[[1]]] * 2, view="heads",
+                                                    theme=theme),
     "grid-16": lambda theme: attnviz.figure(*_grid(16), highlight=[(16, 16), "softmax=16"], theme=theme),
     "grid-32": lambda theme: attnviz.figure(*_grid(32), highlight=[(32, 1), "softmax=32"], theme=theme),
     # Views and panels: mask maps from 8 to 1,024 tokens (long and right-to-left labels at 8), three panels,

@@ -118,8 +118,8 @@ def test_css_command_writes_the_host_stylesheet(tmp_path):
     (["render", "--hightlight", "3,3"], "attnviz: error: unrecognized arguments: --hightlight; did you mean "
                                         "'--highlight'? (see 'attnviz render --help')"),
     (["css", "--theme", "dark"], "attnviz: error: unrecognized arguments: --theme dark; --theme is an option of "
-                                 "'attnviz render', 'attnviz page', 'attnviz walkthrough' and 'attnviz slides', not of "
-                                 "'attnviz css' (see 'attnviz css --help')"),
+                                 "'attnviz render', 'attnviz page', 'attnviz walkthrough', 'attnviz slides' and "
+                                 "'attnviz model', not of 'attnviz css' (see 'attnviz css --help')"),
     (["page", "--step", "2"], "attnviz: error: unrecognized arguments: --step; --step is an option of "
                               "'attnviz render', not of 'attnviz page'"),
     (["render", "--q", "1", "--k", "1;2", "--tokens", "a b"], "attnviz: error: --tokens: one list labels both axes, "

@@ -67,21 +67,48 @@ def test_each_figure_fits_each_frame_or_refuses_in_one_line(name, frame):
 def steps(kind, frame):
     if kind == "scores":
         return walkthrough(attnviz.figure(frame=frame))[1]
-    if kind == "flash":
-        return flash_walkthrough(attnviz.figure(SIX, SIX, frame=frame), (2, 2))[1]
-    return decode_walkthrough(attnviz.figure(SIX, SIX, mask="window=3", frame=frame), 2)[1]
+    if kind == "flash":  # the tiles over the grid, the running state beside it (layout.flash_state)
+        return flash_walkthrough(attnviz.figure(frame=frame), (2, 2))[1]
+    return decode_walkthrough(attnviz.figure(SIX, SIX, mask="window=3", frame=frame), 2)[1]  # and the KV cache
+
+
+#: A step's mechanics beside its grid take room a 3.3-inch column (and a 4:3 slide, for six tokens) has not.
+REFUSED = {("flash", "column"), ("decode", "column"), ("decode", "slide-4:3")}
 
 
 @pytest.mark.parametrize("frame", FRAMES)
 @pytest.mark.parametrize("kind", ["scores", "flash", "decode"])
 def test_every_walkthrough_step_fits_and_stays_put(kind, frame):
     figures = steps(kind, frame)
+    if (kind, frame) in REFUSED:
+        with pytest.raises(InputError) as refused:
+            figures[0].layout()
+        assert "\n" not in str(refused.value) and "--view scores" in str(refused.value)
+        return
     layouts = [figure.layout() for figure in figures]
     assert len(layouts) > 1
     assert len({(layout.width, layout.height) for layout in layouts}) == 1  # the steps stay put
     assert len({layout.grid for layout in layouts}) == 1
     for layout in layouts:
         check_framed(layout, frame)
+
+
+def test_a_step_s_mechanics_line_up_with_the_framed_grid():
+    from attnviz.layout.items import Rect
+
+    layout = steps("flash", "slide")[-1].layout()
+    cells = [item for item in layout.walk() if isinstance(item, Rect) and item.role.startswith("cell")]
+    tiles = [item for item in layout.walk() if isinstance(item, Rect) and item.role.startswith("tile")]
+    assert tiles and all(any(abs(c.x - t.x) < 8 and abs(c.y - t.y) < 8 for c in cells) for t in tiles)
+    state = [t for t in layout.walk() if isinstance(t, Text) and t.role == "state"]
+    softmax = [t for t in layout.walk() if isinstance(t, Text) and t.role.startswith("softmax")]
+    assert max(b[2] for t in state for b in t.line_boxes()) < min(b[0] for t in softmax for b in t.line_boxes())
+
+
+def test_six_tokens_of_flash_state_refuse_a_slide_in_one_line():
+    with pytest.raises(InputError) as refused:
+        flash_walkthrough(attnviz.figure(SIX, SIX, frame="slide"), (2, 2))[1][0].layout()
+    assert "\n" not in str(refused.value) and "--view scores" in str(refused.value)
 
 
 def test_the_doc_frame_is_the_seed_figure_byte_for_byte():

@@ -35,11 +35,15 @@ def run(*args):
 
 
 def test_readme_shows_every_entry_with_its_command():
+    """Every entry with its command, in the README or in docs/gallery.rst (issue 25 moves the reference into
+    docs/; the mechanics entries of issue 22 are listed there)."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = readme + (ROOT / "docs" / "gallery.rst").read_text(encoding="utf-8")
+    flat = " ".join(listed.split())  # a command may wrap in the rst list
     for entry in ENTRIES:
-        assert f"docs/gallery/{entry.name}.svg" in readme, entry.name
+        assert f"docs/gallery/{entry.name}.svg" in listed, entry.name
         if entry.args:
-            assert entry.command in readme, entry.command
+            assert entry.command in flat, entry.command
     assert sorted(p.stem for p in DOCS.glob("*.svg")) == sorted(e.name for e in ENTRIES)
 
 

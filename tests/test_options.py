@@ -52,7 +52,7 @@ def test_figure_signature_is_the_tables():
         assert param.annotation == option.type, option.name  # annotations are text (from __future__)
     # one head's figure takes every keyword but the heads', with the same defaults
     single = inspect.signature(one_head_figure).parameters
-    assert set(single) == set(params) - {"q_heads", "k_heads", "v_heads"}
+    assert set(single) == set(params) - {"q_heads", "k_heads", "v_heads", "head_masks"}
     assert all(single[name].default == params[name].default for name in single)
 
 

@@ -23,6 +23,8 @@ NOT_FOR_DEFAULT_RENDER = (
     "bz2", "lzma", "hashlib", "importlib.metadata", "email", "logging", "xml",
     # third-party: only for other formats and options
     "fontTools", "jinja2", "latex2mathml", "mpmath", "cairosvg", "cairocffi", "numpy",
+    "torch", "transformers",  # real-valued inputs and model configs import them only when given them
+    "attnviz.figures.model", "attnviz.engine.model_masks",
     # attnviz: other commands, other options
     "attnviz.engine.masks", "attnviz.engine.logits", "attnviz.numbers.rounding", "attnviz.publish.document",
     "attnviz.publish.page", "attnviz.publish.walkthrough.scores", "attnviz.publish.gallery",

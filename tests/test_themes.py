@@ -45,7 +45,9 @@ PAIRS = sorted(set().union(*(text_surfaces(fig.layout()) for _, _, fig in figure
 
 def test_pairs_cover_every_surface_a_text_sits_on():
     surfaces = {surface for _, surface in PAIRS}
-    assert surfaces == {"background", "badge", "cell-score", "cell-masked", "cell-computed", "softmax-band"}
+    assert surfaces == {"background", "badge", "cell-score", "cell-masked", "cell-computed", "softmax-band",
+                        # the mechanics (issue 22): the heads schematic's boxes, the cache's slots, the state band
+                        "qhead", "kvhead", "slot", "slot-new", "state-band"}
     assert ("masked", "cell-masked") in PAIRS and ("score-computed", "cell-computed") in PAIRS
 
 
@@ -149,7 +151,7 @@ def test_every_colour_is_a_custom_property_in_the_host_stylesheet():
     from attnviz.render.themes import host_stylesheet
 
     css = host_stylesheet()
-    assert set(re.findall(r"var\(--attnviz-([a-z-]+),", css)) == set(COLOUR_NAMES)
+    assert set(re.findall(r"var\(--attnviz-([a-z0-9-]+),", css)) == set(COLOUR_NAMES)
     scopes = {selector.split(")")[0] + ")" for selector, _ in _rules(css)}
     assert scopes == {f":where(svg.attnviz[data-attnviz-theme={name}])" for name in THEME_NAMES}
 

@@ -159,7 +159,7 @@ def test_mask_view_refuses_what_it_cannot_draw():
         attnviz.figure(view="mask", n=1025)
     with pytest.raises(InputError, match="only the mask view takes n"):
         attnviz.figure(n=4)
-    with pytest.raises(InputError, match="expected full, scores or mask"):
+    with pytest.raises(InputError, match="expected full, scores, mask or heads"):
         attnviz.figure(view="heat")
 
 
@@ -345,10 +345,13 @@ def test_show_bias_draws_the_exact_bias_matrix_beside_the_scores(bias):
     assert isinstance(fig, attnviz.figures.composite.Composite) and len(fig.panels) == 2
     scores, panel = fig.panels
     attention = scores.attention
+    slope = attention.biases[0].slope if len(attention.biases) == 1 else None  # ALiBi: cells are j-i, times m
     for row in panel.words.cells:
         for cell in row:
             i, j = cell.q - 1, cell.k - 1
-            if attention.kept[i][j]:  # B_ij = L_ij - S_ij, exactly
+            if attention.kept[i][j] and slope is not None:  # m·(j-i) = L_ij - S_ij, exactly
+                assert cell.text == str(j - i) and slope * (j - i) == attention.logits[i][j] - attention.scores[i][j]
+            elif attention.kept[i][j]:  # B_ij = L_ij - S_ij, exactly
                 assert cell.text == attnviz.words.notation.format_exact(attention.logits[i][j] - attention.scores[i][j])
             else:
                 assert cell.text == "masked"

@@ -1,4 +1,4 @@
-"""Stage 10, the command line: `attnviz render|page|walkthrough|slides|gallery|css`, and batches."""
+"""Stage 10, the command line: `attnviz render|page|walkthrough|slides|gallery|model|css`, and batches."""
 
 from .commands import main
 

@@ -116,6 +116,7 @@ def walkthrough_from_args(args: Namespace, spec: tuple[Mapping[str, Any], str] |
     walk: Walk = {}
     fig = figure_from_args(args, walk, spec)
     from ..figures.heads import HeadsFigure  # start-up: only a walkthrough asks
+    from ..publish.walkthrough.api import check_walkable
 
     if isinstance(fig, HeadsFigure):
         if walk:
@@ -123,7 +124,7 @@ def walkthrough_from_args(args: Namespace, spec: tuple[Mapping[str, Any], str] |
             raise InputError(f"steps through one head; for several heads the walkthrough goes head by head (give q "
                              f"and k for one head to step through {key})", where)
         for panel in fig.panels:
-            _check_walkable(panel)
+            check_walkable(panel)
         # start-up: only a walkthrough of several heads needs it
         from ..publish.walkthrough.heads import heads_walkthrough
 
@@ -133,7 +134,7 @@ def walkthrough_from_args(args: Namespace, spec: tuple[Mapping[str, Any], str] |
         except InputError as err:  # named as the user gave the heads: the flag, or the spec's key
             given = "--q-heads" if args.q_heads is not None else f"{printable(args.spec)}: q_heads"
             raise err.relocated(lambda where: given if where == "q_heads" else where) from None
-    _check_walkable(fig)
+    check_walkable(fig, scores_view="flash" in walk or "decode" in walk)  # their steps are compact as scores too
     return walkthrough_steps(fig, walk)
 
 
@@ -171,18 +172,3 @@ def walkthrough_steps(fig: Any, walk: Walk) -> tuple[Any, Any]:
 
         document, figures = walkthrough(fig)
     return document, figures
-
-
-def _check_walkable(fig: object) -> None:
-    """A walkthrough steps through every score of one full figure, counted from 1."""
-    from ..figures.api import Figure  # start-up: only a walkthrough asks
-    from ..words.figure_text import FigureText  # loaded with every Figure already; named here only
-
-    if not isinstance(fig, Figure) or fig.view != "full":
-        raise InputError("steps through one full figure: its scores, mask and softmax; drop --view and --panel",
-                         "walkthrough")
-    if isinstance(fig.words, FigureText) and fig.words.elided:  # a full view's words are a FigureText
-        raise InputError("a walkthrough computes every score, so it draws every one: drop --elide (up to 64 tokens)",
-                         "--elide")
-    if fig.words.base != 1:
-        raise InputError("walkthrough sentences count from 1; drop --index-base 0", "--index-base")

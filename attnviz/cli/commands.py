@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
     from ..figures.composite import Composite
-    from ..figures.figure import Figure
+    from ..figures.figure import Drawable, Figure
     from .batch import Job
 
 
@@ -68,7 +68,7 @@ def run_render(args: Namespace) -> int:
     return 0
 
 
-def _file_data(fig: Figure | Composite, format: str, args: Namespace) -> str | bytes:
+def _file_data(fig: Drawable, format: str, args: Namespace) -> str | bytes:
     """The figure as the file's text (SVG) or bytes (PNG, PDF), at the flags' resolution."""
     if format != "png" and (args.dpi is not None or args.png_scale is not None):
         raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}",
@@ -239,6 +239,27 @@ def run_gallery(args: Namespace) -> int:
         return _run_batch(gallery_jobs(args.folder), args, args.folder)
 
 
+def run_model(args: Namespace) -> int:
+    """`attnviz model CONFIG`: a model's masks, one panel per layer pattern."""
+    from ..figures.model import model_figure  # start-up: only `attnviz model` reads a model's config
+    from ..render.raster import format_for
+
+    fig = model_figure(args.config, n=args.n, tokens=args.tokens, layers=args.layers, pad_left=args.pad_left,
+                       pad_right=args.pad_right, decode=args.decode, image_tokens=args.image_tokens,
+                       decoder_n=args.decoder_n, tokenizer=args.tokenizer, title=args.title, theme=args.theme,
+                       frame=args.frame)
+    data = _file_data(fig, format_for(args.output, args.format), args)
+    if args.output == "-":
+        emit(data)
+        return 0
+    from ..io.atomic import write_files  # start-up: standard output needs no file writer
+
+    with writing(f"-o {args.output}"):
+        write_files({args.output: data})
+    _report_files([args.output])
+    return 0
+
+
 def run_css(args: Namespace) -> int:
     """`attnviz css`: the style sheet that exposes inline figures' colours as CSS custom properties."""
     from ..render.themes import host_stylesheet  # start-up: only `attnviz css` needs the style sheet
@@ -321,7 +342,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             raise UsageError("no command given; try 'attnviz render' (see 'attnviz --help')")
         return {"render": run_render, "page": run_page, "walkthrough": run_walkthrough, "slides": run_slides,
-                "gallery": run_gallery, "css": run_css}[args.command](args)
+                "gallery": run_gallery, "css": run_css, "model": run_model}[args.command](args)
     except (InputError, UsageError) as err:
         if debug:
             raise

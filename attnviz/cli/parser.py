@@ -198,15 +198,48 @@ def build_parser() -> argparse.ArgumentParser:
     gallery.add_argument("folder", nargs="?", type=_path, default="out/gallery",
                          help="where to write (default: out/gallery)")
     add_batch_options(gallery)
+    model = commands.add_parser(
+        "model", help="draw a model's attention masks, layer by layer, from its config.json",
+        description="Draw the masks of a model from its config (a config.json or a model folder; nothing is "
+                    "downloaded): one mask map per distinct layer pattern, titled with its layers, and a strip of "
+                    "every layer by type. Positions and layers count from 0, as transformers counts them.")
+    _model_arguments(model)
     css = commands.add_parser(
         "css", help="write the style sheet that exposes inline figures' colours as CSS custom properties",
         description="Write attnviz.css for a page that inlines figures: link it, then restyle every figure "
                     "with --attnviz-* custom properties. (The Sphinx and MkDocs plugins link it for you.)")
     css.add_argument("-o", "--output", type=_path, metavar="PATH", default="-",
                      help="where to write (default: - , standard output)")
-    for sub in (render, page, walk, gallery, css):  # slides: added last with its other arguments
+    for sub in (render, page, walk, gallery, model, css):  # slides: added last with its other arguments
         _add_debug(sub)
     return parser
+
+
+def _model_arguments(model: argparse.ArgumentParser) -> None:
+    """`attnviz model CONFIG`'s flags (figures.model.model_figure's arguments)."""
+    model.add_argument("config", metavar="CONFIG", type=_path, help="a config.json, or a model folder holding one")
+    rows = model.add_mutually_exclusive_group()
+    rows.add_argument("--n", type=_whole, metavar="N", help="tokens in the row drawn (default 16)")
+    rows.add_argument("--tokens", metavar="TEXT", help="token labels: the text split on spaces (or by --tokenizer)")
+    model.add_argument("--tokenizer", type=_path, metavar="PATH",
+                       help="a local tokenizer folder to split --tokens (needs transformers)")
+    model.add_argument("--layers", default="types", metavar="all|types|0,5,...",
+                       help="types: one panel per layer pattern (default); all: one per layer; or those layers")
+    model.add_argument("--pad-left", type=_whole, default=0, metavar="P", help="the row's first P tokens are padding")
+    model.add_argument("--pad-right", type=_whole, default=0, metavar="P",
+                       help="the row's last P tokens are padding (an encoder's batch row)")
+    model.add_argument("--decode", type=_whole, default=0, metavar="P",
+                       help="the decode shape: the queries after a prompt of P tokens, against the cache's keys")
+    model.add_argument("--image-tokens", metavar="A-B", help="Gemma 3: tokens A..B are an image's (0-based)")
+    model.add_argument("--decoder-n", type=_whole, metavar="M",
+                       help="an encoder-decoder's decoder tokens (default: half of --n)")
+    model.add_argument("--title", help="the figure's title")
+    model.add_argument("--theme", choices=("light", "dark", "print", "contrast", "auto"), default="light")
+    model.add_argument("--frame", default="doc", metavar="FRAME", help="doc (default), slide, column, ...")
+    model.add_argument("-o", "--output", type=_path, metavar="PATH", default="out/model.svg",
+                       help="where to write (.svg, .png or .pdf); - for standard output (default: out/model.svg)")
+    model.add_argument("-f", "--format", choices=("svg", "png", "pdf"), type=str.lower)
+    model.set_defaults(dpi=None, png_scale=None)
 
 
 def add_figure_options(parser: argparse.ArgumentParser, highlight: bool = True) -> None:

@@ -11,7 +11,8 @@ import operator
 from fractions import Fraction
 
 from .bound_mask import CAUSAL, BoundMask
-from ..numbers.exact import InputError, format_number, to_exact
+from ..numbers.arrays import array_rows, read_entry
+from ..numbers.exact import InputError, format_number
 from ..records import dataclass
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -152,8 +153,12 @@ def check_matrix_shape(rows: Sequence[Sequence[object]], n_q: int, n_k: int, whe
                              where)
 
 
-def exact_vectors(rows: Vectors, name: str, limit: int = MAX_TOKENS) -> tuple[tuple[Fraction, ...], ...]:
-    """Validate a list of equal-length vectors and make every entry exact; at most `limit` of them."""
+def exact_vectors(rows: Vectors, name: str, limit: int = MAX_TOKENS,
+                  decimals: int | None = None) -> tuple[tuple[Fraction, ...], ...]:
+    """Validate a list of equal-length vectors (or a 2-D numpy array or torch tensor) and make every entry
+    exact (`numbers.arrays.read_entry`: floats as the decimals they print as, rounded to `decimals` if
+    given); at most `limit` of them."""
+    rows = array_rows(rows, name)[0]  # type: ignore[assignment]
     if isinstance(rows, (str, bytes)):
         raise InputError("expected a list of vectors, got a string", name)
     try:
@@ -178,7 +183,7 @@ def exact_vectors(rows: Vectors, name: str, limit: int = MAX_TOKENS) -> tuple[tu
     out = []
     for index, row in enumerate(rows, 1):
         try:
-            out.append(tuple(to_exact(x) for x in row))
+            out.append(tuple(read_entry(x, decimals) for x in row))
         except InputError as err:
             raise InputError(f"vector {index}: {err}", name) from None
     return tuple(out)

@@ -12,7 +12,7 @@ mask is first combined, so a plain `attnviz render` never loads the mask grammar
 
 from __future__ import annotations
 
-from .runs import scan_runs
+from .runs import complement_runs, intersect_runs, scan_runs, union_runs
 from ..records import dataclass, field
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -49,6 +49,8 @@ class BoundMask:
     rule_at: Callable[[int], str] | None = field(default=None, repr=False)  # base -> the rule in that base
     row_runs: Callable[[int], Runs] | None = field(default=None, repr=False)  # i -> its runs
     shape: tuple[int, int] | None = None  # (n_q, n_k), when bound to a grid
+    # A union's parts in order, (name, i -> runs): `--color-by part` colours each run by the first part keeping it.
+    parts: tuple[tuple[str, Callable[[int], Runs]], ...] = field(default=(), repr=False)
 
     def rule_text(self, base: int = 1) -> str:
         """The rule with positions counted from `base` (0 or 1)."""
@@ -65,6 +67,26 @@ class BoundMask:
             assert self.shape is not None  # a mask that knows no grid gives its runs by row_runs
             n_k = self.shape[1]
         return scan_runs(lambda j: self.keep(i, j), n_k)
+
+    def part_runs(self, i: int) -> tuple[tuple[int, int, int], ...]:
+        """Row i's kept keys as (start, stop, part): each run cut where the first part of the union that keeps
+        it changes (part 0 for a mask that is not a union). Half-open, 0-based, in order.
+
+        >>> from attnviz.engine.masks import resolve
+        >>> resolve("window=2 | keys=1", 4, 4).part_runs(3)
+        ((0, 1, 1), (2, 4, 0))
+        """
+        if not self.parts:
+            return tuple((a, b, 0) for a, b in self.runs(i))
+        pieces: list[tuple[int, int, int]] = []
+        covered: Runs = ()
+        for n, (_, runs) in enumerate(self.parts):
+            own = runs(i)
+            end = max([b for _, b in own + covered], default=0)
+            # what this part keeps that no earlier part did
+            pieces += [(a, b, n) for a, b in intersect_runs(own, complement_runs(covered, end))]
+            covered = union_runs(covered, own)
+        return tuple(sorted(pieces))
 
     def expression(self) -> Expression:
         """This mask as an `attnviz.Mask` expression, to combine with others."""

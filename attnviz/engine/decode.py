@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from .attention import Attention
 
-__all__ = ["DecodeStep", "decode_steps", "keys_text"]
+__all__ = ["DecodeStep", "decode_steps", "cache_slots", "keys_text"]
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,32 @@ def decode_steps(attention: Attention, prompt: int) -> tuple[tuple[int, ...], tu
         steps.append(DecodeStep(t, cache, attended, evicted, attended, scores))
         cache = attended
     return prefill_cache, tuple(steps)
+
+
+def cache_slots(attention: Attention, prompt: int) -> tuple[int | None, tuple[tuple[int, dict[int, int]], ...]]:
+    """Where each cached key sits after the prefill (t = prompt) and after each decoded token t:
+    (W, ((t, {slot: key}), ...)), slots 0-based; the cache after t holds the keys query t attends to.
+
+    When the mask evicts (some query does not attend to every earlier key) and no query attends to more
+    than W keys, the cache is a rolling buffer of W slots, as Mistral's: key k (1-based) is written to
+    slot (k−1) mod W, overwriting the key W positions before it (a window of W; a chunk of W, whose keys
+    fill the slots from 0). Without eviction the cache grows: key k in slot k−1, and W is None. (A mask
+    whose cached keys would share a slot is drawn as a strip of its cached keys in order, W None.)
+
+    >>> from attnviz import figure
+    >>> cache_slots(figure([[1]] * 4, [[1]] * 4, mask="window=2").attention, 3)
+    (2, ((3, {1: 2, 0: 3}), (4, {0: 3, 1: 4})))
+    """
+    n = attention.shape[0]
+    kept = [tuple(j + 1 for j, keep in enumerate(_row(attention, i)) if keep) for i in range(n)]
+    caches = [(t, kept[t - 1]) for t in range(prompt, n + 1)]
+    evicts = any(keys != tuple(range(1, i + 2)) for i, keys in enumerate(kept))
+    size = max(len(keys) for keys in kept)
+    if evicts and all(len({(k - 1) % size for k in cache}) == len(cache) for _, cache in caches):
+        return size, tuple((t, {(k - 1) % size: k for k in cache}) for t, cache in caches)
+    if evicts:  # not a ring: the cached keys in order
+        return None, tuple((t, dict(enumerate(cache))) for t, cache in caches)
+    return None, tuple((t, {k - 1: k for k in cache}) for t, cache in caches)
 
 
 def _row(attention: Attention, i: int) -> tuple[bool, ...]:

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from .attention import Bias, Scale, check_matrix_shape
 from .mask_grammar import ALIGNMENTS
+from ..numbers.arrays import FloatText, plain_scalar
 from ..numbers.exact import InputError, format_number, parse_number, to_exact
 from ..numbers.surds import Surd, format_exact, inverse_sqrt, sign, surd
 
@@ -245,6 +246,9 @@ def _score_mod(function: Callable[..., object], before: Callable[[int, int], Exa
                              "bias") from None
         if type(result) is _Index:
             result = int(result)
+        result = plain_scalar(result)  # a numpy or torch scalar: its Python number
+        if isinstance(result, FloatText):
+            result = float(result)
         if isinstance(result, bool) or not isinstance(result, (int, Fraction, Surd)):
             shown = repr(result) if len(repr(result)) <= 40 else type(result).__name__
             if isinstance(result, float):

@@ -33,6 +33,8 @@ class Bound:
     keep: Callable[[int, int], object]  # (i, j) -> a truth value, 0-based
     runs: Callable[[int], Runs]  # i -> runs
     positional: bool = False  # uses the query's position, so the alignment matters
+    # A union's parts, in order, as (name, runs): what `--color-by part` colours (empty for other masks).
+    parts: tuple[tuple[str, Callable[[int], Runs]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,8 @@ def bind_family(option: MaskOption, grid: Grid) -> Bound:
         return _global(_ints(value), grid, where)
     if kind == "prefix" and "documents" in opts:
         assert isinstance(value, int)
-        return _document_prefix(value, _ints(opts["documents"]), grid, where)
+        lengths = _ints(opts["lengths"]) if "lengths" in opts else (value,)
+        return _document_prefix(lengths, _ints(opts["documents"]), grid, where)
     if kind == "prefix":
         assert isinstance(value, int)
         length = value
@@ -128,6 +131,19 @@ def bind_family(option: MaskOption, grid: Grid) -> Bound:
         kept = complement_runs(positions_runs(positions, n_k), n_k)
         return Bound("padding", lambda base: f"j not in {set_text(positions, base)}", lambda i, j: j not in padded,
                      lambda i: kept)
+    if kind == "keys":
+        positions = _zero_based(_ints(value), grid, where, n_k, "key position", "keys")
+        chosen, columns = frozenset(positions), positions_runs(positions, n_k)
+        return Bound("key columns", lambda base: f"j in {set_text(positions, base)}", lambda i, j: j in chosen,
+                     lambda i: columns)
+    if kind == "random":
+        assert isinstance(value, int)
+        seed = opts["seed"]
+        assert isinstance(seed, int)
+        return _random(value, seed, grid)
+    if kind == "sink":
+        assert isinstance(value, int)
+        return _sink(value, n_k)
     if kind == "matrix":
         assert isinstance(value, tuple)
         matrix: tuple[tuple[bool, ...], ...] = value
@@ -137,6 +153,54 @@ def bind_family(option: MaskOption, grid: Grid) -> Bound:
         return Bound("explicit", lambda base: f"(i,j) marked 1 in [{rows}]", lambda i, j: matrix[i][j],
                      row_runs.__getitem__)
     raise AssertionError(kind)
+
+
+_MASK64 = 2**64 - 1
+
+
+def _splitmix64(state: int) -> tuple[int, int]:
+    """SplitMix64 (Steele, Lea and Flood 2014): the next state and a 64-bit output, in Python integers,
+    so every platform draws the same keys."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return state, z ^ (z >> 31)
+
+
+def random_keys(count: int, n_k: int, seed: int, position: int) -> tuple[int, ...]:
+    """The `count` keys (0-based, sorted) a query at key position `position` keeps under `random=count,seed=seed`:
+    Floyd's sampling of distinct keys from 0..n_k-1, driven by SplitMix64 started at seed·2³² + position,
+    each draw below a bound by rejection (no modulo bias). All keys when count >= n_k.
+
+    >>> random_keys(2, 8, 0, 0), random_keys(2, 8, 0, 1), random_keys(9, 3, 5, 0)
+    ((2, 4), (2, 7), (0, 1, 2))
+    """
+    if count >= n_k:
+        return tuple(range(n_k))
+    state = (seed * 2**32 + position) & _MASK64
+    chosen: set[int] = set()
+    for top in range(n_k - count, n_k):
+        bound = top + 1
+        limit = 2**64 - 2**64 % bound
+        while True:
+            state, draw = _splitmix64(state)
+            if draw < limit:
+                break
+        pick = draw % bound
+        chosen.add(top if pick in chosen else pick)
+    return tuple(sorted(chosen))
+
+
+def _random(count: int, seed: int, grid: Grid) -> Bound:
+    """`count` keys a row drawn at random (BigBird's random attention), the same cells on every platform."""
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset)
+    rows = [random_keys(count, n_k, seed, i + offset) for i in range(grid.n_q)]
+    row_runs = [positions_runs(keys, n_k) for keys in rows]
+    sets = [frozenset(keys) for keys in rows]
+    plural = "s" * (count > 1)
+    return Bound("random", lambda base: f"j in {count} random key{plural} of row {p} (seed {seed})",
+                 lambda i, j: j in sets[i], row_runs.__getitem__, True)
 
 
 def _ints(value: object) -> tuple[int, ...]:
@@ -158,6 +222,13 @@ def _global(value: tuple[int, ...], grid: Grid, where: str) -> Bound:
     own = positions_runs(positions, n_k)
     return Bound("global", rule, lambda i, j: i + offset in chosen or j in chosen,
                  lambda i: clip(0, n_k, n_k) if i + offset in chosen else own, True)
+
+
+def _sink(count: int, n_k: int) -> Bound:
+    """Attention sinks: every query keeps the first `count` keys, whatever its position (StreamingLLM's
+    sink tokens; a learned sink logit drawn as a column of its own, as GPT-OSS adds one to each row's
+    softmax). Alone it is not causal: StreamingLLM's mask is `causal & (window=W | sink=S)`."""
+    return Bound("sink", lambda base: f"j<={count - 1 + base}", lambda i, j: j < count, lambda i: clip(0, count, n_k))
 
 
 def _chunk(size: int, start: int, grid: Grid) -> Bound:
@@ -249,14 +320,20 @@ def _documents(ids: tuple[int, ...], grid: Grid, where: str) -> tuple[tuple[int 
     return query_ids, same
 
 
-def _document_prefix(length: int, ids: tuple[int, ...], grid: Grid, where: str) -> Bound:
-    """Prefix-LM within each document: a document's first `length` positions see each other."""
+def _document_prefix(lengths: tuple[int, ...], ids: tuple[int, ...], grid: Grid, where: str) -> Bound:
+    """Prefix-LM within each document: a document's first positions (its length of `lengths`, one for all or
+    one a document in the order they first appear) see each other."""
     query_ids, same = _documents(ids, grid, where)
+    order = list(dict.fromkeys(ids))
+    if len(lengths) > 1 and len(lengths) != len(order):
+        raise InputError(f"{len(lengths)} prefix lengths for {len(order)} documents; give one, or one per document",
+                         where)
+    length_of = dict(zip(order, lengths if len(lengths) > 1 else lengths * len(order)))
     seen: dict[int, int] = {}
     prefix: list[int] = []
     for j, d in enumerate(ids):
         seen[d] = seen.get(d, 0) + 1
-        if seen[d] <= length:
+        if seen[d] <= length_of[d]:
             prefix.append(j)
     in_prefix, prefix_runs = frozenset(prefix), positions_runs(prefix, grid.n_k)
     p, offset, shown = query_position(grid.offset), grid.offset, ids_text(ids)

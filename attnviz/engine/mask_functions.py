@@ -14,7 +14,7 @@ import inspect
 import numbers
 import warnings
 
-from .mask_families import Bound, Grid
+from .mask_families import Bound, Grid, query_position
 from .runs import scan_runs
 from .text_check import MAX_LABEL, MAX_TITLE, check_text
 from ..numbers.exact import InputError
@@ -29,7 +29,10 @@ if TYPE_CHECKING:
 
     Rows = tuple[tuple[bool, ...], ...]
 
-__all__ = ["PastedFunction", "pasted_function", "bind_function"]
+__all__ = ["PastedFunction", "pasted_function", "bind_function", "torch_combination"]
+
+#: FlexAttention's combinators (torch.nn.attention.flex_attention) and the combination each makes.
+_TORCH_COMBINATORS = {"and_masks.<locals>.and_mask": "all", "or_masks.<locals>.or_mask": "any"}
 
 
 @dataclass(frozen=True)
@@ -62,20 +65,39 @@ def pasted_function(function: Callable[..., object], name: str | None = None,
     return PastedFunction(function, _arity(function), label, name or "custom", rule, words)
 
 
+def torch_combination(function: object) -> tuple[str, tuple[Callable[..., object], ...]] | None:
+    """("all" | "any", its mask_mods) for a function made by FlexAttention's `and_masks`/`or_masks`, whose
+    parts attnviz can see (the closure holds them); None for any other function. The combination is then
+    captioned and evaluated from its parts: the same cells, each part's own rule."""
+    if getattr(function, "__module__", None) != "torch.nn.attention.flex_attention":
+        return None
+    op = _TORCH_COMBINATORS.get(getattr(function, "__qualname__", ""))
+    code, closure = getattr(function, "__code__", None), getattr(function, "__closure__", None)
+    if op is None or code is None or not closure or "mask_mods" not in code.co_freevars:
+        return None
+    parts = closure[code.co_freevars.index("mask_mods")].cell_contents
+    if not isinstance(parts, tuple) or not parts or not all(callable(part) for part in parts):
+        return None
+    return op, parts
+
+
 def bind_function(fn: PastedFunction, grid: Grid) -> Bound:
     """A pasted function on the grid: every cell's answer, worked out once."""
-    n_k = grid.n_k
-    rows = _evaluate(fn, grid.n_q, n_k)
+    n_k, offset = grid.n_k, grid.offset
+    # Under bottom-right alignment the function sees each query's absolute position (i + offset), as the
+    # figure's other masks do: it is evaluated on the keys' square grid and the queries' rows are taken.
+    rows = _evaluate(fn, grid.n_q + offset, n_k)[offset:] if offset > 0 else _evaluate(fn, grid.n_q, n_k)
     row_runs: list[Runs] = [scan_runs(row.__getitem__, n_k) for row in rows]
 
     def rule(base: int) -> str:
         if fn.rule is not None:
             return fn.rule
         shift = "-1" if base == 1 else ""
-        call = f"(i,j) where {fn.label}(i{shift},j{shift}) is true"
+        query = query_position(offset, -base) if offset > 0 else f"i{shift}"
+        call = f"(i,j) where {fn.label}({query},j{shift}) is true"
         return f'{call}: "{fn.words}"' if fn.words else call
 
-    return Bound(fn.name, rule, lambda i, j: rows[i][j], row_runs.__getitem__)
+    return Bound(fn.name, rule, lambda i, j: rows[i][j], row_runs.__getitem__, offset > 0)
 
 
 def _evaluate(fn: PastedFunction, n_q: int, n_k: int) -> Rows:

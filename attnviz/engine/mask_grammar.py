@@ -9,24 +9,26 @@ from __future__ import annotations
 import difflib
 import re
 
+from ..numbers.arrays import is_tensor
 from ..numbers.exact import InputError
 from ..records import dataclass, field
 
 TYPE_CHECKING = False  # a type checker takes it as True
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
     Options = dict[str, object]
     Parser = Callable[[str, str], tuple[object, Options]]
 
-__all__ = ["ALIGNMENTS", "FAMILIES", "MAX_PARAMETER", "MaskOption", "parse_mask"]
+__all__ = ["ALIGNMENTS", "FAMILIES", "MAX_PARAMETER", "MaskOption", "parse_mask", "boolean_matrix"]
 
 #: Where the causal diagonal sits when keys outnumber queries.
 ALIGNMENTS = ("top-left", "bottom-right")
 #: Each family's form, in the words of error messages and docs.
 FAMILIES = ("causal", "none", "full", "window=W[,symmetric][,dilation=D]", "global=J,J,...",
-            "prefix=P[,documents=ID,...]", "chunk=C[,offset=O]", "segments=ID,ID,...", "documents=ID,ID,...",
-            "padding=J,J,...", "matrix=ROW;ROW;...")
+            "prefix=P[,P,...][,documents=ID,...]", "chunk=C[,offset=O]", "segments=ID,ID,...", "documents=ID,ID,...",
+            "padding=J,J,...", "keys=J,J,...", "random=R,seed=S", "matrix=ROW;ROW;...", "sink=S")
 MAX_PARAMETER = 10**6  # window, prefix and chunk sizes beyond any grid are all the same mask
 
 
@@ -143,7 +145,12 @@ def _window(text: str, where: str) -> tuple[object, Options]:
 def _prefix(text: str, where: str) -> tuple[object, Options]:
     main, options = _with_options(text, where, {"documents": "ID,ID,..."})
     out: Options = {"documents": _segments(_joined(options["documents"]), where)[0]} if "documents" in options else {}
-    return _bounded(main, where, 0, "a prefix length"), out
+    lengths = tuple(_bounded(part, where, 0, "a prefix length") for part in main.split(","))
+    if len(lengths) > 1 and not out:
+        raise InputError("several prefix lengths are one per document: give documents=ID,ID,... too", where)
+    if len(lengths) > 1:  # one length per document, in the order the documents first appear
+        out["lengths"] = lengths
+    return lengths[0], out
 
 
 def _chunk(text: str, where: str) -> tuple[object, Options]:
@@ -156,6 +163,12 @@ def _chunk(text: str, where: str) -> tuple[object, Options]:
     return _bounded(main, where, 1, "a size"), out
 
 
+def _sink(text: str, where: str) -> tuple[object, Options]:
+    """`sink=S`: the number of sink keys, the first S positions."""
+    main, _ = _with_options(text, where, {})
+    return _bounded(main, where, 1, "a number of sink keys"), {}
+
+
 def _segments(text: str, where: str) -> tuple[tuple[int, ...], Options]:
     return tuple(_integer(part, where, "a segment id (an integer)") for part in text.split(",")), {}
 
@@ -163,6 +176,12 @@ def _segments(text: str, where: str) -> tuple[tuple[int, ...], Options]:
 def _positions(text: str, where: str) -> tuple[object, Options]:
     positions = tuple(_integer(part, where, "a position (1, 2, ...)") for part in text.split(","))
     return tuple(sorted(set(positions))), {}
+
+
+def _random(text: str, where: str) -> tuple[object, Options]:
+    main, options = _with_options(text, where, {"seed": "S"})
+    seed = _bounded(_joined(options["seed"]), where, 0, "a seed") if "seed" in options else 0
+    return _bounded(main, where, 1, "a number of keys per row"), {"seed": seed}
 
 
 def _matrix(text: str, where: str) -> tuple[object, Options]:
@@ -178,6 +197,23 @@ def _matrix(text: str, where: str) -> tuple[object, Options]:
     return tuple(out), {}
 
 
+def boolean_matrix(value: object, where: str) -> MaskOption:
+    """A numpy or torch boolean matrix (True: kept, as FlexAttention's create_mask gives) as `matrix=`."""
+    dtype = str(getattr(value, "dtype", "")).removeprefix("torch.")
+    shape = tuple(getattr(value, "shape", ()))
+    if dtype != "bool":
+        raise InputError(f"a {dtype} array as a mask: give a boolean matrix (True keeps a cell), e.g. "
+                         "create_mask(...)[0, 0] or an array of 0s and 1s cast with .astype(bool)", where)
+    if len(shape) != 2:
+        raise InputError(f"a boolean array of shape {shape} as a mask: give one (queries, keys) matrix, e.g. "
+                         "mask[0, 0] of a (batch, heads, queries, keys) mask", where)
+    source: Any = value.detach().cpu() if is_tensor(value) else value  # type: ignore[attr-defined]
+    rows = tuple(tuple(bool(x) for x in row) for row in source.tolist())
+    text = ";".join("".join("1" if x else "0" for x in row) for row in rows)
+    return MaskOption("matrix", rows, f"matrix={text}")
+
+
 _PARSERS: dict[str, Parser] = {"window": _window, "global": _positions, "prefix": _prefix, "chunk": _chunk,
                                "segments": _segments, "documents": _segments, "padding": _positions,
-                               "matrix": _matrix}
+                               "keys": _positions, "random": _random,
+                               "matrix": _matrix, "sink": _sink}

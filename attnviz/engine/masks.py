@@ -16,6 +16,11 @@ figure's default 1-based positions; `Mask.rule_text(0)` writes the same rule 0-b
     segments=ID,...        keep j<=i when i and j have the same segment id (packed documents, causal)
     documents=ID,...       keep i and j with the same segment id (block-diagonal, bidirectional)
     padding=4,5            mask those key positions (with causal, unless `none` is given too)
+    keys=1,2               keep j in {1,2}: chosen key columns (summary tokens; `sink=` for the first S)
+    random=R,seed=S        keep R keys a row, drawn by SplitMix64 from seed·2³² + the query's position
+                           (Floyd's sampling, rejection below each bound): the same cells everywhere
+    sink=S                 keep j<=S, the first S keys, for every query (attention sinks; not causal
+                           alone: StreamingLLM's mask is `causal & (window=W | sink=S)`)
     matrix=10;11           keep the cells marked 1
 
 Masks combine: `a & b` keeps a cell both keep, `a | b` one that either keeps, `~a` (or `!a`) one
@@ -46,11 +51,14 @@ import re
 
 from .bound_mask import CAUSAL, BoundMask
 from .mask_families import Bound, Grid, bind_family, query_position
-from .mask_functions import PastedFunction, bind_function, pasted_function
-from .mask_grammar import ALIGNMENTS, FAMILIES, MaskOption, parse_mask
+from .mask_functions import PastedFunction, bind_function, pasted_function, torch_combination
+from .mask_grammar import ALIGNMENTS, FAMILIES, MaskOption, boolean_matrix, parse_mask
 from .runs import complement_runs, intersect_runs, scan_runs, union_runs
+from .rule_text import grouped, grouped_name
+from .text_check import MAX_LABEL, MAX_TITLE, check_text
+from ..numbers.arrays import is_array, is_tensor
 from ..numbers.exact import InputError
-from ..records import replace
+from ..records import dataclass, replace
 
 TYPE_CHECKING = False  # a type checker takes it as True
 if TYPE_CHECKING:
@@ -58,10 +66,10 @@ if TYPE_CHECKING:
     from typing import TypeAlias
 
     from .runs import Runs
-    from ..typing import Align, IndexBase, MaskItem
+    from ..typing import Align, IndexBase, MaskItem, MaskSpec
 
     #: A node's parts: one leaf (a family, a pasted function, a bound mask) or the masks it joins.
-    Part: TypeAlias = "MaskOption | PastedFunction | BoundMask | Mask"
+    Part: TypeAlias = "MaskOption | PastedFunction | BoundMask | Naming | Mask"
 
 __all__ = ["ALIGNMENTS", "FAMILIES", "Mask", "MaskOption", "parse_mask", "parse_expression", "resolve", "custom",
            "query_position", "scan_runs"]
@@ -70,7 +78,7 @@ MAX_TERMS = 64  # masks in one combination
 MAX_DEPTH = 16  # nesting of parentheses or tables
 MAX_TEXT = 100_000  # characters in one mask expression
 _OPERATORS = "&|~!()"
-_LEAVES = ("family", "function", "fixed")
+_LEAVES = ("family", "function", "fixed", "named")
 
 
 class Mask:
@@ -82,23 +90,28 @@ class Mask:
     >>> (~m & Mask("causal")).text
     '~(window=3,symmetric | global=1) & causal'
 
-    `Mask(function, name=..., rule=...)` names a pasted function and the rule it keeps.
+    `Mask(function, name=..., rule=...)` names a pasted function and the rule it keeps; `Mask("matrix=10;11",
+    name=..., rule=...)` names any other mask (the caption then says the name and rule as given).
     `bind(n_q, n_k)` gives the `engine.BoundMask` of one grid (what `figure()` does with it).
     """
 
     __slots__ = ("_op", "_parts")
-    _op: str  # "family", "function", "fixed" (a leaf), or "all", "any", "not"
+    _op: str  # "family", "function", "fixed", "named" (a leaf), or "all", "any", "not"
     _parts: tuple[Part, ...]
 
-    def __init__(self, spec: MaskItem = "causal", *, name: str | None = None, rule: str | None = None) -> None:
+    def __init__(self, spec: MaskSpec = "causal", *, name: str | None = None, rule: str | None = None) -> None:
         if isinstance(spec, Mask):
             op, parts = spec._op, spec._parts
+        elif callable(spec) and not isinstance(spec, BoundMask) and name is None and rule is None and \
+                (combined := torch_combination(spec)) is not None:  # and_masks(a, b): captioned from a and b
+            node = _joined(combined[0], [_part(part) for part in combined[1]])
+            op, parts = node._op, node._parts
         elif callable(spec) and not isinstance(spec, BoundMask):
             op, parts = "function", (pasted_function(spec, name, rule),)
         else:
-            if name is not None or rule is not None:
-                raise InputError("name= and rule= name a mask function; a family names itself", "mask")
             node = _from_value(spec, "mask", 0)
+            if name is not None or rule is not None:
+                node = _named(node, name, rule)
             op, parts = node._op, node._parts
         object.__setattr__(self, "_op", op)
         object.__setattr__(self, "_parts", parts)
@@ -153,6 +166,10 @@ class Mask:
             return leaf.label
         if isinstance(leaf, BoundMask):
             return leaf.name
+        if isinstance(leaf, Naming):
+            inner = self._parts[1]
+            assert isinstance(inner, Mask)
+            return inner.text
         if self._op == "not":
             inner = self._masks()[0]
             return "~" + (inner.text if inner._op in _LEAVES else f"({inner.text})")
@@ -171,6 +188,38 @@ class Mask:
     def bind(self, n_q: int, n_k: int, align: Align = "top-left", index_base: IndexBase = 1) -> BoundMask:
         """This mask on an n_q×n_k grid, as an `engine.BoundMask`."""
         return resolve(self, n_q, n_k, align, index_base)
+
+
+@dataclass(frozen=True)
+class Naming:
+    """A name and rule given for a mask (`--mask-name`, `--mask-rule`, a spec's `[mask]` table): the figure's
+    caption says them in place of the mask's own."""
+
+    name: str | None
+    rule: str | None
+
+
+def _named(mask: Mask, name: object, rule: object) -> Mask:
+    """`mask` with the caption's name and rule given by the user (checked as user text)."""
+    for what, text, limit in (("name", name, MAX_LABEL), ("rule", rule, MAX_TITLE)):
+        if text is not None and (not isinstance(text, str) or not text.strip()):
+            raise InputError(f"a mask's {what} must be a non-empty string", "mask")
+        if isinstance(text, str):
+            check_text(text, f"mask: {what}", limit)
+    assert name is None or isinstance(name, str)
+    assert rule is None or isinstance(rule, str)
+    if mask._op == "function":  # a pasted function carries its own name and rule
+        fn = mask._parts[0]
+        assert isinstance(fn, PastedFunction)
+        return Mask._make("function", (replace(fn, name=name or fn.name, rule=rule or fn.rule),))
+    return Mask._make("named", (Naming(name, rule), mask))
+
+
+def _part(function: Callable[..., object]) -> Mask:
+    """A part of a torch-combined mask, named by its function's name (`causal`, not "custom")."""
+    label = getattr(function, "__name__", "")
+    named = isinstance(label, str) and label.isidentifier() and torch_combination(function) is None
+    return Mask(function, name=label if named else None)
 
 
 def custom(function: Callable[..., object], name: str | None = None, rule: str | None = None) -> Mask:
@@ -197,6 +246,8 @@ def _from_value(value: object, where: str, depth: int) -> Mask:
         return parse_expression(value)
     if isinstance(value, dict):
         return _from_table(value, where, depth)
+    if is_array(value) or is_tensor(value):
+        return Mask._make("family", (boolean_matrix(value, where),))
     if isinstance(value, (list, tuple)):
         if not value:
             return Mask._make("family", (parse_mask("causal"),))
@@ -215,7 +266,10 @@ def _joined(op: str, masks: list[Mask]) -> Mask:
 
 
 def _from_table(table: dict[object, object], where: str, depth: int) -> Mask:
-    """`{all = [...]}`, `{any = [...]}` or `{not = ...}`, as a spec writes a combination."""
+    """`{all = [...]}`, `{any = [...]}` or `{not = ...}`, as a spec writes a combination; or a named mask,
+    `{matrix = "10;11", name = "...", rule = "..."}` (or `mask = "..."` in place of `matrix`)."""
+    if {"name", "rule", "matrix", "mask"} >= set(map(str, table)) and ("matrix" in table) != ("mask" in table):
+        return _named_table(table, where, depth)
     if len(table) != 1 or next(iter(table)) not in ("all", "any", "not"):
         keys = ", ".join(map(str, table)) or "none"
         raise InputError(f"a mask table has one key, all, any or not (got {keys}), e.g. "
@@ -326,7 +380,8 @@ def resolve(mask: object, n_q: int, n_k: int, align: str = "top-left", index_bas
     rule = bound.rule
     if bound.positional and n_q != n_k:
         rule = _aligned(bound.rule, align)
-    return BoundMask(bound.name, rule(index_base), bound.keep, rule_at=rule, row_runs=bound.runs, shape=(n_q, n_k))
+    return BoundMask(bound.name, rule(index_base), bound.keep, rule_at=rule, row_runs=bound.runs, shape=(n_q, n_k),
+                     parts=bound.parts)
 
 
 def _only_padding(mask: Mask) -> bool:
@@ -339,8 +394,37 @@ def _aligned(rule: Callable[[int], str], align: str) -> Callable[[int], str]:
     return lambda base: f"{rule(base)}, aligned {align}"
 
 
+def _named_table(table: dict[object, object], where: str, depth: int) -> Mask:
+    """A spec's `[mask]` table: `matrix` (text "10;11" or rows of 0/1) or `mask`, with a `name` and `rule`."""
+    if "matrix" in table:
+        rows = table["matrix"]
+        if isinstance(rows, (list, tuple)):
+            rows = ";".join(row if isinstance(row, str) else ",".join(str(int(x)) if isinstance(x, bool) else str(x)
+                                                                      for x in _row(row, where)) for row in rows)
+        if not isinstance(rows, str):
+            raise InputError(f"expected rows of 0/1 (\"10;11\" or [[1, 0], [1, 1]]), got {type(rows).__name__}",
+                             f"{where}.matrix")
+        inner = Mask._make("family", (parse_mask("matrix=" + rows),))
+    else:
+        inner = _from_value(table["mask"], f"{where}.mask", depth + 1)
+    return _named(inner, table.get("name"), table.get("rule"))
+
+
+def _row(row: object, where: str) -> list[object]:
+    if not isinstance(row, (list, tuple)):
+        raise InputError(f"expected a row of 0/1, got {type(row).__name__}", f"{where}.matrix")
+    return list(row)
+
+
 def _bind(mask: Mask, grid: Grid) -> Bound:
     leaf = mask._parts[0]
+    if isinstance(leaf, Naming):
+        inner_mask = mask._parts[1]
+        assert isinstance(inner_mask, Mask)
+        inner = _bind(inner_mask, grid)
+        given = leaf.rule
+        return Bound(leaf.name or inner.name, inner.rule if given is None else (lambda base: given), inner.keep,
+                     inner.runs, inner.positional, inner.parts)
     if isinstance(leaf, MaskOption):
         return bind_family(leaf, grid)
     if isinstance(leaf, PastedFunction):
@@ -350,7 +434,7 @@ def _bind(mask: Mask, grid: Grid) -> Bound:
         return Bound(fixed.name, fixed.rule_text, fixed.keep, lambda i: fixed.runs(i, grid.n_k))
     if mask._op == "not":
         inner = _bind(mask._masks()[0], grid)
-        name = _grouped_name(_grouped_name(inner.name, " + "), " or ")
+        name = grouped_name(grouped_name(inner.name, " + "), " or ")
         return Bound(f"not {name}", lambda base: f"not ({inner.rule(base)})",
                      lambda i, j: not inner.keep(i, j), lambda i: complement_runs(inner.runs(i), grid.n_k),
                      inner.positional)
@@ -367,8 +451,8 @@ def _bind(mask: Mask, grid: Grid) -> Bound:
                 out = intersect_runs(out, r(i))
             return out
 
-        return Bound(" + ".join(_grouped_name(b.name, " or ") for b in bound),
-                     lambda base: " and ".join(_grouped(b.rule(base)) for b in bound),
+        return Bound(" + ".join(grouped_name(b.name, " or ") for b in bound),
+                     lambda base: " and ".join(grouped(b.rule(base)) for b in bound),
                      lambda i, j: all(k(i, j) for k in keeps), all_runs, positional)
 
     def any_runs(i: int) -> Runs:
@@ -377,9 +461,10 @@ def _bind(mask: Mask, grid: Grid) -> Bound:
             out = union_runs(out, r(i))
         return out
 
-    return Bound(" or ".join(_grouped_name(b.name, " + ") for b in bound),
-                 lambda base: " or ".join(_grouped(b.rule(base)) for b in bound),
-                 lambda i, j: any(k(i, j) for k in keeps), any_runs, positional)
+    return Bound(" or ".join(grouped_name(b.name, " + ") for b in bound),
+                 lambda base: " or ".join(grouped(b.rule(base)) for b in bound),
+                 lambda i, j: any(k(i, j) for k in keeps), any_runs, positional,
+                 tuple((b.name, b.runs) for b in bound))
 
 
 def _family(mask: Mask, *kinds: str) -> bool:
@@ -413,24 +498,3 @@ def _includes_causal(mask: Mask) -> bool:
     if not isinstance(option, MaskOption):
         return False
     return option.kind in ("chunk", "segments") or (option.kind == "window" and "symmetric" not in dict(option.options))
-
-
-def _grouped(rule: str) -> str:
-    """A rule in parentheses when joining it with "and"/"or" would make it ambiguous."""
-    if rule.startswith("not (") and _one_group(rule[4:]):
-        return rule
-    return f"({rule})" if any(word in rule for word in (", ", " or ", " and ")) else rule
-
-
-def _one_group(text: str) -> bool:
-    """True when `text` is one parenthesised group: "(a) or (b)" is two."""
-    depth = 0
-    for n, ch in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth == 0:
-            return n == len(text) - 1
-    return False
-
-
-def _grouped_name(name: str, joiner: str) -> str:
-    return f"({name})" if joiner in name else name

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 from .attention import CAUSAL, attend, exact_vectors
 from .limits import check_inputs, check_values
 from ..numbers.exact import InputError
-from ..numbers.surds import sign
+from ..numbers.surds import format_exact, sign
 
 if TYPE_CHECKING:
     from .attention import Attention
@@ -66,6 +66,27 @@ class FlashStep:
     scores: dict[tuple[int, int], Exact]
     masked: tuple[tuple[int, int], ...]
     o: dict[int, tuple[tuple[Exact, int], ...]]
+
+    def __repr__(self) -> str:
+        """`<FlashStep 3: queries 3..3 × keys 3..3; m3 = 2, ℓ3 = e^(-1)+e^(-1)+e^0, rescale e^(-1)>`: each row's
+        state after the tile as the figure names it (no `Fraction(...)`)."""
+        rows = []
+        for i in self.rows:
+            if i not in self.m:
+                rows.append(f"m{i} = −∞, ℓ{i} = 0")
+                continue
+            ell = "+".join(_exp(x) for x in self.l[i])
+            rescale = self.rescale[i]
+            rows.append(f"m{i} = {format_exact(self.m[i])}, ℓ{i} = {ell}"
+                        + ("" if rescale is None else f", rescale {_exp(rescale)}"))
+        return (f"<FlashStep {self.index}: queries {self.rows[0]}..{self.rows[-1]} × keys {self.keys[0]}.."
+                f"{self.keys[-1]}; {'; '.join(rows)}>")
+
+
+def _exp(x: Exact) -> str:
+    """`e^0`, `e^(-1)`: an exponential as the figure writes it."""
+    text = format_exact(x)
+    return f"e^{text}" if text.isdigit() else f"e^({text})"
 
 
 def check_block(block: object, shape: tuple[int, int], where: str = "block") -> tuple[int, int]:
@@ -172,7 +193,7 @@ def _attention(q: Vectors, k: Vectors, v: Vectors | None, mask: MaskSpec, scale:
     check_inputs(q, k, v)  # from the digits alone, before a score is summed
     n_q, n_k = len(q), len(k)
     bound = CAUSAL
-    if not ((mask is CAUSAL or mask == "causal") and n_q == n_k):
+    if not ((mask is CAUSAL or (isinstance(mask, str) and mask == "causal")) and n_q == n_k):
         # Imported for other masks only, as `figure()` does: the causal default needs no parsing.
         from .masks import resolve
 

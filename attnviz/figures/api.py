@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from ..numbers.exact import InputError
 from .figure import Drawable, Figure, without_gc_pauses
-from .single import SEED_HIGHLIGHT, SEED_K, SEED_Q, one_head_figure
+from .single import SEED_HIGHLIGHT, SEED_K, SEED_Q, named_mask, one_head_figure
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import overload
+    from typing import Literal, overload
 
     from .heads import HeadsFigure
+    from .heads_schematic import HeadsSchematic
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
-                         SoftmaxForm, ThemeName, Vectors, View, FrameName)
+                         SoftmaxForm, ThemeName, Vectors, View, FrameName, ColorBy)
 
 __all__ = ["Drawable", "Figure", "figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
@@ -32,9 +33,45 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
                tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               decimals: int | None = None,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc",
-               q_heads: None = None, k_heads: None = None, v_heads: None = None) -> Figure: ...
+               frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
+               mask_rule: str | None = None,
+               q_heads: None = None, k_heads: None = None, v_heads: None = None,
+               head_masks: None = None) -> Figure: ...
+
+    @overload
+    def figure(  # type: ignore[overload-overlap]  # view="heads" draws the schematic; any other view, panels
+               q: None = None, k: None = None, *, v: None = None,
+               view: Literal["heads"], n: int | None = None, shape: Shape | None = None,
+               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
+               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
+               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
+               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
+               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               decimals: int | None = None,
+               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+               frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
+               mask_rule: str | None = None,
+               q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
+               v_heads: Sequence[Vectors] | None = None,
+               head_masks: Sequence[MaskSpec] | None = None) -> HeadsSchematic: ...
+
+    @overload
+    def figure(q: None = None, k: None = None, *, v: None = None,
+               view: View = "full", n: int | None = None, shape: Shape | None = None,
+               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
+               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
+               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
+               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
+               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               decimals: int | None = None,
+               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+               frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
+               mask_rule: str | None = None,
+               q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
+               v_heads: Sequence[Vectors] | None = None,
+               head_masks: Sequence[MaskSpec] | None = None) -> HeadsFigure: ...
 
     @overload
     def figure(q: None = None, k: None = None, *, v: None = None,
@@ -46,8 +83,8 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
                frame: FrameName = "doc",
-               q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
-               v_heads: Sequence[Vectors] | None = None) -> HeadsFigure: ...
+               q_heads: None = None, k_heads: None = None, v_heads: None = None,
+               head_masks: Sequence[MaskSpec]) -> HeadsFigure: ...
 
 
 @without_gc_pauses
@@ -58,10 +95,13 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
            weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
            tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
            x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               decimals: int | None = None,
            id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc",
+               frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
+               mask_rule: str | None = None,
            q_heads: Sequence[Vectors] | None = None, k_heads: Sequence[Vectors] | None = None,
-           v_heads: Sequence[Vectors] | None = None) -> Figure | HeadsFigure:
+           v_heads: Sequence[Vectors] | None = None,
+           head_masks: Sequence[MaskSpec] | None = None) -> Figure | HeadsFigure | HeadsSchematic:
     """Build the figure for query vectors `q` and key vectors `k` (default: the seed's).
 
     `view`: "full" (default: vectors, scores, mask and the named softmax), "scores" (vectors and
@@ -75,7 +115,11 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     to 1,024 tokens (without it, 64). Every value shown is the value the whole figure shows.
 
     `q`, `k`: sequences of equal-length vectors of ints, Fractions, exact strings
-    ("1/2", "0.5") or floats (read as the decimal they print as); numpy arrays work.
+    ("1/2", "0.5") or floats (read as the decimal they print as: 0.1 is 1/10), or 2-D numpy arrays or
+    torch tensors (any real dtype; a tensor on another device is read on the CPU, and the figure says so).
+    A float of more than 6 significant digits is refused unless `decimals` is given.
+    `decimals`: round every entry of q, k and v to that many decimals (exactly, half to even, from the
+    decimal it prints as); the figure says "inputs rounded to N decimals; scores exact from the rounded values".
     `highlight`: targets marked "computed this step": (i, j) pairs or strings
     "I,J", "row=I", "mask", "softmax=I", "softmax", "output=I", "output" (counted from `index_base`; outputs need `v`).
     `mask`: "causal" (default), "none", "window=W", "prefix=P", "chunk=C", "segments=1,1,2",
@@ -98,14 +142,32 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     same where DejaVu is not installed. `frame`: where the figure lands: "doc" (default, the web figure),
     "slide" (16:9; no text under 16 px at 1,280×720), "slide-4:3", "column" (a 3.3-inch paper column; no
     text under 7 pt) or "column-wide" (7 inches): the layout is made for it (`layout.frames`).
+    `color_by`: "none" (default) or "part": a mask map colours each part of a union (`a | b`) by the first
+    part that keeps the cell, with one legend entry per part.
+    `mask_name`, `mask_rule`: the mask's name and rule as the caption says them (any mask: a matrix's
+    caption is then its name and rule, not its rows); user text, shown as given.
     `q_heads`, `k_heads`, `v_heads` (instead of `q`, `k`, `v`): one list of vectors per query head
     and per KV head, for multi-head, grouped-query and multi-query attention (`heads.heads_figure`):
-    one panel per query head; the other arguments apply to every panel.
+    one panel per query head; the other arguments apply to every panel. With `view="heads"` they draw
+    the heads schematic instead: each query head a box, a line to the KV head it reads; with
+    `view="mask"`, each head's mask map. `head_masks`: one mask per query head (instead of `mask`), or,
+    without vectors, with `view="mask"` and `n` or `shape`, one mask map per head side by side (Sparse
+    Transformer's two heads: `head_masks=["window=4", "window=16,dilation=4"]`).
 
     >>> fig = figure(highlight=[(3, 3)])
     >>> fig.attention.scores[2][2]
     Fraction(2, 1)
     """
+    if head_masks is not None and q_heads is None and k_heads is None and v_heads is None:
+        from .heads import head_mask_maps  # start-up: one head, the usual figure, needs none of it
+
+        if view != "mask" or q is not None or k is not None:
+            raise InputError("gives each head its own mask: give q_heads and k_heads, or draw the heads' mask maps "
+                             "(view='mask' with n or shape)", "head_masks")
+        return head_mask_maps(head_masks, n=n, shape=shape, align=align, title=title, tokens=tokens,
+                              q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title, y_title=y_title,
+                              index_base=index_base, id_prefix=id_prefix, theme=theme, embed_font=embed_font,
+                              frame=frame)
     if q_heads is not None or k_heads is not None or v_heads is not None:
         from .heads import heads_figure  # start-up: one head, the usual figure, needs none of it
 
@@ -113,19 +175,27 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
         if given or q_heads is None:
             raise InputError("give q_heads, k_heads (and v_heads) for several heads, or q, k (and v) for one, "
                              "not both", given[0] if given else "q_heads")
-        if view == "mask":
-            raise InputError("heads draw each head's scores; the mask view has none (every head shares the mask)",
-                             "view")
-        return heads_figure(q_heads, k_heads, v_heads, view=view, highlight=highlight, mask=mask, align=align,
+        if color_by != "none":
+            raise InputError("colour by part in a mask map (view='mask') of one head", "color_by")
+        mask = named_mask(mask, mask_name, mask_rule)
+        if view == "heads":  # the schematic: which KV head each query head reads
+            from .heads_schematic import heads_schematic
+
+            return heads_schematic(q_heads, k_heads, v_heads, title=title, subtitle=subtitle, index_base=index_base,
+                                   id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame)
+        return heads_figure(q_heads, k_heads, v_heads, head_masks=head_masks, view=view, highlight=highlight,
+                            mask=mask, align=align,
                             scale=scale, bias=bias, softmax=softmax, weights=weights, show=show, title=title,
                             subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, elide=elide,
+                            decimals=decimals,
                             index_base=index_base, id_prefix=id_prefix, theme=theme, embed_font=embed_font,
                             frame=frame)
     return one_head_figure(q, k, v=v, view=view, n=n, shape=shape, highlight=highlight, mask=mask, align=align,
                            scale=scale, bias=bias, softmax=softmax, weights=weights, show=show, title=title,
                            subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title,
-                           y_title=y_title, elide=elide, index_base=index_base, id_prefix=id_prefix, theme=theme,
-                           embed_font=embed_font, frame=frame)
+                           y_title=y_title, elide=elide, index_base=index_base, decimals=decimals,
+                           id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame, color_by=color_by,
+                           mask_name=mask_name, mask_rule=mask_rule)
 
 
 # `attnviz.figure.Figure`, the path documented before 0.2 (setattr: a type checker refuses a new attribute on

@@ -14,6 +14,8 @@ from ..layout.figure import PAD, STYLES, Group, Layout, Text, split_keep, text_h
 from ..layout.metrics import ASCENT
 from ..render.themes import get_theme
 from ..layout.frames import get_frame
+from ..layout.panel_fit import PANEL_PARTS, shared_text
+from ..records import replace
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -24,9 +26,11 @@ if TYPE_CHECKING:
     from ..render.themes import Theme
     from ..typing import Arrange, FrameName, ThemeName
 
-__all__ = ["Composite", "compose", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange"]
+__all__ = ["Composite", "compose", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange", "check_part", "with_parts",
+           "LEGEND_PARTS", "PANEL_PARTS", "compose_layouts"]
 
 ARRANGEMENTS = ("row", "column", "grid:C")
+LEGEND_PARTS = ("shared", "hide")  # a composed figure's one legend: drawn, or left out
 MAX_PANELS = 16
 _WRAP = 640  # the composed title wraps at the wider of this and the panels
 
@@ -36,8 +40,12 @@ class Composite(Drawable):
 
     def __init__(self, panels: Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
                  id_prefix: str | None = None, theme: ThemeName | Theme | None = None,
-                 embed_font: bool | None = None, frame: str | None = None) -> None:
+                 embed_font: bool | None = None, frame: str | None = None, panel_captions: str = "auto",
+                 panel_subtitles: str = "auto", panel_legend: str = "shared") -> None:
         self.panels = tuple(panels)
+        self.panel_captions = check_part(panel_captions, "panel_captions")
+        self.panel_subtitles = check_part(panel_subtitles, "panel_subtitles")
+        self.panel_legend = check_part(panel_legend, "panel_legend", LEGEND_PARTS)
         self.columns = parse_arrange(arrange, len(self.panels))
         self.arrange = arrange
         self.title = title
@@ -47,7 +55,9 @@ class Composite(Drawable):
         self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
 
     def _key(self) -> object:
-        return ("composite", self.arrange, self.title, tuple(panel._key() for panel in self.panels))
+        parts = (self.panel_captions, self.panel_subtitles, self.panel_legend)
+        shown = () if parts == ("auto", "auto", "shared") else (parts,)  # the defaults keep the ids drawn before
+        return ("composite", self.arrange, self.title, tuple(panel._key() for panel in self.panels)) + shown
 
     def description(self) -> str:
         """What assistive technology reads: each panel's sentence, numbered."""
@@ -61,7 +71,13 @@ class Composite(Drawable):
         size = drawable_chars(self)
         if size > FIGURE_CHARS:  # each panel fits, but together they would not: refused before any layout
             check_figure(None, size=size)
-        layout: Layout = compose_layouts(self.panels, self.columns, self.title)
+        parts = {"captions": self.panel_captions, "subtitles": self.panel_subtitles, "legend": self.panel_legend}
+        if self.frame != "doc":
+            from .composite_frame import compose_in_frame  # start-up: only a frame's panels are fitted to it
+
+            fitted: Layout = compose_in_frame(self.panels, self.columns, self.title, get_frame(self.frame), parts)
+            return fitted
+        layout: Layout = compose_layouts(self.panels, self.columns, self.title, parts=parts)
         return layout
 
     def __repr__(self) -> str:
@@ -70,8 +86,15 @@ class Composite(Drawable):
 
 def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
             id_prefix: str | None = None, theme: ThemeName | None = None, embed_font: bool | None = None,
-            frame: FrameName | None = None) -> Composite:
+            frame: FrameName | None = None, panel_captions: str = "auto", panel_subtitles: str = "auto",
+            panel_legend: str = "shared") -> Composite:
     """One figure of several: `arrange` is "row" (side by side), "column" or "grid:C" (C columns).
+
+    `panel_captions`, `panel_subtitles`: the mask maps' rule captions and subtitles: "show" (each panel its
+    own), "shared" (said once above the panels when they are all alike), "hide" (left to the description) or
+    "auto" (show in the doc frame; in another, shared when alike, subtitles hidden). `panel_legend`:
+    "shared" (one legend for all panels) or "hide". In a slide or column frame the panels take the
+    arrangement that gives the biggest cells when `arrange` would leave them much smaller.
 
     >>> from attnviz import figure
     >>> both = compose(figure(view="mask", n=8), figure(view="mask", n=8, mask="window=3"))
@@ -94,7 +117,8 @@ def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange = "row", t
         from ..words.user_text import check_text  # start-up: only a titled composite checks a title
 
         title = check_text(title, "title")
-    return Composite(panels, arrange, title, id_prefix, theme, embed_font, frame)
+    return Composite(panels, arrange, title, id_prefix, theme, embed_font, frame, panel_captions, panel_subtitles,
+                     panel_legend)
 
 
 def parse_arrange(arrange: object, n_panels: int) -> int:
@@ -130,8 +154,14 @@ def _map_words(panel: Figure) -> MapText:
     return words
 
 
-def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None) -> Layout:
-    """Lay out each panel once to learn its grid, then again with shared cell sizes and aligned grid tops."""
+def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None,
+                    attrs: Sequence[tuple[tuple[str, str], ...]] | None = None,
+                    parts: dict[str, str] | None = None) -> Layout:
+    """Lay out each panel once to learn its grid, then again with shared cell sizes and aligned grid tops.
+    `attrs`: each panel group's attributes after its `data-panel` (a model's `data-layers`).
+    `parts`: what becomes of the panels' rule captions and subtitles (show, shared, hide) and legend."""
+    parts = parts or {}
+    panels, shared = with_parts(panels, parts.get("captions", "auto"), parts.get("subtitles", "auto"))
     kinds = [_grid_kind(panel) for panel in panels]
     first = [_panel_layout(panel) for panel in panels]
     cells: dict[tuple[str, int, int], float] = {}
@@ -158,6 +188,11 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None)
         y += text_height("title", len(lines)) + 4
     else:
         y = 0
+    for role, text in shared:  # what every panel says, said once under the title
+        y = max(y, PAD - 8)
+        lines = wrap(split_keep(text, " "), role, max(_WRAP, sum(layouts[n].width for n in rows[0]) - 2 * PAD))
+        items.append(Text(role, PAD, y + ASCENT * STYLES[role].size, lines))
+        y += text_height(role, len(lines)) + 4
     # In a column, grids of one kind line up on their left edge.
     lefts: dict[tuple[str, int, int], float] = {}
     if columns == 1:
@@ -172,23 +207,61 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None)
             layout, kind = layouts[n], kinds[n]
             dx = x + (lefts[kind] - layout.grid[0] if kind in lefts and kind and layout.grid else 0)
             moved = tuple(translate(item, dx, y) for item in layout.items)
-            items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)),), moved))
+            extra = attrs[n] if attrs is not None else ()
+            items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)), *extra), moved))
             right = max(right, dx + layout.width)
             x += widths[c]
         y += max(layouts[n].height for n in row)
     # start-up: only composed figures with mask maps draw their legend
-    from ..layout.mask_map import LEGEND, lay_out_legend
+    from ..layout.mask_map import lay_out_legend, shared_legend
 
-    legend_keys = [key for key, _, _ in LEGEND
-                   if any(key in _map_words(panel).legend_keys() for panel in panels
-                          if isinstance(panel, Figure) and panel.view == "mask")]
+    legend_keys, part_names = shared_legend([_map_words(panel) for panel in panels
+                                             if isinstance(panel, Figure) and panel.view == "mask"],
+                                            parts.get("legend") == "hide")
     if legend_keys:
-        legend, y = lay_out_legend(legend_keys, PAD, y - PAD + 6, max(right - 2 * PAD, 300))
+        legend, y = lay_out_legend(legend_keys, PAD, y - PAD + 6, max(right - 2 * PAD, 300), part_names)
         items += legend
         y += PAD - 8
     names = [layout.title for layout in layouts]
     return Layout(width=max(right, _WRAP + 2 * PAD), height=y, title=title or " | ".join(names),
                   desc="; ".join(layout.desc for layout in layouts), items=items)
+
+
+def check_part(value: object, where: str, choices: Sequence[str] = PANEL_PARTS) -> str:
+    """`value` if it is one of `choices` (what a panel's caption, subtitle or legend may be), else an InputError."""
+    if value not in choices:
+        raise InputError(f"expected {', '.join(choices[:-1])} or {choices[-1]}, got {value!r:.40}", where)
+    assert isinstance(value, str)  # one of the choices
+    return value
+
+
+def with_parts(panels: Sequence[Drawable], captions: str, subtitles: str
+               ) -> tuple[list[Drawable], list[tuple[str, str]]]:
+    """The panels with their mask maps' rule captions and subtitles hidden or shared as asked, and the
+    (role, text) lines said once for all: a shared text every map has alike (maps that differ keep theirs)."""
+    maps = [panel for panel in panels if isinstance(panel, Figure) and panel.view == "mask"]
+    if not maps:
+        return list(panels), []
+    shared: list[tuple[str, str]] = []
+    drop: dict[str, bool] = {}
+    for field, role, how in (("subtitle", "subtitle", subtitles), ("caption", "caption", captions)):
+        common = shared_text([getattr(_map_words(panel), field) for panel in maps]) if how == "shared" else None
+        if common:
+            shared.append((role, common))
+        drop[field] = how == "hide" or common is not None
+    if not any(drop.values()):
+        return list(panels), shared
+    out: list[Drawable] = []
+    for panel in panels:
+        if panel in maps:
+            assert isinstance(panel, Figure)  # a mask map
+            words = _map_words(panel)
+            words = replace(words, subtitle="" if drop["subtitle"] else words.subtitle,
+                            caption="" if drop["caption"] else words.caption)
+            panel = Figure(None, None, words, theme=get_theme(panel.theme), embed_font=panel.embed_font,
+                           frame=panel.frame)
+        out.append(panel)
+    return out, shared
 
 
 def _panel_layout(panel: Drawable, cell: float | None = None, grid_top: float | None = None) -> Layout:

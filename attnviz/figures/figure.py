@@ -19,6 +19,7 @@ from ..layout.figure import lay_out
 from .files import write_atomic
 from ..render.themes import get_theme
 from ..layout.frames import get_frame
+from ..engine.mask_cells import MaskCells
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -155,10 +156,11 @@ class Figure(Drawable):
     """One attention figure (a full figure, a score table or a mask map). `svg()` gives the SVG text;
     `save(path)` writes SVG, PNG or PDF atomically."""
 
-    def __init__(self, attention: Attention | None, highlight: Highlight | None, words: FigureText | MapText,
-                 id_prefix: str | None = None, theme: ThemeName | Theme = "light", embed_font: bool = False,
+    def __init__(self, attention: Attention | MaskCells | None, highlight: Highlight | None,
+                 words: FigureText | MapText, id_prefix: str | None = None, theme: ThemeName | Theme = "light",
+                 embed_font: bool = False,
                  frame: str | Frame = "doc", elided: Callable[[int, int], FigureText] | None = None) -> None:
-        self.attention = attention  # None for a mask map drawn without vectors
+        self.attention = attention  # a mask map's: its MaskCells (kept, runs(i)); None only for hand-made figures
         # The same words elided, for a slide or column frame the whole grid does not fit (None: no such choice)
         self.elided = elided
         self.highlight = highlight
@@ -178,11 +180,12 @@ class Figure(Drawable):
         return self.words
 
     def layout(self, cell: float | None = None, grid_top: float | None = None, panel: bool = False,
-               titled: bool = True) -> Layout:
+               titled: bool = True, cells: tuple[float, float] | None = None, side: float = 0) -> Layout:
         """The positioned figure. `cell`, `grid_top`: a composed figure's shared cell size and grid top;
         `panel`: laid out as a panel of a composed figure (a smaller title; no legend, the figure draws one);
         `titled`: False for a slide or column frame whose slide has a title of its own (a deck's): the
-        figure's title is then only its <title>."""
+        figure's title is then only its <title>; `cells`, `side`: in such a frame, the grid's (cell height,
+        gap) and the room kept beside it for a walkthrough step's mechanics (`figures.overlaid`)."""
         title_role = "panel-title" if panel else "title"
         check_figure(self.words, self.embed_font)  # the budget, estimated from the words: before any layout
         words = self.words
@@ -191,6 +194,10 @@ class Figure(Drawable):
 
             if TYPE_CHECKING:
                 assert isinstance(words, MapText)
+            if self.frame != "doc" and not panel:  # fitted to its frame, not shrunk into it
+                from ..layout.map_fit import fit_map
+
+                return fit_map(words, get_frame(self.frame))
             layout: Layout = lay_out_map(replace(words, legend=False) if panel else words, cell, grid_top, title_role,
                                          frame=get_frame(self.frame))
             return layout
@@ -200,7 +207,8 @@ class Figure(Drawable):
         if frame.name != "doc" and cell is None and grid_top is None and not panel:
             from ..layout.framed import lay_out_framed  # start-up: only a slide or column figure needs it
 
-            layout = lay_out_framed(words, frame, self.attention, title_role, self.elided, titled)
+            attention = None if isinstance(self.attention, MaskCells) else self.attention
+            layout = lay_out_framed(words, frame, attention, title_role, self.elided, titled, cells, side)
             return layout
         layout = lay_out(words, cell, grid_top, title_role, frame=frame)
         return layout
@@ -212,7 +220,7 @@ class Figure(Drawable):
         from ..words.figure_text import describe_bias  # start-up: only a bias panel needs it
 
         attention, words = self.attention, self.words
-        if attention is None or not attention.biases or self.view == "mask":
+        if attention is None or isinstance(attention, MaskCells) or not attention.biases:
             raise InputError("the figure has no bias to draw: give one (bias=...)", "bias")
         if TYPE_CHECKING:
             assert isinstance(words, FigureText)
@@ -230,7 +238,8 @@ class Figure(Drawable):
             map_words: str = map_sentence(words)
             return map_words
         if TYPE_CHECKING:  # a figure with words is drawn from vectors
-            assert isinstance(words, FigureText) and self.attention is not None and self.highlight is not None
+            assert isinstance(words, FigureText) and isinstance(self.attention, Attention)
+            assert self.highlight is not None
         sentence: str = figure_sentence(self.attention, self.highlight, words.show, words.base)
         return f"{sentence}; {words.elided}" if words.elided else sentence
 
@@ -242,7 +251,7 @@ class Figure(Drawable):
             n_q, n_k = words.shape
             return f"<attnviz.Figure {n_q}x{n_k} mask map: {words.caption}>"
         if TYPE_CHECKING:
-            assert attention is not None
+            assert isinstance(attention, Attention)
         n_q, n_k = attention.shape
         return f"<attnviz.Figure {n_q}x{n_k} {attention.mask.name}>"
 

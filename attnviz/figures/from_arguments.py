@@ -29,9 +29,21 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
     kwargs = dict(kwargs)
     panels = kwargs.pop("panel", None)
     arrange = kwargs.pop("arrange", None)
+    parts = {key: kwargs.pop(key) for key in ("panel_captions", "panel_subtitles", "panel_legend") if key in kwargs}
     if panels is None:
-        if arrange is not None:
-            raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too", "arrange")
+        if parts:
+            raise InputError("says what becomes of the panels' captions, subtitles or legend; give [[panel]] tables "
+                             "(or --panel files) too", next(iter(parts)))
+        if arrange is not None and kwargs.get("q_heads") is None and kwargs.get("head_masks") is None:
+            raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too, or heads",
+                             "arrange")
+        if arrange is not None:  # the heads' panels, placed as asked
+            from .heads import HeadsFigure  # start-up: only heads placed by --arrange need it
+
+            heads = api.figure(**{"id_prefix": id_prefix, **kwargs})
+            if not isinstance(heads, HeadsFigure):
+                raise InputError("arrange places panels; the heads view draws one schematic", "arrange")
+            return heads.arranged(arrange)
         if kwargs.get("show") == "bias":  # the ALiBi paper's picture: the scores, the bias matrix beside them
             return _with_bias({**kwargs, "show": "scores"}, kwargs.get("id_prefix", id_prefix))
         single: Figure | Composite = api.figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite
@@ -50,7 +62,7 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
             figures.append(_with_bias({**merged, "show": "scores"}, None) if bias else api.figure(**merged))
         except InputError as err:
             raise err.relocated(_within(f"panel {n}")) from None
-    return compose(*figures, arrange=arrange or "row", **whole)
+    return compose(*figures, arrange=arrange or "row", **whole, **parts)
 
 
 def _with_bias(kwargs: dict[str, Any], id_prefix: str | None) -> Composite:

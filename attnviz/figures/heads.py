@@ -25,14 +25,15 @@ if TYPE_CHECKING:
     from typing import Any, TypeAlias
 
     from ..layout.figure import Layout
-    from ..typing import FrameName, IndexBase, ThemeName, Vectors
+    from ..typing import Arrange, FrameName, IndexBase, MaskSpec, ThemeName, Vectors
     from ..words.figure_text import FigureText
     from .figure import Drawable, Figure
 
     #: Each head's exact vectors.
     Heads: TypeAlias = "tuple[tuple[tuple[Fraction, ...], ...], ...]"
 
-__all__ = ["MAX_HEADS", "MAX_HEAD_CELLS", "HeadsFigure", "kv_head", "check_heads", "heads_figure", "kind"]
+__all__ = ["MAX_HEADS", "MAX_HEAD_CELLS", "HeadsFigure", "kv_head", "check_heads", "heads_figure", "kind",
+           "check_head_masks", "head_mask_maps"]
 
 MAX_HEADS = MAX_PANELS
 #: Cells over all panels: four 64×64 figures' worth (16 heads of 32×32); more would be tens of MB of SVG.
@@ -58,7 +59,7 @@ def kind(n_heads: int, n_kv: int) -> str:
     return "multi-query attention (MQA)" if n_kv == 1 else "grouped-query attention (GQA)"
 
 
-def _heads(value: Sequence[Vectors], name: str, noun: str) -> Heads:
+def _heads(value: Sequence[Vectors], name: str, noun: str, decimals: int | None = None) -> Heads:
     """A list of per-head vector lists, each checked as `q` or `k` is."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
         raise InputError(f"expected a list with one list of vectors per {noun}", name)
@@ -67,22 +68,24 @@ def _heads(value: Sequence[Vectors], name: str, noun: str) -> Heads:
         raise InputError(f"no {noun}s given", name)
     if len(value) > MAX_HEADS:
         raise InputError(f"{len(value)} {noun}s; the limit is {MAX_HEADS}", name)
-    return tuple(exact_vectors(vectors, f"{name}: head {h}") for h, vectors in enumerate(value, 1))
+    return tuple(exact_vectors(vectors, f"{name}: head {h}", decimals=decimals) for h, vectors in enumerate(value, 1))
 
 
 def check_heads(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
-                v_heads: Sequence[Vectors] | None = None) -> tuple[Heads, Heads, Heads | None]:
-    """(q, k, v) per head, exact; refuses a G that does not divide H and mismatched shapes."""
+                v_heads: Sequence[Vectors] | None = None,
+                decimals: int | None = None) -> tuple[Heads, Heads, Heads | None]:
+    """(q, k, v) per head, exact (rounded to `decimals` if given); refuses a G that does not divide H and
+    mismatched shapes."""
     if k_heads is None:
         raise InputError("q_heads needs k_heads too: one list of key vectors per KV head", "k_heads")
-    q = _heads(q_heads, "q_heads", "query head")
-    k = _heads(k_heads, "k_heads", "KV head")
+    q = _heads(q_heads, "q_heads", "query head", decimals)
+    k = _heads(k_heads, "k_heads", "KV head", decimals)
     if len(q) % len(k):
         raise InputError(f"{len(q)} query heads cannot share {len(k)} KV heads evenly: the number of KV heads must "
                          f"divide the number of query heads", "k_heads")
     v: Heads | None = None
     if v_heads is not None:
-        v = _heads(v_heads, "v_heads", "KV head")
+        v = _heads(v_heads, "v_heads", "KV head", decimals)
         if len(v) != len(k):
             raise InputError(f"{len(v)} value heads for {len(k)} key heads; give one list of value vectors per KV "
                              "head", "v_heads")
@@ -118,6 +121,11 @@ class HeadsFigure(Composite):
             items.append(item)
         return replace(layout, items=items)
 
+    def arranged(self, arrange: Arrange) -> HeadsFigure:
+        """The same heads placed `arrange`d: "row", "column" or "grid:C" (`--arrange` with heads)."""
+        return HeadsFigure(self.panels, self.kv_heads, base=self.base, arrange=arrange, title=self.title,
+                           id_prefix=self._id_prefix, theme=self.theme, embed_font=self.embed_font, frame=self.frame)
+
     def __repr__(self) -> str:
         return f"<attnviz.HeadsFigure {len(self.panels)} query heads, {len(set(self.kv_heads))} KV heads>"
 
@@ -125,14 +133,17 @@ class HeadsFigure(Composite):
 def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
                  v_heads: Sequence[Vectors] | None = None, *, title: str | None = None, subtitle: str | None = None,
                  index_base: IndexBase = 1, id_prefix: str | None = None, theme: ThemeName = "light",
-                 embed_font: bool = False, frame: FrameName = "doc", **panel_kwargs: Any) -> HeadsFigure:
-    """One panel per query head, each the exact figure of that head; `panel_kwargs` go to every panel.
-    Heads are numbered from `index_base`, as the panels' rows and columns are."""
+                 embed_font: bool = False, frame: FrameName = "doc", head_masks: Sequence[MaskSpec] | None = None,
+                 **panel_kwargs: Any) -> HeadsFigure:
+    """One panel per query head, each the exact figure of that head; `panel_kwargs` go to every panel,
+    `head_masks` (one per query head) gives each head its own mask. Heads are numbered from `index_base`,
+    as the panels' rows and columns are."""
     if isinstance(index_base, bool) or index_base not in (0, 1):
         raise InputError(f"expected 0 or 1, got {index_base!r:.40}", "index_base")
     b = index_base
-    q, k, v = check_heads(q_heads, k_heads, v_heads)
+    q, k, v = check_heads(q_heads, k_heads, v_heads, panel_kwargs.get("decimals"))
     n_heads, n_kv = len(q), len(k)
+    masks = check_head_masks(head_masks, n_heads)
     group = n_heads // n_kv
     cells = sum(len(q[h]) * len(k[kv_head(h, n_heads, n_kv)]) for h in range(n_heads))
     if cells > MAX_HEAD_CELLS:
@@ -146,12 +157,13 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
         shared = (f"KV head {g + b}" if group == 1 else
                   f"KV head {g + b}, shared by query heads {first}–{last}")
         try:
+            own = {} if masks is None else {"mask": masks[h]}
             fig = one_head_figure(q[h], k[g], v=None if v is None else v[g], title=f"Query head {h + b}",
                          subtitle=subtitle if subtitle is not None else f"Reads {shared}.", theme=theme,
-                         embed_font=embed_font, frame=frame, index_base=b, **panel_kwargs)
+                         embed_font=embed_font, frame=frame, index_base=b, **{**panel_kwargs, **own})
         except InputError as err:
             raise err.relocated(_within(f"head {h + 1}")) from None
-        if h + b != first:  # the group's K and V are written once, in its first panel
+        if h + b != first and fig.view != "mask":  # the group's K and V are written once, in its first panel
             words = fig.words
             if TYPE_CHECKING:  # one head is never a mask map
                 assert isinstance(words, FigureText)
@@ -176,6 +188,44 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
     return HeadsFigure(composite.panels, kv, base=b, arrange=composite.arrange, title=composite.title,
                        id_prefix=id_prefix, theme=get_theme(composite.theme), embed_font=composite.embed_font,
                        frame=composite.frame)
+
+
+def check_head_masks(head_masks: Sequence[MaskSpec] | None, n_heads: int) -> list[MaskSpec] | None:
+    """One mask per query head, or None; refuses another count."""
+    if head_masks is None:
+        return None
+    if isinstance(head_masks, (str, bytes)) or not hasattr(head_masks, "__len__"):
+        raise InputError("expected a list with one mask per query head, e.g. [\"window=4\", \"window=16,dilation=4\"]",
+                         "head_masks")
+    masks = list(head_masks)
+    if len(masks) != n_heads:
+        raise InputError(f"{len(masks)} mask{'s' * (len(masks) != 1)} for {n_heads} query head"
+                         f"{'s' * (n_heads != 1)}; give one per query head", "head_masks")
+    return masks
+
+
+def head_mask_maps(head_masks: Sequence[MaskSpec], *, title: str | None = None, index_base: IndexBase = 1,
+                   id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+                   frame: FrameName = "doc", **panel_kwargs: Any) -> HeadsFigure:
+    """Each head's mask map side by side, as Sparse Transformer draws its two heads: one panel per mask in
+    `head_masks`, each head reading its own keys (no vectors: `panel_kwargs` give `n` or `shape`)."""
+    if isinstance(index_base, bool) or index_base not in (0, 1):
+        raise InputError(f"expected 0 or 1, got {index_base!r:.40}", "index_base")
+    if isinstance(head_masks, (str, bytes)) or not hasattr(head_masks, "__len__") or not head_masks:
+        raise InputError("expected a list with one mask per head, e.g. [\"window=4\", \"window=16,dilation=4\"]",
+                         "head_masks")
+    masks = check_head_masks(head_masks, len(head_masks)) or []
+    if len(masks) > MAX_HEADS:
+        raise InputError(f"{len(masks)} heads; the limit is {MAX_HEADS}", "head_masks")
+    panels = []
+    for h, mask in enumerate(masks):
+        try:
+            panels.append(one_head_figure(view="mask", mask=mask, title=f"Head {h + index_base}", theme=theme,
+                                          embed_font=embed_font, frame=frame, index_base=index_base, **panel_kwargs))
+        except InputError as err:
+            raise err.relocated(_within(f"head {h + 1}")) from None
+    return HeadsFigure(panels, range(len(panels)), base=index_base, arrange="row", title=title, id_prefix=id_prefix,
+                       theme=theme, embed_font=embed_font, frame=frame)
 
 
 def _within(label: str) -> Callable[[str | None], str]:

@@ -83,11 +83,25 @@ OPTIONS = (
     Option("arrange", scope="compose", check="arrange", example='arrange = "row"',
            expects="how panels are placed: row, column or grid:C (C columns)", flag="--arrange", metavar="HOW",
            help="how panels are placed: row (default), column or grid:C"),
+    Option("panel_captions", scope="compose", check="panel_part", example='panel_captions = "shared"',
+           expects="the mask-map panels' rule captions: auto, show, shared (said once when alike) or hide (left to "
+                   "the description)", flag="--panel-captions", metavar="HOW",
+           help="the panels' rule captions: auto (default: each its own; in a slide or column frame said once when "
+                "alike), show, shared or hide"),
+    Option("panel_subtitles", scope="compose", check="panel_part", example='panel_subtitles = "hide"',
+           expects="the mask-map panels' subtitles: auto, show, shared (said once when alike) or hide (left to the "
+                   "description)", flag="--panel-subtitles", metavar="HOW",
+           help="the panels' subtitles: auto (default: shown; hidden in a slide or column frame), show, shared or "
+                "hide"),
+    Option("panel_legend", scope="compose", check="panel_legend", example='panel_legend = "hide"',
+           expects="the panels' one legend: shared (default) or hide", flag="--panel-legend", metavar="HOW",
+           help="the panels' one legend: shared (default) or hide"),
     Option("view", type="View", default="full", check="text", example='view = "mask"',
-           expects="what the figure draws: full, scores (no captions) or mask (the mask map)", flag="--view",
+           expects="what the figure draws: full, scores (no captions), mask (the mask map) or heads (the heads "
+                   "schematic)", flag="--view",
            metavar="VIEW",
-           help="full (default: vectors, scores, captions), scores (vectors and the score grid, no captions) or "
-                "mask (the mask map, to 1,024 tokens)"),
+           help="full (default: vectors, scores, captions), scores (vectors and the score grid, no captions), "
+                "mask (the mask map, to 1,024 tokens) or heads (with --q-heads: which KV head each query head reads)"),
     Option("n", type="int | None", default=None, check="whole_number", example="n = 512",
            expects="tokens per axis of a mask map drawn without vectors", flag="--n", metavar="N", value="whole",
            help="with --view mask: N tokens, no vectors needed"),
@@ -115,6 +129,13 @@ OPTIONS = (
            example="v_heads = [[[1], [2]]]",
            expects="value vectors per KV head (with q_heads)", flag="--v-heads", metavar="HEADS", dash_value=True,
            help="value vectors per KV head, same form (with --q-heads)"),
+    Option("head_masks", type="Sequence[MaskSpec] | None", default=None, check="head_masks",
+           example='head_masks = ["window=4", "window=16,dilation=4"]',
+           expects="one mask per query head (instead of mask, with q_heads), or with view = \"mask\" and n or "
+                   "shape one mask map per head side by side (Sparse Transformer's two heads)",
+           flag="--head-mask", dest="head_masks", metavar="MASK", action="append", dash_value=True,
+           help="one query head's own mask, repeated once per head in order (with --q-heads; or with --view mask "
+                "and --n: the heads' mask maps side by side)"),
     Option("tokens", type="Labels | None", default=None, check="strings", example='tokens = ["<s>", "the", "cat"]',
            expects="labels for both axes", flag="--tokens", metavar="LABELS", dash_value=True,
            help='labels for both axes, separated by spaces: "<s> the cat" (for labels with spaces, use a spec file)'),
@@ -137,9 +158,16 @@ OPTIONS = (
            flag="--mask", metavar="MASK", action="append", dash_value=True,
            help="causal (default), none (or full), window=W[,symmetric][,dilation=D], global=J,..., "
                 "prefix=P[,documents=ID,...], chunk=C[,offset=O], segments=ID,... (causal), documents=ID,... "
-                "(bidirectional), padding=J,..., matrix=ROW;ROW;... (rows of 0/1); combined with & (both), | "
+                "(bidirectional), padding=J,..., keys=J,... (key columns), random=R,seed=S (R keys a row), "
+                "matrix=ROW;ROW;... (rows of 0/1); combined with & (both), | "
                 '(either), ~ or ! (not) and parentheses, e.g. "window=3,symmetric | global=1"; repeatable: a cell '
                 "is kept only when every mask keeps it"),
+    Option("mask_name", type="str | None", default=None, check="text", example='mask_name = "local + summary"',
+           expects="the mask's name as the caption says it", flag="--mask-name", metavar="NAME", dash_value=True,
+           help="the mask's name in the caption and title (any mask; a matrix's default is 'explicit')"),
+    Option("mask_rule", type="str | None", default=None, check="text", example='mask_rule = "j=1, or i-2<j<=i"',
+           expects="the rule the mask keeps, as the caption says it", flag="--mask-rule", metavar="RULE",
+           dash_value=True, help="the rule the caption says the mask keeps (any mask; shown as given)"),
     Option("align", type="Align", default="top-left", check="text", example='align = "bottom-right"',
            expects="the causal diagonal when keys outnumber queries: top-left or bottom-right", flag="--align",
            metavar="CORNER",
@@ -157,6 +185,11 @@ OPTIONS = (
     Option("v", type="Vectors | None", default=None, check="vectors", example="v = [[1, 0], [0, 1], [1, 1]]",
            expects="value vectors, one per key", flag="--v", metavar="VECTORS", dash_value=True,
            help="value vectors, one per key: the figure writes each output"),
+    Option("decimals", type="int | None", default=None, check="whole_number", example="decimals = 2",
+           expects="round every input (q, k, v) to N decimals; the figure says so", flag="--decimals", metavar="N",
+           value="whole",
+           help="round every entry of q, k and v to N decimals (exactly, half to even); needed for floats of more "
+                "than 6 significant digits, such as a model's tensors"),
     Option("softmax", type="SoftmaxForm", default="expanded", check="text", example='softmax = "normalizer"',
            expects="how named weights are written: expanded, normalizer or grouped", flag="--softmax", metavar="FORM",
            help="how named weights are written: expanded (default), normalizer or grouped"),
@@ -199,6 +232,11 @@ OPTIONS = (
            metavar="FRAME",
            help="doc (default: the web figure), slide (16:9, text ≥ 16 px at 1,280×720), slide-4:3, column "
                 "(a 3.3-inch paper column, text ≥ 7 pt) or column-wide (7 inches)"),
+    Option("color_by", type="ColorBy", default="none", check="text", example='color_by = "part"',
+           expects="none or part: whether a mask map colours each part of a union", flag="--color-by",
+           metavar="WHAT",
+           help="none (default) or part: a mask map colours each part of a union (a | b) by the first part "
+                "that keeps the cell, one legend entry a part"),
     Option("embed_font", type="bool", default=False, check="bool", example="embed_font = true",
            expects="whether to inline the font", flag="--embed-font", action="switch",
            help="inline the font (subset to the figure's characters), so it looks the same everywhere"),
@@ -228,12 +266,13 @@ WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "wal
 
 # The order the flags appear in `--help`: what a figure shows, then how it looks.
 #: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).
-FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "x_title", "y_title", "q", "k", "q_heads", "k_heads",
-                "v_heads", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "align", "scale", "bias", "v",
-                "softmax", "weights", "show", "title", "subtitle")
+FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "x_title", "y_title", "q", "k", "q_heads",
+                "k_heads", "v_heads", "head_masks", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "mask_name",
+                "mask_rule", "align", "scale", "bias", "v", "decimals", "softmax", "weights", "show", "title",
+                "subtitle")
 #: How figures look, not what they say: also `attnviz page`'s.
 LOOK_FLAGS = ("frame", "theme", "embed_font")
 #: `attnviz render`'s panels.
-PANEL_FLAGS = ("panel", "arrange")
+PANEL_FLAGS = ("panel", "arrange", "panel_captions", "panel_subtitles", "panel_legend")
 #: Which walkthrough (`attnviz walkthrough` and `slides`).
 WALKTHROUGH_FLAGS = ("flash", "flash_order", "decode")

@@ -12,6 +12,7 @@ from ..numbers.exact import InputError
 from ..words.highlight import parse_targets
 from ..words.user_text import check_labels, check_text
 from .figure import Figure
+from ..engine.mask_cells import MaskCells
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -20,9 +21,9 @@ if TYPE_CHECKING:
     from ..words.figure_text import FigureText
 
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
-                         SoftmaxForm, ThemeName, Vectors, View, FrameName)
+                         SoftmaxForm, ThemeName, Vectors, View, FrameName, ColorBy)
 
-__all__ = ["one_head_figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
+__all__ = ["one_head_figure", "named_mask", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
 # The seed document's figure: "What Attention Is and Is Not".
 SEED_Q = ((1, 0), (0, 1), (1, 1))
@@ -38,10 +39,14 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
                     subtitle: str | None = None, tokens: Labels | None = None, q_tokens: Labels | None = None,
                     k_tokens: Labels | None = None, x_title: str | None = None, y_title: str | None = None,
                     elide: bool = False, index_base: IndexBase = 1, id_prefix: str | None = None,
-                    theme: ThemeName = "light", embed_font: bool = False, frame: FrameName = "doc") -> Figure:
+                    theme: ThemeName = "light", embed_font: bool = False, frame: FrameName = "doc",
+                    decimals: int | None = None, color_by: ColorBy = "none", mask_name: str | None = None,
+                    mask_rule: str | None = None) -> Figure:
     """The figure of one head (`figure()` without q_heads): its arguments checked, then the full or scores
     view, or the mask map."""
     from ..words.notation import SOFTMAX_FORMS  # start-up: the default render reads it only here
+
+    mask = named_mask(mask, mask_name, mask_rule)
 
     if softmax not in SOFTMAX_FORMS:
         raise InputError(f"expected {', '.join(SOFTMAX_FORMS[:-1])} or {SOFTMAX_FORMS[-1]}; got {softmax!r}",
@@ -52,16 +57,22 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         raise InputError(f"expected {', '.join(SHOW[:-1])} or {SHOW[-1]}; got {show!r}", "show")
     if view not in VIEWS:
         raise InputError(f"expected {', '.join(VIEWS[:-1])} or {VIEWS[-1]}; got {view!r}", "view")
+    if view == "heads":  # figure() draws it from q_heads and k_heads
+        raise InputError("the heads view draws query heads and the KV heads they read: give q_heads and k_heads "
+                         "(--q-heads, --k-heads)", "view")
     if isinstance(index_base, bool) or index_base not in (0, 1):
         raise InputError(f"expected 0 or 1, got {index_base!r:.40}", "index_base")
     if view == "mask":
         return _mask_figure(q, k, n=n, shape=shape, highlight=highlight, mask=mask, align=align, title=title,
                             subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title,
                             y_title=y_title, base=index_base, id_prefix=id_prefix, theme=theme,
-                            embed_font=embed_font, frame=frame,
+                            embed_font=embed_font, frame=frame, color_by=color_by,
                             unused={"scale": scale, "bias": bias, "v": v}, unused_forms={
                                 "softmax": softmax != "expanded", "weights": weights != "named",
                                 "show": show != "scores"})
+    if color_by != "none":
+        raise InputError(f"only the mask view colours a union's parts (view='mask'); the {view} view draws scores",
+                         "color_by")
     for name, value in (("n", n), ("shape", shape), ("x_title", x_title), ("y_title", y_title)):
         if value is not None:
             raise InputError(f"only the mask view takes {name} (view='mask'); the {view} view draws the vectors' "
@@ -79,8 +90,17 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
     if not isinstance(elide, bool):
         raise InputError(f"expected True or False, got {elide!r:.40}", "elide")
     limit = MAX_ELIDED_TOKENS if elide else MAX_TOKENS
-    q, k = exact_vectors(q, "q", limit), exact_vectors(k, "k", limit)
-    v = None if v is None else exact_vectors(v, "v", limit)
+    notes = []
+    if decimals is not None:
+        from ..numbers.arrays import check_decimals, rounded_note  # start-up: only rounded inputs need them
+
+        decimals = check_decimals(decimals)
+        assert decimals is not None
+        notes.append(rounded_note(decimals))
+    (q, k, v), moved = _on_cpu(q, k, v)
+    assert q is not None and k is not None  # given, or the seed's (above)
+    q, k = exact_vectors(q, "q", limit, decimals), exact_vectors(k, "k", limit, decimals)
+    v = None if v is None else exact_vectors(v, "v", limit, decimals)
     n_q, n_k = len(q), len(k)
     shown = None
     if elide:
@@ -90,7 +110,7 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         named_rows, named_columns = named_positions(highlight, index_base)
         shown = shown_positions(n_q, named_rows), shown_positions(n_k, named_columns)
     # The default figure needs no parsing, so `attnviz render` skips importing the option modules.
-    if (mask is CAUSAL or mask == "causal") and n_q == n_k and align == "top-left":
+    if (mask is CAUSAL or (isinstance(mask, str) and mask == "causal")) and n_q == n_k and align == "top-left":
         bound = CAUSAL
     else:
         from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
@@ -108,11 +128,16 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
     marks = parse_targets(highlight, attention, index_base)
     q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
     def words_for(shown: tuple[Sequence[int], Sequence[int]] | None) -> FigureText:
-        return describe(attention, marks,
-                        title=None if title is None else check_text(title, "title"),
-                        subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
-                        q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
-                        shown=shown, base=index_base)
+        words = describe(attention, marks,
+                         title=None if title is None else check_text(title, "title"),
+                         subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
+                         q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
+                         shown=shown, base=index_base)
+        if notes or moved:
+            from ..records import replace  # start-up: only real-valued inputs add a note
+
+            words = replace(words, note="; ".join([*moved, *notes, words.note]))
+        return words
 
     def elided(first: int, last: int) -> FigureText:
         """The same figure's words, elided to the `first` and `last` rows and keys (and those the highlight
@@ -126,6 +151,21 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
 
     return Figure(attention, marks, words_for(shown), id_prefix=id_prefix, theme=theme, embed_font=embed_font,
                   frame=frame, elided=None if elide else elided)
+
+
+def _on_cpu(*vectors: Vectors | None) -> tuple[list[Vectors | None], list[str]]:
+    """The vectors, a tensor on another device moved to the CPU, and a note for each one moved."""
+    out: list[Vectors | None] = []
+    moved: list[str] = []
+    for name, value in zip("qkv", vectors):
+        if value is not None and type(value).__module__.startswith("torch"):
+            from ..numbers.arrays import array_rows  # start-up: only a tensor needs it
+
+            rows, note = array_rows(value, name)
+            value = rows  # type: ignore[assignment]
+            moved += [note] if note else []
+        out.append(value)
+    return out, moved
 
 
 
@@ -145,11 +185,21 @@ def _axis_labels(tokens: Labels | None, q_tokens: Labels | None, k_tokens: Label
             None if k_tokens is None else check_labels(k_tokens, n_k, k_where, k_noun))
 
 
+def named_mask(mask: MaskSpec, name: str | None, rule: str | None) -> MaskSpec:
+    """`mask` with the caption's name and rule given by the user (`mask_name`, `mask_rule`), or as it is."""
+    if name is None and rule is None:
+        return mask
+    from ..engine.masks import Mask  # start-up: only a named mask needs the mask grammar
+
+    return Mask(mask, name=name, rule=rule)
+
+
 def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: Shape | None,
                  highlight: HighlightSpec | None, mask: MaskSpec, align: Align, title: str | None,
                  subtitle: str | None, tokens: Labels | None, q_tokens: Labels | None, k_tokens: Labels | None,
                  x_title: str | None, y_title: str | None, base: IndexBase, id_prefix: str | None,
-                 theme: ThemeName, embed_font: bool, frame: FrameName, unused: dict[str, object],
+                 theme: ThemeName, embed_font: bool, frame: FrameName, color_by: ColorBy,
+                 unused: dict[str, object],
                  unused_forms: dict[str, bool]) -> Figure:
     """The mask view: a map of the kept cells, from a grid shape alone or from vectors' counts."""
     from ..layout.mask_map import describe_map  # start-up: only the mask view describes a map
@@ -163,7 +213,7 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
             raise InputError("the mask view draws no softmax; use the full view for it", name)
     labels = {"q": q_tokens if tokens is None else tokens, "k": k_tokens if tokens is None else tokens}
     n_q, n_k = _map_shape(q, k, n, shape, labels)
-    if (mask is CAUSAL or mask == "causal") and n_q == n_k and align == "top-left":
+    if (mask is CAUSAL or (isinstance(mask, str) and mask == "causal")) and n_q == n_k and align == "top-left":
         mask = CAUSAL
     else:
         from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
@@ -174,8 +224,9 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
              for name, value in (("title", title), ("subtitle", subtitle), ("x_title", x_title),
                                  ("y_title", y_title))}
     words = describe_map(mask, n_q, n_k, highlight=highlight, q_labels=q_labels, k_labels=k_labels, base=base,
-                         **texts)
-    return Figure(None, None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame)
+                         color_by=color_by, **texts)
+    return Figure(MaskCells(mask, n_q, n_k), None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font,
+                  frame=frame)
 
 
 def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape | None,

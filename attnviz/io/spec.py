@@ -110,6 +110,9 @@ def _masks(value: object, where: str, depth: int = 0) -> str | dict[str, Any] | 
     """A mask: a string, a list of masks (all must keep a cell) or a table {all|any|not = ...}."""
     if isinstance(value, str):
         return value
+    if isinstance(value, dict) and "matrix" in value and depth < 16:  # a named matrix: rows of 0/1 (or text)
+        return {key: inner if key == "matrix" and _matrix_rows(inner) else _masks(inner, f"{where}.{key}", depth + 1)
+                for key, inner in value.items()}
     if isinstance(value, dict) and depth < 16:
         return {key: _masks(inner, f"{where}.{key}", depth + 1) for key, inner in value.items()}
     if isinstance(value, list) and depth < 16:
@@ -117,6 +120,18 @@ def _masks(value: object, where: str, depth: int = 0) -> str | dict[str, Any] | 
     raise InputError(f"expected a list of strings, got {kind_of(value)}; a mask is a string like \"window=3\", "
                      "a list of masks (all must keep a cell) or a table like {any = [\"window=3\", \"global=1\"]}",
                      where)
+
+
+def _matrix_rows(value: object) -> bool:
+    """True for a `[mask]` table's matrix given as rows: lists of 0/1 (or true/false)."""
+    return isinstance(value, list) and all(isinstance(row, list) and all(x in (0, 1) for x in row) for row in value)
+
+
+def _head_masks(value: object, where: str) -> list[Any]:
+    """One mask per head: a list of masks (each a string, a list or a table, as `mask` takes)."""
+    if not isinstance(value, list) or not value:
+        raise InputError(f"expected a list with one mask per head, got {kind_of(value)}", where)
+    return [_masks(inner, f"{where}[{n}]") for n, inner in enumerate(value, 1)]
 
 
 def _string_or_strings(value: object, where: str) -> str | list[str]:
@@ -174,11 +189,23 @@ def _arrange(value: object, where: str) -> str:
     return text
 
 
+def _panel_part(value: object, where: str) -> str:
+    from ..figures.composite import PANEL_PARTS, check_part  # start-up: only specs with panels need the composite
+
+    return check_part(_text(value, where), where, PANEL_PARTS)
+
+
+def _panel_legend(value: object, where: str) -> str:
+    from ..figures.composite import LEGEND_PARTS, check_part  # start-up: only specs with panels need the composite
+
+    return check_part(_text(value, where), where, LEGEND_PARTS)
+
+
 REQUIRED = ("q", "k")
 #: Keys of a composed figure as a whole, not of its panels.
-COMPOSE_KEYS = ("panel", "arrange")
+COMPOSE_KEYS = ("panel", "arrange", "panel_captions", "panel_subtitles", "panel_legend")
 #: Keys that stand in for the vectors: a mask map's size, or panels (each with its own vectors).
-INSTEAD_OF_VECTORS = ("n", "shape", "panel", "q_heads", "k_heads")
+INSTEAD_OF_VECTORS = ("n", "shape", "panel", "q_heads", "k_heads", "head_masks")
 
 
 def sized_without_vectors(kwargs: Mapping[str, object]) -> bool:
@@ -243,6 +270,8 @@ _CHECKS = {"panels": _panels, "arrange": _arrange, "text": _text, "whole_number"
            "vectors": _vectors, "head_vectors": _head_vectors, "strings": _strings, "highlight": _highlight,
            "masks": _masks, "number_or_text": _number_or_text, "string_or_strings": _string_or_strings,
            "bool": _bool, "block": _block, "count": _count}
+_CHECKS.update(panel_part=_panel_part, panel_legend=_panel_legend)  # what becomes of panels' captions and legend
+_CHECKS["head_masks"] = _head_masks  # one mask per head (issue 22)
 #: Every spec key, in the reference's order: made from the option table, so the spec, the flags, the
 #: Sphinx and MkDocs options and `figure()` cannot drift apart.
 KEYS = {option.name: Key(option.expects, _CHECKS[option.check], option.example) for option in SPEC_OPTIONS}

@@ -131,6 +131,7 @@ class Metrics:
     script_floor: float = 0  # the smallest script a typeset text may have (a frame's floor)
     main_script_floor: float = 0  # the same for `main_roles` (a slide's 18 pt floor for values and captions)
     main_roles: frozenset[str] = frozenset()
+    side: float = 0  # room kept right of the grid, before the captions beside it (a walkthrough's mechanics)
     section_gap: float = 24  # between the vectors and the grid's caption
     row_pad: float = 7  # above and below each softmax row's lines
 
@@ -194,8 +195,8 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
     wrap_w = max(m.wrap, grid_w)
     x0 = pad  # where the vectors and captions start: right of the grid in the landscape arrangement
     if m.beside:
-        wrap_w = grid_w
-        x0 = pad + grid_w + m.gutter
+        wrap_w = grid_w + m.side  # the caption above the grid and what is drawn beside it
+        x0 = pad + grid_w + m.side + m.gutter
         right_w = m.canvas_w - pad - x0
 
     y: float = pad

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["TextStyle", "STYLES", "LEADING", "Text", "Rect", "Mark", "Group", "Layout", "measure", "text_height",
            "right_edge", "translate",
-           "spans_within"]
+           "spans_within", "scale_item", "scaled"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +59,12 @@ STYLES = {
     "tick": TextStyle(12, "mono"),
     "legend": TextStyle(13),
     "elision": TextStyle(18),  # an elided figure's ⋮, ⋯ and ⋱
+    # mechanics drawn beside a grid (issue 22): FlashAttention's state, the KV cache, the heads schematic
+    "state": TextStyle(13.5),
+    "side-heading": TextStyle(14, bold=True),
+    "slot": TextStyle(13, "mono"),
+    "slot-note": TextStyle(13.5),
+    "head": TextStyle(14, bold=True),
 }
 LEADING = 1.35  # line height in em
 
@@ -234,3 +240,24 @@ def translate(item: Item, dx: float, dy: float) -> Item:
         box = item.box and (item.box[0] + dx, item.box[1] + dy, item.box[2] + dx, item.box[3] + dy)
         return replace(item, children=tuple(translate(child, dx, dy) for child in item.children), box=box)
     return replace(item, x=item.x + dx, y=item.y + dy)
+
+
+def scale_item(item: Item, k: float) -> Item:
+    """`item` with every length multiplied by `k` (positions, sizes, text sizes, boxes), about (0, 0)."""
+    if isinstance(item, Group):
+        box = item.box and (item.box[0] * k, item.box[1] * k, item.box[2] * k, item.box[3] * k)
+        return replace(item, children=tuple(scale_item(child, k) for child in item.children), box=box)
+    if isinstance(item, Text):
+        return replace(item, x=item.x * k, y=item.y * k, indent=item.indent * k, size=item.style.size * k,
+                       script=item.script * k)
+    if isinstance(item, Rect):
+        return replace(item, x=item.x * k, y=item.y * k, w=item.w * k, h=item.h * k, rx=item.rx * k)
+    return replace(item, x=item.x * k, y=item.y * k, size=item.size * k)
+
+
+def scaled(layout: Layout, k: float) -> Layout:
+    """`layout` with every length multiplied by `k`: how an overlay made at the doc's sizes is drawn in a
+    frame whose grid was laid out `k` times the doc's cell size (`figures.overlaid`)."""
+    grid = layout.grid and (layout.grid[0] * k, layout.grid[1] * k, layout.grid[2] * k)
+    return replace(layout, width=layout.width * k, height=layout.height * k, grid=grid,
+                   items=[scale_item(item, k) for item in layout.items])

@@ -13,6 +13,7 @@ from ..records import dataclass
 
 from ..numbers.exact import InputError
 from ..words.user_text import user_spans, user_text
+from .breaks import split_terms
 from .figure import (ASCENT, DESCENT, PAD, STYLES, Group, Layout, Rect, Text, measure, right_edge, split_keep,
                      text_height, wrap)
 
@@ -27,7 +28,8 @@ if TYPE_CHECKING:
 
     Runs = tuple[tuple[int, int], ...]  # one row's runs
 
-__all__ = ["MAX_MAP_TOKENS", "MapText", "row_runs", "describe_map", "lay_out_map", "LEGEND"]
+__all__ = ["MAX_MAP_TOKENS", "MapText", "row_runs", "describe_map", "lay_out_map", "LEGEND", "shared_legend", "Axes",
+           "map_axes", "axis_items", "map_body", "map_geometry", "lay_out_legend"]
 
 #: Largest side of a mask map. Beyond it a cell is under half a pixel on a slide.
 MAX_MAP_TOKENS = 1024
@@ -57,6 +59,9 @@ class MapText:
     numeric_ticks: bool = True  # index ticks (thinned as n grows), not token labels
     legend: bool = True  # False in a composed figure, which draws one legend for all panels
     base: int = 1  # index base of the numeric ticks
+    # `--color-by part`: the union's part names (legend order) and, per row, each run's part (0-based)
+    parts: tuple[str, ...] = ()
+    run_parts: tuple[tuple[int, ...], ...] = ()
     view = "mask"  # not a field: what every map is
 
     @property
@@ -66,7 +71,8 @@ class MapText:
 
     def legend_keys(self) -> list[str]:
         """The legend entries this map needs: kept and masked always; the others when drawn."""
-        keys = ["kept", "masked"]
+        keys = [f"part-{n}" for n in range(1, len(self.parts) + 1)] if self.parts else ["kept"]
+        keys.append("masked")
         if any(self.computed):
             keys.append("computed")
         if any(not runs for runs in self.runs):
@@ -81,6 +87,23 @@ def row_runs(mask: BoundMask, i: int, n_k: int) -> Runs:
     if runs is not None:
         return tuple(runs(i))
     return _runs_of(j for j in range(n_k) if mask.keep(i, j))
+
+
+MAX_PARTS = 6  # colours a union's parts can take (themes: part-1 .. part-6)
+
+
+def _part_names(mask: BoundMask, color_by: str) -> tuple[str, ...]:
+    """The legend's part names for `--color-by part` (none otherwise), checked against the palette."""
+    if color_by not in ("none", "part"):
+        raise InputError(f"expected none or part, got {color_by!r}", "color_by")
+    if color_by == "none":
+        return ()
+    names = tuple(name for name, _ in getattr(mask, "parts", ()))
+    if not names:
+        raise InputError("colouring by part needs a union of masks (a | b); this mask has one part", "color_by")
+    if len(names) > MAX_PARTS:
+        raise InputError(f"colouring by part takes up to {MAX_PARTS} parts; this union has {len(names)}", "color_by")
+    return tuple(name if names.count(name) == 1 else f"{name} {n}" for n, name in enumerate(names, 1))
 
 
 def _runs_of(positions: Iterable[int]) -> Runs:
@@ -104,12 +127,18 @@ def _runs_of(positions: Iterable[int]) -> Runs:
 def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpec | None = None,
                  title: str | None = None, subtitle: str | None = None, q_labels: Sequence[str] | None = None,
                  k_labels: Sequence[str] | None = None, x_title: str | None = None, y_title: str | None = None,
-                 base: int = 1) -> MapText:
+                 base: int = 1, color_by: str = "none") -> MapText:
     """The words of a mask map for `mask` (an `engine.BoundMask` bound to n_q×n_k).
 
     `highlight`: targets as for `figure()` ("I,J", "row=I", "mask", (i, j)), in the figure's index base.
+    `color_by`: "none", or "part": each run coloured by the first part of the union that keeps it.
     """
     runs = tuple(row_runs(mask, i, n_k) for i in range(n_q))
+    parts, run_parts = _part_names(mask, color_by), tuple[tuple[int, ...], ...]()
+    if parts:
+        pieces = [mask.part_runs(i) for i in range(n_q)]
+        runs = tuple(tuple((a, b) for a, b, _ in row) for row in pieces)
+        run_parts = tuple(tuple(n for _, _, n in row) for row in pieces)
     computed = _computed_runs(highlight, runs, n_q, n_k, base)
     numeric = q_labels is None and k_labels is None
     rule = mask.rule_text(base)
@@ -128,6 +157,8 @@ def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpe
         computed=computed,
         numeric_ticks=numeric,
         base=base,
+        parts=parts,
+        run_parts=run_parts,
     )
 
 
@@ -209,16 +240,21 @@ def map_geometry(words: MapText, cell: float | None = None) -> float:
     return min(CELL_MAX, math.floor(MAP_SIDE / max(n_q, n_k) * 4) / 4 or 0.25)
 
 
-def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | None = None,
-                title_role: str = "title", frame: Frame | None = None) -> Layout:
-    """Place a `MapText`; returns a `Layout` whose `grid` is (x, y, cell) of the map's top-left corner.
+@dataclass(frozen=True)
+class Axes:
+    """A map's ticks at one cell size: which rows and columns are labelled, whether the key ticks stand
+    upright, and the room they take (`left`: the row ticks' width; `top`: the key ticks' height)."""
 
-    `cell`, `grid_top`: a composed figure's shared cell size and grid top, so panels line up.
-    `frame`: where the figure lands (layout.frames; None or doc: the web figure).
-    """
-    n_q, n_k = words.shape
-    cell = map_geometry(words, cell)
-    items: list[Item] = []
+    rows: tuple[int, ...]
+    cols: tuple[int, ...]
+    upright: bool
+    left: float
+    top: float
+    step: int  # the key ticks' step: 1 (every key), 2, 4, ...
+
+
+def map_axes(words: MapText, cell: float) -> Axes:
+    """The ticks a map of this cell size draws: every one while they fit, then every 2nd, 4th, ..."""
     tick_style, line_h = STYLES["tick"], text_height("tick")
     q_widths = [measure(label, tick_style) for label in words.q_labels]
     k_widths = [measure(label, tick_style) for label in words.k_labels]
@@ -229,9 +265,95 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
     col_step = upright_step if upright else flat_step
     rows_shown = _ticks(words.q_labels, row_step, words.numeric_ticks, words.base)
     cols_shown = _ticks(words.k_labels, col_step, words.numeric_ticks, words.base)
+    col_ticks_h = max(k_widths[j] for j in cols_shown) if upright else line_h
+    return Axes(tuple(rows_shown), tuple(cols_shown), upright, max(q_widths[i] for i in rows_shown), col_ticks_h,
+                col_step)
+
+
+def axis_items(words: MapText, axes: Axes, map_x: float, top: float, cell: float, titles: bool = True,
+               title_left: float = PAD) -> list[Item]:
+    """The key axis's title and ticks above the map, the query axis's ticks and title left of it
+    (`titles` False: the ticks alone, a composed figure drawing its axis titles once)."""
+    tick_style = STYLES["tick"]
+    n_q, n_k = words.shape
+    items: list[Item] = []
+    if titles:
+        y_titles = top - axes.top - 6 - 6  # the key axis title's baseline sits above its ticks
+        items.append(Text("axis-title", map_x + cell * n_k / 2, y_titles - STYLES["axis-title"].size * DESCENT,
+                          (words.x_title,), anchor="middle"))
+    for j in axes.cols:
+        cx = map_x + (j + 0.5) * cell
+        if axes.upright:
+            x = cx + (ASCENT - DESCENT) / 2 * tick_style.size
+            items.append(Text("tick", x, top - 6, (words.k_labels[j],), rotate=-90, user=user_spans(words.k_labels[j])))
+        else:
+            items.append(Text("tick", cx, top - 6 - DESCENT * tick_style.size, (words.k_labels[j],), anchor="middle",
+                              user=user_spans(words.k_labels[j])))
+    for i in axes.rows:
+        cy = top + (i + 0.5) * cell
+        items.append(Text("tick", map_x - 8, cy + (ASCENT - DESCENT) / 2 * tick_style.size, (words.q_labels[i],),
+                          user=user_spans(words.q_labels[i]),
+                          anchor="end"))
+    if titles:
+        title_x = title_left + (ASCENT - DESCENT) / 2 * STYLES["axis-title"].size + text_height("axis-title") / 2
+        items.append(Text("axis-title", title_x, top + cell * n_q / 2, (words.y_title,), anchor="middle", rotate=-90))
+    return items
+
+
+def map_body(words: MapText, map_x: float, top: float, cell: float, framed: bool = False) -> list[Item]:
+    """The map itself (masked ground, kept runs, grid lines, highlights, frame) and the margin bars of rows
+    with no kept key. `framed` (a frame's map, at any cell size): the grid lines in a group of their own,
+    drawn without edge snapping so each stays visible when the figure is drawn smaller than its viewBox,
+    and each row's runs a hair (0.01) taller, so that snapped rows of fractional pixels leave no seam."""
+    n_q, n_k = words.shape
+    map_w, map_h = cell * n_k, cell * n_q
+    children: list[Item] = [Rect("map-masked", map_x, top, map_w, map_h)]
+    empty: list[int] = []
+    row_h = cell + 0.01 if framed and cell < GRID_LINES_FROM else cell
+    for i, runs in enumerate(words.runs):
+        y0 = top + i * cell
+        if words.parts:  # each run in its part's colour, named by the part
+            parts = words.run_parts[i]
+            rects = tuple(Rect(f"kept-part-{parts[n] + 1}", map_x + (a - 1) * cell, y0, (b - a + 1) * cell, row_h,
+                               attrs=(("data-k", f"{a}-{b}"), ("data-part", words.parts[parts[n]])))
+                          for n, (a, b) in enumerate(runs))
+        else:
+            rects = tuple(Rect("kept", map_x + (a - 1) * cell, y0, (b - a + 1) * cell, row_h,
+                               attrs=(("data-k", f"{a}-{b}"),)) for a, b in runs)
+        children.append(Group(("attnviz-row",), (("data-q", str(i + 1)),), rects))
+        if not runs:
+            empty.append(i)
+    if cell >= GRID_LINES_FROM:  # thin gaps between cells, so cells can be counted
+        lines: list[Item] = [Rect("map-gridline", map_x + j * cell - 0.5, top, 1, map_h) for j in range(1, n_k)]
+        lines += [Rect("map-gridline", map_x, top + i * cell - 0.5, map_w, 1) for i in range(1, n_q)]
+        children += [Group(("attnviz-gridlines",), (), tuple(lines))] if framed and lines else lines
+    computed = tuple(Rect("computed", map_x + (a - 1) * cell, top + i * cell, (b - a + 1) * cell, cell,
+                          attrs=(("data-q", str(i + 1)), ("data-k", f"{a}-{b}")))
+                     for i, runs in enumerate(words.computed) for a, b in runs)
+    if computed:  # above the grid lines, so a highlighted cell's outline is whole
+        children.append(Group(("attnviz-computed",), (), computed))
+    children.append(Rect("map-frame", map_x, top, map_w, map_h))
+    items: list[Item] = [Group(("attnviz-map",), (("data-shape", f"{n_q}x{n_k}"),), tuple(children))]
+    for i in empty:  # a row with no kept key: a bar in the margin, named in the legend
+        items.append(Rect("map-empty-row", map_x + map_w + 4, top + i * cell, 6, max(cell, 2),
+                          attrs=(("data-q", str(i + 1)),)))
+    return items
+
+
+def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | None = None,
+                title_role: str = "title", frame: Frame | None = None) -> Layout:
+    """Place a `MapText`; returns a `Layout` whose `grid` is (x, y, cell) of the map's top-left corner.
+
+    `cell`, `grid_top`: a composed figure's shared cell size and grid top, so panels line up.
+    `frame`: where the figure lands (layout.frames; None or doc: the web figure; another frame's map is
+    `layout.map_fit.fit_map`'s).
+    """
+    n_q, n_k = words.shape
+    cell = map_geometry(words, cell)
+    items: list[Item] = []
+    axes = map_axes(words, cell)
     y_title_w = text_height("axis-title")
-    row_ticks_w = max(q_widths[i] for i in rows_shown)
-    map_x = math.ceil(PAD + y_title_w + 10 + row_ticks_w + 8)
+    map_x = math.ceil(PAD + y_title_w + 10 + axes.left + 8)
     map_w, map_h = cell * n_k, cell * n_q
     wrap_w = max(360, map_x - PAD + map_w + 24)
 
@@ -239,7 +361,9 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
 
     def add_text(role: str, text: str, gap_after: float) -> None:
         nonlocal y
-        lines = wrap(split_keep(text, " "), role, wrap_w)
+        # a rule breaks between its terms (a group too wide for a line breaks at its spaces)
+        lines = wrap(split_terms(text), role, wrap_w, finer=(" ",)) if role == "caption" else \
+            wrap(split_keep(text, " "), role, wrap_w)
         items.append(Text(role, PAD, y + ASCENT * STYLES[role].size, lines))
         y += text_height(role, len(lines)) + gap_after
 
@@ -247,57 +371,18 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
         add_text(title_role, words.title, 8)
     if words.subtitle:
         add_text("subtitle", words.subtitle, 10)
-    add_text("caption", words.caption, 14)
+    if words.caption:
+        add_text("caption", words.caption, 14)
 
-    col_ticks_h = max(k_widths[j] for j in cols_shown) if upright else line_h
     x_title_h = text_height("axis-title")
-    top: float = math.ceil(y + x_title_h + 6 + col_ticks_h + 6)
+    top: float = math.ceil(y + x_title_h + 6 + axes.top + 6)
     if grid_top is not None:
         top = max(top, grid_top)
-    y_titles = top - col_ticks_h - 6 - 6  # the key axis title's baseline sits above its ticks
-    items.append(Text("axis-title", map_x + map_w / 2, y_titles - STYLES["axis-title"].size * DESCENT,
-                      (words.x_title,), anchor="middle"))
-    for j in cols_shown:
-        cx = map_x + (j + 0.5) * cell
-        if upright:
-            x = cx + (ASCENT - DESCENT) / 2 * tick_style.size
-            items.append(Text("tick", x, top - 6, (words.k_labels[j],), rotate=-90, user=user_spans(words.k_labels[j])))
-        else:
-            items.append(Text("tick", cx, top - 6 - DESCENT * tick_style.size, (words.k_labels[j],), anchor="middle",
-                              user=user_spans(words.k_labels[j])))
-    for i in rows_shown:
-        cy = top + (i + 0.5) * cell
-        items.append(Text("tick", map_x - 8, cy + (ASCENT - DESCENT) / 2 * tick_style.size, (words.q_labels[i],),
-                          user=user_spans(words.q_labels[i]),
-                          anchor="end"))
-    title_x = PAD + (ASCENT - DESCENT) / 2 * STYLES["axis-title"].size + y_title_w / 2
-    items.append(Text("axis-title", title_x, top + map_h / 2, (words.y_title,), anchor="middle", rotate=-90))
-
-    children: list[Item] = [Rect("map-masked", map_x, top, map_w, map_h)]
-    empty: list[int] = []
-    for i, runs in enumerate(words.runs):
-        y0 = top + i * cell
-        rects = tuple(Rect("kept", map_x + (a - 1) * cell, y0, (b - a + 1) * cell, cell,
-                           attrs=(("data-k", f"{a}-{b}"),)) for a, b in runs)
-        children.append(Group(("attnviz-row",), (("data-q", str(i + 1)),), rects))
-        if not runs:
-            empty.append(i)
-    if cell >= GRID_LINES_FROM:  # thin gaps between cells, so cells can be counted
-        children += [Rect("map-gridline", map_x + j * cell - 0.5, top, 1, map_h) for j in range(1, n_k)]
-        children += [Rect("map-gridline", map_x, top + i * cell - 0.5, map_w, 1) for i in range(1, n_q)]
-    computed = tuple(Rect("computed", map_x + (a - 1) * cell, top + i * cell, (b - a + 1) * cell, cell,
-                          attrs=(("data-q", str(i + 1)), ("data-k", f"{a}-{b}")))
-                     for i, runs in enumerate(words.computed) for a, b in runs)
-    if computed:  # above the grid lines, so a highlighted cell's outline is whole
-        children.append(Group(("attnviz-computed",), (), computed))
-    children.append(Rect("map-frame", map_x, top, map_w, map_h))
-    items.append(Group(("attnviz-map",), (("data-shape", f"{n_q}x{n_k}"),), tuple(children)))
-    for i in empty:  # a row with no kept key: a bar in the margin, named in the legend
-        items.append(Rect("map-empty-row", map_x + map_w + 4, top + i * cell, 6, max(cell, 2),
-                          attrs=(("data-q", str(i + 1)),)))
+    items += axis_items(words, axes, map_x, top, cell)
+    items += map_body(words, map_x, top, cell)
     y = top + map_h + 18
     if words.legend:
-        legend, y = lay_out_legend(words.legend_keys(), PAD, y, wrap_w)
+        legend, y = lay_out_legend(words.legend_keys(), PAD, y, wrap_w, words.parts)
         items += legend
     right = max([map_x + map_w + 14, PAD + wrap_w] + [right_edge(item) for item in items])
     layout = Layout(width=right + PAD, height=y + PAD - 12, title=words.title or words.caption,
@@ -305,10 +390,25 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
     return layout
 
 
-def lay_out_legend(keys: Sequence[str], x0: float, y: float, max_width: float) -> tuple[list[Group], float]:
-    """The legend's swatches and words, wrapped to `max_width`; returns (items, y below it)."""
+def shared_legend(maps: Sequence[MapText], hide: bool = False) -> tuple[list[str], tuple[str, ...]]:
+    """(keys, part names) of one legend for several maps: every entry any map needs, and a union's parts
+    when every map coloured by part names the same parts (else the parts' colours go unnamed: none)."""
+    if hide:
+        return [], ()
+    named = {m.parts for m in maps if m.parts}
+    parts = named.pop() if len(named) == 1 else ()
+    needed = {key for m in maps for key in m.legend_keys()}
+    part_keys = [f"part-{n}" for n in range(1, len(parts) + 1)]
+    return part_keys + [key for key, _, _ in LEGEND if key in needed], parts
+
+
+def lay_out_legend(keys: Sequence[str], x0: float, y: float, max_width: float,
+                   parts: Sequence[str] = ()) -> tuple[list[Group], float]:
+    """The legend's swatches and words, wrapped to `max_width`; returns (items, y below it). `parts`: the names
+    of a union's parts, one entry each (`--color-by part`) in place of "kept"."""
     swatch, gap, row_h = 14, 22, 22
-    entries = [entry for entry in LEGEND if entry[0] in keys]
+    part_entries = tuple((f"part-{n}", f"kept-part-{n}", name) for n, name in enumerate(parts, 1))
+    entries = [entry for entry in part_entries + LEGEND if entry[0] in keys]
     items: list[Group] = []
     x = x0
     style = STYLES["legend"]

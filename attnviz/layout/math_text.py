@@ -44,7 +44,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     One alternative a construct; the minus sign is a minus only where a number (or a bracket) follows an
     operator, a bracket, a separator or the start, or between two one-character indices (j-i): the mask
     "sliding-window" keeps its hyphen."""
-    import re
+    import re  # start-up: only a typeset text needs regular expressions
 
     maybe = re.compile(r"[\^_<>!-]|[QKV][ij]")  # a segment without any of these is plain text: the common case
     notation = re.compile(

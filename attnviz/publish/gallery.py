@@ -19,9 +19,11 @@ if TYPE_CHECKING:
 
     from ..figures.figure import Drawable, Figure
 
-__all__ = ["Entry", "ENTRIES", "dilated", "make", "flag_arguments", "write_gallery"]
+__all__ = ["Entry", "ENTRIES", "ModelEntry", "MODEL_ENTRIES", "dilated", "make", "make_model", "flag_arguments",
+           "write_gallery"]
 
 Q5 = "1,0; 0,1; 1,1; 1,-1; 0,2"
+Q6 = "1,0; 0,1; 1,1; 1,-1; 0,2; 2,1"
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,58 @@ mask = "prefix=6"
 title = "three packed documents"
 mask = "segments=1,1,1,1,1,2,2,2,2,2,2,3,3,3,3,3"
 """),
+    Entry("paper-longformer", "Longformer's attention patterns", spec="""\
+title = "Longformer's attention patterns"
+view = "mask"
+n = 12
+frame = "slide"
+arrange = "grid:2"
+
+[[panel]]
+title = "(a) full n² attention"
+mask = "none"
+
+[[panel]]
+title = "(b) sliding window"
+mask = "window=3,symmetric"
+
+[[panel]]
+title = "(c) dilated sliding window"
+mask = "window=3,symmetric,dilation=2"
+
+[[panel]]
+title = "(d) global + sliding window"
+mask = "window=3,symmetric | global=1,7"
+"""),
+    Entry("paper-bigbird", "BigBird: random, window and global attention",
+          ("--view", "mask", "--n", "16", "--mask", "random=2,seed=1 | window=2,symmetric | global=1,2",
+           "--color-by", "part", "--frame", "slide")),
+    Entry("paper-sparse-transformer", "Sparse Transformer: strided and fixed heads", spec="""\
+title = "Sparse Transformer: strided and fixed heads"
+view = "mask"
+n = 16
+frame = "slide"
+arrange = "grid:2"
+
+[[panel]]
+title = "strided, head 1: the last 4"
+mask = "window=4"
+
+[[panel]]
+title = "strided, head 2: every 4th"
+mask = "window=4,dilation=4"
+
+[[panel]]
+title = "fixed, head 1: own block"
+mask = "chunk=4"
+
+[[panel]]
+title = "fixed, head 2: summary keys"
+mask = "causal & keys=4,8,12,16"
+"""),
+    Entry("paper-streamingllm", "StreamingLLM: attention sinks and a window",
+          ("--view", "mask", "--n", "12", "--mask", "window=4 | (causal & sink=4)", "--color-by", "part",
+           "--frame", "slide")),
     _entry("view-scores", "Score table", "--view", "scores"),
     _entry("bias-panel", "ALiBi: scores and the bias matrix", "--bias", "alibi=1/2", "--show", "bias"),
     Entry("elided-12", "Twelve tokens, rows and keys 5–10 elided",
@@ -132,7 +186,57 @@ mask = "segments=1,1,1,1,1,2,2,2,2,2,2,3,3,3,3,3"
            "--highlight", "12,7")),
     Entry("decode-window", "KV-cache decoding, window of 2", ("--q", Q5, "--k", Q5, "--mask", "window=2", "--decode",
                                                                "2"), step=3),
+    # Mechanics as the papers draw them (issue 22): the rolling buffer, the GQA schematic, Sparse Transformer's heads.
+    Entry("decode-mistral", "Mistral's rolling buffer cache: a window of 3, token 5",
+          ("--q", Q6, "--k", Q6, "--tokens", "The cat sat on the mat", "--mask", "window=3", "--decode", "2",
+           "--view", "scores"), step=4),
+    Entry("heads-gqa-schematic", "Grouped-query attention: 8 query heads share 2 KV heads",
+          ("--view", "heads", "--q-heads", "1 | 2 | 3 | 4 | 5 | 6 | 7 | 8", "--k-heads", "1 | 2")),
+    Entry("heads-sparse-strided", "Sparse Transformer, strided: two heads",
+          ("--view", "mask", "--n", "16", "--head-mask", "window=4", "--head-mask", "window=16,dilation=4")),
 )
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """A real model's masks (`attnviz model`) on a slide: its config (sizes scaled down so that windows and
+    chunks show in a few tokens; the layer patterns are the model's) and `model_figure`'s options."""
+    name: str
+    title: str
+    config: tuple[tuple[str, Any], ...]
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def command(self) -> str:
+        """The entry as a command, its config written to `NAME/config.json`."""
+        flags = [f"--{key.replace('_', '-')} {value!r}" if isinstance(value, str) else f"--{key.replace('_', '-')} "
+                 f"{value}" for key, value in self.options]
+        return " ".join(["attnviz model", f"{self.name}/config.json", *flags, "--frame slide"])
+
+
+MODEL_ENTRIES = (
+    ModelEntry("model-gemma3", "Gemma 3: five sliding layers to one full, an image's tokens both ways", (
+        ("model_type", "gemma3"),
+        ("text_config", {"num_hidden_layers": 12, "sliding_window": 6, "sliding_window_pattern": 6})),
+        (("n", 14), ("image_tokens", "4-8"))),
+    ModelEntry("model-llama4", "Llama 4: three chunked layers to one full", (
+        ("model_type", "llama4_text"), ("num_hidden_layers", 12), ("attention_chunk_size", 4),
+        ("no_rope_layer_interval", 4)), (("n", 14),)),
+    ModelEntry("model-gpt-oss", "GPT-OSS: sliding and full layers, each row with its sink logit", (
+        ("model_type", "gpt_oss"), ("num_hidden_layers", 8), ("sliding_window", 4)), (("n", 12),)),
+    ModelEntry("model-bert-padded", "BERT: a padded batch row, bidirectional", (
+        ("model_type", "bert"), ("num_hidden_layers", 12)),
+        (("tokens", "[CLS] the cat sat down [SEP] [PAD] [PAD] [PAD]"), ("pad_right", 3))),
+    ModelEntry("model-t5-cross", "T5: encoder, decoder and the cross-attention between them", (
+        ("model_type", "t5"), ("num_layers", 6)), (("n", 10), ("pad_right", 2), ("decoder_n", 6))),
+)
+
+
+def make_model(entry: ModelEntry) -> Drawable:
+    """A model entry's figure, on a slide, as `attnviz model` draws it."""
+    from ..figures.model import model_figure  # start-up: the gallery's modules load when it is drawn
+
+    return model_figure(dict(entry.config), title=entry.title, frame="slide", **dict(entry.options))
 
 
 def make(entry: Entry) -> Drawable:

@@ -76,6 +76,13 @@ _STROKE_MEANING: dict[str, StrokeMeaning] = {
     "softmax-pending": {"dash": "dotted"},
     "output-pending": {"dash": "dotted"},
     "computed": {"width": 2.5, "fill_opacity": 0.6},  # a map's highlight: the cell under it shows
+    "tile": {"width": 1.5},
+    "tile-current": {"width": 4},
+    "tile-skipped": {"width": 1.5, "dash": "dashed"},
+    "slot-new": {"width": 2.5},
+    "slot-empty": {"dash": "dotted"},
+    "evicted": {"width": 2, "fill_opacity": 0.35},
+    "future": {"dash": "dotted"},
 }
 
 #: Every shape role's paint, resolved once.
@@ -85,7 +92,7 @@ ROLE_PAINT: dict[str, Paint] = {
 }
 
 #: Groups whose rects of one role share the group's paint (a map's up to 1,024 kept runs): first class -> role.
-GROUP_PAINT = {"attnviz-map": "kept"}
+GROUP_PAINT = {"attnviz-map": "kept", "attnviz-gridlines": "map-gridline"}
 
 
 def walk(items: Iterable[Item], painter: Painter) -> None:

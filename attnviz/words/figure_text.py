@@ -30,7 +30,7 @@ ROUNDED_SUBTITLE = "Exact score and mask structure with rounded softmax weights.
 #: What the grid's kept cells show: the raw scores S_ij, or the softmax's logits L_ij (scaled, biased).
 SHOW = ("scores", "logits", "bias")  # "bias": the scores, with the bias matrix as a panel of its own
 #: What a figure draws: everything, the score table alone, or the mask map (`maskmap`).
-VIEWS = ("full", "scores", "mask")
+VIEWS = ("full", "scores", "mask", "heads")  # "heads": the heads schematic (figures.heads_schematic)
 
 
 @dataclass(frozen=True)
@@ -265,6 +265,9 @@ def describe_bias(attention: Attention, words: FigureText) -> FigureText:
     """The words of the bias panel beside a figure (`show="bias"`): the exact B_ij of every kept cell,
     summed over the figure's biases, on the same labels; masked cells stay masked."""
     formula = "".join(b.text for b in attention.biases).removeprefix("+")
+    slope = attention.biases[0].slope if len(attention.biases) == 1 else None
+    if slope is not None:  # ALiBi as the paper draws it: the distances j-i, times the slope m stated once
+        return _alibi_panel(attention, words, slope)
     cells = tuple(tuple(
         cell if cell.gap else
         replace(cell, text="masked" if cell.masked else
@@ -278,6 +281,20 @@ def describe_bias(attention: Attention, words: FigureText) -> FigureText:
                    badge="exact bias", note="", q_line="", k_line="", more_vectors=(),
                    grid_caption=f"bias {'B_ij' if given else f'B_ij={formula}'} with {attention.mask.name} mask",
                    cells=cells,
+                   softmax_rows=(), output_rows=(), view="scores", show="bias")
+
+
+def _alibi_panel(attention: Attention, words: FigureText, slope: Exact) -> FigureText:
+    """ALiBi's bias panel: each kept cell shows the distance j-i; the subtitle and caption say the slope m,
+    so B_ij = m·(j-i) reads off the grid exactly (Press et al., figure 3)."""
+    m = notation.format_exact(slope)
+    cells = tuple(tuple(
+        cell if cell.gap else
+        replace(cell, text="masked" if cell.masked else notation.format_exact(cell.k - cell.q), computed=False)
+        for cell in row) for row in words.cells)
+    return replace(words, title="ALiBi bias m·(j-i)", subtitle=f"m = {m}: B_ij = m·(j-i), added to every logit",
+                   badge="exact bias", note="", q_line="", k_line="", more_vectors=(),
+                   grid_caption=f"distance j-i, times m = {m}, with {attention.mask.name} mask", cells=cells,
                    softmax_rows=(), output_rows=(), view="scores", show="bias")
 
 

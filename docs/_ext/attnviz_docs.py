@@ -19,6 +19,7 @@ from sphinx.util.nodes import nested_parse_with_titles
 from attnviz.integrations import settings as embed
 from attnviz.publish import gallery
 from attnviz.io import spec
+from attnviz.figures.options import OPTIONS
 from attnviz.cli.commands import build_parser
 from attnviz.integrations.sphinx import attnviz_figure
 
@@ -91,13 +92,19 @@ GROUPS = (
      "one legend, the score table, the bias matrix beside the scores, and elision for long figures."),
     ("Heads: multi-head, grouped-query, multi-query", ("heads-",),
      "One panel per query head, each that head's exact figure; query head h reads KV head ⌊h/(H/G)⌋ "
-     "(0-based), and the K and V a group shares are written once, in its first panel."),
+     "(0-based), and the K and V a group shares are written once, in its first panel. ``:view: heads`` draws "
+     "the schematic (each query head's line to its KV head); ``:head-masks:`` gives each head its own mask, "
+     "drawn as mask maps side by side."),
     ("Mechanics: FlashAttention and KV-cache decoding", ("flash-", "decode-"),
      "One step of a walkthrough each: ``attnviz walkthrough --flash Br,Bc`` steps through FlashAttention's "
-     "tiles with the running maximum and normaliser, ``--decode P`` through decoding with a KV cache. The "
-     "page of every step states its numbers; the README's walkthrough sections show them."),
+     "tiles, every tile outlined and each row's running maximum m, normaliser ℓ and rescale beside the grid; "
+     "``--decode P`` through decoding with a KV cache, its slots drawn as a strip (a rolling buffer of W "
+     "slots under a window of W), evicted keys darkened and keys not generated yet left empty."),
     ("More options", ("",), ""),
 )
+
+
+_DIRECTIVE_OPTION = {option.flag: option.directive_option for option in OPTIONS if option.flag}
 
 
 class GalleryDirective(SphinxDirective):
@@ -141,7 +148,8 @@ class GalleryDirective(SphinxDirective):
         while args:  # --flag VALUE, or a bare --flag (--elide)
             flag = args.pop(0)
             value = args.pop(0) if args and not args[0].startswith("--") else ""
-            options.setdefault(flag.removeprefix("--"), []).append(value)
+            # the directive's option is the key's (--head-mask gives head_masks, written :head-masks:)
+            options.setdefault(_DIRECTIVE_OPTION.get(flag, flag.removeprefix("--")), []).append(value)
         options["title"] = [entry.title]
         lines = [".. attnviz-example::", "", "   .. attnviz::"]
         for name, values in options.items():

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import cast
 
+    from ...engine.attention import Attention
     from ...figures.api import Drawable
     from ...layout.figure import Layout
     from ...typing import ThemeName
@@ -95,7 +96,7 @@ def from_highlights(fig: Drawable) -> Deck:
                     slides=(Slide(fig.layout().title, (fig.description(),), None, fig, name),))
     marks, words, attention = fig.highlight, fig.words, fig.attention
     if TYPE_CHECKING:  # a full figure has its highlight, its words and its vectors
-        assert marks is not None and isinstance(words, FigureText) and attention is not None
+        assert marks is not None and isinstance(words, FigureText) and isinstance(attention, Attention)
     q_labels, k_labels = words.q_labels, words.k_labels
     steps = [(f"Score of {q_labels[i - 1]} and {k_labels[j - 1]}", Highlight(cells=frozenset({(i, j)})))
              for i, j in sorted(marks.cells)]

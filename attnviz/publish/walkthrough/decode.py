@@ -15,7 +15,9 @@ from dataclasses import replace
 from ...words import notation
 from ...words.figure_text import DEFAULT_SUBTITLE, ROUNDED_SUBTITLE, at_step
 from ..document import Section, make_document
-from ...engine.decode import DecodeStep, decode_steps, keys_text as _keys
+from ...engine.decode import DecodeStep, cache_slots, decode_steps, keys_text as _keys
+from ...figures.overlaid import OverlaidFigure
+from ...layout.cache_strip import CacheStrip, Slot
 from ...figures.api import Figure
 from ...words.highlight import parse_targets
 from .scores import LEGEND, softmax_section, tex_number, check_walk_size, kept_rows
@@ -45,7 +47,7 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
     """(Document, figures) for decoding `fig` (an `attnviz.Figure`) after a prompt of `prompt` tokens."""
     attention, words = fig.attention, fig.words
     if TYPE_CHECKING:  # a walkthrough is of a full figure: its vectors and its words
-        assert attention is not None and isinstance(words, FigureText)
+        assert isinstance(attention, Attention) and isinstance(words, FigureText)
         theme = cast("ThemeName", fig.theme)  # a figure keeps its theme's name as a str
     else:
         theme = fig.theme
@@ -80,10 +82,37 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
         layouts = (Figure(attention, marks, w, frame=fig.frame).layout() for marks, w in with_cache)
         if len({(layout.width, layout.height) for layout in layouts}) == 1:
             steps_words = with_cache  # (unless one would wrap differently: slides must not jump)
-    figures = [Figure(attention, marks, w, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
-                      frame=fig.frame)
-               for (marks, w), section in zip(steps_words, document.sections)]
+    strips = cache_strips(attention, prompt, words.k_labels)
+    figures: list[Figure] = [
+        OverlaidFigure(attention, marks, w, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
+                       frame=fig.frame, overlays=(strip,))
+        for (marks, w), section, strip in zip(steps_words, document.sections, strips)]
     return document, figures
+
+
+def cache_strips(attention: Attention, prompt: int, labels: Sequence[str] = ()) -> list[CacheStrip]:
+    """The cache's strip after the prefill and after each decoded token (`layout.cache_strip`); each slot
+    names its key by its label in the figure (`labels`: K1.. or the tokens)."""
+    size, states = cache_slots(attention, prompt)
+    n = attention.shape[0]
+    if size is not None:
+        rule = f"{size} slots: key k in slot (k−1) mod {size}"
+    elif any(held != {k - 1: k for k in range(1, t + 1)} for t, held in states):
+        rule = "the cached keys in order"
+    else:
+        rule = "a growing cache: key k in slot k−1"
+    strips = []
+    for t, held in states:
+        count = size if size is not None else len(held)
+        slots = tuple(Slot(s, held.get(s), held.get(s) == t or (t == prompt and s in held),
+                           labels[held[s] - 1] if s in held and labels else "") for s in range(count))
+        cached = set(held.values())
+        heading = f"KV cache after the prompt (token {t})" if t == prompt else f"KV cache after token {t}"
+        strips.append(CacheStrip(t, heading, rule, slots, tuple(k for k in range(1, t + 1) if k not in cached),
+                                 tuple(range(t + 1, n + 1))))
+    extents = [strip.extent() for strip in strips]  # every step the same size: slides do not jump
+    reserve = (max(w for w, _ in extents), max(h for _, h in extents))
+    return [replace(strip, reserve=reserve) for strip in strips]
 
 
 def _cache_line(after: str, cache: Sequence[int], evicted: Sequence[int]) -> str:

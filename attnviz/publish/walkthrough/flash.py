@@ -20,6 +20,8 @@ from ...engine.tiled_softmax import ORDERS, flash_steps, tiles
 from ...words.highlight import parse_targets
 from ...numbers.surds import Surd, sign
 from .scores import LEGEND, tex_exponent, tex_number, check_walk_size
+from .flash_state import flash_overlay
+from ...figures.overlaid import OverlaidFigure
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -51,7 +53,7 @@ def flash_walkthrough(fig: Figure, block: tuple[int, int],
                          "flash_order")
     attention = fig.attention
     if TYPE_CHECKING:  # a walkthrough is of a full figure: its vectors and its words
-        assert attention is not None and isinstance(fig.words, FigureText)
+        assert isinstance(attention, Attention) and isinstance(fig.words, FigureText)
     try:
         all_tiles = tiles(attention, block, order)
     except InputError as err:
@@ -241,7 +243,7 @@ def _figures(fig: Figure, words: FigureText, steps: Sequence[FlashStep], all_til
              document: Document) -> list[Figure]:
     attention = fig.attention
     if TYPE_CHECKING:  # a walkthrough is of a full figure
-        assert attention is not None
+        assert isinstance(attention, Attention)
         theme = cast("ThemeName", fig.theme)  # a figure keeps its theme's name as a str
     else:
         theme = fig.theme
@@ -252,6 +254,8 @@ def _figures(fig: Figure, words: FigureText, steps: Sequence[FlashStep], all_til
         for i in step.rows:
             last_step[i] = n
     figures: list[Figure] = []
+    overlays = [flash_overlay(steps, all_tiles, n + 1, n_q, words.softmax) for n in range(len(document.sections))]
+    width = max(overlay.column_width() for overlay in overlays)  # every step the same size: slides do not jump
     for n, section in enumerate(document.sections):
         final = n == len(steps)
         pending_cells = frozenset().union(*walked[n + 1:]) if not final else frozenset()
@@ -262,6 +266,8 @@ def _figures(fig: Figure, words: FigureText, steps: Sequence[FlashStep], all_til
             targets += [f"softmax={i}" for i in done]
             targets += [f"output={i}" for i in done] if attention.values is not None else []
         marks = parse_targets(targets, attention)
-        figures.append(Figure(attention, marks, at_step(words, marks, pending_cells, rows, rows),
-                              id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font, frame=fig.frame))
+        overlay = replace(overlays[n], width=width)
+        figures.append(OverlaidFigure(attention, marks, at_step(words, marks, pending_cells, rows, rows),
+                                      id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
+                                      frame=fig.frame, overlays=(overlay,)))
     return figures

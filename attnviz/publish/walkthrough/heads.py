@@ -62,7 +62,7 @@ def _attention(panel: Figure) -> Attention:
     """A panel's attention: every panel of a heads figure has its vectors."""
     attention = panel.attention
     if TYPE_CHECKING:
-        assert attention is not None
+        assert isinstance(attention, Attention)
     return attention
 
 

@@ -75,7 +75,7 @@ def walkthrough(fig: Figure) -> tuple[Document, list[Figure]]:
     """(Document, figures) for every step of `fig` (an `attnviz.Figure`), for `page.write_page`."""
     attention, words = fig.attention, fig.words
     if TYPE_CHECKING:  # a walkthrough is of a full figure: its vectors and its words
-        assert attention is not None and isinstance(words, FigureText)
+        assert isinstance(attention, Attention) and isinstance(words, FigureText)
         theme = cast("ThemeName", fig.theme)  # a figure keeps its theme's name as a str
     else:
         theme = fig.theme

@@ -9,6 +9,8 @@ from sphinx.application import Sphinx
 import attnviz
 from attnviz.cli.commands import main
 from attnviz.errors import InputError
+from attnviz.engine.attention import Attention
+from attnviz.engine.mask_cells import MaskCells
 from attnviz.engine.tiled_softmax import FlashStep
 from attnviz.integrations.sphinx import setup as attnviz_sphinx_setup
 from attnviz.typing import MaskSpec, Vectors
@@ -30,13 +32,15 @@ fig: attnviz.Figure = attnviz.figure(q, np.array([[1, 0], [0, 1], [1, 1]]), mask
 svg: str = fig.svg()
 png: bytes = fig.png(scale=2)
 saved: Path = fig.save(Path("out") / "fig.svg", format="svg")
-assert fig.attention is not None  # None only for a mask map drawn without vectors
+assert isinstance(fig.attention, Attention)  # a mask map's is its MaskCells (kept, runs)
 row = fig.attention.scores[2]
 assert row is not None  # None only for a row an elided figure leaves out
 score: Fraction = row[2]
 weights = fig.attention.weights(2)
 named: bool = weights.kind == "named" and len(weights.exponents) == 3
 mask_map = attnviz.figure(view="mask", n=16, mask="window=4")
+assert isinstance(mask_map.attention, MaskCells)
+kept: bool = mask_map.attention.kept[3][0] or bool(mask_map.attention.runs(3))
 both = attnviz.compose(fig, mask_map, arrange="column", title="Two")
 text: str = both.svg(id_prefix="both")
 steps: tuple[FlashStep, ...] = attnviz.flash([[1, 0], [0, 1]], [[1, 0], [0, 1]], block=(1, 1), order="fa1")

@@ -1,0 +1,409 @@
+"""A model's attention layers, read from its config, as attnviz's own mask families.
+
+`model_layers(config)` reads a config (the dict of a `config.json`, or a transformers config's
+`to_dict()`) into its stacks of layers, each layer a `LayerType`, exactly as transformers' modeling
+code chooses each layer's mask (`masking_utils`): Hugging Face's `sliding_window` W keeps the W keys
+`q-W < kv <= q` (the query's own included: attnviz's `window=W`), a chunk of C keeps the keys of the
+query's own chunk up to it (`chunk=C`, the chunks starting after the left padding), ModernBERT's local
+layers keep `|q-kv| <= local_attention/2` (`window=local_attention/2+1,symmetric`). Where a config leaves a
+layer pattern out (`layer_types`), it is derived as the config class derives it; a size a pattern needs
+(a window, a chunk) must be given.
+
+`plan_panels(layers, tokens, selection)` groups the layers by pattern into panels, each with its grid
+shape, alignment and `Mask`: one panel per distinct pattern, every selected layer in exactly one.
+"""
+
+from __future__ import annotations
+
+from .bound_mask import BoundMask
+from .masks import Mask
+from ..numbers.exact import InputError
+from ..records import dataclass
+
+TYPE_CHECKING = False  # a type checker takes it as True
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from ..typing import Align
+
+__all__ = ["LayerType", "Stack", "ModelLayers", "Tokens", "PanelPlan", "MODEL_TYPES", "model_layers",
+           "plan_panels", "layer_list_text"]
+
+#: The model types read, by family: how each chooses its layers' masks.
+_MISTRAL_LIKE = ("mistral", "mixtral", "phi3", "qwen3_moe")  # sliding_window on every layer, or none
+_LAYER_TYPED = ("gemma2", "gemma3_text", "gemma3", "llama4_text", "llama4", "qwen2", "qwen3", "qwen2_moe", "gpt_oss",
+                "cohere2", "modernbert")
+_FULL = ("llama",)
+_ENCODERS = ("bert", "roberta", "xlm-roberta", "electra", "camembert", "distilbert")
+_ENCODER_DECODERS = ("t5", "mt5", "bart")
+MODEL_TYPES = _MISTRAL_LIKE + _LAYER_TYPED + _FULL + _ENCODERS + _ENCODER_DECODERS
+_NESTED = {"gemma3": "gemma3_text", "llama4": "llama4_text"}  # multimodal configs: their text_config's type
+_WHERE = "config"
+_INSTEAD = "draw it with attnviz render --view mask --mask ... instead"
+
+
+@dataclass(frozen=True)
+class LayerType:
+    """One layer's attention pattern: `kind` is "full" (causal), "sliding" (a causal window of `size` keys),
+    "chunked" (causal within chunks of `size`), "bidirectional", "local" (bidirectional, `size` keys each
+    side) or "cross" (a decoder's queries on the encoder's keys)."""
+
+    kind: str
+    size: int = 0
+
+    @property
+    def label(self) -> str:
+        """The pattern in words, with its parameter: "sliding window 4096"."""
+        return {"full": "full causal", "sliding": f"sliding window {self.size}",
+                "chunked": f"chunked attention, chunks of {self.size}", "bidirectional": "bidirectional",
+                "local": f"local bidirectional, {self.size} keys each side",
+                "cross": "cross-attention"}[self.kind]
+
+
+@dataclass(frozen=True)
+class Stack:
+    """A stack of layers: "decoder" or "encoder", or "cross" (the decoder layers' cross-attention)."""
+
+    name: str
+    layers: tuple[LayerType, ...]
+
+
+@dataclass(frozen=True)
+class ModelLayers:
+    """A model's stacks, and what its masks add: learned sink logits (GPT-OSS), image tokens that see each
+    other both ways (Gemma 3)."""
+
+    model_type: str
+    stacks: tuple[Stack, ...]
+    sinks: bool = False
+    images: bool = False
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """The batch row drawn: `n` tokens (a decoder's `decoder_n`), `pad_left`/`pad_right` of them padding,
+    the last `n - decode` of them decoded after a prompt of `decode` (0: the prefill), image tokens at
+    positions `image` (first, last; 0-based)."""
+
+    n: int
+    pad_left: int = 0
+    pad_right: int = 0
+    decode: int = 0
+    image: tuple[int, int] | None = None
+    decoder_n: int | None = None
+
+
+@dataclass(frozen=True)
+class PanelPlan:
+    """One panel: the layers of `stack` that share `layer`'s pattern, on a grid of `shape` (queries, keys)
+    with `align`, kept where `mask` keeps. `sink`: key 0 is the sink logit, the tokens' keys follow."""
+
+    stack: str
+    layer: LayerType
+    layers: tuple[int, ...]
+    shape: tuple[int, int]
+    align: Align
+    mask: Mask
+    sink: bool = False
+    image: tuple[int, int] | None = None
+
+    stack_words: str = ""  # "encoder", "decoder self-attention" in an encoder-decoder; else empty
+
+    @property
+    def title(self) -> str:
+        """The panel's title: its pattern, its parameters and its layers."""
+        words = [self.layer.label]
+        if self.image:
+            words.append(f"image tokens {self.image[0]}–{self.image[1]} both ways")
+        if self.sink:
+            words.append("a learned sink logit")
+        if self.stack_words:
+            words.append(self.stack_words)
+        words.append(layer_list_text(self.layers))
+        return ", ".join(words)
+
+
+def _missing(key: str, model_type: str, why: str = "") -> InputError:
+    return InputError(f"the {model_type} config has no {key!r}{why}; give it in the config, or {_INSTEAD}", _WHERE)
+
+
+def _int(config: Mapping[str, object], key: str, model_type: str, low: int = 1) -> int:
+    value = config.get(key)
+    if value is None:
+        raise _missing(key, model_type)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise InputError(f"{key} is {value!r:.40}; expected a whole number from {low}", _WHERE)
+    return value
+
+
+def _optional(config: Mapping[str, object], key: str, default: int, low: int = 1) -> int:
+    value = config.get(key, default)
+    if value is None:
+        value = default
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise InputError(f"{key} is {value!r:.40}; expected a whole number from {low}", _WHERE)
+    return value
+
+
+def model_layers(config: Mapping[str, object]) -> ModelLayers:
+    """The model's stacks of layers, as transformers' modeling code masks them.
+
+    >>> m = model_layers({"model_type": "gemma2", "num_hidden_layers": 4, "sliding_window": 3})
+    >>> [layer.label for layer in m.stacks[0].layers]
+    ['sliding window 3', 'full causal', 'sliding window 3', 'full causal']
+    """
+    model_type = config.get("model_type")
+    if not isinstance(model_type, str) or not model_type:
+        raise InputError("the config has no 'model_type'; give one of " + ", ".join(MODEL_TYPES) +
+                         f", or {_INSTEAD}", _WHERE)
+    if model_type not in MODEL_TYPES:
+        raise InputError(f"model_type {model_type!r:.40} is not one attnviz reads (it reads "
+                         f"{', '.join(MODEL_TYPES)}); {_INSTEAD}", _WHERE)
+    if model_type in _NESTED:
+        text = config.get("text_config") or {}
+        if not isinstance(text, dict):
+            raise InputError("text_config is not a table of keys", _WHERE)
+        images = model_type == "gemma3"
+        inner = model_layers({**text, "model_type": _NESTED[model_type]})
+        return ModelLayers(model_type, inner.stacks, inner.sinks, images)
+    if model_type in _ENCODER_DECODERS:
+        return _encoder_decoder(config, model_type)
+    if model_type in _ENCODERS:
+        n = _int(config, "n_layers" if model_type == "distilbert" else "num_hidden_layers", model_type)
+        kind = "full" if config.get("is_decoder") else "bidirectional"
+        return ModelLayers(model_type, (Stack("encoder" if kind == "bidirectional" else "decoder",
+                                              (LayerType(kind),) * n),))
+    n = _int(config, "num_hidden_layers", model_type)
+    if model_type in _FULL:
+        return ModelLayers(model_type, (Stack("decoder", (LayerType("full"),) * n),))
+    if model_type in _MISTRAL_LIKE:
+        window = config.get("sliding_window")
+        if model_type == "qwen3_moe" and not config.get("use_sliding_window"):
+            window = None
+        if "sliding_window" not in config and model_type != "qwen3_moe":
+            raise _missing("sliding_window", model_type, " (null for full attention)")
+        layer = LayerType("full") if window is None else LayerType("sliding",
+                                                                   _int(config, "sliding_window", model_type))
+        return ModelLayers(model_type, (Stack("decoder", (layer,) * n),))
+    types = _layer_types(config, model_type, n)
+    sizes = {"sliding_attention": lambda: _window(config, model_type),
+             "chunked_attention": lambda: LayerType("chunked", _int(config, "attention_chunk_size", model_type)),
+             "full_attention": lambda: LayerType("bidirectional" if model_type == "modernbert" else "full")}
+    unknown = sorted(set(types) - set(sizes))
+    if unknown:
+        raise InputError(f"layer type {unknown[0]!r:.40} is not one attnviz draws (it draws full_attention, "
+                         f"sliding_attention, chunked_attention); {_INSTEAD}", _WHERE)
+    made = {name: sizes[name]() for name in set(types)}
+    stack = "encoder" if model_type == "modernbert" else "decoder"
+    return ModelLayers(model_type, (Stack(stack, tuple(made[t] for t in types)),), sinks=model_type == "gpt_oss")
+
+
+def _window(config: Mapping[str, object], model_type: str) -> LayerType:
+    if model_type == "modernbert":
+        return LayerType("local", _optional(config, "local_attention", 128, 2) // 2)
+    if model_type in ("qwen2", "qwen3", "qwen2_moe") and not config.get("use_sliding_window"):
+        raise _missing("sliding_window", model_type, " (use_sliding_window is off, yet layer_types has sliding layers)")
+    if model_type == "gemma3_text" and config.get("use_bidirectional_attention"):
+        raise InputError(f"use_bidirectional_attention (EmbeddingGemma) is not drawn here; {_INSTEAD}", _WHERE)
+    return LayerType("sliding", _int(config, "sliding_window", model_type))
+
+
+def _layer_types(config: Mapping[str, object], model_type: str, n: int) -> list[str]:
+    """`layer_types` as given, or derived as the config class derives it."""
+    given = config.get("layer_types")
+    if given is not None:
+        if not isinstance(given, (list, tuple)) or not all(isinstance(t, str) for t in given):
+            raise InputError("layer_types is not a list of names", _WHERE)
+        if len(given) != n:
+            raise InputError(f"layer_types names {len(given)} layers, but num_hidden_layers is {n}", _WHERE)
+        return list(given)
+    sliding, full = "sliding_attention", "full_attention"
+    if model_type in ("gemma2", "gpt_oss"):
+        return [sliding if (i + 1) % 2 else full for i in range(n)]
+    if model_type in ("gemma3_text", "cohere2"):
+        every = _optional(config, "sliding_window_pattern", 6 if model_type == "gemma3_text" else 4)
+        return [sliding if (i + 1) % every else full for i in range(n)]
+    if model_type == "modernbert":
+        every = _optional(config, "global_attn_every_n_layers", 3)
+        return [sliding if i % every else full for i in range(n)]
+    if model_type == "llama4_text":
+        no_rope = config.get("no_rope_layers")
+        if not no_rope:
+            every = _optional(config, "no_rope_layer_interval", 4)
+            no_rope = [int((i + 1) % every != 0) for i in range(n)]
+        if not isinstance(no_rope, (list, tuple)) or len(no_rope) != n:
+            raise InputError(f"no_rope_layers should name {n} layers", _WHERE)
+        return ["chunked_attention" if flag else full for flag in no_rope]
+    use = bool(config.get("use_sliding_window")) and config.get("sliding_window") not in (None, 0)
+    first = _optional(config, "max_window_layers", 28, 0)
+    if model_type == "qwen2_moe":
+        return [sliding if (i + 1) % 2 and i < first and use else full for i in range(n)]
+    return [sliding if use and i >= first else full for i in range(n)]  # qwen2, qwen3
+
+
+def _encoder_decoder(config: Mapping[str, object], model_type: str) -> ModelLayers:
+    if model_type == "bart":
+        n_enc, n_dec = _int(config, "encoder_layers", model_type), _int(config, "decoder_layers", model_type)
+    else:
+        n_enc = _int(config, "num_layers", model_type)
+        n_dec = _optional(config, "num_decoder_layers", n_enc)
+    return ModelLayers(model_type, (Stack("encoder", (LayerType("bidirectional"),) * n_enc),
+                                    Stack("decoder", (LayerType("full"),) * n_dec),
+                                    Stack("cross", (LayerType("cross"),) * n_dec)))
+
+
+def layer_list_text(layers: Sequence[int]) -> str:
+    """Layers as a title lists them: runs as ranges, a long even stride with an ellipsis.
+
+    >>> layer_list_text([0, 1, 2, 3, 4, 6, 7]), layer_list_text([1, 3, 5, 7, 9]), layer_list_text([5])
+    ('layers 0–4, 6, 7', 'layers 1, 3, …, 9 (every 2nd)', 'layer 5')
+    """
+    if len(layers) == 1:
+        return f"layer {layers[0]}"
+    steps = {b - a for a, b in zip(layers, layers[1:])}
+    if len(steps) == 1 and len(layers) >= 4 and (step := steps.pop()) > 1:
+        nth = {2: "2nd", 3: "3rd"}.get(step, f"{step}th")
+        return f"layers {layers[0]}, {layers[1]}, …, {layers[-1]} (every {nth})"
+    parts: list[str] = []
+    start = 0
+    for n in range(1, len(layers) + 1):
+        if n == len(layers) or layers[n] != layers[n - 1] + 1:
+            first, last = layers[start], layers[n - 1]
+            parts.append(f"{first}–{last}" if last - first >= 2 else ", ".join(map(str, range(first, last + 1))))
+            start = n
+    if len(parts) > 6:
+        parts = parts[:5] + ["…", parts[-1]]
+    return "layers " + ", ".join(parts)
+
+
+def _positions_text(positions: Sequence[int]) -> str:
+    return ",".join(map(str, positions))
+
+
+def _check_tokens(model: ModelLayers, tokens: Tokens) -> None:
+    where = "decode"
+    if tokens.pad_left + tokens.pad_right >= tokens.n:
+        raise InputError(f"{tokens.pad_left + tokens.pad_right} padding positions leave none of the {tokens.n} tokens",
+                         "pad")
+    if tokens.decode:
+        n = tokens.decoder_n if any(s.name == "cross" for s in model.stacks) and tokens.decoder_n else tokens.n
+        if not 1 <= tokens.decode < n:
+            raise InputError(f"a prompt of {tokens.decode} leaves no token of {n} to decode (give 1..{n - 1})", where)
+        if any(s.name == "encoder" for s in model.stacks) and not any(s.name == "cross" for s in model.stacks):
+            raise InputError(f"{model.model_type} is an encoder: it does not decode", where)
+        if tokens.pad_right and not any(s.name == "cross" for s in model.stacks):
+            raise InputError("a decoded row is padded on the left; --pad-right is for encoders", "pad-right")
+        if tokens.image:
+            raise InputError("image tokens are drawn in the prefill; give --image-tokens without --decode", where)
+    if tokens.image is not None:
+        first, last = tokens.image
+        if not model.images:
+            raise InputError(f"{model.model_type} has no image tokens (Gemma 3's do: model_type gemma3)",
+                             "image-tokens")
+        if not tokens.pad_left <= first <= last < tokens.n - tokens.pad_right:
+            raise InputError(f"image tokens {first}-{last} are not all tokens of the row (positions "
+                             f"{tokens.pad_left}..{tokens.n - tokens.pad_right - 1}, 0-based)", "image-tokens")
+
+
+def _image_mask(first: int, last: int, window: int | None) -> Mask:
+    """Gemma 3's image tokens: each sees every image token of its image (within the window on sliding
+    layers: transformers' `blockwise_overlay`, and on sliding layers its `sliding_window_overlay`)."""
+    def keep(i: int, j: int) -> bool:
+        return first <= i <= last and first <= j <= last and (window is None or j > i - window)
+
+    def runs(i: int) -> tuple[tuple[int, int], ...]:
+        low = first if window is None else max(first, i - window + 1)
+        return ((low, last + 1),) if first <= i <= last and low <= last else ()
+
+    def rule(base: int) -> str:
+        near = f", j>i-{window}" if window else ""
+        return f"i and j both in the image tokens {first + base}..{last + base}{near}"
+
+    return Mask(BoundMask("image block", rule(0), keep, rule_at=rule, row_runs=runs))
+
+
+def _layer_mask(layer: LayerType, pad_left: int, image: tuple[int, int] | None) -> Mask:
+    """One layer's pattern as a mask family (before padding)."""
+    if layer.kind == "sliding":
+        mask = Mask(f"window={layer.size}")
+    elif layer.kind == "chunked":
+        shift = pad_left % layer.size
+        mask = Mask(f"chunk={layer.size}" + (f",offset={shift}" if shift else ""))
+    elif layer.kind == "local":
+        mask = Mask(f"window={layer.size + 1},symmetric")
+    elif layer.kind in ("bidirectional", "cross"):
+        mask = Mask("none")
+    else:
+        mask = Mask("causal")
+    if image is not None:
+        mask = mask | _image_mask(*image, layer.size if layer.kind == "sliding" else None)
+    return mask
+
+
+def plan_panels(model: ModelLayers, tokens: Tokens, selection: str | Sequence[int] = "types") -> tuple[PanelPlan, ...]:
+    """The panels to draw: one per distinct pattern of each stack ("types"), one per layer ("all"), or one
+    per pattern of the listed layers (0-based, as transformers counts them).
+
+    >>> m = model_layers({"model_type": "gemma2", "num_hidden_layers": 4, "sliding_window": 3})
+    >>> [(p.title, p.mask.text) for p in plan_panels(m, Tokens(6, pad_left=1))]  # doctest: +NORMALIZE_WHITESPACE
+    [('sliding window 3, layers 0, 2', 'window=3 & padding=0'), ('full causal, layers 1, 3', 'causal & padding=0')]
+    """
+    _check_tokens(model, tokens)
+    n_dec = tokens.decoder_n or tokens.n
+    counts = {s.name: len(s.layers) for s in model.stacks}
+    chosen = _selection(selection, max(counts.values()))
+    padding = tuple(range(tokens.pad_left)) + tuple(range(tokens.n - tokens.pad_right, tokens.n))
+    panels: list[PanelPlan] = []
+    for stack in model.stacks:
+        groups: dict[LayerType, list[int]] = {}
+        for index, layer in enumerate(stack.layers):
+            if chosen is not None and index not in chosen:
+                continue
+            if selection == "all":
+                panels.append(_panel(model, stack.name, layer, (index,), tokens, n_dec, padding))
+            else:
+                groups.setdefault(layer, []).append(index)
+        panels.extend(_panel(model, stack.name, layer, tuple(layers), tokens, n_dec, padding)
+                      for layer, layers in groups.items())
+    if not panels:
+        raise InputError(f"no layer of the {model.model_type} config is among those chosen", "layers")
+    return tuple(panels)
+
+
+def _selection(selection: str | Sequence[int], n_layers: int) -> frozenset[int] | None:
+    if selection in ("types", "all"):
+        return None
+    if isinstance(selection, str):
+        raise InputError(f"expected all, types or layer numbers like 0,5, got {selection!r:.40}", "layers")
+    out = frozenset(selection)
+    bad = [x for x in out if not 0 <= x < n_layers]
+    if bad:
+        raise InputError(f"layer {min(bad)} is not a layer of this model (layers 0..{n_layers - 1}, as transformers "
+                         "counts them)", "layers")
+    return out
+
+
+def _panel(model: ModelLayers, stack: str, layer: LayerType, layers: tuple[int, ...], tokens: Tokens, n_dec: int,
+           padding: tuple[int, ...]) -> PanelPlan:
+    """One panel's grid and mask."""
+    encoder_decoder = any(s.name == "cross" for s in model.stacks)
+    n_q = n_k = n_dec if encoder_decoder and stack == "decoder" else tokens.n
+    pad = () if encoder_decoder and stack == "decoder" else padding
+    if stack == "cross":
+        n_q = n_dec
+    prompt = tokens.decode if stack != "encoder" else 0
+    image = tokens.image if layer.kind in ("full", "sliding") else None
+    mask = _layer_mask(layer, tokens.pad_left if pad else 0, image)
+    sink = model.sinks
+    if sink:
+        pad = tuple(p + 1 for p in pad)
+        mask = Mask("sink=1") | (mask & Mask(f"padding={_positions_text(pad)}") if pad else mask)
+        n_k += 1
+    elif pad:
+        mask = mask & Mask(f"padding={_positions_text(pad)}")
+    n_q -= prompt
+    align: Align = "bottom-right" if n_q != n_k and stack != "cross" else "top-left"
+    words = {"encoder": "encoder", "decoder": "decoder self-attention"}.get(stack, "") if encoder_decoder else ""
+    if stack == "cross":
+        words = "decoder queries on encoder keys"
+    return PanelPlan(stack, layer, layers, (n_q, n_k), align, mask, sink, image, words)

@@ -1,0 +1,157 @@
+"""Composed figures fitted to a slide or column frame (layout.frames).
+
+Mask-map panels are laid out together for the frame (layout.panel_fit: one cell size, the arrangement
+with the biggest cells, one legend). Other panels (score grids, bias matrices, heads) keep their own
+layouts, trimmed to what they draw, and take the arrangement whose canvas lets their text come out
+largest; when even that puts a text under the frame's floor, the figure is refused in one line that names
+the way out, never drawn small.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..layout.figure import PAD, STYLES, Group, Layout, Text, right_edge, split_keep, text_height, translate, wrap
+from ..layout.frames import MAIN_ROLES, fit_to_frame, text_floor_misses
+from ..layout.metrics import ASCENT
+from ..layout.panel_fit import arrangement_name, fit_map_panels, shared_text
+from ..layout.score_panels import fit_score_panels, grid_title
+from ..numbers.exact import InputError
+from .figure import Figure
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..layout.frames import Frame
+    from ..layout.items import Item
+    from typing import Any
+
+    from ..words.figure_text import FigureText
+    from .figure import Drawable
+
+__all__ = ["compose_in_frame", "drop_badges"]
+
+GAP = 24  # between panels
+
+
+def compose_in_frame(panels: Sequence[Drawable], columns: int, title: str | None, frame: Frame,
+                     parts: dict[str, str]) -> Layout:
+    """The panels laid out for `frame`; `parts` says what becomes of their captions, subtitles and legend."""
+    maps = _words(panels, mask=True)
+    if maps is not None:
+        return fit_map_panels(maps, columns, title, frame, captions=parts["captions"],
+                              subtitles=parts["subtitles"], legend=parts["legend"])
+    grids = _words(panels, mask=False)
+    if grids is not None:
+        return _score_panels(grids, columns, title, frame)
+    return _fit_layouts([_trimmed(panel) for panel in panels], columns, title, frame)
+
+
+def _words(panels: Sequence[Drawable], mask: bool) -> list[Any] | None:
+    """The panels' words (MapTexts, or FigureTexts) if every panel is a mask map (`mask`) or every one a grid
+    drawn from vectors; else None."""
+    if not all(isinstance(panel, Figure) and (panel.view == "mask") == mask for panel in panels):
+        return None
+    return [panel.words for panel in panels if isinstance(panel, Figure)]
+
+
+def _score_panels(texts: Sequence[FigureText], columns: int, title: str | None, frame: Frame) -> Layout:
+    """Score grids (heads, a grid and its bias matrix) compact under one title and one line for all."""
+    captions = [words.grid_caption for words in texts]
+    note = shared_text(captions) or ""
+    note += ("; " if note else "") + "hatched cells are masked" * any(c.masked for w in texts for r in w.cells
+                                                                         for c in r)
+    desc = "; ".join(f"panel {n}: " + "; ".join(part for part in (grid_title(words, n), words.subtitle, words.badge,
+                                                                   words.q_line, words.k_line, *words.more_vectors,
+                                                                   words.grid_caption) if part)
+                     for n, words in enumerate(texts, 1)) + "."
+    return fit_score_panels(texts, columns, title, note, frame, desc)
+
+
+def _trimmed(panel: Drawable) -> Layout:
+    """A panel's layout as wide as what it draws (a doc figure's captions reserve a wide column)."""
+    layout = panel.layout(panel=True) if isinstance(panel, Figure) else panel.layout()
+    layout = drop_badges(layout)
+    right = max((right_edge(item) for item in layout.items), default=0)
+    layout.width = min(layout.width, right + PAD / 2)
+    return layout
+
+
+def drop_badges(layout: Layout) -> Layout:
+    """`layout` without its badges ("exact scores"): chrome the composed figure's description carries; what
+    stood below a badge moves up into its room."""
+    badges = [item for item in layout.items if isinstance(item, Group) and item.classes[:1] == ("attnviz-badge",)]
+    if not badges:
+        return layout
+    items = list(layout.items)
+    for badge in badges:
+        assert badge.box is not None  # a badge's box is its pill
+        top, bottom = badge.box[1], badge.box[3]
+        below = [_top(item) for item in items if item is not badge and _top(item) >= bottom]
+        lift = (min(below) - top) if below else 0
+        items = [translate(item, 0, -lift) if _top(item) >= bottom else item for item in items if item is not badge]
+        layout.height -= lift
+        layout.desc += f" ({' '.join(t.text for t in badge.children if isinstance(t, Text))})"
+        if layout.grid:
+            layout.grid = (layout.grid[0], layout.grid[1] - lift, layout.grid[2])
+    layout.items = items
+    return layout
+
+
+def _top(item: Item) -> float:
+    """The topmost y `item` draws at."""
+    if isinstance(item, Text):
+        return min(box[1] for box in item.line_boxes())
+    if isinstance(item, Group):
+        return min((_top(child) for child in item.children), default=math.inf)
+    return item.y
+
+
+def _fit_layouts(layouts: Sequence[Layout], columns: int, title: str | None, frame: Frame) -> Layout:
+    n = len(layouts)
+    best: tuple[float, int, Layout] | None = None
+    for c in dict.fromkeys([columns] + list(range(n, 0, -1))):
+        placed = _grid(layouts, c, title)
+        fitted = fit_to_frame(placed, frame)
+        # how much larger than the floor the smallest text comes out: the arrangement's worth
+        worth = min((t.style.size / frame.min_size(fitted.width, main=t.role in MAIN_ROLES)
+                     for t in fitted.walk() if isinstance(t, Text)), default=1.0)
+        if frame.aspect is None:  # a column: the figure is the column's width
+            worth = min(worth, 1e9)
+        if best is None or worth > best[0] * 1.0001:
+            best = (worth, c, fitted)
+    assert best is not None
+    worth, c, fitted = best
+    if text_floor_misses(fitted, frame):
+        raise InputError(f"{n} panels do not fit the {frame.name} frame with their text at the floor: use fewer "
+                         "panels (or tokens), --view mask, --elide or --frame doc", "frame")
+    choices = list(fitted.choices) + ["badges left out (the description says them)"]
+    if c != columns:
+        choices.append(f"panels in {arrangement_name(c, n)} instead of {arrangement_name(columns, n)}")
+    fitted.choices = tuple(choices)
+    return fitted
+
+
+def _grid(layouts: Sequence[Layout], columns: int, title: str | None) -> Layout:
+    """The layouts in rows of `columns`, under `title`."""
+    rows = [list(range(s, min(s + columns, len(layouts)))) for s in range(0, len(layouts), columns)]
+    widths = [max(layouts[row[c]].width for row in rows if c < len(row)) for c in range(columns)]
+    total_w = sum(widths) + GAP * (columns - 1)
+    items: list[Item] = []
+    y = 0.0
+    if title:
+        lines = wrap(split_keep(title, " "), "title", max(total_w - 2 * PAD, 300))
+        items.append(Text("title", PAD, PAD + ASCENT * STYLES["title"].size, lines))
+        y = PAD + text_height("title", len(lines)) + 4
+    for row in rows:
+        x = 0.0
+        for c, n in enumerate(row):
+            moved = tuple(translate(item, x, y) for item in layouts[n].items)
+            items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)),), moved))
+            x += widths[c] + GAP
+        y += max(layouts[n].height for n in row)
+    width = max([total_w] + [right_edge(item) + PAD for item in items[:1]])
+    names = [layout.title for layout in layouts]
+    return Layout(width=width, height=y, title=title or " | ".join(names),
+                  desc="; ".join(layout.desc for layout in layouts) + ".", items=items)

@@ -1,0 +1,312 @@
+"""A real model's masks from its config: `model_figure(config)`, what `attnviz model CONFIG` draws.
+
+One mask-map panel per distinct layer pattern (`engine.model_masks` reads the config and groups the
+layers), each a `g.attnviz-panel[data-layers="0,2,4"][data-stack]` holding the usual map anatomy,
+titled with its pattern, its parameters and its layers; under them a strip of every layer, coloured by
+its type (`g.attnviz-layers`, one `rect[data-layer][data-type]` a layer), and the notes the panels need
+(a window longer than the row drawn; GPT-OSS's sink column, a learned logit and not a token).
+
+A config is a `config.json`, a model folder holding one, a dict, or a transformers config object (its
+`to_dict()`): nothing is downloaded, and transformers is needed only for a config object or a tokenizer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from .composite import compose_layouts
+from .figure import Drawable, Figure, check_id_prefix, without_gc_pauses
+from .single import one_head_figure
+from ..engine.model_masks import Tokens, model_layers, plan_panels
+from ..layout.figure import PAD, STYLES, Group, Layout, Rect, Text, measure, text_height, wrap, split_keep
+from ..layout.frames import fit_to_frame, get_frame
+from ..layout.metrics import ASCENT, DESCENT
+from ..numbers.exact import InputError
+from ..render.themes import get_theme
+from ..words.user_text import check_text
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..engine.model_masks import LayerType, ModelLayers, PanelPlan
+    from ..layout.items import Item
+    from ..typing import FrameName, ThemeName
+
+__all__ = ["ModelFigure", "model_figure", "load_config", "DEFAULT_TOKENS", "STRIP_ROLES"]
+
+DEFAULT_TOKENS = 16
+MAX_CONFIG_BYTES = 4_000_000  # a config.json is a few kilobytes; a tokenizer's files are not read here
+#: The strip's colour for each layer kind (themes.SHAPE_PAINT paints the roles).
+STRIP_ROLES = {"full": "layer-full", "sliding": "layer-sliding", "chunked": "layer-chunked",
+               "bidirectional": "layer-bidirectional", "local": "layer-sliding", "cross": "layer-cross"}
+_SINK_NOTE = ("The sink column is not a token: it is a learned logit per head that GPT-OSS adds to every "
+              "row's softmax denominator (no value is read from it), so every row keeps it. The rule counts "
+              "the sink as key 0 and the tokens' keys from 1.")
+
+
+def load_config(config: object) -> dict[str, object]:
+    """A config as a dict: from a `config.json` path, a model folder, a mapping or a transformers config."""
+    if isinstance(config, (str, os.PathLike)):
+        path = os.fspath(config)
+        if os.path.isdir(path):
+            path = os.path.join(path, "config.json")
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_CONFIG_BYTES + 1)
+        except OSError as error:
+            raise InputError(f"cannot read {path!r}: {error.strerror or error}", "config") from None
+        if len(data) > MAX_CONFIG_BYTES:
+            raise InputError(f"{path!r} is over {MAX_CONFIG_BYTES:,} bytes; a config.json is a few kilobytes", "config")
+        try:
+            value = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise InputError(f"{path!r} is not JSON: {error}", "config") from None
+    elif isinstance(config, dict):
+        value = config
+    elif callable(to_dict := getattr(config, "to_dict", None)):
+        value = to_dict()  # a transformers PreTrainedConfig
+    else:
+        raise InputError(f"expected a config.json path, a model folder, a dict or a transformers config, got "
+                         f"{type(config).__name__}", "config")
+    if not isinstance(value, dict):
+        raise InputError("the config is not a JSON object of keys", "config")
+    return value
+
+
+class ModelFigure(Drawable):
+    """A model's masks: its panels (one per distinct layer pattern), the strip of its layers, its notes."""
+
+    def __init__(self, model: ModelLayers, plans: Sequence[PanelPlan], panels: Sequence[Figure], tokens: Tokens,
+                 title: str, notes: Sequence[str], theme: str, embed_font: bool, frame: str,
+                 id_prefix: str | None) -> None:
+        self.model, self.plans, self.panels, self.tokens = model, tuple(plans), tuple(panels), tokens
+        self.title, self.notes = title, tuple(notes)
+        self.theme, self.embed_font, self.frame = theme, embed_font, frame
+        self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
+
+    def _key(self) -> object:
+        return ("model", self.title, self.notes, tuple(panel._key() for panel in self.panels))
+
+    def description(self) -> str:
+        """Each panel's sentence, with its layers."""
+        parts = [f"{plan.title}: {panel.description()}" for plan, panel in zip(self.plans, self.panels)]
+        return f"{self.model.model_type} masks, {len(parts)} panels: " + "; ".join(parts)
+
+    @without_gc_pauses
+    def layout(self) -> Layout:
+        """The panels composed, then the strip of layers and the notes under them."""
+        columns = len(self.panels) if len(self.panels) <= 3 else 3
+        attrs = [(("data-stack", plan.stack), ("data-layers", ",".join(map(str, plan.layers))))
+                 for plan in self.plans]
+        composed = compose_layouts(self.panels, columns, self.title, attrs)
+        width = composed.width
+        items = list(composed.items)
+        y = composed.height
+        strip, y = _strip(self.model, self.plans, PAD, y + 4, width - 2 * PAD)
+        items += strip
+        for note in self.notes:
+            lines = wrap(split_keep(note, " "), "note", width - 2 * PAD)
+            items.append(Text("note", PAD, y + ASCENT * STYLES["note"].size, tuple(lines)))
+            y += text_height("note", len(lines)) + 4
+        layout = Layout(width=width, height=y + PAD - 8, title=composed.title, desc=composed.desc, items=items)
+        return fit_to_frame(layout, get_frame(self.frame))
+
+    def __repr__(self) -> str:
+        return f"<attnviz.ModelFigure {self.model.model_type}: {len(self.panels)} panels>"
+
+
+def _strip(model: ModelLayers, plans: Sequence[PanelPlan], x0: float, y: float,
+           room: float) -> tuple[list[Item], float]:
+    """Every layer of every stack as a small square coloured by its type, numbered every few layers,
+    with a legend of the types."""
+    label_style, tick_style = STYLES["legend"], STYLES["tick"]
+    names = {"decoder": "decoder layers", "encoder": "encoder layers", "cross": "cross-attention"}
+    label_w = max(measure(names[s.name], label_style) for s in model.stacks) + 10
+    longest = max(len(s.layers) for s in model.stacks)
+    cell = max(4.0, min(16.0, (room - label_w) / longest))
+    step = next(s for s in (1, 2, 4, 5, 8, 10, 16, 20, 32, 50, 64) if s * cell >= 24)
+    shown = {(plan.stack, layer) for plan in plans for layer in plan.layers}
+    groups: list[Item] = []
+    kinds: dict[str, LayerType] = {}
+    for stack in model.stacks:
+        cells: list[Item] = []
+        for index, layer in enumerate(stack.layers):
+            kinds.setdefault(STRIP_ROLES[layer.kind] + layer.label, layer)
+            attrs: tuple[tuple[str, str], ...] = (("data-layer", str(index)), ("data-type", layer.kind))
+            if (stack.name, index) not in shown:
+                attrs += (("data-drawn", "no"),)
+            cells.append(Rect(STRIP_ROLES[layer.kind], x0 + label_w + index * cell, y, cell - 1, 14, attrs=attrs))
+            if index % step == 0:
+                cells.append(Text("tick", x0 + label_w + index * cell + (cell - 1) / 2,
+                                  y + 14 + 4 + ASCENT * tick_style.size, (str(index),), anchor="middle"))
+        cells.insert(0, Text("legend", x0, y + 7 + (ASCENT - DESCENT) / 2 * label_style.size, (names[stack.name],)))
+        groups.append(Group(("attnviz-layers",), (("data-stack", stack.name),), tuple(cells)))
+        y += 14 + 4 + text_height("tick") + 6
+    x, swatch = x0, 14
+    entries: list[Item] = []
+    for layer in kinds.values():
+        words = layer.label
+        width = swatch + 6 + measure(words, label_style)
+        if x > x0 and x + width > x0 + room:
+            x, y = x0, y + 22
+        entries.append(Group(("attnviz-legend-entry",), (("data-legend", layer.kind),), (
+            Rect(STRIP_ROLES[layer.kind], x, y, swatch, swatch),
+            Text("legend", x + swatch + 6, y + swatch / 2 + (ASCENT - DESCENT) / 2 * label_style.size, (words,)))))
+        x += width + 22
+    groups.append(Group(("attnviz-legend",), (), tuple(entries)))
+    return groups, y + 22 + 6
+
+
+def _labels(tokens: Sequence[str] | None, plan: PanelPlan, prompt: int,
+            encoder_decoder: bool) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
+    """A panel's (query, key) labels: the tokens (an encoder-decoder's decoder is numbered), the sink
+    column's name before the keys."""
+    if plan.stack == "cross":
+        return None, None if tokens is None else tuple(tokens)
+    if encoder_decoder and plan.stack == "decoder":
+        return None, None
+    if tokens is None:
+        if not plan.sink:
+            return None, None
+        tokens = tuple(str(p) for p in range(plan.shape[1] - 1))
+    keys = tuple(tokens)
+    return keys[prompt:], (("sink",) + keys if plan.sink else keys)
+
+
+def _notes(model: ModelLayers, tokens: Tokens, longest: int) -> list[str]:
+    """What the panels need said: sizes the row does not reach, the sink column, the decode shape."""
+    notes = []
+    for stack in model.stacks:
+        for size, kind in sorted({(layer.size, layer.label) for layer in stack.layers if layer.size}):
+            reach = size + 1 if kind.startswith("local") else size
+            if reach >= longest:
+                notes.append(f"{kind[:1].upper()}{kind[1:]}: longer than the {longest} tokens drawn, so its layers "
+                             "keep every cell full attention keeps here; give --n above it to see it.")
+    if model.sinks:
+        notes.append(_SINK_NOTE)
+    if tokens.decode:
+        notes.append(f"Decoding: the queries are the {longest - tokens.decode} tokens after a prompt of "
+                     f"{tokens.decode}, each against every key before it (the KV cache), as transformers builds "
+                     "the mask from the cache's sizes.")
+    if tokens.pad_left or tokens.pad_right:
+        notes.append("Padding keys are masked for every query, as transformers' mask masks them; the padded "
+                     "queries' own rows are drawn as that mask leaves them (their outputs are ignored).")
+    return notes
+
+
+def model_figure(config: object, *, n: int | None = None, tokens: str | Sequence[str] | None = None,
+                 layers: str | Sequence[int] = "types", pad_left: int = 0, pad_right: int = 0, decode: int = 0,
+                 image_tokens: tuple[int, int] | str | None = None, decoder_n: int | None = None,
+                 tokenizer: str | os.PathLike[str] | None = None, title: str | None = None,
+                 theme: ThemeName = "light", embed_font: bool = False, frame: FrameName = "doc",
+                 id_prefix: str | None = None) -> ModelFigure:
+    """The masks of a model, from its config: one mask-map panel per distinct layer pattern.
+
+    `config`: a `config.json` path, a model folder, a dict or a transformers config object (no download).
+    `n` tokens (default 16), or `tokens`: labels (a text is split on spaces, or by the local `tokenizer`
+    folder when transformers is installed). `layers`: "types" (one panel per pattern), "all" (one per
+    layer) or layer numbers, 0-based as transformers counts them. `pad_left`, `pad_right`: padding
+    positions of the row. `decode`: draw the decode shape, the queries after a prompt of `decode` tokens.
+    `image_tokens`: Gemma 3's image tokens (first, last), 0-based, or "A-B". `decoder_n`: an
+    encoder-decoder's decoder tokens (default half of `n`). Positions and layers count from 0.
+
+    >>> fig = model_figure({"model_type": "gemma2", "num_hidden_layers": 4, "sliding_window": 3}, n=6)
+    >>> [plan.title for plan in fig.plans]
+    ['sliding window 3, layers 0, 2', 'full causal, layers 1, 3']
+    >>> fig.svg().count('data-layers="0,2"')
+    1
+    """
+    data = load_config(config)
+    model = model_layers(data)
+    labels = _tokens(tokens, tokenizer)
+    if labels is not None and n is not None and n != len(labels):
+        raise InputError(f"n is {n} but {len(labels)} tokens are given; give one of them", "n")
+    count = len(labels) if labels is not None else DEFAULT_TOKENS if n is None else _count(n, "n", 1)
+    encoder_decoder = any(stack.name == "cross" for stack in model.stacks)
+    row = Tokens(count, _count(pad_left, "pad_left"), _count(pad_right, "pad_right"), _count(decode, "decode"),
+                 _image(image_tokens), (_count(decoder_n, "decoder_n", 1) if decoder_n is not None
+                                        else max(1, count // 2)) if encoder_decoder else None)
+    selection = layers if layers in ("types", "all") else _layer_numbers(layers)
+    plans = plan_panels(model, row, selection)
+    if len(plans) > 16:
+        raise InputError(f"{len(plans)} panels; a figure shows at most 16: give --layers types or fewer layers",
+                         "layers")
+    theme_name = get_theme(theme).name
+    panels = []
+    for plan in plans:
+        q_labels, k_labels = _labels(labels, plan, row.decode, encoder_decoder)
+        panels.append(one_head_figure(None, None, view="mask", shape=plan.shape, mask=plan.mask, align=plan.align,
+                                      title=plan.title, q_tokens=q_labels, k_tokens=k_labels, index_base=0,
+                                      theme=theme, embed_font=embed_font, frame=frame))
+    heading = check_text(title, "title") if title is not None else f"{model.model_type}: attention masks by layer"
+    longest = row.decoder_n if encoder_decoder and row.decoder_n else row.n
+    notes = _notes(model, row, max(longest, row.n))
+    return ModelFigure(model, plans, panels, row, heading, notes, theme_name, bool(embed_font),
+                       get_frame(frame).name, id_prefix)
+
+
+def _count(value: object, where: str, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 1024:
+        raise InputError(f"expected a whole number from {low} to 1024, got {value!r:.40}", where)
+    return value
+
+
+def _image(value: tuple[int, int] | str | None) -> tuple[int, int] | None:
+    """Image tokens "A-B" (or a pair), 0-based and inclusive."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        first, dash, last = value.partition("-")
+        if not dash or not first.strip().isdigit() or not last.strip().isdigit():
+            raise InputError(f"expected image tokens as FIRST-LAST like 2-5 (0-based), got {value!r:.40}",
+                             "image_tokens")
+        value = (int(first), int(last))
+    if not (isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value)) \
+            or value[0] > value[1] or value[0] < 0:
+        raise InputError(f"expected image tokens (first, last) with first <= last, got {value!r:.40}", "image_tokens")
+    return value
+
+
+def _layer_numbers(layers: object) -> tuple[int, ...]:
+    if isinstance(layers, str):
+        parts = [p.strip() for p in layers.split(",")]
+        if not all(p.isascii() and p.isdigit() and len(p) <= 6 for p in parts):
+            raise InputError(f"expected all, types or layer numbers like 0,5, got {layers!r:.40}", "layers")
+        return tuple(sorted({int(p) for p in parts}))
+    if isinstance(layers, (list, tuple)) and layers and all(isinstance(x, int) and not isinstance(x, bool)
+                                                           for x in layers):
+        return tuple(sorted(set(layers)))
+    raise InputError(f"expected all, types or layer numbers like 0,5, got {layers!r:.40}", "layers")
+
+
+def _tokens(tokens: str | Sequence[str] | None, tokenizer: str | os.PathLike[str] | None) -> tuple[str, ...] | None:
+    """Token labels: a text split on spaces (or by a local tokenizer), or a list as given."""
+    if tokenizer is not None:
+        if not isinstance(tokens, str):
+            raise InputError("a tokenizer splits a text: give the tokens as one string", "tokenizer")
+        return tuple(_tokenize(tokens, os.fspath(tokenizer)))
+    if tokens is None:
+        return None
+    if isinstance(tokens, str):
+        return tuple(tokens.split())
+    return tuple(tokens)
+
+
+def _tokenize(text: str, path: str) -> list[str]:
+    """`text` as the local tokenizer at `path` splits it (transformers, offline)."""
+    try:
+        from transformers import AutoTokenizer  # optional: only --tokenizer needs it
+    except ImportError:
+        raise InputError("--tokenizer needs transformers (pip install attnviz[models]); or give --tokens split on "
+                         "spaces", "tokenizer") from None
+    if not os.path.isdir(path):
+        raise InputError(f"{path!r} is not a tokenizer folder (tokenizer.json and its config)", "tokenizer")
+    try:
+        tok = AutoTokenizer.from_pretrained(path, local_files_only=True)
+    except Exception as error:  # transformers raises many kinds: each is one line here
+        raise InputError(f"cannot load the tokenizer in {path!r}: {str(error).splitlines()[0][:200]}",
+                         "tokenizer") from None
+    pieces: list[str] = list(tok.tokenize(text))
+    return pieces

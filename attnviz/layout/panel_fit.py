@@ -1,0 +1,219 @@
+"""Mask-map panels fitted to a frame: one cell size for all, arranged in the row, column or grid of columns
+that gives the biggest cells, with one legend, axis titles drawn once when the panels share them, and each
+panel's rule caption and subtitle shown, shared (said once, above the panels) or hidden (in `<desc>`).
+
+Like a single map (layout.map_fit), text keeps its role's size and the canvas is as wide as the frame's
+floors allow; what is left to choose is the arrangement and the cell.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..numbers.exact import InputError
+from .figure import PAD, split_keep, wrap
+from .items import STYLES, Group, Layout, Text, measure, text_height, translate
+from .map_fit import Y_TITLE_W, canvas, min_cell, quantize, settle, texts_block
+from .mask_map import axis_items, lay_out_legend, map_body, shared_legend
+from .metrics import ASCENT, DESCENT
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .frames import Frame
+    from .items import Item
+    from .mask_map import MapText
+
+__all__ = ["PANEL_PARTS", "fit_map_panels", "panel_title", "shared_text", "arrangement_name"]
+
+PANEL_PARTS = ("auto", "show", "shared", "hide")  # what a panel's rule caption and subtitle may be
+COL_GAP, ROW_GAP = 20, 18
+PRINT_FIGURE_IN = 4.5  # a column frame's panels stand at most this many inches tall
+MAX_LINES = 3  # a panel's caption or subtitle wraps to this many lines, then shortens with "…"
+TITLE_LINES = 2  # a panel's title wraps to at most this many lines, then shortens with "…"
+
+
+def shared_text(texts: Sequence[str]) -> str | None:
+    """The one text every panel has, or None when they differ (or some have none)."""
+    return texts[0] if texts and texts[0] and all(text == texts[0] for text in texts) else None
+
+
+def panel_title(title: str, width: float, role: str = "panel-title", most: int = TITLE_LINES
+                ) -> tuple[tuple[str, ...], bool]:
+    """`title` wrapped to `width` in at most `most` lines; a line wider than `width` (one long word) or
+    a title longer than that ends shortened with "…". Returns (lines, shortened).
+
+    >>> panel_title("three packed documents", 150)
+    (('three packed ', 'documents'), False)
+    >>> panel_title("sliding-window", 100)
+    (('sliding-wi…',), True)
+    """
+    style = STYLES[role]
+    lines: list[str] = []
+    wrapped = wrap(split_keep(title, " "), role, width)
+    for n, line in enumerate(wrapped):
+        last = n == most - 1 and n < len(wrapped) - 1
+        if measure(line.rstrip(), style) <= width and not last:
+            lines.append(line)
+            continue
+        cut = line.rstrip()
+        while cut and measure(cut + "…", style) > width:
+            cut = cut[:-1]
+        lines.append(cut.rstrip() + "…")
+        return tuple(lines), True
+    return tuple(lines), False
+
+
+def arrangement_name(columns: int, n: int) -> str:
+    """"a row", "a column" or "a grid of 2 columns"."""
+    return "a row" if columns >= n else "a column" if columns == 1 else f"a grid of {columns} columns"
+
+
+class _Plan:
+    """One arrangement's geometry: what each panel says, the cell, and the heights of the rows' headers."""
+
+    def __init__(self, maps: Sequence[MapText], columns: int, width: float, height: float | None, frame: Frame,
+                 top: float, shared_axes: bool, captions: bool, subtitles: bool, legend_h: float) -> None:
+        self.maps, self.columns, self.width, self.height = maps, columns, width, height
+        self.shared_axes, self.top = shared_axes, top
+        n = len(maps)
+        self.rows = [list(range(s, min(s + columns, n))) for s in range(0, n, columns)]
+        left = PAD + (Y_TITLE_W + 10 if shared_axes else 0)
+        self.left = left
+        self.pw = (width - PAD - left - (columns - 1) * COL_GAP) / columns
+        self.heads: list[tuple[list[Item], float, bool]] = []  # per panel: header texts (at 0, 0), height, shortened
+        self.cut_words = False  # a rule caption or subtitle shortened (a title may be)
+        for n_, words in enumerate(maps, 1):
+            lines, short = panel_title(words.title or f"Panel {n_}", self.pw)
+            texts: list[Item] = [Text("panel-title", 0, ASCENT * STYLES["panel-title"].size, lines)]
+            y = text_height("panel-title", len(lines)) + 6
+            for role, text, gap in (("subtitle", words.subtitle if subtitles else "", 6),
+                                    ("caption", words.caption if captions else "", 8)):
+                if text:
+                    lines, cut = panel_title(text, self.pw, role, MAX_LINES)
+                    texts.append(Text(role, 0, y + ASCENT * STYLES[role].size, lines))
+                    y += text_height(role, len(lines)) + gap
+                    short |= cut
+                    self.cut_words |= cut
+            self.heads.append((texts, y, short))
+        own_axis = 0 if shared_axes else Y_TITLE_W + 10
+        self.own_axis = own_axis
+        x_title = 0 if shared_axes else text_height("axis-title") + 6
+        self.x_title = x_title
+        fixed_h = [self.heads[i][1] + x_title + 6 for i in range(n)]
+        tall = sum(max(maps[i].shape[0] for i in row) for row in self.rows)
+        bottom = (ROW_GAP * (len(self.rows) - 1) + (text_height("axis-title") + 10 if shared_axes else 0)
+                  + legend_h + PAD)
+        # a column's figure stands at most PRINT_FIGURE_IN tall (width / width_in: layout units per inch)
+        room = height if height is not None else width / frame.width_in * PRINT_FIGURE_IN
+
+        def cell_for(ticks: Sequence[tuple[float, float]]) -> float:
+            fits = [(self.pw - own_axis - ticks[i][0] - 8 - 14) / m.shape[1] for i, m in enumerate(maps)]
+            # as _place stacks a row: its tallest header, then its tallest ticks (+1: the grid's top is whole)
+            fixed = sum(max(fixed_h[i] for i in row) + max(ticks[i][1] for i in row) + 1 for row in self.rows)
+            fits.append((room - top - fixed - bottom) / tall)
+            return quantize(min(fits))
+
+        cell, self.axes = settle(cell_for, maps)
+        self.cell = cell
+        self.usable = cell >= min_cell(frame, width)
+
+
+def _widest(words: MapText) -> tuple[float, float]:
+    style, line_h = STYLES["tick"], text_height("tick")
+    k_width = max(measure(label, style) for label in words.k_labels)
+    return max(measure(label, style) for label in words.q_labels), max(k_width, line_h)
+
+
+def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, frame: Frame, *,
+                   captions: str = "auto", subtitles: str = "auto", legend: str = "shared") -> Layout:
+    """Mask-map panels (their words) laid out for `frame`, in `columns` columns if that gives cells at least
+    4/5 as big as the best arrangement's, else in the best; refused in one line when none fits."""
+    n = len(maps)
+    cap_shared = shared_text([m.caption for m in maps]) if captions in ("auto", "shared") else None
+    sub_shared = shared_text([m.subtitle for m in maps]) if subtitles == "shared" else None
+    show_caps = captions == "show" or (captions in ("auto", "shared") and cap_shared is None)
+    show_subs = subtitles == "show" or (subtitles == "shared" and sub_shared is None)
+    shared_axes = len({(m.x_title, m.y_title) for m in maps}) == 1
+    keys, part_names = shared_legend(maps, legend == "hide")
+    choices: list[str] = []
+    for attempt in ("as asked", "captions hidden"):
+        roles = ["panel-title", "tick", "axis-title"] + ["title"] * bool(title) + ["legend"] * bool(keys)
+        roles += ["caption"] * bool(show_caps or cap_shared) + ["subtitle"] * bool(show_subs or sub_shared)
+        width, height = canvas(frame, roles)
+        top_parts = [("title", title or ""), ("subtitle", sub_shared or ""), ("caption", cap_shared or "")]
+        top_items, top = texts_block(top_parts, PAD, PAD, width - 2 * PAD)
+        legend_h = lay_out_legend(keys, PAD, 0, width - 2 * PAD, part_names)[1] if keys else 0
+        plans = {c: _Plan(maps, c, width, height, frame, top, shared_axes, show_caps, show_subs, legend_h)
+                 for c in dict.fromkeys([columns] + list(range(1, n + 1)))}
+        best = max(plans.values(), key=lambda plan: (plan.usable, plan.cell, plan.columns == columns))
+        plan = plans[columns] if plans[columns].usable and plans[columns].cell >= 0.8 * best.cell else best
+        if plan.cut_words:  # rather cells a little smaller than rules cut short
+            whole = [p for p in plans.values() if p.usable and not p.cut_words and p.cell >= 0.6 * plan.cell]
+            plan = max(whole, key=lambda p: (p.cell, p.columns == columns), default=plan)
+        if plan.usable:
+            break
+        if attempt == "as asked" and (show_caps or cap_shared):
+            show_caps, cap_shared = False, None
+            choices.append("rule captions left out (the description says them)")
+            continue
+        raise InputError(f"{n} mask-map panels do not fit the {frame.name} frame with their text at the floor: use "
+                         "fewer panels, fewer tokens (--n), --panel-captions hide or --frame doc", "frame")
+    if plan.columns != columns:
+        choices.append(f"panels in {arrangement_name(plan.columns, n)} instead of "
+                       f"{arrangement_name(columns, n)}")
+    if shared_axes and n > 1:
+        choices.append("axis titles drawn once for all panels")
+    if cap_shared:
+        choices.append("the panels' one rule caption said once")
+    if subtitles == "auto":
+        choices.append("panel subtitles left out (the description says them)")
+    if any(short for _, _, short in plan.heads):
+        choices.append("long panel titles or captions shortened (the description says them whole)")
+    return _place(plan, top_items, keys, part_names, title, choices)
+
+
+def _place(plan: _Plan, top_items: list[Item], keys: list[str], part_names: tuple[str, ...], title: str | None,
+           choices: list[str]) -> Layout:
+    maps, cell = plan.maps, plan.cell
+    items: list[Item] = list(top_items)
+    y = plan.top
+    grid_left, grid_right, grid_top = math.inf, 0.0, y
+    for row in plan.rows:
+        head_h = max(plan.heads[i][1] for i in row)
+        tick_h = max(plan.axes[i].top for i in row)
+        map_top = math.ceil(y + head_h + plan.x_title + tick_h + 6)
+        for c, i in enumerate(row):
+            words, axes = maps[i], plan.axes[i]
+            x0 = plan.left + c * (plan.pw + COL_GAP)
+            map_x = math.ceil(x0 + plan.own_axis + axes.left + 8)
+            panel: list[Item] = [translate(item, x0, y) for item in plan.heads[i][0]]
+            panel += axis_items(words, axes, map_x, map_top, cell, titles=not plan.shared_axes, title_left=x0)
+            panel += map_body(words, map_x, map_top, cell, framed=True)
+            items.append(Group(("attnviz-panel",), (("data-panel", str(i + 1)),), tuple(panel)))
+            grid_left, grid_right = min(grid_left, map_x), max(grid_right, map_x + cell * words.shape[1])
+        y = map_top + cell * max(maps[i].shape[0] for i in row) + ROW_GAP
+    y -= ROW_GAP
+    if plan.shared_axes:  # the key axis's title under the panels, the query axis's at their left
+        words = maps[0]
+        size = STYLES["axis-title"].size
+        items.append(Text("axis-title", (grid_left + grid_right) / 2, y + 8 + ASCENT * size, (words.x_title,),
+                          anchor="middle"))
+        title_x = PAD + (ASCENT - DESCENT) / 2 * size + Y_TITLE_W / 2
+        items.append(Text("axis-title", title_x, (grid_top + y) / 2, (words.y_title,), anchor="middle", rotate=-90))
+        y += text_height("axis-title") + 10
+    y += 12
+    if keys:
+        legend, y = lay_out_legend(keys, PAD, y, plan.width - 2 * PAD, part_names)
+        items += legend
+    content_h = y - 12 + PAD
+    height = content_h if plan.height is None else plan.height
+    dy = 0 if plan.height is None else round(max(0.0, (plan.height - content_h) / 2))
+    if dy:
+        items = [translate(item, 0, dy) for item in items]
+    names = [m.title or f"Panel {n}" for n, m in enumerate(maps, 1)]
+    desc = "; ".join(f"panel {n}: {name}: {m.subtitle}; {m.caption}" for n, (name, m) in enumerate(zip(names, maps), 1))
+    desc += "."
+    return Layout(width=plan.width, height=height, title=title or " | ".join(names), desc=desc, items=items,
+                  choices=tuple(choices))
