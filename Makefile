@@ -33,9 +33,11 @@ system-deps:
 	bash tools/install-system-deps.sh
 
 # The browser tests' figures in every theme as SVG, PNG and PDF in out/looks/, and the seed's deck in
-# every slide format as its real tool shows it, PNGs in out/looks/slides/: to look at.
+# every slide format as its real tool shows it, PNGs in out/looks/slides/, and every measured figure in each
+# frame but doc at the frame's size, PNGs in out/looks/frames/FRAME/ (tests/frame_cases.py): to look at.
 looks: $(BIN)/attnviz system-deps
 	$(BIN)/python tests/browser_gallery.py out/looks
+	$(BIN)/python tests/frame_cases.py out/looks/frames
 	cd tests && ../$(BIN)/python slide_looks.py ../out/looks/slides
 
 # Rewrite the golden figures and docs/gallery after an intended change; look at them before committing.

@@ -8,6 +8,8 @@
 4. svgwrite against attnviz's own writer (import, build + serialise, the HTML checker).
 5. A docs build of 100 directives (Sphinx, `-j 1` and `-j auto`, cold and warm; MkDocs cold and warm).
 6. A batch of 100 specs: one `attnviz render` process, serial and `-j 2`; 2000 tiny specs, `-j 1` and `-j auto`.
+7. Frames: the seed, a 64-token mask map, a 64-token figure and grouped-query heads, each made for a slide
+   against its doc figure (vectors -> SVG text), side by side (`bench_render.py frames` runs this alone).
 
 Run with the venv's Python (`make bench`, or `.venv/bin/python benchmarks/bench_render.py`).
 """
@@ -41,7 +43,8 @@ FORM = "normalizer"  # caption form of the in-process figures
 COMMAND_RUNS = 15  # alternating whole-process runs of each command
 MIN_RUNS, BUDGET_S, MAX_RUNS = 3, 2.0, 200  # per in-process measurement
 DOC_FIGURES, BATCH_SPECS = 100, 100
-TARGETS = {"command": 3.0, "floor": 4.0, "seaborn": {3: 60, 64: 50}, "memory_mb": 100, "warm_docs_s": 1.0}
+TARGETS = {"command": 3.0, "floor": 4.0, "seaborn": {3: 60, 64: 50}, "memory_mb": 100, "warm_docs_s": 1.0,
+           "slide_over_doc": 1.5}
 
 
 def vectors(n, a, b, dim=4):
@@ -249,6 +252,32 @@ def tiny_batch(root, count=2000):
     return times
 
 
+# 7. Frames
+
+GQA = {"q_heads": [[[1, 0], [0, 1], [1, 1]], [[1, 1], [0, 1], [1, -1]], [[2, 0], [1, 1], [0, 1]],
+                   [[0, 1], [1, 0], [1, 1]]],
+       "k_heads": [[[1, 0], [0, 1], [1, 1]], [[1, 1], [1, -1], [0, 2]]], "v_heads": [[[1], [2], [3]], [[3], [1], [0]]]}
+FRAME_FIGURES = {
+    "seed": {"highlight": [(3, 3)]},
+    "64-token map": {"view": "mask", "n": 64, "mask": "window=16"},
+    "64-token figure": {"q": vectors(64, 3, 1), "k": vectors(64, 2, 3), "softmax": FORM},
+    "GQA heads (4 q, 2 kv)": GQA,
+}
+
+
+def frames(checks):
+    """Each figure drawn (built, laid out, written) for `slide` and for `doc`: median CPU ms side by side."""
+    print("\n7. Frames: vectors -> SVG text, median CPU ms, slide frame against doc frame")
+    print(f"   {'figure':<22} {'doc ms':>8} {'slide ms':>9} {'slide-4:3':>10} {'slide/doc':>10}")
+    for name, kwargs in FRAME_FIGURES.items():
+        ms = {frame: median_ms(lambda frame=frame, kwargs=kwargs: attnviz.figure(frame=frame, **kwargs).svg())[0]
+              for frame in ("doc", "slide", "slide-4:3")}
+        ratio = max(ms["slide"], ms["slide-4:3"]) / ms["doc"]
+        print(f"   {name:<22} {ms['doc']:>8.2f} {ms['slide']:>9.2f} {ms['slide-4:3']:>10.2f} {ratio:>9.2f}x")
+        checks.append((f"{name}: a slide figure within {TARGETS['slide_over_doc']:g}x its doc figure",
+                       f"{ratio:.2f}x", ratio <= TARGETS["slide_over_doc"]))
+
+
 # The report
 
 def verdict(ok):
@@ -333,10 +362,20 @@ def main():
         shutil.rmtree(tmp / "tiny", ignore_errors=True)
         shutil.rmtree(tmp / "batch", ignore_errors=True)
 
+    frames(checks)
+    report(checks)
+
+
+def report(checks):
     print("\nTargets:")
     for what, value, ok in checks:
         print(f"   {verdict(ok)}  {what}: {value}")
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["frames"]:
+        frames_checks = []
+        frames(frames_checks)
+        report(frames_checks)
+    else:
+        main()

@@ -22,6 +22,7 @@ root_doc = "index"
 exclude_patterns = ["_build"]
 templates_path = []
 html_theme = "alabaster"
+attnviz_defaults = {"theme": "light"}  # alabaster has no dark mode: the figures stay light with the page
 html_theme_options = {
     "description": "Exact, honest pictures of attention",
     "page_width": "1060px",

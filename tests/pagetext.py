@@ -8,11 +8,12 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 class _Page(HTMLParser):
-    """Every text node in <body>, in order (a <style> in the body would count too: there is none)."""
+    """Every text node in <body>, in order, but a <style>'s (an auto figure's own rules): what a reader sees."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.in_body = False
+        self.in_style = False
         self.body_text = []
         self.tags = []  # (tag, attrs dict) for every start tag, in order
 
@@ -20,6 +21,7 @@ class _Page(HTMLParser):
         self.tags.append((tag, dict(attrs)))
         if tag == "body":
             self.in_body = True
+        self.in_style = self.in_style or tag == "style"
 
     def handle_startendtag(self, tag, attrs):
         self.tags.append((tag, dict(attrs)))
@@ -27,9 +29,11 @@ class _Page(HTMLParser):
     def handle_endtag(self, tag):
         if tag == "body":
             self.in_body = False
+        if tag == "style":
+            self.in_style = False
 
     def handle_data(self, data):
-        if self.in_body:
+        if self.in_body and not self.in_style:
             self.body_text.append(data)
 
 

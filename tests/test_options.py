@@ -50,9 +50,10 @@ def test_figure_signature_is_the_tables():
         assert (param.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD) is positional, option.name
         assert param.default == option.default and type(param.default) is type(option.default), option.name
         assert param.annotation == option.type, option.name  # annotations are text (from __future__)
-    # one head's figure takes every keyword but the heads', with the same defaults
+    # one head's figure takes every keyword but the heads', with the same defaults (and but dark_selector:
+    # figure() folds it into the theme it passes on, `Theme.key`)
     single = inspect.signature(one_head_figure).parameters
-    assert set(single) == set(params) - {"q_heads", "k_heads", "v_heads", "head_masks"}
+    assert set(single) == set(params) - {"q_heads", "k_heads", "v_heads", "head_masks", "dark_selector"}
     assert all(single[name].default == params[name].default for name in single)
 
 
@@ -62,7 +63,7 @@ def test_spec_keys_are_figure_keywords_or_compose_keys():
 
 
 def test_flag_groups_list_every_flag_once():
-    grouped = [*table.FIGURE_FLAGS, *table.LOOK_FLAGS, *table.PANEL_FLAGS, *table.WALKTHROUGH_FLAGS]
+    grouped = [*table.FIGURE_FLAGS, *table.LOOK_FLAGS, *table.PANEL_FLAGS, *table.WALKTHROUGH_FLAGS, *table.DECK_FLAGS]
     assert sorted(grouped) == sorted(option.name for option in FLAGGED)
     assert {option.name for option in table.SPEC_OPTIONS} <= set(grouped)  # every spec key has a flag
 
@@ -70,7 +71,7 @@ def test_flag_groups_list_every_flag_once():
 @pytest.mark.parametrize("command, groups", [
     ("render", ("FIGURE_FLAGS", "LOOK_FLAGS", "PANEL_FLAGS")),
     ("walkthrough", ("FIGURE_FLAGS", "LOOK_FLAGS", "WALKTHROUGH_FLAGS")),
-    ("slides", ("FIGURE_FLAGS", "LOOK_FLAGS", "WALKTHROUGH_FLAGS")),
+    ("slides", ("FIGURE_FLAGS", "LOOK_FLAGS", "WALKTHROUGH_FLAGS", "DECK_FLAGS")),
     ("page", ("LOOK_FLAGS",)),
 ])
 def test_argparse_flags_are_the_tables(command, groups):

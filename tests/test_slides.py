@@ -18,7 +18,7 @@ import attnviz
 from attnviz.publish.deck import model as decks
 from attnviz.render.tex_escape import escape
 from attnviz.publish.document import default_document
-from attnviz.publish.deck.beamer import beamer_document, built_up, safe_formula, tikz_document
+from attnviz.publish.deck.beamer import beamer_document, safe_formula, shared_parts, tikz_document
 from attnviz.publish.deck.formats import animated_svg, choose_format, pdf_bytes, pptx_bytes
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -61,7 +61,7 @@ def seed_deck():
 # --- The deck -------------------------------------------------------------------------------------
 
 def test_the_seed_walkthrough_deck_has_one_slide_per_step_all_one_frame(seed_deck):
-    assert len(seed_deck.slides) == 10
+    assert len(seed_deck.slides) == 11 and seed_deck.slides[0].kind == "intro"  # the intro, then the 10 steps
     assert [s.heading for s in seed_deck.slides][-3:] == ["Softmax of row 1", "Softmax of row 2", "Softmax of row 3"]
     layouts = seed_deck.layouts()
     assert {(layout.width, layout.height) for layout in layouts} == {(layouts[0].width, layouts[0].height)}
@@ -81,13 +81,15 @@ def test_a_figure_deck_has_one_slide_per_highlighted_part():
 
 def test_a_document_deck_has_one_slide_per_section():
     deck = decks.from_document(default_document())
-    assert [s.heading for s in deck.slides] == ["What is exact", "What is not claimed", "Summary"]
-    assert deck.slides[0].formula == "S_{3,3}=2"
+    assert [s.heading for s in deck.slides if s.kind == "step"] == ["What is exact", "What is not claimed", "Summary"]
+    assert deck.slides[1].formula == "S_{3,3}=2"
 
 
-def test_overlays_draw_what_does_not_change_once():
-    commands = built_up([["a", "b1", "c"], ["a", "b2", "c"], ["a", "b2", "c"]])
-    assert commands == ["a", r"\only<1>{b1}", r"\only<2-3>{b2}", "c"]
+def test_each_version_of_each_part_is_typeset_once(seed_deck):
+    layouts = seed_deck.layouts()
+    parts, uses = shared_parts(layouts)
+    assert len(uses) == len(layouts) and all(used[0] == 0 for used in uses)  # what never changes: one picture
+    assert len(parts) == len(set(parts)) < sum(len(used) for used in uses)
 
 
 @pytest.mark.parametrize(("format", "path", "expected"), [
@@ -160,9 +162,9 @@ def beamer_pdf(seed_deck, tmp_path_factory):
 def test_beamer_builds_the_figure_up_in_place_with_latex_typeset_values(beamer_pdf, seed_deck):
     tex, pdf = beamer_pdf
     source = tex.read_text(encoding="utf-8")
-    assert source.count(r"\begin{frame}") == 2  # the title, then one frame whose overlays are the steps
-    assert source.count(r"\begin{tikzpicture}") == 1 and r"\includegraphics" not in source
-    assert source.count(r"\definecolor{attnviz-computed-fill}") == 1
+    assert source.count(r"\begin{frame}") == 11  # no title slide unless asked: the intro, then a frame per step
+    assert r"\includegraphics" not in source and r"\only<" not in source
+    assert source.count(r"\colorlet{attnviz-computed-fill}") == 1  # once, from the Beamer theme
     assert r"\frac{e^{1}}{e^{1}+e^{1}+e^{2}}" in source  # the softmax caption as a real fraction
     info = run(tool("pdfinfo"), str(pdf)).stdout
     assert re.search(r"Pages:\s+11\b", info)
@@ -244,8 +246,8 @@ def test_libreoffice_renders_the_pptx(seed_deck, tmp_path):
     run(tool("soffice"), "--headless", f"-env:UserInstallation=file://{tmp_path}/profile", "--convert-to", "pdf",
         "--outdir", str(tmp_path), str(deck))
     pdf = tmp_path / "deck.pdf"
-    assert re.search(r"Pages:\s+11\b", run(tool("pdfinfo"), str(pdf)).stdout)
-    text = run(tool("pdftotext"), "-f", "11", "-l", "11", str(pdf), "-").stdout
+    assert re.search(r"Pages:\s+12\b", run(tool("pdfinfo"), str(pdf)).stdout)  # its title slide, the intro, 10 steps
+    text = run(tool("pdftotext"), "-f", "12", "-l", "12", str(pdf), "-").stdout
     assert "e^1/(e^1+e^1+e^2)" in text and "Softmax of row 3" in text
 
 
@@ -257,9 +259,9 @@ def test_pdf_has_a_page_per_step_all_one_size(seed_deck):
     data = pdf_bytes(seed_deck)
     assert data == pdf_bytes(seed_deck)
     reader = pypdf.PdfReader(io.BytesIO(data))
-    assert len(reader.pages) == 10
-    assert len({(p.mediabox.width, p.mediabox.height) for p in reader.pages}) == 1
-    assert "weights e^1/(e^1+e^1+e^2)" in reader.pages[-1].extract_text()
+    assert len(reader.pages) == 11
+    assert {(p.mediabox.width, p.mediabox.height) for p in reader.pages} == {(960, 540)}
+    assert "e¹/(e¹+e¹+e²), e¹/(e¹+e¹+e²)," in reader.pages[-1].extract_text()
     assert reader.metadata.title == "Scores, Masks, Softmax"
 
 
@@ -270,7 +272,7 @@ def test_animated_svg_is_css_only(seed_deck):
     assert not tags & {"script", "animate", "set", "animateTransform", "animateMotion", "foreignObject"}
     assert not any(name.startswith("on") for element in root.iter() for name in element.attrib)
     assert "prefers-reduced-motion" in svg and "@keyframes" in svg and "href" not in svg
-    assert len(root.findall(f"{SVG}g[@class]")) == 10
+    assert len(root.findall(f"{SVG}g[@class]")) == 11
 
 
 def _visible_text(page):
@@ -314,7 +316,7 @@ def test_default_command_writes_the_seed_walkthrough_pdf(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run_cli("slides")
     assert result.code == 0 and result.stdout == "out/slides.pdf\n"
-    assert len(pypdf.PdfReader(tmp_path / "out" / "slides.pdf").pages) == 10
+    assert len(pypdf.PdfReader(tmp_path / "out" / "slides.pdf").pages) == 11
 
 
 def test_document_spec_makes_a_deck_of_its_sections(tmp_path):
@@ -324,9 +326,9 @@ def test_document_spec_makes_a_deck_of_its_sections(tmp_path):
     assert run_cli("slides", str(spec), "-o", str(out)).code == 0
     from pptx import Presentation
 
-    assert len(Presentation(out).slides) == 4
+    assert len(Presentation(out).slides) == 5  # the title slide, the intro, 3 sections
     assert run_cli("slides", str(spec), "--walkthrough", "-o", str(tmp_path / "w.svg")).code == 0
-    assert (tmp_path / "w.svg").read_text(encoding="utf-8").count('class="attnviz-step ') == 10
+    assert (tmp_path / "w.svg").read_text(encoding="utf-8").count('class="attnviz-step ') == 11
 
 
 # --- reveal.js, in Chromium and the Nu HTML checker ---------------------------------------------------
@@ -346,7 +348,7 @@ def test_revealjs_deck_is_offline_with_vendored_reveal(reveal_deck):
                                                                             "reveal.js"]
     for reference in re.findall(r'(?:src|href)="([^"]*)"', html):
         assert not re.match(r"[a-z]+:|//", reference) and (reveal_deck / reference).is_file(), reference
-    assert html.count("<section id=") == 11 and html.count("data-auto-animate") == 10
+    assert html.count("<section id=") == 12 and html.count("data-auto-animate") == 11
     ids = [set(re.findall(r'data-id="(cell-[\d-]+)"', section)) for section in html.split("<section")[2:]]
     assert len(ids[0]) == 9 and all(i == ids[0] for i in ids)  # every step's cells matched by reveal.js
 
@@ -426,7 +428,7 @@ def test_flash_and_decode_walkthroughs_make_decks_that_compile(tmp_path, walk):
     tex = tmp_path / "deck.tex"
     assert run_cli("slides", *walk, "-o", str(tex)).code == 0
     source = tex.read_text(encoding="utf-8")
-    assert r"\bigskip \resizebox" in source and r"\bigskip \texttt" not in source  # every formula typeset as math
+    assert r"\par\texttt" not in source  # every formula typeset as math
     pdf = pdflatex(tex)
     assert re.search(r"Pages:\s+\d+", run(tool("pdfinfo"), str(pdf)).stdout)
 

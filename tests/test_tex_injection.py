@@ -121,7 +121,7 @@ def test_a_documents_paragraph_is_text_and_attnvizs_own_sentence_is_typeset(tmp_
     assert r"The score S\_\{1,1\} = 1/2 is exact." in document and "$S_{1,1}" not in document
     assert run_cli("slides", "-f", "beamer", "--tokens", "x_1 b c", "-o", str(tmp_path / "walk.tex")).code == 0
     walk = (tmp_path / "walk.tex").read_text(encoding="utf-8")
-    assert r"(``x\_1'' and ``x\_1'') is their dot product: $S_{1,1} = Q_{1} \cdot K_{1}" in walk
+    assert r"(``x\_1'' and ``x\_1'') is their dot product: $\displaystyle S_{1,1} = Q_{1} \cdot K_{1}" in walk
 
 
 @pytest.mark.parametrize(("formula", "message"), [

@@ -9,8 +9,8 @@ from browser_gallery import figures
 
 import attnviz
 from attnviz.layout.figure import Group, Rect, Text
-from attnviz.render.themes import COLOUR_NAMES, SHAPE_PAINT, TEXT_COLOUR, THEME_NAMES, THEMES, contrast_ratio, \
-    luminance, surface_colours
+from attnviz.render.themes import COLOUR_NAMES, PAGE_TOGGLES, SHAPE_PAINT, TEXT_COLOUR, THEME_NAMES, THEMES, \
+    contrast_ratio, luminance, surface_colours
 
 AA = 4.5
 AAA = 7  # the contrast theme's promise
@@ -133,6 +133,13 @@ def _rules(css):
     return out
 
 
+def _outside_toggles(selector):
+    """The selector without the page toggle an auto figure's rule sits inside (a light or dark page)."""
+    for toggles in PAGE_TOGGLES.values():
+        selector = selector.removeprefix(f":where({', '.join(toggles)}) ")
+    return selector
+
+
 @pytest.mark.parametrize("theme", THEME_NAMES)
 def test_style_is_scoped_to_the_figure(theme):
     fig = attnviz.figure(highlight=[(3, 3)], theme=theme, embed_font=True)
@@ -140,7 +147,7 @@ def test_style_is_scoped_to_the_figure(theme):
     rules = _rules(style)
     assert len(rules) > 10
     for selector, _ in rules:
-        for one in selector.split(", :where"):
+        for one in _outside_toggles(selector).split(", :where"):
             assert one.removeprefix(":where").startswith(f"(#{fig.id_prefix})"), selector
     # Only renderers that know custom properties read it: the rest keep the presentation attributes.
     assert style.startswith("@supports (color: var(--attnviz-x)) {")
@@ -152,8 +159,9 @@ def test_every_colour_is_a_custom_property_in_the_host_stylesheet():
 
     css = host_stylesheet()
     assert set(re.findall(r"var\(--attnviz-([a-z0-9-]+),", css)) == set(COLOUR_NAMES)
-    scopes = {selector.split(")")[0] + ")" for selector, _ in _rules(css)}
-    assert scopes == {f":where(svg.attnviz[data-attnviz-theme={name}])" for name in THEME_NAMES}
+    scopes = {_outside_toggles(selector).split(")")[0] + ")" for selector, _ in _rules(css)}
+    themes = {f":where(svg.attnviz[data-attnviz-theme={name}])" for name in THEME_NAMES}
+    assert scopes - themes == {":where(svg.attnviz)"} and themes <= scopes  # palettes per theme, paint for all
 
 
 @pytest.mark.parametrize("theme", ["light", "dark", "print", "contrast"])

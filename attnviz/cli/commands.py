@@ -70,16 +70,17 @@ def run_render(args: Namespace) -> int:
 
 def _file_data(fig: Drawable, format: str, args: Namespace) -> str | bytes:
     """The figure as the file's text (SVG) or bytes (PNG, PDF), at the flags' resolution."""
-    if format != "png" and (args.dpi is not None or args.png_scale is not None):
-        raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}",
-                         "--dpi" if args.dpi is not None else "--png-scale")
+    resolution = {"--dpi": args.dpi, "--png-scale": args.png_scale, "--width": args.width}
+    given = [flag for flag, value in resolution.items() if value is not None]
+    if format != "png" and given:
+        raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}", given[0])
     if format == "svg":
         return fig.svg() + "\n"
     if format == "png":
         try:
-            return fig.png(scale=args.png_scale, dpi=args.dpi)
+            return fig.png(scale=args.png_scale, dpi=args.dpi, width=args.width)
         except InputError as err:  # named as the API's arguments; here they are flags
-            flags: dict[str | None, str | None] = {"scale": "--png-scale", "dpi": "--dpi"}
+            flags: dict[str | None, str | None] = {"scale": "--png-scale", "dpi": "--dpi", "width": "--width"}
             raise err.relocated(lambda where: flags.get(where, where)) from None
     return fig.pdf()
 
@@ -153,19 +154,23 @@ def run_page(args: Namespace) -> int:
         look["theme"] = get_theme(args.theme, "--theme").name  # refused here, named as the flag
     if args.embed_font:
         look["embed_font"] = True
+    if args.dark_selector is not None:
+        from ..render.themes import check_dark_selector  # start-up: only a --dark-selector flag needs it
+
+        look["dark_selector"] = check_dark_selector(args.dark_selector, "--dark-selector")
     if args.frame is not None:
         from ..layout.frames import get_frame  # start-up: only a --frame flag needs the frames
 
         look["frame"] = get_frame(args.frame, "--frame").name
     document = replace(document, figure={**document.figure, **look})
     figures = build_figures(document, name)
-    return _write_page(document, figures, args.output, name)
+    return _write_page(document, figures, args.output, name, args)
 
 
 def run_walkthrough(args: Namespace) -> int:
     """`attnviz walkthrough [SPEC]`: every step behind a figure, as a page."""
     document, figures = walkthrough_from_args(args)
-    return _write_page(document, figures, args.output, "walkthrough")
+    return _write_page(document, figures, args.output, "walkthrough", args)
 
 
 def run_slides(args: Namespace) -> int:
@@ -183,31 +188,13 @@ def run_slides(args: Namespace) -> int:
         from ..io.spec import read_spec  # start-up: only a deck from a spec file reads one
 
         spec = read_spec(args.spec, stdin_bytes())
-    if spec and "sections" in spec[0] and not args.walkthrough:
-        from dataclasses import replace  # start-up: only a document's deck needs them (dataclasses is slow to import)
-
-        from ..publish.document import parse_document
-
-        document = parse_document(*spec)
-        look = {key: value for key, value in (("theme", args.theme), ("embed_font", args.embed_font),
-                                              ("frame", args.frame)) if value}
-        if look.get("theme"):
-            from ..render.themes import get_theme  # start-up: only a --theme flag needs the themes
-
-            look["theme"] = get_theme(look["theme"], "--theme").name
-        deck = decks.from_document(replace(document, figure={**document.figure, **look}), spec[1])
-        title_from = f"{spec[1]}: {'title' if document.title else 'heading'}"
-    else:
-        figure_keys = ("q", "k", "highlight", "view", "n", "shape", "panels")  # a figure of its own, not the seed
-        given = spec is not None or any(getattr(args, key, None) is not None for key in figure_keys)
-        walk = any(getattr(args, key) is not None for key in ("flash", "flash_order", "decode")) or (
-            spec is not None and any(key in spec[0] for key in ("flash", "flash_order", "decode")))
-        title_from = "title"  # a walkthrough's title is attnviz's own, always short
-        if args.walkthrough or walk or not given:  # --flash and --decode are walkthroughs too
-            deck = decks.from_sections(*walkthrough_from_args(args, spec))
-        else:
-            deck = decks.from_highlights(figure_from_args(args, spec=spec))
-            title_from = "--title" if args.title is not None else f"{spec[1]}: title" if spec else "title"
+    named = _deck_keys(args, spec)  # the deck's keys of a spec, as if given as flags
+    if spec is not None:
+        spec = ({key: value for key, value in spec[0].items() if key not in named}, spec[1])
+    try:
+        deck, title_from = _slides_deck(args, spec)
+    except InputError as err:  # the deck's keywords, named as the flags (or the spec's keys) that gave them
+        raise err.relocated(lambda where: named.get(where or "", where)) from None
     if format == "pptx" and len(deck.title) > decks.PPTX_MAX_TITLE:
         raise InputError(f"{len(deck.title)} characters; a PowerPoint deck's title is limited to "
                          f"{decks.PPTX_MAX_TITLE} (other formats take {MAX_TITLE})", title_from)
@@ -220,13 +207,91 @@ def run_slides(args: Namespace) -> int:
     return 0
 
 
-def _write_page(document: Any, figures: Any, out_dir: str, name: str) -> int:
+def _slides_deck(args: Namespace, spec: Any) -> tuple[Any, str]:
+    """(the deck, where its title came from) of `attnviz slides`'s spec and flags."""
+    from ..publish.deck import model as decks  # start-up: only `attnviz slides` writes decks
+
+    if spec and "sections" in spec[0] and not args.walkthrough:
+        from dataclasses import replace  # start-up: only a document's deck needs them (dataclasses is slow to import)
+
+        from ..publish.document import parse_document
+
+        document = parse_document(*spec)
+        look = {key: value for key, value in (("theme", args.theme), ("embed_font", args.embed_font),
+                                              ("frame", args.frame), ("dark_selector", args.dark_selector)) if value}
+        if look.get("theme"):
+            from ..render.themes import get_theme  # start-up: only a --theme flag needs the themes
+
+            look["theme"] = get_theme(look["theme"], "--theme").name
+        deck = decks.from_document(replace(document, figure={**document.figure, **look}), spec[1],
+                                   **_deck_options(args))
+        title_from = f"{spec[1]}: {'title' if document.title else 'heading'}"
+    else:
+        figure_keys = ("q", "k", "highlight", "view", "n", "shape", "panels")  # a figure of its own, not the seed
+        given = spec is not None or any(getattr(args, key, None) is not None for key in figure_keys)
+        walk = any(getattr(args, key) is not None for key in ("flash", "flash_order", "decode")) or (
+            spec is not None and any(key in spec[0] for key in ("flash", "flash_order", "decode")))
+        title_from = "title"  # a walkthrough's title is attnviz's own, always short
+        if args.walkthrough or walk or not given:  # --flash and --decode are walkthroughs too
+            deck = decks.from_sections(*walkthrough_from_args(args, spec), **_deck_options(args))
+        else:
+            deck = decks.from_highlights(figure_from_args(args, spec=spec), **_deck_options(args))
+            title_from = "--title" if args.title is not None else f"{spec[1]}: title" if spec else "title"
+    return deck, title_from
+
+
+def _deck_keys(args: Namespace, spec: Any) -> dict[str, str]:
+    """The deck keys a spec gives (aspect, steps, author, date, step_seconds) moved onto `args` where no flag
+    gave them, checked as text or numbers; returns {key: where it was given}, for errors."""
+    from ..figures.options import BY_NAME, DECK_FLAGS  # start-up: only `attnviz slides` reads them
+    from ..words.user_text import check_text
+
+    named = {name: BY_NAME[name].flag or name for name in DECK_FLAGS}
+    for name in DECK_FLAGS:
+        if spec is None or name not in spec[0]:
+            continue
+        value, where = spec[0][name], f"{printable(spec[1])}: {name}"
+        if name == "step_seconds":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise InputError(f"expected a number of seconds, got {value!r:.40}", where)
+        elif name == "steps" and isinstance(value, list):
+            if not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
+                raise InputError("expected step numbers, e.g. [1, 2, 3] or \"1-3,7\"", where)
+            value = ",".join(map(str, value))
+        else:
+            value = check_text(value, where)
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+            named[name] = where
+    return named
+
+
+def _deck_options(args: Namespace) -> dict[str, Any]:
+    """`attnviz slides`'s deck flags (and spec keys) as `from_sections`'s keywords; a title slide when
+    --title, --author or --date is given."""
+    from ..publish.deck.model import STEP_SECONDS  # start-up: only `attnviz slides` reads them
+
+    aspect = args.aspect or "16:9"
+    options: dict[str, Any] = {"aspect": aspect, "step_seconds": args.step_seconds or STEP_SECONDS}
+    if args.steps is not None:
+        options["steps"] = args.steps  # checked against the deck's steps
+    if any(value is not None for value in (args.title, args.author, args.date)):
+        options.update(title=args.title, author=args.author or "", date=args.date or "")
+    return options
+
+
+def _write_page(document: Any, figures: Any, out_dir: str, name: str, args: Namespace) -> int:
     from ..publish.page import write_page  # start-up: only pages need the page writer
 
     if out_dir == "-":
         raise InputError("a page is several files (index.html and steps/); give a folder", "-o -")
+    if args.width is not None and args.format != "png":
+        raise InputError(f"only a PNG has a width in pixels, and the steps are {args.format.upper()}", "--width")
     with writing(f"-o {out_dir}"):
-        paths = write_page(document, figures, out_dir, name)
+        try:
+            paths = write_page(document, figures, out_dir, name, args.format, args.width)
+        except InputError as err:  # a step's PNG too large: named as the flag
+            raise err.relocated(lambda where: "--width" if where == "width" else where) from None
     report(paths)
     return 0
 
@@ -262,15 +327,16 @@ def run_model(args: Namespace) -> int:
 
 def run_css(args: Namespace) -> int:
     """`attnviz css`: the style sheet that exposes inline figures' colours as CSS custom properties."""
-    from ..render.themes import host_stylesheet  # start-up: only `attnviz css` needs the style sheet
+    from ..render.themes import check_dark_selector, host_stylesheet  # start-up: only `attnviz css` needs them
 
+    selector = None if args.dark_selector is None else check_dark_selector(args.dark_selector, "--dark-selector")
     if args.output == "-":
-        emit(host_stylesheet())
+        emit(host_stylesheet(selector))
         return 0
     from ..io.atomic import write_atomic  # start-up: standard output needs no file writer
 
     with writing(f"-o {args.output}"):
-        path = write_atomic(args.output, host_stylesheet())
+        path = write_atomic(args.output, host_stylesheet(selector))
     _report_files([path])
     return 0
 

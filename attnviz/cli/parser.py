@@ -26,7 +26,7 @@ DEFAULT_OUTPUT = "out/attention-honesty-boundary.svg"
 DEFAULT_PAGE_DIR = "out"
 DEFAULT_WALKTHROUGH_DIR = "out/walkthrough"
 #: Options whose value may start with a minus sign besides the figure flags that say so (`dash_value`).
-OUTPUT_VALUE_OPTIONS = ("-o", "--output", "--dpi", "--png-scale")
+OUTPUT_VALUE_OPTIONS = ("-o", "--output", "--dpi", "--png-scale", "--width")
 
 
 class UsageError(Exception):
@@ -157,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="PNG resolution in dots per inch (96 is one pixel per SVG unit)")
     render.add_argument("--png-scale", type=_positive_number, metavar="X",
                         help="PNG pixels per SVG unit (default 2); an alternative to --dpi")
+    add_width_option(render)
     render.add_argument("--step", metavar="N", type=int,
                         help="with a document spec: the figure of its section N (1-based), as on its page "
                              "(default file: out/steps/NN-name.svg, where `attnviz page` puts it)")
@@ -175,6 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     page.add_argument("--print-spec", action="store_true",
                       help="print the seed document's spec, a working example to copy, and exit")
     add_look_options(page)
+    add_step_format_options(page)
     walk = commands.add_parser(
         "walkthrough", help="write every step behind a figure, as a page and one SVG per step",
         description="From the vectors alone: one step per score the mask keeps (row by row), then the mask, "
@@ -186,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_walkthrough_options(walk)
     walk.add_argument("-o", "--output", type=_path, metavar="DIR", default=DEFAULT_WALKTHROUGH_DIR,
                       help=f"the folder to write into (default: {DEFAULT_WALKTHROUGH_DIR})")
+    add_step_format_options(walk)
     commands.add_parser(  # `attnviz slides`: its arguments are added when it is used
         "slides", help="write a deck: Beamer, TikZ, reveal.js, PowerPoint, multi-page PDF or animated SVG",
         description="Write the steps of a document spec (its sections), a walkthrough (--walkthrough) or a figure "
@@ -210,6 +213,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "with --attnviz-* custom properties. (The Sphinx and MkDocs plugins link it for you.)")
     css.add_argument("-o", "--output", type=_path, metavar="PATH", default="-",
                      help="where to write (default: - , standard output)")
+    css.add_argument("--dark-selector", metavar="SELECTOR",
+                     help="the page's own dark toggle, for its auto figures, e.g. html.dark (default: the Furo, "
+                          "PyData, MkDocs Material and JupyterLab toggles, then the system's setting)")
     for sub in (render, page, walk, gallery, model, css):  # slides: added last with its other arguments
         _add_debug(sub)
     return parser
@@ -276,6 +282,21 @@ def add_batch_options(parser: argparse.ArgumentParser) -> None:
                         help="no progress bar and no summary line (a batch shows both on a terminal)")
 
 
+def add_width_option(parser: argparse.ArgumentParser) -> None:
+    """`--width PX`: a PNG's width in pixels (default: the frame's, `render.raster.png_resolution`)."""
+    parser.add_argument("--width", type=_pixels, metavar="PX",
+                        help="PNG width in pixels (default: 1280 for --frame slide, 960 for slide-4:3, 300 dpi at "
+                             "a column's width; the doc frame: --png-scale 2)")
+
+
+def add_step_format_options(parser: argparse.ArgumentParser) -> None:
+    """`-f` and `--width` of `page` and `walkthrough`: the steps/ files as SVG (default), PNG or PDF."""
+    parser.add_argument("-f", "--format", choices=("svg", "png", "pdf"), type=str.lower, default="svg",
+                        help="the steps/ files as svg (default), png or pdf, at the frame's size (index.html "
+                             "inlines the SVG); PNG and PDF need CairoSVG")
+    add_width_option(parser)
+
+
 def add_look_options(parser: argparse.ArgumentParser) -> None:
     """How figures look, not what they say: also for `page`, whose sections' words fit their numbers."""
     from ..figures.options import LOOK_FLAGS  # start-up: --version reads no option table
@@ -298,7 +319,7 @@ def _add_option(parser: argparse.ArgumentParser, name: str) -> None:
         if option.metavar is not None:
             kwargs["metavar"] = option.metavar
         if option.value is not None:
-            kwargs["type"] = {"whole": _whole, "path": _path}[option.value]
+            kwargs["type"] = {"whole": _whole, "path": _path, "positive_number": _positive_number}[option.value]
     if option.dest is not None:
         kwargs["dest"] = option.dest
     assert option.flag is not None  # only options with a flag are added
@@ -338,6 +359,16 @@ def _whole(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 7:
         raise ArgumentTypeError(f"expected a whole number, got {text[:40]!r}")
     return int(text)
+
+
+def _pixels(text: str) -> int:
+    """A whole number of pixels above 0 (`--width`); the PNG budget refuses one wider than Cairo draws."""
+    from argparse import ArgumentTypeError  # start-up: loaded with the parser already; named here only
+
+    value = _whole(text)
+    if value < 1:
+        raise ArgumentTypeError("expected a width of 1 pixel or more, got 0")
+    return value
 
 
 def _positive_number(text: str) -> float:
@@ -380,6 +411,10 @@ def _slides_arguments(slides: argparse.ArgumentParser) -> None:
                         help="one slide per step computed from the vectors (the default without SPEC or flags)")
     add_figure_options(slides)
     add_walkthrough_options(slides)
+    from ..figures.options import DECK_FLAGS  # start-up: as above, only `attnviz slides` reads them
+
+    for name in DECK_FLAGS:
+        _add_option(slides, name)
     _add_debug(slides)
 
 

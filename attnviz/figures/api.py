@@ -10,11 +10,12 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from .figure import Drawable, Figure, without_gc_pauses
 from .single import SEED_HIGHLIGHT, SEED_K, SEED_Q, named_mask, one_head_figure
+from ..render.themes import with_dark_selector
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Literal, overload
+    from typing import Literal, cast, overload
 
     from .heads import HeadsFigure
     from .heads_schematic import HeadsSchematic
@@ -35,7 +36,8 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
                decimals: int | None = None,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
+               frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
+               mask_name: str | None = None,
                mask_rule: str | None = None,
                q_heads: None = None, k_heads: None = None, v_heads: None = None,
                head_masks: None = None) -> Figure: ...
@@ -51,7 +53,8 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
                decimals: int | None = None,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
+               frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
+               mask_name: str | None = None,
                mask_rule: str | None = None,
                q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
                v_heads: Sequence[Vectors] | None = None,
@@ -67,7 +70,8 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
                decimals: int | None = None,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
+               frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
+               mask_name: str | None = None,
                mask_rule: str | None = None,
                q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
                v_heads: Sequence[Vectors] | None = None,
@@ -82,7 +86,7 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc",
+               frame: FrameName = "doc", dark_selector: str | None = None,
                q_heads: None = None, k_heads: None = None, v_heads: None = None,
                head_masks: Sequence[MaskSpec]) -> HeadsFigure: ...
 
@@ -97,7 +101,8 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
            x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
                decimals: int | None = None,
            id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc", color_by: ColorBy = "none", mask_name: str | None = None,
+               frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
+               mask_name: str | None = None,
                mask_rule: str | None = None,
            q_heads: Sequence[Vectors] | None = None, k_heads: Sequence[Vectors] | None = None,
            v_heads: Sequence[Vectors] | None = None,
@@ -146,6 +151,9 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     part that keeps the cell, with one legend entry per part.
     `mask_name`, `mask_rule`: the mask's name and rule as the caption says them (any mask: a matrix's
     caption is then its name and rule, not its rows); user text, shown as given.
+    `dark_selector` (with theme "auto"): a CSS selector of the page's own dark toggle, e.g. "html.dark":
+    the figure is dark inside it and light elsewhere (without it, an auto figure follows the Furo, PyData,
+    MkDocs Material and JupyterLab toggles, then the system's setting: `render.themes.PAGE_TOGGLES`).
     `q_heads`, `k_heads`, `v_heads` (instead of `q`, `k`, `v`): one list of vectors per query head
     and per KV head, for multi-head, grouped-query and multi-query attention (`heads.heads_figure`):
     one panel per query head; the other arguments apply to every panel. With `view="heads"` they draw
@@ -158,6 +166,12 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     >>> fig.attention.scores[2][2]
     Fraction(2, 1)
     """
+    if dark_selector is not None:  # a figure keeps its theme as one str, the selector in it (`Theme.key`)
+        key = with_dark_selector(theme, dark_selector).key
+        if TYPE_CHECKING:  # not one of ThemeName's names, but what get_theme reads back
+            theme = cast("ThemeName", key)
+        else:
+            theme = key
     if head_masks is not None and q_heads is None and k_heads is None and v_heads is None:
         from .heads import head_mask_maps  # start-up: one head, the usual figure, needs none of it
 

@@ -49,7 +49,7 @@ class Composite(Drawable):
         self.columns = parse_arrange(arrange, len(self.panels))
         self.arrange = arrange
         self.title = title
-        self.theme = get_theme(theme if theme is not None else self.panels[0].theme).name
+        self.theme = get_theme(theme if theme is not None else self.panels[0].theme).key
         self.embed_font = bool(self.panels[0].embed_font if embed_font is None else embed_font)
         self.frame = get_frame(frame if frame is not None else self.panels[0].frame).name
         self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)

@@ -110,40 +110,46 @@ class Drawable:
         svg: str = render_svg(layout, prefix, theme=self.theme, description=self.description(), font_css=font_css)
         return svg
 
-    def png(self, scale: float | None = None, dpi: float | None = None) -> bytes:
-        """PNG bytes, `scale` pixels per SVG unit (default 2) or at `dpi` (96 dpi is scale 1). Needs CairoSVG."""
+    def png(self, scale: float | None = None, dpi: float | None = None, width: int | None = None) -> bytes:
+        """PNG bytes, `scale` pixels per SVG unit, at `dpi` or `width` pixels wide (at most one of them); by
+        default the frame's size: a slide 1,280 px wide (960 for 4:3), a paper column at 300 dpi, a doc
+        figure at scale 2 (there, 96 dpi is scale 1). Needs CairoSVG."""
         # start-up: only PNG output needs the rasteriser (CairoSVG is optional)
-        from ..render.raster import png_scale, to_png
+        from ..render.raster import png_resolution, png_scale, to_png
 
         png_scale(scale, dpi)  # a bad scale is refused before any layout
         layout = self.layout()
-        png: bytes = to_png(lambda: self._painted(layout, self.id_prefix), layout.width, layout.height, scale=scale,
-                            dpi=dpi)
+        pixels, recorded = png_resolution(get_frame(self.frame), layout.width, scale, dpi, width)
+        where = "width" if width is not None else "dpi" if dpi is not None else "scale"
+        png: bytes = to_png(lambda: self._painted(layout, self.id_prefix), layout.width, layout.height, pixels,
+                            recorded, where)
         return png
 
     def pdf(self) -> bytes:
-        """PDF bytes (vector; the page is the figure's size). Needs CairoSVG."""
+        """PDF bytes (vector): the page is the frame's physical size (a slide 13.333 × 7.5 inches, 10 × 7.5
+        for 4:3, a column 3.3 or 7 inches wide), a doc figure's its own (a unit is 3/4 point). Needs CairoSVG."""
         from ..words.budget import check_pdf  # start-up: only PDF output needs these (CairoSVG is optional)
-        from ..render.raster import to_pdf
+        from ..render.raster import pdf_scale, to_pdf
 
         layout = self.layout()
-        check_pdf(layout.width, layout.height)  # before the SVG is written or drawn
-        pdf: bytes = to_pdf(self._painted(layout, self.id_prefix), title=layout.title)
+        scale = pdf_scale(get_frame(self.frame), layout.width)
+        check_pdf(layout.width * scale, layout.height * scale)  # before the SVG is written or drawn
+        pdf: bytes = to_pdf(self._painted(layout, self.id_prefix), title=layout.title, scale=scale)
         return pdf
 
     def save(self, path: str | PathLike[str], format: Literal["svg", "png", "pdf"] | None = None,
-             scale: float | None = None, dpi: float | None = None) -> Path:
+             scale: float | None = None, dpi: float | None = None, width: int | None = None) -> Path:
         """Write the figure to `path` (folders created, atomically) as SVG, PNG or PDF; returns the path.
 
         `format` is "svg", "png" or "pdf"; by default the path's extension picks it (SVG when it has
-        none; another extension, such as .jpg, is an error).
+        none; another extension, such as .jpg, is an error). `scale`, `dpi`, `width`: a PNG's (`png()`).
         """
         # start-up: only saving chooses a format from a path
         from ..render.raster import format_for
 
         chosen = format_for(path, format, where="format", path_where="path", chooser="format='svg'|'png'|'pdf'")
-        data = (self.svg() + "\n" if chosen == "svg" else self.png(scale=scale, dpi=dpi) if chosen == "png"
-                else self.pdf())
+        data = (self.svg() + "\n" if chosen == "svg" else self.png(scale=scale, dpi=dpi, width=width)
+                if chosen == "png" else self.pdf())
         written: Path = write_atomic(path, data)
         return written
 
@@ -165,7 +171,7 @@ class Figure(Drawable):
         self.elided = elided
         self.highlight = highlight
         self.words = words  # a MapText for the mask view
-        self.theme: str = get_theme(theme).name
+        self.theme: str = get_theme(theme).key
         self.embed_font = bool(embed_font)
         self.frame = get_frame(frame).name
         self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..numbers.exact import InputError
 from ..records import replace
-from ..render.themes import get_theme
+from ..render.themes import get_theme, with_dark_selector
 from . import api  # api.figure looked up at each call, so a wrapped figure() is the one used
 from .composite import Composite, compose
 from .figure import Figure
@@ -49,6 +49,7 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
         single: Figure | Composite = api.figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite
         return single
     whole = {key: kwargs.pop(key) for key in ("title", "theme", "embed_font", "frame", "id_prefix") if key in kwargs}
+    selector = kwargs.pop("dark_selector", None)  # the whole figure's, with its theme
     whole.setdefault("id_prefix", id_prefix)
     figures = []
     for n, panel in enumerate(panels, 1):
@@ -62,6 +63,8 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
             figures.append(_with_bias({**merged, "show": "scores"}, None) if bias else api.figure(**merged))
         except InputError as err:
             raise err.relocated(_within(f"panel {n}")) from None
+    if selector is not None:
+        whole["theme"] = with_dark_selector(whole.get("theme", figures[0].theme), selector).key
     return compose(*figures, arrange=arrange or "row", **whole, **parts)
 
 

@@ -10,16 +10,17 @@ so `attnviz --help` can read it without loading any figure code.
 from __future__ import annotations
 
 __all__ = ["Option", "OPTIONS", "BY_NAME", "API_OPTIONS", "SPEC_OPTIONS", "WALKTHROUGH_OPTIONS", "FIGURE_FLAGS",
-           "LOOK_FLAGS", "PANEL_FLAGS", "WALKTHROUGH_FLAGS"]
+           "LOOK_FLAGS", "PANEL_FLAGS", "WALKTHROUGH_FLAGS", "DECK_FLAGS"]
 
 
 class Option:
     """One option. `scope`: "figure" (a `figure()` keyword, a spec key and a flag), "compose" (a spec key of
-    a composed figure, not a `figure()` keyword), "api" (a keyword only) or "walkthrough" (a key and flag
-    only a walkthrough reads). For specs: `check` (the name of io.spec's check), `example` (a TOML line) and
+    a composed figure, not a `figure()` keyword), "api" (a keyword only), "walkthrough" (a key and flag
+    only a walkthrough reads) or "deck" (an `attnviz slides` flag and spec key, a keyword of the deck model).
+    For specs: `check` (the name of io.spec's check), `example` (a TOML line) and
     `expects` (in words, for errors and the reference). For the command line: `flag`, `dest` (when not the
     flag's name), `metavar`, `action` ("store", "append" or "switch"), `value` (how the flag's text is
-    read: "whole", "path" or as it is), `dash_value` (its value may start with "-") and `help`.
+    read: "whole", "path", "positive_number" or as it is), `dash_value` (its value may start with "-") and `help`.
     (A plain class, not a dataclass: the command's start-up does without `dataclasses`.)"""
 
     __slots__ = ("name", "type", "default", "scope", "check", "example", "expects", "flag", "dest", "metavar",
@@ -237,6 +238,11 @@ OPTIONS = (
            metavar="WHAT",
            help="none (default) or part: a mask map colours each part of a union (a | b) by the first part "
                 "that keeps the cell, one legend entry a part"),
+    Option("dark_selector", type="str | None", default=None, check="text", example='dark_selector = "html.dark"',
+           expects="with theme auto: the CSS selector of the page's own dark toggle (dark inside it, light elsewhere)",
+           flag="--dark-selector", metavar="SELECTOR",
+           help="with --theme auto: the CSS selector of the page's dark toggle, e.g. html.dark (default: the Furo, "
+                "PyData, MkDocs Material and JupyterLab toggles, then the system's setting)"),
     Option("embed_font", type="bool", default=False, check="bool", example="embed_font = true",
            expects="whether to inline the font", flag="--embed-font", action="switch",
            help="inline the font (subset to the figure's characters), so it looks the same everywhere"),
@@ -249,6 +255,16 @@ OPTIONS = (
            expects="the loop order: fa2 (outer over query blocks) or fa1 (outer over key blocks)",
            flag="--flash-order", metavar="ORDER",
            help="with --flash: fa2 (default; outer loop over query blocks) or fa1 (outer over key blocks)"),
+    Option("aspect", scope="deck", flag="--aspect", metavar="16:9|4:3",
+           help="attnviz slides: the slides' shape, 16:9 (default, 13.333 × 7.5 in) or 4:3 (10 × 7.5 in)"),
+    Option("steps", scope="deck", flag="--steps", metavar="RANGES",
+           help="attnviz slides: only these steps, e.g. 1-3,7,10 (default: every step)"),
+    Option("author", scope="deck", flag="--author", metavar="TEXT", dash_value=True,
+           help="attnviz slides: a title slide with this author (--title and --date add one too)"),
+    Option("date", scope="deck", flag="--date", metavar="TEXT", dash_value=True,
+           help="attnviz slides: a title slide with this date"),
+    Option("step_seconds", scope="deck", flag="--step-seconds", metavar="S", value="positive_number",
+           help="attnviz slides -f svg-animated: seconds each step shows (default 3)"),
     Option("decode", scope="walkthrough", check="count", example="decode = 3",
            expects="the number of prompt tokens; the rest are decoded one by one with a KV cache", flag="--decode",
            metavar="P",
@@ -271,8 +287,10 @@ FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "x_titl
                 "mask_rule", "align", "scale", "bias", "v", "decimals", "softmax", "weights", "show", "title",
                 "subtitle")
 #: How figures look, not what they say: also `attnviz page`'s.
-LOOK_FLAGS = ("frame", "theme", "embed_font")
+LOOK_FLAGS = ("frame", "theme", "dark_selector", "embed_font")
 #: `attnviz render`'s panels.
 PANEL_FLAGS = ("panel", "arrange", "panel_captions", "panel_subtitles", "panel_legend")
 #: Which walkthrough (`attnviz walkthrough` and `slides`).
 WALKTHROUGH_FLAGS = ("flash", "flash_order", "decode")
+#: A deck's own options (`attnviz slides`; `publish.deck.model.from_sections`'s keywords of the same names).
+DECK_FLAGS = ("aspect", "steps", "author", "date", "step_seconds")

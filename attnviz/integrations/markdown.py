@@ -82,16 +82,20 @@ def fence_validator(language: str, inputs: Mapping[str, str], options: dict[str,
 
 
 def fence_format(source: str, language: str, class_name: str, options: Mapping[str, Any], md: Markdown,
-                 defaults: Mapping[str, Setting] | None = None, cache: FigureCache | None = None, **kwargs: Any) -> str:
+                 defaults: Mapping[str, Setting] | None = None, cache: FigureCache | None = None,
+                 dark_selector: str | None = None, **kwargs: Any) -> str:
     """The block's figure, as inline SVG in a `<div class="attnviz-figure">`; `defaults`: checked
     site-wide settings (`embed.default_settings`) the block's keys override; `cache`: a
-    `cache.FigureCache` to read unchanged figures back from (None: draw every one)."""
+    `cache.FigureCache` to read unchanged figures back from (None: draw every one). The figure follows
+    the page's light or dark toggle (theme auto) unless the block or `defaults` say otherwise;
+    `dark_selector`: the site's own toggle (checked, `embed.site_dark_selector`)."""
     number = _next(md)
     page = _page["name"]
     first_line = _block_line(_page["source"], source, number)
     try:
         settings = dict(defaults or {})
         settings.update(embed.block_settings(source, first_line or 1))
+        settings = embed.with_site_look(settings, dark_selector, "attnviz: dark_selector")
         alt = options.get("alt")
         if alt is not None:
             alt = check_text(alt, "alt")

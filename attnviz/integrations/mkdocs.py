@@ -6,7 +6,8 @@ unique per page (`attnviz-<page>-<n>`) and errors name the page, line and block.
 
     plugins:
       - attnviz:
-          defaults: {theme: dark}   # optional: figure keys every block starts from
+          defaults: {theme: dark}   # optional: figure keys every block starts from (default theme: auto)
+          dark_selector: html.dark  # optional: the site's own dark toggle (default: Material's, then the system's)
           cache: true               # default: figures kept in cache_dir, drawn again only when they change
           cache_dir: .cache/attnviz # default, beside mkdocs.yml
 """
@@ -50,7 +51,8 @@ class AttnvizPlugin(_Base):  # type: ignore[no-untyped-call]  # mkdocs: BasePlug
     """The MkDocs plugin: `attnviz` fences drawn as inline SVG figures."""
     config_scheme = (("defaults", config_options.Type(dict, default={})),
                      ("cache", config_options.Type(bool, default=True)),
-                     ("cache_dir", config_options.Type(str, default=".cache/attnviz")))
+                     ("cache_dir", config_options.Type(str, default=".cache/attnviz")),
+                     ("dark_selector", config_options.Type(str, default="")))
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         """Register the fence with pymdownx.superfences, with the site's defaults and cache."""
@@ -63,6 +65,7 @@ class AttnvizPlugin(_Base):  # type: ignore[no-untyped-call]  # mkdocs: BasePlug
         self.figures = FigureCache(folder)
         try:
             defaults = embed.default_settings(self.config["defaults"], "attnviz: defaults")
+            self.dark_selector = embed.site_dark_selector(self.config["dark_selector"], "attnviz: dark_selector")
         except InputError as err:
             raise PluginError(f"mkdocs.yml: {embed.say(err)}") from None
         if SUPERFENCES not in config.markdown_extensions:
@@ -70,7 +73,8 @@ class AttnvizPlugin(_Base):  # type: ignore[no-untyped-call]  # mkdocs: BasePlug
         options = config.mdx_configs.setdefault(SUPERFENCES, {})
         fences = options.setdefault("custom_fences", [])
         if not any(fence.get("name") == FENCE["name"] for fence in fences):
-            fences.append(dict(FENCE, format=functools.partial(fence_format, defaults=defaults, cache=self.figures)))
+            fences.append(dict(FENCE, format=functools.partial(fence_format, defaults=defaults, cache=self.figures,
+                                                               dark_selector=self.dark_selector)))
         if CSS_FILE not in config.extra_css:
             config.extra_css.append(CSS_FILE)
         return config
@@ -85,7 +89,7 @@ class AttnvizPlugin(_Base):  # type: ignore[no-untyped-call]  # mkdocs: BasePlug
 
         path = Path(config.site_dir) / CSS_FILE
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(host_stylesheet(), encoding="utf-8")
+        path.write_text(host_stylesheet(self.dark_selector), encoding="utf-8")
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         """Note the page being rendered, so figure ids and errors name it."""

@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 
 __all__ = ["FigureError", "Setting", "default_settings", "block_settings", "read_file", "file_settings",
-           "make_figure", "default_alt", "id_prefix", "inline_html", "say"]
+           "make_figure", "default_alt", "id_prefix", "inline_html", "say", "DOCUMENT_THEME", "site_dark_selector",
+           "with_site_look"]
 
 
 class FigureError(Exception):
@@ -70,6 +71,28 @@ def default_settings(mapping: object, label: str) -> dict[str, Setting]:
         raise InputError(f"expected a table of figure keys, like {{'theme': 'dark'}}, got {type(mapping).__name__}",
                          label)
     return {key: Setting(check_value(key, value, label), f"{label}: {key}") for key, value in mapping.items()}
+
+
+#: A figure in a document follows the page: its own light or dark toggle (Furo, PyData, MkDocs Material,
+#: JupyterLab), else the reader's system setting. A document's `theme` key, or the site's defaults, say otherwise.
+DOCUMENT_THEME = Setting("auto", "theme")
+
+
+def site_dark_selector(value: object, label: str) -> str | None:
+    """A site's dark selector (Sphinx's `attnviz_dark_selector`, the MkDocs plugin's `dark_selector`), checked;
+    None or "" for none. Raises InputError naming `label`."""
+    from ..render.themes import check_dark_selector  # start-up: only a site that names its toggle needs it
+
+    return check_dark_selector(value, label) if value not in (None, "") else None
+
+
+def with_site_look(settings: Mapping[str, Setting], dark_selector: str | None, label: str) -> dict[str, Setting]:
+    """`settings` starting from the document theme (`DOCUMENT_THEME`), and with the site's `dark_selector`
+    when the figure's theme is auto and it names no selector of its own (other themes do not follow the page)."""
+    looked = {"theme": DOCUMENT_THEME, **settings}
+    if dark_selector and "dark_selector" not in looked and looked["theme"].value == "auto":
+        looked["dark_selector"] = Setting(dark_selector, label)
+    return looked
 
 
 _KEY_LINE = re.compile(r"""\s*(?:"([^"]+)"|'([^']+)'|([A-Za-z0-9_-]+))\s*=""")

@@ -14,9 +14,10 @@ unique on the page (`attnviz-<docname>-<n>`, the same in every build); other bui
 an image file. A figure that cannot be drawn is an error naming the document and line,
 and the build ends with a non-zero status.
 
-`attnviz_defaults = {"theme": "dark"}` in conf.py gives every figure those keys (a figure's own
-keys win). `.. attnviz-page:: document.toml` puts a whole document spec (`attnviz page`) inside
-a page.
+Figures follow the page's light or dark toggle (theme `auto`, the default here; see
+`render.themes.PAGE_TOGGLES`). `attnviz_defaults = {"theme": "dark"}` in conf.py gives every figure
+those keys (a figure's own keys win); `attnviz_dark_selector = "html.dark"` names a site's own toggle.
+`.. attnviz-page:: document.toml` puts a whole document spec (`attnviz page`) inside a page.
 """
 
 from __future__ import annotations
@@ -132,6 +133,7 @@ class AttnvizDirective(SphinxDirective):
         elif self.content:
             settings.update(embed.block_settings("\n".join(self.content), self.content_offset + 1))
         settings.update(self._option_settings())
+        settings = embed.with_site_look(settings, _dark_selector(self.config), DARK_SELECTOR)
         alt = self.options.get("alt")
         if alt is not None:
             try:
@@ -190,6 +192,8 @@ class AttnvizPageDirective(SphinxDirective):
 
     def _nodes(self) -> list[nodes.Node]:
         # start-up: only the page directive reads documents
+        from dataclasses import replace
+
         from ..publish.document import build_figures, default_document, parse_document
         from ..publish.mathml import tex_to_mathml
 
@@ -207,6 +211,9 @@ class AttnvizPageDirective(SphinxDirective):
                 name = "body"
                 mapping = parse_spec("\n".join(self.content), name)
             document = default_document() if mapping is None else parse_document(mapping, name)
+            given = {key: embed.Setting(value, key) for key, value in document.figure.items()}
+            looked = embed.with_site_look(given, _dark_selector(self.config), DARK_SELECTOR)  # as the page's
+            document = replace(document, figure={key: setting.value for key, setting in looked.items()})
             figures = build_figures(document, name)
             formulas = [section.formula and tex_to_mathml(section.formula, f"{name}: section {n}: formula")
                         for n, section in enumerate(document.sections, 1)]
@@ -234,6 +241,7 @@ class AttnvizPageDirective(SphinxDirective):
 
 
 DEFAULTS = "attnviz_defaults"
+DARK_SELECTOR = "attnviz_dark_selector"  # conf.py: the site's own dark toggle, for its auto figures
 CACHE = "attnviz_cache"  # conf.py: False draws every figure on every read
 
 
@@ -270,12 +278,21 @@ def _defaults(config: Config) -> dict[str, Setting]:
         return {}
 
 
-def _check_defaults(app: Sphinx, config: Config) -> None:
+def _dark_selector(config: Config) -> str | None:
+    """conf.py's `attnviz_dark_selector`, checked (`_check_defaults` has reported any error once)."""
     try:
-        embed.default_settings(getattr(config, DEFAULTS), DEFAULTS)
-    except InputError as err:
-        logger.error("attnviz: conf.py: %s", embed.say(err))
-        app.statuscode = 1
+        return embed.site_dark_selector(getattr(config, DARK_SELECTOR), DARK_SELECTOR)
+    except InputError:
+        return None
+
+
+def _check_defaults(app: Sphinx, config: Config) -> None:
+    for name, check in ((DEFAULTS, embed.default_settings), (DARK_SELECTOR, embed.site_dark_selector)):
+        try:
+            check(getattr(config, name), name)
+        except InputError as err:
+            logger.error("attnviz: conf.py: %s", embed.say(err))
+            app.statuscode = 1
 
 
 def _unknown_option(name: str) -> str:
@@ -319,7 +336,7 @@ def _add_host_stylesheet(app: Sphinx) -> None:
         return
     static = Path(app.outdir) / "_static"
     static.mkdir(parents=True, exist_ok=True)
-    (static / CSS_FILE).write_text(host_stylesheet(), encoding="utf-8")
+    (static / CSS_FILE).write_text(host_stylesheet(_dark_selector(app.config)), encoding="utf-8")
     app.add_css_file(CSS_FILE)
 
 
@@ -393,11 +410,13 @@ CSS_FILE = "attnviz.css"
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     """Sphinx's entry point (`extensions = ["attnviz.integrations.sphinx"]`): the `attnviz` and `attnviz-page`
-    directives, the `attnviz_defaults` setting and the host style sheet `_static/attnviz.css`."""
+    directives, the `attnviz_defaults` and `attnviz_dark_selector` settings and the host style sheet
+    `_static/attnviz.css`."""
     app.add_node(attnviz_figure, html=(_visit_html, None))
     app.add_node(attnviz_formula, html=(_visit_formula_html, None))
     app.add_config_value(DEFAULTS, {}, "env", types=dict)
     app.add_config_value(CACHE, True, "", types=bool)
+    app.add_config_value(DARK_SELECTOR, None, "env", types=(str, type(None)))
     app.connect("env-before-read-docs", _reset_stats)
     app.connect("config-inited", _check_defaults)
     app.add_directive("attnviz", AttnvizDirective)

@@ -13,7 +13,8 @@ from ..records import dataclass, replace
 from .items import Layout, Text, translate
 from .math_text import SCRIPT_SCALE
 
-__all__ = ["Frame", "FRAMES", "FRAME_NAMES", "get_frame", "SLIDE_PX", "PT_PER_IN", "MAIN_ROLES", "text_floor_misses",
+__all__ = ["Frame", "FRAMES", "FRAME_NAMES", "DECK_FRAMES",
+           "get_frame", "SLIDE_PX", "PT_PER_IN", "MAIN_ROLES", "text_floor_misses",
            "fit_to_frame"]
 
 PT_PER_IN = 72
@@ -65,6 +66,13 @@ FRAMES = {
     "column-wide": Frame("column-wide", 7.0, None, 7.0, 0.0, 0),
 }
 FRAME_NAMES = tuple(FRAMES)
+#: The figure's region of a deck's slide (`publish.deck.model.geometry` puts the title above it and the step's
+#: text beside it): 552 × 410.4 pt of a 16:9 slide, 400 × 410.4 pt of a 4:3 one. A deck lays its figures out
+#: for these, so their text keeps its floor (14 pt, 18 pt for the main values) at the slide's size.
+DECK_FRAMES = {
+    "slide-figure": Frame("slide-figure", 552 / PT_PER_IN, 410.4 / PT_PER_IN, 14.0, 18.0, 736),
+    "slide-4:3-figure": Frame("slide-4:3-figure", 400 / PT_PER_IN, 410.4 / PT_PER_IN, 14.0, 18.0, 533),
+}
 
 
 def get_frame(name: str | Frame, where: str = "frame") -> Frame:
@@ -77,6 +85,8 @@ def get_frame(name: str | Frame, where: str = "frame") -> Frame:
     """
     if isinstance(name, Frame):
         return name
+    if name in DECK_FRAMES:
+        return DECK_FRAMES[name]
     if name not in FRAMES:
         choices = ", ".join(FRAME_NAMES[:-1]) + " or " + FRAME_NAMES[-1]
         raise InputError(f"unknown frame {name!r}; choose {choices}", where)

@@ -76,21 +76,24 @@ def render_page(document: Document, figures: Sequence[Drawable], name: str = "<d
 
 
 def page_files(document: Document, figures: Sequence[Drawable], out_dir: str | PathLike[str],
-               name: str = "<document>") -> dict[Path, str]:
-    """Every file of the page, rendered: {path: text}; index.html first, then the steps in order."""
+               name: str = "<document>", step_format: str = "svg", width: int | None = None) -> dict[Path, str | bytes]:
+    """Every file of the page, rendered: {path: text or bytes}; index.html first, then the steps in order,
+    as `step_format` files ("svg", "png" or "pdf", at the figures' frame size; `width`: a PNG's pixels)."""
     check_page(document, [drawable_chars(f) for f in figures], name)  # before anything is drawn
     out_dir = Path(out_dir)
-    files = {out_dir / "index.html": render_page(document, figures, name)}
+    files: dict[Path, str | bytes] = {out_dir / "index.html": render_page(document, figures, name)}
     for section, figure in zip(document.sections, figures, strict=True):
-        files[out_dir / STEPS / f"{section.name}.svg"] = figure.svg() + "\n"
+        path = out_dir / STEPS / f"{section.name}.{step_format}"
+        files[path] = (figure.svg() + "\n" if step_format == "svg" else figure.png(width=width)
+                       if step_format == "png" else figure.pdf())
     return files
 
 
 def write_page(document: Document, figures: Sequence[Drawable], out_dir: str | PathLike[str],
-               name: str = "<document>") -> list[Path]:
-    """Write index.html and the step SVGs under `out_dir`, all or nothing; returns the paths. Two writers of
-    one folder take turns (`output.folder_lock`), so its files are always one run's set."""
-    files = page_files(document, figures, out_dir, name)  # drawn before the folder is locked: the lock is short
+               name: str = "<document>", step_format: str = "svg", width: int | None = None) -> list[Path]:
+    """Write index.html and the step files under `out_dir` (`page_files`), all or nothing; returns the paths.
+    Two writers of one folder take turns (`output.folder_lock`), so its files are always one run's set."""
+    files = page_files(document, figures, out_dir, name, step_format, width)  # drawn before the folder is locked
     with folder_lock(out_dir):
         written: list[Path] = write_tree_atomic(files)
     return written

@@ -18,7 +18,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["FORMATS", "format_for", "to_png", "to_pdf", "png_scale", "MAX_PIXELS_A_SIDE", "CSS_DPI"]
+    from ..layout.frames import Frame
+
+__all__ = ["FORMATS", "format_for", "to_png", "to_pdf", "png_scale", "png_resolution", "pdf_scale", "MAX_PIXELS_A_SIDE",
+           "CSS_DPI", "PRINT_DPI"]
 
 FORMATS = ("svg", "png", "pdf")
 CSS_DPI = 96  # one SVG user unit is one CSS pixel, 1/96 inch
@@ -26,6 +29,7 @@ DEFAULT_PNG_SCALE = 2  # sharp on high-density screens and projectors
 # A quarter pixel per unit is a thumbnail already (the seed figure 180 px wide); below it text is a smudge.
 SCALES = (0.25, 25)  # pixels per SVG unit
 DPIS = (SCALES[0] * CSS_DPI, SCALES[1] * CSS_DPI)  # 24 to 2400
+PRINT_DPI = 300  # a paper column's PNG: its printed width at print resolution
 
 
 def format_for(path: object, format: str | None = None, where: str = "-f", path_where: str = "-o",
@@ -74,14 +78,52 @@ def png_scale(scale: float | None = None, dpi: float | None = None) -> tuple[flo
     return scale, scale * CSS_DPI
 
 
-def to_png(svg: str | Callable[[], str], width: float, height: float, scale: float | None = None,
-           dpi: float | None = None) -> bytes:
-    """PNG bytes of `svg` (its size `width` x `height` in SVG units), with its DPI recorded (pHYs).
+def png_resolution(frame: Frame, layout_width: float, scale: float | None = None, dpi: float | None = None,
+                   width: int | None = None) -> tuple[float, float]:
+    """Pixels per SVG unit and the DPI the PNG records, for a figure `layout_width` units wide in `frame`.
+
+    At most one of `scale` (pixels per unit), `dpi` (at the frame's physical width, for frames that have
+    one: a slide is 13.333 inches, a column 3.3) and `width` (pixels); without them, the frame's own: a
+    slide's 1,280 px (960 for 4:3), a column's width at 300 dpi, a doc figure at scale 2.
+
+    >>> from attnviz.layout.frames import get_frame
+    >>> [round(n, 2) for n in png_resolution(get_frame("slide"), 640) + png_resolution(get_frame("column"), 330)]
+    [2.0, 96.0, 3.0, 300.0]
+    >>> [round(n, 2) for n in png_resolution(get_frame("slide"), 640, width=1920)]
+    [3.0, 144.0]
+    """
+    inches = frame.width_in
+    if width is not None:
+        if scale is not None or dpi is not None:
+            raise InputError("give a width, a scale or a DPI, not two of them", "width")
+        if isinstance(width, bool) or not isinstance(width, int) or width < 1:
+            raise InputError(f"expected a whole number of pixels, 1 or more, got {width!r}", "width")
+        scale = width / layout_width
+        return scale, width / inches if inches else scale * CSS_DPI
+    if not inches:
+        return png_scale(scale, dpi)
+    if scale is None and dpi is None:
+        pixels = frame.judged_px or PRINT_DPI * inches
+        return pixels / layout_width, pixels / inches
+    checked, _ = png_scale(scale, dpi)  # each in its range, not both
+    if dpi is not None:
+        return dpi * inches / layout_width, dpi
+    return checked, checked * layout_width / inches
+
+
+def pdf_scale(frame: Frame, layout_width: float) -> float:
+    """What a PDF page scales the figure by: 1 for a doc figure (a unit is 3/4 point), else so that the page
+    is the frame's physical width (a slide 13.333 × 7.5 inches, a column 3.3 inches wide)."""
+    return frame.width_in * CSS_DPI / layout_width if frame.width_in and layout_width else 1.0
+
+
+def to_png(svg: str | Callable[[], str], width: float, height: float, scale: float, dpi: float,
+           where: str = "scale") -> bytes:
+    """PNG bytes of `svg` (its size `width` x `height` in SVG units) at `scale` pixels per unit, with `dpi`
+    recorded (pHYs): both from `png_resolution`; `where` names the argument a PNG too large is blamed on.
 
     `svg` may be a function that returns the SVG, so that it is written only once the size is in budget."""
 
-    where = "scale" if dpi is None else "dpi"
-    scale, dpi = png_scale(scale, dpi)
     check_png(width, height, scale, where)
     svg = svg() if callable(svg) else svg
     _cairosvg()
@@ -94,8 +136,9 @@ def to_png(svg: str | Callable[[], str], width: float, height: float, scale: flo
     return _with_dpi(out.getvalue(), dpi)
 
 
-def to_pdf(svg: str, title: str | None = None) -> bytes:
-    """PDF bytes of `svg`: vector, text as text, titled, no creation date (same input, same bytes)."""
+def to_pdf(svg: str, title: str | None = None, scale: float = 1.0) -> bytes:
+    """PDF bytes of `svg`: vector, text as text, titled, no creation date (same input, same bytes); `scale`:
+    the page's size over the figure's (`pdf_scale`)."""
     _cairosvg()
     import cairocffi  # type: ignore[import-untyped]  # cairocffi ships no type hints
     from cairosvg.surface import PDFSurface
@@ -113,7 +156,7 @@ def to_pdf(svg: str, title: str | None = None) -> bytes:
     import io  # PNG and PDF only: kept off the SVG path's start-up
 
     out = io.BytesIO()
-    StablePDFSurface.convert(bytestring=svg.encode("utf-8"), write_to=out)
+    StablePDFSurface.convert(bytestring=svg.encode("utf-8"), write_to=out, scale=scale)
     return out.getvalue()
 
 

@@ -21,7 +21,7 @@ __all__ = ["escape", "math", "value_line", "prose", "typed_line"]
 
 _SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
             "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", "<": r"\textless{}",
-            ">": r"\textgreater{}", "|": r"\textbar{}", '"': r"\textquotedblright{}", "-": "-{}",
+            ">": r"\textgreater{}", "|": r"\textbar{}", '"': r"{\ttfamily\char34}", "-": "-{}",
             "\n": r"\ ", "\t": r"\ ", "\r": r"\ "}
 # Only glyphs of OT1, OML and OMS, which TeX Live has as Type 1 fonts: TS1 (textcomp) would be
 # bitmap fonts made by METAFONT at compile time.
@@ -31,7 +31,9 @@ _SYMBOLS = {"·": r"$\cdot$", "√": r"$\surd$", "≈": r"$\approx$", "≤": r"$
             "‘": "`", "’": "'", "–": "--", "—": "---", "\u00a0": "~", "ß": r"\ss{}", "ø": r"\o{}", "Ø": r"\O{}",
             "æ": r"\ae{}", "Æ": r"\AE{}", "œ": r"\oe{}", "Œ": r"\OE{}", "å": r"\aa{}", "Å": r"\AA{}",
             "ł": r"\l{}", "Ł": r"\L{}", "ı": r"\i{}", "¡": r"\textexclamdown{}", "¿": r"\textquestiondown{}",
-            "©": r"\copyright{}", "§": r"\S{}", "¶": r"\P{}", "£": r"\pounds{}"}
+            "©": r"\copyright{}", "§": r"\S{}", "¶": r"\P{}", "£": r"\pounds{}",
+            "⌊": r"$\lfloor$", "⌋": r"$\rfloor$", "⌈": r"$\lceil$", "⌉": r"$\rceil$",
+            "▁": r"\rule[-0.15ex]{0.5em}{0.08em}"}  # SentencePiece's word mark: a low bar
 # Accents LaTeX's OT1 encoding builds from a base letter: é is \'{e}.
 _ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~", "\u0327": "c",
             "\u030a": "r", "\u030c": "v", "\u0306": "u", "\u0304": "=", "\u0307": ".", "\u030b": "H"}
@@ -42,8 +44,9 @@ _GREEK.update({"Γ": "Gamma", "Δ": "Delta", "Θ": "Theta", "Λ": "Lambda", "Ξ"
                "Ψ": "Psi", "Ω": "Omega", "Σ": "Sigma"})
 
 
-def escape(text: str) -> str:
-    r"""`text` for LaTeX's text mode, every character kept or named.
+def escape(text: str, straight: bool = False) -> str:
+    r"""`text` for LaTeX's text mode, every character kept or named; `straight`: an apostrophe stays a
+    straight quote (a user's text: `it's` as typed), as a double quote always does.
 
     A character pdflatex has no glyph for (CJK, emoji) is written as its code point,
     `[U+732B]`, in typewriter type, so nothing is lost silently.
@@ -57,6 +60,8 @@ def escape(text: str) -> str:
     for ch in text:
         if ch in _SPECIAL:
             out.append(_SPECIAL[ch])
+        elif straight and ch == "'":
+            out.append(r"{\ttfamily\char13}")
         elif " " <= ch <= "~":
             out.append(ch)
         elif ch in _SYMBOLS:
@@ -82,7 +87,7 @@ def _accented(ch: str) -> str | None:
 
 # A subscript in braces holds letters, digits and commas (S_{1,2}): never a backslash, brace or `^^`,
 # so nothing read as notation can reach TeX as a command, even if user text were mistaken for notation.
-_TOKEN = re.compile(r"\d+(?:\.\d+)?|[A-Za-z]+(?:_\{[A-Za-z0-9,]*\}|_[A-Za-z0-9]+|\d+)?|[-+·/^()\[\],=≈√]|\s+")
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[A-Za-zℓ]+(?:_\{[A-Za-z0-9,]*\}|_[A-Za-z0-9]+|\d+)?|[-−+·/^()\[\],=≈√∞]|\s+")
 
 
 def math(text: str, inline: bool = False) -> str | None:
@@ -150,11 +155,11 @@ class _Parser:
 
     def sum(self, inline: bool) -> str:
         out = ""
-        if self.peek() in ("-", "≈"):
-            out = {"-": "-", "≈": r"\approx "}[self.take()]
+        if self.peek() in ("-", "−", "≈"):
+            out = {"-": "-", "−": "-", "≈": r"\approx "}[self.take()]
         out += self.product(inline)
-        while self.peek() in ("+", "-"):
-            out += self.take() + self.product(inline)
+        while self.peek() in ("+", "-", "−"):
+            out += {"−": "-"}.get(self.take(), self.tokens[self.n - 1]) + self.product(inline)
         return out
 
     def product(self, inline: bool) -> str:
@@ -187,6 +192,8 @@ class _Parser:
         token = self.take()
         if token[0].isdigit():
             return token
+        if token == "∞":
+            return r"\infty"
         if token == "√":
             return rf"\sqrt{{{self.take() if (after := self.peek()) and after.isdigit() else self._fail()}}}"
         if token[0].isalpha():
@@ -210,11 +217,14 @@ class _Parser:
 
 def _name(token: str) -> str:
     """`w31` -> `w_{31}`, `S_ij` -> `S_{ij}`, `Z_{2}` as is, `e` as is."""
-    match = re.fullmatch(r"([A-Za-z]+)(?:_\{([A-Za-z0-9,]*)\}|_([A-Za-z0-9]+)|(\d+))?", token)
+    match = re.fullmatch(r"([A-Za-zℓ]+)(?:_\{([A-Za-z0-9,]*)\}|_([A-Za-z0-9]+)|(\d+))?", token)
     assert match is not None  # a name token of `_TOKEN`, which has this form
     letters, subscript = match[1], match[2] or match[3] or match[4]
+    if len(letters) == 2 and letters[0].isupper() and letters[1] in "ijkt" and not subscript:
+        letters, subscript = letters[0], letters[1]  # `Qi·Kj`: Q_i, K_j
     if len(letters) > 1:  # the notation names things with one letter: `weights 1` is words and a value
         raise _NotMath
+    letters = r"\ell" if letters == "ℓ" else letters
     return f"{letters}_{{{subscript}}}" if subscript else letters
 
 
@@ -247,7 +257,7 @@ def value_line(line: str, inline: bool = False) -> str:
     return escape(prefix) + "".join(out)
 
 
-_MATHY = re.compile(r"[\d_^·/√=+]")
+_MATHY = re.compile(r"[\d_^·/√=+∞]")
 
 
 def prose(text: str) -> str:
@@ -266,6 +276,14 @@ def prose(text: str) -> str:
             space += word
             continue
         core = word.rstrip(".,;:")
+        if core.startswith(("(", "[")) and core.count(core[0]) > core.count(")]"[core[0] == "["]):
+            if formula is not None:  # a parenthesis opened in words, closed words later: text
+                out.append(f"${formula}$")
+                formula = None
+            out.append(escape(space + core[0]))
+            space, word, core = "", word[1:], core[1:]
+        while core.endswith((")", "]")) and core.count(core[-1]) > core.count("(["[core[-1] == "]"]):
+            core = core[:-1]  # closes a parenthesis opened words earlier: punctuation, as text
         tex = math(core) if core and _MATHY.search(core) else None
         if tex is None and core in ("=", "+", "≈"):
             tex = {"=": "=", "+": "+", "≈": r"\approx"}[core]
@@ -301,7 +319,7 @@ def typed_line(line: str, user: Sequence[tuple[int, int]], typeset: Callable[[st
     for start, stop in user:
         if start > at:
             out.append(typeset(line[at:start]))
-        out.append(escape(line[start:stop]))
+        out.append(escape(line[start:stop], straight=True))
         at = stop
     if at < len(line):
         out.append(typeset(line[at:]))

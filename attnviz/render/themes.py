@@ -4,9 +4,11 @@ Colours are written twice on purpose. Presentation attributes carry the chosen
 theme's colours, so a figure looks right where style sheets are blocked (a strict
 CSP) or unsupported (CairoSVG), and its text nodes are only its words. The page
 that inlines figures links `host_stylesheet()` (the Sphinx and MkDocs plugins do), which layers
-`var(--attnviz-NAME, <theme colour>)` on top, so a docs site can restyle any figure
+`var(--attnviz-NAME, <theme colour>)` on top (the theme's colour is the figure's private
+`--_attnviz-NAME`, set on its <svg>), so a docs site can restyle any figure
 by setting the custom properties. An `auto` figure carries its own scoped <style>
-(the dark colours under `prefers-color-scheme: dark`). The rules sit inside
+(its dark colours where the page says it is dark, `PAGE_TOGGLES`, else where the system does:
+`prefers-color-scheme: dark`; a site with another toggle names it, `dark_selector`). The rules sit inside
 `@supports` (renderers without custom properties skip them whole) and `:where()`
 (zero specificity, so a site's own rules still win).
 
@@ -23,7 +25,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 __all__ = ["THEMES", "THEME_NAMES", "Theme", "COLOUR_NAMES", "TEXT_COLOUR", "SHAPE_PAINT", "get_theme",
-           "stylesheet", "host_stylesheet", "surface_colours", "contrast_ratio", "luminance"]
+           "stylesheet", "host_stylesheet", "surface_colours", "contrast_ratio", "luminance", "PAGE_TOGGLES",
+           "check_dark_selector", "with_dark_selector"]
 
 #: The colour a text of each layout role is drawn in (a key of the theme's colours).
 TEXT_COLOUR = {
@@ -140,7 +143,18 @@ class Theme:
 
     name: str
     colours: dict[str, str]  # drawn as presentation attributes and as the custom properties' fallbacks
-    dark: dict[str, str] | None = None  # `auto` only: the colours under prefers-color-scheme: dark
+    dark: dict[str, str] | None = None  # `auto` only: the colours on a dark page (or system)
+    dark_selector: str | None = None  # `auto` only: the site's own toggle, dark inside it (else PAGE_TOGGLES)
+
+    @property
+    def key(self) -> str:
+        """What a figure keeps as its theme: the name, and a site's dark selector after a `;` (which no
+        selector holds), so composed panels, walkthrough steps and decks keep the selector too.
+
+        >>> THEMES["auto"].key, with_dark_selector("auto", "html.dark").key
+        ('auto', 'auto;html.dark')
+        """
+        return self.name if self.dark_selector is None else f"{self.name};{self.dark_selector}"
 
     def palettes(self) -> tuple[dict[str, str], ...]:
         """Every palette the theme can show (auto: light and dark), for checks such as contrast."""
@@ -158,13 +172,82 @@ THEME_NAMES = tuple(THEMES)
 
 
 def get_theme(name: str | Theme, where: str = "theme") -> Theme:
-    """The theme called `name`, or an InputError naming the choices."""
+    """The theme called `name` (or a `Theme.key`), or an InputError naming the choices."""
     if isinstance(name, Theme):
         return name
+    if isinstance(name, str) and ";" in name:
+        base, selector = name.split(";", 1)
+        return with_dark_selector(get_theme(base, where), selector)
     if name not in THEMES:
         choices = ", ".join(THEME_NAMES[:-1]) + " or " + THEME_NAMES[-1]
         raise InputError(f"unknown theme {name!r}; choose {choices}", where)
     return THEMES[name]
+
+
+#: The documentation themes' own light/dark toggles, which an `auto` figure follows (before the system's
+#: setting): Furo (`body[data-theme]`, "auto" there means the system's), PyData (`html[data-theme]`),
+#: MkDocs Material (`[data-md-color-scheme]`: slate is dark, default light) and JupyterLab.
+PAGE_TOGGLES = {
+    "light": ('html[data-theme="light"]', 'body[data-theme="light"]', '[data-md-color-scheme="default"]',
+              'body[data-jp-theme-light="true"]'),
+    "dark": ('html[data-theme="dark"]', 'body[data-theme="dark"]', '[data-md-color-scheme="slate"]',
+             'body[data-jp-theme-light="false"]'),
+}
+
+_SELECTOR_PUNCTUATION = frozenset("-_.#:[]()=*>+~,^$|\"' ")  # and letters and digits
+MAX_SELECTOR = 200
+
+
+def check_dark_selector(selector: object, where: str = "dark_selector") -> str:
+    """`selector` if it is a CSS selector (list) safe to write into a style sheet, else an InputError.
+
+    It is the page's text going into CSS, so only what selectors are made of passes: names, `#.:[]()`,
+    `=*^$|~` and combinators, balanced brackets and quotes; no `<`, `&`, braces, `;`, `@`, `/`, `\\` or
+    control characters (nothing that could end the rule, the style sheet or the SVG's <style>).
+
+    >>> check_dark_selector('html[data-mode="night"], .dark')
+    'html[data-mode="night"], .dark'
+    >>> try:
+    ...     check_dark_selector("x } body { color: red")
+    ... except InputError as err:
+    ...     print(err)
+    dark_selector: '}' cannot be in a selector; give one like html.dark or [data-theme="dark"]
+    """
+    hint = 'give one like html.dark or [data-theme="dark"]'
+    if not isinstance(selector, str) or not selector.strip():
+        raise InputError(f"expected a CSS selector; {hint}", where)
+    if len(selector) > MAX_SELECTOR:
+        raise InputError(f"a selector of at most {MAX_SELECTOR} characters, not {len(selector)}", where)
+    bad = next((c for c in selector if not (c.isalnum() or c in _SELECTOR_PUNCTUATION)), None)
+    if bad is not None:
+        shown = repr(bad) if bad.isprintable() else f"U+{ord(bad):04X}"
+        raise InputError(f"{shown} cannot be in a selector; {hint}", where)
+    depth: list[str] = []
+    quote = ""
+    for c in selector:
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c in "([":
+            depth.append(")" if c == "(" else "]")
+        elif c in ")]" and (not depth or depth.pop() != c):
+            raise InputError(f"unbalanced {c!r} in the selector; {hint}", where)
+    if quote or depth:
+        raise InputError(f"unclosed {quote or ('(' if depth[-1] == ')' else '[')!r} in the selector; {hint}", where)
+    return " ".join(selector.split())
+
+
+def with_dark_selector(theme: str | Theme, selector: str | None, where: str = "dark_selector") -> Theme:
+    """`theme` (which must be `auto`) dark inside `selector` and light elsewhere, in place of the page
+    toggles and the system's setting; None: `theme` as it is."""
+    theme = get_theme(theme)
+    if selector is None:
+        return theme
+    if theme.dark is None:
+        raise InputError(f"a dark selector is for theme 'auto' (the figure that follows the page), not {theme.name!r}",
+                         where)
+    return Theme(theme.name, theme.colours, theme.dark, check_dark_selector(selector, where))
 
 
 def surface_colours(palette: Mapping[str, str], rect_role: str) -> tuple[str, ...]:
@@ -180,25 +263,28 @@ def surface_colours(palette: Mapping[str, str], rect_role: str) -> tuple[str, ..
 def stylesheet(id_prefix: str, theme: Theme, font_faces: str = "") -> str:
     """The figure's own <style> text, or "" when it needs none (the usual case).
 
-    Only `auto` (its prefers-color-scheme rules must travel with the figure) and embedded fonts
+    Only `auto` (its page and system rules must travel with the figure) and embedded fonts
     (`font_faces`: @font-face and font-family rules) need one; every selector is scoped to
     `#id_prefix`. Other figures carry presentation attributes alone, so their text nodes are
     exactly their words; a page that inlines them restyles them through `host_stylesheet()`.
     """
     if not theme.dark and not font_faces:
         return ""
-    return _supported(font_faces + _theme_rules(f":where(#{id_prefix})", theme))
+    scope = f":where(#{id_prefix})"
+    return _supported(font_faces + _palettes(scope, theme) + _paint_rules(scope))
 
 
-def host_stylesheet() -> str:
+def host_stylesheet(dark_selector: str | None = None) -> str:
     """CSS for a docs site that inlines attnviz figures (the Sphinx and MkDocs plugins link it as attnviz.css).
 
     It exposes every figure's colours as `--attnviz-NAME` custom properties, each figure falling
     back to its own theme's colours (`data-attnviz-theme`), so `--attnviz-computed-fill: crimson`
     on any ancestor restyles the figures inside it. Zero specificity: a site's own rules win.
+    `dark_selector`: the site's own dark toggle, for its `auto` figures (`with_dark_selector`).
     """
-    return _supported("".join(_theme_rules(f":where(svg.attnviz[data-attnviz-theme={theme.name}])", theme)
-                              for theme in THEMES.values()))
+    themes = [with_dark_selector(theme, dark_selector) if theme.dark else theme for theme in THEMES.values()]
+    return _supported("".join(_palettes(f":where(svg.attnviz[data-attnviz-theme={theme.name}])", theme)
+                              for theme in themes) + _paint_rules(":where(svg.attnviz)"))
 
 
 def _supported(css: str) -> str:
@@ -206,15 +292,28 @@ def _supported(css: str) -> str:
     return "@supports (color: var(--attnviz-x)) {\n" + css + "}\n"
 
 
-def _theme_rules(scope: str, theme: Theme) -> str:
-    css = _rules(scope, theme.colours)
-    if theme.dark:
-        css += "@media (prefers-color-scheme: dark) {\n" + _rules(scope, theme.dark) + "}\n"
+def _palettes(scope: str, theme: Theme) -> str:
+    """The theme's colours as the figure's private properties (`--_attnviz-NAME`, set on the <svg> itself,
+    so no page's value reaches them), in cascade order: every rule has the same (zero) specificity, so
+    the last that matches wins. Light; for `auto`, dark under the system's setting, light inside a page's
+    light toggle, dark inside its dark one (with a site's own selector: dark inside it, light elsewhere)."""
+    css = _palette(scope, theme.colours)
+    if theme.dark and theme.dark_selector:
+        css += _palette(f":where({theme.dark_selector}) {scope}", theme.dark)
+    elif theme.dark:
+        css += "@media (prefers-color-scheme: dark) {\n" + _palette(scope, theme.dark) + "}\n"
+        css += _palette(f":where({', '.join(PAGE_TOGGLES['light'])}) {scope}", theme.colours)
+        css += _palette(f":where({', '.join(PAGE_TOGGLES['dark'])}) {scope}", theme.dark)
     return css
 
 
-def _rules(scope: str, palette: Mapping[str, str]) -> str:
-    colour = {name: f"var(--attnviz-{name}, {value})" for name, value in palette.items()}
+def _palette(scope: str, palette: Mapping[str, str]) -> str:
+    return f"{scope} {{ {'; '.join(f'--_attnviz-{name}: {palette[name]}' for name in COLOUR_NAMES)} }}\n"
+
+
+def _paint_rules(scope: str) -> str:
+    """Every role painted from the page's `--attnviz-NAME` if it sets one, else the figure's own colour."""
+    colour = {name: f"var(--attnviz-{name}, var(--_attnviz-{name}))" for name in COLOUR_NAMES}
     lines: list[str] = []
     by_colour: dict[str, list[str]] = {}
     for role, name in TEXT_COLOUR.items():

@@ -54,14 +54,22 @@ def tikz_styles() -> str:
     # A line wider than the layout measured it (code points written out, [U+0417]) shrinks to fit.
     fit = (r"\providecommand\attnvizfit[2]{\begingroup\setbox0=\hbox{#2}"
            r"\ifdim\wd0>#1\relax\resizebox{#1}{!}{\box0}\else\box0\fi\endgroup}")
-    return "\\tikzset{" + ",\n  ".join(styles) + "}\n" + fit + "\n"
+    # `<`, `>` (OML) and `|` (OMS) in sans text have no sans shape: take Computer Modern's math fonts, silently.
+    oml = (r"\DeclareFontFamily{OML}{cmss}{\skewchar\font'177}"
+           r"\DeclareFontShape{OML}{cmss}{m}{n}{<->ssub * cmm/m/it}{}"
+           r"\DeclareFontShape{OML}{cmss}{bx}{n}{<->ssub * cmm/b/it}{}"
+           r"\DeclareFontFamily{OMS}{cmss}{\skewchar\font'60}"
+           r"\DeclareFontShape{OMS}{cmss}{m}{n}{<->ssub * cmsy/m/n}{}"
+           r"\DeclareFontShape{OMS}{cmss}{bx}{n}{<->ssub * cmsy/b/n}{}")
+    return "\\tikzset{" + ",\n  ".join(styles) + "}\n" + fit + "\n" + oml + "\n"
 
 
-def picture(commands: Iterable[str], width: float, height: float) -> str:
-    """A tikzpicture of `commands` (strings) whose bounding box is exactly the `width` x `height` frame."""
+def picture(commands: Iterable[str], width: float, height: float, background: bool = True) -> str:
+    """A tikzpicture of `commands` (strings) whose bounding box is exactly the `width` x `height` frame,
+    on the theme's background (`background=False`: transparent, to lay over another picture)."""
     frame = rf"\useasboundingbox (0,0) rectangle ({fmt(width)},{fmt(height)});"
-    background = rf"\fill[attnviz-background] (0,0) rectangle ({fmt(width)},{fmt(height)});"
-    return "\\begin{tikzpicture}[attnviz]\n" + "\n".join([frame, background, *commands]) + "\n\\end{tikzpicture}"
+    fill = [rf"\fill[attnviz-background] (0,0) rectangle ({fmt(width)},{fmt(height)});"] if background else []
+    return "\\begin{tikzpicture}[attnviz]\n" + "\n".join([frame, *fill, *commands]) + "\n\\end{tikzpicture}"
 
 
 def tikz_items(layout: Layout) -> list[str]:

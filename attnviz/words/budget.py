@@ -148,8 +148,9 @@ def check_png(width: float, height: float, scale: float, where: str = "scale") -
     if max(pixels) > MAX_PIXELS_A_SIDE or pixels[0] * pixels[1] > PNG_PIXELS:
         limit = (f"the budget of {PNG_PIXELS:,} pixels" if max(pixels) <= MAX_PIXELS_A_SIDE
                  else f"{MAX_PIXELS_A_SIDE:,} a side, the most Cairo can draw")
-        raise InputError(f"the PNG would be {pixels[0]:,}x{pixels[1]:,} pixels, past {limit}: lower the scale or "
-                         f"DPI, export SVG, or draw less (--elide, --view mask, fewer tokens)", where)
+        lower = "the width" if where in ("width", "--width") else "the scale or DPI"
+        raise InputError(f"the PNG would be {pixels[0]:,}x{pixels[1]:,} pixels, past {limit}: lower {lower}, "
+                         f"export SVG, or draw less (--elide, --view mask, fewer tokens)", where)
 
 
 def check_pdf(width: float, height: float, where: str = "-f") -> None:

@@ -1,5 +1,10 @@
-"""A deck as LaTeX: a Beamer file (one frame whose overlays build the figure up in place) or a file of
-TikZ pictures to `\\input` into a paper. Both paint the deck's layouts with `backends.tikz`.
+"""A deck as LaTeX: a Beamer file (one frame per slide, its figure on the deck's geometry) or TikZ pictures
+to `\\input` into a paper (`tikz_document`, or `tikz_files`: one file per step and `\\attnvizstep{N}`).
+
+The figure is typeset once per part, not once per step: every version of each part of the figure (a cell
+pending, computed this step, computed before) is a TikZ picture saved in a box in the preamble, and each
+frame lays its versions over one another. pdflatex's time grows with the steps and the parts, never with
+their product.
 
 Formulas are the deck's own TeX. They are copied into the file only when they use the commands the
 page's formulas may use and their braces balance, so a spec cannot make pdflatex read or write files
@@ -10,21 +15,30 @@ from __future__ import annotations
 
 import re
 
-from ...render.tex_escape import escape, prose, typed_line
-from ...words.user_text import user_spans
-from ...render.tikz import colour_definitions, picture, tikz_items, tikz_styles
 from ...numbers.exact import InputError
+from ...render.svg import fmt
+from ...render.tex_escape import escape, prose, typed_line
+from ...render.tikz import colour_definitions, picture, tikz_items, tikz_styles
+from ...words.user_text import user_spans
 from ..mathml import check_tex
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Sequence
 
-    from .model import Deck
+    from ...layout.items import Layout
+    from .model import Deck, Slide
 
-__all__ = ["beamer_document", "tikz_document", "safe_formula", "built_up"]
+__all__ = ["beamer_document", "tikz_document", "tikz_files", "safe_formula", "shared_parts", "PAPER_PT",
+           "beamer_sentence"]
 
 _ESCAPE = re.compile(r"\\.", re.S)
+#: Beamer's paper, in points: 160 × 90 mm (16:9) and 128 × 96 mm (4:3). A slide's points scale to it.
+PAPER_PT = {"16:9": (160 * 72 / 25.4, 90 * 72 / 25.4), "4:3": (128 * 72 / 25.4, 96 * 72 / 25.4)}
+#: The attnviz colours that follow the Beamer theme in the light theme (the others keep attnviz's).
+_THEMED = {"text": "fg", "background": "bg", "computed-fill": "structure.fg!22!bg",
+           "computed-stroke": "structure.fg!85!black", "computed-text": "fg", "badge-fill": "structure.fg!8!bg",
+           "badge-stroke": "structure.fg!45!bg", "badge-text": "structure.fg", "band-fill": "structure.fg!6!bg"}
 
 
 def safe_formula(tex: str) -> str | None:
@@ -52,109 +66,198 @@ def safe_formula(tex: str) -> str | None:
 
 
 def _formula(tex: str | None) -> str:
-    """A formula that shrinks to fit the column when it is wider (a long softmax row)."""
-    safe = tex and safe_formula(tex)
+    """The formula under the sentences (the deck checked its parts fit the column), or the TeX as text
+    when it is unsafe."""
     if not tex:
         return ""
+    safe = safe_formula(tex)
     if not safe:
-        return rf"\texttt{{{escape(tex)}}}"
-    return (r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{$\displaystyle " + safe + "$}")
+        return rf"\par\texttt{{{escape(tex)}}}"
+    # In-line math in display style: TeX may break it after an `=` or `+`, and after `,\quad` here.
+    breakable = safe.replace(r",\quad", r",\quad\allowbreak ").replace(r",\ ", r",\ \allowbreak ")
+    return r"\par\smallskip$\displaystyle " + breakable + "$"
 
 
-def _overlays(steps: Iterable[int]) -> str:
-    """`1-3,5`: Beamer's overlay list for a set of 1-based step numbers."""
-    runs: list[list[int]] = []
-    for n in sorted(steps):
-        if runs and n == runs[-1][1] + 1:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n])
-    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+_MATH = re.compile(r"(?<!\\)\$(.+?)(?<!\\)\$", re.S)
 
 
-def built_up(item_lists: Sequence[Sequence[str]]) -> list[str]:
-    """One picture's commands for every step: items every step draws alike are drawn once; the
-    others under `\\only<steps>`, so what does not change never moves. `item_lists`: each step's
-    items (strings), position by position the same parts of the figure."""
-    if len({len(items) for items in item_lists}) != 1:  # not one figure: each step drawn whole
-        return [rf"\only<{n}>{{" + "\n".join(items) + "}" for n, items in enumerate(item_lists, 1)]
-    commands: list[str] = []
-    for versions in zip(*item_lists):
-        if len(set(versions)) == 1:
-            commands.append(versions[0])
-            continue
-        steps: dict[str, list[int]] = {}
-        for n, version in enumerate(versions, 1):
-            steps.setdefault(version, []).append(n)
-        commands += [rf"\only<{_overlays(ns)}>{{" + version + "}" for version, ns in steps.items() if version]
-    return commands
+def beamer_sentence(sentence: str) -> str:
+    r"""A sentence for a slide: the user's spans escaped, attnviz's notation as math in display style
+    (fractions and their exponents stay above the floor).
+
+    >>> beamer_sentence("so S_{1,1} = 1.")
+    'so $\\displaystyle S_{1,1} = 1$.'
+    """
+    return _MATH.sub(lambda m: rf"$\displaystyle {m[1]}$", typed_line(sentence, user_spans(sentence), prose))
+
+
+def shared_parts(layouts: Sequence[Layout]) -> tuple[list[str], list[list[int]]]:
+    """Every distinct version of every part of the figures, as TikZ pictures the frame's size (`parts`), and
+    for each layout the indices of the parts it draws, in drawing order (parts every layout draws alike
+    come first, joined into one picture)."""
+    width, height = layouts[0].width, layouts[0].height
+    items = [tikz_items(layout) for layout in layouts]
+    same = len({len(one) for one in items}) == 1
+    shared = {n for n, versions in enumerate(zip(*items)) if len(set(versions)) == 1} if same else set()
+    parts = [picture([items[0][n] for n in sorted(shared)], width, height)] if shared else []
+    index: dict[str, int] = {}
+    uses: list[list[int]] = []
+    for one in items:
+        drawn = [0] if shared else []
+        for position, item in enumerate(one):
+            if position in shared or not item:
+                continue
+            if item not in index:
+                index[item] = len(parts)
+                parts.append(picture([item], width, height, background=False))
+            drawn.append(index[item])
+        uses.append(drawn)
+    return parts, uses
+
+
+def _colours(theme: str) -> list[str]:
+    """The figure's colours: attnviz's theme, and in the light theme the Beamer theme's structure colour for
+    the highlight and its text and background colours, unless the preamble defines them first (a user's
+    `\\colorlet{attnviz-computed-fill}{orange}` anywhere before `\\begin{document}` wins)."""
+    lines = colour_definitions(theme).rstrip("\n").split("\n")
+    if theme != "light":
+        return lines
+    fixed = [line for line in lines if not any(f"{{attnviz-{name}}}" in line for name in _THEMED)]
+    themed = "".join(rf"\@ifundefinedcolor{{attnviz-{name}}}{{\colorlet{{attnviz-{name}}}{{{colour}}}}}{{}}"
+                     for name, colour in _THEMED.items())
+    return [*fixed, r"\makeatletter\AtBeginDocument{\usebeamercolor{structure}\usebeamercolor{normal text}%",
+            themed + r"}\makeatother"]
+
+
+def _frame(slide: Slide, figure: str, size: tuple[float, float], text_w: float) -> list[str]:
+    body = r"\par\medskip ".join(beamer_sentence(p) for p in slide.paragraphs) + _formula(slide.formula)
+    notes = r"\par ".join(typed_line(note, user_spans(note), prose) for note in slide.notes)
+    return [
+        rf"\begin{{frame}}{{{escape(slide.heading)}}}",
+        r"\begin{columns}[T,onlytextwidth]",
+        rf"\begin{{column}}{{{fmt(size[0])}pt}}",
+        rf"\resizebox{{{fmt(size[0])}pt}}{{{fmt(size[1])}pt}}{{{figure}}}",
+        r"\end{column}",
+        rf"\begin{{column}}{{{fmt(text_w)}pt}}",
+        r"\raggedright\small " + body,
+        r"\end{column}",
+        r"\end{columns}",
+        rf"\note{{\scriptsize\textbf{{{escape(slide.heading)}}}\par {notes}}}",
+        r"\end{frame}",
+    ]
+
+
+#: Each part of the figure typeset once: with pdfTeX a form XObject (a page draws it by reference), else a box.
+_SAVING = [
+    r"\makeatletter",
+    r"\ifdefined\pdfxform",
+    r"\newcommand\attnvizsave[2]{\setbox0=\hbox{#2}\immediate\pdfxform0",
+    r"  \expandafter\xdef\csname attnviz@#1\endcsname{\noexpand\pdfrefxform\the\pdflastxform\relax}}",
+    r"\else",
+    r"\newcommand\attnvizsave[2]{\expandafter\newsavebox\csname attnviz@box@#1\endcsname",
+    r"  \expandafter\sbox\csname attnviz@box@#1\endcsname{#2}%",
+    r"  \expandafter\xdef\csname attnviz@#1\endcsname{\noexpand\usebox",
+    r"  \expandafter\noexpand\csname attnviz@box@#1\endcsname}}",
+    r"\fi",
+    r"\newcommand\attnvizuse[1]{\csname attnviz@#1\endcsname}",
+    r"\makeatother",
+]
 
 
 def beamer_document(deck: Deck) -> str:
-    """The deck as a Beamer file (16:9): a title frame, then one frame whose overlays are the steps."""
+    """The deck as a Beamer file: an optional title frame, then one frame per slide. Compile with pdflatex;
+    handouts (`\\documentclass[handout]`) and note pages (`\\setbeameroption{show notes}`) work as usual."""
+    shape = deck.geometry
+    paper_w, paper_h = PAPER_PT[deck.aspect]
+    scale = paper_w / shape.width
     layouts = deck.layouts()
-    width, height = layouts[0].width, layouts[0].height
-    figure = picture(built_up([tikz_items(layout) for layout in layouts]), width, height)
-    # Fit the figure in its column: by width if it is wider than the column's shape, else by height.
-    size = r"{\linewidth}{!}" if width / height > 1.1 else r"{!}{0.84\textheight}"
-    titles = "".join(rf"\only<{n}>{{{escape(slide.heading)}}}" for n, slide in enumerate(deck.slides, 1))
-    texts: list[str] = []
-    notes: list[str] = []
-    for n, slide in enumerate(deck.slides, 1):
-        # a user's text (a document's paragraph, a token label) is escaped; only attnviz's sentences are typeset
-        body = r"\par\medskip ".join(typed_line(p, user_spans(p), prose) for p in slide.paragraphs)
-        formula = _formula(slide.formula)
-        texts.append(rf"\only<{n}>{{\footnotesize {body}" + (rf"\par\bigskip {formula}" if formula else "") + "}")
-        notes.append(rf"\note<{n}>{{{escape(' '.join(slide.paragraphs))}}}")
+    parts, uses = shared_parts(layouts)
+    boxes = [rf"\attnvizsave{{{_name(n)}}}{{{part}}}" for n, part in enumerate(parts)]
+    figure_size = (shape.figure.w * scale, shape.figure.h * scale)
+    text_w = shape.text.w * scale
+    margin = shape.figure.x * scale
+    frames: list[str] = []
+    if deck.title_page is not None:
+        frames += [r"\begin{frame}", r"\titlepage", r"\end{frame}"]
+    for slide, used in zip(deck.slides, uses):
+        figure = "".join(rf"\rlap{{\attnvizuse{{{_name(n)}}}}}" for n in used[:-1])
+        figure += rf"\attnvizuse{{{_name(used[-1])}}}" if used else ""
+        frames += _frame(slide, figure, figure_size, text_w)
+    page = deck.title_page
     lines = [
-        "% attnviz: a Beamer deck; compile with pdflatex. Colours are defined once, below: edit them to restyle.",
-        r"\documentclass[aspectratio=169]{beamer}",
+        "% attnviz: a Beamer deck; compile with pdflatex. Colours are defined once, below: \\colorlet any",
+        "% attnviz-* colour in the preamble to restyle. Handouts: \\documentclass[handout,...]; notes: show notes.",
+        rf"\documentclass[aspectratio={deck.aspect.replace(':', '')},11pt]{{beamer}}",
         r"\usepackage{amsmath, amssymb, bm}",  # every command a page's formula may use (mathml.TEX_COMMANDS)
         r"\usepackage{tikz}",
         r"\DeclareMathOperator*{\argmax}{arg\,max}",
         r"\DeclareMathOperator*{\argmin}{arg\,min}",
         r"\setbeamertemplate{navigation symbols}{}",
-        colour_definitions(deck.theme).rstrip("\n"),
+        r"\usefonttheme[onlymath]{serif}",  # Computer Modern math: sans math has no OML/cmss font
+        rf"\setbeamersize{{text margin left={fmt(margin)}pt, text margin right={fmt(margin)}pt}}",
+        *_colours(deck.theme),
         tikz_styles().rstrip("\n"),
-        rf"\title{{{escape(deck.title)}}}",
-        rf"\subtitle{{{escape(deck.heading)}}}",
-        r"\date{}",
+        *_SAVING,
+        rf"\title{{{escape(page.title if page else deck.title)}}}",
+        rf"\subtitle{{{escape(page.subtitle if page else deck.heading)}}}",
+        rf"\author{{{escape(page.author) if page else ''}}}",
+        rf"\date{{{escape(page.date) if page else ''}}}",
         r"\begin{document}",
-        r"\begin{frame}",
-        r"\titlepage",
-        r"\end{frame}",
-        r"\begin{frame}",
-        rf"\frametitle{{{titles}}}",
-        r"\begin{columns}[T]",
-        r"\begin{column}{0.52\textwidth}",
-        r"\centering\resizebox" + size + "{%",
-        figure + "}",
-        r"\end{column}",
-        r"\begin{column}{0.44\textwidth}",
-        *texts,
-        r"\end{column}",
-        r"\end{columns}",
-        *notes,
-        r"\end{frame}",
+        *boxes,
+        *frames,
         r"\end{document}",
     ]
     return "\n".join(lines) + "\n"
 
 
-def tikz_document(deck: Deck) -> str:
-    """The deck's figures as TikZ pictures, one per step, to `\\input` into a document that loads tikz
-    and amsmath. Colours use `\\providecolor`: a colour the document defines first wins."""
-    layouts = deck.layouts()
-    header = [
+def _name(n: int) -> str:
+    """A box's name: TeX control sequences are letters only (0 -> a, 25 -> z, 26 -> ba)."""
+    letters = ""
+    while True:
+        letters = chr(ord("a") + n % 26) + letters
+        n //= 26
+        if not n:
+            return letters
+
+
+def _header(deck: Deck) -> list[str]:
+    return [
         "% attnviz: TikZ figures. \\input this file into a document whose preamble loads tikz and amsmath;",
         "% scale a figure with \\resizebox{\\linewidth}{!}{\\input{this-file}}. Restyle: define a colour,",
         "% e.g. \\definecolor{attnviz-computed-fill}{HTML}{FDE68A}, before the \\input.",
         colour_definitions(deck.theme, "providecolor").rstrip("\n"),
         tikz_styles().rstrip("\n"),
     ]
-    pictures = []
-    for n, (slide, layout) in enumerate(zip(deck.slides, layouts), 1):
-        heading = " ".join(slide.heading.split())
-        pictures.append(f"% step {n}: {heading}\n" + picture(tikz_items(layout), layout.width, layout.height))
+
+
+def _pictures(deck: Deck) -> list[tuple[Slide, str]]:
+    """Each step's picture (continuation slides share their step's)."""
+    return [(slide, picture(tikz_items(layout), layout.width, layout.height))
+            for slide, layout in zip(deck.slides, deck.layouts()) if slide.kind == "step"]
+
+
+def tikz_document(deck: Deck) -> str:
+    """The deck's figures as TikZ pictures, one per step, to `\\input` into a document that loads tikz
+    and amsmath. Colours use `\\providecolor`: a colour the document defines first wins."""
+    pictures = [f"% step {slide.step}: {' '.join(slide.heading.split())}\n" + drawn for slide, drawn in _pictures(deck)]
     separator = "%\n\\par\\medskip\\noindent\n"
-    return "\n".join(header) + "\n" + separator.join(pictures) + "%\n"
+    return "\n".join(_header(deck)) + "\n" + separator.join(pictures) + "%\n"
+
+
+def tikz_files(deck: Deck, folder: str) -> dict[str, str]:
+    r"""One file per step (`step-3.tex`) and `steps.tex`, which defines the colours and styles once and
+    `\attnvizstep[width]{N}`: step N's picture at `width` (default `\linewidth`), e.g. in a two-column
+    paper `\input{DIR/steps}` then `\attnvizstep[\columnwidth]{3}`."""
+    files: dict[str, str] = {}
+    for slide, drawn in _pictures(deck):
+        heading = " ".join(slide.heading.split())
+        files[f"{folder}/step-{slide.step}.tex"] = f"% attnviz step {slide.step}: {heading}\n{drawn}%\n"
+    where = folder.rstrip("/") + "/"
+    if not re.fullmatch(r"[A-Za-z0-9._/-]+", where):
+        raise InputError("the folder's name goes into \\input: use letters, digits and . _ - / only", f"-o {folder}")
+    macro = [*_header(deck),
+             rf"\providecommand\attnvizdir{{{where}}}",
+             r"\providecommand\attnvizstep[2][\linewidth]{\resizebox{#1}{!}{\input{\attnvizdir step-#2}}}",
+             f"% steps: {', '.join(str(slide.step) for slide, _ in _pictures(deck))}"]
+    files[f"{folder}/steps.tex"] = "\n".join(macro) + "\n"
+    return files

@@ -14,7 +14,6 @@ from pathlib import PurePath
 from ...io.atomic import folder_lock, write_tree_atomic
 from ...layout.items import Group, Text
 from ...numbers.exact import InputError
-from ...render.raster import to_pdf
 from ...render.svg import fmt, render_svg
 from ...render.xml import escape_text
 from ...words.budget import check_deck, check_shapes, drawable_chars
@@ -53,7 +52,7 @@ DEFAULT_PATHS = {"beamer": "out/slides.tex", "tikz": "out/slides-tikz.tex", "rev
                  "pptx": "out/slides.pptx", "pdf": "out/slides.pdf", "svg-animated": "out/slides.svg"}
 _BY_EXTENSION = {"tex": "beamer", "pptx": "pptx", "pdf": "pdf", "svg": "svg-animated"}
 _EXTENSIONS = {"beamer": "tex", "tikz": "tex", "pptx": "pptx", "pdf": "pdf", "svg-animated": "svg"}
-STEP_SECONDS = 3  # how long an animated SVG shows each step
+STEP_SECONDS = 3  # how long an animated SVG shows each step, unless the deck says (Deck.step_seconds)
 SLIDE_W, SLIDE_H = 12192000, 6858000  # a 16:9 PowerPoint slide (13.333 x 7.5 inches) in EMU
 
 
@@ -90,6 +89,12 @@ def deck_files(deck: Deck, format: str, path: str) -> Files:
         files = revealjs_files(deck, path)
         files[os.path.join(path, DECK_MARKER)] = "A reveal.js deck written by attnviz slides.\n"
         return files
+    if format == "tikz" and (path.endswith("/") or os.path.isdir(path)):
+        from .beamer import tikz_files  # as below: loaded only for LaTeX
+
+        tikz: Files = {}
+        tikz.update(tikz_files(deck, path.rstrip("/") or "/"))
+        return tikz
     if format in ("beamer", "tikz"):
         from .beamer import beamer_document, tikz_document  # as above: loaded only for LaTeX
 
@@ -136,16 +141,10 @@ def _step_svgs(deck: Deck) -> list[str]:
 
 
 def pdf_bytes(deck: Deck) -> bytes:
-    """One PDF, a page per step, every page the frame's size: each step's SVG through Cairo, joined by pypdf."""
-    pypdf = _need("pypdf", "PDF decks")
-    writer = pypdf.PdfWriter()
-    for svg in _step_svgs(deck):
-        writer.append(pypdf.PdfReader(io.BytesIO(to_pdf(svg))))
-    writer.add_metadata({"/Title": deck.title, "/Producer": "attnviz"})
-    writer._ID = None  # same deck, same bytes: no random file identifier
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+    """One PDF, a page per slide, 13.333 × 7.5 in (`pdf.pdf_deck`)."""
+    from .pdf import pdf_deck  # each format's writer loads only when chosen: start-up stays small
+
+    return pdf_deck(deck)
 
 
 def animated_svg(deck: Deck) -> str:
@@ -154,11 +153,12 @@ def animated_svg(deck: Deck) -> str:
     layouts, svgs = deck.layouts(), _step_svgs(deck)
     n = len(svgs)
     width, height = fmt(layouts[0].width), fmt(layouts[0].height)
-    cycle = n * STEP_SECONDS
+    seconds = deck.step_seconds  # --step-seconds (default STEP_SECONDS)
+    cycle = fmt(n * seconds)
     # %-formatting: CSS is all braces, which f-strings would double
     css = [".attnviz-step { visibility: hidden; animation: attnviz-steps %ss step-end infinite }" % cycle,  # noqa: UP031
            "@keyframes attnviz-steps { 0%% { visibility: visible } %s%% { visibility: hidden } }" % fmt(100 / n)]  # noqa: UP031
-    css += [f".attnviz-step-{k} {{ animation-delay: {(k - 1) * STEP_SECONDS}s }}" for k in range(2, n + 1)]
+    css += [f".attnviz-step-{k} {{ animation-delay: {fmt((k - 1) * seconds)}s }}" for k in range(2, n + 1)]
     css.append("@media (prefers-reduced-motion: reduce) { .attnviz-step { animation: none } "
                f".attnviz-step-{n} {{ visibility: visible }} }}")
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" class="attnviz-deck" role="img" '

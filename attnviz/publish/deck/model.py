@@ -1,20 +1,31 @@
 """Decks: the steps of a document, a walkthrough or a figure's highlights, as slides that share one frame.
 
-A deck is data: a title and slides, each slide a heading, its sentences, a TeX formula and the
-figure of that step. Every backend (`slides`) paints the slides' layouts, all at the deck's
-`frame` size, so the grid, captions and labels of one deck never move from step to step.
+A deck is data: a title, an optional title slide, and slides, each a title, the sentences that fit on it
+at 20 pt, a TeX formula (when the sentences do not say it already), the notes (everything, exactly) and
+the figure of that step. Every slide has the deck's `geometry`: a title band, the figure's region and a
+text column, in points on a 13.333-inch slide (16:9 or 4:3). Each figure is laid out for its region
+(the frame `layout.frames.DECK_FRAMES` names), all at one size, so nothing moves from step to step.
+Text that does not fit moves to a continuation slide or to the notes; it is never set smaller.
 """
 
 from __future__ import annotations
 
+import copy
+import re
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from ...figures.api import Figure
+from ...layout.frames import DECK_FRAMES, fit_to_frame, get_frame
+from ...numbers.exact import InputError
 from ...words.a11y import figure_sentence
-from ...words.figure_text import at_step
+from ...words.figure_text import FigureText, at_step
 from ...words.highlight import Highlight
+from ...words.user_text import Line, user_spans
 from ..document import Section, build_figures, make_document
 from ..walkthrough.scores import walkthrough
+from .formats import STEP_SECONDS
+from .slide_text import LINE, TEXT_PT, formula_shown_in, line_count, lines_of, title_lines, unicode_math, unicode_prose
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -24,44 +35,132 @@ if TYPE_CHECKING:
     from ...engine.attention import Attention
     from ...figures.api import Drawable
     from ...layout.figure import Layout
+    from ...layout.frames import Frame
+    from ...layout.mask_map import MapText
     from ...typing import ThemeName
-    from ...words.figure_text import FigureText
     from ..document import Document
 
-__all__ = ["Slide", "Deck", "from_sections", "from_document", "from_walkthrough", "from_highlights",
-           "PPTX_MAX_TITLE"]
+__all__ = ["Slide", "Deck", "TitlePage", "Box", "Geometry", "ASPECTS", "STEP_SECONDS", "geometry", "parse_steps",
+           "from_sections", "from_document", "from_walkthrough", "from_highlights", "PPTX_MAX_TITLE"]
 
 #: A PowerPoint file's title property holds at most 255 characters (python-pptx refuses more); attnviz's
 #: titles may have 300, so a PowerPoint deck's title is checked against this where it is known.
 PPTX_MAX_TITLE = 255
+ASPECTS = ("16:9", "4:3")
+_CONTINUED = " (continued)"
+_IN_NOTES = "Its full values are in the figure and the speaker notes."
+
+
+@dataclass(frozen=True)
+class Box:
+    """A region of a slide, in points from its top-left corner."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Where a slide's parts go, in points: the slide (13.333 × 7.5 in, or 10 × 7.5 in), its title band,
+    the figure's region (laid out for the frame `frame`) and the text column beside it."""
+
+    aspect: str
+    width: float
+    height: float
+    title: Box
+    figure: Box
+    text: Box
+    frame: str  # the figure region's frame (layout.frames.DECK_FRAMES)
+
+    @property
+    def width_in(self) -> float:
+        """The slide's width in inches (13.333 or 10)."""
+        return self.width / 72
+
+
+def geometry(aspect: str = "16:9") -> Geometry:
+    """The slide geometry of `aspect` ("16:9" or "4:3"), or an InputError naming the choices."""
+    if not isinstance(aspect, str) or aspect not in ASPECTS:
+        raise InputError(f"unknown aspect {aspect!r:.40}; choose 16:9 or 4:3", "aspect")
+    frame = DECK_FRAMES["slide-figure" if aspect == "16:9" else "slide-4:3-figure"]
+    margin, gap, top = 28.8, 21.6, 100.8
+    width, height = (960.0, 540.0) if aspect == "16:9" else (720.0, 540.0)
+    figure_w, figure_h = frame.width_in * 72, (frame.height_in or 0) * 72
+    text_x = margin + figure_w + gap
+    return Geometry(aspect, width, height, title=Box(margin, 14.4, width - 2 * margin, top - 14.4 - 7.2),
+                    figure=Box(margin, top, figure_w, figure_h),
+                    text=Box(text_x, top, width - margin - text_x, figure_h),
+                    frame=frame.name)
+
+
+@dataclass(frozen=True)
+class TitlePage:
+    """A deck's title slide (off unless asked for): its title, subtitle, author and date."""
+
+    title: str
+    subtitle: str = ""
+    author: str = ""
+    date: str = ""
 
 
 @dataclass(frozen=True)
 class Slide:
-    """One step of a deck: its heading, sentences, formula and figure."""
+    """One slide: its title, the sentences and formula shown on it, its notes and its figure.
+
+    `paragraphs`: what the slide shows (attnviz's notation, typeset by each format; a user's spans kept);
+    `formula`: TeX shown under them, or None (None also when the sentences already say it: shown once);
+    `notes`: the speaker notes, every sentence and value of the step whether or not it fits;
+    `kind`: "step", "continued" (the rest of a step's sentences, same figure) or "intro"."""
 
     heading: str
-    paragraphs: tuple[str, ...]  # the step's sentences, also the speaker notes
+    paragraphs: tuple[str, ...]
     formula: str | None  # TeX, or None
-    figure: Drawable  # an attnviz.Figure
+    figure: Drawable  # an attnviz.Figure, laid out for the deck's figure region
     name: str  # "01-score-of-q1-and-k1": unique within the deck, used for ids and file names
+    notes: tuple[str, ...] = ()
+    kind: str = "step"
+    step: int = 0  # the step's number in its document (1-based; 0: the intro)
 
 
 @dataclass(frozen=True)
 class Deck:
-    """A title and slides, every slide drawn at the deck's one frame size (`layouts`)."""
+    """Slides on one geometry, every figure drawn at the deck's one frame size (`layouts`)."""
 
-    title: str  # the series or document title: the title slide's first line
-    heading: str  # what the deck is about: the title slide's second line
+    title: str  # the series or document title
+    heading: str  # what the deck is about
     slides: tuple[Slide, ...]
     lang: str = "en"  # the language of its words, for the reveal.js page
+    aspect: str = "16:9"
+    title_page: TitlePage | None = None  # None: no title slide
+    step_seconds: float = STEP_SECONDS
+
+    @property
+    def geometry(self) -> Geometry:
+        """Where each slide's title, figure and text go."""
+        return geometry(self.aspect)
+
+    @property
+    def frame(self) -> Frame:
+        """The figure region's frame: what every slide's figure is laid out for."""
+        return get_frame(self.geometry.frame)
 
     def layouts(self) -> list[Layout]:
-        """Each slide's layout, every one the deck's frame size (the largest step's), top-left aligned."""
-        layouts = [slide.figure.layout() for slide in self.slides]
-        width = max(layout.width for layout in layouts)
-        height = max(layout.height for layout in layouts)
-        return [replace(layout, width=width, height=height) for layout in layouts]
+        """Each slide's layout: all one size, with exactly the figure region's aspect (content centred)."""
+        return list(self._layouts)
+
+    @cached_property
+    def _layouts(self) -> tuple[Layout, ...]:
+        by_figure: dict[int, Layout] = {}
+        for slide in self.slides:
+            if id(slide.figure) not in by_figure:
+                by_figure[id(slide.figure)] = slide.figure.layout()
+        width = max(layout.width for layout in by_figure.values())
+        height = max(layout.height for layout in by_figure.values())
+        fitted = {key: fit_to_frame(replace(layout, width=width, height=height), self.frame)
+                  for key, layout in by_figure.items()}
+        return tuple(fitted[id(slide.figure)] for slide in self.slides)
 
     @property
     def theme(self) -> str:
@@ -69,31 +168,227 @@ class Deck:
         return self.slides[0].figure.theme
 
 
-def from_sections(document: Document, figures: Sequence[Drawable]) -> Deck:
-    """A slide per section of `document`, with its figure (any series: a page's, a walkthrough's)."""
-    slides = tuple(Slide(section.heading, section.paragraphs, section.formula, fig, section.name)
-                   for section, fig in zip(document.sections, figures, strict=True))
-    return Deck(title=document.title or document.heading, heading=document.heading, slides=slides, lang=document.lang)
+def parse_steps(text: str, count: int, where: str = "steps") -> tuple[int, ...]:
+    """`1-3,7,10` as step numbers (1-based, sorted, each once), checked against `count` steps.
+
+    >>> parse_steps("1-3,7, 10", 12)
+    (1, 2, 3, 7, 10)
+    """
+    numbers: set[int] = set()
+    for part in text.split(","):
+        match = re.fullmatch(r"(?a)\s*(\d{1,6})\s*(?:-\s*(\d{1,6})\s*)?", part)
+        if not match:
+            raise InputError(f"expected step numbers such as 1-3,7,10, got {part.strip()[:40]!r}", where)
+        first, last = int(match[1]), int(match[2] or match[1])
+        if not 1 <= first <= last <= count:
+            span = f"{first}-{last}" if match[2] else str(first)
+            reason = "runs backwards" if first > last else f"is outside the deck's steps 1-{count}"
+            raise InputError(f"step {span} {reason}", where)
+        numbers.update(range(first, last + 1))
+    return tuple(sorted(numbers))
 
 
-def from_document(document: Document, name: str = "<document>") -> Deck:
-    """A slide per section of a `document.Document`, each with its section's highlight."""
-    return from_sections(document, build_figures(document, name))
+def _slice(text: str, start: int, stop: int) -> str:
+    """`text[start:stop]`, keeping the user's spans inside it."""
+    spans = tuple((max(a, start) - start, min(b, stop) - start) for a, b in user_spans(text) if a < stop and b > start)
+    return Line(text[start:stop], spans) if spans else text[start:stop]
 
 
-def from_walkthrough(fig: Figure) -> Deck:
+def _sentences(paragraph: str) -> list[str]:
+    """A paragraph split after each sentence's full stop (user spans kept)."""
+    cuts = [0] + [match.end() for match in re.finditer(r"(?<=[.!?])\s+(?=[A-Z])", paragraph)] + [len(paragraph)]
+    out = []
+    for a, b in zip(cuts, cuts[1:]):
+        while a < b and paragraph[a].isspace():
+            a += 1
+        while b > a and paragraph[b - 1].isspace():
+            b -= 1
+        if a < b:
+            out.append(_slice(paragraph, a, b))
+    return out
+
+
+def _title(heading: str, width: float) -> tuple[str, bool]:
+    """The heading as the slide's title (shortened with … when it needs more than two lines at 22 pt)
+    and whether it was shortened."""
+    if title_lines(heading, width) is not None:
+        return heading, False
+    cut = len(heading)
+    while cut > 1 and title_lines(_slice(heading, 0, cut).rstrip() + "…", width) is None:
+        cut = max(1, cut - max(1, cut // 8))
+    return _slice(heading, 0, cut).rstrip() + "…", True
+
+
+def _pages(heading: str, paragraphs: Sequence[str], formula: str | None, box: Box
+           ) -> tuple[list[tuple[list[str], str | None]], bool]:
+    """The step's text in pages of the text column: ([sentences], formula) each, and whether some text is
+    only in the notes (a word or formula wider than the column)."""
+    budget = int(box.h // (TEXT_PT * LINE))
+    pages: list[tuple[list[str], str | None]] = [([], None)]
+    used, hidden = 0, False
+
+    def place(lines: int) -> None:
+        nonlocal used
+        if used and used + lines > budget:
+            pages.append(([], None))
+            used = 0
+        used += lines
+
+    for paragraph in paragraphs:
+        for n, sentence in enumerate(_sentences(paragraph)):
+            lines = lines_of(unicode_prose(sentence), box.w)
+            if lines is None or line_count(lines) > budget:
+                hidden = True
+                continue
+            place(line_count(lines) + (1 if used and n == 0 else 0))
+            pages[-1][0].append(sentence)
+    shown = formula if formula and not formula_shown_in(formula, paragraphs) else None
+    if shown is not None:
+        wide = lines_of(unicode_math(shown), box.w)  # broken where TeX may break it: between its parts
+        if wide is None or line_count(wide) + 1 > budget:
+            hidden = True
+        else:
+            place(line_count(wide) + 1)
+            pages[-1] = (pages[-1][0], shown)
+    if hidden:
+        place(2)
+        pages[-1][0].append(_IN_NOTES)
+    return [page for page in pages if page[0] or page[1]] or [([], None)], hidden
+
+
+def _step_slides(heading: str, paragraphs: Sequence[str], formula: str | None, figure: Drawable, name: str,
+                 box: Box, title_box: Box, step: int, kind: str = "step") -> list[Slide]:
+    """A step's slide, and its continuation slides when its sentences need more than one column."""
+    notes = tuple(paragraphs) + ((f"Formula: {unicode_math(formula)}",) if formula else ()) + (figure.description(),)
+    pages, _ = _pages(heading, paragraphs, formula, box)
+    title, shortened = _title(heading, title_box.w)
+    if shortened:
+        notes = (heading, *notes)
+    slides = []
+    for n, (sentences, shown) in enumerate(pages):
+        head = title if n == 0 else _title(heading + _CONTINUED, title_box.w)[0]
+        slides.append(Slide(head, tuple(sentences), shown, figure, name if n == 0 else f"{name}-{n + 1}", notes,
+                            kind if n == 0 else "continued", step))
+    return slides
+
+
+def _in_frame(fig: Drawable, frame: str) -> Drawable:
+    """`fig` (and its panels) laid out for `frame` from now on: a copy, the original unchanged."""
+    if fig.frame == frame:
+        return fig
+    framed = copy.copy(fig)
+    framed.frame = frame
+    if hasattr(framed, "panels"):
+        framed.panels = tuple(_in_frame(panel, frame) for panel in framed.panels)
+    return framed
+
+
+def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: str = "16:9",
+                  steps: str | Sequence[int] | None = None, title: str | None = None, author: str | None = None,
+                  date: str | None = None, step_seconds: float = STEP_SECONDS) -> Deck:
+    """A slide per section of `document` (and continuation slides), with its figure (any series: a page's,
+    a walkthrough's) laid out for the slide's figure region. `steps`: which sections, `1-3,7` or numbers
+    (default all); the intro and legend, when the document has them, open the deck. `title`, `author`,
+    `date`: a title slide (none unless one is given). `step_seconds`: the animated SVG's time per step."""
+    if len(figures) != len(document.sections):
+        raise ValueError("one figure per section")
+    shape = geometry(aspect)
+    if not isinstance(step_seconds, (int, float)) or isinstance(step_seconds, bool) or not 0 < step_seconds <= 600:
+        raise InputError(f"expected seconds above 0, up to 600, got {step_seconds!r:.40}", "step_seconds")
+    count = len(document.sections)
+    chosen = (tuple(range(1, count + 1)) if steps is None
+              else parse_steps(steps if isinstance(steps, str) else ",".join(map(str, steps)), count))
+    framed = [_in_frame(fig, shape.frame) for fig in figures]
+    slides: list[Slide] = []
+    intro = tuple(document.intro) + ((document.legend,) if document.legend else ())
+    if intro:
+        opening = copy.copy(framed[chosen[0] - 1])  # the first step's figure, with ids of its own
+        opening._id_prefix = "attnviz-00-intro"
+        slides += _step_slides(document.heading, intro, None, opening, "00-intro", shape.text, shape.title, 0, "intro")
+    for number in chosen:
+        section = document.sections[number - 1]
+        slides += _step_slides(section.heading, section.paragraphs, section.formula, framed[number - 1], section.name,
+                               shape.text, shape.title, number)
+    deck_title = document.title or document.heading
+    page = None
+    if any(value is not None for value in (title, author, date)):
+        page = TitlePage(title or deck_title, document.heading, author or "", date or "")
+    return Deck(title=deck_title, heading=document.heading, slides=tuple(slides), lang=document.lang, aspect=aspect,
+                title_page=page, step_seconds=step_seconds)
+
+
+def from_document(document: Document, name: str = "<document>", **options: object) -> Deck:
+    """A slide per section of a `document.Document`, each with its section's highlight (`options`: as
+    `from_sections`'s)."""
+    return from_sections(document, build_figures(document, name), **options)  # type: ignore[arg-type]
+
+
+def from_walkthrough(fig: Figure, **options: object) -> Deck:
     """A slide per step of `fig`'s walkthrough: each score, the mask, each softmax row, each output."""
     document, figures = walkthrough(fig)
-    return from_sections(document, figures)
+    return from_sections(document, figures, **options)  # type: ignore[arg-type]
 
 
-def from_highlights(fig: Drawable) -> Deck:
-    """A slide per highlighted part of `fig` (cells row by row, then softmax rows, then outputs), each
-    slide highlighting that part alone; a figure without highlights is one slide."""
+def _map_targets(computed: Sequence[Sequence[tuple[int, int]]]) -> list[list[tuple[int, tuple[int, int]]]]:
+    """A mask map's highlighted runs grouped into targets: runs in rows next to each other whose columns
+    overlap are one target (a cell, a row, the masked triangle); each target is its (row, run) pairs."""
+    nodes = [(i, run) for i, row in enumerate(computed) for run in row]
+    parent = list(range(len(nodes)))
+
+    def root(n: int) -> int:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    by_row: dict[int, list[int]] = {}
+    for n, (i, _) in enumerate(nodes):
+        by_row.setdefault(i, []).append(n)
+    for n, (i, (first, last)) in enumerate(nodes):
+        for m in by_row.get(i - 1, []):
+            a, b = nodes[m][1]
+            if a <= last and first <= b:
+                parent[root(n)] = root(m)
+    groups: dict[int, list[tuple[int, tuple[int, int]]]] = {}
+    for n, node in enumerate(nodes):
+        groups.setdefault(root(n), []).append(node)
+    return list(groups.values())
+
+
+def _mask_steps(fig: Figure, words: MapText) -> list[tuple[str, Drawable]]:
+    """A mask map's highlight targets, one map each (its heading, its figure)."""
+    steps: list[tuple[str, Drawable]] = []
+    for target in _map_targets(words.computed):
+        rows: list[list[tuple[int, int]]] = [[] for _ in words.computed]
+        for i, run in target:
+            rows[i].append(run)
+        cells = sum(last - first + 1 for i, (first, last) in target)
+        i, (j, _) = target[0]
+        heading = (f"Cell {i + words.base},{j - 1 + words.base}" if cells == 1
+                   else f"{cells:,} cells from row {i + words.base}")
+        one = copy.copy(fig)
+        one.words = replace(words, computed=tuple(tuple(row) for row in rows))
+        one._id_prefix = None
+        steps.append((heading, one))
+    return steps
+
+
+def from_highlights(fig: Drawable, **options: object) -> Deck:
+    """A slide per highlighted part of `fig` (cells row by row, then softmax rows, then outputs; a mask
+    map's highlights one by one), each slide highlighting that part alone; without highlights, one slide."""
+    map_words = fig.words if isinstance(fig, Figure) and not isinstance(fig.words, FigureText) else None
+    if isinstance(fig, Figure) and map_words is not None and any(map_words.computed):
+        maps = _mask_steps(fig, map_words)
+        title = fig.layout().title
+        document = make_document(heading=title, sections=[Section(heading) for heading, _ in maps])
+        said = tuple(replace(s, paragraphs=(f"{s.heading} highlighted.",)) for s in document.sections)
+        deck = from_sections(replace(document, sections=said), [one for _, one in maps],
+                             **options)  # type: ignore[arg-type]
+        return replace(deck, heading=fig.layout().desc)
     if not isinstance(fig, Figure) or fig.view != "full":  # a mask map, a score table, panels: one slide
-        name = make_document(heading=fig.layout().title, sections=[Section("figure")]).sections[0].name
-        return Deck(title=fig.layout().title, heading=fig.layout().desc,
-                    slides=(Slide(fig.layout().title, (fig.description(),), None, fig, name),))
+        document = make_document(heading=fig.layout().title, sections=[Section("figure")])
+        section = replace(document.sections[0], heading=fig.layout().title, paragraphs=(fig.description(),))
+        return from_sections(replace(document, sections=(section,)), [fig], **options)  # type: ignore[arg-type]
     marks, words, attention = fig.highlight, fig.words, fig.attention
     if TYPE_CHECKING:  # a full figure has its highlight, its words and its vectors
         assert marks is not None and isinstance(words, FigureText) and isinstance(attention, Attention)
@@ -109,12 +404,11 @@ def from_highlights(fig: Drawable) -> Deck:
         theme = cast("ThemeName", fig.theme)
     else:
         theme = fig.theme
-    slides = []
+    sections, figures = [], []
     for section, (_, step) in zip(document.sections, steps):
         step_words = at_step(words, step)
-        f = Figure(attention, step, step_words, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
-                   frame=fig.frame)
-        slides.append(Slide(section.heading, (figure_sentence(attention, step, step_words.show),), None, f,
-                            section.name))
-    return Deck(title=words.title, heading=words.subtitle, slides=tuple(slides))
-
+        figures.append(Figure(attention, step, step_words, id_prefix=section.id_prefix, theme=theme,
+                              embed_font=fig.embed_font, frame=fig.frame))
+        sections.append(replace(section, paragraphs=(figure_sentence(attention, step, step_words.show),)))
+    deck = from_sections(replace(document, sections=tuple(sections)), figures, **options)  # type: ignore[arg-type]
+    return replace(deck, heading=words.subtitle)
