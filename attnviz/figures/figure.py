@@ -167,7 +167,8 @@ class Figure(Drawable):
                  embed_font: bool = False,
                  frame: str | Frame = "doc", elided: Callable[[int, int], FigureText] | None = None) -> None:
         self.attention = attention  # a mask map's: its MaskCells (kept, runs(i)); None only for hand-made figures
-        # The same words elided, for a slide or column frame the whole grid does not fit (None: no such choice)
+        # The same words elided (to its first and last rows and keys), for a slide or column frame the grid does
+        # not fit (None: no such choice)
         self.elided = elided
         self.highlight = highlight
         self.words = words  # a MapText for the mask view

@@ -150,7 +150,7 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
                           shown_positions(n_k, named_columns, first, last)))
 
     return Figure(attention, marks, words_for(shown), id_prefix=id_prefix, theme=theme, embed_font=embed_font,
-                  frame=frame, elided=None if elide else elided)
+                  frame=frame, elided=elided)
 
 
 def _on_cpu(*vectors: Vectors | None) -> tuple[list[Vectors | None], list[str]]:
