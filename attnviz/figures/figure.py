@@ -18,7 +18,7 @@ from .identity import content_id
 from ..layout.figure import lay_out
 from .files import write_atomic
 from ..render.themes import get_theme
-from ..layout.frames import get_frame
+from ..layout.frames import FRAMES, get_frame
 from ..engine.mask_cells import MaskCells
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -211,7 +211,8 @@ class Figure(Drawable):
         if TYPE_CHECKING:
             assert isinstance(words, FigureText)
         frame = get_frame(self.frame)
-        if frame.name != "doc" and cell is None and grid_top is None and not panel:
+        # (A deck's figure region, DECK_FRAMES, keeps the doc figure fitted to it: publish.deck lays its slides out.)
+        if frame.name in FRAMES and frame.name != "doc" and cell is None and grid_top is None and not panel:
             from ..layout.framed import lay_out_framed  # start-up: only a slide or column figure needs it
 
             attention = None if isinstance(self.attention, MaskCells) else self.attention

@@ -9,7 +9,7 @@ out exactly as without them, so every backend (SVG, PNG, PDF, TikZ, PowerPoint) 
 from __future__ import annotations
 
 from .figure import Figure
-from ..layout.frames import fit_to_frame, get_frame, text_floor_misses
+from ..layout.frames import FRAMES, fit_to_frame, get_frame, text_floor_misses
 from ..numbers.exact import InputError
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -50,7 +50,8 @@ class OverlaidFigure(Figure):
                titled: bool = True, cells: tuple[float, float] | None = None, side: float = 0) -> Layout:
         """The figure's layout with its overlays drawn over and beside the grid."""
         frame = get_frame(self.frame)
-        if frame.name != "doc" and cell is None and grid_top is None and not panel and self.view != "mask":
+        if (frame.name in FRAMES and frame.name != "doc" and cell is None and grid_top is None and not panel
+                and self.view != "mask"):  # (a deck's figure region keeps the doc figure: see Figure.layout)
             return self._framed(frame, titled)
         layout = super().layout(cell, grid_top, panel, titled)
         fitted = bool(frame.aspect and layout.height and abs(layout.width / layout.height - frame.aspect) < 1e-6)

@@ -57,6 +57,7 @@ COLUMN_SIZES = (("title", 19), ("panel-title", 17), ("subtitle", 15), ("badge", 
                 ("caption", 16), ("header", 15), ("score", 17), ("score-computed", 17), ("masked", 14),
                 ("softmax-heading", 16), ("softmax-scores", 16), ("softmax-weights", 16), ("footer", 14),
                 ("outputs-heading", 16), ("output", 16), ("elision", 17))
+SLIDE_FLOORS = (16, 24)  # the floors SLIDE_SIZES are made for: a 1,280 × 720 slide's, in its pixels
 _COLUMN_MIN = min(size for _, size in COLUMN_SIZES)
 _COLUMN_WRAP = 640  # a wide column wraps where the doc figure does, so its text prints larger than the floor
 
@@ -69,7 +70,11 @@ def frame_metrics(frame: Frame) -> Metrics:
     """The sizes and arrangement a figure starts from in `frame` (choice 1 and 2 of the order)."""
     if frame.is_slide:
         width = SLIDE_PX[0] if frame.name == "slide" else frame.judged_px
-        return Metrics(sizes=SLIDE_SIZES, pad=32, cell_min_w=52, cell_h=50, cell_gap=5, cell_pad=9, chrome=False,
+        # A slide's sizes are for 16 and 24 px floors; a frame with higher ones (a deck's figure region,
+        # 14 pt at its size) takes them all that much larger.
+        k = max(1.0, frame.min_size(width) / SLIDE_FLOORS[0], frame.min_size(width, main=True) / SLIDE_FLOORS[1])
+        return Metrics(sizes=tuple((role, size * k) for role, size in SLIDE_SIZES), pad=32, cell_min_w=52 * k,
+                       cell_h=50 * k, cell_gap=5, cell_pad=9 * k, chrome=False,
                        script_floor=frame.min_size(width), main_script_floor=frame.min_size(width, main=True),
                        main_roles=MAIN_ROLES,
                        math=True, beside=True, canvas_w=width, gutter=48, seed_cells=False, section_gap=16,

@@ -164,6 +164,9 @@ def _text(text: Text, colour: str) -> str:
             content = script_runs(runs or ())
         else:
             content = typed_line(line.strip(), spans, typeset)
+            if text.math and (r"\textasciicircum" in content or r"\_" in content):
+                # a piece of a wrapped sum (`Z_2=e^0+`) is no formula LaTeX can set: its runs, scripts as such
+                content = script_runs(runs or ())
         # (A frame's typeset line is held to its measured width too: TeX's math spacing is wider.)
         if "[U+" in content or text.math:
             content = rf"\attnvizfit{{{fmt(width)}pt}}{{{content}}}"
