@@ -2,6 +2,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# The demo and the docs get environments of their own, with only what they use (no torch, no test tools).
+DEMO_BIN := .venv-demo/bin
+DOCS_BIN := .venv-docs/bin
 
 .PHONY: demo test check lint golden looks bench docs clean system-deps
 
@@ -11,11 +14,23 @@ $(BIN)/attnviz: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-demo: $(BIN)/attnviz
-	$(BIN)/attnviz render
-	$(BIN)/attnviz page
-	$(BIN)/attnviz walkthrough
-	$(BIN)/attnviz gallery out/gallery -j auto
+# attnviz alone: the demo writes SVG and HTML, which need nothing more.
+$(DEMO_BIN)/attnviz: pyproject.toml
+	$(PYTHON) -m venv .venv-demo
+	$(DEMO_BIN)/python -m pip install --quiet -e .
+	touch $@
+
+# Sphinx alone: the site is drawn by attnviz's own directive.
+$(DOCS_BIN)/sphinx-build: pyproject.toml
+	$(PYTHON) -m venv .venv-docs
+	$(DOCS_BIN)/python -m pip install --quiet -e '.[docs]'
+	touch $@
+
+demo: $(DEMO_BIN)/attnviz
+	$(DEMO_BIN)/attnviz render
+	$(DEMO_BIN)/attnviz page
+	$(DEMO_BIN)/attnviz walkthrough
+	$(DEMO_BIN)/attnviz gallery out/gallery -j auto
 
 # Everything: lint, types (tests/test_typing.py runs mypy --strict over the whole package), every test.
 test: $(BIN)/attnviz system-deps lint
@@ -51,10 +66,9 @@ bench: $(BIN)/attnviz
 	$(BIN)/python benchmarks/bench_views.py
 
 # attnviz's own docs, drawn by its own Sphinx directive; warnings are errors. -E: figures follow code changes.
-docs: $(BIN)/attnviz
-	$(BIN)/python -m pip install --quiet -e '.[docs]'
-	$(BIN)/sphinx-build -E -W --keep-going -q -b html docs build/docs
+docs: $(DOCS_BIN)/sphinx-build
+	$(DOCS_BIN)/sphinx-build -E -W --keep-going -q -b html docs build/docs
 	@echo "docs: build/docs/index.html"
 
 clean:
-	rm -rf $(VENV) out build dist
+	rm -rf $(VENV) .venv-demo .venv-docs out build dist

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, Union
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+    import torch
 
     from .engine.attention import Bias, BoundMask as Mask
     from .engine.masks import Mask as MaskExpression
@@ -43,8 +44,8 @@ Exact: TypeAlias = Union[Fraction, "Surd"]
 Number: TypeAlias = Union[int, Fraction, Decimal, str, float, "np.integer", "np.floating"]
 #: One vector: a sequence of numbers.
 Vector: TypeAlias = Sequence[Number]
-#: Vectors, one per token, all of one length: a sequence of vectors or a 2-D numpy array.
-Vectors: TypeAlias = Union[Sequence[Vector], "npt.NDArray[np.integer | np.floating]"]
+#: Vectors, one per token, all of one length: a sequence of vectors, a 2-D numpy array or a 2-D torch tensor.
+Vectors: TypeAlias = Union[Sequence[Vector], "npt.NDArray[np.integer | np.floating]", "torch.Tensor"]
 #: A mask rule you already run: keep(q_idx, kv_idx) on 0-based positions, or FlexAttention's
 #: mask_mod(b, h, q_idx, kv_idx). It answers with a truth value (bool, 0/1, a one-element array
 #: or tensor); anything else is refused when the figure is built.

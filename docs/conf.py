@@ -1,5 +1,6 @@
 """attnviz's own docs: built with its own Sphinx directive (`make docs`)."""
 
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -36,3 +37,5 @@ html_title = f"attnviz {release}"
 html_last_updated_fmt = None
 pygments_style = "friendly"
 autodoc_member_order = "bysource"
+# `make docs` installs Sphinx alone: the MkDocs plugin's reference is read with MkDocs stood in for when it is absent.
+autodoc_mock_imports = [] if importlib.util.find_spec("mkdocs") else ["mkdocs"]

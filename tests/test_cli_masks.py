@@ -72,7 +72,7 @@ def test_json_spec_with_a_single_mask(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--mask", "windw=2"], "attnviz: error: --mask 'windw=2': unknown mask 'windw'; did you mean 'window'?"),
+    (["--mask", "windw=2"], "attnviz: error: --mask 'windw=2': unknown mask 'windw'; did you mean 'window='?"),
     (["--mask", "padding=7"], "attnviz: error: --mask 'padding=7': key position 7 is outside the grid (keys 1..3)"),
     (["--align", "left"], "attnviz: error: --align: expected top-left or bottom-right, got 'left'"),
     (["--scale", "two"], "attnviz: error: --scale: expected \"sqrt\" or an exact number like 1/8"),
@@ -94,11 +94,11 @@ def test_bad_new_flags_are_one_line_and_exit_2(tmp_path, args, message):
 
 @pytest.mark.parametrize("body, message", [
     ('mask = 3', "fig.toml: mask: expected a list of strings, got an integer"),
-    ('mask = "windo=2"', "fig.toml: mask 'windo=2': unknown mask 'windo'; did you mean 'window'?"),
+    ('mask = "windo=2"', "fig.toml: mask 'windo=2': unknown mask 'windo'; did you mean 'window='?"),
     ('scale = true', "fig.toml: scale: expected \"sqrt\" or an exact number"),
     ('softmax = 1', "fig.toml: softmax: expected a string, got an integer"),
     ('mask = {some = ["causal"]}', "fig.toml: mask: a mask table has one key, all, any or not (got some)"),
-    ('mask = {any = ["causal", "windw=2"]}', "fig.toml: mask 'windw=2': unknown mask 'windw'; did you mean 'window'?"),
+    ('mask = {any = ["causal", "windw=2"]}', "fig.toml: mask 'windw=2': unknown mask 'windw'; did you mean 'window='?"),
     ('mask = {any = [1]}', "fig.toml: mask.any[1]: expected a list of strings, got an integer"),
 ])
 def test_bad_spec_values_name_the_key(tmp_path, body, message):

@@ -26,7 +26,7 @@ def sphinx(src, out, *args):
     """(status, the build's 'attnviz: N figures drawn, M read from the cache' counts, its warnings)."""
     done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", *args, str(src), str(out)],
                           capture_output=True, text=True, timeout=300)
-    counts = re.findall(r"attnviz: (\d+) figures drawn, (\d+) read from the cache", done.stdout)
+    counts = re.findall(r"attnviz: (\d+) figures? drawn, (\d+) read from the cache", done.stdout)
     return done.returncode, tuple(map(int, counts[-1])) if counts else (0, 0), done.stderr
 
 
@@ -74,7 +74,7 @@ def test_mkdocs_reads_unchanged_figures_back(tmp_path):
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
-        return re.findall(r"attnviz: (\d+) figures drawn, (\d+) read from the cache", done.stderr)[-1], \
+        return re.findall(r"attnviz: (\d+) figures? drawn, (\d+) read from the cache", done.stderr)[-1], \
             re.findall(r"<svg .*?</svg>", html, flags=re.S)  # the page itself carries its build date
 
     (drawn, first), (reread, again) = build(), build()
@@ -185,7 +185,7 @@ def test_mkdocs_draws_tampered_entries_again(tmp_path):
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
         html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
-        counts = re.findall(r"attnviz: (\d+) figures drawn, (\d+) read from the cache", done.stderr)[-1]
+        counts = re.findall(r"attnviz: (\d+) figures? drawn, (\d+) read from the cache", done.stderr)[-1]
         return counts, html
 
     counts, html = build()

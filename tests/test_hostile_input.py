@@ -154,14 +154,14 @@ def test_arrows_are_characters_not_character_references():
     assert "<mtext>&amp;#x2192;</mtext>" in tex_to_mathml(r"\text{&#x2192;}")
 
 
-def test_the_readme_lists_exactly_the_commands_formulas_may_use():
+def test_the_docs_list_exactly_the_commands_formulas_may_use():
     import re
     from pathlib import Path
 
     from attnviz.publish.mathml import TEX_COMMANDS
 
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    listed = re.search(r"<!-- tex-commands:.*?-->\n(.*?)\n<!-- /tex-commands -->", readme, re.S)[1]
+    page = (Path(__file__).parent.parent / "docs" / "pages-and-walkthroughs.rst").read_text(encoding="utf-8")
+    listed = re.search(r"\.\. tex-commands:.*?\n(.*?)\n\.\. /tex-commands", page, re.S)[1]
     assert set(re.findall(r"`\\(\w+)`", listed)) == TEX_COMMANDS
 
 

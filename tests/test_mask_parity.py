@@ -324,8 +324,8 @@ def test_without_torch(monkeypatch):
     with pytest.raises(InputError) as err:
         attnviz.figure([[1]] * 3, [[1]] * 3, mask=symmetric)
     assert str(err.value) == ("mask: symmetric(0, 0) raised TypeError: abs(): argument 'input' (position 1) must be "
-                              "Tensor, not int; it expects torch tensors: install torch to evaluate it as "
-                              "FlexAttention does")
+                              "Tensor, not int; it expects torch tensors: pip install 'attnviz[torch]' to "
+                              "evaluate it as FlexAttention does")
 
 
 def test_names_and_rules_given_with_the_function():

@@ -187,7 +187,7 @@ def test_bound_masks_combine_too():
     ("(window=3", "mask '(window=3': expected ')', found the end"),
     ("window=3)", "mask 'window=3)': expected '&', '|' or the end, found ')' at character 9"),
     ("causal && none", "expected a mask such as causal or window=3, found '&' at character 9"),
-    ("window=3 | windw=2", "mask 'windw=2': unknown mask 'windw'; did you mean 'window'?"),
+    ("window=3 | windw=2", "mask 'windw=2': unknown mask 'windw'; did you mean 'window='?"),
     ("window=3,both", "mask 'window=3,both': unknown option 'both'; the options here are symmetric, dilation=D"),
     ("window=3,dilation", "'dilation' needs a value: dilation=D"),
     ("chunk=2,offset=-1", "needs an offset from 0 to 1000000, got -1"),

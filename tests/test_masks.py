@@ -223,7 +223,9 @@ def test_a_mask_object_is_used_as_given():
 
 
 @pytest.mark.parametrize("mask, message", [
-    ("windw=3", "mask 'windw=3': unknown mask 'windw'; did you mean 'window'?"),
+    ("windw=3", "mask 'windw=3': unknown mask 'windw'; did you mean 'window='?"),
+    ("sliding=3", "mask 'sliding=3': unknown mask 'sliding'; did you mean 'window='?"),
+    ("bidirectional", "mask 'bidirectional': unknown mask 'bidirectional'; did you mean 'none'?"),
     ("window", "mask 'window': 'window' needs a value: window=W"),
     ("window=0", "needs a size from 1 to 1000000, got 0"),
     ("window=x", "'x' is not a whole number of positions"),

@@ -249,3 +249,70 @@ def test_bad_plugin_defaults_stop_the_build(tmp_path):
     run = mkdocs_build(tmp_path)
     assert run.returncode == 1
     assert "mkdocs.yml: attnviz: defaults: unknown key 'kk'; did you mean 'k'?" in run.stderr
+
+
+def test_fence_options_match_the_sphinx_directive():
+    """caption, title, alt, frame, theme and every spec key in the header; they override the body's keys."""
+    html = convert('```attnviz caption="The exact <register>." title="Mine" theme="dark" q_tokens="a b c" '
+                   'k_tokens="x y z" highlight="3,3" alt="Three tokens"\n'
+                   'q = [[1,0],[0,1],[1,1]]\nk = [[1,0],[0,1],[1,1]]\ntitle = "Overridden"\n```\n\n'
+                   '```attnviz view="mask" n="8" mask="window=3" frame="slide" elide\n```\n')
+    (_, first), (_, second) = figures(html)
+    assert '<figure class="attnviz"><div class="attnviz-figure">' in html
+    assert "<figcaption>The exact &lt;register&gt;.</figcaption></figure>" in html
+    assert first.find(f"{SVG_NS}title").text == "Mine" and first.get("data-attnviz-theme") == "dark"
+    assert first.get("aria-label") == "Three tokens"
+    assert cell_texts(first)[(3, 3)] == "2" and "Q(c)" in "".join(first.itertext())
+    assert second.find(f"{SVG_NS}g[@class='attnviz-map']") is not None
+
+
+@pytest.mark.parametrize("header, message", [
+    ('captoin="x"', "attnviz block 1: unknown fence option 'captoin'; did you mean 'caption'?"),
+    ('frame="poster"', "attnviz block 1: line 1: fence option frame: unknown frame 'poster'"),
+])
+def test_bad_fence_options_name_the_block(header, message):
+    with pytest.raises(FenceError) as caught:
+        convert(f"```attnviz {header}\n```\n")
+    assert str(caught.value).startswith(message)
+
+
+def test_a_bad_fence_option_names_the_page_and_line(tmp_path):
+    site(tmp_path, PLUGIN, {"index.md": "# Home\n\ntext\n\n```attnviz theme=\"sepia\"\n```\n"})
+    run = mkdocs_build(tmp_path)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert "index.md:5: attnviz block 1: fence option theme: unknown theme 'sepia'" in run.stderr
+
+
+HIDE_PYMDOWNX = """\
+import importlib.abc, sys
+
+
+class Hide(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "pymdownx" or name.startswith("pymdownx."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, Hide())
+"""
+
+
+def test_without_pymdown_extensions_the_build_fails_in_one_line(tmp_path):
+    """A real mkdocs build where pymdown-extensions cannot be imported (a sitecustomize hides it)."""
+    import os
+
+    hide = tmp_path / "hide"
+    hide.mkdir()
+    (hide / "sitecustomize.py").write_text(HIDE_PYMDOWNX, encoding="utf-8")
+    site(tmp_path / "site-src", PLUGIN.replace("markdown_extensions:\n  - admonition\n", ""),
+         {"index.md": "# Home\n\n" + ISSUE_EXAMPLE})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(hide), os.environ.get("PYTHONPATH", "")])}
+    check = subprocess.run([sys.executable, "-c", "import pymdownx"], env=env, capture_output=True, text=True)
+    assert check.returncode == 1  # hidden indeed
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=tmp_path / "site-src", env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    assert lines == ["ERROR   -  attnviz: the attnviz fences need pymdown-extensions (superfences): "
+                     "pip install 'attnviz[mkdocs]' or pip install pymdown-extensions"]

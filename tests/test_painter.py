@@ -138,27 +138,31 @@ def test_tikz_draws_every_shape_with_the_resolved_paint(name):
 
 @pytest.mark.parametrize("name", ["seed", "map-highlight"])
 def test_powerpoint_draws_every_shape_with_the_resolved_paint(name):
-    import pptx  # the slides extra, in the test extra too
-    from pptx.util import Emu
-
-    from attnviz.render.pptx import EMU_PER_PX, paint as paint_slide
+    from attnviz.render.pptx import EMU_PER_PX, SCHEME, figure_group
 
     layout = layouts()[name]
-    deck = pptx.Presentation()
-    slide = deck.slides.add_slide(deck.slide_layouts[6])
-    paint_slide(slide, layout, "light", 0, 0, EMU_PER_PX)
+    xml, next_id = figure_group(layout, "figure", 3, 0, 0, EMU_PER_PX)
+    ns = {"p": "http://schemas.openxmlformats.org/presentationml/2006/main",
+          "a": "http://schemas.openxmlformats.org/drawingml/2006/main"}
+    group = ET.fromstring(xml.replace("<p:grpSp>", f'<p:grpSp xmlns:p="{ns["p"]}" xmlns:a="{ns["a"]}">', 1))
+    drawn = group.findall("p:sp", ns)
+    boxes = [s for s in drawn if s.find("p:nvSpPr/p:cNvSpPr", ns).get("txBox") == "1"]
+    shapes = [s for s in drawn if s.find("p:nvSpPr/p:cNvSpPr", ns).get("txBox") != "1"]
     recorder = Recorder()
     paint(layout.items, layout.width, layout.height, recorder)
-    boxes = [s for s in slide.shapes if s.shape_type == 17]  # text boxes
-    shapes = [s for s in slide.shapes if s.shape_type != 17]
     assert len(shapes) == len(recorder.shapes())
+    ids = [int(s.find("p:nvSpPr/p:cNvPr", ns).get("id")) for s in drawn]
+    assert ids == list(range(4, next_id))  # counted, not searched: one each, in order
     for shape, (item, p) in zip(shapes, recorder.shapes()):
-        xml = ET.tostring(shape._element).decode()
+        text = ET.tostring(shape).decode()
+        line = shape.find("p:spPr/a:ln", ns)
         if isinstance(item, Rect) and p.stroke:
-            assert shape.line.width == Emu(round(p.width * EMU_PER_PX)), item.role
-            assert ('prstDash val="dash"' in xml) == (p.dash == "dashed"), item.role
-            assert ('prstDash val="sysDot"' in xml) == (p.dash == "dotted"), item.role
-        assert ("alpha" in xml) == (p.fill_opacity != 1), item.role
+            assert line.get("w") == str(round(p.width * EMU_PER_PX)), item.role
+            assert ('prstDash val="dash"' in text) == (p.dash == "dashed"), item.role
+            assert ('prstDash val="sysDot"' in text) == (p.dash == "dotted"), item.role
+            assert line.find("a:solidFill/a:schemeClr", ns).get("val") == SCHEME[p.stroke]
+        assert ("alpha" in text) == (p.fill_opacity != 1), item.role
+        assert "srgbClr" not in text  # theme colours only: Design > Variants restyles the figure
     lines = sum(len([line for line in t.lines if line.strip()]) for _, t, _ in
                 [c for c in recorder.calls if c[0] == "text"])
     assert len(boxes) == lines

@@ -341,7 +341,7 @@ def test_show_bias_draws_the_exact_bias_matrix_beside_the_scores(bias):
     fig = attnviz.figures.from_arguments.build({"q": q, "k": k, "bias": bias, "show": "bias"})
     assert fig.svg() == attnviz.compose(attnviz.figure(q, k, bias=bias, title=""),
                                         attnviz.figure(q, k, bias=bias).bias_panel(),
-                                        title="Attention honesty boundary").svg()
+                                        title="Causal attention, 3 tokens").svg()
     assert isinstance(fig, attnviz.figures.composite.Composite) and len(fig.panels) == 2
     scores, panel = fig.panels
     attention = scores.attention

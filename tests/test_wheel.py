@@ -35,3 +35,62 @@ def test_installed_wheel_renders_the_page(tmp_path):
     html = (work / "out" / "index.html").read_text(encoding="utf-8")
     seed = (Path(__file__).parent / "data" / "seed-page.txt").read_text(encoding="utf-8")
     assert squeeze(body_text(html)) == squeeze(seed)
+
+
+def _readme_first_commands():
+    """The `attnviz ...` lines of the README's sh blocks under "Five first figures", as a newcomer types them."""
+    import re
+    import shlex
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Five first figures", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```sh\n(.*?)```", section, flags=re.S)
+    lines = [line.split("  #", 1)[0].strip() for block in blocks for line in block.splitlines()]
+    return [shlex.split(line) for line in lines if line.startswith("attnviz ")]
+
+
+def test_sdist_and_wheel_pass_twine_check_and_a_fresh_venv_runs_the_readme(tmp_path):
+    """`python -m build` makes both; twine checks them as PyPI would; the wheel alone, with no extras, in a new
+    virtual environment, runs the README's first commands, and each missing extra is one line naming it."""
+    dist, venv, work = tmp_path / "dist", tmp_path / "fresh", tmp_path / "work"
+    work.mkdir()
+    subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(dist), str(ROOT)],
+                   check=True, capture_output=True, timeout=300)
+    sdist, = dist.glob("attnviz-*.tar.gz")
+    wheel, = dist.glob("attnviz-*.whl")
+    checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", str(sdist), str(wheel)],
+                             capture_output=True, text=True, timeout=120)
+    assert checked.returncode == 0 and checked.stdout.count("PASSED") == 2, checked.stdout + checked.stderr
+
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = archive.read(next(n for n in archive.namelist() if n.endswith("METADATA"))).decode()
+    extras = {line.split(": ", 1)[1] for line in metadata.splitlines() if line.startswith("Provides-Extra: ")}
+    assert {"png", "slides", "sphinx", "mkdocs", "torch", "models", "all", "test", "docs"} <= extras
+    assert "Description-Content-Type: text/markdown" in metadata and "Project-URL: " in metadata
+    assert "License-Expression: MIT" in metadata and "Classifier: Typing :: Typed" in metadata
+
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=120)
+    python, attnviz_command = venv / "bin" / "python", venv / "bin" / "attnviz"
+    subprocess.run([str(python), "-m", "pip", "--disable-pip-version-check", "--quiet", "install", str(wheel)],
+                   check=True, capture_output=True, timeout=300)
+    installed = subprocess.run([str(python), "-m", "pip", "list", "--format", "freeze"], capture_output=True,
+                               text=True, check=True).stdout.lower()
+    for extra_package in ("cairosvg", "torch", "sphinx", "mkdocs", "python-pptx", "transformers"):
+        assert f"{extra_package}==" not in installed, extra_package
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    commands = _readme_first_commands()
+    assert len(commands) >= 4
+    for command in commands:
+        result = subprocess.run([str(attnviz_command), *command[1:]], cwd=work, env=env, capture_output=True,
+                                text=True, timeout=60)
+        assert result.returncode == 0, (command, result.stderr)
+    assert (work / "out" / "attention-honesty-boundary.svg").is_file() and (work / "fig.svg").is_file()
+    assert "<title" in (work / "window.svg").read_text(encoding="utf-8")
+    for command, extra in ((["render", "-o", "fig.png"], "png"), (["slides", "-f", "pptx", "-o", "deck.pptx"],
+                                                                   "slides")):
+        result = subprocess.run([str(attnviz_command), *command], cwd=work, env=env, capture_output=True,
+                                text=True, timeout=60)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert f"pip install 'attnviz[{extra}]'" in result.stderr

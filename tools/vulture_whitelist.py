@@ -14,3 +14,6 @@ instance  # noqa: B018, F821
 np  # noqa: B018, F821
 npt  # noqa: B018, F821
 MaskExpression  # noqa: B018, F821
+# IPython calls _repr_mimebundle_(self, include=None, exclude=None)
+include  # noqa: B018, F821
+exclude  # noqa: B018, F821

@@ -59,7 +59,8 @@ class Outcome:
         """The run as one line: how many figures were written (to `folder`), how long it took, which failed."""
         where = f" to {folder}" if folder else ""
         took = f" in {self.seconds:.2f} s" + (f" ({self.workers} processes)" if self.workers > 1 else "")
-        done = f"{len(self.jobs) - len(self.errors)} of {len(self.jobs)} figures written{where}{took}"
+        noun = "figure" if len(self.jobs) == 1 else "figures"
+        done = f"{len(self.jobs) - len(self.errors)} of {len(self.jobs)} {noun} written{where}{took}"
         if not self.errors:
             return f"attnviz: {done}"
         failed = ", ".join(printable(self.jobs[n].name) for n in sorted(self.errors))
@@ -102,7 +103,8 @@ def run_jobs(jobs: Sequence[Job], *, workers: int = 1, progress: TextIO | None =
             bar.clear()
         if report:
             # Workers report a chunk of figures at a time: the count is a floor.
-            report(f"attnviz: stopped: at least {done - len(errors)} of {len(jobs)} figures written, none in part")
+            noun = "figure" if len(jobs) == 1 else "figures"
+            report(f"attnviz: stopped: at least {done - len(errors)} of {len(jobs)} {noun} written, none in part")
         raise
     finally:
         _close(results)

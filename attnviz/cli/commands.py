@@ -76,13 +76,12 @@ def _file_data(fig: Drawable, format: str, args: Namespace) -> str | bytes:
         raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}", given[0])
     if format == "svg":
         return fig.svg() + "\n"
-    if format == "png":
-        try:
-            return fig.png(scale=args.png_scale, dpi=args.dpi, width=args.width)
-        except InputError as err:  # named as the API's arguments; here they are flags
-            flags: dict[str | None, str | None] = {"scale": "--png-scale", "dpi": "--dpi", "width": "--width"}
-            raise err.relocated(lambda where: flags.get(where, where)) from None
-    return fig.pdf()
+    try:
+        return fig.png(scale=args.png_scale, dpi=args.dpi, width=args.width) if format == "png" else fig.pdf()
+    except InputError as err:  # named as the API's arguments; here they are flags
+        flags: dict[str | None, str | None] = {"scale": "--png-scale", "dpi": "--dpi", "width": "--width",
+                                               "format": "-f"}
+        raise err.relocated(lambda where: flags.get(where, where)) from None
 
 
 def _names_folder(output: str | None) -> bool:

@@ -125,7 +125,7 @@ def _needs_torch(err: Exception) -> str:
     """A hint when a function failed on plain ints because it expects torch tensors."""
     text = str(err)
     if ("'int' object" in text or "must be Tensor" in text or "torch" in text) and not _torch_available():
-        return "; it expects torch tensors: install torch to evaluate it as FlexAttention does"
+        return "; it expects torch tensors: pip install 'attnviz[torch]' to evaluate it as FlexAttention does"
     return ""
 
 

@@ -72,14 +72,23 @@ def parse_mask(text: object) -> MaskOption:
         return MaskOption(kind, None, text)
     if kind not in _PARSERS:
         names = ["causal", "none", "full", *_PARSERS]
-        close = difflib.get_close_matches(kind, names, n=1, cutoff=0.6)
-        hint = f"did you mean '{close[0]}'? " if close else ""
+        close = [_OTHER_NAMES[kind]] if kind in _OTHER_NAMES else difflib.get_close_matches(kind, names, n=1,
+                                                                                              cutoff=0.6)
+        hint = f"did you mean '{close[0]}='? " if close and close[0] in _PARSERS else \
+            f"did you mean '{close[0]}'? " if close else ""
         raise InputError(f"unknown mask {kind!r}; {hint}masks are {', '.join(FAMILIES)}", where)
     if not has_value or not value:
         form = next(f for f in FAMILIES if f.startswith(kind + "="))
         raise InputError(f"'{kind}' needs a value: {form}", where)
     main, options = _PARSERS[kind](value, where)
     return MaskOption(kind, main, text, tuple(sorted(options.items())))
+
+
+#: What other libraries and papers call a family: `sliding=3` suggests `window=`.
+_OTHER_NAMES = {"sliding": "window", "sliding_window": "window", "sliding-window": "window", "swa": "window",
+                "local": "window", "bidirectional": "none", "prefix_lm": "prefix", "prefixlm": "prefix",
+                "prefix-lm": "prefix", "chunked": "chunk", "block": "chunk", "document": "segments",
+                "packed": "segments", "pad": "padding", "explicit": "matrix"}
 
 
 def _integer(text: str, where: str, what: str) -> int:

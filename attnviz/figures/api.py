@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Literal, cast, overload
 
+    from .figure import MaskMapFigure, ScoresFigure
+
     from .heads import HeadsFigure
     from .heads_schematic import HeadsSchematic
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
@@ -25,10 +27,13 @@ if TYPE_CHECKING:
 __all__ = ["Drawable", "Figure", "figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
 
-if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a HeadsFigure of panels
+# One head gives a Figure: a ScoresFigure for the full and scores views (scores and words always there), a
+# MaskMapFigure for the mask view; several heads (q_heads, k_heads) a HeadsFigure of panels.
+if TYPE_CHECKING:
     @overload
     def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None,
-               view: View = "full", n: int | None = None, shape: Shape | None = None,
+               view: Literal["full", "scores"] = "full",
+               n: int | None = None, shape: Shape | None = None,
                highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
                scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
                weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
@@ -37,15 +42,47 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                decimals: int | None = None,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
                frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
-               mask_name: str | None = None,
-               mask_rule: str | None = None,
+               mask_name: str | None = None, mask_rule: str | None = None,
+               q_heads: None = None, k_heads: None = None, v_heads: None = None,
+               head_masks: None = None) -> ScoresFigure: ...
+
+    @overload
+    def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None,
+               view: Literal["mask"],
+               n: int | None = None, shape: Shape | None = None,
+               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
+               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
+               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
+               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
+               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               decimals: int | None = None,
+               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+               frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
+               mask_name: str | None = None, mask_rule: str | None = None,
+               q_heads: None = None, k_heads: None = None, v_heads: None = None,
+               head_masks: None = None) -> MaskMapFigure: ...
+
+    @overload
+    def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None,
+               view: View = "full",
+               n: int | None = None, shape: Shape | None = None,
+               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
+               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
+               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
+               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
+               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               decimals: int | None = None,
+               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
+               frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
+               mask_name: str | None = None, mask_rule: str | None = None,
                q_heads: None = None, k_heads: None = None, v_heads: None = None,
                head_masks: None = None) -> Figure: ...
 
     @overload
     def figure(  # type: ignore[overload-overlap]  # view="heads" draws the schematic; any other view, panels
                q: None = None, k: None = None, *, v: None = None,
-               view: Literal["heads"], n: int | None = None, shape: Shape | None = None,
+               view: Literal["heads"],
+               n: int | None = None, shape: Shape | None = None,
                highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
                scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
                weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
@@ -54,15 +91,14 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                decimals: int | None = None,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
                frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
-               mask_name: str | None = None,
-               mask_rule: str | None = None,
-               q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
-               v_heads: Sequence[Vectors] | None = None,
+               mask_name: str | None = None, mask_rule: str | None = None,
+               q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], v_heads: Sequence[Vectors] | None = None,
                head_masks: Sequence[MaskSpec] | None = None) -> HeadsSchematic: ...
 
     @overload
     def figure(q: None = None, k: None = None, *, v: None = None,
-               view: View = "full", n: int | None = None, shape: Shape | None = None,
+               view: View = "full",
+               n: int | None = None, shape: Shape | None = None,
                highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
                scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
                weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
@@ -71,22 +107,23 @@ if TYPE_CHECKING:  # one head gives a Figure; several heads (q_heads, k_heads) a
                decimals: int | None = None,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
                frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
-               mask_name: str | None = None,
-               mask_rule: str | None = None,
-               q_heads: Sequence[Vectors], k_heads: Sequence[Vectors],
-               v_heads: Sequence[Vectors] | None = None,
+               mask_name: str | None = None, mask_rule: str | None = None,
+               q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], v_heads: Sequence[Vectors] | None = None,
                head_masks: Sequence[MaskSpec] | None = None) -> HeadsFigure: ...
 
     @overload
     def figure(q: None = None, k: None = None, *, v: None = None,
-               view: View = "full", n: int | None = None, shape: Shape | None = None,
+               view: View = "full",
+               n: int | None = None, shape: Shape | None = None,
                highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
                scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
                weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
                tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
                x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
+               decimals: int | None = None,
                id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc", dark_selector: str | None = None,
+               frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
+               mask_name: str | None = None, mask_rule: str | None = None,
                q_heads: None = None, k_heads: None = None, v_heads: None = None,
                head_masks: Sequence[MaskSpec]) -> HeadsFigure: ...
 

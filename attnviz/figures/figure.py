@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     P = ParamSpec("P")
     R = TypeVar("R")
 
-__all__ = ["Drawable", "Figure", "check_id_prefix", "without_gc_pauses"]
+__all__ = ["Drawable", "Figure", "ScoresFigure", "MaskMapFigure", "check_id_prefix", "notebook_html",
+           "without_gc_pauses"]
 
 _ID_PREFIX = r"[A-Za-z][A-Za-z0-9_-]{0,63}"  # safe in ids, url(#...) and CSS selectors; compiled on first use
 _shown = itertools.count(1)  # Jupyter displays: each gets its own ids
@@ -157,6 +158,26 @@ class Drawable:
         # A notebook may show the same figure many times in one page: each display gets fresh ids.
         return self.svg(id_prefix=f"{self.id_prefix}-{next(_shown)}")
 
+    def _repr_html_(self) -> str:
+        return notebook_html(self._repr_svg_())
+
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, str]:
+        # Jupyter and nbconvert prefer the HTML: the SVG inline, so its labels reach screen readers and it
+        # scales down to the cell; image/svg+xml stays for tools that want a picture.
+        svg = self._repr_svg_()
+        return {"text/html": notebook_html(svg), "image/svg+xml": svg}
+
+
+def notebook_html(svg: str) -> str:
+    """The SVG inline in a `<div class="attnviz-figure">`, scaled down to its column (max-width 100%, height
+    auto), its <title>, <desc> and labels kept: what a notebook shows.
+
+    >>> notebook_html('<svg class="attnviz" width="10"></svg>')
+    '<div class="attnviz-figure"><svg style="max-width:100%;height:auto" class="attnviz" width="10"></svg></div>'
+    """
+    scaled = svg.replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
+    return f'<div class="attnviz-figure">{scaled}</div>'
+
 
 class Figure(Drawable):
     """One attention figure (a full figure, a score table or a mask map). `svg()` gives the SVG text;
@@ -262,6 +283,25 @@ class Figure(Drawable):
             assert isinstance(attention, Attention)
         n_q, n_k = attention.shape
         return f"<attnviz.Figure {n_q}x{n_k} {attention.mask.name}>"
+
+
+class ScoresFigure(Figure):
+    """A figure drawn from vectors (the full or scores view): `attention` (the exact engine's result),
+    `highlight` and `words` (every text, a `FigureText`) are always there, so a type checker needs no
+    narrowing: `fig.attention.scores`, `fig.words.softmax_rows`."""
+
+    attention: Attention
+    highlight: Highlight
+    words: FigureText
+
+
+class MaskMapFigure(Figure):
+    """The mask view's figure: the map's `words` (a `MapText`: runs, caption, ticks) and its kept cells
+    (`attention`, a `MaskCells`: kept, runs(i)); it has no scores."""
+
+    attention: MaskCells
+    highlight: None
+    words: MapText
 
 
 def check_id_prefix(prefix: object) -> str:

@@ -11,7 +11,7 @@ from ..engine.attention import CAUSAL, MAX_ELIDED_TOKENS, MAX_TOKENS, attend, do
 from ..numbers.exact import InputError
 from ..words.highlight import parse_targets
 from ..words.user_text import check_labels, check_text
-from .figure import Figure
+from .figure import MaskMapFigure, ScoresFigure
 from ..engine.mask_cells import MaskCells
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -41,7 +41,7 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
                     elide: bool = False, index_base: IndexBase = 1, id_prefix: str | None = None,
                     theme: ThemeName = "light", embed_font: bool = False, frame: FrameName = "doc",
                     decimals: int | None = None, color_by: ColorBy = "none", mask_name: str | None = None,
-                    mask_rule: str | None = None) -> Figure:
+                    mask_rule: str | None = None) -> ScoresFigure | MaskMapFigure:
     """The figure of one head (`figure()` without q_heads): its arguments checked, then the full or scores
     view, or the mask map."""
     from ..words.notation import SOFTMAX_FORMS  # start-up: the default render reads it only here
@@ -77,7 +77,10 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         if value is not None:
             raise InputError(f"only the mask view takes {name} (view='mask'); the {view} view draws the vectors' "
                              "scores", name)
-    if q is None and k is None:
+    # The seed figure keeps the seed's title (`io.spec.with_the_seed` passes these very tuples); others say what
+    # they show.
+    seed = (q is None and k is None) or (q is SEED_Q and k is SEED_K)
+    if seed:
         q, k = SEED_Q, SEED_K
     elif q is None or k is None:
         raise InputError(f"missing: {'q' if q is None else 'k'} (give both q and k vectors)",
@@ -127,9 +130,16 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
     check_values(attention)
     marks = parse_targets(highlight, attention, index_base)
     q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
+    if title is not None:
+        title = check_text(title, "title")
+    elif not seed:
+        from ..words.titles import content_title  # start-up: the seed figure keeps the seed's title
+
+        title = content_title(mask, bound.name, n_q, n_k)
+
     def words_for(shown: tuple[Sequence[int], Sequence[int]] | None) -> FigureText:
         words = describe(attention, marks,
-                         title=None if title is None else check_text(title, "title"),
+                         title=title,
                          subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
                          q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
                          shown=shown, base=index_base)
@@ -149,8 +159,8 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         return words_for((shown_positions(n_q, named_rows, first, last),
                           shown_positions(n_k, named_columns, first, last)))
 
-    return Figure(attention, marks, words_for(shown), id_prefix=id_prefix, theme=theme, embed_font=embed_font,
-                  frame=frame, elided=elided)
+    return ScoresFigure(attention, marks, words_for(shown), id_prefix=id_prefix, theme=theme, embed_font=embed_font,
+                        frame=frame, elided=elided)
 
 
 def _on_cpu(*vectors: Vectors | None) -> tuple[list[Vectors | None], list[str]]:
@@ -200,7 +210,7 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
                  x_title: str | None, y_title: str | None, base: IndexBase, id_prefix: str | None,
                  theme: ThemeName, embed_font: bool, frame: FrameName, color_by: ColorBy,
                  unused: dict[str, object],
-                 unused_forms: dict[str, bool]) -> Figure:
+                 unused_forms: dict[str, bool]) -> MaskMapFigure:
     """The mask view: a map of the kept cells, from a grid shape alone or from vectors' counts."""
     from ..layout.mask_map import describe_map  # start-up: only the mask view describes a map
 
@@ -225,8 +235,8 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
                                  ("y_title", y_title))}
     words = describe_map(mask, n_q, n_k, highlight=highlight, q_labels=q_labels, k_labels=k_labels, base=base,
                          color_by=color_by, **texts)
-    return Figure(MaskCells(mask, n_q, n_k), None, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font,
-                  frame=frame)
+    return MaskMapFigure(MaskCells(mask, n_q, n_k), None, words, id_prefix=id_prefix, theme=theme,
+                         embed_font=embed_font, frame=frame)
 
 
 def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape | None,

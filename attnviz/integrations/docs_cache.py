@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from .settings import Setting
 
-__all__ = ["Drawn", "FigureCache", "code_digest", "entry_digest"]
+__all__ = ["build_summary", "Drawn", "FigureCache", "code_digest", "entry_digest"]
 
 SECRET = "secret"  # the file in the cache folder that keys its digests
 SECRET_BYTES = 32
@@ -81,8 +81,17 @@ class FigureCache:
 
     def summary(self) -> str:
         """One line for the build log: figures drawn and reused, and the time spent drawing."""
-        return (f"attnviz: {self.drawn} figures drawn, {self.reused} read from the cache "
-                f"({self.seconds:.2f} s in attnviz)")
+        return build_summary(self.drawn, self.reused, self.seconds)
+
+
+def build_summary(drawn: int, reused: int, seconds: float) -> str:
+    """"attnviz: 1 figure drawn, 2 read from the cache (0.01 s in attnviz)": the plural agrees with the count.
+
+    >>> build_summary(1, 0, 0.5)
+    'attnviz: 1 figure drawn, 0 read from the cache (0.50 s in attnviz)'
+    """
+    return (f"attnviz: {drawn} figure{'s' * (drawn != 1)} drawn, {reused} read from the cache "
+            f"({seconds:.2f} s in attnviz)")
 
 
 def figure_key(settings: Mapping[str, Setting], id_prefix: str) -> str:

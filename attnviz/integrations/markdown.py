@@ -11,18 +11,28 @@ superfences with this custom fence:
               format: !!python/name:attnviz.integrations.markdown.fence_format
               validator: !!python/name:attnviz.integrations.markdown.fence_validator
 
-The fence's body is a figure spec in TOML (empty: the seed figure); an `alt="..."` in its
-header is what screen readers announce. It renders to the inline SVG when the page is built;
-a figure that cannot be drawn stops the build with an error naming the page and the block, and
-so does a failure of attnviz itself (with its traceback): superfences would otherwise show the
+The fence's body is a figure spec in TOML (empty: the seed figure); its header takes the Sphinx
+directive's options: `alt="..."` (what screen readers announce), `caption="..."` and every figure key
+(`title="..."`, `frame="slide"`, `theme="dark"`), which override the body's. It renders to the inline
+SVG when the page is built; a figure that cannot be drawn stops the build with an error naming the page
+and the block, and so does a failure of attnviz itself (with its traceback): superfences would otherwise show the
 block as a code block and carry on.
 """
 
 from __future__ import annotations
 
-from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]  # pymdownx ships no types
+import difflib
+import html
+
+try:
+    from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]  # pymdownx ships no types
+except ImportError:  # the MkDocs plugin says in one line what to install (`mkdocs.MISSING`)
+    class SuperFencesException(Exception):  # type: ignore[no-redef]
+        """Stands in for superfences' exception when pymdown-extensions is not installed."""
 
 from . import settings as embed
+from ..io import spec
+from ..io.spec import value_from_text
 from ..numbers.exact import InputError
 from ..words.user_text import check_text
 
@@ -70,14 +80,23 @@ def set_page(name: str | None, source: str | None = None) -> None:
     _page.update(name=name, source=source)
 
 
+#: The fence's own options, as the Sphinx directive's: every other option is a spec key.
+OWN_OPTIONS = ("alt", "caption")
+
+
 def fence_validator(language: str, inputs: Mapping[str, str], options: dict[str, Any], attrs: dict[str, Any],
                     md: Markdown) -> bool:
-    """Accept `alt="..."` in the fence's header; anything else is an error, not a silent code block."""
+    """Accept the Sphinx directive's options in the fence's header: `alt="..."`, `caption="..."` and every spec
+    key (`title="..."`, `frame="slide"`, `q_tokens="a b"`; a key alone, `elide`, is true); anything else is an
+    error, not a silent code block."""
+    known = [*OWN_OPTIONS, *spec.KEYS]
     for name, value in inputs.items():
-        if name != "alt":
-            raise FenceError(_where(_count(md) + 1) + f": unknown fence option {name!r}; "
-                             "the only one is alt=\"...\" (figure keys go in the block)")
-        options["alt"] = value
+        if name not in known:
+            close = difflib.get_close_matches(name.replace("-", "_"), known, n=1, cutoff=0.6)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise FenceError(_where(_count(md) + 1) + f": unknown fence option {name!r}; {hint}the options are "
+                             'alt, caption and the figure keys, quoted: title="...", frame="slide", theme="dark"')
+        options[name] = "true" if value == name and name in spec.KEYS else value
     return True
 
 
@@ -95,10 +114,13 @@ def fence_format(source: str, language: str, class_name: str, options: Mapping[s
     try:
         settings = dict(defaults or {})
         settings.update(embed.block_settings(source, first_line or 1))
+        settings.update(_option_settings(options, first_line))
         settings = embed.with_site_look(settings, dark_selector, "attnviz: dark_selector")
-        alt = options.get("alt")
+        alt, caption = (options.get(name) for name in OWN_OPTIONS)
         if alt is not None:
             alt = check_text(alt, "alt")
+        if caption is not None:
+            caption = check_text(caption, "caption")
         prefix = embed.id_prefix(page.rsplit(".", 1)[0] if page else "md", number)
         if cache is None:
             from .docs_cache import FigureCache  # start-up: only a cached build needs it
@@ -113,7 +135,30 @@ def fence_format(source: str, language: str, class_name: str, options: Mapping[s
     except Exception as err:  # a bug: superfences lets only its own exceptions stop the build
         raise FenceInternalError(f"{_where(number, page_line=first_line)}: internal error: {type(err).__name__}: "
                                  f"{err}; please report this bug") from err
-    return embed.inline_html(drawn.svg, alt=alt, classes=kwargs.get("classes") or ())
+    # Accessible names are unique on a page: MkDocs makes a Markdown instance anew for each page.
+    seen: set[str] = getattr(md, "attnviz_names", set())
+    md.attnviz_names = seen
+    figure = embed.inline_html(drawn.svg, alt=embed.unique_alt(drawn.svg, alt, seen),
+                               classes=kwargs.get("classes") or ())
+    if caption is None:
+        return figure
+    return f'<figure class="attnviz">{figure}<figcaption>{html.escape(caption)}</figcaption></figure>'
+
+
+def _option_settings(options: Mapping[str, Any], line: int | None) -> dict[str, Setting]:
+    """The header's figure keys (`title="Causal"`, `frame="slide"`), read as the Sphinx directive reads its options,
+    so they override the block's keys."""
+    settings: dict[str, Setting] = {}
+    for key, text in options.items():
+        if key in OWN_OPTIONS or key not in spec.KEYS:
+            continue
+        label = f"fence option {key}"
+        header = line - 1 if line else None  # the fence's own line, above the body
+        try:
+            settings[key] = embed.Setting(value_from_text(key, str(text), label), label, header)
+        except InputError as err:
+            raise embed.FigureError(str(err), header) from None
+    return settings
 
 
 #: The custom fence, as superfences takes it (the MkDocs plugin adds this one).

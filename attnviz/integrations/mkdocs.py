@@ -45,6 +45,9 @@ log = logging.getLogger("mkdocs.plugins.attnviz")
 
 SUPERFENCES = "pymdownx.superfences"
 CSS_FILE = "assets/attnviz.css"
+#: The one line MkDocs prints when the fence's carrier is missing.
+MISSING = ("attnviz: the attnviz fences need pymdown-extensions (superfences): pip install 'attnviz[mkdocs]' "
+           "or pip install pymdown-extensions")
 
 
 class AttnvizPlugin(_Base):  # type: ignore[no-untyped-call]  # mkdocs: BasePlugin.__init_subclass__ is not annotated
@@ -68,6 +71,10 @@ class AttnvizPlugin(_Base):  # type: ignore[no-untyped-call]  # mkdocs: BasePlug
             self.dark_selector = embed.site_dark_selector(self.config["dark_selector"], "attnviz: dark_selector")
         except InputError as err:
             raise PluginError(f"mkdocs.yml: {embed.say(err)}") from None
+        try:
+            import pymdownx.superfences  # type: ignore[import-untyped]  # noqa: F401  # pymdownx ships no types
+        except ImportError:
+            raise PluginError(MISSING) from None
         if SUPERFENCES not in config.markdown_extensions:
             config.markdown_extensions.append(SUPERFENCES)
         options = config.mdx_configs.setdefault(SUPERFENCES, {})

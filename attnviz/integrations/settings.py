@@ -18,6 +18,7 @@ from ..numbers.exact import InputError
 from ..words.user_text import check_text
 
 from ..io.spec import check_value, parse_spec, read_spec, with_the_seed
+from ..publish.page import unique_alt
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FigureError", "Setting", "default_settings", "block_settings", "read_file", "file_settings",
            "make_figure", "default_alt", "id_prefix", "inline_html", "say", "DOCUMENT_THEME", "site_dark_selector",
-           "with_site_look"]
+           "with_site_look", "unique_alt"]
 
 
 class FigureError(Exception):
@@ -210,21 +211,14 @@ def inline_html(svg: str, *, alt: str | None = None, classes: Iterable[str] = ()
                 element_id: str | None = None) -> str:
     """The SVG ready to inline in an HTML page: wrapped in `<div class="attnviz-figure">`, scaled
     down to narrow columns, and with `alt` (if given) as what screen readers announce."""
-    from ..publish.page import inline_svg  # start-up: only HTML output inlines SVG
+    from ..publish.page import inline_svg, label_svg  # start-up: only HTML output inlines SVG
 
     svg = inline_svg(svg)
+    if alt is not None:
+        svg = label_svg(svg, check_text(alt, "alt"))
     end = svg.index(">")
     tag, body = svg[:end], svg[end:]
     tag = _style(tag, "max-width:100%;height:auto")
-    if alt is not None:
-        alt = check_text(alt, "alt")
-        labelled = re.search(r' aria-labelledby="([^"]*)"', tag)
-        described = [ref for ref in (labelled[1].split() if labelled else ()) if not ref.endswith("-title")]
-        if labelled:
-            tag = tag[:labelled.start()] + tag[labelled.end():]
-        tag += f' aria-label="{html.escape(alt)}"'
-        if described and " aria-describedby=" not in tag:
-            tag += f' aria-describedby="{" ".join(described)}"'
     names = " ".join(["attnviz-figure", *classes])
     ident = f' id="{html.escape(element_id)}"' if element_id else ""
     return f'<div class="{html.escape(names)}"{ident}>{tag}{body}</div>'

@@ -344,7 +344,9 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
     counts = _stats(app.env).values()
     if counts:
         drawn, reused, seconds = (sum(column) for column in zip(*counts))
-        logger.info("attnviz: %d figures drawn, %d read from the cache (%.2f s in attnviz)", drawn, reused, seconds)
+        from .docs_cache import build_summary  # start-up: only a build's end sums up
+
+        logger.info(build_summary(drawn, reused, seconds))
     failures = _failures(app.env)
     if exception is None and failures:
         places = ", ".join(f"{app.env.doc2path(docname, False)}:{line}"
@@ -358,8 +360,12 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
 # Output: HTML inlines the SVG; any other builder gets an image file it can use.
 
 def _visit_html(translator: HTML5Translator, node: attnviz_figure) -> None:
-    translator.body.append(embed.inline_html(node["svg"], alt=node["alt"] if node["has_alt"] else None,
-                                             classes=node["classes"], element_id=(node["ids"] or [None])[0]))
+    # Accessible names are unique on a page: the translator writes one document.
+    seen: set[str] = getattr(translator, "attnviz_names", set())
+    translator.attnviz_names = seen
+    alt = embed.unique_alt(node["svg"], node["alt"] if node["has_alt"] else None, seen)
+    translator.body.append(embed.inline_html(node["svg"], alt=alt, classes=node["classes"],
+                                             element_id=(node["ids"] or [None])[0]))
     raise nodes.SkipNode
 
 

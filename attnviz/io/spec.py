@@ -5,7 +5,7 @@ wrong types name the key and what was expected, syntax errors give file, line an
 column. Decimals in the file are read as the exact decimal typed (`parse_float`).
 
 Each key maps to one `figure()` argument; `KEYS` is made from the option table
-(`attnviz.figures.options`), so the README's reference, the checks, the flags and the API cannot
+(`attnviz.figures.options`), so the docs' reference, the checks, the flags and the API cannot
 drift apart.
 """
 
@@ -217,7 +217,8 @@ def sized_without_vectors(kwargs: Mapping[str, object]) -> bool:
 
 
 def with_the_seed(kwargs: dict[str, Any]) -> bool:
-    """Give figure arguments that have no vectors and no size the seed's vectors and its highlight, cell (3,3)
+    """Give figure arguments that have no vectors and no size the seed's vectors (the very objects, so the figure
+    keeps the seed's title) and its highlight, cell (3,3)
     counted from the figure's index base (what the command, the docs plugins and the gallery all draw by
     default); True when they were given."""
     if "q" in kwargs or "k" in kwargs or sized_without_vectors(kwargs):

@@ -1,7 +1,7 @@
 """The full figure (and the score table) made for a slide or a paper column: choices in a fixed order,
 each recorded in `Layout.choices`, until the figure fits its frame with every text at the frame's floor.
 
-The order (docs/frames.rst):
+The order (docs/frame-output.rst):
 
 1. always, in a slide or column: the chrome the slide or paper already carries is left to it (the badge,
    the provenance note and the footer, and the title where the slide has its own; their words stay in

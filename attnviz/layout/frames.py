@@ -72,6 +72,9 @@ FRAME_NAMES = tuple(FRAMES)
 DECK_FRAMES = {
     "slide-figure": Frame("slide-figure", 552 / PT_PER_IN, 410.4 / PT_PER_IN, 14.0, 18.0, 736),
     "slide-4:3-figure": Frame("slide-4:3-figure", 400 / PT_PER_IN, 410.4 / PT_PER_IN, 14.0, 18.0, 533),
+    # a figure too wide for the region beside the text (four heads' grids): the slide's width, the text under it
+    "slide-figure-wide": Frame("slide-figure-wide", 902.4 / PT_PER_IN, 310 / PT_PER_IN, 14.0, 18.0, 1203),
+    "slide-4:3-figure-wide": Frame("slide-4:3-figure-wide", 662.4 / PT_PER_IN, 310 / PT_PER_IN, 14.0, 18.0, 883),
 }
 
 

@@ -15,7 +15,8 @@ from functools import cache, lru_cache
 
 from . import font_widths as _width_table
 
-__all__ = ["WIDTHS", "text_width", "char_width", "face", "FACES", "FONT_DIR", "FONT_FAMILIES", "ASCENT", "DESCENT"]
+__all__ = ["quiet_fonttools", "WIDTHS", "text_width", "char_width", "face", "FACES", "FONT_DIR", "FONT_FAMILIES",
+           "ASCENT", "DESCENT"]
 
 FONT_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fonts")  # a str: no pathlib on the command's path
 #: The faces the figure uses, by name: family, then weight or style.
@@ -71,9 +72,20 @@ def char_width(ch: str, name: str) -> float:
     return _UNKNOWN
 
 
+def quiet_fonttools() -> None:
+    """Keep fontTools' INFO messages (a subset logs hundreds of lines) out of the user's logging: its logger
+    passes on warnings and errors only, unless the user has set its level."""
+    import logging  # start-up: only a rare character or --embed-font loads fontTools
+
+    logger = logging.getLogger("fontTools")
+    if logger.level == logging.NOTSET:
+        logger.setLevel(logging.WARNING)
+
+
 @cache
 def _font_widths(name: str) -> dict[int, float]:
     """{codepoint: advance in em} for every character the bundled face maps (fontTools, loaded lazily)."""
+    quiet_fonttools()
     from fontTools.ttLib import TTFont  # type: ignore[import-untyped]  # fontTools ships no type hints
 
     font = TTFont(os.path.join(FONT_DIR, FACES[name]), lazy=True)

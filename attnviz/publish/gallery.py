@@ -1,6 +1,6 @@
 """The gallery: one figure per mask family, caption form and scoring option (`attnviz gallery`).
 
-Each entry is the `attnviz render` command that makes it, so the README can show the command
+Each entry is the `attnviz render` command that makes it, so the docs (docs/gallery-commands.rst) can show the command
 beside the picture; its figure is drawn through the API from those flags (read as the command reads
 them), and the custom-mask entry as a user would paste it. `attnviz gallery` runs the entries as a
 batch (cli.commands.gallery_jobs).

@@ -5,7 +5,7 @@ assistive tools). latex2mathml parses; we serialise with ElementTree, which esca
 (latex2mathml's own string output does not escape `\\text{<b>}`), and we drop attributes that
 could reach outside the page (`\\href`, `\\style`).
 
-A formula may use only the TeX commands an explainer needs (`TEX_COMMANDS`, listed in the README):
+A formula may use only the TeX commands an explainer needs (`TEX_COMMANDS`, listed in docs/pages-and-walkthroughs.rst):
 no macros (`\\def`, `\\newcommand`: a few lines of them expanded to 17.8 MB), no sizes (`\\rule{300em}`,
 `\\hspace`), no classes, colours, styles or links. Its TeX and its MathML are bounded.
 """
@@ -122,7 +122,7 @@ def check_tex(tex: str, where: str | None = None) -> None:
         if name not in TEX_COMMANDS and name not in TEX_SYMBOLS:
             shown = "a lone \\ at the end" if not name else f"\\{name}"
             raise InputError(f"{shown} is not a command formulas may use (no macros, sizes, colours, classes or "
-                             "links; the README lists the commands)", where)
+                             "links; docs/pages-and-walkthroughs.rst lists the commands)", where)
     for match in _ENVIRONMENT.finditer(tex):
         if match[1].strip() not in TEX_ENVIRONMENTS:
             raise InputError(f"the environment {match[1].strip()!r} is not one formulas may use; use "

@@ -7,6 +7,7 @@ inlined with its own id prefix; the step SVGs are the same figures, standalone.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
     from ..figures.api import Drawable
     from .document import Document, Section
 
-__all__ = ["TEMPLATE", "template_dir", "render_page", "page_files", "write_page", "inline_svg"]
+__all__ = ["TEMPLATE", "template_dir", "render_page", "page_files", "write_page", "inline_svg", "label_svg",
+           "unique_alt"]
 
 #: The page's jinja2 template, in `template_dir()`.
 TEMPLATE = "page.html.j2"
@@ -52,6 +54,53 @@ def inline_svg(svg: str) -> str:
     return re.sub(r' aria-description="[^"]*"', "", svg, count=1)
 
 
+def unique_alt(svg: str, alt: str | None, seen: set[str], where: str | None = None) -> str | None:
+    """What screen readers announce for this figure, unique among the page's figures (`seen`, updated): `alt`,
+    or the figure's title and subtitle; a name given before on the page gets `where` (e.g. its section's
+    heading), else the figure's number. None: the figure's own <title> and <desc> already name it uniquely.
+
+    >>> seen: set[str] = set()
+    >>> svg = '<svg><title id="P-title">Causal</title><desc id="P-desc">Exact.</desc></svg>'
+    >>> unique_alt(svg, None, seen), unique_alt(svg, None, seen), unique_alt(svg, "Causal Exact.", seen)
+    (None, 'Causal Exact. (figure 2)', 'Causal Exact. (figure 3)')
+    >>> unique_alt(svg, None, seen, "Summary")
+    'Causal Exact. (Summary)'
+    """
+    name = alt
+    if name is None:
+        texts = [html.unescape(match[1]) for match in re.finditer(r"<(?:title|desc)\b[^>]*>([^<]*)</", svg[:4000])]
+        name = " ".join(texts[:2])
+    number = len(seen) + 1
+    if name in seen and where is not None and f"{name} ({where})" not in seen:
+        name = alt = f"{name} ({where})"
+    elif name in seen:
+        name = f"{name} (figure {number})"
+        while name in seen:
+            number += 1
+            name = f"{name.rsplit(' (figure ', 1)[0]} (figure {number})"
+        alt = name
+    seen.add(name)
+    return alt
+
+
+def label_svg(svg: str, alt: str) -> str:
+    """The SVG named `alt` for screen readers (`aria-label`, in place of its title), still described by its <desc>.
+
+    >>> label_svg('<svg aria-labelledby="P-title P-desc"><title id="P-title">T</title></svg>', 'A & B')
+    '<svg aria-label="A &amp; B" aria-describedby="P-desc"><title id="P-title">T</title></svg>'
+    """
+    end = svg.index(">")
+    tag, body = svg[:end], svg[end:]
+    labelled = re.search(r' aria-labelledby="([^"]*)"', tag)
+    described = [ref for ref in (labelled[1].split() if labelled else ()) if not ref.endswith("-title")]
+    if labelled:
+        tag = tag[:labelled.start()] + tag[labelled.end():]
+    tag += f' aria-label="{html.escape(alt)}"'
+    if described and " aria-describedby=" not in tag:
+        tag += f' aria-describedby="{" ".join(described)}"'
+    return tag + body
+
+
 def render_page(document: Document, figures: Sequence[Drawable], name: str = "<document>") -> str:
     """The page's HTML (a str) for a document and its sections' figures (`document.build_figures`)."""
     # Loaded only when a page is rendered, to keep start-up small: jinja2 (and its markupsafe), and
@@ -62,9 +111,12 @@ def render_page(document: Document, figures: Sequence[Drawable], name: str = "<d
     from .mathml import tex_to_mathml
 
     steps: list[_Step] = []
+    names: set[str] = set()  # accessible names are unique on the page: a repeated one gets its section's heading
     for number, (section, figure) in enumerate(zip(document.sections, figures, strict=True), 1):
         mathml = section.formula and tex_to_mathml(section.formula, f"{name}: section {number}: formula")
-        steps.append(_Step(section, Markup(inline_svg(figure.svg())), Markup(mathml or "")))
+        svg = inline_svg(figure.svg())
+        alt = unique_alt(svg, None, names, section.heading)
+        steps.append(_Step(section, Markup(svg if alt is None else label_svg(svg, alt)), Markup(mathml or "")))
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir()), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)

@@ -13,7 +13,7 @@ import os
 from functools import lru_cache
 
 from ..layout.items import STYLES, Text
-from ..layout.metrics import FACES, FONT_DIR, FONT_FAMILIES, face
+from ..layout.metrics import FACES, FONT_DIR, FONT_FAMILIES, face, quiet_fonttools
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ def subset_woff(name: str, text: str) -> bytes:
     """The bundled face `name` cut down to the glyphs `text` needs, as WOFF bytes (same input, same bytes)."""
     import io  # only --embed-font needs it: kept off the command's start-up
 
+    quiet_fonttools()
     from fontTools import subset  # type: ignore[import-untyped]  # fontTools ships no type hints
     from fontTools.ttLib import TTFont  # type: ignore[import-untyped]  # (as above)
 

@@ -1,135 +1,190 @@
-"""PowerPoint backend: paints a `layout.Layout` as native shapes on a python-pptx slide.
+"""PowerPoint backend: paints a `layout.Layout` as DrawingML shapes, one named group a figure.
 
 Rectangles are rectangles (rounded, dashed, hatched as the SVG draws them), the highlight's
-corner mark is a triangle, and each drawn line of text is a text box in DejaVu at the
-layout's size, placed so its baseline is where the layout put it: everything stays editable
-in PowerPoint, Keynote, LibreOffice and Google Slides. Nothing is a picture.
+corner mark is a triangle, and each drawn line of text is a text box in DejaVu at the layout's
+size, its baseline where the layout put it: everything stays editable in PowerPoint, Keynote,
+LibreOffice and Google Slides. Nothing is a picture.
+
+Colours are the deck theme's scheme colours (`<a:schemeClr val="accent1"/>`, `SCHEME`), never RGB,
+so PowerPoint's Design → Variants restyles the figure; `colour_scheme` writes a theme's palette into
+those slots. Every shape is named by its role and the cell, softmax row or output row it belongs
+to (`cell 3,3`, `cell 3,3 score`), the same on every step, so PowerPoint's Morph transition moves
+each shape to where the next step has it. The shapes are written as XML with ids counted here: no
+per-shape search through the slide's ids, so a deck of a hundred steps is quick.
 """
 
 from __future__ import annotations
 
-from ..layout.items import measure
+from ..layout.items import Group, measure
 from ..layout.math_text import SCRIPT_SCALE, SUB_DROP, SUP_RISE, runs_width
 from ..layout.metrics import ASCENT, DESCENT
 from .painter import paint as paint_layout
-from .themes import get_theme
+from .xml import escape_attribute, escape_text
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from pptx.shapes.autoshape import Shape
-    from pptx.dml.color import RGBColor
-    from pptx.enum.shapes import MSO_SHAPE
-    from pptx.shapes.shapetree import SlideShapes
-    from pptx.slide import Slide
-    from pptx.util import Length
-
-    from ..layout.items import Group, Layout, Mark, Rect, Text
+    from ..layout.items import Layout, Mark, Rect, Text, TextStyle
+    from ..layout.math_text import Run
     from .painter import Paint
-    from .themes import Theme
 
-__all__ = ["EMU_PER_PX", "paint", "PptxPainter"]
+__all__ = ["EMU_PER_PT", "SCHEME", "SLOTS", "colour_scheme", "figure_group", "PptxPainter", "shape_name",
+           "clean_attribute", "clean_text"]
 
-EMU_PER_PX = 9525  # English Metric Units in a CSS pixel (1/96 inch)
-_FONTS = {"sans": "DejaVu Sans", "mono": "DejaVu Sans Mono"}
-_DASHES = {"dashed": "DASH", "dotted": "ROUND_DOT"}  # painter.DASHES in PowerPoint's named dashes
+EMU_PER_PT = 12700  # English Metric Units in a point
+EMU_PER_PX = 9525  # in a CSS pixel (1/96 inch)
+FONTS = {"sans": "DejaVu Sans", "mono": "DejaVu Sans Mono"}
+_DASHES = {"dashed": "dash", "dotted": "sysDot"}  # painter.DASHES in DrawingML's preset dashes
+
+#: The theme's scheme slots (`<a:clrScheme>`) and the attnviz colour each one holds.
+SLOTS = {"dk1": "text", "lt1": "background", "dk2": "text-muted", "lt2": "cell-fill", "accent1": "computed-fill",
+         "accent2": "computed-stroke", "accent3": "badge-stroke", "accent4": "masked-stroke",
+         "accent5": "cell-stroke", "accent6": "masked-hatch", "hlink": "band-fill", "folHlink": "badge-fill"}
+_ON_SLIDE = {"dk1": "tx1", "lt1": "bg1", "dk2": "tx2", "lt2": "bg2"}  # what a slide calls them (the clrMap)
+#: Every attnviz colour as the scheme colour a slide names: the slot that holds it, or the nearest one.
+SCHEME = {colour: _ON_SLIDE.get(slot, slot) for slot, colour in SLOTS.items()} | {
+    "pending-fill": "bg1", "masked-fill": "bg2", "masked-text": "tx2", "computed-text": "tx1", "badge-text": "tx1",
+    "rule": "accent6", "pending-stroke": "accent5"}
+# C0 controls (but tab and newline) cannot be written in XML 1.0: drawn as the replacement character
+_CONTROLS = {code: "\ufffd" for code in (*range(0, 9), 11, 12, *range(14, 32))}
 
 
-def paint(slide: Slide, layout: Layout, theme: str | Theme, left: float, top: float, scale: float) -> None:
-    """Draw `layout` on `slide` with its top-left corner at (`left`, `top`) EMU, `scale` EMU per layout unit."""
-    paint_layout(layout.items, layout.width, layout.height,
-                 PptxPainter(slide.shapes, get_theme(theme).colours, left, top, scale))
+def clean_text(text: str) -> str:
+    """`text` escaped as XML character data, any character XML 1.0 cannot hold drawn as U+FFFD."""
+    return escape_text(clean_attribute(text))
+
+
+def clean_attribute(text: str) -> str:
+    """`text` with any character XML 1.0 cannot hold as U+FFFD (escape it with `escape_attribute`)."""
+    return text.translate(_CONTROLS)
+
+
+def colour_scheme(palette: Mapping[str, str], name: str) -> str:
+    """The `<a:clrScheme>` holding `palette`'s colours in `SLOTS` (in the order DrawingML requires)."""
+    slots = "".join(f'<a:{slot}><a:srgbClr val="{palette[colour][1:].upper()}"/></a:{slot}>'
+                    for slot, colour in SLOTS.items())
+    return f'<a:clrScheme name="{escape_attribute(name)}">{slots}</a:clrScheme>'
+
+
+def figure_group(layout: Layout, name: str, first_id: int, left: float, top: float, scale: float,
+                 description: str = "") -> tuple[str, int]:
+    """(`<p:grpSp>` markup, the next free id): `layout` drawn with its top-left corner at (`left`, `top`)
+    EMU, `scale` EMU a layout unit, as one group called `name` whose shapes have ids from `first_id`;
+    `description`: its alternative text (what a screen reader says for the figure)."""
+    painter = PptxPainter(first_id + 1, left, top, scale)
+    paint_layout(layout.items, layout.width, layout.height, painter)
+    x0, y0 = round(left), round(top)
+    cx, cy = round(left + layout.width * scale) - x0, round(top + layout.height * scale) - y0
+    xfrm = f'<a:off x="{x0}" y="{y0}"/><a:ext cx="{cx}" cy="{cy}"/><a:chOff x="{x0}" y="{y0}"/>' \
+           f'<a:chExt cx="{cx}" cy="{cy}"/>'
+    descr = f' descr="{escape_attribute(clean_attribute(description))}"' if description else ""
+    group = (f'<p:grpSp><p:nvGrpSpPr><p:cNvPr id="{first_id}" name="{escape_attribute(name)}"{descr}/>'
+             f'<p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm>{xfrm}</a:xfrm></p:grpSpPr>{"".join(painter.parts)}'
+             "</p:grpSp>")
+    return group, painter.next_id
+
+
+def shape_name(group: Group) -> str | None:
+    """What a layout group's shapes are called after: "cell 3,3", "softmax 2", "output 2", "row 5",
+    "panel 1"; None for a group that names nothing of its own."""
+    attrs = dict(group.attrs)
+    kind = group.classes[0].removeprefix("attnviz-") if group.classes else ""
+    if kind == "cell" and "data-q" in attrs and "data-k" in attrs:
+        return f"cell {attrs['data-q']},{attrs['data-k']}"
+    if kind in ("softmax-row", "output-row", "row") and "data-q" in attrs:
+        return f"{kind.removesuffix('-row')} {attrs['data-q']}"
+    if kind == "panel" and "data-panel" in attrs:
+        return f"panel {attrs['data-panel']}"
+    if kind == "legend-entry" and "data-legend" in attrs:
+        return f"legend {attrs['data-legend']}"
+    return None
 
 
 class PptxPainter:
-    """The PowerPoint backend of the painter interface (`painter.Painter`): native, editable shapes."""
+    """The PowerPoint backend of the painter interface (`painter.Painter`): shapes as DrawingML markup."""
 
-    def __init__(self, shapes: SlideShapes, palette: Mapping[str, str], left: float, top: float,
-                 scale: float) -> None:
-        self.shapes, self.palette, self.left, self.top, self.scale = shapes, palette, left, top, scale
+    def __init__(self, first_id: int, left: float, top: float, scale: float) -> None:
+        self.left, self.top, self.scale = left, top, scale
+        self.next_id = first_id
+        self.parts: list[str] = []
+        self._context: list[str | None] = []
+        self._used: dict[str, int] = {}
 
-    def emu(self, x: float, y: float, w: float, h: float) -> tuple[Length, Length, Length, Length]:
-        """A box in layout units, (x, y, width, height), in EMU on the slide (at least 1 EMU a side)."""
-        from pptx.util import Emu  # python-pptx: the slides extra
+    def _name(self, role: str, main: bool = False) -> str:
+        """A shape's name: its group's ("cell 3,3") for the group's first rect (`main`), else the group's
+        and its role's; numbered from the second of one name on."""
+        context = next((c for c in reversed(self._context) if c), None)
+        base = context if context and main and context not in self._used else \
+            f"{context} {role}" if context else role
+        count = self._used.get(base, 0) + 1
+        self._used[base] = count
+        return base if count == 1 else f"{base} {count}"
 
+    def _edges(self, x: float, y: float, w: float, h: float) -> tuple[int, int, int, int]:
+        """(x, y, cx, cy) EMU of a box in layout units: each edge rounded once, so boxes that meet in the
+        layout meet on the slide (no seams between a map's rows), at least 1 EMU a side."""
         s = self.scale
-        return (Emu(round(self.left + x * s)), Emu(round(self.top + y * s)), Emu(max(1, round(w * s))),
-                Emu(max(1, round(h * s))))
+        x0, y0 = round(self.left + x * s), round(self.top + y * s)
+        return x0, y0, max(1, round(self.left + (x + w) * s) - x0), max(1, round(self.top + (y + h) * s) - y0)
 
-    def colour(self, key: str) -> RGBColor:
-        """The theme's colour `key` as python-pptx's RGB colour."""
-        from pptx.dml.color import RGBColor  # python-pptx: the slides extra, imported when a deck is drawn
-
-        hex_digits = self.palette[key][1:].upper()
-        colour: RGBColor = RGBColor.from_string(hex_digits)  # type: ignore[no-untyped-call]  # unannotated in pptx
-        return colour
+    def _shape(self, name: str, geometry: str, box: tuple[int, int, int, int], fill: str, line: str,
+               rotation: int = 0) -> None:
+        shape_id, self.next_id = self.next_id, self.next_id + 1
+        x, y, cx, cy = box
+        rot = f' rot="{rotation * 60000}"' if rotation else ""
+        self.parts.append(
+            f'<p:sp><p:nvSpPr><p:cNvPr id="{shape_id}" name="{escape_attribute(name)}"/><p:cNvSpPr/><p:nvPr/>'
+            f'</p:nvSpPr><p:spPr><a:xfrm{rot}><a:off x="{x}" y="{y}"/><a:ext cx="{cx}" cy="{cy}"/></a:xfrm>'
+            f"{geometry}{fill}{line}</p:spPr></p:sp>")
 
     def open_group(self, group: Group, paint: Paint | None) -> None:
-        """Nothing: every shape carries its own paint, so a group is only its children."""
+        """A layout group names the shapes in it (`shape_name`); every shape carries its own paint."""
+        self._context.append(shape_name(group))
 
     def close_group(self, group: Group) -> None:
-        """Nothing (see `open_group`)."""
+        """The group's names end."""
+        self._context.pop()
 
-    def _shape(self, kind: MSO_SHAPE, x: float, y: float, w: float, h: float) -> Shape:
-        from pptx.oxml.ns import qn  # python-pptx: the slides extra
+    def _fill(self, paint: Paint) -> str:
+        if paint.fill == "hatch":
+            return (f'<a:pattFill prst="wdUpDiag"><a:fgClr>{_scheme("masked-hatch")}</a:fgClr>'
+                    f'<a:bgClr>{_scheme("masked-fill")}</a:bgClr></a:pattFill>')
+        if paint.fill:
+            return f"<a:solidFill>{_scheme(paint.fill, paint.fill_opacity)}</a:solidFill>"
+        return "<a:noFill/>"
 
-        shape = self.shapes.add_shape(kind, *self.emu(x, y, w, h))
-        style = shape._element.find(qn("p:style"))  # the template's theme style would add a shadow
-        if style is not None:
-            shape._element.remove(style)
-        return shape
+    def _line(self, paint: Paint) -> str:
+        if not paint.stroke:
+            return "<a:ln><a:noFill/></a:ln>"
+        dash = f'<a:prstDash val="{_DASHES[paint.dash]}"/>' if paint.dash else ""
+        return f'<a:ln w="{round(paint.width * self.scale)}"><a:solidFill>{_scheme(paint.stroke)}</a:solidFill>' \
+               f"{dash}</a:ln>"
 
     def rect(self, rect: Rect, paint: Paint) -> None:
         """A rectangle (rounded when the layout's is), filled, hatched or see-through as its paint says."""
-        from pptx.enum.dml import MSO_LINE_DASH_STYLE, MSO_PATTERN_TYPE  # python-pptx: the slides extra
-        from pptx.enum.shapes import MSO_SHAPE
-        from pptx.util import Emu
-
-        kind = MSO_SHAPE.ROUNDED_RECTANGLE if rect.rx else MSO_SHAPE.RECTANGLE
-        shape = self._shape(kind, rect.x, rect.y, rect.w, rect.h)
         if rect.rx:
-            shape.adjustments[0] = min(0.5, rect.rx / min(rect.w, rect.h))
-        if paint.fill == "hatch":
-            shape.fill.patterned()
-            shape.fill.pattern = MSO_PATTERN_TYPE.WIDE_UPWARD_DIAGONAL
-            shape.fill.fore_color.rgb = self.colour("masked-hatch")
-            shape.fill.back_color.rgb = self.colour("masked-fill")
-        elif paint.fill:
-            shape.fill.solid()
-            shape.fill.fore_color.rgb = self.colour(paint.fill)
-            if paint.fill_opacity != 1:
-                _see_through(shape, paint.fill_opacity)
+            adjust = round(min(0.5, rect.rx / min(rect.w, rect.h)) * 100000)
+            geometry = f'<a:prstGeom prst="roundRect"><a:avLst><a:gd name="adj" fmla="val {adjust}"/></a:avLst>' \
+                       "</a:prstGeom>"
         else:
-            shape.fill.background()
-        if paint.stroke:
-            shape.line.color.rgb = self.colour(paint.stroke)
-            shape.line.width = Emu(round(paint.width * self.scale))
-            if paint.dash:
-                shape.line.dash_style = getattr(MSO_LINE_DASH_STYLE, _DASHES[paint.dash])
-        else:
-            shape.line.fill.background()
+            geometry = '<a:prstGeom prst="rect"><a:avLst/></a:prstGeom>'
+        self._shape(self._name(rect.role, main=True), geometry, self._edges(rect.x, rect.y, rect.w, rect.h),
+                    self._fill(paint), self._line(paint))
 
     def mark(self, mark: Mark, paint: Paint) -> None:
-        """The highlight's corner triangle."""
-        from pptx.enum.shapes import MSO_SHAPE  # python-pptx: the slides extra
-
-        assert paint.fill is not None  # a mark's role is filled (themes.SHAPE_PAINT)
-        # PowerPoint's right triangle has its right angle bottom-left; turned half round, top-right.
-        shape = self._shape(MSO_SHAPE.RIGHT_TRIANGLE, mark.x - mark.size, mark.y, mark.size, mark.size)
-        shape.rotation = 180
-        shape.fill.solid()
-        shape.fill.fore_color.rgb = self.colour(paint.fill)
-        shape.line.fill.background()
+        """The highlight's corner triangle: PowerPoint's right triangle (right angle bottom-left) turned half round."""
+        self._shape(self._name("mark"), '<a:prstGeom prst="rtTriangle"><a:avLst/></a:prstGeom>',
+                    self._edges(mark.x - mark.size, mark.y, mark.size, mark.size), self._fill(paint),
+                    "<a:ln><a:noFill/></a:ln>", rotation=180)
 
     def text(self, text: Text, colour: str) -> None:
         """One text box a drawn line, its baseline where the layout put it."""
-        from pptx.enum.text import MSO_ANCHOR, MSO_AUTO_SIZE, PP_ALIGN  # python-pptx: the slides extra
-        from pptx.util import Pt
-
         style = text.style
         height = (ASCENT + DESCENT) * style.size
         slack = 0.1 * style.size  # a little room, so no viewer wraps a line its own font draws wider
+        align = {"start": "l", "middle": "ctr", "end": "r"}[text.anchor]
+        name = self._name(text.role)
         line_runs = text.line_runs()  # a frame's typeset notation: scripts as baseline-offset runs
         for n, line in enumerate(text.lines):
             if not line.strip():
@@ -138,43 +193,50 @@ class PptxPainter:
             x = text.x + (text.indent if n else 0)
             x0 = {"start": x - slack, "middle": x - width / 2, "end": x - width + slack}[text.anchor]
             top = text.y + n * style.size * 1.35 - ASCENT * style.size
+            rotation = 0
             if text.rotate == -90:  # the box turns about its centre: put that centre where the turn takes it
                 cx, cy = x0 + width / 2 - text.x, top + height / 2 - text.y
-                x0, top = text.x + cy - width / 2, text.y - cx - height / 2
-            box = self.shapes.add_textbox(*self.emu(x0, top, width, height))
-            if text.rotate == -90:
-                box.rotation = 270
-            frame = box.text_frame
-            frame.word_wrap = False
-            frame.auto_size = MSO_AUTO_SIZE.NONE
-            frame.margin_left = frame.margin_right = frame.margin_top = frame.margin_bottom = 0
-            frame.vertical_anchor = MSO_ANCHOR.TOP
-            paragraph = frame.paragraphs[0]
-            paragraph.alignment = {"start": PP_ALIGN.LEFT, "middle": PP_ALIGN.CENTER, "end": PP_ALIGN.RIGHT}[
-                text.anchor]
-            paragraph.line_spacing = 1.0
-            for piece, kind in line_runs[n] if text.math else ((line, ""),):
-                run = paragraph.add_run()
-                run.text = piece
-                font = run.font
-                font.name = _FONTS[style.family]
-                scale = (text.script / style.size or SCRIPT_SCALE) if kind in _BASELINES else 1
-                font.size = Pt(style.size * scale * 0.75 * self.scale / EMU_PER_PX)  # 0.75 pt a pixel
-                font.bold = style.bold
-                font.italic = style.italic
-                font.color.rgb = self.colour(colour)
-                if kind in _BASELINES:  # DrawingML's baseline offset: thousandths of a percent of the run's size
-                    run._r.get_or_add_rPr().set("baseline", str(round(_BASELINES[kind] / scale * 100_000)))
+                x0, top, rotation = text.x + cy - width / 2, text.y - cx - height / 2, 270
+            shape_id, self.next_id = self.next_id, self.next_id + 1
+            x, y, w, h = self._edges(x0, top, width, height)
+            rot = f' rot="{rotation * 60000}"' if rotation else ""
+            line_name = name if n == 0 else f"{name} line {n + 1}"
+            self.parts.append(
+                f'<p:sp><p:nvSpPr><p:cNvPr id="{shape_id}" name="{escape_attribute(line_name)}"/>'
+                f'<p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm{rot}><a:off x="{x}" y="{y}"/>'
+                f'<a:ext cx="{w}" cy="{h}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:noFill/>'
+                f'</p:spPr><p:txBody><a:bodyPr wrap="none" lIns="0" tIns="0" rIns="0" bIns="0" anchor="t">'
+                f'<a:noAutofit/></a:bodyPr><a:lstStyle/><a:p><a:pPr algn="{align}"><a:lnSpc><a:spcPct '
+                f'val="100000"/></a:lnSpc></a:pPr>{self._runs(text, line_runs[n], line, colour)}</a:p>'
+                "</p:txBody></p:sp>")
 
 
-# A script's shift as DrawingML writes it: a percentage of its own size (1,000 a percent).
-_BASELINES = {"sup": SUP_RISE, "sub": -SUB_DROP}  # in em of the line's size
+    def _runs(self, text: Text, runs: tuple[Run, ...], line: str, colour: str) -> str:
+        """A drawn line's `<a:r>`s: one, or for a typeset text one a run, its scripts smaller and shifted."""
+        style = text.style
+        if not text.math:
+            return self.run(line, style, colour)
+        script = (text.script / style.size) or SCRIPT_SCALE  # a script's size, of its line's
+        return "".join(self.run(piece, style, colour, script, _SHIFTS[kind] / script) if kind in _SHIFTS
+                       else self.run(piece, style, colour) for piece, kind in runs)
+
+    def run(self, piece: str, style: TextStyle, colour: str, scale: float = 1, baseline: float = 0) -> str:
+        """One `<a:r>` of `piece` in `style` at the painter's scale; `scale`, `baseline`: a script's size (of
+        the line's) and its shift (in its own size: 0.3 raises it 30 %), for typeset notation."""
+        shift = f' baseline="{round(baseline * 100000)}"' if baseline else ""
+        font = FONTS[style.family]
+        return (f'<a:r><a:rPr lang="en-US" sz="{round(style.size * scale * self.scale / EMU_PER_PT * 100)}" '
+                f'b="{int(style.bold)}" i="{int(style.italic)}"{shift} dirty="0"><a:solidFill>{_scheme(colour)}'
+                f'</a:solidFill><a:latin typeface="{font}"/><a:cs typeface="{font}"/></a:rPr>'
+                f"<a:t>{clean_text(piece)}</a:t></a:r>")
 
 
-def _see_through(shape: Shape, opacity: float) -> None:
-    """A solid fill at `opacity` (python-pptx has no call for it: DrawingML's <a:alpha> on the colour)."""
-    from pptx.oxml.ns import qn  # python-pptx: the slides extra
+#: A script's baseline shift, in em of its line's size (up is positive in DrawingML).
+_SHIFTS = {"sup": SUP_RISE, "sub": -SUB_DROP}
 
-    colour = shape.fill._xPr.find(qn("a:solidFill")).find(qn("a:srgbClr"))
-    alpha = colour.makeelement(qn("a:alpha"), {"val": str(round(opacity * 100_000))})
-    colour.append(alpha)
+
+def _scheme(colour: str, opacity: float = 1) -> str:
+    """The scheme colour that stands for the theme's `colour`, see-through below `opacity` 1."""
+    alpha = f'<a:alpha val="{round(opacity * 100000)}"/>' if opacity != 1 else ""
+    return f'<a:schemeClr val="{SCHEME[colour]}">{alpha}</a:schemeClr>' if alpha else \
+        f'<a:schemeClr val="{SCHEME[colour]}"/>'

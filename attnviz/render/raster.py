@@ -190,10 +190,10 @@ def _cairosvg() -> Any:
     try:
         import cairosvg  # type: ignore[import-untyped]  # CairoSVG ships no type hints
     except ImportError:
-        raise InputError("PNG and PDF need CairoSVG: pip install 'attnviz[png]'", "-f") from None
+        raise InputError("PNG and PDF need CairoSVG: pip install 'attnviz[png]'", "format") from None
     except OSError as err:  # cairocffi found no Cairo library
         raise InputError(f"PNG and PDF need the Cairo library (Debian: apt-get install libcairo2): {err}",
-                         "-f") from None
+                         "format") from None
     return cairosvg
 
 

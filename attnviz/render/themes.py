@@ -81,6 +81,7 @@ SHAPE_PAINT: dict[str, tuple[str | None, str | None]] = {
     "kept": ("text-muted", None),
     "map-masked": ("hatch", None),
     "computed": ("computed-fill", "computed-stroke"),  # see-through (svg backend): the cell under it shows
+    "highlight-ring": ("computed-stroke", None),  # a deck's ring round a highlight too small to see on the slide
     "map-empty-row": ("text", None),
     "map-gridline": ("background", None),
     "map-frame": (None, "masked-stroke"),
@@ -107,7 +108,7 @@ SHAPE_PAINT: dict[str, tuple[str | None, str | None]] = {
     "head-link": ("text-muted", None),
 }
 
-#: Every custom property, in the order the README documents them: `--attnviz-<name>`.
+#: Every custom property, in the order docs/styling.rst documents them: `--attnviz-<name>`.
 COLOUR_NAMES = ("background", "text", "text-muted", "badge-fill", "badge-stroke", "badge-text", "cell-fill",
                 "cell-stroke", "masked-fill", "masked-hatch", "masked-stroke", "masked-text", "computed-fill",
                 "computed-stroke", "computed-text", "band-fill", "rule", "pending-fill", "pending-stroke",

@@ -2,7 +2,7 @@
 
 svgwrite built the figures at first: its validator refuses the figures' `role`, `aria-*` and
 `data-*` attributes, building and serialising is several times slower even with it off, and it
-writes an `xmlns:ev` attribute HTML rejects on inline SVG. The README's "Why not svgwrite" gives
+writes an `xmlns:ev` attribute HTML rejects on inline SVG. docs/project.rst's "Why not svgwrite" gives
 the numbers, which `make bench` measures again (benchmarks/svgwrite_check.py). Most elements are
 leaves, written at once (`leaf`); groups are written around their written children (`parent`).
 """

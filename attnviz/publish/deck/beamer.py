@@ -129,9 +129,17 @@ def _colours(theme: str) -> list[str]:
             themed + r"}\makeatother"]
 
 
-def _frame(slide: Slide, figure: str, size: tuple[float, float], text_w: float) -> list[str]:
+def _frame(slide: Slide, figure: str, size: tuple[float, float], text_w: float, wide: bool = False) -> list[str]:
     body = r"\par\medskip ".join(beamer_sentence(p) for p in slide.paragraphs) + _formula(slide.formula)
     notes = r"\par ".join(typed_line(note, user_spans(note), prose) for note in slide.notes)
+    if wide:  # the figure across the slide, its text under it (deck.wide)
+        return [
+            rf"\begin{{frame}}{{{escape(slide.heading)}}}",
+            rf"\resizebox{{{fmt(size[0])}pt}}{{{fmt(size[1])}pt}}{{{figure}}}\par\smallskip",
+            rf"\begin{{minipage}}{{{fmt(text_w)}pt}}\raggedright\small " + body + r"\end{minipage}",
+            rf"\note{{\scriptsize\textbf{{{escape(slide.heading)}}}\par {notes}}}",
+            r"\end{frame}",
+        ]
     return [
         rf"\begin{{frame}}{{{escape(slide.heading)}}}",
         r"\begin{columns}[T,onlytextwidth]",
@@ -182,7 +190,7 @@ def beamer_document(deck: Deck) -> str:
     for slide, used in zip(deck.slides, uses):
         figure = "".join(rf"\rlap{{\attnvizuse{{{_name(n)}}}}}" for n in used[:-1])
         figure += rf"\attnvizuse{{{_name(used[-1])}}}" if used else ""
-        frames += _frame(slide, figure, figure_size, text_w)
+        frames += _frame(slide, figure, figure_size, text_w, deck.wide)
     page = deck.title_page
     lines = [
         "% attnviz: a Beamer deck; compile with pdflatex. Colours are defined once, below: \\colorlet any",

@@ -17,6 +17,7 @@ from functools import cached_property
 
 from ...figures.api import Figure
 from ...layout.frames import DECK_FRAMES, fit_to_frame, get_frame
+from ...words.budget import check_deck, drawable_chars
 from ...numbers.exact import InputError
 from ...words.a11y import figure_sentence
 from ...words.figure_text import FigureText, at_step
@@ -80,19 +81,23 @@ class Geometry:
         return self.width / 72
 
 
-def geometry(aspect: str = "16:9") -> Geometry:
-    """The slide geometry of `aspect` ("16:9" or "4:3"), or an InputError naming the choices."""
+def geometry(aspect: str = "16:9", wide: bool = False) -> Geometry:
+    """The slide geometry of `aspect` ("16:9" or "4:3"), or an InputError naming the choices. `wide`: the
+    figure across the slide and the text under it (for figures too wide for the region beside the text)."""
     if not isinstance(aspect, str) or aspect not in ASPECTS:
         raise InputError(f"unknown aspect {aspect!r:.40}; choose 16:9 or 4:3", "aspect")
-    frame = DECK_FRAMES["slide-figure" if aspect == "16:9" else "slide-4:3-figure"]
+    frame = DECK_FRAMES[("slide-figure" if aspect == "16:9" else "slide-4:3-figure") + "-wide" * wide]
     margin, gap, top = 28.8, 21.6, 100.8
     width, height = (960.0, 540.0) if aspect == "16:9" else (720.0, 540.0)
     figure_w, figure_h = frame.width_in * 72, (frame.height_in or 0) * 72
+    title = Box(margin, 14.4, width - 2 * margin, top - 14.4 - 7.2)
+    if wide:
+        text_y = top + figure_h + gap / 2
+        return Geometry(aspect, width, height, title=title, figure=Box(margin, top, figure_w, figure_h),
+                        text=Box(margin, text_y, figure_w, height - margin / 2 - text_y), frame=frame.name)
     text_x = margin + figure_w + gap
-    return Geometry(aspect, width, height, title=Box(margin, 14.4, width - 2 * margin, top - 14.4 - 7.2),
-                    figure=Box(margin, top, figure_w, figure_h),
-                    text=Box(text_x, top, width - margin - text_x, figure_h),
-                    frame=frame.name)
+    return Geometry(aspect, width, height, title=title, figure=Box(margin, top, figure_w, figure_h),
+                    text=Box(text_x, top, width - margin - text_x, figure_h), frame=frame.name)
 
 
 @dataclass(frozen=True)
@@ -134,12 +139,13 @@ class Deck:
     lang: str = "en"  # the language of its words, for the reveal.js page
     aspect: str = "16:9"
     title_page: TitlePage | None = None  # None: no title slide
+    wide: bool = False  # the figure across the slide, the text under it (`geometry`)
     step_seconds: float = STEP_SECONDS
 
     @property
     def geometry(self) -> Geometry:
         """Where each slide's title, figure and text go."""
-        return geometry(self.aspect)
+        return geometry(self.aspect, self.wide)
 
     @property
     def frame(self) -> Frame:
@@ -299,6 +305,14 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
     chosen = (tuple(range(1, count + 1)) if steps is None
               else parse_steps(steps if isinstance(steps, str) else ",".join(map(str, steps)), count))
     framed = [_in_frame(fig, shape.frame) for fig in figures]
+    check_deck([drawable_chars(fig) for fig in framed])  # the budget first, from the words: before any layout
+    wide = False
+    try:
+        for fig in framed:
+            fig.layout()  # laid out once here: a figure too wide for the region beside the text says so
+    except InputError:  # then across the slide, the text under it; refused in one line if that fails too
+        wide, shape = True, geometry(aspect, wide=True)
+        framed = [_in_frame(fig, shape.frame) for fig in figures]
     slides: list[Slide] = []
     intro = tuple(document.intro) + ((document.legend,) if document.legend else ())
     if intro:
@@ -314,7 +328,7 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
     if any(value is not None for value in (title, author, date)):
         page = TitlePage(title or deck_title, document.heading, author or "", date or "")
     return Deck(title=deck_title, heading=document.heading, slides=tuple(slides), lang=document.lang, aspect=aspect,
-                title_page=page, step_seconds=step_seconds)
+                title_page=page, step_seconds=step_seconds, wide=wide)
 
 
 def from_document(document: Document, name: str = "<document>", **options: object) -> Deck:

@@ -1,9 +1,14 @@
 """A deck as an offline reveal.js presentation: DIR/index.html and DIR/reveal.js/ (vendored).
 
 reveal.js comes from the npm registry (the version in attnviz/vendor/reveal.js/VERSION, refreshed
-by tools/vendor-revealjs.sh) and is copied beside the deck, so it needs no network. Each slide's
-figure is the SVG backend's painting of the deck's layout for that step; its cells, softmax rows
-and outputs carry `data-id`s, so reveal.js's auto-animate keeps them in place between steps.
+by tools/vendor-revealjs.sh) and is copied beside the deck, so it needs no network. Each step slide
+has the boxes the PowerPoint deck has (`geometry`, at 4/3 px a point on the 1,280 × 720 slide): the
+title, the figure (the SVG backend's painting of the deck's layout for that step) and the step's
+sentences and formula (MathML, broken into lines that fit), fitted once (`plan`); what does not fit
+is in the speaker notes. Nothing fades at a step: every slide part carries a `data-id` (the figure's
+cells, softmax rows and outputs too), slides change without a transition and reveal.js's
+auto-animate leaves unmatched elements alone. The slide's background is the theme's; `auto` follows
+the viewer's light or dark setting. `--embed-font` inlines DejaVu, subset, for the slide's text too.
 """
 
 from __future__ import annotations
@@ -13,29 +18,36 @@ from importlib.resources import files
 from pathlib import Path
 
 from ...layout.figure import Group
-from ...render.svg import render_svg
-from ..mathml import tex_to_mathml
+from ...render.svg import fmt, render_svg
+from ...render.themes import get_theme
 from ..page import inline_svg, template_dir
+from .math_blocks import Formula, line_mathml
+from .plan import LINE, MORE_IN_NOTES, NOTE_PT, PX_PER_PT, SENTENCE_GAP, TEXT_PT, plan_slide
+from .visible import visible_highlights
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from os import PathLike
 
     from ...layout.items import Item, Layout
-    from .model import Deck, Slide
+    from .model import Box, Deck
+    from .plan import SlidePlan
 
 __all__ = ["VENDORED", "revealjs_files", "render_deck", "with_data_ids"]
 
 #: The reveal.js files copied beside each deck, from attnviz/vendor/reveal.js.
 VENDORED = ("reveal.js", "reveal.css", "notes.js", "LICENSE")
-FIGURE_HEIGHT = 560  # px of the 1280 x 720 slide
 
 
 @dataclass(frozen=True)
 class _Step:
-    slide: Slide
+    plan: SlidePlan
+    name: str
     svg: str
-    mathml: str
+    figure_style: str  # the figure's box: left, top, width and height in px
+    mathml: tuple[str, ...]
+    notes: tuple[str, ...]
+    sentences: tuple[str, ...]  # each sentence's markup: its words escaped, its notation inline MathML
 
 
 def with_data_ids(layout: Layout) -> Layout:
@@ -56,22 +68,86 @@ def with_data_ids(layout: Layout) -> Layout:
     return replace(layout, items=[tag(item) for item in layout.items])
 
 
+def _inline_math(tex: str) -> str:
+    """A sentence's notation as inline MathML, one <math> between two places a line may break (a browser
+    breaks a line between them, never inside one)."""
+    from markupsafe import Markup  # loaded with jinja2, for the deck's page only
+
+    chunks = Formula(tex).chunks(before=("=",))  # `a = b + c`: breaks before an equals sign, after a comma
+    return Markup(" ").join(Markup(line_mathml(chunk, display="inline")) for chunk in chunks)
+
+
+def _px(value: float) -> str:
+    return f"{fmt(value * PX_PER_PT)}px"
+
+
+def _box_style(box: Box) -> str:
+    return f"left: {_px(box.x)}; top: {_px(box.y)}; width: {_px(box.w)}; height: {_px(box.h)}"
+
+
+def _figure_box(layout: Layout, box: Box) -> Box:
+    """Where the figure is drawn in `box`: as large as fits, centred (as the PowerPoint deck places it)."""
+    scale = min(box.w / layout.width, box.h / layout.height)
+    w, h = layout.width * scale, layout.height * scale
+    return type(box)(box.x + (box.w - w) / 2, box.y + (box.h - h) / 2, w, h)
+
+
 def render_deck(deck: Deck) -> str:
     """index.html's text."""
     # jinja2 (and its markupsafe) load only when a deck is rendered: they keep start-up small
     import jinja2
     from markupsafe import Markup
 
+    boxes = deck.geometry
     steps: list[_Step] = []
+    fonts = any(slide.figure.embed_font for slide in deck.slides)
     for number, (slide, layout) in enumerate(zip(deck.slides, deck.layouts()), 1):
-        svg = render_svg(with_data_ids(layout), slide.figure.id_prefix, theme=slide.figure.theme)
-        mathml = slide.formula and tex_to_mathml(slide.formula, f"slide {number}: formula")
-        steps.append(_Step(slide, Markup(inline_svg(svg)), Markup(mathml or "")))
+        plan = plan_slide(slide, boxes, number)
+        prefix = slide.figure.id_prefix
+        faces = ""
+        if slide.figure.embed_font:
+            from ...render.font_embed import font_css  # only --embed-font reads the fonts (fontTools)
+
+            faces = font_css(layout, prefix)
+        place = _figure_box(layout, boxes.figure)
+        shown = visible_highlights(layout, place.w / layout.width)  # a map's one cell at 512 tokens: ringed
+        svg = render_svg(with_data_ids(shown), prefix, theme=slide.figure.theme, font_css=faces)
+        tex = plan.formula.tex if plan.formula else None
+        mathml = tuple(Markup(line_mathml(line, tex if n == 0 else None)) for n, line in enumerate(plan.formula_lines))
+        sentences = tuple(Markup("").join(_inline_math(value) if kind == "math" else value for kind, value in runs)
+                          for runs in plan.runs)
+        steps.append(_Step(plan, slide.name, Markup(inline_svg(svg)), _box_style(place),
+                           mathml, tuple(plan.notes.split("\n")), sentences))
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir()), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)
-    return env.get_template("slides.html.j2").render(deck=deck, steps=steps, lang=deck.lang,
-                                                     figure_height=FIGURE_HEIGHT)
+    theme = get_theme(deck.theme)
+    text_box = _box_style(boxes.text)
+    return env.get_template("slides.html.j2").render(
+        deck=deck, steps=steps, lang=deck.lang, title_box=_box_style(boxes.title), text_box=text_box,
+        width=round(boxes.width * PX_PER_PT), height=round(boxes.height * PX_PER_PT), px=_px,
+        sentence_px=_px(TEXT_PT), note_px=_px(NOTE_PT), line=LINE, line_pt=TEXT_PT * LINE, gap_pt=SENTENCE_GAP,
+        more=MORE_IN_NOTES,
+        colours=theme.colours, dark=theme.dark, font_faces=Markup(_page_fonts(deck, steps) if fonts else ""))
+
+
+def _page_fonts(deck: Deck, steps: list[_Step]) -> str:
+    """@font-face rules for the slides' own text (titles, sentences): DejaVu Sans and its bold, subset."""
+    import base64  # only --embed-font needs these
+
+    from ...render.font_embed import subset_woff
+
+    page = deck.title_page
+    plain = "".join(step.plan.title for step in steps) + (
+        "".join((page.title, page.subtitle, page.author, page.date)) if page else "")
+    plain += "".join("".join(step.plan.paragraphs) for step in steps) + MORE_IN_NOTES
+    rules = []
+    for face, weight, style, text in (("sans", "normal", "normal", plain), ("sans-bold", "bold", "normal", plain),
+                                      ("sans-italic", "normal", "italic", MORE_IN_NOTES)):
+        data = base64.b64encode(subset_woff(face, "".join(sorted(set(text))))).decode("ascii")
+        rules.append(f'@font-face {{ font-family: "attnviz-deck"; font-weight: {weight}; font-style: {style}; '
+                     f'src: url(data:font/woff;base64,{data}) format("woff") }}')
+    return "\n".join(rules) + "\n"
 
 
 def revealjs_files(deck: Deck, out_dir: str | PathLike[str]) -> dict[str | PathLike[str], str | bytes]:
