@@ -116,7 +116,7 @@ def test_a_one_cell_highlight_at_512_tokens_is_ringed_on_the_slide(browser, tmp_
     write_deck(deck, "revealjs", tmp_path / "deck")
     context, page, _ = open_deck(browser, tmp_path / "deck")
     page.evaluate("() => Reveal.slide(0)")
-    cell, ring = page.evaluate("""() => ['rect.attnviz-computed', 'g.attnviz-highlight-ring'].map(s => {
+    cell, ring = page.evaluate("""() => ['g.attnviz-computed > rect.attnviz-computed', 'g.attnviz-highlight-ring'].map(s => {
         const r = Reveal.getCurrentSlide().querySelector(s).getBoundingClientRect(); return [r.width, r.height]; })""")
     assert max(cell) < 2 and min(ring) >= 16  # a cell under 2 px; its ring 16 px or more on the 1,280-px slide
     context.close()
