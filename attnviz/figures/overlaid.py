@@ -84,10 +84,13 @@ class OverlaidFigure(Figure):
             raise InputError(f"the step's figure with its mechanics is {drawn.width:.0f} × {drawn.height:.0f} at "
                              f"the {frame.name} frame's text floor, past its {metrics.canvas_w:.0f} units' width"
                              + (f" × {metrics.canvas_w / frame.aspect:.0f}" if frame.aspect else "")
-                             + "; try --view scores, --frame doc or fewer tokens", "frame")
+                             + f"; try {WAYS_OUT.get(frame.name, '')}--view scores, --frame doc or fewer tokens",
+                             "frame")
         return fit_to_frame(drawn, frame)
 
 
+#: A wider frame to try first, by frame.
+WAYS_OUT = {"column": "--frame column-wide, ", "slide-4:3": "--frame slide, "}
 #: The text roles the mechanics draw (`layout.flash_state`, `layout.cache_strip`).
 OVERLAY_ROLES = ("state", "side-heading", "slot", "slot-note", "legend")
 
