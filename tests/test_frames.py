@@ -22,7 +22,7 @@ def test_the_floors_are_the_issue_s_pixels_and_points():
 def test_fit_to_frame_gives_the_slide_s_aspect_and_centres_the_content():
     tall = Layout(100, 200, "t", "d", [Rect("cell", 0, 0, 100, 200)])
     fitted = fit_to_frame(tall, get_frame("slide"))
-    assert fitted.width / fitted.height == pytest.approx(13.333 / 7.5)
+    assert fitted.width / fitted.height == pytest.approx(16 / 9)
     assert fitted.height == 200
     rect = fitted.items[0]
     assert isinstance(rect, Rect) and rect.x == pytest.approx((fitted.width - 100) / 2)

@@ -51,6 +51,9 @@ def run_render(args: Namespace) -> int:
     if args.more_specs or (args.spec is not None and _names_folder(args.output)):
         return _render_batch(args)
     fig = figure_from_args(args)
+    if getattr(args, "verbose", False):  # the choices a frame's layout made, one a line (none for doc)
+        for choice in fig.layout().choices:
+            print(f"attnviz: frame {fig.frame}: {choice}", file=sys.stderr)
     output = args.output if args.output is not None else _default_render_path(args, fig)
     format = format_for(output, args.format)
     data = _file_data(fig, format, args)

@@ -161,6 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--step", metavar="N", type=int,
                         help="with a document spec: the figure of its section N (1-based), as on its page "
                              "(default file: out/steps/NN-name.svg, where `attnviz page` puts it)")
+    render.add_argument("-v", "--verbose", action="store_true",
+                        help="say on standard error the choices the layout made to fit its --frame")
     add_batch_options(render)
     page = commands.add_parser(
         "page", help="write a document as an HTML page and one SVG per section",

@@ -18,7 +18,7 @@ from .identity import content_id
 from ..layout.figure import lay_out
 from .files import write_atomic
 from ..render.themes import get_theme
-from ..layout.frames import get_frame
+from ..layout.frames import FRAMES, get_frame
 from ..engine.mask_cells import MaskCells
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -186,8 +186,11 @@ class Figure(Drawable):
     def __init__(self, attention: Attention | MaskCells | None, highlight: Highlight | None,
                  words: FigureText | MapText, id_prefix: str | None = None, theme: ThemeName | Theme = "light",
                  embed_font: bool = False,
-                 frame: str | Frame = "doc") -> None:
+                 frame: str | Frame = "doc", elided: Callable[[int, int], FigureText] | None = None) -> None:
         self.attention = attention  # a mask map's: its MaskCells (kept, runs(i)); None only for hand-made figures
+        # The same words elided (to its first and last rows and keys), for a slide or column frame the grid does
+        # not fit (None: no such choice)
+        self.elided = elided
         self.highlight = highlight
         self.words = words  # a MapText for the mask view
         self.theme: str = get_theme(theme).key
@@ -204,9 +207,13 @@ class Figure(Drawable):
     def _key(self) -> object:
         return self.words
 
-    def layout(self, cell: float | None = None, grid_top: float | None = None, panel: bool = False) -> Layout:
+    def layout(self, cell: float | None = None, grid_top: float | None = None, panel: bool = False,
+               titled: bool = True, cells: tuple[float, float] | None = None, side: float = 0) -> Layout:
         """The positioned figure. `cell`, `grid_top`: a composed figure's shared cell size and grid top;
-        `panel`: laid out as a panel of a composed figure (a smaller title; no legend, the figure draws one)."""
+        `panel`: laid out as a panel of a composed figure (a smaller title; no legend, the figure draws one);
+        `titled`: False for a slide or column frame whose slide has a title of its own (a deck's): the
+        figure's title is then only its <title>; `cells`, `side`: in such a frame, the grid's (cell height,
+        gap) and the room kept beside it for a walkthrough step's mechanics (`figures.overlaid`)."""
         title_role = "panel-title" if panel else "title"
         check_figure(self.words, self.embed_font)  # the budget, estimated from the words: before any layout
         words = self.words
@@ -224,7 +231,15 @@ class Figure(Drawable):
             return layout
         if TYPE_CHECKING:
             assert isinstance(words, FigureText)
-        layout = lay_out(words, cell, grid_top, title_role, frame=get_frame(self.frame))
+        frame = get_frame(self.frame)
+        # (A deck's figure region, DECK_FRAMES, keeps the doc figure fitted to it: publish.deck lays its slides out.)
+        if frame.name in FRAMES and frame.name != "doc" and cell is None and grid_top is None and not panel:
+            from ..layout.framed import lay_out_framed  # start-up: only a slide or column figure needs it
+
+            attention = None if isinstance(self.attention, MaskCells) else self.attention
+            layout = lay_out_framed(words, frame, attention, title_role, self.elided, titled, cells, side)
+            return layout
+        layout = lay_out(words, cell, grid_top, title_role, frame=frame)
         return layout
 
     def bias_panel(self) -> Figure:

@@ -18,6 +18,8 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from ..words.figure_text import FigureText
+
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
                          SoftmaxForm, ThemeName, Vectors, View, FrameName, ColorBy)
 
@@ -134,17 +136,31 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         from ..words.titles import content_title  # start-up: the seed figure keeps the seed's title
 
         title = content_title(mask, bound.name, n_q, n_k)
-    words = describe(attention, marks,
-                     title=title,
-                     subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
-                     q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
-                     shown=shown, base=index_base)
-    if notes or moved:
-        from ..records import replace  # start-up: only real-valued inputs add a note
 
-        words = replace(words, note="; ".join([*moved, *notes, words.note]))
-    return ScoresFigure(attention, marks, words, id_prefix=id_prefix, theme=theme, embed_font=embed_font,
-                        frame=frame)
+    def words_for(shown: tuple[Sequence[int], Sequence[int]] | None) -> FigureText:
+        words = describe(attention, marks,
+                         title=title,
+                         subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
+                         q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
+                         shown=shown, base=index_base)
+        if notes or moved:
+            from ..records import replace  # start-up: only real-valued inputs add a note
+
+            words = replace(words, note="; ".join([*moved, *notes, words.note]))
+        return words
+
+    def elided(first: int, last: int) -> FigureText:
+        """The same figure's words, elided to the `first` and `last` rows and keys (and those the highlight
+        names): a frame's choice when the whole grid does not fit."""
+        from ..words.figure_text import shown_positions  # start-up: only a frame that elides needs them
+        from ..words.highlight import named_positions
+
+        named_rows, named_columns = named_positions(highlight, index_base)
+        return words_for((shown_positions(n_q, named_rows, first, last),
+                          shown_positions(n_k, named_columns, first, last)))
+
+    return ScoresFigure(attention, marks, words_for(shown), id_prefix=id_prefix, theme=theme, embed_font=embed_font,
+                        frame=frame, elided=elided)
 
 
 def _on_cpu(*vectors: Vectors | None) -> tuple[list[Vectors | None], list[str]]:

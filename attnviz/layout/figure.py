@@ -6,11 +6,17 @@ from ..words.a11y import cell_label
 from ..words.user_text import user_spans
 from .items import (LEADING, STYLES, Group, Layout, Mark, Rect, Text, TextStyle, measure, right_edge, text_height,
                     translate)
+from functools import lru_cache
+
+from .fractions import stacked_weights
+from .math_text import SCRIPT_SCALE, math_runs, runs_width
 from .metrics import ASCENT, DESCENT
+from ..records import dataclass, replace
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
+    from typing import Any
 
     from ..words.figure_text import Cell, FigureText, OutputRow, SoftmaxRow
     from .frames import Frame
@@ -19,7 +25,8 @@ if TYPE_CHECKING:
 
 # The items' names stay importable from here (panels, the mask map and tests read them here).
 __all__ = ["TextStyle", "STYLES", "LEADING", "Text", "Rect", "Mark", "Group", "Layout", "lay_out", "wrap", "measure",
-           "right_edge", "split_keep", "text_height", "translate", "ASCENT", "DESCENT"]
+           "right_edge", "split_keep", "text_height", "translate", "ASCENT", "DESCENT", "Metrics", "DOC_METRICS",
+           "math_width"]
 
 
 PAD = 28  # canvas margin
@@ -29,20 +36,21 @@ HEADER_SLACK = 24  # column labels up to this much wider than the cells' content
 
 
 def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
-         finer: Sequence[str] = ()) -> tuple[str, ...]:
+         finer: Sequence[str] = (), style: TextStyle | None = None, math: bool = False,
+         script: float = 0) -> tuple[str, ...]:
     """Greedy line breaking that keeps every character: "".join(result) == "".join(pieces).
 
     A piece too wide for a line of its own is cut after each of its `finer` separators
     (a long softmax term after "+"); a piece with none stays whole and the canvas grows.
     """
-    s = STYLES[role]
+    s = STYLES[role] if style is None else style
     lines: list[str] = []
     current, current_width = "", 0.0
-    for piece in _finer(pieces, s, max_width - indent, finer):
+    for piece in _finer(pieces, s, max_width - indent, finer, math, script):
         room = max_width - (indent if lines else 0)
         # Advance widths add up (no kerning), so the line's width is kept as a running sum.
-        piece_width = measure(piece, s)
-        if current and current_width + measure(piece.rstrip(), s) > room:
+        piece_width = math_width(piece, s, math, script)
+        if current and current_width + math_width(piece.rstrip(), s, math, script) > room:
             lines.append(current)
             current, current_width = piece, piece_width
         else:
@@ -51,13 +59,14 @@ def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
     return tuple(lines)
 
 
-def _finer(pieces: Iterable[str], style: TextStyle, room: float, separators: Sequence[str]) -> Iterator[str]:
+def _finer(pieces: Iterable[str], style: TextStyle, room: float, separators: Sequence[str],
+           math: bool = False, script: float = 0) -> Iterator[str]:
     for piece in pieces:
-        if measure(piece.rstrip(), style) <= room or not separators:
+        if math_width(piece.rstrip(), style, math, script) <= room or not separators:
             yield piece
             continue
         sep, rest = separators[0], separators[1:]
-        yield from _finer(split_keep(piece, sep), style, room, rest)
+        yield from _finer(split_keep(piece, sep), style, room, rest, math, script)
 
 
 class Pieces(list[str]):
@@ -93,188 +102,296 @@ def _split_on(word: str, marks: str) -> list[str]:
     return out + [current] if current else out
 
 
-def _width(text: str, role: str) -> float:
-    return measure(text, STYLES[role])
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    """The sizes a full figure is laid out at: the doc frame's are these defaults (`layout.framed` picks
+    others for slides and columns). `sizes`: (role, font size) pairs that differ from `STYLES`; `chrome`:
+    draw the badge, the provenance note and the footer; `math`: typeset the notation (`math_text`);
+    `beside`: the landscape arrangement, the vectors and captions in a column right of the grid, the
+    figure `canvas_w` wide; `masked_word`: write "masked" in masked cells (their hatching says it too);
+    `seed_cells`: size cells for the word "masked" as if it were a value, as the seed does; `section_gap`,
+    `row_pad`: vertical room after the vectors and around each softmax row."""
+
+    sizes: tuple[tuple[str, float], ...] = ()
+    pad: float = PAD
+    cell_min_w: float = CELL_MIN_W
+    cell_h: float = CELL_H
+    cell_gap: float = CELL_GAP
+    cell_pad: float = CELL_PAD
+    wrap: float = MIN_WRAP
+    chrome: bool = True
+    math: bool = False
+    beside: bool = False
+    canvas_w: float = 0
+    gutter: float = 40
+    masked_word: bool = True
+    seed_cells: bool = True
+    stacked: bool = False  # each named weight a stacked fraction, in rows where they fit (layout.fractions)
+    titled: bool = True  # draw the title
+    script_floor: float = 0  # the smallest script a typeset text may have (a frame's floor)
+    main_script_floor: float = 0  # the same for `main_roles` (a slide's 18 pt floor for values and captions)
+    main_roles: frozenset[str] = frozenset()
+    side: float = 0  # room kept right of the grid, before the captions beside it (a walkthrough's mechanics)
+    section_gap: float = 24  # between the vectors and the grid's caption
+    row_pad: float = 7  # above and below each softmax row's lines
+
+
+DOC_METRICS = Metrics()
+#: Roles that never hold notation: the user's title and subtitle, token labels, the badge.
+_PLAIN_ROLES = frozenset({"title", "panel-title", "subtitle", "header", "badge"})
 
 
 def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float | None = None,
-            title_role: str = "title", frame: Frame | None = None) -> Layout:
+            title_role: str = "title", frame: Frame | None = None, metrics: Metrics = DOC_METRICS) -> Layout:
     """Place a `content.FigureText`; returns a `Layout`.
 
     `min_cell_w`, `grid_top`: at least this cell width and first row's top, so composed panels line up.
-    `frame`: where the figure lands (layout.frames; None or doc: the web figure).
+    `frame`: where the figure lands (layout.frames; None or doc: the web figure); `metrics`: the sizes
+    and arrangement (`layout.framed` chooses them for a frame).
     """
+    m = metrics
+    sizes = dict(m.sizes)
     items: list[Item] = []
     n_k = len(words.k_labels)
+    pad, cell_pad, cell_gap, cell_h = m.pad, m.cell_pad, m.cell_gap, m.cell_h
+
+    styles = {**STYLES, **{role: replace(STYLES[role], size=size) for role, size in sizes.items()}}
+    style = styles.__getitem__
+
+    def math(role: str) -> bool:
+        return m.math and role not in _PLAIN_ROLES
+
+    def width(text: str, role: str) -> float:
+        return math_width(text, style(role), math(role), script(role))
+
+    def height(role: str, n_lines: int = 1) -> float:
+        s = style(role).size
+        return s * (ASCENT + DESCENT) + (n_lines - 1) * s * LEADING
+
+    def text(role: str, x: float, y: float, lines: tuple[str, ...], **options: Any) -> Text:
+        return Text(role, x, y, lines, size=sizes.get(role, 0), math=math(role), script=script(role), **options)
+
+    def script(role: str) -> float:
+        """A typeset role's script size: smaller than its text, never under the frame's floor."""
+        floor = m.main_script_floor if role in m.main_roles else m.script_floor
+        return max(style(role).size * SCRIPT_SCALE, floor) if math(role) and floor else 0
+
+    def centre(centre_y: float, role: str) -> float:
+        """Baseline that centres a line of `role` text vertically on `centre_y`."""
+        return centre_y + (ASCENT - DESCENT) / 2 * style(role).size
 
     # Grid geometry first: its width sets where captions wrap.
-    row_head_w = max(_width(label, "header") for label in words.q_labels) + 2 * CELL_PAD
-    content_w = max([CELL_MIN_W, _width("masked", "masked") + 2 * CELL_PAD]
-                    + [_width(c.text, "score-computed") + 2 * CELL_PAD for row in words.cells for c in row])
-    label_w = max(_width(label, "header") for label in words.k_labels)
+    row_head_w = max(width(label, "header") for label in words.q_labels) + 2 * cell_pad
+    content_w = max([m.cell_min_w] + ([width("masked", "masked") + 2 * cell_pad] if m.masked_word else [])
+                    + [width(c.text, "score-computed") + 2 * cell_pad for row in words.cells for c in row
+                       if m.seed_cells or not c.masked])
+    label_w = max(width(label, "header") for label in words.k_labels)
     # Column labels much wider than the cells' content stand upright instead of widening every cell.
-    upright = label_w + 2 * CELL_PAD > content_w + HEADER_SLACK
-    cell_w: float = content_w if upright else max(content_w, label_w + 2 * CELL_PAD)
+    upright = label_w + 2 * cell_pad > content_w + HEADER_SLACK
+    cell_w: float = content_w if upright else max(content_w, label_w + 2 * cell_pad)
     if min_cell_w is not None:
         cell_w = max(cell_w, min_cell_w)
-    grid_w = row_head_w + n_k * (cell_w + CELL_GAP)
-    wrap_w = max(MIN_WRAP, grid_w)
+    grid_w = row_head_w + n_k * (cell_w + cell_gap)
+    wrap_w = max(m.wrap, grid_w)
+    x0 = pad  # where the vectors and captions start: right of the grid in the landscape arrangement
+    if m.beside:
+        wrap_w = grid_w + m.side  # the caption above the grid and what is drawn beside it
+        x0 = pad + grid_w + m.side + m.gutter
+        right_w = m.canvas_w - pad - x0
 
-    y: float = PAD
+    y: float = pad
 
-    def add_text(role: str, pieces: Pieces, x: float = PAD, indent: float = 0, gap_after: float = 0,
-                 finer: Sequence[str] = ()) -> Text | None:
+    def add_text(role: str, pieces: Pieces, x: float = pad, indent: float = 0, gap_after: float = 0,
+                 finer: Sequence[str] = (), wrap_at: float | None = None) -> Text | None:
         """`pieces`: a line split where it may break ("".join(pieces) is the line as the words wrote it)."""
         nonlocal y
         source = pieces.source
         if not "".join(pieces):  # a line this figure does not have (a bias panel's vectors)
             return None
-        lines = wrap(pieces, role, wrap_w, indent, finer)
-        text = Text(role, x, y + ASCENT * STYLES[role].size, lines, indent=indent, user=user_spans(source))
-        items.append(text)
-        y += text_height(role, len(lines)) + gap_after
-        return text
+        lines = wrap(pieces, role, wrap_w if wrap_at is None else wrap_at, indent, finer, style(role), math(role),
+                     script(role))
+        added = text(role, x, y + ASCENT * style(role).size, lines, indent=indent, user=user_spans(source))
+        items.append(added)
+        y += height(role, len(lines)) + gap_after
+        return added
 
-    add_text(title_role, split_keep(words.title, " "), gap_after=8)
-    add_text("subtitle", split_keep(words.subtitle, " "), gap_after=14)
+    title_w = m.canvas_w - 2 * pad if m.beside else None
+    if m.titled:  # (a slide with a title of its own: the figure's stays its <title>)
+        add_text(title_role, split_keep(words.title, " "), gap_after=8, wrap_at=title_w)
+    add_text("subtitle", split_keep(words.subtitle, " "), gap_after=14, wrap_at=title_w)
 
-    badge_h, badge_pad = 26, 12
-    badge_w = _width(words.badge, "badge") + 2 * badge_pad
-    items.append(Group(("attnviz-badge",), (), (
-        Rect("badge", PAD, y, badge_w, badge_h, rx=badge_h / 2),
-        Text("badge", PAD + badge_pad, y + badge_h / 2 + (ASCENT - DESCENT) / 2 * STYLES["badge"].size,
-             (words.badge,)),
-    ), box=(PAD, y, PAD + badge_w, y + badge_h)))
-    y += badge_h + 12
+    if m.chrome:
+        badge_h, badge_pad = 26, 12
+        badge_w = width(words.badge, "badge") + 2 * badge_pad
+        items.append(Group(("attnviz-badge",), (), (
+            Rect("badge", pad, y, badge_w, badge_h, rx=badge_h / 2),
+            text("badge", pad + badge_pad, y + badge_h / 2 + (ASCENT - DESCENT) / 2 * style("badge").size,
+                 (words.badge,)),
+        ), box=(pad, y, pad + badge_w, y + badge_h)))
+        y += badge_h + 12
+        add_text("note", _breaks(words.note), gap_after=8)
 
-    add_text("note", _breaks(words.note), gap_after=8)
-    add_text("vectors", split_keep(words.q_line, "; "), gap_after=4, finer=(",",))
-    add_text("vectors", split_keep(words.k_line, "; "), gap_after=4 if words.more_vectors else 24, finer=(",",))
+    y_top = y
+    vectors_wrap = right_w if m.beside else None
+    add_text("vectors", split_keep(words.q_line, "; "), x0, gap_after=4, finer=(",",), wrap_at=vectors_wrap)
+    add_text("vectors", split_keep(words.k_line, "; "), x0, gap_after=4 if words.more_vectors else m.section_gap,
+             finer=(",",), wrap_at=vectors_wrap)
     for n, line in enumerate(words.more_vectors, 1):
-        add_text("vectors", split_keep(line, "; "), gap_after=24 if n == len(words.more_vectors) else 4,
-                 finer=(",",))
+        add_text("vectors", split_keep(line, "; "), x0, gap_after=m.section_gap if n == len(words.more_vectors) else 4,
+                 finer=(",",), wrap_at=vectors_wrap)
+    y_right = y
+    if m.beside:
+        y = y_top
     add_text("caption", split_keep(words.grid_caption, " "), gap_after=10)
 
     # The grid: column headers, row headers, then the cells row by row (the seed's text order).
-    header_h = label_w + 18 if upright else 30
+    k = style("header").size / STYLES["header"].size  # the header row grows with its labels
+    header_h = label_w + 18 * k if upright else 30 * k
     if grid_top is not None:
         y = max(y, grid_top - header_h)
-    x_cells = PAD + row_head_w
+    x_cells = pad + row_head_w
     for j, label in enumerate(words.k_labels):
-        cx = x_cells + j * (cell_w + CELL_GAP) + cell_w / 2
+        cx = x_cells + j * (cell_w + cell_gap) + cell_w / 2
         if label == "⋯":  # keys left out of an elided figure
-            items.append(Text("elision", cx, y + header_h - 10, (label,), anchor="middle"))
+            items.append(text("elision", cx, y + header_h - 10 * k, (label,), anchor="middle"))
         elif upright:  # the baseline sits right of the column's centre so the glyphs centre on it
-            x = cx + (ASCENT - DESCENT) / 2 * STYLES["header"].size
-            items.append(Text("header", x, y + header_h - 10, (label,), rotate=-90, user=user_spans(label)))
+            x = cx + (ASCENT - DESCENT) / 2 * style("header").size
+            items.append(text("header", x, y + header_h - 10 * k, (label,), rotate=-90, user=user_spans(label)))
         else:
-            items.append(Text("header", cx, y + header_h - 10, (label,), anchor="middle", user=user_spans(label)))
+            items.append(text("header", cx, y + header_h - 10 * k, (label,), anchor="middle", user=user_spans(label)))
     y += header_h
     grid = (x_cells, y, cell_w)
     for i, label in enumerate(words.q_labels):
-        cy = y + i * (CELL_H + CELL_GAP) + CELL_H / 2
+        cy = y + i * (cell_h + cell_gap) + cell_h / 2
         role = "elision" if label == "⋮" else "header"  # rows left out of an elided figure
-        items.append(Text(role, x_cells - CELL_PAD, _baseline_centre(cy, role), (label,), anchor="end",
-                          user=user_spans(label)))
+        items.append(text(role, x_cells - cell_pad, centre(cy, role), (label,), anchor="end", user=user_spans(label)))
     for i, cells in enumerate(words.cells):
         for j, cell in enumerate(cells):
             aria = None if cell.gap else cell_label(cell, words.q_labels[i], words.k_labels[j],
                                                     _CELL_NOUN[words.show], words.base)
-            items.append(_cell(cell, x_cells + j * (cell_w + CELL_GAP), y + i * (CELL_H + CELL_GAP), cell_w, aria))
-    y += len(words.cells) * (CELL_H + CELL_GAP) - CELL_GAP + 28
+            items.append(_cell(cell, x_cells + j * (cell_w + cell_gap), y + i * (cell_h + cell_gap), cell_w, aria,
+                               cell_h, text, centre, m.masked_word))
+    y += len(words.cells) * (cell_h + cell_gap) - cell_gap + 28
+    y_left = y
+    if m.beside:
+        wrap_w, y = right_w, y_right
     if words.view == "scores":  # a score table: no captions
         right = max(right_edge(item) for item in items)
-        return Layout(width=max(right + PAD, wrap_w + 2 * PAD), height=y - 28 + PAD, title=words.title,
+        bottom = max(y_left, y_right + 28) if m.beside else y
+        return Layout(width=max(right + pad, wrap_w + 2 * pad), height=bottom - 28 + pad, title=words.title,
                       desc=words.subtitle, items=items, grid=grid)
 
     # Softmax panel: one group per row, highlighted rows get a tinted band and a bar.
-    add_text("softmax-heading", split_keep(words.softmax_heading, " "), gap_after=8)
-    row_pad_x, row_pad_y = 12, 7
-    head_w = _width("weights ", "softmax-weights")
-    rows: list[tuple[SoftmaxRow, float, float, Text, Text]] = []
+    add_text("softmax-heading", split_keep(words.softmax_heading, " "), x0, gap_after=8)
+    row_pad_x, row_pad_y = 12, m.row_pad
+    head_w = width("weights ", "softmax-weights")
+    rows: list[tuple[SoftmaxRow, float, float, Text, list[Item]]] = []
     for row in words.softmax_rows:
         top = y
-        x = PAD + row_pad_x
+        x = x0 + row_pad_x
         # A long scores line (or normalizer Z_i) continues under its values, as weights lines do.
-        hang = min(_width(row.scores.partition(": ")[0] + ": ", "softmax-scores"), wrap_w / 3)
-        scores = Text("softmax-scores", x, top + row_pad_y + ASCENT * STYLES["softmax-scores"].size,
-                      wrap(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x, hang), indent=hang,
-                      user=user_spans(row.scores))
-        y_w = top + row_pad_y + text_height("softmax-scores", len(scores.lines)) + 5
-        weights = Text("softmax-weights", x, y_w + ASCENT * STYLES["softmax-weights"].size,
+        hang = min(width(row.scores.partition(": ")[0] + ": ", "softmax-scores"), wrap_w / 3)
+        scores = text("softmax-scores", x, top + row_pad_y + ASCENT * style("softmax-scores").size,
+                      wrap(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x, hang,
+                           style=style("softmax-scores"), math=math("softmax-scores"), script=script("softmax-scores")),
+                      indent=hang, user=user_spans(row.scores))
+        y_w = top + row_pad_y + height("softmax-scores", len(scores.lines)) + 5
+        stacked = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
+                                  style("softmax-weights"), text, width) if m.stacked else None
+        if stacked is not None:  # each weight a stacked fraction (a slide's choice, where it fits)
+            weights, bottom = stacked
+        else:
+            one = text("softmax-weights", x, y_w + ASCENT * style("softmax-weights").size,
                        wrap(split_keep(row.weights, ", "), "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
-                            finer=("+",)), indent=head_w)
-        bottom = y_w + text_height("softmax-weights", len(weights.lines)) + row_pad_y
+                            finer=("+",), style=style("softmax-weights"), math=math("softmax-weights"),
+                            script=script("softmax-weights")),
+                       indent=head_w)
+            weights, bottom = [one], y_w + height("softmax-weights", len(one.lines))
+        bottom += row_pad_y
         rows.append((row, top, bottom, scores, weights))
         y = bottom + 2
     # Every band, and the rule below, as wide as the widest line (a term too long to break widens them all).
-    panel_w = max([wrap_w] + [right_edge(t) + row_pad_x - PAD for r in rows for t in r[3:]])
+    # (Beside the grid: as wide as the widest line, so a figure that needs less than its slide draws larger.)
+    panel_w = max([0 if m.beside else wrap_w] + [right_edge(t) + row_pad_x - x0 for r in rows
+                                                  for t in (r[3], *r[4])])
     for row, top, bottom, scores, weights in rows:
-        children: tuple[Item, ...] = (Rect("softmax-band", PAD, top, panel_w, bottom - top, rx=6),
-                                      Rect("softmax-bar", PAD, top, 4, bottom - top)) if row.computed else ()
+        children: tuple[Item, ...] = (Rect("softmax-band", x0, top, panel_w, bottom - top, rx=6),
+                                      Rect("softmax-bar", x0, top, 4, bottom - top)) if row.computed else ()
         classes: tuple[str, ...] = ("attnviz-softmax-row",) + (("attnviz-computed",) if row.computed else ())
-        texts: tuple[Text, ...] = (scores, weights)
+        texts: tuple[Item, ...] = (scores, *weights)
         if row.pending:  # not computed yet: its place, empty, so every step has the same geometry
-            children, texts = (Rect("softmax-pending", PAD, top, panel_w, bottom - top, rx=6),), ()
+            children, texts = (Rect("softmax-pending", x0, top, panel_w, bottom - top, rx=6),), ()
             classes += ("attnviz-pending",)
         items.append(Group(classes, (("data-q", str(row.q)),), children + texts,
-                           box=(PAD, top, PAD + panel_w, bottom)))
+                           box=(x0, top, x0 + panel_w, bottom)))
 
     if words.output_rows:  # the outputs panel: O_i as the weighted sum of the value vectors
         y += 14
-        add_text("outputs-heading", split_keep(words.outputs_heading, " "), gap_after=8)
+        add_text("outputs-heading", split_keep(words.outputs_heading, " "), x0, gap_after=8)
         outputs: list[tuple[OutputRow, float, float, Text]] = []
         for output in words.output_rows:
             top = y
-            text = Text("output", PAD + row_pad_x, top + 3 + ASCENT * STYLES["output"].size,
-                        wrap(split_keep(output.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24), indent=24)
-            y = top + 3 + text_height("output", len(text.lines)) + 3
-            outputs.append((output, top, y, text))
-        panel_w = max([panel_w] + [right_edge(o[3]) + row_pad_x - PAD for o in outputs])
-        for output, top, bottom, text in outputs:
-            items.append(_output_row(output, top, bottom, text, panel_w))
+            placed = text("output", x0 + row_pad_x, top + 3 + ASCENT * style("output").size,
+                          wrap(split_keep(output.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24,
+                               style=style("output"), math=math("output"), script=script("output")), indent=24)
+            y = top + 3 + height("output", len(placed.lines)) + 3
+            outputs.append((output, top, y, placed))
+        panel_w = max([panel_w] + [right_edge(o[3]) + row_pad_x - x0 for o in outputs])
+        for output, top, bottom, placed in outputs:
+            items.append(_output_row(output, top, bottom, placed, panel_w, x0))
 
-    y += 14
-    items.append(Rect("rule", PAD, y, panel_w, 1))
-    y += 12
-    add_text("footer", split_keep(words.footer, " "))
+    if m.chrome:
+        y += 14
+        items.append(Rect("rule", x0, y, panel_w, 1))
+        y += 12
+        add_text("footer", split_keep(words.footer, " "), x0)
+    y = max(y, y_left - 28) if m.beside else y
 
     right = max(right_edge(item) for item in items)
-    width = max(right + PAD, wrap_w + 2 * PAD)
-    return Layout(width=width, height=y + PAD, title=words.title, desc=words.subtitle, items=items, grid=grid)
+    width_ = max(right + pad, wrap_w + 2 * pad) if not m.beside else right + pad
+    return Layout(width=width_, height=y + pad, title=words.title, desc=words.subtitle, items=items, grid=grid)
+
+
+def math_width(text: str, style: TextStyle, math: bool = False, script: float = 0) -> float:
+    """Advance width of a generated `text` in `style`, typeset (`math_text`) when `math`, its scripts at
+    `script` (0: `SCRIPT_SCALE` of the size)."""
+    if not math:
+        return measure(text, style)
+    return _typeset_width(text, style.size, style.family, style.bold, style.italic, script)
+
+
+@lru_cache(maxsize=8192)  # keyed by plain values: a style record hashes slowly
+def _typeset_width(text: str, size: float, family: str, bold: bool, italic: bool, script: float) -> float:
+    return runs_width(math_runs(text, ()), TextStyle(size, family, bold, italic), script)
 
 
 _CELL_NOUN = {"scores": "score", "logits": "logit", "bias": "bias"}  # what a kept cell's text is, for screen readers
 
 
-def _baseline_centre(centre_y: float, role: str) -> float:
-    """Baseline that centres a line of `role` text vertically on `centre_y`."""
-    size = STYLES[role].size
-    return centre_y + (ASCENT - DESCENT) / 2 * size
-
-
-def _cell(cell: Cell, x: float, y: float, w: float, label: str | None) -> Group:
+def _cell(cell: Cell, x: float, y: float, w: float, label: str | None, h: float,
+          text: Callable[..., Text], centre: Callable[[float, str], float], masked_word: bool = True) -> Group:
     if cell.gap:  # rows or keys left out of an elided figure: the ellipsis alone, no cell
-        text = Text("elision", x + w / 2, _baseline_centre(y + CELL_H / 2, "elision"), (cell.text,), anchor="middle")
-        return Group(("attnviz-elided",), (), (text,), box=(x, y, x + w, y + CELL_H))
+        gap = text("elision", x + w / 2, centre(y + h / 2, "elision"), (cell.text,), anchor="middle")
+        return Group(("attnviz-elided",), (), (gap,), box=(x, y, x + w, y + h))
     assert label is not None  # every cell but a gap has its label
     attrs = (("data-q", str(cell.q)), ("data-k", str(cell.k)), ("aria-label", label))
     if cell.pending:  # not computed yet: an empty cell with a light outline, no text
-        return Group(("attnviz-cell", "attnviz-pending"), attrs, (Rect("cell-pending", x, y, w, CELL_H, rx=6),),
-                     box=(x, y, x + w, y + CELL_H))
+        return Group(("attnviz-cell", "attnviz-pending"), attrs, (Rect("cell-pending", x, y, w, h, rx=6),),
+                     box=(x, y, x + w, y + h))
     role = "masked" if cell.masked else ("score-computed" if cell.computed else "score")
     rect_role = "cell-masked" if cell.masked else "cell-score"
-    children: list[Item] = [Rect(rect_role, x, y, w, CELL_H, rx=6)]
+    children: list[Item] = [Rect(rect_role, x, y, w, h, rx=6)]
     if cell.computed:  # a masked cell keeps its hatching under the highlight's outline
-        children += [Rect("cell-computed-outline" if cell.masked else "cell-computed", x, y, w, CELL_H, rx=6),
+        children += [Rect("cell-computed-outline" if cell.masked else "cell-computed", x, y, w, h, rx=6),
                      Mark("computed-mark", x + w - 4, y + 4, 12)]
-    children.append(Text(role, x + w / 2, _baseline_centre(y + CELL_H / 2, role), (cell.text,), anchor="middle"))
+    if masked_word or not cell.masked:
+        children.append(text(role, x + w / 2, centre(y + h / 2, role), (cell.text,), anchor="middle"))
     classes: tuple[str, ...] = ("attnviz-cell", "attnviz-masked" if cell.masked else "attnviz-score")
     classes += ("attnviz-computed",) if cell.computed else ()
-    return Group(classes, attrs, tuple(children), box=(x, y, x + w, y + CELL_H))
+    return Group(classes, attrs, tuple(children), box=(x, y, x + w, y + h))
 
 
-def _output_row(row: OutputRow, top: float, bottom: float, text: Text, panel_w: float) -> Group:
+def _output_row(row: OutputRow, top: float, bottom: float, text: Text, panel_w: float, x: float = PAD) -> Group:
     """One output row's group; highlighted and pending rows are drawn like softmax rows."""
     classes: tuple[str, ...] = ("attnviz-output-row",)
     children: tuple[Item, ...] = (text,)
@@ -283,10 +400,10 @@ def _output_row(row: OutputRow, top: float, bottom: float, text: Text, panel_w: 
     y0, h = top + 1, bottom - top - 2
     if row.computed:
         classes += ("attnviz-computed",)
-        children = (Rect("output-band", PAD, y0, panel_w, h, rx=6), Rect("output-bar", PAD, y0, 4, h), text)
+        children = (Rect("output-band", x, y0, panel_w, h, rx=6), Rect("output-bar", x, y0, 4, h), text)
     if row.pending:  # not computed yet: its place, empty, so every step has the same geometry
         classes += ("attnviz-pending",)
-        children = (Rect("output-pending", PAD, y0, panel_w, h, rx=6),)
-    return Group(classes, (("data-q", str(row.q)),), children, box=(PAD, top, PAD + panel_w, bottom))
+        children = (Rect("output-pending", x, y0, panel_w, h, rx=6),)
+    return Group(classes, (("data-q", str(row.q)),), children, box=(x, top, x + panel_w, bottom))
 
 

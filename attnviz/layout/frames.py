@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from ..records import dataclass, replace
 from .items import Layout, Text, translate
+from .math_text import SCRIPT_SCALE
 
 __all__ = ["Frame", "FRAMES", "FRAME_NAMES", "DECK_FRAMES",
            "get_frame", "SLIDE_PX", "PT_PER_IN", "MAIN_ROLES", "text_floor_misses",
@@ -59,7 +60,7 @@ class Frame:
 
 FRAMES = {
     "doc": Frame("doc", 0.0, None, 0.0, 0.0, 0),
-    "slide": Frame("slide", 13.333, 7.5, 12.0, 18.0, SLIDE_PX[0]),
+    "slide": Frame("slide", 40 / 3, 7.5, 12.0, 18.0, SLIDE_PX[0]),
     "slide-4:3": Frame("slide-4:3", 10.0, 7.5, 12.0, 18.0, 960),
     "column": Frame("column", 3.3, None, 7.0, 0.0, 0),
     "column-wide": Frame("column-wide", 7.0, None, 7.0, 0.0, 0),
@@ -80,7 +81,7 @@ DECK_FRAMES = {
 def get_frame(name: str | Frame, where: str = "frame") -> Frame:
     """The frame called `name`, or an InputError naming the choices.
 
-    >>> get_frame("slide").aspect == 13.333 / 7.5
+    >>> abs(get_frame("slide").aspect - 16 / 9) < 1e-12
     True
     >>> round(get_frame("slide").min_size(1280), 1), round(get_frame("slide").min_size(1280, main=True), 1)
     (16.0, 24.0)
@@ -106,9 +107,13 @@ def text_floor_misses(layout: Layout, frame: Frame) -> list[tuple[str, str, floa
     misses = []
     for item in layout.walk():
         if isinstance(item, Text):
-            floor = frame.min_size(layout.width, main=item.role in MAIN_ROLES)
-            if item.style.size < floor - 1e-9:
-                misses.append((item.role, item.text, item.style.size, floor))
+            floor, size = frame.min_size(layout.width, main=item.role in MAIN_ROLES), item.style.size
+            if size < floor - 1e-9:
+                misses.append((item.role, item.text, size, floor))
+            if item.math and any(kind in ("sup", "sub") for runs in item.line_runs() for _, kind in runs):
+                size = item.script or size * SCRIPT_SCALE  # its scripts, its smallest text, are held to it too
+                if size < floor - 1e-9:
+                    misses.append((item.role, item.text, size, floor))
     return misses
 
 

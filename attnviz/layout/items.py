@@ -7,6 +7,9 @@ spills without rendering anything. Roles name what a shape is; `render.painter` 
 from __future__ import annotations
 
 from ..records import dataclass, field, replace
+from functools import lru_cache
+
+from .math_text import math_runs, plain_runs, runs_width, strip_runs
 from .metrics import ASCENT, DESCENT, text_width
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -14,10 +17,13 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from typing import TypeAlias
 
+    from .math_text import Run
+
     Item: TypeAlias = "Text | Rect | Mark | Group"  # what a layout holds
 
 __all__ = ["TextStyle", "STYLES", "LEADING", "Text", "Rect", "Mark", "Group", "Layout", "measure", "text_height",
-           "right_edge", "translate"]
+           "right_edge", "translate",
+           "spans_within", "scale_item", "scaled"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,11 +82,28 @@ class Text:
     # Spans (start, stop) of "".join(lines) that are a user's text (`words.user_text`): every backend
     # escapes them as text and typesets as notation only the rest.
     user: tuple[tuple[int, int], ...] = ()
+    size: float = 0  # the font size a frame's layout chose (layout.framed); 0: the role's size in STYLES
+    # Set in the slide and column frames: attnviz's notation outside the user spans is typeset as math
+    # (exponents raised, subscripts lowered, minus signs): `line_runs` gives each line's runs.
+    math: bool = False
+    script: float = 0  # a typeset text's script size: 0 for SCRIPT_SCALE of its size (a frame keeps it at its floor)
 
     @property
     def style(self) -> TextStyle:
-        """The role's style."""
-        return STYLES[self.role]
+        """The role's style (at the size the layout chose, if it chose one)."""
+        return _sized(self.role, self.size) if self.size else STYLES[self.role]
+
+    def line_runs(self) -> list[tuple[Run, ...]]:
+        """Each drawn line as runs (text, kind): kind "" plain, "user" a user's text, "sup" or "sub" a
+        raised or lowered script (`math_text`). A text that is not math is one plain run a line (user
+        spans kept)."""
+        runs: list[tuple[Run, ...]] = []
+        offset = 0
+        for line in self.lines:
+            spans = spans_within(self.user, offset, offset + len(line))
+            runs.append(math_runs(line, spans) if self.math else plain_runs(line, spans))
+            offset += len(line)
+        return runs
 
     @property
     def text(self) -> str:
@@ -91,8 +114,9 @@ class Text:
         """(x0, y0, x1, y1) of each drawn line."""
         s = self.style
         boxes: list[tuple[float, float, float, float]] = []
+        runs = self.line_runs() if self.math else None
         for n, line in enumerate(self.lines):
-            width = measure(line.rstrip(), s)
+            width = runs_width(strip_runs(runs[n]), s, self.script) if runs is not None else measure(line.rstrip(), s)
             x = self.x + (self.indent if n else 0)
             x0 = x if self.anchor == "start" else x - width / 2 if self.anchor == "middle" else x - width  # "end"
             base = self.y + n * s.size * LEADING
@@ -176,6 +200,16 @@ class Layout:
                 stack.extend(reversed(item.children))
 
 
+@lru_cache(maxsize=256)
+def _sized(role: str, size: float) -> TextStyle:
+    return replace(STYLES[role], size=size)
+
+
+def spans_within(spans: Iterable[tuple[int, int]], start: int, stop: int) -> tuple[tuple[int, int], ...]:
+    """`spans` clipped to [start, stop), counted from `start`."""
+    return tuple((max(a, start) - start, min(b, stop) - start) for a, b in spans if a < stop and b > start)
+
+
 def measure(text: str, style: TextStyle) -> float:
     """Advance width of `text` drawn in `style`."""
     return text_width(text, style.size, style.family, style.bold, style.italic)
@@ -206,3 +240,24 @@ def translate(item: Item, dx: float, dy: float) -> Item:
         box = item.box and (item.box[0] + dx, item.box[1] + dy, item.box[2] + dx, item.box[3] + dy)
         return replace(item, children=tuple(translate(child, dx, dy) for child in item.children), box=box)
     return replace(item, x=item.x + dx, y=item.y + dy)
+
+
+def scale_item(item: Item, k: float) -> Item:
+    """`item` with every length multiplied by `k` (positions, sizes, text sizes, boxes), about (0, 0)."""
+    if isinstance(item, Group):
+        box = item.box and (item.box[0] * k, item.box[1] * k, item.box[2] * k, item.box[3] * k)
+        return replace(item, children=tuple(scale_item(child, k) for child in item.children), box=box)
+    if isinstance(item, Text):
+        return replace(item, x=item.x * k, y=item.y * k, indent=item.indent * k, size=item.style.size * k,
+                       script=item.script * k)
+    if isinstance(item, Rect):
+        return replace(item, x=item.x * k, y=item.y * k, w=item.w * k, h=item.h * k, rx=item.rx * k)
+    return replace(item, x=item.x * k, y=item.y * k, size=item.size * k)
+
+
+def scaled(layout: Layout, k: float) -> Layout:
+    """`layout` with every length multiplied by `k`: how an overlay made at the doc's sizes is drawn in a
+    frame whose grid was laid out `k` times the doc's cell size (`figures.overlaid`)."""
+    grid = layout.grid and (layout.grid[0] * k, layout.grid[1] * k, layout.grid[2] * k)
+    return replace(layout, width=layout.width * k, height=layout.height * k, grid=grid,
+                   items=[scale_item(item, k) for item in layout.items])

@@ -43,7 +43,10 @@ if TYPE_CHECKING:
             """A highlight's corner triangle (its top-right corner at mark.x, mark.y)."""
 
         def text(self, text: Text, colour: str) -> None:
-            """A text of one or more lines; `colour`: the theme's colour key for its role."""
+            """A text of one or more lines; `colour`: the theme's colour key for its role. A typeset text
+            (`text.math`, in the slide and column frames) is drawn run by run (`text.line_runs()`): plain
+            runs and the user's runs as text, "sup" and "sub" runs at `math_text.SCRIPT_SCALE` of the size,
+            raised `SUP_RISE` or lowered `SUB_DROP` em; its width is `math_text.runs_width`."""
 
 __all__ = ["Paint", "ROLE_PAINT", "GROUP_PAINT", "DASHES", "paint", "walk"]
 

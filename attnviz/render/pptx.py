@@ -16,6 +16,7 @@ per-shape search through the slide's ids, so a deck of a hundred steps is quick.
 from __future__ import annotations
 
 from ..layout.items import Group, measure
+from ..layout.math_text import SCRIPT_SCALE, SUB_DROP, SUP_RISE, runs_width
 from ..layout.metrics import ASCENT, DESCENT
 from .painter import paint as paint_layout
 from .xml import escape_attribute, escape_text
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from ..layout.items import Layout, Mark, Rect, Text, TextStyle
+    from ..layout.math_text import Run
     from .painter import Paint
 
 __all__ = ["EMU_PER_PT", "SCHEME", "SLOTS", "colour_scheme", "figure_group", "PptxPainter", "shape_name",
@@ -183,10 +185,11 @@ class PptxPainter:
         slack = 0.1 * style.size  # a little room, so no viewer wraps a line its own font draws wider
         align = {"start": "l", "middle": "ctr", "end": "r"}[text.anchor]
         name = self._name(text.role)
+        line_runs = text.line_runs()  # a frame's typeset notation: scripts as baseline-offset runs
         for n, line in enumerate(text.lines):
             if not line.strip():
                 continue
-            width = measure(line, style) + 2 * slack
+            width = (runs_width(line_runs[n], style, text.script) if text.math else measure(line, style)) + 2 * slack
             x = text.x + (text.indent if n else 0)
             x0 = {"start": x - slack, "middle": x - width / 2, "end": x - width + slack}[text.anchor]
             top = text.y + n * style.size * 1.35 - ASCENT * style.size
@@ -204,9 +207,18 @@ class PptxPainter:
                 f'<a:ext cx="{w}" cy="{h}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:noFill/>'
                 f'</p:spPr><p:txBody><a:bodyPr wrap="none" lIns="0" tIns="0" rIns="0" bIns="0" anchor="t">'
                 f'<a:noAutofit/></a:bodyPr><a:lstStyle/><a:p><a:pPr algn="{align}"><a:lnSpc><a:spcPct '
-                f'val="100000"/></a:lnSpc></a:pPr>{self.run(line, style, colour)}</a:p>'
+                f'val="100000"/></a:lnSpc></a:pPr>{self._runs(text, line_runs[n], line, colour)}</a:p>'
                 "</p:txBody></p:sp>")
 
+
+    def _runs(self, text: Text, runs: tuple[Run, ...], line: str, colour: str) -> str:
+        """A drawn line's `<a:r>`s: one, or for a typeset text one a run, its scripts smaller and shifted."""
+        style = text.style
+        if not text.math:
+            return self.run(line, style, colour)
+        script = (text.script / style.size) or SCRIPT_SCALE  # a script's size, of its line's
+        return "".join(self.run(piece, style, colour, script, _SHIFTS[kind] / script) if kind in _SHIFTS
+                       else self.run(piece, style, colour) for piece, kind in runs)
 
     def run(self, piece: str, style: TextStyle, colour: str, scale: float = 1, baseline: float = 0) -> str:
         """One `<a:r>` of `piece` in `style` at the painter's scale; `scale`, `baseline`: a script's size (of
@@ -217,6 +229,10 @@ class PptxPainter:
                 f'b="{int(style.bold)}" i="{int(style.italic)}"{shift} dirty="0"><a:solidFill>{_scheme(colour)}'
                 f'</a:solidFill><a:latin typeface="{font}"/><a:cs typeface="{font}"/></a:rPr>'
                 f"<a:t>{clean_text(piece)}</a:t></a:r>")
+
+
+#: A script's baseline shift, in em of its line's size (up is positive in DrawingML).
+_SHIFTS = {"sup": SUP_RISE, "sub": -SUB_DROP}
 
 
 def _scheme(colour: str, opacity: float = 1) -> str:

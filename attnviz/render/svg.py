@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..layout.items import LEADING
+from ..layout.math_text import SCRIPT_SCALE, SUB_DROP, SUP_RISE
 from ..layout.metrics import FONT_FAMILIES
 from .painter import DASHES, paint
 from .themes import get_theme, stylesheet
@@ -148,13 +149,17 @@ class SvgPainter:
         style, role = text.style, text.role
         head = self._written(("text-class", role), lambda: _attributes({"class": f"attnviz-{role}-text"}))
         # The role's colour and font, the same on every text of the role: written once.
-        font = self._written(("text-font", role), lambda: _attributes(
+        font = self._written(("text-font", role, text.size), lambda: _attributes(
             {"fill": self.palette[colour], "font-family": FONT_FAMILIES[style.family],
              "font-size": fmt(style.size)}))
         weight = self._written(("text-weight", role), lambda: _attributes(
             {**({"font-weight": "bold"} if style.bold else {}), **({"font-style": "italic"} if style.italic else {})}))
-        written = f'{head} x="{fmt(text.x)}" y="{fmt(text.y)}"{font}'
-        if text.anchor != "start":
+        # A centred or right-aligned text with scripts starts where the layout measured it: some renderers
+        # (CairoSVG) would anchor each of its runs on its own.
+        starts = ([box[0] for box in text.line_boxes()] if text.math and text.anchor != "start" and not text.rotate
+                  and any(kind in _SHIFTS for runs in text.line_runs() for _, kind in runs) else None)
+        written = f'{head} x="{fmt(starts[0] if starts else text.x)}" y="{fmt(text.y)}"{font}'
+        if text.anchor != "start" and starts is None:
             written += f' text-anchor="{text.anchor}"'
         if text.rotate:
             written += f' transform="rotate({text.rotate} {fmt(text.x)} {fmt(text.y)})"'
@@ -163,6 +168,9 @@ class SvgPainter:
         if _collapsible(line):  # a wrapped line's trailing space joins it to the next
             # Without this, SVG would drop a label's leading space and squeeze "a  b" to "a b".
             written += ' xml:space="preserve"'
+        if text.math:  # typeset notation: each line's runs, scripts raised or lowered (`math_text`)
+            self.parts.append(f"<text{written}>{_typeset(text, starts)}</text>")
+            return
         if len(text.lines) == 1:
             self.parts.append(f"<text{written}>{escape_text(text.lines[0])}</text>")
             return
@@ -171,6 +179,35 @@ class SvgPainter:
             leaf("tspan", {"x": fmt(text.x + (text.indent if n else 0)), "y": fmt(text.y + n * line_height)}, line)
             for n, line in enumerate(text.lines))
         self.parts.append(f"<text{written}>{tspans}</text>")
+
+
+_SHIFTS = {"sup": -SUP_RISE, "sub": SUB_DROP}  # a script's baseline shift, in em of its line (y down)
+
+
+def _typeset(text: Text, starts: list[float] | None = None) -> str:
+    """A math text's content: a `<tspan>` a run, a script smaller and shifted (`dy`), the run after it
+    shifted back; each line after the first starts at its own x and y (`starts`: each line's left edge,
+    for a text drawn without text-anchor). Every run is escaped as text."""
+    size = text.style.size
+    script = fmt(text.script or size * SCRIPT_SCALE)
+    shifts = {kind: shift * size for kind, shift in _SHIFTS.items()}
+    parts: list[str] = []
+    for n, runs in enumerate(text.line_runs()):
+        shift = 0.0  # where the previous run left the baseline
+        for m, (run, kind) in enumerate(runs):
+            attributes: dict[str, str] = {}
+            if m == 0 and (n or len(text.lines) > 1):
+                x = starts[n] if starts else text.x + (text.indent if n else 0)
+                attributes = {"x": fmt(x), "y": fmt(text.y + n * size * LEADING)}
+                shift = 0.0
+            target = shifts.get(kind, 0.0)
+            if target != shift:
+                attributes["dy"] = fmt(target - shift)
+                shift = target
+            if kind in shifts:
+                attributes["font-size"] = script
+            parts.append(leaf("tspan", attributes, run) if attributes else escape_text(run))
+    return "".join(parts)
 
 
 def _stroke_meaning(paint: Paint) -> dict[str, str]:

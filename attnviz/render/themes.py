@@ -70,6 +70,7 @@ SHAPE_PAINT: dict[str, tuple[str | None, str | None]] = {
     "softmax-band": ("band-fill", None),
     "softmax-bar": ("computed-stroke", None),
     "rule": ("rule", None),
+    "fraction-bar": ("text", None),  # a stacked fraction's bar, in the text's colour (layout.fractions)
     "computed-mark": ("computed-stroke", None),
     "cell-pending": ("pending-fill", "pending-stroke"),  # a walkthrough's cell not computed yet
     "softmax-pending": ("pending-fill", "pending-stroke"),

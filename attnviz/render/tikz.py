@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 
-from ..layout.items import LEADING, measure
+from ..layout.items import LEADING, measure, spans_within
+from ..layout.math_text import math_runs, runs_width
 from .painter import DASHES, walk
 from .themes import COLOUR_NAMES, get_theme
 from .tex_escape import escape, typed_line, value_line
@@ -23,10 +24,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from ..layout.items import Group, Layout, Mark, Rect, Text
+    from ..layout.math_text import Run
     from .painter import Paint
     from .themes import Theme
 
-__all__ = ["PX", "VALUE_ROLES", "colour_definitions", "tikz_styles", "tikz_items", "picture", "TikzPainter"]
+__all__ = ["PX", "VALUE_ROLES", "colour_definitions", "tikz_styles", "tikz_items", "picture", "TikzPainter",
+           "script_runs"]
 
 PX = 0.75  # pt per layout unit (a CSS pixel)
 #: Roles whose lines are values, typed as math.
@@ -152,15 +155,30 @@ def _text(text: Text, colour: str) -> str:
         if text.anchor == "start":  # TeX drops a line's leading spaces: start where its first glyph is
             x += measure(line[:len(line) - len(line.lstrip())], style)
         y = text.y + n * style.size * LEADING
-        width = measure(line.strip(), style) * 10 / style.size  # in the node's unscaled points
         # The user's spans on this line are escaped as text; only attnviz's own notation is typeset.
-        content = typed_line(line.strip(), _spans_within(text.user, start, start + len(line.strip())), typeset)
-        if "[U+" in content:
+        spans = spans_within(text.user, start, start + len(line.strip()))
+        runs = math_runs(line.strip(), spans) if text.math else None
+        measured = runs_width(runs, style, text.script) if runs is not None else measure(line.strip(), style)
+        width = measured * 10 / style.size  # in the node's unscaled points
+        if text.math and text.role not in VALUE_ROLES:  # a frame's typeset notation: its runs, scripts as such
+            content = script_runs(runs or ())
+        else:
+            content = typed_line(line.strip(), spans, typeset)
+            if text.math and (r"\textasciicircum" in content or r"\_" in content):
+                # a piece of a wrapped sum (`Z_2=e^0+`) is no formula LaTeX can set: its runs, scripts as such
+                content = script_runs(runs or ())
+        # (A frame's typeset line is held to its measured width too: TeX's math spacing is wider.)
+        if "[U+" in content or text.math:
             content = rf"\attnvizfit{{{fmt(width)}pt}}{{{content}}}"
         nodes.append(rf"\node[{', '.join(options)}] at ({fmt(x)},{fmt(y)}) {{{content}}};")
     return "\n".join(nodes)
 
 
-def _spans_within(spans: Iterable[tuple[int, int]], start: int, stop: int) -> tuple[tuple[int, int], ...]:
-    """`spans` clipped to [start, stop), counted from `start`."""
-    return tuple((max(a, start) - start, min(b, stop) - start) for a, b in spans if a < stop and b > start)
+def script_runs(runs: Iterable[Run]) -> str:
+    r"""Runs (`layout.math_text`) as LaTeX: every run's text escaped, scripts raised or lowered.
+
+    >>> script_runs((("S", ""), ("ij", "sub"), (" x_1", "user")))
+    'S\\textsubscript{ij} x\\_1'
+    """
+    return "".join(rf"\text{'superscript' if kind == 'sup' else 'subscript'}{{{escape(run)}}}"
+                   if kind in ("sup", "sub") else escape(run) for run, kind in runs)

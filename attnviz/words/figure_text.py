@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow",
            "describe",
-           "at_step"]
+           "at_step", "with_normalizers"]
 
 DEFAULT_TITLE = "Attention honesty boundary"
 DEFAULT_SUBTITLE = "Exact score and mask structure with named softmax."
@@ -227,12 +227,13 @@ def at_step(words: FigureText, highlight: Highlight = NO_HIGHLIGHT,
 SHOW_FIRST, SHOW_LAST = 4, 2
 
 
-def shown_positions(n: int, named: Iterable[int] = ()) -> tuple[int, ...]:
-    """Sorted 0-based positions an elided axis of n draws: the first and last few, and `named` (1-based).
+def shown_positions(n: int, named: Iterable[int] = (), first: int = SHOW_FIRST,
+                    last: int = SHOW_LAST) -> tuple[int, ...]:
+    """Sorted 0-based positions an elided axis of n draws: the `first` and `last` few, and `named` (1-based).
     An axis short enough to draw whole is drawn whole."""
-    if n <= SHOW_FIRST + SHOW_LAST + 2:
+    if n <= first + last + 2:
         return tuple(range(n))
-    keep = set(range(SHOW_FIRST)) | set(range(n - SHOW_LAST, n)) | {p - 1 for p in named if 1 <= p <= n}
+    keep = set(range(first)) | set(range(n - last, n)) | {p - 1 for p in named if 1 <= p <= n}
     return tuple(sorted(keep))
 
 
@@ -366,3 +367,24 @@ def _output_row(attention: Attention, i: int, places: int | None, computed: bool
     return OutputRow(i + 1, notation.output_line(i + base, columns, value, approximate, wide, elided),
                      computed=computed,
                      value=value, approximate=approximate)
+
+
+def with_normalizers(words: FigureText, attention: Attention) -> FigureText | None:
+    """`words` with each named softmax row written with its normalizer (`e^1/Z_3`, and `Z_3=e^1+e^1+e^2` after
+    the row's scores) instead of expanded, keeping what each row computed or has pending; None when the
+    rows are not named and expanded (rounded weights, or another form already)."""
+    elided = bool(words.elided)
+    rows, named = [], False
+    for row in words.softmax_rows:
+        i = row.q - 1
+        weights = attention.weights(i)
+        if weights.kind != "named":  # pinned or undefined: written the same in every form
+            rows.append(row)
+            continue
+        if row.weights != _weights_line(weights, i, "expanded", None, elided, words.base):
+            return None
+        named = True
+        z = notation.normalizer_line(weights, i + words.base, elided)
+        rows.append(replace(row, scores=concat(row.scores, f"; {z}"),
+                            weights=_weights_line(weights, i, "normalizer", None, elided, words.base)))
+    return replace(words, softmax_rows=tuple(rows), softmax="normalizer") if named else None

@@ -20,7 +20,6 @@ from ...figures.overlaid import OverlaidFigure
 from ...layout.cache_strip import CacheStrip, Slot
 from ...figures.api import Figure
 from ...words.highlight import parse_targets
-from ...layout.figure import lay_out
 from .scores import LEGEND, softmax_section, tex_number, check_walk_size, kept_rows
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -80,7 +79,8 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
                                            frozenset(later) if outputs else frozenset())))
     if words.subtitle in (DEFAULT_SUBTITLE, ROUNDED_SUBTITLE):  # no subtitle of the user's: it states the cache
         with_cache = [(marks, replace(w, subtitle=cache)) for (marks, w), cache in zip(steps_words, caches)]
-        if len({(layout.width, layout.height) for layout in (lay_out(w) for _, w in with_cache)}) == 1:
+        layouts = (Figure(attention, marks, w, frame=fig.frame).layout() for marks, w in with_cache)
+        if len({(layout.width, layout.height) for layout in layouts}) == 1:
             steps_words = with_cache  # (unless one would wrap differently: slides must not jump)
     strips = cache_strips(attention, prompt, words.k_labels)
     figures: list[Figure] = [

@@ -1,0 +1,212 @@
+"""The full figure (and the score table) made for a slide or a paper column: choices in a fixed order,
+each recorded in `Layout.choices`, until the figure fits its frame with every text at the frame's floor.
+
+The order (docs/frame-output.rst):
+
+1. always, in a slide or column: the chrome the slide or paper already carries is left to it (the badge,
+   the provenance note and the footer, and the title where the slide has its own; their words stay in
+   `<desc>`), and the notation is typeset (`math_text`: raised exponents, subscripts, minus signs);
+2. a slide: the landscape arrangement (the grid at the left; the vectors and the captions beside it); a
+   column: the figure as tall as it needs, as wide as the column; in both, the named weights as stacked
+   fractions in the rows where they fit on one line (`fractions`);
+3. fractions on one line;
+4. normalizer captions instead of expanded ones (`e^1/Z_3`, with `Z_3` written once a row);
+5. masked cells drawn by their hatching alone (no "masked" word: the hatching and the cell's label say it),
+   and in a wide column, captions as wide as the column (its text at the floor, the figure shorter);
+6. elision: the first four and last two rows and keys, with ⋮ and ⋯ for the rest (as `elide=True` draws
+   them), then (after 4 and 5 again, if they were not needed before) the first two and the last one, then
+   the first and the last;
+7. otherwise the figure does not fit, and the layout refuses in one line that names the ways out.
+A grid too big for the frame on its own is elided before 3, 4 and 5, which could not make room for it.
+
+Sizes are chosen for the frame, never shrunk after: a slide holds at most 1,280 × 720 units (960 × 720 at
+4:3), one unit a pixel of the slide as projected, so 16 units is the 12 pt floor and 24 the 18 pt one; a
+figure that needs less is given the slide's aspect (`fit_to_frame`) and drawn larger. A column's
+units are chosen so the smallest text prints at 7 pt at most as wide as the column.
+"""
+
+from __future__ import annotations
+
+from ..numbers.exact import InputError
+from ..records import replace
+from ..words.figure_text import with_normalizers
+from .figure import Metrics, lay_out
+from .frames import MAIN_ROLES, SLIDE_PX, fit_to_frame, text_floor_misses
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..engine.attention import Attention
+    from ..words.figure_text import FigureText
+    from .frames import Frame
+    from .items import Layout
+
+__all__ = ["SLIDE_SIZES", "COLUMN_SIZES", "ELIDED", "lay_out_framed", "frame_metrics"]
+
+#: Font sizes on a slide, in its pixels at 1,280 × 720: every text at 16 or more, the grid's values and its
+#: caption at 24 or more (the 12 pt and 18 pt floors); an exponent or subscript is 0.7 of its line, and
+#: never under its line's floor (`Metrics.script_floor`: 16; 24 in the caption, so its S_ij is 24 in 26).
+SLIDE_SIZES = (("title", 32), ("panel-title", 28), ("subtitle", 20), ("badge", 16), ("note", 16), ("vectors", 18),
+               ("caption", 26), ("header", 20), ("score", 26), ("score-computed", 26), ("masked", 16),
+               ("softmax-heading", 20), ("softmax-scores", 18), ("softmax-weights", 18), ("footer", 16),
+               ("outputs-heading", 20), ("output", 18), ("elision", 26))
+#: Font sizes in a column, in units of which the column is at most (its width in pt) × 14 / 7 wide, so
+#: the smallest (14) prints at 7 pt or more; lines with exponents are 16, so their scripts can be 14.
+COLUMN_SIZES = (("title", 19), ("panel-title", 17), ("subtitle", 15), ("badge", 14), ("note", 14), ("vectors", 14),
+                ("caption", 16), ("header", 15), ("score", 17), ("score-computed", 17), ("masked", 14),
+                ("softmax-heading", 16), ("softmax-scores", 16), ("softmax-weights", 16), ("footer", 14),
+                ("outputs-heading", 16), ("output", 16), ("elision", 17))
+SLIDE_FLOORS = (16, 24)  # the floors SLIDE_SIZES are made for: a 1,280 × 720 slide's, in its pixels
+_COLUMN_MIN = min(size for _, size in COLUMN_SIZES)
+_COLUMN_WRAP = 640  # a wide column wraps where the doc figure does, so its text prints larger than the floor
+
+
+#: How many of the first and last rows and keys each elision keeps.
+ELIDED = {"elision": (4, 2), "elision-2": (2, 1), "elision-3": (1, 1)}
+
+
+def frame_metrics(frame: Frame) -> Metrics:
+    """The sizes and arrangement a figure starts from in `frame` (choice 1 and 2 of the order)."""
+    if frame.is_slide:
+        width = SLIDE_PX[0] if frame.name == "slide" else frame.judged_px
+        # A slide's sizes are for 16 and 24 px floors; a frame with higher ones (a deck's figure region,
+        # 14 pt at its size) takes them all that much larger.
+        k = max(1.0, frame.min_size(width) / SLIDE_FLOORS[0], frame.min_size(width, main=True) / SLIDE_FLOORS[1])
+        return Metrics(sizes=tuple((role, size * k) for role, size in SLIDE_SIZES), pad=32, cell_min_w=52 * k,
+                       cell_h=50 * k, cell_gap=5, cell_pad=9 * k, chrome=False,
+                       script_floor=frame.min_size(width), main_script_floor=frame.min_size(width, main=True),
+                       main_roles=MAIN_ROLES,
+                       math=True, beside=True, canvas_w=width, gutter=48, seed_cells=False, section_gap=16,
+                       row_pad=5, stacked=True)
+    widest = frame.width_in * 72 * _COLUMN_MIN / frame.floor_pt  # the widest layout whose 14 prints at 7 pt
+    pad = 12
+    return Metrics(sizes=COLUMN_SIZES, pad=pad, cell_min_w=34, cell_h=34, cell_gap=3, cell_pad=6, chrome=False,
+                   script_floor=frame.min_size(widest),
+                   math=True, wrap=min(widest - 2 * pad, _COLUMN_WRAP), canvas_w=widest, gutter=24,
+                   seed_cells=False, stacked=True)
+
+
+#: The tallest a column's figure may print, in inches: a page's text block (US letter's 9 in; A4's is 9.7).
+PAGE_IN = 9.0
+
+
+def _canvas(frame: Frame, metrics: Metrics) -> tuple[float, float | None]:
+    """The largest layout (width, height) the frame holds (height None: a column's figure may be as tall
+    as a page, `PAGE_IN`, at whatever width it takes)."""
+    if frame.is_slide:
+        assert frame.aspect is not None  # a slide has a fixed shape
+        return metrics.canvas_w, metrics.canvas_w / frame.aspect
+    return metrics.canvas_w, None
+
+
+def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None = None,
+                   title_role: str = "title", elided: Callable[[int, int], FigureText] | None = None,
+                   titled: bool = True, cells: tuple[float, float] | None = None, side: float = 0) -> Layout:
+    """`words` laid out for `frame` (a slide or a column), by the order above; an InputError when no
+    choice fits. `attention`: the figure's exact results, to rewrite its softmax captions (choice 4);
+    `elided`: the same figure's words elided to its first and last rows and keys, for choice 6 (None: the
+    figure is elided already or cannot be);
+    `titled`: False where the slide has a title of its own (a deck's): the figure's is then only its <title>;
+    `cells`: (cell height, gap) to lay the grid out at, `side`: room to keep right of the grid (both for the
+    mechanics a walkthrough step draws over and beside its grid: `figures.overlaid`)."""
+    metrics = replace(frame_metrics(frame), titled=titled, side=side)
+    if cells is not None:
+        metrics = replace(metrics, cell_h=cells[0], cell_gap=cells[1])
+    chrome = "badge, provenance note and footer" if titled else "title, badge, provenance note and footer"
+    choices = ["chrome left to the " + ("slide" if frame.is_slide else "paper") +
+               f": {chrome} (their words are in this description)",
+               "notation typeset: exponents raised, subscripts lowered, minus signs",
+               "landscape: the vectors and captions beside the grid" if frame.is_slide
+               else "portrait: as wide as the column, as tall as it needs"]
+    width, height = _canvas(frame, metrics)
+    # A grid bigger than the frame on its own is elided first: no caption choice could make room for it.
+    plan = ("elision", "inline", "normalizer", "hatching", "widen", "elision-2", "elision-3") if _grid_too_big(
+        words, metrics, width, height) else ("inline", "normalizer", "hatching", "widen", "elision", "normalizer",
+                                             "hatching", "elision-2", "elision-3")
+    if metrics.stacked and words.view != "scores":
+        choices.append("stacked fractions for the named weights, in rows where they fit")
+    layout = None if plan[0] == "elision" else lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
+    done: set[str] = set()
+    for choice in plan:
+        if layout is not None and _fits(layout, frame, width, height):
+            break
+        if choice in done:
+            continue
+        if choice == "inline":
+            # (a column has room below: a row too wide for its stacked fractions is on one line already)
+            changed = words if metrics.stacked and words.view != "scores" and frame.is_slide else None
+            metrics = replace(metrics, stacked=metrics.stacked and changed is None)
+            said = "fractions on one line"
+        elif choice == "normalizer":
+            changed = with_normalizers(words, attention) if attention is not None and words.view != "scores" else None
+            said = "normalizer captions: e^a/Z_i, each row's Z_i written once"
+        elif choice == "hatching":
+            changed, metrics = words, replace(metrics, masked_word=False)
+            said = "masked cells drawn by their hatching alone"
+        elif choice == "widen":  # a column's figure as wide as the column at its floor, so it is shorter
+            widest = metrics.canvas_w - 2 * metrics.pad
+            changed = words if not frame.is_slide and metrics.wrap < widest - 1e-6 else None
+            metrics = replace(metrics, wrap=widest) if changed is not None else metrics
+            said = "captions as wide as the column at its 7 pt floor"
+        else:  # the first 4 and last 2 rows and keys, as --elide draws them; then the first 2 and the last
+            first, last = ELIDED[choice]
+            changed = elided(first, last) if elided is not None else None
+            if changed is not None and (not changed.elided or changed.elided == words.elided):
+                changed = None  # short enough to draw whole, or no shorter than it is
+            if changed is not None and words.softmax == "normalizer" and attention is not None:
+                changed = with_normalizers(changed, attention) or changed
+            said = f"elided: {changed.elided}" if changed is not None else ""
+        if changed is None:
+            continue
+        done.add(choice)
+        words = changed
+        choices.append(said)
+        layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
+    if layout is None:
+        layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
+    if not _fits(layout, frame, width, height):
+        raise InputError(_refusal(layout, frame, width, height, words.view), "frame")
+    placed = fit_to_frame(layout, frame)  # a slide's exact aspect; a figure smaller than the canvas draws larger
+    placed.desc = " ".join(part for part in (layout.desc, _chrome(words)) if part)
+    placed.choices = tuple(choices)
+    misses = text_floor_misses(placed, frame)
+    assert not misses, misses  # the sizes above are the floors or more: a text under one is a bug here
+    return placed
+
+
+def _grid_too_big(words: FigureText, metrics: Metrics, width: float, height: float | None) -> bool:
+    """Whether the grid's cells alone, at their smallest, are taller or wider than the frame."""
+    rows, columns = len(words.cells), len(words.k_labels)
+    tallest = height if height is not None else width * PAGE_IN / 3.3  # (no column is narrower than 3.3 in)
+    return (columns * (metrics.cell_min_w + metrics.cell_gap) > width
+            or rows * (metrics.cell_h + metrics.cell_gap) > tallest)
+
+
+def _fits(layout: Layout, frame: Frame, width: float, height: float | None) -> bool:
+    """Whether `layout` is within the slide, or as wide as the column at most and no taller than a page."""
+    tallest = height if height is not None else layout.width * PAGE_IN / frame.width_in
+    return layout.width <= width + 1e-6 and layout.height <= tallest + 1e-6
+
+
+def _chrome(words: FigureText) -> str:
+    """The words of the chrome a frame leaves out, for `<desc>`."""
+    parts = [words.badge, words.note] + ([words.footer] if words.view != "scores" else [])
+    return "; ".join(part for part in parts if part) + "." if any(parts) else ""
+
+
+def _refusal(layout: Layout, frame: Frame, width: float, height: float | None, view: str) -> str:
+    """One line: how big the figure is at the frame's text floor, how big the frame is, and the ways out."""
+    size = f"{layout.width:.0f} × {layout.height:.0f}"
+    room = (f"{width:.0f} × {height:.0f}" if height is not None else
+            f"{width:.0f} wide and {PAGE_IN:g} inches ({layout.width * PAGE_IN / frame.width_in:.0f}) tall")
+    floor = f"{frame.min_size(frame.judged_px):.0f} px text" if frame.is_slide else f"{frame.floor_pt:g} pt text"
+    # (Elision is a choice of its own, tried before this: --elide would add nothing.)
+    ways = ["--view scores" if view != "scores" else "", "--view mask", "fewer tokens"]
+    if frame.name == "column":
+        ways.insert(0, "--frame column-wide")
+    if frame.name == "slide-4:3":
+        ways.insert(0, "--frame slide")
+    return (f"the figure is {size} at {floor}, past the {frame.name} frame's {room}; "
+            f"try {', '.join(way for way in ways if way)}")
+
