@@ -189,11 +189,14 @@ mask = "causal & keys=4,8,12,16"
     # Mechanics as the papers draw them (issue 22): the rolling buffer, the GQA schematic, Sparse Transformer's heads.
     Entry("decode-mistral", "Mistral's rolling buffer cache: a window of 3, token 5",
           ("--q", Q6, "--k", Q6, "--tokens", "The cat sat on the mat", "--mask", "window=3", "--decode", "2",
-           "--view", "scores"), step=4),
+           "--view", "scores", "--frame", "slide"), step=4),
     Entry("heads-gqa-schematic", "Grouped-query attention: 8 query heads share 2 KV heads",
-          ("--view", "heads", "--q-heads", "1 | 2 | 3 | 4 | 5 | 6 | 7 | 8", "--k-heads", "1 | 2")),
+          ("--view", "heads", "--q-heads", "1 | 2 | 3 | 4 | 5 | 6 | 7 | 8", "--k-heads", "1 | 2", "--frame", "slide")),
     Entry("heads-sparse-strided", "Sparse Transformer, strided: two heads",
-          ("--view", "mask", "--n", "16", "--head-mask", "window=4", "--head-mask", "window=16,dilation=4")),
+          ("--view", "mask", "--n", "16", "--head-mask", "window=4", "--head-mask", "window=16,dilation=4",
+           "--frame", "slide")),
+    Entry("flash-state-slide", "FlashAttention-2 on a slide: a tile and each row's m and ℓ",
+          ("--q", Q5, "--k", Q5, "--flash", "2,2", "--frame", "slide"), step=3),
 )
 
 
