@@ -290,3 +290,28 @@ def test_masks_combined_with_torch_are_captioned_from_their_parts_and_keep_the_s
     # a combination the user names stays one function, named as given
     named = attnviz.figure(view="mask", n=4, mask=attnviz.Mask(combined, name="streaming"))
     assert named.words.caption.startswith("streaming mask keeps")
+
+
+def _offset(text):
+    """The c of "i", "i+c", "i-c"."""
+    return 0 if text == "i" else int(text[1:])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 6), st.sampled_from([0, 1]), st.sampled_from(["top-left", "bottom-right"]),
+       st.integers(0, 30), st.integers(1, 4))
+def test_rules_follow_query_labels_that_number_the_queries(n_q, extra, base, align, first, width):
+    """With --q-tokens "9 10 11 12" the rule's i is the label: read the rule back and apply it to the labels."""
+    n_k = n_q + extra
+    labels = [str(first + r) for r in range(n_q)]
+    fig = attnviz.figure(view="mask", shape=f"{n_q}x{n_k}", align=align, index_base=base, q_tokens=labels,
+                         mask=f"window={width}")
+    rule = fig.words.caption.split(" keeps ", 1)[1]
+    low, high = re.match(r"(i[+-]?\d*)<j<=(i[+-]?\d*)", rule).groups()
+    kept = fig.attention.kept
+    for r, label in enumerate(labels):
+        i = int(label)
+        for j0 in range(n_k):
+            j = j0 + base
+            assert kept[r][j0] == (i + _offset(low) < j <= i + _offset(high)), (rule, label, j)
+    assert rule.endswith("i the query's label") == (first != base)  # said when i is not the row's number

@@ -45,6 +45,9 @@ class Grid:
     n_k: int
     offset: int  # query i sits at key position i + offset
     base: int  # the index base positions are given and written in
+    # Rules follow the labels: queries labelled with their own positions (--q-tokens "9 10 11 12") are written
+    # as i = the label, so the rule's i is the label's first value minus the base further on (0: rows).
+    shift: int = 0
 
 
 def query_position(offset: int, shift: int = 0) -> str:
@@ -95,7 +98,7 @@ def bind_family(option: MaskOption, grid: Grid) -> Bound:
     """A family on the grid, query i at key position i+offset. keep() and runs() are 0-based."""
     kind, value, opts, where = option.kind, option.value, dict(option.options), f"mask {option.text!r}"
     n_k, offset = grid.n_k, grid.offset
-    p = query_position(offset)
+    p = query_position(offset - grid.shift)
     if kind == "causal":
         return Bound("causal", lambda base: f"j<={p}", lambda i, j: j <= i + offset,
                      lambda i: clip(0, i + offset + 1, n_k), True)
@@ -194,7 +197,7 @@ def random_keys(count: int, n_k: int, seed: int, position: int) -> tuple[int, ..
 
 def _random(count: int, seed: int, grid: Grid) -> Bound:
     """`count` keys a row drawn at random (BigBird's random attention), the same cells on every platform."""
-    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset)
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
     rows = [random_keys(count, n_k, seed, i + offset) for i in range(grid.n_q)]
     row_runs = [positions_runs(keys, n_k) for keys in rows]
     sets = [frozenset(keys) for keys in rows]
@@ -211,7 +214,7 @@ def _ints(value: object) -> tuple[int, ...]:
 
 def _global(value: tuple[int, ...], grid: Grid, where: str) -> Bound:
     """Global tokens: they see every key and every query sees them (Longformer, BigBird)."""
-    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset)
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
     positions = _zero_based(value, grid, where, max(n_k, grid.n_q + offset))
     chosen = frozenset(positions)
 
@@ -233,7 +236,7 @@ def _sink(count: int, n_k: int) -> Bound:
 
 def _chunk(size: int, start: int, grid: Grid) -> Bound:
     """Causal within blocks of `size` positions, the first starting at `start`."""
-    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset)
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
     plural = "s" * (size > 1)
 
     def rule(base: int) -> str:
@@ -252,7 +255,7 @@ def _chunk(size: int, start: int, grid: Grid) -> Bound:
 
 def _segments(kind: str, value: tuple[int, ...], grid: Grid, where: str) -> Bound:
     """Packed documents: causal within each (`segments`), or bidirectional within each (`documents`)."""
-    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset)
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
     query_ids, same = _documents(value, grid, where)
     shown = ids_text(value)
     if kind == "documents":
@@ -277,14 +280,14 @@ def _zero_based(positions: tuple[int, ...], grid: Grid, where: str, limit: int, 
 
 def _window_mask(width: int, dilation: int, symmetric: bool, grid: Grid) -> Bound:
     n_k, offset = grid.n_k, grid.offset
-    p, span = query_position(offset), width * dilation
+    p, span = query_position(offset - grid.shift), width * dilation
     if symmetric:
         name, text = "symmetric sliding-window", f"|{p}-j|<{span}"
 
         def distance_ok(d: int) -> bool:
             return -span < d < span
     else:
-        name, text = "sliding-window", f"{query_position(offset, -span)}<j<={p}"
+        name, text = "sliding-window", f"{query_position(offset - grid.shift, -span)}<j<={p}"
 
         def distance_ok(d: int) -> bool:
             return 0 <= d < span
@@ -336,7 +339,7 @@ def _document_prefix(lengths: tuple[int, ...], ids: tuple[int, ...], grid: Grid,
         if seen[d] <= length_of[d]:
             prefix.append(j)
     in_prefix, prefix_runs = frozenset(prefix), positions_runs(prefix, grid.n_k)
-    p, offset, shown = query_position(grid.offset), grid.offset, ids_text(ids)
+    p, offset, shown = query_position(grid.offset - grid.shift), grid.offset, ids_text(ids)
 
     def keep(i: int, j: int) -> bool:
         q = i + offset

@@ -93,7 +93,7 @@ def bind_function(fn: PastedFunction, grid: Grid) -> Bound:
         if fn.rule is not None:
             return fn.rule
         shift = "-1" if base == 1 else ""
-        query = query_position(offset, -base) if offset > 0 else f"i{shift}"
+        query = query_position(offset - grid.shift, -base) if offset > 0 or grid.shift else f"i{shift}"
         call = f"(i,j) where {fn.label}({query},j{shift}) is true"
         return f'{call}: "{fn.words}"' if fn.words else call
 

@@ -54,7 +54,7 @@ from .mask_families import Bound, Grid, bind_family, query_position
 from .mask_functions import PastedFunction, bind_function, pasted_function, torch_combination
 from .mask_grammar import ALIGNMENTS, FAMILIES, MaskOption, boolean_matrix, parse_mask
 from .runs import complement_runs, intersect_runs, scan_runs, union_runs
-from .rule_text import grouped, grouped_name
+from .rule_text import aligned, grouped, grouped_name, labelled
 from .text_check import MAX_LABEL, MAX_TITLE, check_text
 from ..numbers.arrays import is_array, is_tensor
 from ..numbers.exact import InputError
@@ -361,10 +361,11 @@ def parse_expression(text: str) -> Mask:
 # ---------------------------------------------------------------------------------------------
 # Binding: a Mask on one grid.
 
-def resolve(mask: object, n_q: int, n_k: int, align: str = "top-left", index_base: int = 1) -> BoundMask:
+def resolve(mask: object, n_q: int, n_k: int, align: str = "top-left", index_base: int = 1,
+            q_first: int | None = None) -> BoundMask:
     """Any accepted mask (text, a table, a `Mask`, an `engine.BoundMask`, a callable, or a list of them)
     as one `engine.BoundMask` bound to an n_q×n_k grid. Positions in the mask (padding, global) and in
-    its rule are counted from `index_base`."""
+    its rule are counted from `index_base`; `q_first`: queries labelled with their positions from it."""
     if align not in ALIGNMENTS:
         raise InputError(f"expected {' or '.join(ALIGNMENTS)}, got {align!r}", "align")
     if index_base not in (0, 1):
@@ -375,11 +376,14 @@ def resolve(mask: object, n_q: int, n_k: int, align: str = "top-left", index_bas
         return replace(fixed, shape=(n_q, n_k))
     if _only_padding(expression):  # padding alone is causal + padding, as a decoder pads
         expression = Mask("causal") & expression
-    grid = Grid(n_q, n_k, n_k - n_q if align == "bottom-right" else 0, index_base)
+    shift = 0 if q_first is None else q_first - index_base  # the rule's i is then the query's label
+    grid = Grid(n_q, n_k, n_k - n_q if align == "bottom-right" else 0, index_base, shift)
     bound = _bind(expression, grid)
     rule = bound.rule
     if bound.positional and n_q != n_k:
-        rule = _aligned(bound.rule, align)
+        rule = aligned(bound.rule, align)
+    if bound.positional and shift:
+        rule = labelled(rule)
     return BoundMask(bound.name, rule(index_base), bound.keep, rule_at=rule, row_runs=bound.runs, shape=(n_q, n_k),
                      parts=bound.parts)
 
@@ -388,10 +392,6 @@ def _only_padding(mask: Mask) -> bool:
     """True for a padding family, or an intersection of nothing else."""
     leaves = mask._masks() if mask._op == "all" else (mask,)
     return all(isinstance(leaf._parts[0], MaskOption) and leaf._parts[0].kind == "padding" for leaf in leaves)
-
-
-def _aligned(rule: Callable[[int], str], align: str) -> Callable[[int], str]:
-    return lambda base: f"{rule(base)}, aligned {align}"
 
 
 def _named_table(table: dict[object, object], where: str, depth: int) -> Mask:

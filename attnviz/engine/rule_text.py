@@ -3,7 +3,11 @@ ambiguous."""
 
 from __future__ import annotations
 
-__all__ = ["grouped", "grouped_name", "one_group"]
+__all__ = ["grouped", "grouped_name", "one_group", "aligned", "labelled"]
+
+TYPE_CHECKING = False  # a type checker takes it as True
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def grouped(rule: str) -> str:
@@ -26,3 +30,13 @@ def one_group(text: str) -> bool:
 def grouped_name(name: str, joiner: str) -> str:
     """A mask's name in parentheses when it already holds `joiner` (" or ", " + ")."""
     return f"({name})" if joiner in name else name
+
+
+def aligned(rule: Callable[[int], str], align: str) -> Callable[[int], str]:
+    """A positional rule that says where the diagonal sits when keys outnumber queries."""
+    return lambda base: f"{rule(base)}, aligned {align}"
+
+
+def labelled(rule: Callable[[int], str]) -> Callable[[int], str]:
+    """A positional rule whose i is the query's label (queries labelled with their positions)."""
+    return lambda base: f"{rule(base)}, i the query's label"

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
                          SoftmaxForm, ThemeName, Vectors, View, FrameName, ColorBy)
 
-__all__ = ["one_head_figure", "named_mask", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
+__all__ = ["one_head_figure", "named_mask", "numbered_from", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
 # The seed document's figure: "What Attention Is and Is Not".
 SEED_Q = ((1, 0), (0, 1), (1, 1))
@@ -113,12 +113,13 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         named_rows, named_columns = named_positions(highlight, index_base)
         shown = shown_positions(n_q, named_rows), shown_positions(n_k, named_columns)
     # The default figure needs no parsing, so `attnviz render` skips importing the option modules.
-    if (mask is CAUSAL or (isinstance(mask, str) and mask == "causal")) and n_q == n_k and align == "top-left":
+    if (mask is CAUSAL or (isinstance(mask, str) and mask == "causal")) and n_q == n_k and align == "top-left" \
+            and (tokens is not None or numbered_from(q_tokens) in (None, index_base)):
         bound = CAUSAL
     else:
         from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
 
-        bound = resolve(mask, n_q, n_k, align, index_base)
+        bound = resolve(mask, n_q, n_k, align, index_base, numbered_from(q_tokens) if tokens is None else None)
     scale_, biases = None, ()
     if scale is not None or bias is not None:
         from ..engine.logits import resolve_biases, resolve_scale  # start-up: only a scale or a bias needs them
@@ -179,6 +180,19 @@ def _on_cpu(*vectors: Vectors | None) -> tuple[list[Vectors | None], list[str]]:
 
 
 
+def numbered_from(labels: Sequence[str] | None) -> int | None:
+    """The first of query labels that number the queries' positions one by one ("9", "10", "11"), so that a
+    rule can count them (`engine.masks.resolve`'s `q_first`); None for other labels.
+
+    >>> numbered_from(["9", "10", "11"]), numbered_from(["the", "cat"]), numbered_from(["1", "3"])
+    (9, None, None)
+    """
+    if not labels or not all(isinstance(label, str) and label.isdigit() and len(label) <= 7 for label in labels):
+        return None
+    first = int(labels[0])
+    return first if [int(label) for label in labels] == list(range(first, first + len(labels))) else None
+
+
 def _axis_labels(tokens: Labels | None, q_tokens: Labels | None, k_tokens: Labels | None, n_q: int,
                  n_k: int) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
     """Checked labels for the query and key axes (None: numbered)."""
@@ -223,13 +237,15 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
             raise InputError("the mask view draws no softmax; use the full view for it", name)
     labels = {"q": q_tokens if tokens is None else tokens, "k": k_tokens if tokens is None else tokens}
     n_q, n_k = _map_shape(q, k, n, shape, labels)
-    if (mask is CAUSAL or (isinstance(mask, str) and mask == "causal")) and n_q == n_k and align == "top-left":
+    q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
+    q_first = numbered_from(q_labels) if tokens is None else None
+    if (mask is CAUSAL or (isinstance(mask, str) and mask == "causal")) and n_q == n_k and align == "top-left" \
+            and q_first in (None, base):
         mask = CAUSAL
     else:
         from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
 
-        mask = resolve(mask, n_q, n_k, align, base)
-    q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
+        mask = resolve(mask, n_q, n_k, align, base, q_first)
     texts = {name: None if value is None else check_text(value, name)
              for name, value in (("title", title), ("subtitle", subtitle), ("x_title", x_title),
                                  ("y_title", y_title))}
