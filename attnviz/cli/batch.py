@@ -156,14 +156,21 @@ def _in_processes(jobs: Sequence[Job], workers: int) -> Iterator[tuple[int, Fail
         pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_signals)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    done = False
     try:
         yield from pool.imap_unordered(_run_index, range(1, len(jobs)), chunksize=chunk)
+        done = True
     finally:
-        # Stopped or done: every worker ends (cleaning up its temporary file) before the command does; a second
-        # signal must not cut this short, so it waits until the workers are gone.
+        # Done: the workers are told there is no more work and leave on their own (terminating a pool that has
+        # finished can hang: its workers wait on the queue's lock that terminate() holds). Stopped: every worker
+        # ends (cleaning up its temporary file) before the command does; a second signal must not cut this
+        # short, so it waits until the workers are gone.
         signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
         try:
-            pool.terminate()
+            if done:
+                pool.close()
+            else:
+                pool.terminate()
             pool.join()
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
