@@ -7,6 +7,7 @@ key position i + offset (the alignment when keys outnumber queries).
 from __future__ import annotations
 
 from .attention import check_matrix_shape
+from .rule_text import number_ranges
 from .runs import clip, complement_runs, intersect_runs, positions_runs, scan_runs, union_runs
 from ..numbers.exact import InputError
 from ..records import dataclass
@@ -65,14 +66,7 @@ def set_text(positions: Sequence[int], base: int) -> str:
     shown = [p + base for p in positions]
     if len(shown) <= MAX_LISTED_IDS:
         return "{" + ",".join(map(str, shown)) + "}"
-    parts: list[str] = []
-    start = 0
-    for n in range(1, len(shown) + 1):
-        if n == len(shown) or shown[n] != shown[n - 1] + 1:
-            first, last = shown[start], shown[n - 1]
-            parts.append(f"{first}..{last}" if last - first >= 2 else ",".join(map(str, range(first, last + 1))))
-            start = n
-    return "{" + ",".join(parts) + "}"
+    return "{" + ",".join(number_ranges(shown, "..", ",")) + "}"
 
 
 def ids_text(ids: Sequence[int]) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .bound_mask import BoundMask
 from .masks import Mask
+from .rule_text import number_ranges
 from ..numbers.exact import InputError
 from ..records import dataclass
 
@@ -264,13 +265,7 @@ def layer_list_text(layers: Sequence[int]) -> str:
     if len(steps) == 1 and len(layers) >= 4 and (step := steps.pop()) > 1:
         nth = {2: "2nd", 3: "3rd"}.get(step, f"{step}th")
         return f"layers {layers[0]}, {layers[1]}, …, {layers[-1]} (every {nth})"
-    parts: list[str] = []
-    start = 0
-    for n in range(1, len(layers) + 1):
-        if n == len(layers) or layers[n] != layers[n - 1] + 1:
-            first, last = layers[start], layers[n - 1]
-            parts.append(f"{first}–{last}" if last - first >= 2 else ", ".join(map(str, range(first, last + 1))))
-            start = n
+    parts = number_ranges(layers, "–", ", ")
     if len(parts) > 6:
         parts = parts[:5] + ["…", parts[-1]]
     return "layers " + ", ".join(parts)
