@@ -40,3 +40,16 @@ def test_the_entry_command_draws_the_entry(entry, tmp_path):
     result = run_cli("model", *args, "--title", entry.title, "-o", str(out))
     assert result.code == 0, result.stderr
     assert out.read_text(encoding="utf-8") == (FOLDER / f"{entry.name}.svg").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("entry", MODEL_ENTRIES, ids=lambda e: e.name)
+def test_a_model_figure_on_a_slide_keeps_every_text_at_the_floor(entry):
+    """The panels fitted to the slide above the strip of layers: the exact 16:9 and no text under 16 px."""
+    from attnviz.layout.frames import get_frame, text_floor_misses
+
+    fig = make_model(entry)
+    layout = fig.layout()
+    assert layout.width / layout.height == pytest.approx(16 / 9, rel=1e-3)
+    assert text_floor_misses(layout, get_frame(fig.frame)) == []
+    svg = fig.svg()
+    assert svg.count('class="attnviz-panel"') == len(fig.panels) and "data-layers=" in svg

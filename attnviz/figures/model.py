@@ -20,9 +20,10 @@ from .figure import Drawable, Figure, check_id_prefix, without_gc_pauses
 from .single import one_head_figure
 from ..engine.model_masks import Tokens, model_layers, plan_panels
 from ..layout.figure import PAD, STYLES, Group, Layout, Rect, Text, measure, text_height, wrap, split_keep
-from ..layout.frames import fit_to_frame, get_frame
+from ..layout.frames import fit_to_frame, get_frame, text_floor_misses
 from ..layout.metrics import ASCENT, DESCENT
 from ..numbers.exact import InputError
+from ..records import replace
 from ..render.themes import get_theme
 from ..words.user_text import check_text
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..engine.model_masks import LayerType, ModelLayers, PanelPlan
+    from ..layout.frames import Frame
     from ..layout.items import Item
     from ..typing import FrameName, ThemeName
 
@@ -100,6 +102,9 @@ class ModelFigure(Drawable):
         columns = len(self.panels) if len(self.panels) <= 3 else 3
         attrs = [(("data-stack", plan.stack), ("data-layers", ",".join(map(str, plan.layers))))
                  for plan in self.plans]
+        frame = get_frame(self.frame)
+        if frame.name != "doc":
+            return self._framed(columns, attrs, frame)
         composed = compose_layouts(self.panels, columns, self.title, attrs)
         width = composed.width
         items = list(composed.items)
@@ -110,8 +115,45 @@ class ModelFigure(Drawable):
             lines = wrap(split_keep(note, " "), "note", width - 2 * PAD)
             items.append(Text("note", PAD, y + ASCENT * STYLES["note"].size, tuple(lines)))
             y += text_height("note", len(lines)) + 4
-        layout = Layout(width=width, height=y + PAD - 8, title=composed.title, desc=composed.desc, items=items)
-        return fit_to_frame(layout, get_frame(self.frame))
+        return Layout(width=width, height=y + PAD - 8, title=composed.title, desc=composed.desc, items=items)
+
+    def _framed(self, columns: int, attrs: Sequence[tuple[tuple[str, str], ...]], frame: Frame) -> Layout:
+        """The panels fitted to the frame above the strip of layers and the notes (the panels get what the
+        strip leaves of the slide), each text at the frame's floor, or a one-line refusal."""
+        share = 0.78
+        for _ in range(4):  # the strip's height is known once the panels' width is: then the panels' share
+            layout, extra = self._panels_and_strip(columns, attrs, frame, share)
+            if frame.aspect is None or not text_floor_misses(layout, frame):
+                break
+            share = min(share - 0.02, 1 - extra / (layout.width / frame.aspect) - 0.01)
+            if share <= 0.3:
+                break
+        if text_floor_misses(layout, frame):
+            raise InputError(f"the model's {len(self.panels)} panels and its strip of layers do not fit the "
+                             f"{frame.name} frame at its smallest text; use --layers types, fewer tokens (--n) or "
+                             "--frame doc", "frame")
+        return layout
+
+    def _panels_and_strip(self, columns: int, attrs: Sequence[tuple[tuple[str, str], ...]], frame: Frame,
+                          share: float) -> tuple[Layout, float]:
+        """(the framed layout, the height the strip and notes took) with the panels in `share` of the slide."""
+        from .composite_frame import compose_in_frame  # start-up: only a framed model figure needs it
+
+        above = replace(frame, height_in=frame.height_in * share) if frame.height_in else frame
+        composed = compose_in_frame(self.panels, columns, self.title, above,
+                                    {"captions": "hide", "subtitles": "hide", "legend": "shared"})
+        panels = iter(attrs)
+        items = [replace(item, attrs=item.attrs + next(panels, ()))
+                 if isinstance(item, Group) and item.classes[:1] == ("attnviz-panel",) else item
+                 for item in composed.items]
+        strip, y = _strip(self.model, self.plans, PAD, composed.height, composed.width - 2 * PAD)
+        items += strip
+        for note in self.notes:
+            lines = wrap(split_keep(note, " "), "note", composed.width - 2 * PAD)
+            items.append(Text("note", PAD, y + ASCENT * STYLES["note"].size, tuple(lines)))
+            y += text_height("note", len(lines)) + 4
+        height = y + PAD - 8
+        return fit_to_frame(replace(composed, height=height, items=items), frame), height - composed.height
 
     def __repr__(self) -> str:
         return f"<attnviz.ModelFigure {self.model.model_type}: {len(self.panels)} panels>"
