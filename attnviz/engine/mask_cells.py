@@ -3,6 +3,8 @@ mask-view figure)."""
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from ..records import dataclass
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -36,9 +38,9 @@ class MaskCells:
         """Row i's kept keys as half-open (start, stop) ranges, in order."""
         return self.mask.runs(i, self.n_k)
 
-    @property
+    @cached_property
     def kept(self) -> tuple[tuple[bool, ...], ...]:
-        """kept[i][j]: True when the mask keeps the cell (built from the rows' runs)."""
+        """kept[i][j]: True when the mask keeps the cell (built from the rows' runs once, on first use)."""
         rows = []
         for i in range(self.n_q):
             row = [False] * self.n_k

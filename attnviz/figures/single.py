@@ -113,13 +113,14 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         named_rows, named_columns = named_positions(highlight, index_base)
         shown = shown_positions(n_q, named_rows), shown_positions(n_k, named_columns)
     # The default figure needs no parsing, so `attnviz render` skips importing the option modules.
+    q_first = numbered_from(q_tokens) if tokens is None else None  # the rule's i is then the query's label
     if (mask is CAUSAL or (isinstance(mask, str) and mask == "causal")) and n_q == n_k and align == "top-left" \
-            and (tokens is not None or numbered_from(q_tokens) in (None, index_base)):
+            and q_first in (None, index_base):
         bound = CAUSAL
     else:
         from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
 
-        bound = resolve(mask, n_q, n_k, align, index_base, numbered_from(q_tokens) if tokens is None else None)
+        bound = resolve(mask, n_q, n_k, align, index_base, q_first)
     scale_, biases = None, ()
     if scale is not None or bias is not None:
         from ..engine.logits import resolve_biases, resolve_scale  # start-up: only a scale or a bias needs them

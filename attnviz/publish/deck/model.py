@@ -307,9 +307,8 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
     framed = [_in_frame(fig, shape.frame) for fig in figures]
     check_deck([drawable_chars(fig) for fig in framed])  # the budget first, from the words: before any layout
     wide = False
-    try:
-        for fig in framed:
-            fig.layout()  # laid out once here: a figure too wide for the region beside the text says so
+    try:  # the steps of one series share one size: the first says whether the region beside the text holds it
+        framed[0].layout()
     except InputError:  # then across the slide, the text under it; refused in one line if that fails too
         wide, shape = True, geometry(aspect, wide=True)
         framed = [_in_frame(fig, shape.frame) for fig in figures]
