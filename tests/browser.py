@@ -33,6 +33,19 @@ BOXES_JS = """
     height: svg.viewBox.baseVal.height,
     texts: [...svg.querySelectorAll('text')].map(t => {
       const spans = [...t.querySelectorAll('tspan')];
+      // a typeset text (runs raised or lowered by dy): each character's extent, for the caller to group
+      // into its lines (the runs of one line are several tspans and text nodes)
+      if (spans.some(s => s.hasAttribute('dy'))) {
+        const m = t.getCTM(), n = t.getNumberOfChars();
+        const chars = [...Array(n).keys()].map(i => {
+          const r = t.getExtentOfChar(i);
+          return [m.a * r.x + m.e, m.d * r.y + m.f, m.a * (r.x + r.width) + m.e, m.d * (r.y + r.height) + m.f];
+        });
+        const scripts = [], walk = document.createTreeWalker(t, NodeFilter.SHOW_TEXT);
+        for (let node = walk.nextNode(); node; node = walk.nextNode())
+          for (const _ of node.data) scripts.push(node.parentElement.hasAttribute('font-size'));
+        return {text: t.textContent, font: getComputedStyle(t).fontFamily, chars, scripts};
+      }
       const lines = spans.length ? spans : [t];
       return {text: t.textContent, font: getComputedStyle(t).fontFamily, lines: lines.map(box),
               advances: lines.map(el => el.getComputedTextLength())};

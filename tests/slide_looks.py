@@ -14,7 +14,7 @@ from attnviz.publish.deck import model as decks
 from attnviz.publish.deck.formats import write_deck
 
 WIDTH = 1280
-PAGES = (2, 8, 11)  # the first score step, the mask, the last softmax (title slide is 1)
+PAGES = (2, 8, 11)  # the first score step, the mask, the last softmax (the intro is 1)
 
 
 def pages_to_png(pdf, stem, pages):
@@ -37,7 +37,7 @@ def main(out="out/looks/slides"):
     subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "beamer.tex"], cwd=out, check=True,
                    stdout=subprocess.DEVNULL)
     pages_to_png(out / "beamer.pdf", out / "beamer", PAGES)
-    pages_to_png(out / "pages.pdf", out / "pdf", [p - 1 for p in PAGES])  # no title page
+    pages_to_png(out / "pages.pdf", out / "pdf", PAGES)
     subprocess.run(["soffice", "--headless", "--convert-to", "pdf", "--outdir", str(out / "pptx"),
                     str(out / "deck.pptx")], check=True, stdout=subprocess.DEVNULL)
     pages_to_png(out / "pptx" / "deck.pdf", out / "pptx", PAGES)

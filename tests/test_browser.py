@@ -11,6 +11,7 @@ from browser_gallery import GALLERY, figures
 
 import attnviz
 from attnviz.layout.figure import measure
+from attnviz.layout.math_text import runs_width
 from attnviz.render.themes import THEME_NAMES, THEMES, host_stylesheet
 
 # Chromium rounds a font's ascent and descent to whole pixels, and a glyph's ink may overhang
@@ -44,18 +45,37 @@ def overlapping(boxes):
     return found
 
 
+def shown_lines(text):
+    """A text's lines as drawn: a typeset text's runs joined (S_ij is S, then ij lowered)."""
+    return ["".join(run for run, _ in runs) for runs in text.line_runs()] if text.math else list(text.lines)
+
+
 def check_figure(fig, drawn):
     """Everything the browser drew for `fig` against the layout; returns a list of problems."""
     layout = fig.layout()
     expected = layout_texts(layout)
     problems = []
     assert (drawn["width"], drawn["height"]) == pytest.approx((layout.width, layout.height), abs=0.01)
-    assert [t["text"] for t in drawn["texts"]] == [t.text for t, _ in expected]
+    assert [t["text"] for t in drawn["texts"]] == ["".join(shown_lines(t)) for t, _ in expected]
+    for (text, _), got in zip(expected, drawn["texts"]):
+        if "chars" in got:  # a typeset text: its characters' extents, grouped into its lines
+            got["lines"], got["advances"], at = [], [], 0
+            for line in shown_lines(text):
+                chars, scripts = got["chars"][at:at + len(line)], got["scripts"][at:at + len(line)]
+                at += len(line)
+                # its height the base text's, as the layout measures it (a script rises into the leading)
+                base = [c for c, script in zip(chars, scripts) if not script] or chars
+                got["lines"].append((min(c[0] for c in chars), min(c[1] for c in base),
+                                     max(c[2] for c in chars), max(c[3] for c in base)))
+                got["advances"].append(chars[-1][2] - chars[0][0])
     canvas = (0, 0, drawn["width"], drawn["height"])
     lines, owners = [], []
     for (text, group_box), got in zip(expected, drawn["texts"]):
-        for drawn_line, line, advance in zip(text.lines, got["lines"], got["advances"], strict=True):
-            width = measure(drawn_line, text.style)  # trailing spaces included, as the browser counts them
+        runs = text.line_runs() if text.math else [None] * len(text.lines)
+        for drawn_line, line, advance, line_runs in zip(text.lines, got["lines"], got["advances"], runs, strict=True):
+            # trailing spaces included, as the browser counts them; a typeset line's scripts at their size
+            width = (runs_width(line_runs, text.style, text.script) if line_runs is not None
+                     else measure(drawn_line, text.style))
             if not KERNING * width - ADVANCE_SLACK <= advance <= width + ADVANCE_SLACK:
                 problems.append(f"{text.text!r} is drawn {advance:.2f} wide, measured {width:.2f}")
             if not inside(line, canvas):
@@ -65,6 +85,8 @@ def check_figure(fig, drawn):
             lines.append(line)
             owners.append((text, group_box))
     for a, b in overlapping(lines):
+        if owners[a][0] is owners[b][0] and owners[a][0].math:
+            continue  # one typeset text's lines, LEADING apart: a raised script's em box reaches the line above
         problems.append(f"{owners[a][0].text!r} overlaps {owners[b][0].text!r}")
     # A text outside a panel never reaches into one (a header into a cell, a caption into a band).
     for line, (text, group_box) in zip(lines, owners):

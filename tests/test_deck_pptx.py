@@ -16,7 +16,7 @@ from attnviz.publish.deck import model as decks
 from attnviz.publish.deck.formats import pptx_bytes
 from attnviz.publish.deck.plan import MORE_IN_NOTES, NOTE_PT, TEXT_PT
 from attnviz.publish.walkthrough.flash import flash_walkthrough
-from attnviz.render.pptx import SCHEME
+from attnviz.render.pptx import OFFICE_SCRIPT, SCHEME
 from attnviz.render.themes import get_theme
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
@@ -42,6 +42,7 @@ def make_deck(name, theme="light"):
 
 
 DECKS = ("seed", "six", "flash", "gqa")
+FIGURE_PT = 14  # the floor of every text on a deck's slide, the figure's included
 
 
 @pytest.fixture(scope="module", params=DECKS)
@@ -96,7 +97,7 @@ def test_the_figure_is_one_group_with_the_same_names_on_every_step(deck_and_file
         n = len(deck.slides[0].figure.attention.q)
         cells = {f"cell {i},{j}" for i in range(1, n + 1) for j in range(1, n + 1)}
         assert cells <= common
-        assert {"title", "background"} <= common
+        assert {"subtitle", "background"} <= common if name == "seed" else "background" in common
 
 
 def test_colours_are_the_themes_scheme_colours_and_dark_is_a_dark_slide():
@@ -159,6 +160,12 @@ def test_text_sizes_meet_the_floors_and_the_figure_keeps_its_layouts(deck_and_fi
         scale = figure.width / layout.width  # EMU a layout unit
         sizes = {round(t.style.size * scale / 12700, 2) for t in texts}
         assert {round(run.font.size.pt, 2) for run in runs} <= sizes
+        # and every run of the figure, its scripts too, at 14 pt or more on the 13.33-inch slide
+        # (a raised or lowered run is drawn at OFFICE_SCRIPT of its size: LibreOffice's 58 %, PowerPoint's 65 %)
+        every = [run.font.size.pt * (OFFICE_SCRIPT if run.font._rPr.get("baseline") else 1)
+                 for shape in group_shapes(figure) if shape.has_text_frame
+                 for p in shape.text_frame.paragraphs for run in p.runs]
+        assert every and min(every) >= FIGURE_PT - 0.01
 
 
 def _xml(slide):

@@ -242,7 +242,7 @@ def test_a_paper_inputs_one_step_at_column_width(tmp_path):
     log = (tmp_path / "paper.log").read_text(encoding="latin-1")
     assert [o for o in overfull(log) if o > 1] == [] and font_warnings(log) == []
     text = re.sub(r"\s+", "", run(tool("pdftotext"), str(tmp_path / "paper.pdf"), "-").stdout)
-    assert "Attentionhonestyboundary" in text
+    assert "Exactscoreandmaskstructure" in text
     files = tikz_files(decks.from_walkthrough(attnviz.figure()), "fig")
     assert r"\providecommand\attnvizstep" in files["fig/steps.tex"]
 

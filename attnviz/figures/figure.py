@@ -232,8 +232,9 @@ class Figure(Drawable):
         if TYPE_CHECKING:
             assert isinstance(words, FigureText)
         frame = get_frame(self.frame)
-        # (A deck's figure region, DECK_FRAMES, keeps the doc figure fitted to it: publish.deck lays its slides out.)
-        if frame.name in FRAMES and frame.name != "doc" and cell is None and grid_top is None and not panel:
+        if frame.name != "doc" and cell is None and grid_top is None and not panel:
+            # a deck's figure region (DECK_FRAMES) is under the slide's own title: the figure's is left to it
+            titled = titled and frame.name in FRAMES
             from ..layout.framed import lay_out_framed  # start-up: only a slide or column figure needs it
 
             attention = None if isinstance(self.attention, MaskCells) else self.attention

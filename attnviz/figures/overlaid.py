@@ -50,9 +50,8 @@ class OverlaidFigure(Figure):
                titled: bool = True, cells: tuple[float, float] | None = None, side: float = 0) -> Layout:
         """The figure's layout with its overlays drawn over and beside the grid."""
         frame = get_frame(self.frame)
-        if (frame.name in FRAMES and frame.name != "doc" and cell is None and grid_top is None and not panel
-                and self.view != "mask"):  # (a deck's figure region keeps the doc figure: see Figure.layout)
-            return self._framed(frame, titled)
+        if frame.name != "doc" and cell is None and grid_top is None and not panel and self.view != "mask":
+            return self._framed(frame, titled and frame.name in FRAMES)  # (a deck's slide has its own title)
         layout = super().layout(cell, grid_top, panel, titled)
         fitted = bool(frame.aspect and layout.height and abs(layout.width / layout.height - frame.aspect) < 1e-6)
         for overlay in self.overlays:

@@ -261,6 +261,7 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
             items.append(text("header", cx, y + header_h - 10 * k, (label,), anchor="middle", user=user_spans(label)))
     y += header_h
     grid = (x_cells, y, cell_w)
+    first_row = len(items)  # (a score table's highlighted rows are banded behind their cells)
     for i, label in enumerate(words.q_labels):
         cy = y + i * (cell_h + cell_gap) + cell_h / 2
         role = "elision" if label == "⋮" else "header"  # rows left out of an elided figure
@@ -276,6 +277,8 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
     if m.beside:
         wrap_w, y = right_w, y_right
     if words.view == "scores":  # a score table: no captions
+        items[first_row:first_row] = _row_bands(words, pad, grid[1], x_cells + n_k * (cell_w + cell_gap) - cell_gap,
+                                                cell_h, cell_gap)
         right = max(right_edge(item) for item in items)
         bottom = max(y_left, y_right + 28) if m.beside else y
         return Layout(width=max(right + pad, wrap_w + 2 * pad), height=bottom - 28 + pad, title=words.title,
@@ -366,6 +369,22 @@ def _typeset_width(text: str, size: float, family: str, bold: bool, italic: bool
 
 
 _CELL_NOUN = {"scores": "score", "logits": "logit", "bias": "bias"}  # what a kept cell's text is, for screen readers
+
+
+def _row_bands(words: FigureText, x0: float, top: float, x1: float, cell_h: float, gap: float) -> list[Item]:
+    """A score table's softmax and output rows computed this step (its captions are not drawn): a band
+    behind the row, its label and its cells, with the bar a softmax caption's band has."""
+    rows = {row.q for row in words.softmax_rows if row.computed} | {row.q for row in words.output_rows if row.computed}
+    bands: list[Item] = []
+    for n, cells in enumerate(words.cells):
+        if not cells or cells[0].gap or cells[0].q not in rows:
+            continue
+        y0 = top + n * (cell_h + gap) - gap / 2
+        y1 = y0 + cell_h + gap
+        bands.append(Group(("attnviz-softmax-row", "attnviz-computed"), (("data-q", str(cells[0].q)),),
+                           (Rect("softmax-band", x0 - 8, y0, x1 - x0 + 16, y1 - y0, rx=6),
+                            Rect("softmax-bar", x0 - 8, y0, 4, y1 - y0)), box=(x0 - 8, y0, x1 + 8, y1)))
+    return bands
 
 
 def _cell(cell: Cell, x: float, y: float, w: float, label: str | None, h: float,

@@ -73,6 +73,8 @@ def frame_metrics(frame: Frame) -> Metrics:
         # A slide's sizes are for 16 and 24 px floors; a frame with higher ones (a deck's figure region,
         # 14 pt at its size) takes them all that much larger.
         k = max(1.0, frame.min_size(width) / SLIDE_FLOORS[0], frame.min_size(width, main=True) / SLIDE_FLOORS[1])
+        if frame.compact:
+            return _compact(frame, width)
         return Metrics(sizes=tuple((role, size * k) for role, size in SLIDE_SIZES), pad=32, cell_min_w=52 * k,
                        cell_h=50 * k, cell_gap=5, cell_pad=9 * k, chrome=False,
                        script_floor=frame.min_size(width), main_script_floor=frame.min_size(width, main=True),
@@ -85,6 +87,17 @@ def frame_metrics(frame: Frame) -> Metrics:
                    script_floor=frame.min_size(widest),
                    math=True, wrap=min(widest - 2 * pad, _COLUMN_WRAP), canvas_w=widest, gutter=24,
                    seed_cells=False, stacked=True)
+
+
+def _compact(frame: Frame, width: float) -> Metrics:
+    """A deck's compact region: every text at the floor or the slide's size scaled so the values are at it,
+    the cells just around their values (a grid of 12 keys and queries beside the slide's text at 14 pt)."""
+    floor = frame.min_size(width)
+    scale = floor / dict(SLIDE_SIZES)["score"]
+    return Metrics(sizes=tuple((role, max(size * scale, floor)) for role, size in SLIDE_SIZES), pad=16,
+                   cell_min_w=1.9 * floor, cell_h=1.6 * floor, cell_gap=4, cell_pad=0.35 * floor, chrome=False,
+                   script_floor=floor, main_script_floor=floor, main_roles=MAIN_ROLES, math=True, beside=True,
+                   canvas_w=width, gutter=24, seed_cells=False, section_gap=8, row_pad=4, stacked=True)
 
 
 #: The tallest a column's figure may print, in inches: a page's text block (US letter's 9 in; A4's is 9.7).

@@ -34,6 +34,7 @@ class Frame:
     floor_pt: float
     main_pt: float
     judged_px: int
+    compact: bool = False  # a deck's last resort: the grid's values at the floor too, cells just around them
 
     @property
     def aspect(self) -> float | None:
@@ -75,6 +76,11 @@ DECK_FRAMES = {
     # a figure too wide for the region beside the text (four heads' grids): the slide's width, the text under it
     "slide-figure-wide": Frame("slide-figure-wide", 902.4 / PT_PER_IN, 310 / PT_PER_IN, 14.0, 18.0, 1203),
     "slide-4:3-figure-wide": Frame("slide-4:3-figure-wide", 662.4 / PT_PER_IN, 310 / PT_PER_IN, 14.0, 18.0, 883),
+    # a grid too big for either at 18 pt values (a 12-token walkthrough): the region beside the text, every
+    # text at 14 pt (the deck's floor anywhere) and the cells sized to it
+    "slide-figure-compact": Frame("slide-figure-compact", 552 / PT_PER_IN, 410.4 / PT_PER_IN, 14.0, 14.0, 736, True),
+    "slide-4:3-figure-compact": Frame("slide-4:3-figure-compact", 400 / PT_PER_IN, 410.4 / PT_PER_IN, 14.0, 14.0,
+                                      533, True),
 }
 
 

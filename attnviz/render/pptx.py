@@ -186,6 +186,10 @@ class PptxPainter:
         align = {"start": "l", "middle": "ctr", "end": "r"}[text.anchor]
         name = self._name(text.role)
         line_runs = text.line_runs()  # a frame's typeset notation: scripts as baseline-offset runs
+        # A line's height is its own font's, exactly (single spacing, 1.2 em): a script, written larger than it
+        # is drawn (`OFFICE_SCRIPT`), must not push the line's baseline down.
+        points = style.size * self.scale / EMU_PER_PT
+        spacing = (f'<a:spcPts val="{round(points * 120)}"/>' if text.math else '<a:spcPct val="100000"/>')
         for n, line in enumerate(text.lines):
             if not line.strip():
                 continue
@@ -206,8 +210,8 @@ class PptxPainter:
                 f'<p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm{rot}><a:off x="{x}" y="{y}"/>'
                 f'<a:ext cx="{w}" cy="{h}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:noFill/>'
                 f'</p:spPr><p:txBody><a:bodyPr wrap="none" lIns="0" tIns="0" rIns="0" bIns="0" anchor="t">'
-                f'<a:noAutofit/></a:bodyPr><a:lstStyle/><a:p><a:pPr algn="{align}"><a:lnSpc><a:spcPct '
-                f'val="100000"/></a:lnSpc></a:pPr>{self._runs(text, line_runs[n], line, colour)}</a:p>'
+                f'<a:noAutofit/></a:bodyPr><a:lstStyle/><a:p><a:pPr algn="{align}"><a:lnSpc>{spacing}'
+                f'</a:lnSpc></a:pPr>{self._runs(text, line_runs[n], line, colour)}</a:p>'
                 "</p:txBody></p:sp>")
 
 
@@ -217,7 +221,10 @@ class PptxPainter:
         if not text.math:
             return self.run(line, style, colour)
         script = (text.script / style.size) or SCRIPT_SCALE  # a script's size, of its line's
-        return "".join(self.run(piece, style, colour, script, _SHIFTS[kind] / script) if kind in _SHIFTS
+        # Office draws a raised or lowered run smaller than its size (LibreOffice at 58 %, PowerPoint at about
+        # 65 %), and shifts it by a share of that size: a script is written so it is drawn at its own size.
+        authored = script / OFFICE_SCRIPT
+        return "".join(self.run(piece, style, colour, authored, _SHIFTS[kind] / authored) if kind in _SHIFTS
                        else self.run(piece, style, colour) for piece, kind in runs)
 
     def run(self, piece: str, style: TextStyle, colour: str, scale: float = 1, baseline: float = 0) -> str:
@@ -231,6 +238,9 @@ class PptxPainter:
                 f"<a:t>{clean_text(piece)}</a:t></a:r>")
 
 
+#: How much smaller than its `sz` Office draws a run with a `baseline` (LibreOffice's DFLT_ESC_PROP; PowerPoint
+#: draws it at about 65 %, so a script written for 58 % is drawn at least at its size in both).
+OFFICE_SCRIPT = 0.58
 #: A script's baseline shift, in em of its line's size (up is positive in DrawingML).
 _SHIFTS = {"sup": SUP_RISE, "sub": -SUB_DROP}
 

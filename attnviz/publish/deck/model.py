@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from ...figures.api import Figure
@@ -81,12 +81,14 @@ class Geometry:
         return self.width / 72
 
 
-def geometry(aspect: str = "16:9", wide: bool = False) -> Geometry:
+def geometry(aspect: str = "16:9", wide: bool = False, compact: bool = False) -> Geometry:
     """The slide geometry of `aspect` ("16:9" or "4:3"), or an InputError naming the choices. `wide`: the
-    figure across the slide and the text under it (for figures too wide for the region beside the text)."""
+    figure across the slide and the text under it (for figures too wide for the region beside the text);
+    `compact`: the region beside the text, its figure's values at 14 pt too (a grid too big for both)."""
     if not isinstance(aspect, str) or aspect not in ASPECTS:
         raise InputError(f"unknown aspect {aspect!r:.40}; choose 16:9 or 4:3", "aspect")
-    frame = DECK_FRAMES[("slide-figure" if aspect == "16:9" else "slide-4:3-figure") + "-wide" * wide]
+    frame = DECK_FRAMES[("slide-figure" if aspect == "16:9" else "slide-4:3-figure")
+                        + ("-wide" if wide else "-compact" if compact else "")]
     margin, gap, top = 28.8, 21.6, 100.8
     width, height = (960.0, 540.0) if aspect == "16:9" else (720.0, 540.0)
     figure_w, figure_h = frame.width_in * 72, (frame.height_in or 0) * 72
@@ -140,12 +142,15 @@ class Deck:
     aspect: str = "16:9"
     title_page: TitlePage | None = None  # None: no title slide
     wide: bool = False  # the figure across the slide, the text under it (`geometry`)
+    compact: bool = False  # the figure's values at 14 pt too, the cells sized to them (`geometry`)
     step_seconds: float = STEP_SECONDS
+    choices: tuple[str, ...] = ()  # what the deck left out of its figures to fit them (`REDUCTIONS`)
+    laid_out: dict[int, Layout] = field(default_factory=dict, compare=False, repr=False)  # by id(figure)
 
     @property
     def geometry(self) -> Geometry:
         """Where each slide's title, figure and text go."""
-        return geometry(self.aspect, self.wide)
+        return geometry(self.aspect, self.wide, self.compact)
 
     @property
     def frame(self) -> Frame:
@@ -161,7 +166,8 @@ class Deck:
         by_figure: dict[int, Layout] = {}
         for slide in self.slides:
             if id(slide.figure) not in by_figure:
-                by_figure[id(slide.figure)] = slide.figure.layout()
+                made = self.laid_out.get(id(slide.figure)) or slide.figure.layout()
+                by_figure[id(slide.figure)] = replace(made, choices=self.choices + made.choices)
         width = max(layout.width for layout in by_figure.values())
         height = max(layout.height for layout in by_figure.values())
         fitted = {key: fit_to_frame(replace(layout, width=width, height=height), self.frame)
@@ -304,19 +310,15 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
     count = len(document.sections)
     chosen = (tuple(range(1, count + 1)) if steps is None
               else parse_steps(steps if isinstance(steps, str) else ",".join(map(str, steps)), count))
-    framed = [_in_frame(fig, shape.frame) for fig in figures]
-    check_deck([drawable_chars(fig) for fig in framed])  # the budget first, from the words: before any layout
-    wide = False
-    try:  # the steps of one series share one size: the first says whether the region beside the text holds it
-        framed[0].layout()
-    except InputError:  # then across the slide, the text under it; refused in one line if that fails too
-        wide, shape = True, geometry(aspect, wide=True)
-        framed = [_in_frame(fig, shape.frame) for fig in figures]
+    check_deck([drawable_chars(fig) for fig in figures])  # the budget first, from the words: before any layout
+    framed, (wide, compact), laid_out, choice = _fitted(figures, aspect)
+    shape = geometry(aspect, wide, compact)
     slides: list[Slide] = []
     intro = tuple(document.intro) + ((document.legend,) if document.legend else ())
     if intro:
         opening = copy.copy(framed[chosen[0] - 1])  # the first step's figure, with ids of its own
         opening._id_prefix = "attnviz-00-intro"
+        laid_out[id(opening)] = laid_out[id(framed[chosen[0] - 1])]
         slides += _step_slides(document.heading, intro, None, opening, "00-intro", shape.text, shape.title, 0, "intro")
     for number in chosen:
         section = document.sections[number - 1]
@@ -327,7 +329,71 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
     if any(value is not None for value in (title, author, date)):
         page = TitlePage(title or deck_title, document.heading, author or "", date or "")
     return Deck(title=deck_title, heading=document.heading, slides=tuple(slides), lang=document.lang, aspect=aspect,
-                title_page=page, step_seconds=step_seconds, wide=wide)
+                title_page=page, step_seconds=step_seconds, wide=wide, compact=compact, choices=choice,
+                laid_out=laid_out)
+
+
+#: What a deck's figure may leave to the slide's text and notes, in order, when the whole figure does not fit
+#: the region beside the text or under it with its text at the floor: the softmax captions (the score view:
+#: the step's sentence and formula say them), then also the vectors and the subtitle (the notes say them).
+REDUCTIONS = ((), ("scores",), ("scores", "bare"))
+_REDUCED = {"scores": "the figure's softmax captions left to the slide's text and notes (its score view)",
+            "bare": "the vectors and the subtitle left to the notes"}
+
+
+def _reduced(fig: Drawable, reduction: tuple[str, ...]) -> Drawable | None:
+    """`fig` with the parts `reduction` names left out (a copy), or None when it has none of them (a
+    mask map, panels, a score table already: only a full figure's captions and vectors can go)."""
+    if not reduction:
+        return fig
+    if not isinstance(fig, Figure) or not isinstance(fig.words, FigureText) or fig.view != "full":
+        return None
+    changes: dict[str, object] = {"view": "scores"}
+    if "bare" in reduction:
+        changes.update(subtitle="", q_line="", k_line="", more_vectors=())
+    reduced = copy.copy(fig)
+    reduced.words = replace(fig.words, **changes)  # type: ignore[arg-type]
+    elided = fig.elided
+    if elided is not None:
+        def elided_reduced(first: int, last: int) -> FigureText:
+            return replace(elided(first, last), **changes)  # type: ignore[arg-type]
+
+        reduced.elided = elided_reduced
+    return reduced
+
+
+def _fitted(figures: Sequence[Drawable], aspect: str
+            ) -> tuple[list[Drawable], tuple[bool, bool], dict[int, Layout], tuple[str, ...]]:
+    """The series' figures in the first arrangement where every one fits at the floor: beside the text,
+    then across the slide with the text under it, each whole, then with `REDUCTIONS`; last, beside the text
+    with its values at 14 pt too (the steps of one series share one arrangement, so nothing moves between
+    them). Returns (the figures, (across, compact), their layouts by id, the deck's choices); an InputError
+    in one line when none fits."""
+    tries = [(reduction, region) for region in ((False, False), (True, False)) for reduction in REDUCTIONS]
+    tries = sorted(tries, key=lambda t: REDUCTIONS.index(t[0])) + [(reduction, (False, True)) for reduction in
+                                                                   REDUCTIONS]
+    for reduction, (wide, compact) in tries:
+        reduced = [_reduced(fig, reduction) for fig in figures]
+        if any(fig is None for fig in reduced):
+            continue
+        frame = geometry(aspect, wide, compact).frame
+        framed = [_in_frame(fig, frame) for fig in reduced if fig is not None]
+        laid_out: dict[int, Layout] = {}
+        try:
+            for fig in framed:
+                if id(fig) not in laid_out:
+                    laid_out[id(fig)] = fig.layout()
+        except InputError as refused:
+            if refused.where != "frame":  # (only a figure past its frame tries the next arrangement)
+                raise
+            continue
+        said = (("the figure across the slide, the text under it",) if wide else ()) + (
+            ("the grid's values at the deck's 14 pt floor, the cells sized to them",) if compact else ()) + tuple(
+            _REDUCED[part] for part in reduction)
+        return framed, (wide, compact), laid_out, said
+    raise InputError(f"the figure does not fit a {aspect} slide with every text at 14 pt, beside or under the "
+                     "slide's text, even as its score table with its values at 14 pt; try fewer tokens, shorter "
+                     "labels, --view mask, or attnviz page instead of a deck", "slides")
 
 
 def from_document(document: Document, name: str = "<document>", **options: object) -> Deck:

@@ -10,6 +10,7 @@ import io
 import math
 
 from ...layout.items import LEADING, measure
+from ...layout.math_text import SCRIPT_SCALE, SUB_DROP, SUP_RISE, strip_runs
 from ...numbers.exact import InputError
 from ...render.painter import DASHES, paint, walk
 from ...render.themes import get_theme
@@ -116,6 +117,10 @@ class CairoPainter:
             c.translate(text.x, text.y)
             c.rotate(math.radians(text.rotate))
             c.translate(-text.x, -text.y)
+        if text.math:  # typeset notation: scripts smaller, raised or lowered, as the SVG's tspans
+            self._typeset(text)
+            c.restore()
+            return
         for n, line in enumerate(text.lines):
             if not line.strip():
                 continue
@@ -125,6 +130,21 @@ class CairoPainter:
             c.move_to(x, text.y + n * style.size * LEADING)
             c.show_text(line.rstrip())
         c.restore()
+
+
+    def _typeset(self, text: Text) -> None:
+        """A math text's runs (`Text.line_runs`) from each line's measured left edge."""
+        style, c = text.style, self.context
+        script = text.script or style.size * SCRIPT_SCALE
+        shifts = {"sup": -SUP_RISE * style.size, "sub": SUB_DROP * style.size}
+        for n, (runs, box) in enumerate(zip(text.line_runs(), text.line_boxes())):
+            x, base = box[0], text.y + n * style.size * LEADING
+            for run, kind in strip_runs(runs):
+                size = script if kind in shifts else style.size
+                _font(c, style.family, style.bold, style.italic, size)
+                c.move_to(x, base + shifts.get(kind, 0.0))
+                c.show_text(run)
+                x = c.get_current_point()[0]  # Cairo's own advance, as a browser's: each run after the last
 
 
 def _font(context: Any, family: str, bold: bool, italic: bool, size: float) -> None:
