@@ -223,11 +223,16 @@ def test_a_user_s_labels_are_never_typeset():
 def test_tikz_and_powerpoint_paint_the_scripts():
     layout = attnviz.figure(frame="slide").layout()
     tikz = "\n".join(tikz_items(layout))
-    assert "{$e^{0}$}};" in tikz and "{$e^{0}+e^{1}$}};" in tikz  # a stacked fraction's parts, typed by value_line
+    # a stacked fraction's parts and the caption's subscript: runs, each script at the size the layout gave
+    # it (the frame's floor), never TeX's script style (70 % of the line)
+    assert r"{e\attnvizscript{3.6pt}{" in tikz and r"}{0}+e\attnvizscript{3.6pt}{" in tikz
+    assert r"S\attnvizscript{-1.8pt}{" in tikz and "$e^{" not in tikz and r"\textsuperscript" not in tikz
     assert r"\attnvizfit{" in tikz  # held to the widths the layout measured
-    assert r"S\textsubscript{ij}" in tikz  # the caption's subscript
+    sizes = {float(size) for size in re.findall(r"\\attnvizscript\{-?[\d.]+pt\}\{([\d.]+)pt\}", tikz)}
+    scripts = {t.script / t.style.size * 10 for t in layout.walk() if getattr(t, "math", False) and t.script}
+    assert sizes and all(any(abs(size - s) < 0.01 for s in scripts) for size in sizes)
     inline = "\n".join(tikz_items(attnviz.figure(SIX, SIX, frame="slide").layout()))
-    assert r"weights $\frac{e^{0}}{Z_{2}}$" in inline
+    assert r"weights e\attnvizscript{3.6pt}" in inline and r"/Z\attnvizscript{-1.8pt}" in inline
     from attnviz.render.pptx import figure_group
 
     xml, _ = figure_group(layout, "figure", 1, 0, 0, 9525)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from ..layout.items import LEADING, measure, spans_within
-from ..layout.math_text import math_runs, runs_width
+from ..layout.math_text import SCRIPT_SCALE, SUB_DROP, SUP_RISE, math_runs, runs_width
 from .painter import DASHES, walk
 from .themes import COLOUR_NAMES, get_theme
 from .tex_escape import escape, typed_line, value_line
@@ -54,6 +54,8 @@ def tikz_styles() -> str:
     # A line wider than the layout measured it (code points written out, [U+0417]) shrinks to fit.
     fit = (r"\providecommand\attnvizfit[2]{\begingroup\setbox0=\hbox{#2}"
            r"\ifdim\wd0>#1\relax\resizebox{#1}{!}{\box0}\else\box0\fi\endgroup}")
+    # A frame's script: raised or lowered, at the size its layout gave it (`script_runs`).
+    fit += r"\providecommand\attnvizscript[3]{\raisebox{#1}{\fontsize{#2}{#2}\selectfont #3}}"
     # `<`, `>` (OML) and `|` (OMS) in sans text have no sans shape: take Computer Modern's math fonts, silently.
     oml = (r"\DeclareFontFamily{OML}{cmss}{\skewchar\font'177}"
            r"\DeclareFontShape{OML}{cmss}{m}{n}{<->ssub * cmm/m/it}{}"
@@ -160,13 +162,11 @@ def _text(text: Text, colour: str) -> str:
         runs = math_runs(line.strip(), spans) if text.math else None
         measured = runs_width(runs, style, text.script) if runs is not None else measure(line.strip(), style)
         width = measured * 10 / style.size  # in the node's unscaled points
-        if text.math and text.role not in VALUE_ROLES:  # a frame's typeset notation: its runs, scripts as such
-            content = script_runs(runs or ())
+        if text.math:  # a frame's typeset notation: its runs, each script at the size the layout gave it
+            # (TeX's own script style would set it at 70 % of the line, under the frame's floor)
+            content = script_runs(runs or (), (text.script or style.size * SCRIPT_SCALE) / style.size)
         else:
             content = typed_line(line.strip(), spans, typeset)
-            if text.math and (r"\textasciicircum" in content or r"\_" in content):
-                # a piece of a wrapped sum (`Z_2=e^0+`) is no formula LaTeX can set: its runs, scripts as such
-                content = script_runs(runs or ())
         # (A frame's typeset line is held to its measured width too: TeX's math spacing is wider.)
         if "[U+" in content or text.math:
             content = rf"\attnvizfit{{{fmt(width)}pt}}{{{content}}}"
@@ -174,11 +174,14 @@ def _text(text: Text, colour: str) -> str:
     return "\n".join(nodes)
 
 
-def script_runs(runs: Iterable[Run]) -> str:
-    r"""Runs (`layout.math_text`) as LaTeX: every run's text escaped, scripts raised or lowered.
+def script_runs(runs: Iterable[Run], scale: float = SCRIPT_SCALE) -> str:
+    r"""Runs (`layout.math_text`) as LaTeX: every run's text escaped, scripts raised or lowered, each at
+    `scale` of the node's 10 pt (`\attnvizscript{shift}{size}{text}`, `tikz_styles`).
 
     >>> script_runs((("S", ""), ("ij", "sub"), (" x_1", "user")))
-    'S\\textsubscript{ij} x\\_1'
+    'S\\attnvizscript{-1.8pt}{7pt}{ij} x\\_1'
     """
-    return "".join(rf"\text{'superscript' if kind == 'sup' else 'subscript'}{{{escape(run)}}}"
-                   if kind in ("sup", "sub") else escape(run) for run, kind in runs)
+    size = fmt(10 * scale)
+    shifts = {"sup": fmt(10 * SUP_RISE), "sub": fmt(-10 * SUB_DROP)}
+    return "".join(rf"\attnvizscript{{{shifts[kind]}pt}}{{{size}pt}}{{{escape(run)}}}"
+                   if kind in shifts else escape(run) for run, kind in runs)
