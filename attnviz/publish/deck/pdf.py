@@ -10,16 +10,20 @@ import io
 import math
 
 from ...layout.items import LEADING, measure
+from ...layout.math_text import SCRIPT_SCALE, SUB_DROP, SUP_RISE, runs_width, strip_runs
+from ...layout.metrics import text_width
 from ...numbers.exact import InputError
 from ...render.painter import DASHES, paint, walk
 from ...render.themes import get_theme
 from .slide_text import LINE, TEXT_PT, lines_of, title_lines, unicode_math, unicode_prose
+from .visible import visible_highlights
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from typing import Any
 
-    from ...layout.items import Group, Item, Mark, Rect, Text
+    from ...layout.items import Group, Item, Mark, Rect, Text, TextStyle
+    from ...layout.math_text import Run
     from ...render.painter import Paint
     from .model import Box, Deck
 
@@ -27,6 +31,7 @@ __all__ = ["pdf_deck", "CairoPainter"]
 
 _FACES = {"sans": "DejaVu Sans", "mono": "DejaVu Sans Mono"}
 HATCH_PERIOD, HATCH_WIDTH = 8, 2.5  # the masked cells' stripes, as the SVG pattern
+_SHIFTS = {"sup": -SUP_RISE, "sub": SUB_DROP}  # a script's baseline shift, in em of its line (y down)
 
 
 def _rgb(colour: str) -> tuple[float, float, float]:
@@ -116,15 +121,32 @@ class CairoPainter:
             c.translate(text.x, text.y)
             c.rotate(math.radians(text.rotate))
             c.translate(-text.x, -text.y)
+        runs = text.line_runs() if text.math else None
         for n, line in enumerate(text.lines):
             if not line.strip():
                 continue
             x = text.x + (text.indent if n else 0)
+            y = text.y + n * style.size * LEADING
+            if runs is not None:  # typeset notation: each run at its size and baseline (`math_text`)
+                self._runs(strip_runs(runs[n]), style, text.script, x, y, text.anchor)
+                continue
             width = measure(line.rstrip(), style)
             x -= {"start": 0, "middle": width / 2, "end": width}[text.anchor]
-            c.move_to(x, text.y + n * style.size * LEADING)
+            c.move_to(x, y)
             c.show_text(line.rstrip())
         c.restore()
+
+    def _runs(self, runs: tuple[Run, ...], style: TextStyle, script: float, x: float, y: float, anchor: str) -> None:
+        """One typeset line from (x, y) as `anchor` places it: scripts smaller and raised or lowered."""
+        c, small = self.context, script or style.size * SCRIPT_SCALE
+        width = runs_width(runs, style, script)
+        x -= {"start": 0, "middle": width / 2, "end": width}[anchor]
+        for run, kind in runs:
+            size = small if kind in _SHIFTS else style.size
+            _font(c, style.family, style.bold, style.italic, size)
+            c.move_to(x, y + _SHIFTS.get(kind, 0.0) * style.size)
+            c.show_text(run)
+            x += text_width(run, size, style.family, style.bold, style.italic)
 
 
 def _font(context: Any, family: str, bold: bool, italic: bool, size: float) -> None:
@@ -178,13 +200,14 @@ def pdf_deck(deck: Deck) -> bytes:
             lines = lines_of(words, shape.title.w, size) or [words]
             y = _write(context, lines, shape.title, y, size, bold) + size / 2
         context.show_page()
-    for slide, layout in zip(deck.slides, deck.layouts()):
+    for slide, drawn in zip(deck.slides, deck.layouts()):
+        box = shape.figure
+        layout = visible_highlights(drawn, box.w / drawn.width)  # a map's one cell at 512 tokens: ringed
         page_background()
         fitted = title_lines(slide.heading, shape.title.w)
         title_pt, lines = fitted if fitted is not None else (22.0, [slide.heading])
         _write(context, lines, shape.title, shape.title.y + (shape.title.h - len(lines) * title_pt * LINE) / 2,
                title_pt, bold=True)
-        box = shape.figure
         context.save()
         context.translate(box.x, box.y)
         context.scale(box.w / layout.width, box.h / layout.height)
