@@ -11,6 +11,7 @@ import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
+from clirun import run_cli
 
 import attnviz
 from attnviz.layout.items import Text
@@ -226,3 +227,51 @@ def test_a_one_cell_highlight_at_512_tokens_is_ringed_in_beamer(ringed_deck, tmp
     # Beamer places the figure by its own margins and title: within a few pixels of the deck's geometry.
     width, height = _ring_px(tmp_path / "deck.pdf", _cell_px(ringed_deck), tmp_path)
     assert width >= 15 and height >= 15, (width, height)  # 12 pt on the slide, less a pixel of rounding
+
+
+# --- --verbose on every command that lays out a framed figure -------------------------------------------
+
+def _said(result):
+    assert result.code == 0, result.stderr
+    return result.stderr.splitlines()
+
+
+def test_walkthrough_and_page_verbose_say_each_steps_choices_in_one_line(tmp_path):
+    from attnviz.publish.document import build_figures, default_document
+
+    said = _said(run_cli("walkthrough", "--frame", "slide", "--verbose", "-o", str(tmp_path / "walk")))
+    document, figures = _walk(["--frame", "slide"])
+    assert said == [f"attnviz: frame slide: {section.name}: {'; '.join(fig.layout().choices)}"
+                    for section, fig in zip(document.sections, figures)]
+    assert len(said) == 10 and all("notation typeset" in line for line in said)
+    page = _said(run_cli("page", "--frame", "column", "--verbose", "-o", str(tmp_path / "page")))
+    document = default_document()
+    framed = dataclasses.replace(document, figure={**document.figure, "frame": "column"})
+    assert page == [f"attnviz: frame column: {section.name}: {'; '.join(fig.layout().choices)}"
+                    for section, fig in zip(document.sections, build_figures(framed, "seed-document.toml"))]
+    assert _said(run_cli("page", "-o", str(tmp_path / "quiet"))) == []  # without --verbose: nothing said
+
+
+def test_slides_verbose_says_one_line_per_step_figure(tmp_path):
+    said = _said(run_cli("slides", "--flash", "2,2", "--verbose", "-o", str(tmp_path / "talk.pdf")))
+    deck = decks.from_sections(*_walk(["--flash", "2,2"]))
+    steps = [s for n, s in enumerate(deck.slides) if n == 0 or s.figure is not deck.slides[n - 1].figure]
+    assert len(steps) < len(deck.slides)  # continuation slides: no line of their own
+    layouts = dict(zip((s.name for s in deck.slides), deck.layouts()))
+    said_of = {s.name: "; ".join(layouts[s.name].choices) or "no choice made" for s in steps}
+    assert said == [f"attnviz: frame {deck.frame.name}: {s.name}: {said_of[s.name]}" for s in steps]
+
+
+def test_model_and_panels_verbose_say_their_choices(tmp_path):
+    import json
+
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"model_type": "gemma3_text", "num_hidden_layers": 12, "sliding_window": 4}))
+    said = _said(run_cli("model", str(config), "--n", "8", "--frame", "slide", "--verbose", "-o", "-"))
+    fig = attnviz.model_figure(config, n=8, frame="slide")
+    assert said == [f"attnviz: frame slide: {choice}" for choice in fig.layout().choices] and said
+    spec = tmp_path / "window.toml"
+    spec.write_text('mask = "window=2"\n', encoding="utf-8")
+    panels = _said(run_cli("render", "--view", "mask", "--n", "8", "--panel", str(spec), "--panel", str(spec),
+                           "--frame", "slide", "--verbose", "-o", "-"))
+    assert panels and all(line.startswith("attnviz: frame slide: ") for line in panels)
