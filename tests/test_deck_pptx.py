@@ -15,6 +15,7 @@ from attnviz.layout.items import Text
 from attnviz.publish.deck import model as decks
 from attnviz.publish.deck.formats import pptx_bytes
 from attnviz.publish.deck.plan import MORE_IN_NOTES, NOTE_PT, TEXT_PT
+from attnviz.publish.deck.slide_text import unicode_prose
 from attnviz.publish.walkthrough.flash import flash_walkthrough
 from attnviz.render.pptx import OFFICE_SCRIPT, SCHEME
 from attnviz.render.themes import get_theme
@@ -124,7 +125,7 @@ def test_formulas_are_native_equations_and_notes_hold_the_exact_values(deck_and_
         xml = etree.tostring(slide._element).decode()
         notes = slide.notes_slide.notes_text_frame.text
         assert notes.startswith(step.heading)
-        assert all(paragraph in notes for paragraph in step.paragraphs)
+        assert all(unicode_prose(paragraph) in notes for paragraph in step.paragraphs)  # as Unicode math
         if step.formula:  # Office Math, not caret text; or, too big for the slide, in the notes
             in_notes = MORE_IN_NOTES in xml and "Formula: " in notes
             assert ("<m:oMathPara" in xml and "<a14:m" in xml) or in_notes

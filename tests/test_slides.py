@@ -21,6 +21,7 @@ from attnviz.render.tex_escape import escape
 from attnviz.publish.document import default_document
 from attnviz.publish.deck.beamer import beamer_document, safe_formula, shared_parts, tikz_document
 from attnviz.publish.deck.formats import animated_svg, choose_format, pdf_bytes, pptx_bytes
+from attnviz.publish.deck.slide_text import unicode_prose
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -249,7 +250,7 @@ def test_pptx_is_native_shapes_with_the_figures_text_and_notes(seed_deck, tmp_pa
         drawn = [line for text, _ in layout.texts_in_boxes() for line in typeset_lines(text) if line.strip()]
         assert all(line in {text.rstrip() for text in texts} for line in drawn)
         notes = slide.notes_slide.notes_text_frame.text
-        assert notes.startswith(step.heading) and all(sentence in notes for sentence in step.paragraphs)
+        assert notes.startswith(step.heading) and all(unicode_prose(sentence) in notes for sentence in step.paragraphs)
     last = "".join(slides[-1]._element.itertext())
     assert "e²/(e¹+e¹+e²)" in last  # the sentence's fractions: Office Math, and Unicode math where not drawn
 

@@ -51,9 +51,7 @@ def run_render(args: Namespace) -> int:
     if args.more_specs or (args.spec is not None and _names_folder(args.output)):
         return _render_batch(args)
     fig = figure_from_args(args)
-    if getattr(args, "verbose", False):  # the choices a frame's layout made, one a line (none for doc)
-        for choice in fig.layout().choices:
-            print(f"attnviz: frame {fig.frame}: {choice}", file=sys.stderr)
+    _say_choices(args, fig)
     output = args.output if args.output is not None else _default_render_path(args, fig)
     format = format_for(output, args.format)
     data = _file_data(fig, format, args)
@@ -66,6 +64,22 @@ def run_render(args: Namespace) -> int:
         write_files({output: data})
     _report_files([output])
     return 0
+
+
+def _say_choices(args: Namespace, fig: Drawable) -> None:
+    """With --verbose, the choices a figure's frame layout made, one a line on standard error (none for doc)."""
+    if getattr(args, "verbose", False):
+        for choice in fig.layout().choices:
+            print(f"attnviz: frame {fig.frame}: {choice}", file=sys.stderr)
+
+
+def _say_steps_choices(args: Namespace, steps: Sequence[tuple[str, str, Any]]) -> None:
+    """With --verbose, one line on standard error per (frame, name, layout) of a page's, walkthrough's or
+    deck's figures: the choices its frame's layout made, `; `-separated."""
+    if getattr(args, "verbose", False):
+        for frame, name, layout in steps:
+            print(f"attnviz: frame {frame}: {name}: {'; '.join(layout.choices) or 'no choice made'}",
+                  file=sys.stderr)
 
 
 def _file_data(fig: Drawable, format: str, args: Namespace) -> str | bytes:
@@ -194,6 +208,10 @@ def run_slides(args: Namespace) -> int:
         deck, title_from = _slides_deck(args, spec)
     except InputError as err:  # the deck's keywords, named as the flags (or the spec's keys) that gave them
         raise err.relocated(lambda where: named.get(where or "", where)) from None
+    figures: dict[int, tuple[str, str, Any]] = {}  # a step's continuation slides share its figure: one line
+    for slide, layout in zip(deck.slides, deck.layouts()):
+        figures.setdefault(id(slide.figure), (deck.frame.name, slide.name, layout))
+    _say_steps_choices(args, list(figures.values()))
     if format == "pptx" and len(deck.title) > decks.PPTX_MAX_TITLE:
         raise InputError(f"{len(deck.title)} characters; a PowerPoint deck's title is limited to "
                          f"{decks.PPTX_MAX_TITLE} (other formats take {MAX_TITLE})", title_from)
@@ -286,6 +304,9 @@ def _write_page(document: Any, figures: Any, out_dir: str, name: str, args: Name
         raise InputError("a page is several files (index.html and steps/); give a folder", "-o -")
     if args.width is not None and args.format != "png":
         raise InputError(f"only a PNG has a width in pixels, and the steps are {args.format.upper()}", "--width")
+    if getattr(args, "verbose", False):
+        _say_steps_choices(args, [(fig.frame, section.name, fig.layout())
+                                  for section, fig in zip(document.sections, figures)])
     with writing(f"-o {out_dir}"):
         try:
             paths = write_page(document, figures, out_dir, name, args.format, args.width)
@@ -312,6 +333,7 @@ def run_model(args: Namespace) -> int:
                        pad_right=args.pad_right, decode=args.decode, image_tokens=args.image_tokens,
                        decoder_n=args.decoder_n, tokenizer=args.tokenizer, title=args.title, theme=args.theme,
                        frame=args.frame)
+    _say_choices(args, fig)
     data = _file_data(fig, format_for(args.output, args.format), args)
     if args.output == "-":
         emit(data)

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from typing import Any, NoReturn
 
 __all__ = ["UsageError", "build_parser", "add_figure_options", "add_walkthrough_options", "add_batch_options",
-           "add_look_options", "add_panel_options", "join_negative_values", "unrecognized", "DEFAULT_OUTPUT",
-           "DEFAULT_PAGE_DIR", "DEFAULT_WALKTHROUGH_DIR"]
+           "add_look_options", "add_panel_options", "add_verbose_option", "join_negative_values", "unrecognized",
+           "DEFAULT_OUTPUT", "DEFAULT_PAGE_DIR", "DEFAULT_WALKTHROUGH_DIR"]
 
 DEFAULT_OUTPUT = "out/attention-honesty-boundary.svg"
 DEFAULT_PAGE_DIR = "out"
@@ -161,8 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--step", metavar="N", type=int,
                         help="with a document spec: the figure of its section N (1-based), as on its page "
                              "(default file: out/steps/NN-name.svg, where `attnviz page` puts it)")
-    render.add_argument("-v", "--verbose", action="store_true",
-                        help="say on standard error the choices the layout made to fit its --frame")
+    add_verbose_option(render)
     add_batch_options(render)
     page = commands.add_parser(
         "page", help="write a document as an HTML page and one SVG per section",
@@ -177,6 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="print the seed document's spec, a working example to copy, and exit")
     add_look_options(page)
     add_step_format_options(page)
+    add_verbose_option(page)
     walk = commands.add_parser(
         "walkthrough", help="write every step behind a figure, as a page and one SVG per step",
         description="From the vectors alone: one step per score the mask keeps (row by row), then the mask, "
@@ -189,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     walk.add_argument("-o", "--output", type=_path, metavar="DIR", default=DEFAULT_WALKTHROUGH_DIR,
                       help=f"the folder to write into (default: {DEFAULT_WALKTHROUGH_DIR})")
     add_step_format_options(walk)
+    add_verbose_option(walk)
     commands.add_parser(  # `attnviz slides`: its arguments are added when it is used
         "slides", help="write a deck: Beamer, TikZ, reveal.js, PowerPoint, multi-page PDF or animated SVG",
         description="Write the steps of a document spec (its sections), a walkthrough (--walkthrough) or a figure "
@@ -207,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "downloaded): one mask map per distinct layer pattern, titled with its layers, and a strip of "
                     "every layer by type. Positions and layers count from 0, as transformers counts them.")
     _model_arguments(model)
+    add_verbose_option(model)
     css = commands.add_parser(
         "css", help="write the style sheet that exposes inline figures' colours as CSS custom properties",
         description="Write attnviz.css for a page that inlines figures: link it, then restyle every figure "
@@ -416,7 +418,15 @@ def _slides_arguments(slides: argparse.ArgumentParser) -> None:
 
     for name in DECK_FLAGS:
         _add_option(slides, name)
+    add_verbose_option(slides)
     _add_debug(slides)
+
+
+def add_verbose_option(parser: argparse.ArgumentParser) -> None:
+    """`-v`/`--verbose`: the choices each figure's layout made to fit its frame, on standard error."""
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="say on standard error the choices the layout made to fit its --frame "
+                             "(one line per figure or step; render and model: one line per choice)")
 
 
 def _add_debug(parser: argparse.ArgumentParser) -> None:

@@ -21,6 +21,7 @@ from ...render.tex_escape import escape, prose, typed_line
 from ...render.tikz import colour_definitions, picture, tikz_items, tikz_styles
 from ...words.user_text import user_spans
 from ..mathml import check_tex
+from .visible import visible_highlights
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -178,7 +179,8 @@ def beamer_document(deck: Deck) -> str:
     shape = deck.geometry
     paper_w, paper_h = PAPER_PT[deck.aspect]
     scale = paper_w / shape.width
-    layouts = deck.layouts()
+    # a map's one cell at 512 tokens is ringed at a size the room sees (in the slide's points, as the PDF deck)
+    layouts = [visible_highlights(layout, shape.figure.w / layout.width) for layout in deck.layouts()]
     parts, uses = shared_parts(layouts)
     boxes = [rf"\attnvizsave{{{_name(n)}}}{{{part}}}" for n, part in enumerate(parts)]
     figure_size = (shape.figure.w * scale, shape.figure.h * scale)

@@ -15,6 +15,7 @@ from ...numbers.exact import InputError
 from ...render.painter import DASHES, paint, walk
 from ...render.themes import get_theme
 from .slide_text import LINE, TEXT_PT, lines_of, title_lines, unicode_math, unicode_prose
+from .visible import visible_highlights
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -125,12 +126,12 @@ class CairoPainter:
             if not line.strip():
                 continue
             x = text.x + (text.indent if n else 0)
+            y = text.y + n * style.size * LEADING
             width = measure(line.rstrip(), style)
             x -= {"start": 0, "middle": width / 2, "end": width}[text.anchor]
-            c.move_to(x, text.y + n * style.size * LEADING)
+            c.move_to(x, y)
             c.show_text(line.rstrip())
         c.restore()
-
 
     def _typeset(self, text: Text) -> None:
         """A math text's runs (`Text.line_runs`) from each line's measured left edge."""
@@ -198,13 +199,14 @@ def pdf_deck(deck: Deck) -> bytes:
             lines = lines_of(words, shape.title.w, size) or [words]
             y = _write(context, lines, shape.title, y, size, bold) + size / 2
         context.show_page()
-    for slide, layout in zip(deck.slides, deck.layouts()):
+    for slide, drawn in zip(deck.slides, deck.layouts()):
+        box = shape.figure
+        layout = visible_highlights(drawn, box.w / drawn.width)  # a map's one cell at 512 tokens: ringed
         page_background()
         fitted = title_lines(slide.heading, shape.title.w)
         title_pt, lines = fitted if fitted is not None else (22.0, [slide.heading])
         _write(context, lines, shape.title, shape.title.y + (shape.title.h - len(lines) * title_pt * LINE) / 2,
                title_pt, bold=True)
-        box = shape.figure
         context.save()
         context.translate(box.x, box.y)
         context.scale(box.w / layout.width, box.h / layout.height)

@@ -68,9 +68,10 @@ def plan_slide(slide: Slide, geometry: Geometry, number: int) -> SlidePlan:
         if found and height + gap + sum(line_height(line, TEXT_PT) for line in found) <= text.h:
             lines = tuple(found)
         height += gap
-    notes = tuple(slide.notes) or tuple(slide.paragraphs)
-    if not notes or notes[0] != slide.heading:
-        notes = (slide.heading, *notes)
+    said = list(slide.notes or slide.paragraphs)
+    if said[:1] == [slide.heading]:
+        said.pop(0)
+    notes = (slide.heading, *(unicode_prose(note) for note in said))  # attnviz's notation as Unicode math
     runs = tuple(sentence_runs(paragraph) for paragraph in slide.paragraphs)
     return SlidePlan(slide.heading, title_pt, paragraphs, runs, formula, lines, formula is not None and not lines,
                      height, "\n".join(notes))

@@ -82,13 +82,51 @@ def _atomic(text: str) -> str:
     return text if re.fullmatch(r"[\w·⁰-⁹₀-₉√.]*", text) and not any(op in text for op in "+−-·") else f"({text})"
 
 
+_BRACKETS = {"pmatrix": "()", "bmatrix": "[]", "Bmatrix": "{}", "vmatrix": "||", "Vmatrix": "‖‖", "cases": "{"}
+
+
+def _environment(tokens: list[str], n: int, name: str, out: list[str]) -> int:
+    """A matrix, cases or alignment from `n` (after `\\begin{name}`) onto `out`, its rows separated by `; `
+    and a row's cells by `, ` (an alignment's `&` is only a place: dropped); returns the position after
+    its `\\end{name}`."""
+    if name == "array":
+        _, n = _group(tokens, n)  # the column preamble
+    depth, start = 1, n
+    while n < len(tokens) and depth:
+        depth += {r"\begin": 1, r"\end": -1}.get(tokens[n], 0)
+        n += 1
+    body = tokens[start:n - 1] if depth == 0 else tokens[start:]
+    _, n = _group(tokens, n)  # {name} after \end
+    rows: list[list[list[str]]] = [[[]]]
+    level = 0
+    for token in body:  # split at the rows' `\\` and the cells' `&` of this environment, not a nested one's
+        level += {r"\begin": 1, r"\end": -1}.get(token, 0)
+        if level == 0 and token == r"\\":
+            rows.append([[]])
+        elif level == 0 and token == "&":
+            rows[-1].append([])
+        else:
+            rows[-1][-1].append(token)
+    joint = "" if name in ("aligned", "gathered") else " " if name == "cases" else ", "
+    text = "; ".join(joint.join(_convert(cell).strip() for cell in row) for row in rows
+                     if any(cell for cell in row))
+    brackets = _BRACKETS.get(name, "")
+    out.append(brackets[:1] + text + brackets[1:])
+    return n
+
+
 def _convert(tokens: list[str]) -> str:
     out: list[str] = []
     n = 0
     while n < len(tokens):
         token = tokens[n]
         n += 1
-        if token == r"\frac" or token == r"\dfrac" or token == r"\tfrac":
+        if token == r"\begin":
+            name, n = _group(tokens, n)
+            n = _environment(tokens, n, "".join(name), out)
+        elif token == r"\\":  # a line break outside an environment: the next part of the formula
+            out.append("; ")
+        elif token == r"\frac" or token == r"\dfrac" or token == r"\tfrac":
             top, n = _group(tokens, n)
             bottom, n = _group(tokens, n)
             out.append(f"{_atomic(_convert(top))}/{_atomic(_convert(bottom))}")
@@ -126,6 +164,8 @@ def unicode_math(tex: str) -> str:
     'softmax(0, 1) = (e⁰/(e⁰+e¹), 1/2)'
     >>> unicode_math("e^{-1/2}")
     'exp(−1/2)'
+    >>> unicode_math(r"S_{1..2,\,1..2} = \begin{pmatrix} 1 & \cdot \\ 2 & 2 \end{pmatrix}")
+    'S[1..2, 1..2] = (1, ·; 2, 2)'
     """
     return re.sub(r" {2,}", " ", _convert(_TOKEN.findall(tex)).strip())
 
