@@ -102,15 +102,16 @@ def _canvas(frame: Frame, metrics: Metrics) -> tuple[float, float | None]:
 
 def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None = None,
                    title_role: str = "title", elided: Callable[[int, int], FigureText] | None = None,
-                   titled: bool = True, cells: tuple[float, float] | None = None, side: float = 0) -> Layout:
+                   titled: bool = True, cells: tuple[float, float] | None = None, side: float = 0,
+                   below: float = 0) -> Layout:
     """`words` laid out for `frame` (a slide or a column), by the order above; an InputError when no
     choice fits. `attention`: the figure's exact results, to rewrite its softmax captions (choice 4);
     `elided`: the same figure's words elided to its first and last rows and keys, for choice 6 (None: the
     figure is elided already or cannot be);
     `titled`: False where the slide has a title of its own (a deck's): the figure's is then only its <title>;
-    `cells`: (cell height, gap) to lay the grid out at, `side`: room to keep right of the grid (both for the
-    mechanics a walkthrough step draws over and beside its grid: `figures.overlaid`)."""
-    metrics = replace(frame_metrics(frame), titled=titled, side=side)
+    `cells`: (cell height, gap) to lay the grid out at, `side`, `below`: room to keep right of and under the
+    grid (all for the mechanics a walkthrough step draws over, beside or under its grid: `figures.overlaid`)."""
+    metrics = replace(frame_metrics(frame), titled=titled, side=side, below=below)
     if cells is not None:
         metrics = replace(metrics, cell_h=cells[0], cell_gap=cells[1])
     chrome = "badge, provenance note and footer" if titled else "title, badge, provenance note and footer"

@@ -112,7 +112,8 @@ def cache_strips(attention: Attention, prompt: int, labels: Sequence[str] = ()) 
                                  tuple(range(t + 1, n + 1))))
     extents = [strip.extent() for strip in strips]  # every step the same size: slides do not jump
     reserve = (max(w for w, _ in extents), max(h for _, h in extents))
-    return [replace(strip, reserve=reserve) for strip in strips]
+    most = (max(len(strip.slots) for strip in strips), max(strip.slot_width() for strip in strips))
+    return [replace(strip, reserve=reserve, most=most) for strip in strips]
 
 
 def _cache_line(after: str, cache: Sequence[int], evicted: Sequence[int]) -> str:
