@@ -21,6 +21,7 @@ import sys
 import pypdf
 import pytest
 
+import attnviz
 from attnviz.layout.frames import FRAMES, MAIN_ROLES
 from attnviz.numbers.exact import InputError
 from browser import page_html
@@ -132,6 +133,103 @@ def refused_in_one_line():
         yield
     except InputError as refused:
         assert "\n" not in str(refused) and "; try " in str(refused), str(refused)
+
+
+#: The cases each frame refuses (in one line, naming the ways out), pinned: a figure that starts to fit, or stops,
+#: changes this table. The slides refuse what no documented choice fits at 16 px: long labels and the rolling
+#: decode over them (title, caption and upright headers fill the grid's column), and in 4:3 the mechanics with
+#: the softmax captions beside them; a 3.3-inch column refuses six rows of flash state with six softmax rows.
+REFUSED = {
+    "slide": {"browser/long-labels", "browser/decode-rolling"},
+    "slide-4:3": {"gallery/flash-tile", "gallery/flash-final", "gallery/decode-window", "gallery/decode-mistral",
+                  "gallery/flash-state-slide", "browser/negative-fractions", "browser/long-labels",
+                  "browser/flash-state", "browser/decode-rolling"},
+    "column": {"browser/flash-state", "browser/decode-rolling"},
+    "column-wide": set(),
+}
+
+
+@pytest.mark.parametrize("frame", REFUSED)
+def test_the_frames_refuse_only_the_pinned_figures(frame):
+    refused = set()
+    for name, make in CASES.items():
+        try:
+            make(frame).layout()
+        except InputError:
+            refused.add(name)
+    assert refused == REFUSED[frame]
+
+
+def _flash_steps(frame, tokens=5):
+    from attnviz.publish.walkthrough.flash import flash_walkthrough
+
+    q = [[1, 0], [0, 1], [1, 1], [1, -1], [0, 2], [2, 1]][:tokens]
+    return flash_walkthrough(attnviz.figure(q, q, frame=frame), (2, 2))[1]
+
+
+def _decode_steps(frame):
+    from attnviz.publish.walkthrough.decode import decode_walkthrough
+
+    q = [[1, 0], [0, 1], [1, 1], [1, -1], [0, 2]]
+    return decode_walkthrough(attnviz.figure(q, q, mask="window=2", frame=frame), 2)[1]
+
+
+def _grid_bottom(layout):
+    from attnviz.layout.items import Rect
+
+    return max(item.y + item.h for item in layout.walk() if isinstance(item, Rect) and item.role.startswith("cell"))
+
+
+@pytest.mark.parametrize("steps", [_flash_steps, _decode_steps])
+def test_a_step_s_mechanics_go_under_the_grid_in_a_column_and_the_steps_share_one_size(steps):
+    """Beside the grid the mechanics would be ~770 units wide; the 3.3-in column is 475: they go under it."""
+    from attnviz.layout.items import Text
+
+    figures = steps("column")
+    layouts = [figure.layout() for figure in figures]
+    assert len({(layout.width, layout.height) for layout in layouts}) == 1  # the steps stay put
+    assert len({layout.grid for layout in layouts}) == 1
+    for layout in layouts:
+        assert layout.width <= FRAMES["column"].width_in * 72 * 14 / 7 + 1e-6
+        assert any("mechanics under the grid" in choice for choice in layout.choices)
+        roles = {"state", "slot", "slot-note"}
+        mechanics = [t for t in layout.walk() if isinstance(t, Text) and t.role in roles]
+        assert mechanics and min(b[1] for t in mechanics for b in t.line_boxes()) > _grid_bottom(layout)
+    for figure in figures[:2]:
+        assert column_misses_of(figure, "column") == []
+
+
+def column_misses_of(fig, frame):
+    return [(text, points) for text, points in pdf_text_points(fig.pdf()) if points < FRAMES[frame].floor_pt - 0.01]
+
+
+def test_the_flash_state_is_typeset_in_a_frame_and_exact_in_the_doc():
+    from attnviz.layout.items import Text
+
+    def state(frame):
+        layout = _flash_steps(frame)[3].layout()
+        return [t for t in layout.walk() if isinstance(t, Text) and t.role == "state"]
+
+    for frame in ("slide", "column"):
+        texts = state(frame)
+        assert all(t.math and t.script for t in texts)
+        runs = [run for t in texts for line in t.line_runs() for run in line]
+        assert ("−1", "sup") in runs and ("3", "sub") in runs  # e⁻¹ and ℓ₃: no caret, a real minus sign
+        assert not any("^" in text for text, _ in runs)
+    doc = state("doc")
+    assert not any(t.math for t in doc) and "ℓ3 = e^(-1)+e^(-1)+e^0" in [t.text for t in doc]
+
+
+def test_long_labels_are_shortened_in_the_headers_and_said_whole():
+    from frame_cases import CASES as cases
+
+    fig = cases["browser/decode-rolling"]("column-wide")
+    layout = fig.layout()
+    said = [choice for choice in layout.choices if choice.startswith("long token labels shortened")]
+    assert said and "internationalization" in said[0]
+    headers = [t.text for t in layout.walk() if getattr(t, "role", "") == "header"]
+    assert "internat…" in headers and "internationalization" not in headers
+    assert "internationalization" in fig.svg().split("<desc")[1].split("</desc>")[0]
 
 
 def test_the_measure_reads_the_issues_numbers(slide_page):

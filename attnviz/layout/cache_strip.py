@@ -4,14 +4,16 @@ marked in the grid, as Mistral's rolling-buffer figure draws them.
 `g.attnviz-cache[data-t]` holds one `rect.attnviz-slot[data-slot][data-k]` a slot (its label the key
 it holds); in the grid, `rect.attnviz-evicted[data-k]` darkens the current row's cells of keys the
 cache no longer holds, and `rect.attnviz-future[data-k]` blanks the columns of keys not generated
-yet. A legend below the strip names both. The overlay reads only `Layout.grid`.
+yet. A legend below the strip names both. The overlay reads only `Layout.grid`. Where the side has no
+room (a paper column) the strip goes `below` the grid, its slots wrapped to the region's width; in a
+slide or column frame (`script` set) its rule's notation is typeset.
 """
 
 from __future__ import annotations
 
 from ..records import dataclass, replace
-from .figure import CELL_GAP, PAD
-from .flash_state import STATE_GAP, cell_box
+from .figure import CELL_GAP, CELL_H, PAD
+from .flash_state import BELOW_GAP, STATE_GAP, Below, cell_box, grid_bottom
 from .items import STYLES, Group, Rect, Text, measure, right_edge
 from .metrics import ASCENT, DESCENT
 
@@ -50,6 +52,11 @@ class CacheStrip:
     future: tuple[int, ...]  # keys after t: not generated yet
     # (width, height) the strip takes at least: every step of a walk the same size (`extent`)
     reserve: tuple[float, float] = (0, 0)
+    # the most slots and the widest slot of any step of the walk: under the grid, every step wraps as the
+    # fullest does
+    most: tuple[int, float] = (0, 0)
+    script: float = 0  # in a slide or column frame, the size of the typeset notation's scripts (0: not typeset)
+    below: Below | None = None  # the region under the grid to draw the strip in (None: beside the grid)
 
     def sentence(self) -> str:
         """The cache in words: `KV cache after token 5, 3 slots: slot 0 K4, slot 1 K5, slot 2 K3; evicted K1, K2`."""
@@ -59,21 +66,51 @@ class CacheStrip:
         return f"{self.heading}, {self.rule}: {slots}{evicted}"
 
     def slot_width(self) -> float:
-        """A slot's width: room for the longest label (a token, or K12)."""
-        return max([SLOT_W] + [measure(slot.label or "empty", STYLES["slot"]) + 12 for slot in self.slots])
+        """A slot's width: room for the longest label (a token, or K12); under the grid, the walk's widest."""
+        widest = self.most[1] if self.below is not None else 0
+        return max([SLOT_W, widest] + [measure(slot.label or "empty", STYLES["slot"]) + 12 for slot in self.slots])
+
+    def placed(self, script: float, below: Below | None) -> CacheStrip:
+        """This strip typeset with scripts at `script` and drawn `below` the grid (None: beside it)."""
+        return replace(self, script=script, below=below)
+
+    def room(self) -> float:
+        """The room it takes: right of the grid (beside), or under it (`below`)."""
+        if self.below is None:
+            return max(self.extent()[0], self.reserve[0]) + STATE_GAP
+        return (ASCENT + DESCENT) * STYLES["side-heading"].size + 8 + self.extent()[1] + BELOW_GAP / 2
+
+    def room_width(self) -> float:
+        """The strip's width with its slots in one row (`PER_ROW` at most)."""
+        return max(replace(self, below=None).extent()[0], self.reserve[0])
+
+    def placement(self) -> str:
+        """Where the strip is drawn: beside the grid, or under it so many slots a row."""
+        if self.below is None:
+            return "beside the grid"
+        per_row = self._per_row()
+        return "under the grid" + (f", {per_row} slots a row" if per_row < max(len(self.slots), self.most[0]) else "")
+
+    def _per_row(self) -> int:
+        """Slots a row: `PER_ROW` beside the grid; under it, as many as the region holds."""
+        if self.below is None:
+            return PER_ROW
+        return max(1, min(PER_ROW, int((self.below.width + SLOT_GAP) // (self.slot_width() + SLOT_GAP))))
 
     def extent(self) -> tuple[float, float]:
         """(width, height) of the strip, its rule and its legend, from the grid's top-right corner."""
-        columns = min(PER_ROW, len(self.slots))
+        per_row = self._per_row()
+        n = max(len(self.slots), self.most[0]) if self.below is not None else len(self.slots)
+        columns = min(per_row, n)
         slot_w = self.slot_width()
         words = [measure(self.heading, STYLES["side-heading"]), measure(self.rule, STYLES["slot-note"])]
         words += [16 + 6 + measure(text, STYLES["legend"]) for _, text in LEGEND_WORDS]
         width = max([columns * (slot_w + SLOT_GAP) - SLOT_GAP] + words)
-        height = -(-len(self.slots) // PER_ROW) * (SLOT_H + 22) + STYLES["slot-note"].size + 14 + len(LEGEND_WORDS) * 24
+        height = -(-n // per_row) * (SLOT_H + 22) + STYLES["slot-note"].size + 14 + len(LEGEND_WORDS) * 24
         return width, height
 
     def apply(self, layout: Layout) -> Layout:
-        """`layout` with the evicted and future keys marked in its grid and the strip beside it."""
+        """`layout` with the evicted and future keys marked in its grid and the strip beside it (or under it)."""
         if layout.grid is None:
             return layout
         grid = layout.grid
@@ -81,23 +118,32 @@ class CacheStrip:
         n_k = max([self.t, *self.future, *self.evicted])
         items: list[Item] = list(layout.items)
         marks: list[Item] = []
+        cells = self.below.cells if self.below is not None else (CELL_H, CELL_GAP)
         for k in self.evicted:
-            x, y, w, h = cell_box(grid, (self.t, self.t), (k, k))
+            x, y, w, h = cell_box(grid, (self.t, self.t), (k, k), cells)
             marks.append(Rect("evicted", x + 2, y + 2, w - 4, h - 4, rx=6, attrs=(("data-k", str(k)),)))
         for k in self.future:
-            x, y, w, h = cell_box(grid, (1, self.t), (k, k))
+            x, y, w, h = cell_box(grid, (1, self.t), (k, k), cells)
             marks.append(Rect("future", x + 2, y + 2, w - 4, h - 4, rx=6, attrs=(("data-k", str(k)),)))
         if marks:
             items.append(Group(("attnviz-cache-marks",), (), tuple(marks)))
-        x0 = x_cells + n_k * (cell_w + CELL_GAP) - CELL_GAP + STATE_GAP
-        items.append(Text("side-heading", x0, y_cells - 10, (self.heading,)))
+        drawn = len(items)  # (the marks lie within the grid: only the strip widens the figure)
+        if self.below is None:
+            x0, heading_y, slots_top = x_cells + n_k * (cell_w + CELL_GAP) - CELL_GAP + STATE_GAP, y_cells - 10, y_cells
+        else:  # (a decode step's grid is square: n_k rows)
+            x0, top = self.below.x, grid_bottom(grid, n_k, cells) + BELOW_GAP
+            heading_y = top + ASCENT * STYLES["side-heading"].size
+            slots_top = top + (ASCENT + DESCENT) * STYLES["side-heading"].size + 8
+        math = bool(self.script)
+        items.append(Text("side-heading", x0, heading_y, (self.heading,), math=math, script=self.script))
         slot_style = STYLES["slot"]
         children: list[Item] = []
         pitch = SLOT_H + 22  # a slot and its number under it
         slot_w = self.slot_width()
+        per_row = self._per_row()
         for n, slot in enumerate(self.slots):
-            x = x0 + (n % PER_ROW) * (slot_w + SLOT_GAP)
-            top = y_cells + (n // PER_ROW) * pitch
+            x = x0 + (n % per_row) * (slot_w + SLOT_GAP)
+            top = slots_top + (n // per_row) * pitch
             role = "slot-empty" if slot.k is None else "slot-new" if slot.new else "slot"
             children.append(Rect(role, x, top, slot_w, SLOT_H, rx=4, attrs=(
                 ("class", f"attnviz-slot attnviz-{role}"), ("data-slot", str(slot.slot)),
@@ -107,8 +153,9 @@ class CacheStrip:
             children.append(Text("slot", x + slot_w / 2, baseline, (label,), anchor="middle",
                                  user=((0, len(label)),) if slot.label else ()))  # a token is the user's text
             children.append(Text("slot-note", x + slot_w / 2, top + SLOT_H + 16, (str(slot.slot),), anchor="middle"))
-        y = y_cells + -(-len(self.slots) // PER_ROW) * pitch + STYLES["slot-note"].size + 4
-        children.append(Text("slot-note", x0, y, (self.rule,)))
+        n_rows = -(-max(len(self.slots), self.most[0] if self.below is not None else 0) // per_row)
+        y = slots_top + n_rows * pitch + STYLES["slot-note"].size + 4
+        children.append(Text("slot-note", x0, y, (self.rule,), math=math, script=self.script))
         items.append(Group(("attnviz-cache",), (("data-t", str(self.t)),), tuple(children)))
         y += 10
         entries: list[Item] = []
@@ -120,8 +167,8 @@ class CacheStrip:
                      (words,)))))
             y += swatch + 8
         items.append(Group(("attnviz-legend",), (), tuple(entries)))
-        width, height = (max(a, b) for a, b in zip(self.extent(), self.reserve))
-        right = max([x0 + width] + [right_edge(item) for item in items[len(layout.items):]])
-        height = max(layout.height, y_cells + height + PAD, y + PAD)
+        reserve = self.reserve if self.below is None else (0, 0)  # (under the grid, `most` keeps steps alike)
+        width, height = (max(a, b) for a, b in zip(self.extent(), reserve))
+        right = max([x0 + width] + [right_edge(item) for item in items[drawn:]])
+        height = max(layout.height, slots_top + height + PAD, y + PAD)
         return replace(layout, items=items, width=max(layout.width, right + PAD), height=height)
-

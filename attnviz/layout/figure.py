@@ -132,6 +132,7 @@ class Metrics:
     main_script_floor: float = 0  # the same for `main_roles` (a slide's 18 pt floor for values and captions)
     main_roles: frozenset[str] = frozenset()
     side: float = 0  # room kept right of the grid, before the captions beside it (a walkthrough's mechanics)
+    below: float = 0  # room kept under the grid, before what follows it (a walkthrough's mechanics)
     section_gap: float = 24  # between the vectors and the grid's caption
     row_pad: float = 7  # above and below each softmax row's lines
 
@@ -272,7 +273,7 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
                                                     _CELL_NOUN[words.show], words.base)
             items.append(_cell(cell, x_cells + j * (cell_w + cell_gap), y + i * (cell_h + cell_gap), cell_w, aria,
                                cell_h, text, centre, m.masked_word))
-    y += len(words.cells) * (cell_h + cell_gap) - cell_gap + 28
+    y += len(words.cells) * (cell_h + cell_gap) - cell_gap + 28 + m.below
     y_left = y
     if m.beside:
         wrap_w, y = right_w, y_right

@@ -4,13 +4,15 @@ a state column with each row's running maximum m_i, normaliser ℓ_i and this st
 The overlay reads only the step's `Layout.grid` (the first cell's top-left corner and the cell width) and
 adds its items after the figure's, so the figure under it is laid out exactly as without it. Its words
 (m_i, ℓ_i as named sums of e^(…) terms) are written by the walkthrough (`publish.walkthrough.flash`);
-this module only places them.
+this module only places them. Where the side has no room (a paper column), the state goes `below` the
+grid instead: a block a row, in as many columns as the region holds (`Below`). In a slide or column
+frame (`script` set) the state's notation is typeset: ℓ₃ = e⁻¹+e⁰, its scripts at the frame's floor.
 """
 
 from __future__ import annotations
 
 from ..records import dataclass, replace
-from .figure import CELL_GAP, CELL_H, PAD
+from .figure import CELL_GAP, CELL_H, PAD, math_width
 from .items import STYLES, Group, Rect, Text, measure, right_edge
 from .metrics import ASCENT, DESCENT
 
@@ -18,9 +20,21 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from .items import Item, Layout
 
-__all__ = ["TileBox", "StateRow", "FlashOverlay", "cell_box", "STATE_GAP"]
+__all__ = ["TileBox", "StateRow", "FlashOverlay", "Below", "cell_box", "grid_bottom", "STATE_GAP", "BELOW_GAP"]
 
 STATE_GAP = 24  # between the grid's last column and the state column
+BELOW_GAP = 20  # between the grid's last row and mechanics drawn under it, and after them
+_BLOCK_GAP, _COLUMN_GAP = 6, 16  # between a row's blocks under the grid, and between their columns
+
+
+@dataclass(frozen=True)
+class Below:
+    """The region a step's mechanics take under the grid (layout units): from `x`, at most `width` wide; the
+    grid's `cells` (height, gap) are then the frame's own, not the doc's (no state row sits beside a cell)."""
+
+    x: float
+    width: float
+    cells: tuple[float, float] = (CELL_H, CELL_GAP)
 
 
 @dataclass(frozen=True)
@@ -42,6 +56,11 @@ class StateRow:
     lines: tuple[str, ...]  # "m3 = 2", "ℓ3 = e^(-1)+e^0", "rescale e^(1−2) = e^(-1)"
     in_tile: bool = False  # the row is in this step's tile: its state changed at this step
     rescale: str = ""  # `data-rescale`: m_old − m_new, when this step rescaled the row
+    notation: tuple[str, ...] = ()  # `lines` in notation, for a frame that typesets it ("m_3 = 2"); () : `lines`
+
+    def drawn(self, math: bool) -> tuple[str, ...]:
+        """The lines as drawn: in notation where the frame typesets it, else as the doc frame writes them."""
+        return self.notation if math and self.notation else self.lines
 
 
 @dataclass(frozen=True)
@@ -52,12 +71,55 @@ class FlashOverlay:
     heading: str  # above the state column: "after tile 3 of 5"
     rows: tuple[StateRow, ...]
     width: float = 0  # the state column at least this wide: every step of a walk the same size (`column_width`)
+    script: float = 0  # in a slide or column frame, the size of the typeset notation's scripts (0: not typeset)
+    below: Below | None = None  # the region under the grid to draw the state in (None: beside the grid)
 
     def column_width(self) -> float:
         """The state column's width for this step's words."""
         style = STYLES["state"]
+        math = bool(self.script)
         return max([measure(self.heading, STYLES["side-heading"])]
-                   + [measure(line, style) for row in self.rows for line in row.lines]) + 16
+                   + [math_width(line, style, math, self.script) for row in self.rows for line in row.drawn(math)]
+                   ) + 16
+
+    def placed(self, script: float, below: Below | None) -> FlashOverlay:
+        """This overlay typeset with scripts at `script` and drawn `below` the grid (None: beside it)."""
+        return replace(self, script=script, below=below)
+
+    def room(self) -> float:
+        """The room it takes: right of the grid (beside), or under it (`below`)."""
+        width = max(self.width, self.column_width())
+        if self.below is None:
+            return width + STATE_GAP
+        rows_a_column = self._columns(width)[1]
+        return _heading_h() + 8 + rows_a_column * (self._block_h() + _BLOCK_GAP) - _BLOCK_GAP + BELOW_GAP
+
+    def _block_h(self) -> float:
+        """A row's block under the grid: its lines and a margin (beside the grid, a row is a cell high)."""
+        if self.below is None:
+            return CELL_H
+        style = STYLES["state"]
+        lines = max((len(row.lines) for row in self.rows), default=1)
+        return (lines - 1) * style.size * 1.2 + (ASCENT + DESCENT) * style.size + 10
+
+    def room_width(self) -> float:
+        """The state's width in one column."""
+        return max(self.width, self.column_width())
+
+    def placement(self) -> str:
+        """Where the state is drawn: beside the grid, or under it in so many columns."""
+        if self.below is None:
+            return "beside the grid"
+        columns = self._columns(self.room_width())[0]
+        return "under the grid" + (f", in {columns} columns" if columns > 1 else "")
+
+    def _columns(self, width: float) -> tuple[int, int]:
+        """(columns, rows a column) of the blocks under the grid: as many columns as the region holds."""
+        assert self.below is not None
+        n = max(1, len(self.rows))
+        columns = max(1, min(n, int((self.below.width + _COLUMN_GAP) // (width + _COLUMN_GAP))))
+        per_column = -(-n // columns)
+        return -(-n // per_column), per_column
 
     def sentence(self) -> str:
         """The tiles and the state in words: `tile rows 3-4, keys 3-4 current; 2 tiles skipped; m3 = 2, ...`."""
@@ -69,43 +131,72 @@ class FlashOverlay:
         return f"{self.heading}: " + ", ".join(parts) + "; " + "; ".join(", ".join(row.lines) for row in self.rows)
 
     def apply(self, layout: Layout) -> Layout:
-        """`layout` with the tiles drawn over its grid and the state column beside it."""
+        """`layout` with the tiles drawn over its grid and the state column beside it (or under it)."""
         if layout.grid is None:
             return layout
         x_cells, y_cells, cell_w = layout.grid
         n_k = max((tile.keys[1] for tile in self.tiles), default=0)
         items: list[Item] = list(layout.items)
         ordered = sorted(self.tiles, key=lambda tile: tile.current)  # the current tile last: drawn on top
-        items.append(Group(("attnviz-tiles",), (), tuple(_tile_rect(tile, layout.grid) for tile in ordered)))
-        x = x_cells + n_k * (cell_w + CELL_GAP) - CELL_GAP + STATE_GAP
-        items.append(Text("side-heading", x, y_cells - 10, (self.heading,)))
-        style = STYLES["state"]
+        cells = self.below.cells if self.below is not None else (CELL_H, CELL_GAP)
+        items.append(Group(("attnviz-tiles",), (), tuple(_tile_rect(tile, layout.grid, cells) for tile in ordered)))
         width = max(self.width, self.column_width())
-        line_h = style.size * 1.2
-        for row in self.rows:
-            top = y_cells + (row.q - 1) * (CELL_H + CELL_GAP)
-            first = top + CELL_H / 2 - (len(row.lines) - 1) * line_h / 2 + (ASCENT - DESCENT) / 2 * style.size
-            texts = tuple(Text("state", x + 8, first + n * line_h, (line,)) for n, line in enumerate(row.lines))
-            band: tuple[Item, ...] = (Rect("state-band", x, top, width, CELL_H, rx=6),) if row.in_tile else ()
-            attrs = (("data-q", str(row.q)), ("data-m", row.m)) + ((("data-rescale", row.rescale),)
-                                                                    if row.rescale else ())
-            classes = ("attnviz-state",) + (("attnviz-computed",) if row.in_tile else ())
-            items.append(Group(classes, attrs, band + texts, box=(x, top, x + width, top + CELL_H)))
-        right = max([x + width] + [right_edge(item) for item in items[len(layout.items):]])
-        return replace(layout, items=items, width=max(layout.width, right + PAD))
+        if self.below is None:
+            x = x_cells + n_k * (cell_w + CELL_GAP) - CELL_GAP + STATE_GAP  # (beside, the doc's cells)
+            items.append(self._text("side-heading", x, y_cells - 10, self.heading))
+            tops = [(x, y_cells + (row.q - 1) * (CELL_H + CELL_GAP)) for row in self.rows]
+        else:
+            top = grid_bottom(layout.grid, len(self.rows), self.below.cells) + BELOW_GAP
+            items.append(self._text("side-heading", self.below.x, top + ASCENT * STYLES["side-heading"].size,
+                                    self.heading))
+            per_column = self._columns(width)[1]
+            first = top + _heading_h() + 8
+            tops = [(self.below.x + (n // per_column) * (width + _COLUMN_GAP),
+                     first + (n % per_column) * (self._block_h() + _BLOCK_GAP)) for n in range(len(self.rows))]
+        items += [self._row(row, x, top, width) for row, (x, top) in zip(self.rows, tops)]
+        # (the tiles lie within the grid: only the state widens the figure)
+        right = max([tops[-1][0] + width if tops else 0] + [right_edge(item) for item in items[len(layout.items) + 1:]])
+        bottom = max([top + self._block_h() + PAD for _, top in tops], default=0)
+        return replace(layout, items=items, width=max(layout.width, right + PAD), height=max(layout.height, bottom))
+
+    def _text(self, role: str, x: float, y: float, line: str) -> Text:
+        return Text(role, x, y, (line,), math=bool(self.script), script=self.script)
+
+    def _row(self, row: StateRow, x: float, top: float, width: float) -> Group:
+        """Row q's state: its lines centred on a cell's height at `top`, banded when its tile is this step's."""
+        line_h, height = STYLES["state"].size * 1.2, self._block_h()
+        lines = row.drawn(bool(self.script))
+        first = top + height / 2 - (len(lines) - 1) * line_h / 2 + (ASCENT - DESCENT) / 2 * STYLES["state"].size
+        texts = tuple(self._text("state", x + 8, first + n * line_h, line) for n, line in enumerate(lines))
+        band: tuple[Item, ...] = (Rect("state-band", x, top, width, height, rx=6),) if row.in_tile else ()
+        attrs = (("data-q", str(row.q)), ("data-m", row.m)) + ((("data-rescale", row.rescale),) if row.rescale else ())
+        classes = ("attnviz-state",) + (("attnviz-computed",) if row.in_tile else ())
+        return Group(classes, attrs, band + texts, box=(x, top, x + width, top + height))
 
 
-def cell_box(grid: tuple[float, float, float], rows: tuple[int, int],
-             keys: tuple[int, int]) -> tuple[float, float, float, float]:
-    """(x, y, w, h) around cells rows[0]..rows[1] × keys[0]..keys[1] (1-based), its edges in the gaps."""
+def _heading_h() -> float:
+    """The height of a heading's line (`side-heading`)."""
+    return (ASCENT + DESCENT) * STYLES["side-heading"].size
+
+
+def grid_bottom(grid: tuple[float, float, float], rows: int, cells: tuple[float, float] = (CELL_H, CELL_GAP)) -> float:
+    """The y of the bottom edge of a grid of `rows` rows of `cells` (height, gap)."""
+    return grid[1] + rows * (cells[0] + cells[1]) - cells[1]
+
+
+def cell_box(grid: tuple[float, float, float], rows: tuple[int, int], keys: tuple[int, int],
+             cells: tuple[float, float] = (CELL_H, CELL_GAP)) -> tuple[float, float, float, float]:
+    """(x, y, w, h) around cells rows[0]..rows[1] × keys[0]..keys[1] (1-based), its edges in the gaps; `cells`:
+    the grid's cell height and gap (the doc's by default)."""
     x_cells, y_cells, cell_w = grid
-    x = x_cells + (keys[0] - 1) * (cell_w + CELL_GAP) - CELL_GAP / 2
-    y = y_cells + (rows[0] - 1) * (CELL_H + CELL_GAP) - CELL_GAP / 2
-    return x, y, (keys[1] - keys[0] + 1) * (cell_w + CELL_GAP), (rows[1] - rows[0] + 1) * (CELL_H + CELL_GAP)
+    cell_h, gap = cells
+    x = x_cells + (keys[0] - 1) * (cell_w + gap) - gap / 2
+    y = y_cells + (rows[0] - 1) * (cell_h + gap) - gap / 2
+    return x, y, (keys[1] - keys[0] + 1) * (cell_w + gap), (rows[1] - rows[0] + 1) * (cell_h + gap)
 
 
-def _tile_rect(tile: TileBox, grid: tuple[float, float, float]) -> Rect:
-    x, y, w, h = cell_box(grid, tile.rows, tile.keys)
+def _tile_rect(tile: TileBox, grid: tuple[float, float, float], cells: tuple[float, float]) -> Rect:
+    x, y, w, h = cell_box(grid, tile.rows, tile.keys, cells)
     role = "tile-current" if tile.current else "tile-skipped" if tile.skipped else "tile"
     classes = "attnviz-tile" + (" attnviz-tile-current" if tile.current else "") + (
         " attnviz-tile-skipped" if tile.skipped else "")

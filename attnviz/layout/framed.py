@@ -12,12 +12,16 @@ The order (docs/frame-output.rst):
 3. fractions on one line;
 4. normalizer captions instead of expanded ones (`e^1/Z_3`, with `Z_3` written once a row);
 5. masked cells drawn by their hatching alone (no "masked" word: the hatching and the cell's label say it),
-   and in a wide column, captions as wide as the column (its text at the floor, the figure shorter);
+   and in a wide column, captions as wide as the column (its text at the floor, the figure shorter); then
+   long token labels shortened in the grid's headers with … (`words.short_labels`; the choice, said in
+   `<desc>`, names them whole);
 6. elision: the first four and last two rows and keys, with ⋮ and ⋯ for the rest (as `elide=True` draws
    them), then (after 4 and 5 again, if they were not needed before) the first two and the last one, then
    the first and the last;
 7. otherwise the figure does not fit, and the layout refuses in one line that names the ways out.
 A grid too big for the frame on its own is elided before 3, 4 and 5, which could not make room for it.
+A walkthrough step's mechanics (`figures.overlaid`) are given room beside the grid (`side`), else under it
+(`below`: a column), and the order above is made with that room kept.
 
 Sizes are chosen for the frame, never shrunk after: a slide holds at most 1,280 × 720 units (960 × 720 at
 4:3), one unit a pixel of the slide as projected, so 16 units is the 12 pt floor and 24 the 18 pt one; a
@@ -30,6 +34,7 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from ..records import replace
 from ..words.figure_text import with_normalizers
+from ..words.short_labels import with_short_labels
 from .figure import Metrics, lay_out
 from .frames import MAIN_ROLES, SLIDE_PX, fit_to_frame, text_floor_misses
 
@@ -115,15 +120,16 @@ def _canvas(frame: Frame, metrics: Metrics) -> tuple[float, float | None]:
 
 def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None = None,
                    title_role: str = "title", elided: Callable[[int, int], FigureText] | None = None,
-                   titled: bool = True, cells: tuple[float, float] | None = None, side: float = 0) -> Layout:
+                   titled: bool = True, cells: tuple[float, float] | None = None, side: float = 0,
+                   below: float = 0) -> Layout:
     """`words` laid out for `frame` (a slide or a column), by the order above; an InputError when no
     choice fits. `attention`: the figure's exact results, to rewrite its softmax captions (choice 4);
     `elided`: the same figure's words elided to its first and last rows and keys, for choice 6 (None: the
     figure is elided already or cannot be);
     `titled`: False where the slide has a title of its own (a deck's): the figure's is then only its <title>;
-    `cells`: (cell height, gap) to lay the grid out at, `side`: room to keep right of the grid (both for the
-    mechanics a walkthrough step draws over and beside its grid: `figures.overlaid`)."""
-    metrics = replace(frame_metrics(frame), titled=titled, side=side)
+    `cells`: (cell height, gap) to lay the grid out at, `side`, `below`: room to keep right of and under the
+    grid (all for the mechanics a walkthrough step draws over, beside or under its grid: `figures.overlaid`)."""
+    metrics = replace(frame_metrics(frame), titled=titled, side=side, below=below)
     if cells is not None:
         metrics = replace(metrics, cell_h=cells[0], cell_gap=cells[1])
     chrome = "badge, provenance note and footer" if titled else "title, badge, provenance note and footer"
@@ -134,9 +140,10 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
                else "portrait: as wide as the column, as tall as it needs"]
     width, height = _canvas(frame, metrics)
     # A grid bigger than the frame on its own is elided first: no caption choice could make room for it.
-    plan = ("elision", "inline", "normalizer", "hatching", "widen", "elision-2", "elision-3") if _grid_too_big(
-        words, metrics, width, height) else ("inline", "normalizer", "hatching", "widen", "elision", "normalizer",
-                                             "hatching", "elision-2", "elision-3")
+    plan = ("elision", "inline", "normalizer", "hatching", "widen", "labels", "elision-2", "elision-3") if (
+        _grid_too_big(words, metrics, width, height)) else ("inline", "normalizer", "hatching", "widen", "labels",
+                                                            "elision", "normalizer", "hatching", "elision-2",
+                                                            "elision-3")
     if metrics.stacked and words.view != "scores":
         choices.append("stacked fractions for the named weights, in rows where they fit")
     layout = None if plan[0] == "elision" else lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
@@ -157,6 +164,9 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
         elif choice == "hatching":
             changed, metrics = words, replace(metrics, masked_word=False)
             said = "masked cells drawn by their hatching alone"
+        elif choice == "labels":  # the grid's headers: a label's first characters and …, whole in <desc>
+            short = with_short_labels(words)
+            changed, said = short if short is not None else (None, "")
         elif choice == "widen":  # a column's figure as wide as the column at its floor, so it is shorter
             widest = metrics.canvas_w - 2 * metrics.pad
             changed = words if not frame.is_slide and metrics.wrap < widest - 1e-6 else None
@@ -169,6 +179,8 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
                 changed = None  # short enough to draw whole, or no shorter than it is
             if changed is not None and words.softmax == "normalizer" and attention is not None:
                 changed = with_normalizers(changed, attention) or changed
+            if changed is not None and "labels" in done:  # (the elided words are the figure's, labels whole)
+                changed = (with_short_labels(changed) or (changed, ""))[0]
             said = f"elided: {changed.elided}" if changed is not None else ""
         if changed is None:
             continue

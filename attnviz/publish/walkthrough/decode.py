@@ -20,6 +20,7 @@ from ...figures.overlaid import OverlaidFigure
 from ...layout.cache_strip import CacheStrip, Slot
 from ...figures.api import Figure
 from ...words.highlight import parse_targets
+from ...numbers.exact import InputError
 from .scores import LEGEND, softmax_section, tex_number, check_walk_size, kept_rows
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -79,8 +80,7 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
                                            frozenset(later) if outputs else frozenset())))
     if words.subtitle in (DEFAULT_SUBTITLE, ROUNDED_SUBTITLE):  # no subtitle of the user's: it states the cache
         with_cache = [(marks, replace(w, subtitle=cache)) for (marks, w), cache in zip(steps_words, caches)]
-        layouts = (Figure(attention, marks, w, frame=fig.frame).layout() for marks, w in with_cache)
-        if len({(layout.width, layout.height) for layout in layouts}) == 1:
+        if _same_size(Figure(attention, marks, w, frame=fig.frame) for marks, w in with_cache):
             steps_words = with_cache  # (unless one would wrap differently: slides must not jump)
     strips = cache_strips(attention, prompt, words.k_labels)
     figures: list[Figure] = [
@@ -88,6 +88,14 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
                        frame=fig.frame, overlays=(strip,))
         for (marks, w), section, strip in zip(steps_words, document.sections, strips)]
     return document, figures
+
+
+def _same_size(figures: Iterable[Figure]) -> bool:
+    """Whether every figure has the same size (False when a frame refuses one: the steps keep their words)."""
+    try:
+        return len({(layout.width, layout.height) for layout in (figure.layout() for figure in figures)}) == 1
+    except InputError:
+        return False
 
 
 def cache_strips(attention: Attention, prompt: int, labels: Sequence[str] = ()) -> list[CacheStrip]:
@@ -112,7 +120,8 @@ def cache_strips(attention: Attention, prompt: int, labels: Sequence[str] = ()) 
                                  tuple(range(t + 1, n + 1))))
     extents = [strip.extent() for strip in strips]  # every step the same size: slides do not jump
     reserve = (max(w for w, _ in extents), max(h for _, h in extents))
-    return [replace(strip, reserve=reserve) for strip in strips]
+    most = (max(len(strip.slots) for strip in strips), max(strip.slot_width() for strip in strips))
+    return [replace(strip, reserve=reserve, most=most) for strip in strips]
 
 
 def _cache_line(after: str, cache: Sequence[int], evicted: Sequence[int]) -> str:

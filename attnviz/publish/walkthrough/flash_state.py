@@ -3,7 +3,8 @@
 
 m_i is written as attnviz writes numbers; ℓ_i as the named sum of its e^(…) terms (never a decimal),
 each term e^(s_ij − m_i) for a kept key seen so far; the rescale factor as e^(m_old−m_new) and its
-value. Before a row's first tile, m_i = −∞ and ℓ_i = 0 (`data-m="-inf"`).
+value. Before a row's first tile, m_i = −∞ and ℓ_i = 0 (`data-m="-inf"`). Each row's lines are written
+twice: as the doc frame draws them (`m3 = 2`), and in notation (`m_3 = 2`) for a frame that typesets it.
 """
 
 from __future__ import annotations
@@ -57,11 +58,12 @@ def flash_overlay(steps: Sequence[FlashStep], all_tiles: Sequence[Tile], done: i
         # a row whose keys in this tile are all masked keeps its state: no rescale
         updated = current is not None and in_tile and any((i, j) in current.scores for j in current.keys)
         if i not in state:
-            rows.append(StateRow(i, "-inf", (f"m{i} = −∞", f"ℓ{i} = 0"), in_tile))
+            rows.append(StateRow(i, "-inf", (f"m{i} = −∞", f"ℓ{i} = 0"), in_tile,
+                                 notation=(f"m_{i} = −∞", f"ℓ_{i} = 0")))
             continue
         m, exps = state[i]
         m_text = notation.format_exact(m)
-        first = f"m{i} = {m_text}"
+        first = f" = {m_text}"  # after m_i: the doc frame writes m3, a frame that typesets m_3 (m₃)
         rescale = ""
         if updated and current is not None and i in before and current.rescale.get(i) is not None:
             old = before[i]
@@ -72,7 +74,9 @@ def flash_overlay(steps: Sequence[FlashStep], all_tiles: Sequence[Tile], done: i
             first += f", rescale e^({notation.format_exact(old)}-{exponent_term(m)}) = {value}"
         elif updated and i not in before:
             first += ", its first keys"
-        rows.append(StateRow(i, m_text, (first, f"ℓ{i} = {ell_text(exps, form)}"), in_tile, rescale))
+        ell = f" = {ell_text(exps, form)}"
+        rows.append(StateRow(i, m_text, (f"m{i}{first}", f"ℓ{i}{ell}"), in_tile, rescale,
+                             notation=(f"m_{i}{first}", f"ℓ_{i}{ell}")))
     heading = (f"running state after tile {done} of {len(steps)}" if current is not None
                else "final state: every tile done")
     return FlashOverlay(tuple(tiles), heading, tuple(rows))
