@@ -267,6 +267,8 @@ def prose(text: str) -> str:
     'dot product: $S_{1,1} = Q_{1} \\cdot K_{1} = 1 \\cdot 1 + 0 \\cdot 0 = 1$.'
     >>> prose("S_{1,3} and S_{2,3} are masked")
     '$S_{1,3}$ and $S_{2,3}$ are masked'
+    >>> prose("keeps (j<=i), row by row")
+    'keeps (j$\\leq$i), row by row'
     """
     out: list[str] = []
     formula: str | None = None  # a run of math words not yet written
@@ -294,8 +296,8 @@ def prose(text: str) -> str:
                 out.append(f"${formula}$")
             out.append(escape(space))
             formula = tex
-            if tex is None:
-                out.append(escape(word))
+            if tex is None:  # a word of attnviz's prose: its relations (`j<=i`) as math, the rest as text
+                out.append(escape(word).replace(r"\textless{}=", r"$\leq$").replace(r"\textgreater{}=", r"$\geq$"))
         space = ""
         if tex is not None and core != word:  # punctuation ends the formula
             out.append(f"${formula}$" + escape(word[len(core):]))
