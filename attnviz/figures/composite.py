@@ -13,7 +13,7 @@ from .figure import Drawable, Figure, check_id_prefix
 from ..layout.figure import PAD, STYLES, Group, Layout, Text, split_keep, text_height, translate, wrap
 from ..layout.metrics import ASCENT
 from ..render.themes import get_theme
-from ..layout.frames import get_frame
+from ..layout.frames import FRAMES, get_frame
 from ..layout.panel_fit import PANEL_PARTS, shared_text
 from ..records import replace
 
@@ -75,7 +75,11 @@ class Composite(Drawable):
         if self.frame != "doc":
             from .composite_frame import compose_in_frame  # start-up: only a frame's panels are fitted to it
 
-            fitted: Layout = compose_in_frame(self.panels, self.columns, self.title, get_frame(self.frame), parts)
+            frame = get_frame(self.frame)
+            # a deck's slide has a title of its own (DECK_FRAMES): the figure's is then only its <title>
+            own = self.title if frame.name in FRAMES else None
+            fitted: Layout = compose_in_frame(self.panels, self.columns, own, frame, parts)
+            fitted.title = self.title or fitted.title
             return fitted
         layout: Layout = compose_layouts(self.panels, self.columns, self.title, parts=parts)
         return layout

@@ -382,7 +382,7 @@ def _row_bands(words: FigureText, x0: float, top: float, x1: float, cell_h: floa
             continue
         y0 = top + n * (cell_h + gap) - gap / 2
         y1 = y0 + cell_h + gap
-        bands.append(Group(("attnviz-softmax-row", "attnviz-computed"), (("data-q", str(cells[0].q)),),
+        bands.append(Group(("attnviz-row-band", "attnviz-computed"), (("data-q", str(cells[0].q)),),
                            (Rect("softmax-band", x0 - 8, y0, x1 - x0 + 16, y1 - y0, rx=6),
                             Rect("softmax-bar", x0 - 8, y0, 4, y1 - y0)), box=(x0 - 8, y0, x1 + 8, y1)))
     return bands

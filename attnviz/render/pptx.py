@@ -87,13 +87,15 @@ def figure_group(layout: Layout, name: str, first_id: int, left: float, top: flo
 
 def shape_name(group: Group) -> str | None:
     """What a layout group's shapes are called after: "cell 3,3", "softmax 2", "output 2", "row 5",
-    "panel 1"; None for a group that names nothing of its own."""
+    "row band 5", "panel 1"; None for a group that names nothing of its own."""
     attrs = dict(group.attrs)
     kind = group.classes[0].removeprefix("attnviz-") if group.classes else ""
     if kind == "cell" and "data-q" in attrs and "data-k" in attrs:
         return f"cell {attrs['data-q']},{attrs['data-k']}"
     if kind in ("softmax-row", "output-row", "row") and "data-q" in attrs:
         return f"{kind.removesuffix('-row')} {attrs['data-q']}"
+    if kind == "row-band" and "data-q" in attrs:
+        return f"row band {attrs['data-q']}"
     if kind == "panel" and "data-panel" in attrs:
         return f"panel {attrs['data-panel']}"
     if kind == "legend-entry" and "data-legend" in attrs:

@@ -62,6 +62,8 @@ def with_data_ids(layout: Layout) -> Layout:
             name = f"softmax-{attrs['data-q']}"
         elif "attnviz-output-row" in item.classes:
             name = f"output-{attrs['data-q']}"
+        elif "attnviz-row-band" in item.classes:  # a score table's row a softmax or output step computes
+            name = f"row-band-{attrs['data-q']}"
         else:
             return item
         return replace(item, attrs=item.attrs + (("data-id", name),))
