@@ -149,7 +149,20 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
     `frame`: where the figure lands (layout.frames; None or doc: the web figure); `metrics`: the sizes
     and arrangement (`layout.framed` chooses them for a frame).
     """
-    m = metrics
+    return _place(words, min_cell_w, grid_top, title_role, metrics, measure=False)
+
+
+def laid_out_height(words: FigureText, title_role: str = "title", metrics: Metrics = DOC_METRICS) -> float:
+    """The height `lay_out(words, title_role=title_role, metrics=metrics)` has, worked out as it works it out
+    but without making the grid's cells, the rows' groups or anything that only sets a width: what a frame
+    tries a choice with before it lays the figure out (`layout.framed`)."""
+    return _place(words, None, None, title_role, metrics, measure=True).height
+
+
+def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, title_role: str, m: Metrics,
+           measure: bool) -> Layout:
+    """`lay_out`'s work; `measure`: only as far as the height (the layout returned has no width, and only the
+    items the height needed)."""
     sizes = dict(m.sizes)
     items: list[Item] = []
     n_k = len(words.k_labels)
@@ -265,7 +278,7 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
         cy = y + i * (cell_h + cell_gap) + cell_h / 2
         role = "elision" if label == "⋮" else "header"  # rows left out of an elided figure
         items.append(text(role, x_cells - cell_pad, centre(cy, role), (label,), anchor="end", user=user_spans(label)))
-    for i, cells in enumerate(words.cells):
+    for i, cells in enumerate(() if measure else words.cells):
         for j, cell in enumerate(cells):
             aria = None if cell.gap else cell_label(cell, words.q_labels[i], words.k_labels[j],
                                                     _CELL_NOUN[words.show], words.base)
@@ -276,8 +289,10 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
     if m.beside:
         wrap_w, y = right_w, y_right
     if words.view == "scores":  # a score table: no captions
-        right = max(right_edge(item) for item in items)
         bottom = max(y_left, y_right + 28) if m.beside else y
+        if measure:
+            return Layout(width=0, height=bottom - 28 + pad, title=words.title, desc=words.subtitle)
+        right = max(right_edge(item) for item in items)
         return Layout(width=max(right + pad, wrap_w + 2 * pad), height=bottom - 28 + pad, title=words.title,
                       desc=words.subtitle, items=items, grid=grid)
 
@@ -312,9 +327,9 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
         y = bottom + 2
     # Every band, and the rule below, as wide as the widest line (a term too long to break widens them all).
     # (Beside the grid: as wide as the widest line, so a figure that needs less than its slide draws larger.)
-    panel_w = max([0 if m.beside else wrap_w] + [right_edge(t) + row_pad_x - x0 for r in rows
-                                                  for t in (r[3], *r[4])])
-    for row, top, bottom, scores, weights in rows:
+    panel_w = 0 if measure else max([0 if m.beside else wrap_w] + [right_edge(t) + row_pad_x - x0 for r in rows
+                                                                    for t in (r[3], *r[4])])
+    for row, top, bottom, scores, weights in () if measure else rows:
         children: tuple[Item, ...] = (Rect("softmax-band", x0, top, panel_w, bottom - top, rx=6),
                                       Rect("softmax-bar", x0, top, 4, bottom - top)) if row.computed else ()
         classes: tuple[str, ...] = ("attnviz-softmax-row",) + (("attnviz-computed",) if row.computed else ())
@@ -336,8 +351,8 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
                                style=style("output"), math=math("output"), script=script("output")), indent=24)
             y = top + 3 + height("output", len(placed.lines)) + 3
             outputs.append((output, top, y, placed))
-        panel_w = max([panel_w] + [right_edge(o[3]) + row_pad_x - x0 for o in outputs])
-        for output, top, bottom, placed in outputs:
+        panel_w = 0 if measure else max([panel_w] + [right_edge(o[3]) + row_pad_x - x0 for o in outputs])
+        for output, top, bottom, placed in () if measure else outputs:
             items.append(_output_row(output, top, bottom, placed, panel_w, x0))
 
     if m.chrome:
@@ -346,6 +361,8 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
         y += 12
         add_text("footer", split_keep(words.footer, " "), x0)
     y = max(y, y_left - 28) if m.beside else y
+    if measure:
+        return Layout(width=0, height=y + pad, title=words.title, desc=words.subtitle)
 
     right = max(right_edge(item) for item in items)
     width_ = max(right + pad, wrap_w + 2 * pad) if not m.beside else right + pad

@@ -30,7 +30,7 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from ..records import replace
 from ..words.figure_text import with_normalizers
-from .figure import Metrics, lay_out
+from .figure import Metrics, laid_out_height, lay_out
 from .frames import MAIN_ROLES, SLIDE_PX, fit_to_frame, text_floor_misses
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -126,7 +126,14 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
                                              "hatching", "elision-2", "elision-3")
     if metrics.stacked and words.view != "scores":
         choices.append("stacked fractions for the named weights, in rows where they fit")
-    layout = None if plan[0] == "elision" else lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
+    def attempt() -> Layout | None:
+        """The figure laid out with this choice, or None when its height alone is past the slide's: the choice
+        is made and said all the same, and the next one tried, without laying out what cannot fit."""
+        if height is not None and laid_out_height(words, title_role, metrics) > height + 1e-6:
+            return None
+        return lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
+
+    layout = None if plan[0] == "elision" else attempt()
     done: set[str] = set()
     for choice in plan:
         if layout is not None and _fits(layout, frame, width, height):
@@ -162,7 +169,7 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
         done.add(choice)
         words = changed
         choices.append(said)
-        layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
+        layout = attempt()
     if layout is None:
         layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
     if not _fits(layout, frame, width, height):

@@ -105,16 +105,21 @@ def text_floor_misses(layout: Layout, frame: Frame) -> list[tuple[str, str, floa
     layout's width (a slide frame's viewBox fills the slide; a column's fills the column's width). Empty
     for the doc frame. What the layouts check before they settle, and what the tests measure."""
     misses = []
+    floors = {False: frame.min_size(layout.width), True: frame.min_size(layout.width, main=True)}  # (once a figure)
     for item in layout.walk():
         if isinstance(item, Text):
-            floor, size = frame.min_size(layout.width, main=item.role in MAIN_ROLES), item.style.size
+            floor, size = floors[item.role in MAIN_ROLES], item.style.size
             if size < floor - 1e-9:
                 misses.append((item.role, item.text, size, floor))
-            if item.math and any(kind in ("sup", "sub") for runs in item.line_runs() for _, kind in runs):
+            if item.math and _has_scripts(item):
                 size = item.script or size * SCRIPT_SCALE  # its scripts, its smallest text, are held to it too
                 if size < floor - 1e-9:
                     misses.append((item.role, item.text, size, floor))
     return misses
+
+
+def _has_scripts(text: Text) -> bool:
+    return any(kind in ("sup", "sub") for runs in text.line_runs() for _, kind in runs)
 
 
 def fit_to_frame(layout: Layout, frame: Frame) -> Layout:
