@@ -16,11 +16,15 @@ from ..records import dataclass, replace
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
-    from typing import Any
+    from typing import Any, TypeAlias
 
     from ..words.figure_text import Cell, FigureText, OutputRow, SoftmaxRow
     from .frames import Frame
     from .items import Item
+
+    #: Lines wrapped by a figure's layouts, by their sizes, then by text, role, width, indent and separators:
+    #: what `lay_out` may reuse when it lays the same figure out again (`layout.framed`'s attempts).
+    Wraps: TypeAlias = dict[object, dict[tuple[object, ...], tuple[str, ...]]]
 
 
 # The items' names stay importable from here (panels, the mask map and tests read them here).
@@ -44,13 +48,14 @@ def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
     (a long softmax term after "+"); a piece with none stays whole and the canvas grows.
     """
     s = STYLES[role] if style is None else style
+    width = _widths(s.size, s.family, s.bold, s.italic, math, script)
     lines: list[str] = []
     current, current_width = "", 0.0
-    for piece in _finer(pieces, s, max_width - indent, finer, math, script):
+    for piece in _finer(pieces, width, max_width - indent, finer):
         room = max_width - (indent if lines else 0)
         # Advance widths add up (no kerning), so the line's width is kept as a running sum.
-        piece_width = math_width(piece, s, math, script)
-        if current and current_width + math_width(piece.rstrip(), s, math, script) > room:
+        piece_width = width(piece)
+        if current and current_width + width(piece.rstrip()) > room:
             lines.append(current)
             current, current_width = piece, piece_width
         else:
@@ -59,14 +64,32 @@ def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
     return tuple(lines)
 
 
-def _finer(pieces: Iterable[str], style: TextStyle, room: float, separators: Sequence[str],
-           math: bool = False, script: float = 0) -> Iterator[str]:
+def _finer(pieces: Iterable[str], width: Callable[[str], float], room: float,
+           separators: Sequence[str]) -> Iterator[str]:
     for piece in pieces:
-        if math_width(piece.rstrip(), style, math, script) <= room or not separators:
+        if width(piece.rstrip()) <= room or not separators:
             yield piece
             continue
         sep, rest = separators[0], separators[1:]
-        yield from _finer(split_keep(piece, sep), style, room, rest, math, script)
+        yield from _finer(split_keep(piece, sep), width, room, rest)
+
+
+@lru_cache(maxsize=64)
+def _widths(size: float, family: str, bold: bool, italic: bool, math: bool, script: float) -> Callable[[str], float]:
+    """`math_width` in one style, each text measured once: a line is wrapped piece by piece, each piece
+    measured as it is and without its trailing space, and a figure wraps the same pieces again as it
+    tries its frame's choices."""
+    style = TextStyle(size, family, bold, italic)
+    known: dict[str, float] = {}
+
+    def width(text: str) -> float:
+        found = known.get(text)
+        if found is None:
+            if len(known) >= 4096:  # a bounded memory, as the width caches below it
+                known.clear()
+            found = known[text] = math_width(text, style, math, script)
+        return found
+    return width
 
 
 class Pieces(list[str]):
@@ -137,30 +160,39 @@ class Metrics:
 
 
 DOC_METRICS = Metrics()
+@lru_cache(maxsize=64)
+def _styles(sizes: tuple[tuple[str, float], ...]) -> dict[str, TextStyle]:
+    """Every role's style at `Metrics.sizes` (shared: read, never changed)."""
+    return {**STYLES, **{role: replace(STYLES[role], size=size) for role, size in sizes}}
+
+
 #: Roles that never hold notation: the user's title and subtitle, token labels, the badge.
 _PLAIN_ROLES = frozenset({"title", "panel-title", "subtitle", "header", "badge"})
 
 
 def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float | None = None,
-            title_role: str = "title", frame: Frame | None = None, metrics: Metrics = DOC_METRICS) -> Layout:
+            title_role: str = "title", frame: Frame | None = None, metrics: Metrics = DOC_METRICS,
+            wraps: Wraps | None = None) -> Layout:
     """Place a `content.FigureText`; returns a `Layout`.
 
     `min_cell_w`, `grid_top`: at least this cell width and first row's top, so composed panels line up.
     `frame`: where the figure lands (layout.frames; None or doc: the web figure); `metrics`: the sizes
-    and arrangement (`layout.framed` chooses them for a frame).
+    and arrangement (`layout.framed` chooses them for a frame); `wraps`: the lines already wrapped by
+    other layouts of the same figure (a frame's attempts), reused where the same text wraps the same way.
     """
-    return _place(words, min_cell_w, grid_top, title_role, metrics, measure=False)
+    return _place(words, min_cell_w, grid_top, title_role, metrics, False, wraps)
 
 
-def laid_out_height(words: FigureText, title_role: str = "title", metrics: Metrics = DOC_METRICS) -> float:
+def laid_out_height(words: FigureText, title_role: str = "title", metrics: Metrics = DOC_METRICS,
+                    wraps: Wraps | None = None) -> float:
     """The height `lay_out(words, title_role=title_role, metrics=metrics)` has, worked out as it works it out
     but without making the grid's cells, the rows' groups or anything that only sets a width: what a frame
     tries a choice with before it lays the figure out (`layout.framed`)."""
-    return _place(words, None, None, title_role, metrics, measure=True).height
+    return _place(words, None, None, title_role, metrics, True, wraps).height
 
 
 def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, title_role: str, m: Metrics,
-           measure: bool) -> Layout:
+           measure: bool, wraps: Wraps | None) -> Layout:
     """`lay_out`'s work; `measure`: only as far as the height (the layout returned has no width, and only the
     items the height needed)."""
     sizes = dict(m.sizes)
@@ -168,14 +200,19 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
     n_k = len(words.k_labels)
     pad, cell_pad, cell_gap, cell_h = m.pad, m.cell_pad, m.cell_gap, m.cell_h
 
-    styles = {**STYLES, **{role: replace(STYLES[role], size=size) for role, size in sizes.items()}}
-    style = styles.__getitem__
+    style = _styles(m.sizes).__getitem__
 
     def math(role: str) -> bool:
         return m.math and role not in _PLAIN_ROLES
 
+    measurers: dict[str, Callable[[str], float]] = {}  # each role's `math_width`, made once a layout
+
     def width(text: str, role: str) -> float:
-        return math_width(text, style(role), math(role), script(role))
+        measured = measurers.get(role)
+        if measured is None:
+            s = style(role)
+            measured = measurers[role] = _widths(s.size, s.family, s.bold, s.italic, math(role), script(role))
+        return measured(text)
 
     def height(role: str, n_lines: int = 1) -> float:
         s = style(role).size
@@ -184,10 +221,17 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
     def text(role: str, x: float, y: float, lines: tuple[str, ...], **options: Any) -> Text:
         return Text(role, x, y, lines, size=sizes.get(role, 0), math=math(role), script=script(role), **options)
 
+    scripts: dict[str, float] = {}
+
     def script(role: str) -> float:
         """A typeset role's script size: smaller than its text, never under the frame's floor."""
-        floor = m.main_script_floor if role in m.main_roles else m.script_floor
-        return max(style(role).size * SCRIPT_SCALE, floor) if math(role) and floor else 0
+        found = scripts.get(role)
+        if found is None:
+            floor = m.main_script_floor if role in m.main_roles else m.script_floor
+            found = scripts[role] = max(style(role).size * SCRIPT_SCALE, floor) if math(role) and floor else 0
+        return found
+
+    wrapped = _wrapper(wraps, m, style, math, script)
 
     def centre(centre_y: float, role: str) -> float:
         """Baseline that centres a line of `role` text vertically on `centre_y`."""
@@ -221,8 +265,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
         source = pieces.source
         if not "".join(pieces):  # a line this figure does not have (a bias panel's vectors)
             return None
-        lines = wrap(pieces, role, wrap_w if wrap_at is None else wrap_at, indent, finer, style(role), math(role),
-                     script(role))
+        lines = wrapped(pieces, role, wrap_w if wrap_at is None else wrap_at, indent, finer)
         added = text(role, x, y + ASCENT * style(role).size, lines, indent=indent, user=user_spans(source))
         items.append(added)
         y += height(role, len(lines)) + gap_after
@@ -307,8 +350,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
         # A long scores line (or normalizer Z_i) continues under its values, as weights lines do.
         hang = min(width(row.scores.partition(": ")[0] + ": ", "softmax-scores"), wrap_w / 3)
         scores = text("softmax-scores", x, top + row_pad_y + ASCENT * style("softmax-scores").size,
-                      wrap(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x, hang,
-                           style=style("softmax-scores"), math=math("softmax-scores"), script=script("softmax-scores")),
+                      wrapped(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x, hang),
                       indent=hang, user=user_spans(row.scores))
         y_w = top + row_pad_y + height("softmax-scores", len(scores.lines)) + 5
         stacked = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
@@ -317,9 +359,8 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
             weights, bottom = stacked
         else:
             one = text("softmax-weights", x, y_w + ASCENT * style("softmax-weights").size,
-                       wrap(split_keep(row.weights, ", "), "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
-                            finer=("+",), style=style("softmax-weights"), math=math("softmax-weights"),
-                            script=script("softmax-weights")),
+                       wrapped(split_keep(row.weights, ", "), "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
+                               ("+",)),
                        indent=head_w)
             weights, bottom = [one], y_w + height("softmax-weights", len(one.lines))
         bottom += row_pad_y
@@ -347,8 +388,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
         for output in words.output_rows:
             top = y
             placed = text("output", x0 + row_pad_x, top + 3 + ASCENT * style("output").size,
-                          wrap(split_keep(output.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24,
-                               style=style("output"), math=math("output"), script=script("output")), indent=24)
+                          wrapped(split_keep(output.text, " "), "output", wrap_w - 2 * row_pad_x, 24), indent=24)
             y = top + 3 + height("output", len(placed.lines)) + 3
             outputs.append((output, top, y, placed))
         panel_w = 0 if measure else max([panel_w] + [right_edge(o[3]) + row_pad_x - x0 for o in outputs])
@@ -367,6 +407,26 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
     right = max(right_edge(item) for item in items)
     width_ = max(right + pad, wrap_w + 2 * pad) if not m.beside else right + pad
     return Layout(width=width_, height=y + pad, title=words.title, desc=words.subtitle, items=items, grid=grid)
+
+
+def _wrapper(wraps: Wraps | None, m: Metrics, style: Callable[[str], TextStyle], math: Callable[[str], bool],
+             script: Callable[[str], float]) -> Callable[[Pieces, str, float, float, Sequence[str]], tuple[str, ...]]:
+    """`wrap` at a layout's sizes: `wrapped(pieces, role, width, indent, finer)`, remembered in `wraps` if given."""
+    def wrapped(pieces: Pieces, role: str, width: float, indent: float = 0,
+                finer: Sequence[str] = ()) -> tuple[str, ...]:
+        return wrap(pieces, role, width, indent, finer, style(role), math(role), script(role))
+    if wraps is None:
+        return wrapped
+    known = wraps.setdefault((m.sizes, m.math, m.script_floor, m.main_script_floor, m.main_roles), {})
+
+    def remembered(pieces: Pieces, role: str, width: float, indent: float = 0,
+                   finer: Sequence[str] = ()) -> tuple[str, ...]:
+        key = (tuple(pieces), role, width, indent, tuple(finer))
+        lines = known.get(key)
+        if lines is None:
+            lines = known[key] = wrapped(pieces, role, width, indent, finer)
+        return lines
+    return remembered
 
 
 def math_width(text: str, style: TextStyle, math: bool = False, script: float = 0) -> float:
