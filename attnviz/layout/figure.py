@@ -160,6 +160,14 @@ class Metrics:
 
 
 DOC_METRICS = Metrics()
+_UNMADE = Text("caption", 0, 0, ())
+
+
+def _unmade(*args: Any, **options: Any) -> Text:
+    """What a layout that only measures makes for a text (`stacked_weights` makes its texts as it measures)."""
+    return _UNMADE
+
+
 @lru_cache(maxsize=64)
 def _styles(sizes: tuple[tuple[str, float], ...]) -> dict[str, TextStyle]:
     """Every role's style at `Metrics.sizes` (shared: read, never changed)."""
@@ -258,23 +266,24 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
 
     y: float = pad
 
-    def add_text(role: str, pieces: Pieces, x: float = pad, indent: float = 0, gap_after: float = 0,
+    def add_text(role: str, source: str, sep: str | None, x: float = pad, indent: float = 0, gap_after: float = 0,
                  finer: Sequence[str] = (), wrap_at: float | None = None) -> Text | None:
-        """`pieces`: a line split where it may break ("".join(pieces) is the line as the words wrote it)."""
+        """`source`, a line as the words wrote it, broken after each `sep` (None: wherever it may, `_breaks`)."""
         nonlocal y
-        source = pieces.source
-        if not "".join(pieces):  # a line this figure does not have (a bias panel's vectors)
+        if not source:  # a line this figure does not have (a bias panel's vectors)
             return None
-        lines = wrapped(pieces, role, wrap_w if wrap_at is None else wrap_at, indent, finer)
-        added = text(role, x, y + ASCENT * style(role).size, lines, indent=indent, user=user_spans(source))
-        items.append(added)
+        lines = wrapped(source, sep, role, wrap_w if wrap_at is None else wrap_at, indent, finer)
+        added = None if measure else text(role, x, y + ASCENT * style(role).size, lines, indent=indent,
+                                          user=user_spans(source))
+        if added is not None:
+            items.append(added)
         y += height(role, len(lines)) + gap_after
         return added
 
     title_w = m.canvas_w - 2 * pad if m.beside else None
     if m.titled:  # (a slide with a title of its own: the figure's stays its <title>)
-        add_text(title_role, split_keep(words.title, " "), gap_after=8, wrap_at=title_w)
-    add_text("subtitle", split_keep(words.subtitle, " "), gap_after=14, wrap_at=title_w)
+        add_text(title_role, words.title, " ", gap_after=8, wrap_at=title_w)
+    add_text("subtitle", words.subtitle, " ", gap_after=14, wrap_at=title_w)
 
     if m.chrome:
         badge_h, badge_pad = 26, 12
@@ -285,20 +294,20 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
                  (words.badge,)),
         ), box=(pad, y, pad + badge_w, y + badge_h)))
         y += badge_h + 12
-        add_text("note", _breaks(words.note), gap_after=8)
+        add_text("note", words.note, None, gap_after=8)
 
     y_top = y
     vectors_wrap = right_w if m.beside else None
-    add_text("vectors", split_keep(words.q_line, "; "), x0, gap_after=4, finer=(",",), wrap_at=vectors_wrap)
-    add_text("vectors", split_keep(words.k_line, "; "), x0, gap_after=4 if words.more_vectors else m.section_gap,
+    add_text("vectors", words.q_line, "; ", x0, gap_after=4, finer=(",",), wrap_at=vectors_wrap)
+    add_text("vectors", words.k_line, "; ", x0, gap_after=4 if words.more_vectors else m.section_gap,
              finer=(",",), wrap_at=vectors_wrap)
     for n, line in enumerate(words.more_vectors, 1):
-        add_text("vectors", split_keep(line, "; "), x0, gap_after=m.section_gap if n == len(words.more_vectors) else 4,
+        add_text("vectors", line, "; ", x0, gap_after=m.section_gap if n == len(words.more_vectors) else 4,
                  finer=(",",), wrap_at=vectors_wrap)
     y_right = y
     if m.beside:
         y = y_top
-    add_text("caption", split_keep(words.grid_caption, " "), gap_after=10)
+    add_text("caption", words.grid_caption, " ", gap_after=10)
 
     # The grid: column headers, row headers, then the cells row by row (the seed's text order).
     k = style("header").size / STYLES["header"].size  # the header row grows with its labels
@@ -306,7 +315,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
     if grid_top is not None:
         y = max(y, grid_top - header_h)
     x_cells = pad + row_head_w
-    for j, label in enumerate(words.k_labels):
+    for j, label in enumerate(() if measure else words.k_labels):  # (the labels' widths are measured above)
         cx = x_cells + j * (cell_w + cell_gap) + cell_w / 2
         if label == "⋯":  # keys left out of an elided figure
             items.append(text("elision", cx, y + header_h - 10 * k, (label,), anchor="middle"))
@@ -317,7 +326,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
             items.append(text("header", cx, y + header_h - 10 * k, (label,), anchor="middle", user=user_spans(label)))
     y += header_h
     grid = (x_cells, y, cell_w)
-    for i, label in enumerate(words.q_labels):
+    for i, label in enumerate(() if measure else words.q_labels):
         cy = y + i * (cell_h + cell_gap) + cell_h / 2
         role = "elision" if label == "⋮" else "header"  # rows left out of an elided figure
         items.append(text(role, x_cells - cell_pad, centre(cy, role), (label,), anchor="end", user=user_spans(label)))
@@ -340,7 +349,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
                       desc=words.subtitle, items=items, grid=grid)
 
     # Softmax panel: one group per row, highlighted rows get a tinted band and a bar.
-    add_text("softmax-heading", split_keep(words.softmax_heading, " "), x0, gap_after=8)
+    add_text("softmax-heading", words.softmax_heading, " ", x0, gap_after=8)
     row_pad_x, row_pad_y = 12, m.row_pad
     head_w = width("weights ", "softmax-weights")
     rows: list[tuple[SoftmaxRow, float, float, Text, list[Item]]] = []
@@ -350,16 +359,16 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
         # A long scores line (or normalizer Z_i) continues under its values, as weights lines do.
         hang = min(width(row.scores.partition(": ")[0] + ": ", "softmax-scores"), wrap_w / 3)
         scores = text("softmax-scores", x, top + row_pad_y + ASCENT * style("softmax-scores").size,
-                      wrapped(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x, hang),
+                      wrapped(row.scores, None, "softmax-scores", wrap_w - 2 * row_pad_x, hang),
                       indent=hang, user=user_spans(row.scores))
         y_w = top + row_pad_y + height("softmax-scores", len(scores.lines)) + 5
         stacked = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
-                                  style("softmax-weights"), text, width) if m.stacked else None
+                                  style("softmax-weights"), _unmade if measure else text, width) if m.stacked else None
         if stacked is not None:  # each weight a stacked fraction (a slide's choice, where it fits)
             weights, bottom = stacked
         else:
             one = text("softmax-weights", x, y_w + ASCENT * style("softmax-weights").size,
-                       wrapped(split_keep(row.weights, ", "), "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
+                       wrapped(row.weights, ", ", "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
                                ("+",)),
                        indent=head_w)
             weights, bottom = [one], y_w + height("softmax-weights", len(one.lines))
@@ -383,12 +392,12 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
 
     if words.output_rows:  # the outputs panel: O_i as the weighted sum of the value vectors
         y += 14
-        add_text("outputs-heading", split_keep(words.outputs_heading, " "), x0, gap_after=8)
+        add_text("outputs-heading", words.outputs_heading, " ", x0, gap_after=8)
         outputs: list[tuple[OutputRow, float, float, Text]] = []
         for output in words.output_rows:
             top = y
             placed = text("output", x0 + row_pad_x, top + 3 + ASCENT * style("output").size,
-                          wrapped(split_keep(output.text, " "), "output", wrap_w - 2 * row_pad_x, 24), indent=24)
+                          wrapped(output.text, " ", "output", wrap_w - 2 * row_pad_x, 24), indent=24)
             y = top + 3 + height("output", len(placed.lines)) + 3
             outputs.append((output, top, y, placed))
         panel_w = 0 if measure else max([panel_w] + [right_edge(o[3]) + row_pad_x - x0 for o in outputs])
@@ -399,7 +408,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
         y += 14
         items.append(Rect("rule", x0, y, panel_w, 1))
         y += 12
-        add_text("footer", split_keep(words.footer, " "), x0)
+        add_text("footer", words.footer, " ", x0)
     y = max(y, y_left - 28) if m.beside else y
     if measure:
         return Layout(width=0, height=y + pad, title=words.title, desc=words.subtitle)
@@ -410,21 +419,23 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
 
 
 def _wrapper(wraps: Wraps | None, m: Metrics, style: Callable[[str], TextStyle], math: Callable[[str], bool],
-             script: Callable[[str], float]) -> Callable[[Pieces, str, float, float, Sequence[str]], tuple[str, ...]]:
-    """`wrap` at a layout's sizes: `wrapped(pieces, role, width, indent, finer)`, remembered in `wraps` if given."""
-    def wrapped(pieces: Pieces, role: str, width: float, indent: float = 0,
+             script: Callable[[str], float]) -> Callable[..., tuple[str, ...]]:
+    """`wrap` at a layout's sizes: `wrapped(source, sep, role, width, indent, finer)` wraps `source` broken after
+    each `sep` (None: wherever it may, `_breaks`), remembered in `wraps` if given."""
+    def wrapped(source: str, sep: str | None, role: str, width: float, indent: float = 0,
                 finer: Sequence[str] = ()) -> tuple[str, ...]:
+        pieces = _breaks(source) if sep is None else split_keep(source, sep)
         return wrap(pieces, role, width, indent, finer, style(role), math(role), script(role))
     if wraps is None:
         return wrapped
     known = wraps.setdefault((m.sizes, m.math, m.script_floor, m.main_script_floor, m.main_roles), {})
 
-    def remembered(pieces: Pieces, role: str, width: float, indent: float = 0,
+    def remembered(source: str, sep: str | None, role: str, width: float, indent: float = 0,
                    finer: Sequence[str] = ()) -> tuple[str, ...]:
-        key = (tuple(pieces), role, width, indent, tuple(finer))
+        key = (source, sep, role, width, indent, tuple(finer))
         lines = known.get(key)
         if lines is None:
-            lines = known[key] = wrapped(pieces, role, width, indent, finer)
+            lines = known[key] = wrapped(source, sep, role, width, indent, finer)
         return lines
     return remembered
 
