@@ -123,7 +123,8 @@ def _make_record(cls: type[_T], frozen: bool, slots: bool) -> type[_T]:
     return made
 
 
-def _methods(qualname: str, record_fields: list[Field], frozen: bool, init: bool = True) -> dict[str, Callable[..., Any]]:
+def _methods(qualname: str, record_fields: list[Field], frozen: bool,
+             init: bool = True) -> dict[str, Callable[..., Any]]:
     """The record's methods (`init`: its __init__ too). Only __init__ is compiled, as one lambda (its
     signature names the fields); the rest are shared functions that read `__record_fields__`: defining a
     record costs one small compile."""

@@ -8,8 +8,9 @@
 4. svgwrite against attnviz's own writer (import, build + serialise, the HTML checker).
 5. A docs build of 100 directives (Sphinx, `-j 1` and `-j auto`, cold and warm; MkDocs cold and warm).
 6. A batch of 100 specs: one `attnviz render` process, serial and `-j 2`; 2000 tiny specs, `-j 1` and `-j auto`.
-7. Frames: the seed, a 64-token mask map, a 64-token figure and grouped-query heads, each made for a slide
-   against its doc figure (vectors -> SVG text), side by side (`bench_render.py frames` runs this alone).
+7. Frames: the seed, a 64-token mask map, a 64-token figure, grouped-query heads, a 6-token sentence, its
+   ALiBi logits, a FlashAttention step and a decode step, each made for a slide against its doc figure
+   (vectors -> SVG text), run in turn, side by side (`bench_render.py frames` runs this alone).
 
 Run with the venv's Python (`make bench`, or `.venv/bin/python benchmarks/bench_render.py`).
 """

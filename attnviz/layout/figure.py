@@ -160,14 +160,6 @@ class Metrics:
 
 
 DOC_METRICS = Metrics()
-_UNMADE = Text("caption", 0, 0, ())
-
-
-def _unmade(*args: Any, **options: Any) -> Text:
-    """What a layout that only measures makes for a text (`stacked_weights` makes its texts as it measures)."""
-    return _UNMADE
-
-
 @lru_cache(maxsize=64)
 def _styles(sizes: tuple[tuple[str, float], ...]) -> dict[str, TextStyle]:
     """Every role's style at `Metrics.sizes` (shared: read, never changed)."""
@@ -188,21 +180,28 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
     and arrangement (`layout.framed` chooses them for a frame); `wraps`: the lines already wrapped by
     other layouts of the same figure (a frame's attempts), reused where the same text wraps the same way.
     """
-    return _place(words, min_cell_w, grid_top, title_role, metrics, False, wraps)
+    layout = _place(words, min_cell_w, grid_top, title_role, metrics, None, wraps)
+    assert layout is not None  # (no height to stop at)
+    return layout
 
 
-def laid_out_height(words: FigureText, title_role: str = "title", metrics: Metrics = DOC_METRICS,
-                    wraps: Wraps | None = None) -> float:
-    """The height `lay_out(words, title_role=title_role, metrics=metrics)` has, worked out as it works it out
-    but without making the grid's cells, the rows' groups or anything that only sets a width: what a frame
-    tries a choice with before it lays the figure out (`layout.framed`)."""
-    return _place(words, None, None, title_role, metrics, True, wraps).height
+def lay_out_within(words: FigureText, height: float, title_role: str = "title", metrics: Metrics = DOC_METRICS,
+                   wraps: Wraps | None = None) -> Layout | None:
+    """`lay_out(words, title_role=title_role, metrics=metrics)`, or None as soon as it is certain to be taller
+    than `height` (the grid's cells, made last, are then never made): how a frame tries a choice
+    (`layout.framed`)."""
+    return _place(words, None, None, title_role, metrics, height, wraps)
 
 
 def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, title_role: str, m: Metrics,
-           measure: bool, wraps: Wraps | None) -> Layout:
-    """`lay_out`'s work; `measure`: only as far as the height (the layout returned has no width, and only the
-    items the height needed)."""
+           limit: float | None, wraps: Wraps | None) -> Layout | None:
+    """`lay_out`'s work; None once the layout is certain to be taller than `limit` (if given): its height only
+    grows as it is placed (the rows beside the grid going down, the grid's bottom fixed once it is placed)."""
+
+    def past(bottom: float) -> bool:
+        """Whether a layout whose height is at least `bottom` + its pad is past `limit` (`_fits` in layout.framed)."""
+        return limit is not None and bottom + pad > limit + 1e-6
+
     sizes = dict(m.sizes)
     items: list[Item] = []
     n_k = len(words.k_labels)
@@ -273,10 +272,8 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
         if not source:  # a line this figure does not have (a bias panel's vectors)
             return None
         lines = wrapped(source, sep, role, wrap_w if wrap_at is None else wrap_at, indent, finer)
-        added = None if measure else text(role, x, y + ASCENT * style(role).size, lines, indent=indent,
-                                          user=user_spans(source))
-        if added is not None:
-            items.append(added)
+        added = text(role, x, y + ASCENT * style(role).size, lines, indent=indent, user=user_spans(source))
+        items.append(added)
         y += height(role, len(lines)) + gap_after
         return added
 
@@ -315,7 +312,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
     if grid_top is not None:
         y = max(y, grid_top - header_h)
     x_cells = pad + row_head_w
-    for j, label in enumerate(() if measure else words.k_labels):  # (the labels' widths are measured above)
+    for j, label in enumerate(words.k_labels):
         cx = x_cells + j * (cell_w + cell_gap) + cell_w / 2
         if label == "⋯":  # keys left out of an elided figure
             items.append(text("elision", cx, y + header_h - 10 * k, (label,), anchor="middle"))
@@ -326,24 +323,33 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
             items.append(text("header", cx, y + header_h - 10 * k, (label,), anchor="middle", user=user_spans(label)))
     y += header_h
     grid = (x_cells, y, cell_w)
-    for i, label in enumerate(() if measure else words.q_labels):
+    for i, label in enumerate(words.q_labels):
         cy = y + i * (cell_h + cell_gap) + cell_h / 2
         role = "elision" if label == "⋮" else "header"  # rows left out of an elided figure
         items.append(text(role, x_cells - cell_pad, centre(cy, role), (label,), anchor="end", user=user_spans(label)))
-    for i, cells in enumerate(() if measure else words.cells):
-        for j, cell in enumerate(cells):
-            aria = None if cell.gap else cell_label(cell, words.q_labels[i], words.k_labels[j],
-                                                    _CELL_NOUN[words.show], words.base)
-            items.append(_cell(cell, x_cells + j * (cell_w + cell_gap), y + i * (cell_h + cell_gap), cell_w, aria,
-                               cell_h, text, centre, m.masked_word))
+    cells_at, cells_top = len(items), y  # the cells go here, made once the layout is known to fit its limit
+
+    def add_cells() -> None:
+        made: list[Item] = []
+        for i, cells in enumerate(words.cells):
+            for j, cell in enumerate(cells):
+                aria = None if cell.gap else cell_label(cell, words.q_labels[i], words.k_labels[j],
+                                                        _CELL_NOUN[words.show], words.base)
+                made.append(_cell(cell, x_cells + j * (cell_w + cell_gap), cells_top + i * (cell_h + cell_gap),
+                                  cell_w, aria, cell_h, text, centre, m.masked_word))
+        items[cells_at:cells_at] = made
+
     y += len(words.cells) * (cell_h + cell_gap) - cell_gap + 28
     y_left = y
     if m.beside:
         wrap_w, y = right_w, y_right
+        if past(y_left - 28):  # (its height: the lower of the grid's bottom and what is beside it)
+            return None
     if words.view == "scores":  # a score table: no captions
         bottom = max(y_left, y_right + 28) if m.beside else y
-        if measure:
-            return Layout(width=0, height=bottom - 28 + pad, title=words.title, desc=words.subtitle)
+        if past(bottom - 28):
+            return None
+        add_cells()
         right = max(right_edge(item) for item in items)
         return Layout(width=max(right + pad, wrap_w + 2 * pad), height=bottom - 28 + pad, title=words.title,
                       desc=words.subtitle, items=items, grid=grid)
@@ -363,7 +369,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
                       indent=hang, user=user_spans(row.scores))
         y_w = top + row_pad_y + height("softmax-scores", len(scores.lines)) + 5
         stacked = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
-                                  style("softmax-weights"), _unmade if measure else text, width) if m.stacked else None
+                                  style("softmax-weights"), text, width) if m.stacked else None
         if stacked is not None:  # each weight a stacked fraction (a slide's choice, where it fits)
             weights, bottom = stacked
         else:
@@ -375,11 +381,12 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
         bottom += row_pad_y
         rows.append((row, top, bottom, scores, weights))
         y = bottom + 2
+        if past(y):
+            return None
     # Every band, and the rule below, as wide as the widest line (a term too long to break widens them all).
     # (Beside the grid: as wide as the widest line, so a figure that needs less than its slide draws larger.)
-    panel_w = 0 if measure else max([0 if m.beside else wrap_w] + [right_edge(t) + row_pad_x - x0 for r in rows
-                                                                    for t in (r[3], *r[4])])
-    for row, top, bottom, scores, weights in () if measure else rows:
+    panel_w = max([0 if m.beside else wrap_w] + [right_edge(t) + row_pad_x - x0 for r in rows for t in (r[3], *r[4])])
+    for row, top, bottom, scores, weights in rows:
         children: tuple[Item, ...] = (Rect("softmax-band", x0, top, panel_w, bottom - top, rx=6),
                                       Rect("softmax-bar", x0, top, 4, bottom - top)) if row.computed else ()
         classes: tuple[str, ...] = ("attnviz-softmax-row",) + (("attnviz-computed",) if row.computed else ())
@@ -400,8 +407,8 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
                           wrapped(output.text, " ", "output", wrap_w - 2 * row_pad_x, 24), indent=24)
             y = top + 3 + height("output", len(placed.lines)) + 3
             outputs.append((output, top, y, placed))
-        panel_w = 0 if measure else max([panel_w] + [right_edge(o[3]) + row_pad_x - x0 for o in outputs])
-        for output, top, bottom, placed in () if measure else outputs:
+        panel_w = max([panel_w] + [right_edge(o[3]) + row_pad_x - x0 for o in outputs])
+        for output, top, bottom, placed in outputs:
             items.append(_output_row(output, top, bottom, placed, panel_w, x0))
 
     if m.chrome:
@@ -410,9 +417,9 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
         y += 12
         add_text("footer", words.footer, " ", x0)
     y = max(y, y_left - 28) if m.beside else y
-    if measure:
-        return Layout(width=0, height=y + pad, title=words.title, desc=words.subtitle)
-
+    if past(y):
+        return None
+    add_cells()
     right = max(right_edge(item) for item in items)
     width_ = max(right + pad, wrap_w + 2 * pad) if not m.beside else right + pad
     return Layout(width=width_, height=y + pad, title=words.title, desc=words.subtitle, items=items, grid=grid)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from ..records import replace
 from ..words.figure_text import shown_positions, with_normalizers
-from .figure import Metrics, laid_out_height, lay_out
+from .figure import Metrics, lay_out, lay_out_within
 from .frames import MAIN_ROLES, SLIDE_PX, fit_to_frame, text_floor_misses
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -130,11 +130,11 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
     wraps: Wraps = {}  # the attempts wrap much the same text: each line wrapped once
 
     def attempt() -> Layout | None:
-        """The figure laid out with this choice, or None when its height alone is past the slide's: the choice
-        is made and said all the same, and the next one tried, without laying out what cannot fit."""
-        if height is not None and laid_out_height(words, title_role, metrics, wraps) > height + 1e-6:
-            return None
-        return lay_out(words, title_role=title_role, frame=frame, metrics=metrics, wraps=wraps)
+        """The figure laid out with this choice, or None as soon as it is certain to be taller than the slide:
+        the choice is made and said all the same, and the next one tried, without laying out what cannot fit."""
+        if height is None:
+            return lay_out(words, title_role=title_role, frame=frame, metrics=metrics, wraps=wraps)
+        return lay_out_within(words, height, title_role, metrics, wraps)
 
     layout = None if plan[0] == "elision" else attempt()
     done: set[str] = set()
