@@ -160,6 +160,16 @@ class Metrics:
 
 
 DOC_METRICS = Metrics()
+
+
+_UNMADE = Text("caption", 0, 0, ())
+
+
+def _unmade(*args: Any, **options: Any) -> Text:
+    """The text a layout that may stop makes for a fraction's parts: made for real once it is known to fit."""
+    return _UNMADE
+
+
 @lru_cache(maxsize=64)
 def _styles(sizes: tuple[tuple[str, float], ...]) -> dict[str, TextStyle]:
     """Every role's style at `Metrics.sizes` (shared: read, never changed)."""
@@ -181,15 +191,14 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
     other layouts of the same figure (a frame's attempts), reused where the same text wraps the same way.
     """
     layout = _place(words, min_cell_w, grid_top, title_role, metrics, None, wraps)
-    assert layout is not None  # (no height to stop at)
+    assert layout is not None, "no height to stop at"
     return layout
 
 
 def lay_out_within(words: FigureText, height: float, title_role: str = "title", metrics: Metrics = DOC_METRICS,
                    wraps: Wraps | None = None) -> Layout | None:
     """`lay_out(words, title_role=title_role, metrics=metrics)`, or None as soon as it is certain to be taller
-    than `height` (the grid's cells, made last, are then never made): how a frame tries a choice
-    (`layout.framed`)."""
+    than `height` (its cells, made last, then never made): how a frame tries a choice (`layout.framed`)."""
     return _place(words, None, None, title_role, metrics, height, wraps)
 
 
@@ -198,8 +207,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
     """`lay_out`'s work; None once the layout is certain to be taller than `limit` (if given): its height only
     grows as it is placed (the rows beside the grid going down, the grid's bottom fixed once it is placed)."""
 
-    def past(bottom: float) -> bool:
-        """Whether a layout whose height is at least `bottom` + its pad is past `limit` (`_fits` in layout.framed)."""
+    def past(bottom: float) -> bool:  # a layout at least `bottom` + pad tall is past `limit` (layout.framed's _fits)
         return limit is not None and bottom + pad > limit + 1e-6
 
     sizes = dict(m.sizes)
@@ -359,6 +367,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
     row_pad_x, row_pad_y = 12, m.row_pad
     head_w = width("weights ", "softmax-weights")
     rows: list[tuple[SoftmaxRow, float, float, Text, list[Item]]] = []
+    fractions: list[tuple[int, float, float]] = []  # rows drawn as fractions: made for real once the layout fits
     for row in words.softmax_rows:
         top = y
         x = x0 + row_pad_x
@@ -369,9 +378,11 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
                       indent=hang, user=user_spans(row.scores))
         y_w = top + row_pad_y + height("softmax-scores", len(scores.lines)) + 5
         stacked = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
-                                  style("softmax-weights"), text, width) if m.stacked else None
+                                  style("softmax-weights"), text if limit is None else _unmade,
+                                  width) if m.stacked else None
         if stacked is not None:  # each weight a stacked fraction (a slide's choice, where it fits)
             weights, bottom = stacked
+            fractions.append((len(rows), x, y_w))
         else:
             one = text("softmax-weights", x, y_w + ASCENT * style("softmax-weights").size,
                        wrapped(row.weights, ", ", "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
@@ -383,6 +394,12 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
         y = bottom + 2
         if past(y):
             return None
+    for n, x, y_w in fractions if limit is not None else ():
+        row, top, bottom, scores, _ = rows[n]
+        made = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
+                               style("softmax-weights"), text, width)
+        assert made is not None  # (as it was when measured)
+        rows[n] = (row, top, bottom, scores, made[0])
     # Every band, and the rule below, as wide as the widest line (a term too long to break widens them all).
     # (Beside the grid: as wide as the widest line, so a figure that needs less than its slide draws larger.)
     panel_w = max([0 if m.beside else wrap_w] + [right_edge(t) + row_pad_x - x0 for r in rows for t in (r[3], *r[4])])
@@ -428,23 +445,19 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
 def _wrapper(wraps: Wraps | None, m: Metrics, style: Callable[[str], TextStyle], math: Callable[[str], bool],
              script: Callable[[str], float]) -> Callable[..., tuple[str, ...]]:
     """`wrap` at a layout's sizes: `wrapped(source, sep, role, width, indent, finer)` wraps `source` broken after
-    each `sep` (None: wherever it may, `_breaks`), remembered in `wraps` if given."""
+    each `sep` (None: wherever it may, `_breaks`), each the first time it is asked for (in `wraps` if given)."""
+    known = {} if wraps is None else wraps.setdefault((m.sizes, m.math, m.script_floor, m.main_script_floor,
+                                                       m.main_roles), {})
+
     def wrapped(source: str, sep: str | None, role: str, width: float, indent: float = 0,
                 finer: Sequence[str] = ()) -> tuple[str, ...]:
-        pieces = _breaks(source) if sep is None else split_keep(source, sep)
-        return wrap(pieces, role, width, indent, finer, style(role), math(role), script(role))
-    if wraps is None:
-        return wrapped
-    known = wraps.setdefault((m.sizes, m.math, m.script_floor, m.main_script_floor, m.main_roles), {})
-
-    def remembered(source: str, sep: str | None, role: str, width: float, indent: float = 0,
-                   finer: Sequence[str] = ()) -> tuple[str, ...]:
         key = (source, sep, role, width, indent, tuple(finer))
         lines = known.get(key)
         if lines is None:
-            lines = known[key] = wrapped(source, sep, role, width, indent, finer)
+            pieces = _breaks(source) if sep is None else split_keep(source, sep)
+            lines = known[key] = wrap(pieces, role, width, indent, finer, style(role), math(role), script(role))
         return lines
-    return remembered
+    return wrapped
 
 
 def math_width(text: str, style: TextStyle, math: bool = False, script: float = 0) -> float:
