@@ -9,13 +9,14 @@ from .items import (LEADING, STYLES, Group, Layout, Mark, Rect, Text, TextStyle,
 from functools import lru_cache
 
 from .fractions import stacked_weights
-from .math_text import SCRIPT_SCALE, math_runs, runs_width
+from .math_text import SCRIPT_SCALE
 from .metrics import ASCENT, DESCENT
+from .wrapping import Pieces, break_points, math_width, split_keep, widths, wrap
 from ..records import dataclass, replace
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any, TypeAlias
 
     from ..words.figure_text import Cell, FigureText, OutputRow, SoftmaxRow
@@ -30,99 +31,13 @@ if TYPE_CHECKING:
 # The items' names stay importable from here (panels, the mask map and tests read them here).
 __all__ = ["TextStyle", "STYLES", "LEADING", "Text", "Rect", "Mark", "Group", "Layout", "lay_out", "wrap", "measure",
            "right_edge", "split_keep", "text_height", "translate", "ASCENT", "DESCENT", "Metrics", "DOC_METRICS",
-           "math_width"]
+           "math_width", "Pieces"]
 
 
 PAD = 28  # canvas margin
 MIN_WRAP = 640  # captions wrap at the wider of this and the grid
 CELL_MIN_W, CELL_H, CELL_GAP, CELL_PAD = 68, 46, 4, 12
 HEADER_SLACK = 24  # column labels up to this much wider than the cells' content widen the cells
-
-
-def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
-         finer: Sequence[str] = (), style: TextStyle | None = None, math: bool = False,
-         script: float = 0) -> tuple[str, ...]:
-    """Greedy line breaking that keeps every character: "".join(result) == "".join(pieces).
-
-    A piece too wide for a line of its own is cut after each of its `finer` separators
-    (a long softmax term after "+"); a piece with none stays whole and the canvas grows.
-    """
-    s = STYLES[role] if style is None else style
-    width = _widths(s.size, s.family, s.bold, s.italic, math, script)
-    lines: list[str] = []
-    current, current_width = "", 0.0
-    for piece in _finer(pieces, width, max_width - indent, finer):
-        room = max_width - (indent if lines else 0)
-        # Advance widths add up (no kerning), so the line's width is kept as a running sum.
-        piece_width = width(piece)
-        if current and current_width + width(piece.rstrip()) > room:
-            lines.append(current)
-            current, current_width = piece, piece_width
-        else:
-            current, current_width = current + piece, current_width + piece_width
-    lines.append(current)
-    return tuple(lines)
-
-
-def _finer(pieces: Iterable[str], width: Callable[[str], float], room: float,
-           separators: Sequence[str]) -> Iterator[str]:
-    for piece in pieces:
-        if width(piece.rstrip()) <= room or not separators:
-            yield piece
-            continue
-        sep, rest = separators[0], separators[1:]
-        yield from _finer(split_keep(piece, sep), width, room, rest)
-
-
-@lru_cache(maxsize=64)
-def _widths(size: float, family: str, bold: bool, italic: bool, math: bool, script: float) -> Callable[[str], float]:
-    """`math_width` in one style, each text measured once: a line is wrapped piece by piece, each piece
-    measured as it is and without its trailing space, and a figure wraps the same pieces again as it
-    tries its frame's choices."""
-    style = TextStyle(size, family, bold, italic)
-    known: dict[str, float] = {}
-
-    def width(text: str) -> float:
-        found = known.get(text)
-        if found is None:
-            if len(known) >= 4096:  # a bounded memory, as the width caches below it
-                known.clear()
-            found = known[text] = math_width(text, style, math, script)
-        return found
-    return width
-
-
-class Pieces(list[str]):
-    """A line split where it may break, with the line itself (`source`: its user spans go with it)."""
-
-    def __init__(self, pieces: Iterable[str], source: str) -> None:
-        super().__init__(pieces)
-        self.source = source
-
-
-def split_keep(text: str, sep: str) -> Pieces:
-    """Split after each separator, keeping it: "a; b; c" -> ["a; ", "b; ", "c"]."""
-    parts = text.split(sep)
-    return Pieces([p + sep for p in parts[:-1]] + [parts[-1]], text)
-
-
-def _breaks(text: str, marks: str = ",;+") -> Pieces:
-    """Split after each space, and inside long words after each of `marks`: every place a line may break."""
-    pieces: list[str] = []
-    for word in split_keep(text, " "):
-        pieces += _split_on(word, marks)
-    return Pieces(pieces, text)
-
-
-def _split_on(word: str, marks: str) -> list[str]:
-    out: list[str] = []
-    current = ""
-    for ch in word:
-        current += ch
-        if ch in marks:
-            out.append(current)
-            current = ""
-    return out + [current] if current else out
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +141,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
         measured = measurers.get(role)
         if measured is None:
             s = style(role)
-            measured = measurers[role] = _widths(s.size, s.family, s.bold, s.italic, math(role), script(role))
+            measured = measurers[role] = widths(s.size, s.family, s.bold, s.italic, math(role), script(role))
         return measured(text)
 
     def height(role: str, n_lines: int = 1) -> float:
@@ -275,7 +190,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
 
     def add_text(role: str, source: str, sep: str | None, x: float = pad, indent: float = 0, gap_after: float = 0,
                  finer: Sequence[str] = (), wrap_at: float | None = None) -> Text | None:
-        """`source`, a line as the words wrote it, broken after each `sep` (None: wherever it may, `_breaks`)."""
+        """`source`, a line as the words wrote it, broken after each `sep` (None: wherever it may, `break_points`)."""
         nonlocal y
         if not source:  # a line this figure does not have (a bias panel's vectors)
             return None
@@ -445,7 +360,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
 def _wrapper(wraps: Wraps | None, m: Metrics, style: Callable[[str], TextStyle], math: Callable[[str], bool],
              script: Callable[[str], float]) -> Callable[..., tuple[str, ...]]:
     """`wrap` at a layout's sizes: `wrapped(source, sep, role, width, indent, finer)` wraps `source` broken after
-    each `sep` (None: wherever it may, `_breaks`), each the first time it is asked for (in `wraps` if given)."""
+    each `sep` (None: wherever it may, `break_points`), each the first time it is asked for (in `wraps` if given)."""
     known = {} if wraps is None else wraps.setdefault((m.sizes, m.math, m.script_floor, m.main_script_floor,
                                                        m.main_roles), {})
 
@@ -454,23 +369,10 @@ def _wrapper(wraps: Wraps | None, m: Metrics, style: Callable[[str], TextStyle],
         key = (source, sep, role, width, indent, tuple(finer))
         lines = known.get(key)
         if lines is None:
-            pieces = _breaks(source) if sep is None else split_keep(source, sep)
+            pieces = break_points(source) if sep is None else split_keep(source, sep)
             lines = known[key] = wrap(pieces, role, width, indent, finer, style(role), math(role), script(role))
         return lines
     return wrapped
-
-
-def math_width(text: str, style: TextStyle, math: bool = False, script: float = 0) -> float:
-    """Advance width of a generated `text` in `style`, typeset (`math_text`) when `math`, its scripts at
-    `script` (0: `SCRIPT_SCALE` of the size)."""
-    if not math:
-        return measure(text, style)
-    return _typeset_width(text, style.size, style.family, style.bold, style.italic, script)
-
-
-@lru_cache(maxsize=8192)  # keyed by plain values: a style record hashes slowly
-def _typeset_width(text: str, size: float, family: str, bold: bool, italic: bool, script: float) -> float:
-    return runs_width(math_runs(text, ()), TextStyle(size, family, bold, italic), script)
 
 
 _CELL_NOUN = {"scores": "score", "logits": "logit", "bias": "bias"}  # what a kept cell's text is, for screen readers
