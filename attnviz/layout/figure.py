@@ -283,7 +283,12 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
     head_w = width("weights ", "softmax-weights")
     rows: list[tuple[SoftmaxRow, float, float, Text, list[Item]]] = []
     fractions: list[tuple[int, float, float]] = []  # rows drawn as fractions: made for real once the layout fits
-    for row in words.softmax_rows:
+    # Each row is at least a line of scores and a line of weights tall: a layout that the rows still to come
+    # would take past its limit stops before it wraps them (1e-3 below the bound: more than the sum's rounding).
+    least = 2 * row_pad_y + height("softmax-scores") + 5 + height("softmax-weights") + 2
+    for n, row in enumerate(words.softmax_rows):
+        if past(y + (len(words.softmax_rows) - n) * least - 1e-3):
+            return None
         top = y
         x = x0 + row_pad_x
         # A long scores line (or normalizer Z_i) continues under its values, as weights lines do.
@@ -307,8 +312,6 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
         bottom += row_pad_y
         rows.append((row, top, bottom, scores, weights))
         y = bottom + 2
-        if past(y):
-            return None
     for n, x, y_w in fractions if limit is not None else ():
         row, top, bottom, scores, _ = rows[n]
         made = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
