@@ -269,7 +269,7 @@ def scale_item(item: Item, k: float) -> Item:
         return Group(item.classes, item.attrs, tuple([scale_item(child, k) for child in item.children]), box)
     if isinstance(item, Text):
         return Text(item.role, item.x * k, item.y * k, item.lines, item.anchor, item.indent * k, item.rotate,
-                    item.user, item.style.size * k, item.math, item.script * k)
+                    item.user, (item.size or STYLES[item.role].size) * k, item.math, item.script * k)
     if isinstance(item, Rect):
         return Rect(item.role, item.x * k, item.y * k, item.w * k, item.h * k, item.rx * k, item.attrs)
     return Mark(item.role, item.x * k, item.y * k, item.size * k)

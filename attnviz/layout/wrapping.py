@@ -43,7 +43,7 @@ def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
 def _finer(pieces: Iterable[str], width: Callable[[str], float], room: float,
            separators: Sequence[str]) -> Iterator[str]:
     for piece in pieces:
-        if width(piece.rstrip()) <= room or not separators:
+        if not separators or width(piece.rstrip()) <= room:
             yield piece
             continue
         sep, rest = separators[0], separators[1:]
