@@ -107,7 +107,9 @@ def _make_record(cls: type[_T], frozen: bool, slots: bool) -> type[_T]:
         body["__slots__"] = tuple(spec.name for spec in record_fields)
     body["__record_fields__"] = tuple(record_fields)
     body["__dataclass_fields__"] = _AsDataclass()
-    generated = _methods(cls.__qualname__, record_fields, frozen)
+    # A frozen record with slots sets its fields through their slots (made with the class): its __init__ after.
+    direct = frozen and slots and "__init__" not in own
+    generated = _methods(cls.__qualname__, record_fields, frozen, init=not direct)
     for name, method in generated.items():
         if name not in own:  # a method the class writes itself wins, as with dataclasses
             body[name] = method
@@ -115,12 +117,29 @@ def _make_record(cls: type[_T], frozen: bool, slots: bool) -> type[_T]:
         body["__hash__"] = None  # mutable and compared by value: unhashable
     metaclass: Any = type(cls)
     made: type[_T] = metaclass(cls.__name__, cls.__bases__, body)
+    if direct:
+        slot_setters = {spec.name: vars(made)[spec.name].__set__ for spec in record_fields}
+        type.__setattr__(made, "__init__", _init(cls.__qualname__, record_fields, slot_setters))
     return made
 
 
-def _methods(qualname: str, record_fields: list[Field], frozen: bool) -> dict[str, Callable[..., Any]]:
-    """The record's methods. Only __init__ is compiled, as one lambda (its signature names the fields);
-    the rest are shared functions that read `__record_fields__`: defining a record costs one small compile."""
+def _methods(qualname: str, record_fields: list[Field], frozen: bool,
+             init: bool = True) -> dict[str, Callable[..., Any]]:
+    """The record's methods (`init`: its __init__ too). Only __init__ is compiled, as one lambda (its
+    signature names the fields); the rest are shared functions that read `__record_fields__`: defining a
+    record costs one small compile."""
+    methods: dict[str, Callable[..., Any]] = {"__repr__": _repr, "__eq__": _eq}
+    if init:
+        methods["__init__"] = _init(qualname, record_fields, None if frozen else {})
+    if frozen:
+        methods.update(__hash__=_hash, __setattr__=_no_setattr, __delattr__=_no_delattr)
+    return methods
+
+
+def _init(qualname: str, record_fields: list[Field], slot_setters: dict[str, Any] | None) -> Callable[..., None]:
+    """__init__ as one compiled lambda. `slot_setters`: each field's slot's `__set__` (a frozen record with
+    slots: the fastest way past its refusing __setattr__), {} for a mutable record (plain assignment), None
+    for a frozen record without slots (`object.__setattr__`)."""
     params: list[str] = []
     sets: list[str] = []
     env: dict[str, Any] = {"_MISSING": _MISSING, "_set": object.__setattr__}
@@ -135,15 +154,17 @@ def _methods(qualname: str, record_fields: list[Field], frozen: bool) -> dict[st
             params.append(f"{spec.name}=_default_{spec.name}")
         else:
             params.append(spec.name)
-        sets.append(f"_set(self, {spec.name!r}, {value})" if frozen else f"setattr(self, {spec.name!r}, {value})")
+        if slot_setters:
+            env[f"_set_{spec.name}"] = slot_setters[spec.name]
+            sets.append(f"_set_{spec.name}(self, {value})")
+        else:
+            sets.append(f"setattr(self, {spec.name!r}, {value})" if slot_setters == {} else
+                        f"_set(self, {spec.name!r}, {value})")
     # "(set, set, ...) and None": one expression that assigns every field and returns None
     body = f"({''.join(f'{s}, ' for s in sets)}) and None" if sets else "None"
-    init = eval(f"lambda {', '.join(['self', *params])}: {body}", env)  # noqa: S307 - field names only
+    init: Callable[..., None] = eval(f"lambda {', '.join(['self', *params])}: {body}", env)  # noqa: S307 - field names only
     init.__name__, init.__qualname__ = "__init__", f"{qualname}.__init__"
-    methods: dict[str, Callable[..., Any]] = {"__init__": init, "__repr__": _repr, "__eq__": _eq}
-    if frozen:
-        methods.update(__hash__=_hash, __setattr__=_no_setattr, __delattr__=_no_delattr)
-    return methods
+    return init
 
 
 class _AsDataclass:

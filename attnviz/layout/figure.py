@@ -9,97 +9,35 @@ from .items import (LEADING, STYLES, Group, Layout, Mark, Rect, Text, TextStyle,
 from functools import lru_cache
 
 from .fractions import stacked_weights
-from .math_text import SCRIPT_SCALE, math_runs, runs_width
+from .math_text import SCRIPT_SCALE
 from .metrics import ASCENT, DESCENT
+from .wrapping import Pieces, break_points, math_width, split_keep, widths, wrap
 from ..records import dataclass, replace
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Sequence
-    from typing import Any
+    from collections.abc import Callable, Sequence
+    from typing import Any, TypeAlias
 
     from ..words.figure_text import Cell, FigureText, OutputRow, SoftmaxRow
     from .frames import Frame
     from .items import Item
 
+    #: Lines wrapped by a figure's layouts, by their sizes, then by text, role, width, indent and separators:
+    #: what `lay_out` may reuse when it lays the same figure out again (`layout.framed`'s attempts).
+    Wraps: TypeAlias = dict[object, dict[tuple[object, ...], tuple[str, ...]]]
+
 
 # The items' names stay importable from here (panels, the mask map and tests read them here).
 __all__ = ["TextStyle", "STYLES", "LEADING", "Text", "Rect", "Mark", "Group", "Layout", "lay_out", "wrap", "measure",
            "right_edge", "split_keep", "text_height", "translate", "ASCENT", "DESCENT", "Metrics", "DOC_METRICS",
-           "math_width"]
+           "math_width", "Pieces"]
 
 
 PAD = 28  # canvas margin
 MIN_WRAP = 640  # captions wrap at the wider of this and the grid
 CELL_MIN_W, CELL_H, CELL_GAP, CELL_PAD = 68, 46, 4, 12
 HEADER_SLACK = 24  # column labels up to this much wider than the cells' content widen the cells
-
-
-def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
-         finer: Sequence[str] = (), style: TextStyle | None = None, math: bool = False,
-         script: float = 0) -> tuple[str, ...]:
-    """Greedy line breaking that keeps every character: "".join(result) == "".join(pieces).
-
-    A piece too wide for a line of its own is cut after each of its `finer` separators
-    (a long softmax term after "+"); a piece with none stays whole and the canvas grows.
-    """
-    s = STYLES[role] if style is None else style
-    lines: list[str] = []
-    current, current_width = "", 0.0
-    for piece in _finer(pieces, s, max_width - indent, finer, math, script):
-        room = max_width - (indent if lines else 0)
-        # Advance widths add up (no kerning), so the line's width is kept as a running sum.
-        piece_width = math_width(piece, s, math, script)
-        if current and current_width + math_width(piece.rstrip(), s, math, script) > room:
-            lines.append(current)
-            current, current_width = piece, piece_width
-        else:
-            current, current_width = current + piece, current_width + piece_width
-    lines.append(current)
-    return tuple(lines)
-
-
-def _finer(pieces: Iterable[str], style: TextStyle, room: float, separators: Sequence[str],
-           math: bool = False, script: float = 0) -> Iterator[str]:
-    for piece in pieces:
-        if math_width(piece.rstrip(), style, math, script) <= room or not separators:
-            yield piece
-            continue
-        sep, rest = separators[0], separators[1:]
-        yield from _finer(split_keep(piece, sep), style, room, rest, math, script)
-
-
-class Pieces(list[str]):
-    """A line split where it may break, with the line itself (`source`: its user spans go with it)."""
-
-    def __init__(self, pieces: Iterable[str], source: str) -> None:
-        super().__init__(pieces)
-        self.source = source
-
-
-def split_keep(text: str, sep: str) -> Pieces:
-    """Split after each separator, keeping it: "a; b; c" -> ["a; ", "b; ", "c"]."""
-    parts = text.split(sep)
-    return Pieces([p + sep for p in parts[:-1]] + [parts[-1]], text)
-
-
-def _breaks(text: str, marks: str = ",;+") -> Pieces:
-    """Split after each space, and inside long words after each of `marks`: every place a line may break."""
-    pieces: list[str] = []
-    for word in split_keep(text, " "):
-        pieces += _split_on(word, marks)
-    return Pieces(pieces, text)
-
-
-def _split_on(word: str, marks: str) -> list[str]:
-    out: list[str] = []
-    current = ""
-    for ch in word:
-        current += ch
-        if ch in marks:
-            out.append(current)
-            current = ""
-    return out + [current] if current else out
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,32 +76,74 @@ class Metrics:
 
 
 DOC_METRICS = Metrics()
+
+
+_UNMADE = Text("caption", 0, 0, ())
+
+
+def _unmade(*args: Any, **options: Any) -> Text:
+    """The text a layout that may stop makes for a fraction's parts: made for real once it is known to fit."""
+    return _UNMADE
+
+
+@lru_cache(maxsize=64)
+def _styles(sizes: tuple[tuple[str, float], ...]) -> dict[str, TextStyle]:
+    """Every role's style at `Metrics.sizes` (shared: read, never changed)."""
+    return {**STYLES, **{role: replace(STYLES[role], size=size) for role, size in sizes}}
+
+
 #: Roles that never hold notation: the user's title and subtitle, token labels, the badge.
 _PLAIN_ROLES = frozenset({"title", "panel-title", "subtitle", "header", "badge"})
 
 
 def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float | None = None,
-            title_role: str = "title", frame: Frame | None = None, metrics: Metrics = DOC_METRICS) -> Layout:
+            title_role: str = "title", frame: Frame | None = None, metrics: Metrics = DOC_METRICS,
+            wraps: Wraps | None = None) -> Layout:
     """Place a `content.FigureText`; returns a `Layout`.
 
     `min_cell_w`, `grid_top`: at least this cell width and first row's top, so composed panels line up.
     `frame`: where the figure lands (layout.frames; None or doc: the web figure); `metrics`: the sizes
-    and arrangement (`layout.framed` chooses them for a frame).
+    and arrangement (`layout.framed` chooses them for a frame); `wraps`: the lines already wrapped by
+    other layouts of the same figure (a frame's attempts), reused where the same text wraps the same way.
     """
-    m = metrics
+    layout = _place(words, min_cell_w, grid_top, title_role, metrics, None, wraps)
+    assert layout is not None, "no height to stop at"
+    return layout
+
+
+def lay_out_within(words: FigureText, height: float, title_role: str = "title", metrics: Metrics = DOC_METRICS,
+                   wraps: Wraps | None = None) -> Layout | None:
+    """`lay_out(words, title_role=title_role, metrics=metrics)`, or None as soon as it is certain to be taller
+    than `height` (its cells, made last, then never made): how a frame tries a choice (`layout.framed`)."""
+    return _place(words, None, None, title_role, metrics, height, wraps)
+
+
+def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, title_role: str, m: Metrics,
+           limit: float | None, wraps: Wraps | None) -> Layout | None:
+    """`lay_out`'s work; None once the layout is certain to be taller than `limit` (if given): its height only
+    grows as it is placed (the rows beside the grid going down, the grid's bottom fixed once it is placed)."""
+
+    def past(bottom: float) -> bool:  # a layout at least `bottom` + pad tall is past `limit` (layout.framed's _fits)
+        return limit is not None and bottom + pad > limit + 1e-6
+
     sizes = dict(m.sizes)
     items: list[Item] = []
     n_k = len(words.k_labels)
     pad, cell_pad, cell_gap, cell_h = m.pad, m.cell_pad, m.cell_gap, m.cell_h
 
-    styles = {**STYLES, **{role: replace(STYLES[role], size=size) for role, size in sizes.items()}}
-    style = styles.__getitem__
+    style = _styles(m.sizes).__getitem__
 
     def math(role: str) -> bool:
         return m.math and role not in _PLAIN_ROLES
 
+    measurers: dict[str, Callable[[str], float]] = {}  # each role's `math_width`, made once a layout
+
     def width(text: str, role: str) -> float:
-        return math_width(text, style(role), math(role), script(role))
+        measured = measurers.get(role)
+        if measured is None:
+            s = style(role)
+            measured = measurers[role] = widths(s.size, s.family, s.bold, s.italic, math(role), script(role))
+        return measured(text)
 
     def height(role: str, n_lines: int = 1) -> float:
         s = style(role).size
@@ -172,10 +152,17 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
     def text(role: str, x: float, y: float, lines: tuple[str, ...], **options: Any) -> Text:
         return Text(role, x, y, lines, size=sizes.get(role, 0), math=math(role), script=script(role), **options)
 
+    scripts: dict[str, float] = {}
+
     def script(role: str) -> float:
         """A typeset role's script size: smaller than its text, never under the frame's floor."""
-        floor = m.main_script_floor if role in m.main_roles else m.script_floor
-        return max(style(role).size * SCRIPT_SCALE, floor) if math(role) and floor else 0
+        found = scripts.get(role)
+        if found is None:
+            floor = m.main_script_floor if role in m.main_roles else m.script_floor
+            found = scripts[role] = max(style(role).size * SCRIPT_SCALE, floor) if math(role) and floor else 0
+        return found
+
+    wrapped = _wrapper(wraps, m, style, math, script)
 
     def centre(centre_y: float, role: str) -> float:
         """Baseline that centres a line of `role` text vertically on `centre_y`."""
@@ -202,15 +189,13 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
 
     y: float = pad
 
-    def add_text(role: str, pieces: Pieces, x: float = pad, indent: float = 0, gap_after: float = 0,
+    def add_text(role: str, source: str, sep: str | None, x: float = pad, indent: float = 0, gap_after: float = 0,
                  finer: Sequence[str] = (), wrap_at: float | None = None) -> Text | None:
-        """`pieces`: a line split where it may break ("".join(pieces) is the line as the words wrote it)."""
+        """`source`, a line as the words wrote it, broken after each `sep` (None: wherever it may, `break_points`)."""
         nonlocal y
-        source = pieces.source
-        if not "".join(pieces):  # a line this figure does not have (a bias panel's vectors)
+        if not source:  # a line this figure does not have (a bias panel's vectors)
             return None
-        lines = wrap(pieces, role, wrap_w if wrap_at is None else wrap_at, indent, finer, style(role), math(role),
-                     script(role))
+        lines = wrapped(source, sep, role, wrap_w if wrap_at is None else wrap_at, indent, finer)
         added = text(role, x, y + ASCENT * style(role).size, lines, indent=indent, user=user_spans(source))
         items.append(added)
         y += height(role, len(lines)) + gap_after
@@ -218,8 +203,8 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
 
     title_w = m.canvas_w - 2 * pad if m.beside else None
     if m.titled:  # (a slide with a title of its own: the figure's stays its <title>)
-        add_text(title_role, split_keep(words.title, " "), gap_after=8, wrap_at=title_w)
-    add_text("subtitle", split_keep(words.subtitle, " "), gap_after=14, wrap_at=title_w)
+        add_text(title_role, words.title, " ", gap_after=8, wrap_at=title_w)
+    add_text("subtitle", words.subtitle, " ", gap_after=14, wrap_at=title_w)
 
     if m.chrome:
         badge_h, badge_pad = 26, 12
@@ -230,20 +215,20 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
                  (words.badge,)),
         ), box=(pad, y, pad + badge_w, y + badge_h)))
         y += badge_h + 12
-        add_text("note", _breaks(words.note), gap_after=8)
+        add_text("note", words.note, None, gap_after=8)
 
     y_top = y
     vectors_wrap = right_w if m.beside else None
-    add_text("vectors", split_keep(words.q_line, "; "), x0, gap_after=4, finer=(",",), wrap_at=vectors_wrap)
-    add_text("vectors", split_keep(words.k_line, "; "), x0, gap_after=4 if words.more_vectors else m.section_gap,
+    add_text("vectors", words.q_line, "; ", x0, gap_after=4, finer=(",",), wrap_at=vectors_wrap)
+    add_text("vectors", words.k_line, "; ", x0, gap_after=4 if words.more_vectors else m.section_gap,
              finer=(",",), wrap_at=vectors_wrap)
     for n, line in enumerate(words.more_vectors, 1):
-        add_text("vectors", split_keep(line, "; "), x0, gap_after=m.section_gap if n == len(words.more_vectors) else 4,
+        add_text("vectors", line, "; ", x0, gap_after=m.section_gap if n == len(words.more_vectors) else 4,
                  finer=(",",), wrap_at=vectors_wrap)
     y_right = y
     if m.beside:
         y = y_top
-    add_text("caption", split_keep(words.grid_caption, " "), gap_after=10)
+    add_text("caption", words.grid_caption, " ", gap_after=10)
 
     # The grid: column headers, row headers, then the cells row by row (the seed's text order).
     k = style("header").size / STYLES["header"].size  # the header row grows with its labels
@@ -267,57 +252,79 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
         cy = y + i * (cell_h + cell_gap) + cell_h / 2
         role = "elision" if label == "⋮" else "header"  # rows left out of an elided figure
         items.append(text(role, x_cells - cell_pad, centre(cy, role), (label,), anchor="end", user=user_spans(label)))
-    for i, cells in enumerate(words.cells):
-        for j, cell in enumerate(cells):
-            aria = None if cell.gap else cell_label(cell, words.q_labels[i], words.k_labels[j],
-                                                    _CELL_NOUN[words.show], words.base)
-            items.append(_cell(cell, x_cells + j * (cell_w + cell_gap), y + i * (cell_h + cell_gap), cell_w, aria,
-                               cell_h, text, centre, m.masked_word))
+    cells_at, cells_top = len(items), y  # the cells go here, made once the layout is known to fit its limit
+
+    def add_cells() -> None:
+        made: list[Item] = []
+        for i, cells in enumerate(words.cells):
+            for j, cell in enumerate(cells):
+                aria = None if cell.gap else cell_label(cell, words.q_labels[i], words.k_labels[j],
+                                                        _CELL_NOUN[words.show], words.base)
+                made.append(_cell(cell, x_cells + j * (cell_w + cell_gap), cells_top + i * (cell_h + cell_gap),
+                                  cell_w, aria, cell_h, text, centre, m.masked_word))
+        items[cells_at:cells_at] = made
+
     y += len(words.cells) * (cell_h + cell_gap) - cell_gap + 28 + m.below
     y_left = y
     if m.beside:
         wrap_w, y = right_w, y_right
+        if past(y_left - 28):  # (its height: the lower of the grid's bottom and what is beside it)
+            return None
     if words.view == "scores":  # a score table: no captions
+        bottom = max(y_left, y_right + 28) if m.beside else y
+        if past(bottom - 28):
+            return None
+        add_cells()
         items[first_row:first_row] = _row_bands(words, pad, grid[1], x_cells + n_k * (cell_w + cell_gap) - cell_gap,
                                                 cell_h, cell_gap)
         right = max(right_edge(item) for item in items)
-        bottom = max(y_left, y_right + 28) if m.beside else y
         return Layout(width=max(right + pad, wrap_w + 2 * pad), height=bottom - 28 + pad, title=words.title,
                       desc=words.subtitle, items=items, grid=grid)
 
     # Softmax panel: one group per row, highlighted rows get a tinted band and a bar.
-    add_text("softmax-heading", split_keep(words.softmax_heading, " "), x0, gap_after=8)
+    add_text("softmax-heading", words.softmax_heading, " ", x0, gap_after=8)
     row_pad_x, row_pad_y = 12, m.row_pad
     head_w = width("weights ", "softmax-weights")
     rows: list[tuple[SoftmaxRow, float, float, Text, list[Item]]] = []
-    for row in words.softmax_rows:
+    fractions: list[tuple[int, float, float]] = []  # rows drawn as fractions: made for real once the layout fits
+    # Each row is at least a line of scores and a line of weights tall: a layout that the rows still to come
+    # would take past its limit stops before it wraps them (1e-3 below the bound: more than the sum's rounding).
+    least = 2 * row_pad_y + height("softmax-scores") + 5 + height("softmax-weights") + 2
+    for n, row in enumerate(words.softmax_rows):
+        if past(y + (len(words.softmax_rows) - n) * least - 1e-3):
+            return None
         top = y
         x = x0 + row_pad_x
         # A long scores line (or normalizer Z_i) continues under its values, as weights lines do.
         hang = min(width(row.scores.partition(": ")[0] + ": ", "softmax-scores"), wrap_w / 3)
         scores = text("softmax-scores", x, top + row_pad_y + ASCENT * style("softmax-scores").size,
-                      wrap(_breaks(row.scores, ",;+"), "softmax-scores", wrap_w - 2 * row_pad_x, hang,
-                           style=style("softmax-scores"), math=math("softmax-scores"), script=script("softmax-scores")),
+                      wrapped(row.scores, None, "softmax-scores", wrap_w - 2 * row_pad_x, hang),
                       indent=hang, user=user_spans(row.scores))
         y_w = top + row_pad_y + height("softmax-scores", len(scores.lines)) + 5
         stacked = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
-                                  style("softmax-weights"), text, width) if m.stacked else None
+                                  style("softmax-weights"), text if limit is None else _unmade,
+                                  width) if m.stacked else None
         if stacked is not None:  # each weight a stacked fraction (a slide's choice, where it fits)
             weights, bottom = stacked
+            fractions.append((len(rows), x, y_w))
         else:
             one = text("softmax-weights", x, y_w + ASCENT * style("softmax-weights").size,
-                       wrap(split_keep(row.weights, ", "), "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
-                            finer=("+",), style=style("softmax-weights"), math=math("softmax-weights"),
-                            script=script("softmax-weights")),
+                       wrapped(row.weights, ", ", "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
+                               ("+",)),
                        indent=head_w)
             weights, bottom = [one], y_w + height("softmax-weights", len(one.lines))
         bottom += row_pad_y
         rows.append((row, top, bottom, scores, weights))
         y = bottom + 2
+    for n, x, y_w in fractions if limit is not None else ():
+        row, top, bottom, scores, _ = rows[n]
+        made = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
+                               style("softmax-weights"), text, width)
+        assert made is not None  # (as it was when measured)
+        rows[n] = (row, top, bottom, scores, made[0])
     # Every band, and the rule below, as wide as the widest line (a term too long to break widens them all).
     # (Beside the grid: as wide as the widest line, so a figure that needs less than its slide draws larger.)
-    panel_w = max([0 if m.beside else wrap_w] + [right_edge(t) + row_pad_x - x0 for r in rows
-                                                  for t in (r[3], *r[4])])
+    panel_w = max([0 if m.beside else wrap_w] + [right_edge(t) + row_pad_x - x0 for r in rows for t in (r[3], *r[4])])
     for row, top, bottom, scores, weights in rows:
         children: tuple[Item, ...] = (Rect("softmax-band", x0, top, panel_w, bottom - top, rx=6),
                                       Rect("softmax-bar", x0, top, 4, bottom - top)) if row.computed else ()
@@ -331,13 +338,12 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
 
     if words.output_rows:  # the outputs panel: O_i as the weighted sum of the value vectors
         y += 14
-        add_text("outputs-heading", split_keep(words.outputs_heading, " "), x0, gap_after=8)
+        add_text("outputs-heading", words.outputs_heading, " ", x0, gap_after=8)
         outputs: list[tuple[OutputRow, float, float, Text]] = []
         for output in words.output_rows:
             top = y
             placed = text("output", x0 + row_pad_x, top + 3 + ASCENT * style("output").size,
-                          wrap(split_keep(output.text, " "), "output", wrap_w - 2 * row_pad_x, indent=24,
-                               style=style("output"), math=math("output"), script=script("output")), indent=24)
+                          wrapped(output.text, " ", "output", wrap_w - 2 * row_pad_x, 24), indent=24)
             y = top + 3 + height("output", len(placed.lines)) + 3
             outputs.append((output, top, y, placed))
         panel_w = max([panel_w] + [right_edge(o[3]) + row_pad_x - x0 for o in outputs])
@@ -348,25 +354,32 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
         y += 14
         items.append(Rect("rule", x0, y, panel_w, 1))
         y += 12
-        add_text("footer", split_keep(words.footer, " "), x0)
+        add_text("footer", words.footer, " ", x0)
     y = max(y, y_left - 28) if m.beside else y
-
+    if past(y):
+        return None
+    add_cells()
     right = max(right_edge(item) for item in items)
     width_ = max(right + pad, wrap_w + 2 * pad) if not m.beside else right + pad
     return Layout(width=width_, height=y + pad, title=words.title, desc=words.subtitle, items=items, grid=grid)
 
 
-def math_width(text: str, style: TextStyle, math: bool = False, script: float = 0) -> float:
-    """Advance width of a generated `text` in `style`, typeset (`math_text`) when `math`, its scripts at
-    `script` (0: `SCRIPT_SCALE` of the size)."""
-    if not math:
-        return measure(text, style)
-    return _typeset_width(text, style.size, style.family, style.bold, style.italic, script)
+def _wrapper(wraps: Wraps | None, m: Metrics, style: Callable[[str], TextStyle], math: Callable[[str], bool],
+             script: Callable[[str], float]) -> Callable[..., tuple[str, ...]]:
+    """`wrap` at a layout's sizes: `wrapped(source, sep, role, width, indent, finer)` wraps `source` broken after
+    each `sep` (None: wherever it may, `break_points`), each the first time it is asked for (in `wraps` if given)."""
+    known = {} if wraps is None else wraps.setdefault((m.sizes, m.math, m.script_floor, m.main_script_floor,
+                                                       m.main_roles), {})
 
-
-@lru_cache(maxsize=8192)  # keyed by plain values: a style record hashes slowly
-def _typeset_width(text: str, size: float, family: str, bold: bool, italic: bool, script: float) -> float:
-    return runs_width(math_runs(text, ()), TextStyle(size, family, bold, italic), script)
+    def wrapped(source: str, sep: str | None, role: str, width: float, indent: float = 0,
+                finer: Sequence[str] = ()) -> tuple[str, ...]:
+        key = (source, sep, role, width, indent, tuple(finer))
+        lines = known.get(key)
+        if lines is None:
+            pieces = break_points(source) if sep is None else split_keep(source, sep)
+            lines = known[key] = wrap(pieces, role, width, indent, finer, style(role), math(role), script(role))
+        return lines
+    return wrapped
 
 
 _CELL_NOUN = {"scores": "score", "logits": "logit", "bias": "bias"}  # what a kept cell's text is, for screen readers

@@ -33,9 +33,9 @@ from __future__ import annotations
 
 from ..numbers.exact import InputError
 from ..records import replace
-from ..words.figure_text import with_normalizers
+from ..words.figure_text import shown_positions, with_normalizers
 from ..words.short_labels import with_short_labels
-from .figure import Metrics, lay_out
+from .figure import Metrics, lay_out, lay_out_within
 from .frames import MAIN_ROLES, SLIDE_PX, fit_to_frame, text_floor_misses
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
     from ..engine.attention import Attention
     from ..words.figure_text import FigureText
+    from .figure import Wraps
     from .frames import Frame
     from .items import Layout
 
@@ -146,7 +147,16 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
                                                             "elision-3")
     if metrics.stacked and words.view != "scores":
         choices.append("stacked fractions for the named weights, in rows where they fit")
-    layout = None if plan[0] == "elision" else lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
+    wraps: Wraps = {}  # the attempts wrap much the same text: each line wrapped once
+
+    def attempt() -> Layout | None:
+        """The figure laid out with this choice, or None as soon as it is certain to be taller than the slide:
+        the choice is made and said all the same, and the next one tried, without laying out what cannot fit."""
+        if height is None:
+            return lay_out(words, title_role=title_role, frame=frame, metrics=metrics, wraps=wraps)
+        return lay_out_within(words, height, title_role, metrics, wraps)
+
+    layout = None if plan[0] == "elision" else attempt()
     done: set[str] = set()
     for choice in plan:
         if layout is not None and _fits(layout, frame, width, height):
@@ -174,7 +184,7 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
             said = "captions as wide as the column at its 7 pt floor"
         else:  # the first 4 and last 2 rows and keys, as --elide draws them; then the first 2 and the last
             first, last = ELIDED[choice]
-            changed = elided(first, last) if elided is not None else None
+            changed = elided(first, last) if elided is not None and not _whole(words, first, last) else None
             if changed is not None and (not changed.elided or changed.elided == words.elided):
                 changed = None  # short enough to draw whole, or no shorter than it is
             if changed is not None and words.softmax == "normalizer" and attention is not None:
@@ -187,9 +197,9 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
         done.add(choice)
         words = changed
         choices.append(said)
-        layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
+        layout = attempt()
     if layout is None:
-        layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics)
+        layout = lay_out(words, title_role=title_role, frame=frame, metrics=metrics, wraps=wraps)
     if not _fits(layout, frame, width, height):
         raise InputError(_refusal(layout, frame, width, height, words.view), "frame")
     placed = fit_to_frame(layout, frame)  # a slide's exact aspect; a figure smaller than the canvas draws larger
@@ -206,6 +216,13 @@ def _grid_too_big(words: FigureText, metrics: Metrics, width: float, height: flo
     tallest = height if height is not None else width * PAGE_IN / 3.3  # (no column is narrower than 3.3 in)
     return (columns * (metrics.cell_min_w + metrics.cell_gap) > width
             or rows * (metrics.cell_h + metrics.cell_gap) > tallest)
+
+
+def _whole(words: FigureText, first: int, last: int) -> bool:
+    """Whether eliding the figure to its `first` and `last` rows and keys would draw it whole (it is that short:
+    `shown_positions`), so the elision need not be written to be found no shorter."""
+    return not words.elided and all(len(shown_positions(n, (), first, last)) == n
+                                    for n in (len(words.q_labels), len(words.k_labels)))
 
 
 def _fits(layout: Layout, frame: Frame, width: float, height: float | None) -> bool:

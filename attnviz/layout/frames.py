@@ -10,8 +10,14 @@ from __future__ import annotations
 
 from ..numbers.exact import InputError
 from ..records import dataclass, replace
-from .items import Layout, Text, translate
+from .items import Group, Layout, Text, translate
 from .math_text import SCRIPT_SCALE
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from .items import Item
 
 __all__ = ["Frame", "FRAMES", "FRAME_NAMES", "DECK_FRAMES",
            "get_frame", "SLIDE_PX", "PT_PER_IN", "MAIN_ROLES", "text_floor_misses",
@@ -110,17 +116,28 @@ def text_floor_misses(layout: Layout, frame: Frame) -> list[tuple[str, str, floa
     """(role, text, size, floor) of every text in `layout` under `frame`'s floor, in layout units at the
     layout's width (a slide frame's viewBox fills the slide; a column's fills the column's width). Empty
     for the doc frame. What the layouts check before they settle, and what the tests measure."""
-    misses = []
-    for item in layout.walk():
-        if isinstance(item, Text):
-            floor, size = frame.min_size(layout.width, main=item.role in MAIN_ROLES), item.style.size
-            if size < floor - 1e-9:
-                misses.append((item.role, item.text, size, floor))
-            if item.math and any(kind in ("sup", "sub") for runs in item.line_runs() for _, kind in runs):
-                size = item.script or size * SCRIPT_SCALE  # its scripts, its smallest text, are held to it too
+    misses: list[tuple[str, str, float, float]] = []
+    floors = {False: frame.min_size(layout.width), True: frame.min_size(layout.width, main=True)}  # (once a figure)
+
+    def visit(items: Iterable[Item]) -> None:
+        for item in items:
+            if isinstance(item, Group):
+                visit(item.children)
+            elif isinstance(item, Text):
+                floor, size = floors[item.role in MAIN_ROLES], item.style.size
                 if size < floor - 1e-9:
                     misses.append((item.role, item.text, size, floor))
+                if item.math:
+                    script = item.script or size * SCRIPT_SCALE  # its scripts, its smallest text, are held to it too
+                    if script < floor - 1e-9 and _has_scripts(item):
+                        misses.append((item.role, item.text, script, floor))
+
+    visit(layout.items)
     return misses
+
+
+def _has_scripts(text: Text) -> bool:
+    return any(kind in ("sup", "sub") for runs in text.line_runs() for _, kind in runs)
 
 
 def fit_to_frame(layout: Layout, frame: Frame) -> Layout:

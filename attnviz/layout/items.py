@@ -97,13 +97,7 @@ class Text:
         """Each drawn line as runs (text, kind): kind "" plain, "user" a user's text, "sup" or "sub" a
         raised or lowered script (`math_text`). A text that is not math is one plain run a line (user
         spans kept)."""
-        runs: list[tuple[Run, ...]] = []
-        offset = 0
-        for line in self.lines:
-            spans = spans_within(self.user, offset, offset + len(line))
-            runs.append(math_runs(line, spans) if self.math else plain_runs(line, spans))
-            offset += len(line)
-        return runs
+        return list(_line_runs(self.lines, self.user, self.math))
 
     @property
     def text(self) -> str:
@@ -112,19 +106,39 @@ class Text:
 
     def line_boxes(self) -> list[tuple[float, float, float, float]]:
         """(x0, y0, x1, y1) of each drawn line."""
-        s = self.style
-        boxes: list[tuple[float, float, float, float]] = []
-        runs = self.line_runs() if self.math else None
-        for n, line in enumerate(self.lines):
-            width = runs_width(strip_runs(runs[n]), s, self.script) if runs is not None else measure(line.rstrip(), s)
-            x = self.x + (self.indent if n else 0)
-            x0 = x if self.anchor == "start" else x - width / 2 if self.anchor == "middle" else x - width  # "end"
-            base = self.y + n * s.size * LEADING
-            boxes.append((x0, base - ASCENT * s.size, x0 + width, base + DESCENT * s.size))
-        if self.rotate == -90:  # (x + u, y + v) is drawn at (x + v, y - u)
-            return [(self.x + (b[1] - self.y), self.y - (b[2] - self.x), self.x + (b[3] - self.y),
-                     self.y - (b[0] - self.x)) for b in boxes]
-        return boxes
+        return list(_line_boxes(self.role, self.size, self.x, self.y, self.lines, self.anchor, self.indent,
+                                self.rotate, self.user, self.math, self.script))
+
+
+# A text's runs and boxes follow from its fields alone (it is frozen): the layout asks for them as it measures
+# (`right_edge`), the frame check and every backend again; keyed by the fields, each is worked out once.
+@lru_cache(maxsize=4096)
+def _line_runs(lines: tuple[str, ...], user: tuple[tuple[int, int], ...], math: bool) -> tuple[tuple[Run, ...], ...]:
+    runs: list[tuple[Run, ...]] = []
+    offset = 0
+    for line in lines:
+        spans = spans_within(user, offset, offset + len(line))
+        runs.append(math_runs(line, spans) if math else plain_runs(line, spans))
+        offset += len(line)
+    return tuple(runs)
+
+
+@lru_cache(maxsize=4096)
+def _line_boxes(role: str, size: float, x: float, y: float, lines: tuple[str, ...], anchor: str, indent: float,
+                rotate: int, user: tuple[tuple[int, int], ...], math: bool,
+                script: float) -> tuple[tuple[float, float, float, float], ...]:
+    s = _sized(role, size) if size else STYLES[role]
+    boxes: list[tuple[float, float, float, float]] = []
+    runs = _line_runs(lines, user, math) if math else None
+    for n, line in enumerate(lines):
+        width = runs_width(strip_runs(runs[n]), s, script) if runs is not None else measure(line.rstrip(), s)
+        x_n = x + (indent if n else 0)
+        x0 = x_n if anchor == "start" else x_n - width / 2 if anchor == "middle" else x_n - width  # "end"
+        base = y + n * s.size * LEADING
+        boxes.append((x0, base - ASCENT * s.size, x0 + width, base + DESCENT * s.size))
+    if rotate == -90:  # (x + u, y + v) is drawn at (x + v, y - u)
+        return tuple((x + (b[1] - y), y - (b[2] - x), x + (b[3] - y), y - (b[0] - x)) for b in boxes)
+    return tuple(boxes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,23 +250,29 @@ def right_edge(item: Item) -> float:
 
 def translate(item: Item, dx: float, dy: float) -> Item:
     """`item` moved by (dx, dy), groups with everything in them: how panels are placed."""
+    # Made directly, not by `replace` (a figure fitted to its slide moves every item it has).
+    if isinstance(item, Text):
+        return Text(item.role, item.x + dx, item.y + dy, item.lines, item.anchor, item.indent, item.rotate, item.user,
+                    item.size, item.math, item.script)
     if isinstance(item, Group):
         box = item.box and (item.box[0] + dx, item.box[1] + dy, item.box[2] + dx, item.box[3] + dy)
-        return replace(item, children=tuple(translate(child, dx, dy) for child in item.children), box=box)
-    return replace(item, x=item.x + dx, y=item.y + dy)
+        return Group(item.classes, item.attrs, tuple([translate(child, dx, dy) for child in item.children]), box)
+    if isinstance(item, Rect):
+        return Rect(item.role, item.x + dx, item.y + dy, item.w, item.h, item.rx, item.attrs)
+    return Mark(item.role, item.x + dx, item.y + dy, item.size)
 
 
 def scale_item(item: Item, k: float) -> Item:
     """`item` with every length multiplied by `k` (positions, sizes, text sizes, boxes), about (0, 0)."""
     if isinstance(item, Group):
         box = item.box and (item.box[0] * k, item.box[1] * k, item.box[2] * k, item.box[3] * k)
-        return replace(item, children=tuple(scale_item(child, k) for child in item.children), box=box)
+        return Group(item.classes, item.attrs, tuple([scale_item(child, k) for child in item.children]), box)
     if isinstance(item, Text):
-        return replace(item, x=item.x * k, y=item.y * k, indent=item.indent * k, size=item.style.size * k,
-                       script=item.script * k)
+        return Text(item.role, item.x * k, item.y * k, item.lines, item.anchor, item.indent * k, item.rotate,
+                    item.user, (item.size or STYLES[item.role].size) * k, item.math, item.script * k)
     if isinstance(item, Rect):
-        return replace(item, x=item.x * k, y=item.y * k, w=item.w * k, h=item.h * k, rx=item.rx * k)
-    return replace(item, x=item.x * k, y=item.y * k, size=item.size * k)
+        return Rect(item.role, item.x * k, item.y * k, item.w * k, item.h * k, item.rx * k, item.attrs)
+    return Mark(item.role, item.x * k, item.y * k, item.size * k)
 
 
 def scaled(layout: Layout, k: float) -> Layout:

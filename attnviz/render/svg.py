@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from ..layout.items import Group, Layout, Mark, Rect, Text
+    from ..layout.math_text import Run
     from .painter import Paint
     from .themes import Theme
 
@@ -80,6 +81,7 @@ class SvgPainter:
         # role: its presentation attributes, made once (a 64x64 grid has 4,096 cell rects)
         self._paint: dict[str, dict[str, str]] = {}
         self._texts: dict[tuple[object, ...], str] = {}  # (what, role): attribute text written once
+        self._text_heads: dict[tuple[str, float], tuple[str, str, str]] = {}  # (role, size): class, font, weight
 
     def _written(self, key: tuple[object, ...], make: Callable[[], str]) -> str:
         """Attribute text that is the same for every element of a role, made once."""
@@ -146,18 +148,23 @@ class SvgPainter:
 
     def text(self, text: Text, colour: str) -> None:
         """`<text>`, with a `<tspan>` a line when it has several."""
-        style, role = text.style, text.role
-        head = self._written(("text-class", role), lambda: _attributes({"class": f"attnviz-{role}-text"}))
-        # The role's colour and font, the same on every text of the role: written once.
-        font = self._written(("text-font", role, text.size), lambda: _attributes(
-            {"fill": self.palette[colour], "font-family": FONT_FAMILIES[style.family],
-             "font-size": fmt(style.size)}))
-        weight = self._written(("text-weight", role), lambda: _attributes(
-            {**({"font-weight": "bold"} if style.bold else {}), **({"font-style": "italic"} if style.italic else {})}))
+        role = text.role
+        # The role's class, colour and font, the same on every text of the role at its size: written once.
+        known = self._text_heads.get((role, text.size))
+        if known is None:
+            style = text.style
+            known = self._text_heads[(role, text.size)] = (
+                _attributes({"class": f"attnviz-{role}-text"}),
+                _attributes({"fill": self.palette[colour], "font-family": FONT_FAMILIES[style.family],
+                             "font-size": fmt(style.size)}),
+                _attributes({**({"font-weight": "bold"} if style.bold else {}),
+                             **({"font-style": "italic"} if style.italic else {})}))
+        head, font, weight = known
+        runs = text.line_runs() if text.math else None
         # A centred or right-aligned text with scripts starts where the layout measured it: some renderers
         # (CairoSVG) would anchor each of its runs on its own.
-        starts = ([box[0] for box in text.line_boxes()] if text.math and text.anchor != "start" and not text.rotate
-                  and any(kind in _SHIFTS for runs in text.line_runs() for _, kind in runs) else None)
+        starts = ([box[0] for box in text.line_boxes()] if runs is not None and text.anchor != "start"
+                  and not text.rotate and any(kind in _SHIFTS for line in runs for _, kind in line) else None)
         written = f'{head} x="{fmt(starts[0] if starts else text.x)}" y="{fmt(text.y)}"{font}'
         if text.anchor != "start" and starts is None:
             written += f' text-anchor="{text.anchor}"'
@@ -168,13 +175,13 @@ class SvgPainter:
         if _collapsible(line):  # a wrapped line's trailing space joins it to the next
             # Without this, SVG would drop a label's leading space and squeeze "a  b" to "a b".
             written += ' xml:space="preserve"'
-        if text.math:  # typeset notation: each line's runs, scripts raised or lowered (`math_text`)
-            self.parts.append(f"<text{written}>{_typeset(text, starts)}</text>")
+        if runs is not None:  # typeset notation: each line's runs, scripts raised or lowered (`math_text`)
+            self.parts.append(f"<text{written}>{_typeset(text, runs, starts)}</text>")
             return
         if len(text.lines) == 1:
             self.parts.append(f"<text{written}>{escape_text(text.lines[0])}</text>")
             return
-        line_height = style.size * LEADING
+        line_height = text.style.size * LEADING
         tspans = "".join(
             leaf("tspan", {"x": fmt(text.x + (text.indent if n else 0)), "y": fmt(text.y + n * line_height)}, line)
             for n, line in enumerate(text.lines))
@@ -184,15 +191,17 @@ class SvgPainter:
 _SHIFTS = {"sup": -SUP_RISE, "sub": SUB_DROP}  # a script's baseline shift, in em of its line (y down)
 
 
-def _typeset(text: Text, starts: list[float] | None = None) -> str:
-    """A math text's content: a `<tspan>` a run, a script smaller and shifted (`dy`), the run after it
-    shifted back; each line after the first starts at its own x and y (`starts`: each line's left edge,
-    for a text drawn without text-anchor). Every run is escaped as text."""
+def _typeset(text: Text, lines: list[tuple[Run, ...]], starts: list[float] | None = None) -> str:
+    """A math text's content (`lines`: its `line_runs()`): a `<tspan>` a run, a script smaller and shifted
+    (`dy`), the run after it shifted back; each line after the first starts at its own x and y (`starts`:
+    each line's left edge, for a text drawn without text-anchor). Every run is escaped as text."""
+    if len(lines) == 1 and not any(kind in _SHIFTS for _, kind in lines[0]):  # one line, no script: no tspan
+        return "".join([escape_text(run) for run, _ in lines[0]])
     size = text.style.size
     script = fmt(text.script or size * SCRIPT_SCALE)
     shifts = {kind: shift * size for kind, shift in _SHIFTS.items()}
     parts: list[str] = []
-    for n, runs in enumerate(text.line_runs()):
+    for n, runs in enumerate(lines):
         shift = 0.0  # where the previous run left the baseline
         for m, (run, kind) in enumerate(runs):
             attributes: dict[str, str] = {}

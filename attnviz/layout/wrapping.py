@@ -1,0 +1,114 @@
+"""Lines broken to a width: the pieces a line may break between, and the greedy wrap that keeps every
+character, measured in a style (typeset, in a frame that typesets notation: `math_text`)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .items import STYLES, TextStyle, measure
+from .math_text import math_runs, runs_width
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Sequence
+
+__all__ = ["wrap", "widths", "Pieces", "split_keep", "break_points", "math_width"]
+
+
+def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
+         finer: Sequence[str] = (), style: TextStyle | None = None, math: bool = False,
+         script: float = 0) -> tuple[str, ...]:
+    """Greedy line breaking that keeps every character: "".join(result) == "".join(pieces).
+
+    A piece too wide for a line of its own is cut after each of its `finer` separators
+    (a long softmax term after "+"); a piece with none stays whole and the canvas grows.
+    """
+    s = STYLES[role] if style is None else style
+    width = widths(s.size, s.family, s.bold, s.italic, math, script)
+    lines: list[str] = []
+    current, current_width = "", 0.0
+    for piece in _finer(pieces, width, max_width - indent, finer):
+        room = max_width - (indent if lines else 0)
+        # Advance widths add up (no kerning), so the line's width is kept as a running sum.
+        piece_width = width(piece)
+        if current and current_width + width(piece.rstrip()) > room:
+            lines.append(current)
+            current, current_width = piece, piece_width
+        else:
+            current, current_width = current + piece, current_width + piece_width
+    lines.append(current)
+    return tuple(lines)
+
+
+def _finer(pieces: Iterable[str], width: Callable[[str], float], room: float,
+           separators: Sequence[str]) -> Iterator[str]:
+    for piece in pieces:
+        if not separators or width(piece.rstrip()) <= room:
+            yield piece
+            continue
+        sep, rest = separators[0], separators[1:]
+        yield from _finer(split_keep(piece, sep), width, room, rest)
+
+
+@lru_cache(maxsize=64)
+def widths(size: float, family: str, bold: bool, italic: bool, math: bool, script: float) -> Callable[[str], float]:
+    """`math_width` in one style, each text measured once: a line is wrapped piece by piece, each piece
+    measured as it is and without its trailing space, and a figure wraps the same pieces again as it
+    tries its frame's choices."""
+    style = TextStyle(size, family, bold, italic)
+    known: dict[str, float] = {}
+
+    def width(text: str) -> float:
+        found = known.get(text)
+        if found is None:
+            if len(known) >= 4096:  # a bounded memory, as the width caches below it
+                known.clear()
+            found = known[text] = math_width(text, style, math, script)
+        return found
+    return width
+
+
+class Pieces(list[str]):
+    """A line split where it may break, with the line itself (`source`: its user spans go with it)."""
+
+    def __init__(self, pieces: Iterable[str], source: str) -> None:
+        super().__init__(pieces)
+        self.source = source
+
+
+def split_keep(text: str, sep: str) -> Pieces:
+    """Split after each separator, keeping it: "a; b; c" -> ["a; ", "b; ", "c"]."""
+    parts = text.split(sep)
+    return Pieces([p + sep for p in parts[:-1]] + [parts[-1]], text)
+
+
+def break_points(text: str, marks: str = ",;+") -> Pieces:
+    """Split after each space, and inside long words after each of `marks`: every place a line may break."""
+    pieces: list[str] = []
+    for word in split_keep(text, " "):
+        pieces += _split_on(word, marks)
+    return Pieces(pieces, text)
+
+
+def _split_on(word: str, marks: str) -> list[str]:
+    out: list[str] = []
+    current = ""
+    for ch in word:
+        current += ch
+        if ch in marks:
+            out.append(current)
+            current = ""
+    return out + [current] if current else out
+
+
+def math_width(text: str, style: TextStyle, math: bool = False, script: float = 0) -> float:
+    """Advance width of a generated `text` in `style`, typeset (`math_text`) when `math`, its scripts at
+    `script` (0: `SCRIPT_SCALE` of the size)."""
+    if not math:
+        return measure(text, style)
+    return _typeset_width(text, style.size, style.family, style.bold, style.italic, script)
+
+
+@lru_cache(maxsize=8192)  # keyed by plain values: a style record hashes slowly
+def _typeset_width(text: str, size: float, family: str, bold: bool, italic: bool, script: float) -> float:
+    return runs_width(math_runs(text, ()), TextStyle(size, family, bold, italic), script)
