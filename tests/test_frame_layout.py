@@ -311,3 +311,15 @@ def test_a_user_s_labels_stay_untypeset_in_rewritten_captions():
     assert any(choice.startswith("normalizer captions") for choice in layout.choices)
     scores = [t for t in layout.walk() if isinstance(t, Text) and t.role == "softmax-scores"]
     assert [t.line_runs()[0][1] for t in scores] == [(label, "user") for label in labels]
+
+
+def test_heads_in_a_slide_typeset_their_shared_line():
+    """The line said for all heads ("score S_ij=Qi·Kj with causal mask") is notation: S, then ij lowered."""
+    from attnviz.layout.items import Text
+
+    layout = attnviz.figure(q_heads=[[[1, 0], [0, 1]]] * 2, k_heads=[[[1, 1], [0, 1]]], frame="slide").layout()
+    (shared,) = [t for t in layout.walk() if isinstance(t, Text) and t.role == "subtitle"]
+    runs = [run for line in shared.line_runs() for run in line]
+    assert ("ij", "sub") in runs and shared.script >= shared.style.size
+    doc = attnviz.figure(q_heads=[[[1, 0], [0, 1]]] * 2, k_heads=[[[1, 1], [0, 1]]]).layout()
+    assert not any(isinstance(t, Text) and t.math for t in doc.walk())  # the doc frame keeps its text

@@ -184,7 +184,12 @@ def _arranged(drawn: Sequence[tuple[list[Item], float, float]], panels: Sequence
     for role, text in (("title", title or ""), ("subtitle", note)):
         if text:
             lines = wrap(split_keep(text, " "), role, max(total_w, wrap_at))
-            items.append(Text(role, MARGIN, y + ASCENT * STYLES[role].size, lines))
+            # the line said for all is attnviz's notation (S_ij = Qi·Kj), typeset; its scripts at its size, so
+            # they are never under the floor its line meets
+            typeset = role == "subtitle"
+            items.append(Text(role, MARGIN, y + ASCENT * STYLES[role].size, lines, math=typeset,
+                              script=STYLES[role].size if typeset else 0,
+                              user=user_spans(text) if typeset else ()))
             y += text_height(role, len(lines)) + (8 if role == "title" else 14)
     for row in rows:
         x: float = MARGIN
