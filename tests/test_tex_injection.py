@@ -74,9 +74,12 @@ def test_hostile_labels_and_titles_are_typeset_as_text_in_beamer(tmp_path, shell
     read, wrote = _files_touched(fls, tmp_path, "deck")
     assert not read and not wrote, (read, wrote)
     assert not (tmp_path / "pwned").exists() and not (tmp_path / "leak.txt").exists()
-    text = _text(tmp_path / "deck.pdf")
+    text = _text(tmp_path / "deck.pdf").replace("\\", "")
+    # The grid's headers shorten a long label to its first characters and … (`words.short_labels`; whole in
+    # the notes and the description): what is drawn is the label's text, literally. The title is drawn whole.
     for label in HOSTILE[:3]:
-        assert _visible(label).replace("\\", "") in text.replace("\\", ""), label
+        assert _visible(label[:8]).replace("\\", "") in text, label
+    assert _visible(HOSTILE[8]).replace("\\", "") in text
 
 
 def test_hostile_document_text_in_beamer_and_tikz(tmp_path):
@@ -100,9 +103,12 @@ def test_hostile_document_text_in_beamer_and_tikz(tmp_path):
         read.discard("./pictures.tex")
         read = {p for p in read if not p.endswith("pictures.tex")}
         assert not read and not wrote, (job, read, wrote)
-    text = _text(tmp_path / "deck.pdf")
+    text = _text(tmp_path / "deck.pdf").replace("\\", "")
+    # The grid's headers shorten a long label to its first characters and … (`words.short_labels`; whole in
+    # the notes and the description): what is drawn is the label's text, literally. The title is drawn whole.
     for label in HOSTILE[:3]:
-        assert _visible(label).replace("\\", "") in text.replace("\\", ""), label
+        assert _visible(label[:8]).replace("\\", "") in text, label
+    assert _visible(HOSTILE[8]).replace("\\", "") in text
 
 
 def _toml(text):
