@@ -9,15 +9,10 @@ from attnviz.layout.framed import frame_metrics
 from attnviz.layout.frames import get_frame
 from attnviz.records import replace
 
-SIX = [[1, 0], [0, 1], [1, 1], [2, 0], [0, 2], [1, 2]]
-SENTENCE = "The cat sat on the mat".split()
-FIGURES = {
-    "seed": {},
-    "sentence": {"q": SIX, "k": SIX, "tokens": SENTENCE},
-    "alibi": {"q": SIX, "k": SIX, "tokens": SENTENCE, "bias": "alibi=head:1/8", "show": "logits"},
-    "scores": {"q": SIX, "k": SIX, "tokens": SENTENCE, "view": "scores"},
-    "values": {"v": [[1, 0], [0, 1], [1, 1]], "highlight": ["output", "row=3"]},
-}
+from test_frame_layout import FIGURES as FRAME_FIGURES  # the figures the frame tests lay out
+
+FIGURES = {name: FRAME_FIGURES[name] for name in ("seed", "sentence", "alibi", "values")} | {
+    "scores": FRAME_FIGURES["sentence-scores"]}
 
 
 @pytest.mark.parametrize("frame", ["slide", "slide-4:3", "column"])
