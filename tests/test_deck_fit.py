@@ -64,3 +64,10 @@ def test_a_figure_no_arrangement_holds_is_refused_in_one_line():
     with pytest.raises(InputError) as refused:
         decks.from_walkthrough(attnviz.figure(TWELVE, TWELVE, tokens=long_labels))
     assert "\n" not in str(refused.value) and "try fewer tokens" in str(refused.value)
+
+
+def test_a_score_view_decks_figure_stays_put_on_its_banded_softmax_steps():
+    """A softmax step's row band is no wider than the grid: every step's grid at the same place."""
+    deck = make_deck("six")
+    places = {tuple(round(v, 6) for v in layout.grid) for layout in deck.layouts()}
+    assert len(places) == 1, places

@@ -396,8 +396,9 @@ def _row_bands(words: FigureText, x0: float, top: float, x1: float, cell_h: floa
         y0 = top + n * (cell_h + gap) - gap / 2
         y1 = y0 + cell_h + gap
         bands.append(Group(("attnviz-row-band", "attnviz-computed"), (("data-q", str(cells[0].q)),),
-                           (Rect("softmax-band", x0 - 8, y0, x1 - x0 + 16, y1 - y0, rx=6),
-                            Rect("softmax-bar", x0 - 8, y0, 4, y1 - y0)), box=(x0 - 8, y0, x1 + 8, y1)))
+                           # (no wider than the grid: a banded step is the size of the others, so it stays put)
+                           (Rect("softmax-band", x0 - 8, y0, x1 - x0 + 8, y1 - y0, rx=6),
+                            Rect("softmax-bar", x0 - 8, y0, 4, y1 - y0)), box=(x0 - 8, y0, x1, y1)))
     return bands
 
 
