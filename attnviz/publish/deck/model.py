@@ -369,9 +369,8 @@ def _fitted(figures: Sequence[Drawable], aspect: str
     with its values at 14 pt too (the steps of one series share one arrangement, so nothing moves between
     them). Returns (the figures, (across, compact), their layouts by id, the deck's choices); an InputError
     in one line when none fits."""
-    tries = [(reduction, region) for region in ((False, False), (True, False)) for reduction in REDUCTIONS]
-    tries = sorted(tries, key=lambda t: REDUCTIONS.index(t[0])) + [(reduction, (False, True)) for reduction in
-                                                                   REDUCTIONS]
+    tries = ([(reduction, region) for reduction in REDUCTIONS for region in ((False, False), (True, False))]
+             + [(reduction, (False, True)) for reduction in REDUCTIONS])  # (across, compact)
     for reduction, (wide, compact) in tries:
         reduced = [_reduced(fig, reduction) for fig in figures]
         if any(fig is None for fig in reduced):
