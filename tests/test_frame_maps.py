@@ -207,10 +207,11 @@ def test_what_does_not_fit_is_refused_in_one_line_naming_the_way_out():
     assert "--frame doc" in refused.stderr
 
 
-def test_frame_grid_lines_stay_visible_drawn_at_0_55():
+@pytest.mark.parametrize("frame", ["doc", "slide"])
+def test_grid_lines_stay_visible_drawn_at_0_55(frame):
     import cairosvg
 
-    fig = attnviz.figure(view="mask", n=16, mask="none", frame="slide")
+    fig = attnviz.figure(view="mask", n=16, mask="none", frame=frame)
     layout = fig.layout()
     (x, y, w, h), = maps_in(layout)
     scale = 0.55

@@ -302,9 +302,9 @@ def axis_items(words: MapText, axes: Axes, map_x: float, top: float, cell: float
 
 def map_body(words: MapText, map_x: float, top: float, cell: float, framed: bool = False) -> list[Item]:
     """The map itself (masked ground, kept runs, grid lines, highlights, frame) and the margin bars of rows
-    with no kept key. `framed` (a frame's map, at any cell size): the grid lines in a group of their own,
-    drawn without edge snapping so each stays visible when the figure is drawn smaller than its viewBox,
-    and each row's runs a hair (0.01) taller, so that snapped rows of fractional pixels leave no seam."""
+    with no kept key. The grid lines are in a group of their own, drawn without edge snapping so each stays
+    visible when the figure is drawn smaller than its viewBox; `framed` (a frame's map, at any cell size):
+    each row's runs a hair (0.01) taller, so that snapped rows of fractional pixels leave no seam."""
     n_q, n_k = words.shape
     map_w, map_h = cell * n_k, cell * n_q
     children: list[Item] = [Rect("map-masked", map_x, top, map_w, map_h)]
@@ -326,7 +326,7 @@ def map_body(words: MapText, map_x: float, top: float, cell: float, framed: bool
     if cell >= GRID_LINES_FROM:  # thin gaps between cells, so cells can be counted
         lines: list[Item] = [Rect("map-gridline", map_x + j * cell - 0.5, top, 1, map_h) for j in range(1, n_k)]
         lines += [Rect("map-gridline", map_x, top + i * cell - 0.5, map_w, 1) for i in range(1, n_q)]
-        children += [Group(("attnviz-gridlines",), (), tuple(lines))] if framed and lines else lines
+        children += [Group(("attnviz-gridlines",), (), tuple(lines))] if lines else []
     computed = tuple(Rect("computed", map_x + (a - 1) * cell, top + i * cell, (b - a + 1) * cell, cell,
                           attrs=(("data-q", str(i + 1)), ("data-k", f"{a}-{b}")))
                      for i, runs in enumerate(words.computed) for a, b in runs)

@@ -239,6 +239,6 @@ def _collapsible(text: str) -> bool:
 
 
 # A map's cells are edge to edge at fractional sizes, where anti-aliased edges would show seams between rows.
-# A frame's grid lines are drawn unsnapped, so that each still shows when the figure is drawn smaller.
+# A map's grid lines are drawn unsnapped, so that each still shows when the figure is drawn smaller.
 _GROUP_HINTS = {"attnviz-map": {"shape-rendering": "crispEdges"},
                 "attnviz-gridlines": {"shape-rendering": "geometricPrecision"}}
