@@ -140,7 +140,7 @@ def refused_in_one_line():
 #: decode over them (title, caption and upright headers fill the grid's column), and in 4:3 the mechanics with
 #: the softmax captions beside them; a 3.3-inch column refuses six rows of flash state with six softmax rows.
 REFUSED = {
-    "slide": {"browser/long-labels", "browser/decode-rolling"},
+    "slide": {"browser/decode-rolling"},
     "slide-4:3": {"gallery/flash-tile", "gallery/flash-final", "gallery/decode-window", "gallery/decode-mistral",
                   "gallery/flash-state-slide", "browser/negative-fractions", "browser/long-labels",
                   "browser/flash-state", "browser/decode-rolling"},
@@ -223,7 +223,7 @@ def test_the_flash_state_is_typeset_in_a_frame_and_exact_in_the_doc():
 def test_long_labels_are_shortened_in_the_headers_and_said_whole():
     from frame_cases import CASES as cases
 
-    fig = cases["browser/decode-rolling"]("column-wide")
+    fig = cases["browser/long-labels"]("column-wide")
     layout = fig.layout()
     said = [choice for choice in layout.choices if choice.startswith("long token labels shortened")]
     assert said and "internationalization" in said[0]

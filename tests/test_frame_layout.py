@@ -155,10 +155,49 @@ def test_a_long_figure_is_elided_to_fit_a_slide():
     layout = attnviz.figure(q, q, frame="slide").layout()
     check_framed(layout, "slide")
     assert any(choice.startswith("elided: rows 5–14 and keys 5–14 not shown") for choice in layout.choices)
-    eight = [[i % 3, (i * 2) % 5 - 2] for i in range(8)]  # too short for --elide's 4 + 2: elided to 2 + 1
-    layout = attnviz.figure(eight, eight, frame="slide").layout()
+    twelve = [[i % 3, (i * 2) % 5 - 2] for i in range(12)]
+    layout = attnviz.figure(twelve, twelve, frame="slide").layout()
     check_framed(layout, "slide")
-    assert layout.choices[-1] == "elided: rows 3–7 and keys 3–7 not shown"
+    assert layout.choices[-1] == "elided: rows 5–10 and keys 5–10 not shown"
+
+
+def test_eight_tokens_keep_their_whole_grid_beside_fewer_captions_on_a_slide():
+    """Eight rows of captions are taller than the slide; the grid is not: the captions of rows 5 and 6 go to
+    <desc> (the heading says so), every cell stays drawn."""
+    eight = [[i % 3, (i * 2) % 5 - 2] for i in range(8)]
+    fig = attnviz.figure(eight, eight, frame="slide")
+    layout = fig.layout()
+    check_framed(layout, "slide")
+    assert not any(choice.startswith("elided") for choice in layout.choices)
+    said = layout.choices[-1]
+    assert said.startswith("the softmax captions of rows 5–6 left to this description: row 5: scores [-2,1,4,-1,2]")
+    texts = [text.text for text in layout.walk() if isinstance(text, Text)]
+    assert "row softmax over unmasked scores; rows 5–6 not shown" in texts
+    assert [t for t in texts if t.startswith("row ") and ": scores" in t] == [
+        t for t in texts if t.split(":")[0] in ("row 1", "row 2", "row 3", "row 4", "row 7", "row 8")]
+    assert sum(1 for item in layout.walk() if getattr(item, "role", "").startswith("cell-")) == 64
+    assert said in fig.svg().split("<desc")[1]  # the captions left out, whole, in the description
+    highlighted = attnviz.figure(eight, eight, highlight=["softmax=5"], frame="slide").layout()
+    assert [choice.partition(":")[0] for choice in highlighted.choices[-2:]] == [
+        "the softmax caption of row 6 left to this description", "the softmax captions of rows 3–4, 7 left to this "
+        "description"]  # the highlighted row 5 keeps its caption; the heading names every row left out, once
+    assert "row softmax over unmasked scores; rows 3–4, 6–7 not shown" in [
+        text.text for text in highlighted.walk() if isinstance(text, Text)]
+    from attnviz.words.caption_rows import with_fewer_captions
+
+    step = walkthrough(attnviz.figure(eight, eight))[1][5]  # a step keeps every caption, so the steps stay put
+    assert with_fewer_captions(step.words, 2, 1) is None and with_fewer_captions(fig.words, 2, 1) is not None
+
+
+def test_long_labels_fit_a_slide_with_the_grid_s_caption_across_it():
+    from browser_gallery import GALLERY
+
+    layout = GALLERY["long-labels"]("light", "slide").layout()
+    check_framed(layout, "slide")
+    assert "the grid's caption across the figure" in layout.choices
+    caption = next(t for t in layout.walk() if isinstance(t, Text) and t.role == "caption")
+    vectors = next(t for t in layout.walk() if isinstance(t, Text) and t.role == "vectors")
+    assert len(caption.lines) == 1 and caption.y < vectors.y and caption.x < vectors.x
 
 
 @pytest.mark.parametrize("frame", ["column", "column-wide"])

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ..words.figure_text import FigureText
     from ..engine.attention import Attention
     from ..words.highlight import Highlight
-    from ..layout.figure import Layout
+    from ..layout.figure import Layout, Wraps
     from ..layout.mask_map import MapText
     from ..layout.frames import Frame
     from ..render.themes import Theme
@@ -197,6 +197,15 @@ class Figure(Drawable):
         self.embed_font = bool(embed_font)
         self.frame = get_frame(frame).name
         self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
+        # Lines wrapped by the framed layouts of figures of much the same words (a walkthrough's steps share
+        # one), reused where the same text wraps the same way: `share_wraps`
+        self._wraps: Wraps | None = None
+
+    def share_wraps(self, wraps: Wraps) -> Figure:
+        """This figure, its framed layouts reusing (and adding to) `wraps`: the lines wrapped by other figures
+        of much the same words, as a walkthrough's steps are."""
+        self._wraps = wraps
+        return self
 
     @property
     def view(self) -> str:
@@ -238,7 +247,8 @@ class Figure(Drawable):
             from ..layout.framed import lay_out_framed  # start-up: only a slide or column figure needs it
 
             attention = None if isinstance(self.attention, MaskCells) else self.attention
-            layout = lay_out_framed(words, frame, attention, title_role, self.elided, titled, cells, side)
+            layout = lay_out_framed(words, frame, attention, title_role, self.elided, titled, cells, side,
+                                    wraps=self._wraps)
             return layout
         layout = lay_out(words, cell, grid_top, title_role, frame=frame)
         return layout

@@ -166,7 +166,7 @@ class OverlaidFigure(Figure):
             assert isinstance(words, FigureText)
         check_figure(words, self.embed_font)
         attention = None if isinstance(self.attention, MaskCells) else self.attention
-        return lay_out_framed(words, frame, attention, "title", self.elided, titled, cells, side, below)
+        return lay_out_framed(words, frame, attention, "title", self.elided, titled, cells, side, below, self._wraps)
 
 
 def _drawn(layout: Layout, overlays: Sequence[Overlay], k: float, choice: str) -> Layout:

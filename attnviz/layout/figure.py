@@ -73,6 +73,7 @@ class Metrics:
     below: float = 0  # room kept under the grid, before what follows it (a walkthrough's mechanics)
     section_gap: float = 24  # between the vectors and the grid's caption
     row_pad: float = 7  # above and below each softmax row's lines
+    caption_across: bool = False  # beside: the grid's caption across the figure, over the grid and the captions
 
 
 DOC_METRICS = Metrics()
@@ -217,6 +218,8 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
         y += badge_h + 12
         add_text("note", words.note, None, gap_after=8)
 
+    if m.beside and m.caption_across:
+        add_text("caption", words.grid_caption, " ", gap_after=10, wrap_at=title_w)
     y_top = y
     vectors_wrap = right_w if m.beside else None
     add_text("vectors", words.q_line, "; ", x0, gap_after=4, finer=(",",), wrap_at=vectors_wrap)
@@ -228,7 +231,8 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
     y_right = y
     if m.beside:
         y = y_top
-    add_text("caption", words.grid_caption, " ", gap_after=10)
+    if not (m.beside and m.caption_across):
+        add_text("caption", words.grid_caption, " ", gap_after=10)
 
     # The grid: column headers, row headers, then the cells row by row (the seed's text order).
     k = style("header").size / STYLES["header"].size  # the header row grows with its labels

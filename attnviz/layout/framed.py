@@ -14,10 +14,18 @@ The order (docs/frame-output.rst):
 5. masked cells drawn by their hatching alone (no "masked" word: the hatching and the cell's label say it),
    and in a wide column, captions as wide as the column (its text at the floor, the figure shorter); then
    long token labels shortened in the grid's headers with … (`words.short_labels`; the choice, said in
-   `<desc>`, names them whole);
+   `<desc>`, names them whole); then, on a slide, the grid's caption across the figure (over the grid and
+   what is beside it, not wrapped in the grid's column), and the cells as tight around their values as a
+   deck's compact figure (1.6 times the values' size tall; not a walkthrough step's, whose mechanics are
+   drawn to its cells), each where it makes the figure shorter; then, on a slide, fewer softmax captions
+   beside the whole grid: those of its first four and last two rows and of the highlighted ones, then of
+   the first two and the last
+   (`words.caption_rows`; the heading says which are not shown, `<desc>` gives them whole; a walkthrough
+   step keeps all its captions);
 6. elision: the first four and last two rows and keys, with ⋮ and ⋯ for the rest (as `elide=True` draws
    them), then (after 4 and 5 again, if they were not needed before) the first two and the last one, then
-   the first and the last;
+   the first and the last (after each, and after each choice of fewer captions, the caption across and
+   the tight cells, if they were not shorter before);
 7. otherwise the figure does not fit, and the layout refuses in one line that names the ways out.
 A grid too big for the frame on its own is elided before 3, 4 and 5, which could not make room for it.
 A walkthrough step's mechanics (`figures.overlaid`) are given room beside the grid (`side`), else under it
@@ -34,6 +42,7 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from ..records import replace
 from ..words.figure_text import shown_positions, with_normalizers
+from ..words.caption_rows import with_fewer_captions
 from ..words.short_labels import with_short_labels
 from .figure import Metrics, lay_out, lay_out_within
 from .frames import MAIN_ROLES, SLIDE_PX, fit_to_frame, text_floor_misses
@@ -45,6 +54,7 @@ if TYPE_CHECKING:
     from ..engine.attention import Attention
     from ..words.figure_text import FigureText
     from .figure import Wraps
+    from .figure import Metrics
     from .frames import Frame
     from .items import Layout
 
@@ -68,6 +78,10 @@ _COLUMN_MIN = min(size for _, size in COLUMN_SIZES)
 _COLUMN_WRAP = 640  # a wide column wraps where the doc figure does, so its text prints larger than the floor
 
 
+_TIGHT_CELL = 1.6  # a tight cell's height, in its values' size (a deck's compact figure's)
+
+#: How many of the first and last softmax captions each choice of fewer keeps (with the highlighted ones).
+FEWER_CAPTIONS = {"captions": (4, 2), "captions-2": (2, 1)}
 #: How many of the first and last rows and keys each elision keeps.
 ELIDED = {"elision": (4, 2), "elision-2": (2, 1), "elision-3": (1, 1)}
 
@@ -122,14 +136,15 @@ def _canvas(frame: Frame, metrics: Metrics) -> tuple[float, float | None]:
 def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None = None,
                    title_role: str = "title", elided: Callable[[int, int], FigureText] | None = None,
                    titled: bool = True, cells: tuple[float, float] | None = None, side: float = 0,
-                   below: float = 0) -> Layout:
+                   below: float = 0, wraps: Wraps | None = None) -> Layout:
     """`words` laid out for `frame` (a slide or a column), by the order above; an InputError when no
     choice fits. `attention`: the figure's exact results, to rewrite its softmax captions (choice 4);
     `elided`: the same figure's words elided to its first and last rows and keys, for choice 6 (None: the
     figure is elided already or cannot be);
     `titled`: False where the slide has a title of its own (a deck's): the figure's is then only its <title>;
     `cells`: (cell height, gap) to lay the grid out at, `side`, `below`: room to keep right of and under the
-    grid (all for the mechanics a walkthrough step draws over, beside or under its grid: `figures.overlaid`)."""
+    grid (all for the mechanics a walkthrough step draws over, beside or under its grid: `figures.overlaid`);
+    `wraps`: the lines other layouts of much the same words wrapped (a walkthrough's steps), to reuse."""
     metrics = replace(frame_metrics(frame), titled=titled, side=side, below=below)
     if cells is not None:
         metrics = replace(metrics, cell_h=cells[0], cell_gap=cells[1])
@@ -141,13 +156,15 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
                else "portrait: as wide as the column, as tall as it needs"]
     width, height = _canvas(frame, metrics)
     # A grid bigger than the frame on its own is elided first: no caption choice could make room for it.
-    plan = ("elision", "inline", "normalizer", "hatching", "widen", "labels", "elision-2", "elision-3") if (
-        _grid_too_big(words, metrics, width, height)) else ("inline", "normalizer", "hatching", "widen", "labels",
-                                                            "elision", "normalizer", "hatching", "elision-2",
-                                                            "elision-3")
+    then = ("across", "cells")  # (tried again after each choice that may have made them shorter)
+    plan = ("elision", "inline", "normalizer", "hatching", "widen", "labels", *then, "elision-2", *then, "elision-3",
+            *then) if _grid_too_big(words, metrics, width, height) else (
+        "inline", "normalizer", "hatching", "widen", "labels", *then, "captions", *then, "captions-2", *then,
+        "elision", "normalizer", "hatching", *then, "elision-2", *then, "elision-3", *then)
     if metrics.stacked and words.view != "scores":
         choices.append("stacked fractions for the named weights, in rows where they fit")
-    wraps: Wraps = {}  # the attempts wrap much the same text: each line wrapped once
+    if wraps is None:  # the attempts wrap much the same text: each line wrapped once
+        wraps = {}
 
     def attempt() -> Layout | None:
         """The figure laid out with this choice, or None as soon as it is certain to be taller than the slide:
@@ -177,6 +194,21 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
         elif choice == "labels":  # the grid's headers: a label's first characters and …, whole in <desc>
             short = with_short_labels(words)
             changed, said = short if short is not None else (None, "")
+        elif choice == "across":  # a slide's grid caption over both columns, where that makes the figure shorter
+            across = replace(metrics, caption_across=True)
+            changed = words if metrics.beside and words.grid_caption and _shorter(words, title_role, frame, across,
+                                                                                   metrics, wraps) else None
+            metrics = across if changed is not None else metrics
+            said = "the grid's caption across the figure"
+        elif choice == "cells":  # (a step's mechanics are drawn to its cells: they keep the size they were given)
+            tight = replace(metrics, cell_h=dict(metrics.sizes)["score"] * _TIGHT_CELL, cell_gap=4)
+            changed = words if frame.is_slide and cells is None and tight.cell_h < metrics.cell_h - 1e-6 and _shorter(
+                words, title_role, frame, tight, metrics, wraps) else None
+            metrics = tight if changed is not None else metrics
+            said = "cells tight around their values"
+        elif choice in FEWER_CAPTIONS:  # (a step's captions are the step's point: they are all kept)
+            fewer = with_fewer_captions(words, *FEWER_CAPTIONS[choice]) if cells is None and frame.is_slide else None
+            changed, said = fewer if fewer is not None else (None, "")
         elif choice == "widen":  # a column's figure as wide as the column at its floor, so it is shorter
             widest = metrics.canvas_w - 2 * metrics.pad
             changed = words if not frame.is_slide and metrics.wrap < widest - 1e-6 else None
@@ -208,6 +240,13 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
     misses = text_floor_misses(placed, frame)
     assert not misses, misses  # the sizes above are the floors or more: a text under one is a bug here
     return placed
+
+
+def _shorter(words: FigureText, title_role: str, frame: Frame, metrics: Metrics, than: Metrics, wraps: Wraps) -> bool:
+    """Whether `words` laid out at `metrics` is shorter than at `than` (the grid's caption across the figure
+    is shorter where the grid's column is the taller; beside a taller column of captions it is not)."""
+    return (lay_out(words, title_role=title_role, frame=frame, metrics=metrics, wraps=wraps).height
+            < lay_out(words, title_role=title_role, frame=frame, metrics=than, wraps=wraps).height - 1e-6)
 
 
 def _grid_too_big(words: FigureText, metrics: Metrics, width: float, height: float | None) -> bool:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow",
            "describe",
-           "at_step", "with_normalizers"]
+           "at_step", "with_normalizers", "hidden_ranges"]
 
 DEFAULT_TITLE = "Attention honesty boundary"
 DEFAULT_SUBTITLE = "Exact score and mask structure with named softmax."
@@ -160,7 +160,7 @@ def describe(attention: Attention, highlight: Highlight = NO_HIGHLIGHT, title: s
         grid_caption = f"score S_ij=Qi·Kj with {mask.name} mask; logits L_ij={formula}"
     left_out = ""
     if elided:
-        hidden = _hidden(rows, n_q, "rows", base) + _hidden(columns, n_k, "keys", base)
+        hidden = hidden_ranges(rows, n_q, "rows", base) + hidden_ranges(columns, n_k, "keys", base)
         if hidden:
             left_out = f"{notation.and_list(hidden)} not shown"
             grid_caption += f"; {left_out}"
@@ -249,7 +249,7 @@ def with_gaps(positions: Iterable[int]) -> list[int | None]:
     return out
 
 
-def _hidden(positions: Iterable[int], n: int, noun: str, base: int = 1) -> list[str]:
+def hidden_ranges(positions: Iterable[int], n: int, noun: str, base: int = 1) -> list[str]:
     """["rows 5–60"]: the ranges (in the figure's index base) an elided axis leaves out, named; [] when none."""
     ranges: list[str] = []
     previous = -1

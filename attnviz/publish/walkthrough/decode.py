@@ -18,6 +18,8 @@ from ..document import Section, make_document
 from ...engine.decode import DecodeStep, cache_slots, decode_steps, keys_text as _keys
 from ...figures.overlaid import OverlaidFigure
 from ...layout.cache_strip import CacheStrip, Slot
+from ...layout.frames import get_frame
+from ...words.short_labels import short_label
 from ...figures.api import Figure
 from ...words.highlight import parse_targets
 from ...numbers.exact import InputError
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from ...words.figure_text import FigureText
     from ...words.highlight import Highlight
     from ..document import Document
+    from ...layout.figure import Wraps
 
 __all__ = ["DecodeStep", "decode_steps", "decode_walkthrough", "matrix_tex"]
 
@@ -78,14 +81,17 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
         marks = parse_targets(list(section.highlight), attention)
         steps_words.append((marks, at_step(words, marks, cells, frozenset(later),
                                            frozenset(later) if outputs else frozenset())))
+    wraps: Wraps = {}  # the steps wrap much the same text: each line wrapped once
     if words.subtitle in (DEFAULT_SUBTITLE, ROUNDED_SUBTITLE):  # no subtitle of the user's: it states the cache
         with_cache = [(marks, replace(w, subtitle=cache)) for (marks, w), cache in zip(steps_words, caches)]
-        if _same_size(Figure(attention, marks, w, frame=fig.frame) for marks, w in with_cache):
+        if _same_size(Figure(attention, marks, w, frame=fig.frame).share_wraps(wraps) for marks, w in with_cache):
             steps_words = with_cache  # (unless one would wrap differently: slides must not jump)
-    strips = cache_strips(attention, prompt, words.k_labels)
+    # (in a slide or column a cache slot holds a long label's first characters: the captions name it whole)
+    framed = get_frame(fig.frame).name != "doc"
+    strips = cache_strips(attention, prompt, tuple(map(short_label, words.k_labels)) if framed else words.k_labels)
     figures: list[Figure] = [
         OverlaidFigure(attention, marks, w, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
-                       frame=fig.frame, overlays=(strip,))
+                       frame=fig.frame, overlays=(strip,)).share_wraps(wraps)
         for (marks, w), section, strip in zip(steps_words, document.sections, strips)]
     return document, figures
 

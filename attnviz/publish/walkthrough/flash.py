@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import TypeAlias, cast
 
+    from ...layout.figure import Wraps
     from ...engine.attention import Attention
     from ...engine.tiled_softmax import FlashStep, Tile
     from ...typing import Exact, FlashOrder, HighlightTarget, ThemeName
@@ -254,6 +255,7 @@ def _figures(fig: Figure, words: FigureText, steps: Sequence[FlashStep], all_til
         for i in step.rows:
             last_step[i] = n
     figures: list[Figure] = []
+    wraps: Wraps = {}  # the steps wrap much the same text: each line wrapped once
     overlays = [flash_overlay(steps, all_tiles, n + 1, n_q, words.softmax) for n in range(len(document.sections))]
     width = max(overlay.column_width() for overlay in overlays)  # every step the same size: slides do not jump
     for n, section in enumerate(document.sections):
@@ -269,5 +271,5 @@ def _figures(fig: Figure, words: FigureText, steps: Sequence[FlashStep], all_til
         overlay = replace(overlays[n], width=width)
         figures.append(OverlaidFigure(attention, marks, at_step(words, marks, pending_cells, rows, rows),
                                       id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
-                                      frame=fig.frame, overlays=(overlay,)))
+                                      frame=fig.frame, overlays=(overlay,)).share_wraps(wraps))
     return figures

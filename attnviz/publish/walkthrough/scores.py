@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import Any, TypeAlias, cast
 
+    from ...layout.figure import Wraps
     from ...engine.attention import Attention
     from ...typing import Exact, ThemeName
     from ...words.figure_text import FigureText, OutputRow
@@ -91,11 +92,13 @@ def walkthrough(fig: Figure) -> tuple[Document, list[Figure]]:
     size = figure_chars(words, fig.embed_font)  # every step is this size
     check_page(document, [size] * len(document.sections), "walkthrough")
     figures = []
+    wraps: Wraps = {}  # the steps wrap much the same text: each line wrapped once
     for n, section in enumerate(document.sections):
         marks = parse_targets(list(section.highlight), attention)
         cells, rows, outputs = _pending(steps, n, attention)
         figures.append(Figure(attention, marks, at_step(words, marks, cells, rows, outputs),
-                              id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font, frame=fig.frame))
+                              id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
+                              frame=fig.frame).share_wraps(wraps))
     return document, figures
 
 
