@@ -113,14 +113,24 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
 
 
 def lay_out_within(words: FigureText, height: float, title_role: str = "title", metrics: Metrics = DOC_METRICS,
-                   wraps: Wraps | None = None) -> Layout | None:
+                   wraps: Wraps | None = None, stopped: list[str] | None = None) -> Layout | None:
     """`lay_out(words, title_role=title_role, metrics=metrics)`, or None as soon as it is certain to be taller
-    than `height` (its cells, made last, then never made): how a frame tries a choice (`layout.framed`)."""
-    return _place(words, None, None, title_role, metrics, height, wraps)
+    than `height` (its cells, made last, then never made): how a frame tries a choice (`layout.framed`).
+    `stopped`, if given, is told "grid" when the grid's column beside the captions is what is too tall."""
+    return _place(words, None, None, title_role, metrics, height, wraps, stopped=stopped)
+
+
+def height_within(words: FigureText, height: float | None, title_role: str = "title", metrics: Metrics = DOC_METRICS,
+                  wraps: Wraps | None = None) -> float | None:
+    """The height `lay_out_within` would give the layout (None: taller than `height`; no `height`: no limit),
+    found without making its cells or fractions: how a frame compares two ways to lay a figure out."""
+    layout = _place(words, None, None, title_role, metrics, height, wraps, measure=True)
+    return None if layout is None else layout.height
 
 
 def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, title_role: str, m: Metrics,
-           limit: float | None, wraps: Wraps | None) -> Layout | None:
+           limit: float | None, wraps: Wraps | None, measure: bool = False,
+           stopped: list[str] | None = None) -> Layout | None:
     """`lay_out`'s work; None once the layout is certain to be taller than `limit` (if given): its height only
     grows as it is placed (the rows beside the grid going down, the grid's bottom fixed once it is placed)."""
 
@@ -259,6 +269,8 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
     cells_at, cells_top = len(items), y  # the cells go here, made once the layout is known to fit its limit
 
     def add_cells() -> None:
+        if measure:  # (only the height is asked for)
+            return
         made: list[Item] = []
         for i, cells in enumerate(words.cells):
             for j, cell in enumerate(cells):
@@ -273,6 +285,8 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
     if m.beside:
         wrap_w, y = right_w, y_right
         if past(y_left - 28):  # (its height: the lower of the grid's bottom and what is beside it)
+            if stopped is not None:
+                stopped.append("grid")
             return None
     if words.view == "scores":  # a score table: no captions
         bottom = max(y_left, y_right + 28) if m.beside else y
@@ -306,7 +320,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
                       indent=hang, user=user_spans(row.scores))
         y_w = top + row_pad_y + height("softmax-scores", len(scores.lines)) + 5
         stacked = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
-                                  style("softmax-weights"), text if limit is None else _unmade,
+                                  style("softmax-weights"), text if limit is None and not measure else _unmade,
                                   width) if m.stacked else None
         if stacked is not None:  # each weight a stacked fraction (a slide's choice, where it fits)
             weights, bottom = stacked
@@ -320,7 +334,7 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
         bottom += row_pad_y
         rows.append((row, top, bottom, scores, weights))
         y = bottom + 2
-    for n, x, y_w in fractions if limit is not None else ():
+    for n, x, y_w in fractions if limit is not None and not measure else ():
         row, top, bottom, scores, _ = rows[n]
         made = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
                                style("softmax-weights"), text, width)

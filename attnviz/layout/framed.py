@@ -44,7 +44,7 @@ from ..records import replace
 from ..words.figure_text import shown_positions, with_normalizers
 from ..words.caption_rows import with_fewer_captions
 from ..words.short_labels import with_short_labels
-from .figure import Metrics, lay_out, lay_out_within
+from .figure import Metrics, height_within, lay_out, lay_out_within
 from .frames import MAIN_ROLES, SLIDE_PX, fit_to_frame, text_floor_misses
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -169,17 +169,32 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
     def attempt() -> Layout | None:
         """The figure laid out with this choice, or None as soon as it is certain to be taller than the slide:
         the choice is made and said all the same, and the next one tried, without laying out what cannot fit."""
+        stopped.clear()
         if height is None:
             return lay_out(words, title_role=title_role, frame=frame, metrics=metrics, wraps=wraps)
-        return lay_out_within(words, height, title_role, metrics, wraps)
+        return lay_out_within(words, height, title_role, metrics, wraps, stopped)
+
+    stopped: list[str] = []  # "grid" when the last attempt's grid column was too tall for the slide
+
+    full: list[float] = []  # the figure's whole height as it stands, once asked for (since the last choice made)
+
+    def shorter(candidate: Metrics) -> bool:
+        """Whether the figure laid out at `candidate` metrics is shorter than it is (laid out no further)."""
+        if not full:
+            whole = height_within(words, None, title_role, metrics, wraps)
+            assert whole is not None  # (no limit)
+            full.append(whole)
+        return height_within(words, full[0] - 1e-3, title_role, candidate, wraps) is not None  # (past 1e-6 slack)
 
     layout = None if plan[0] == "elision" else attempt()
     done: set[str] = set()
+    checked: dict[str, int] = {}  # a choice found no shorter, by how many choices had been made then
     for choice in plan:
         if layout is not None and _fits(layout, frame, width, height):
             break
-        if choice in done:
+        if choice in done or checked.get(choice) == len(choices):  # (nothing has changed since it was tried)
             continue
+        checked[choice] = len(choices)
         if choice == "inline":
             # (a column has room below: a row too wide for its stacked fractions is on one line already)
             changed = words if metrics.stacked and words.view != "scores" and frame.is_slide else None
@@ -196,14 +211,15 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
             changed, said = short if short is not None else (None, "")
         elif choice == "across":  # a slide's grid caption over both columns, where that makes the figure shorter
             across = replace(metrics, caption_across=True)
-            changed = words if metrics.beside and words.grid_caption and _shorter(words, title_role, frame, across,
-                                                                                   metrics, wraps) else None
+            # (only a grid column too tall can be made shorter so: beside a taller column it makes both taller)
+            changed = words if metrics.beside and words.grid_caption and stopped and shorter(across) else None
             metrics = across if changed is not None else metrics
             said = "the grid's caption across the figure"
         elif choice == "cells":  # (a step's mechanics are drawn to its cells: they keep the size they were given)
             tight = replace(metrics, cell_h=dict(metrics.sizes)["score"] * _TIGHT_CELL, cell_gap=4)
-            changed = words if frame.is_slide and cells is None and tight.cell_h < metrics.cell_h - 1e-6 and _shorter(
-                words, title_role, frame, tight, metrics, wraps) else None
+            # (where the grid's column is too tall: tighter cells make it shorter, and never the figure taller)
+            changed = words if (frame.is_slide and cells is None and tight.cell_h < metrics.cell_h - 1e-6
+                                and stopped) else None
             metrics = tight if changed is not None else metrics
             said = "cells tight around their values"
         elif choice in FEWER_CAPTIONS:  # (a step's captions are the step's point: they are all kept)
@@ -227,6 +243,7 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
         if changed is None:
             continue
         done.add(choice)
+        full.clear()
         words = changed
         choices.append(said)
         layout = attempt()
@@ -240,13 +257,6 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
     misses = text_floor_misses(placed, frame)
     assert not misses, misses  # the sizes above are the floors or more: a text under one is a bug here
     return placed
-
-
-def _shorter(words: FigureText, title_role: str, frame: Frame, metrics: Metrics, than: Metrics, wraps: Wraps) -> bool:
-    """Whether `words` laid out at `metrics` is shorter than at `than` (the grid's caption across the figure
-    is shorter where the grid's column is the taller; beside a taller column of captions it is not)."""
-    return (lay_out(words, title_role=title_role, frame=frame, metrics=metrics, wraps=wraps).height
-            < lay_out(words, title_role=title_role, frame=frame, metrics=than, wraps=wraps).height - 1e-6)
 
 
 def _grid_too_big(words: FigureText, metrics: Metrics, width: float, height: float | None) -> bool:
