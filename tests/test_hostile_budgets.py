@@ -142,3 +142,23 @@ def test_the_estimate_bounds_maps_of_any_documents(ids, kind, highlight, theme):
     fig = attnviz.figure(view="mask", n=len(ids), mask=f"{kind}=" + ",".join(map(str, ids)), highlight=highlight,
                          theme=theme)
     assert budget.figure_chars(fig.words) >= len(fig.svg())
+
+
+@pytest.mark.parametrize("q, k", [("123456789; 0", "123456789; 1"), ("100000; 0", "100000; 1"),
+                                  ("10^39; 0", "10^39; 1")])
+def test_decimal_weights_of_far_apart_scores_round_in_bounded_memory(q, k):
+    """A score gap of 10^10 made a weight e^(-10^10): its interval's ends were turned into fractions with
+    denominators of 2^(10^10) (7.5 GB, then MemoryError). An end under 10^-(places+1) rounds to 0 unmade."""
+    import resource
+    import subprocess
+    import sys
+
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)); "
+            "from attnviz.cli import main; sys.exit(main(sys.argv[1:]))")
+    if "^" in q:
+        q, k = q.replace("10^39", "1" + "0" * 39), k.replace("10^39", "1" + "0" * 39)
+    done = subprocess.run([sys.executable, "-c", code, "render", "--q", q, "--k", k, "--mask", "none", "--v", "1,0; 0,1",
+                           "--weights", "decimal=6", "-o", "-"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "weights ≈1.000000, ≈0.000000" in done.stdout and "≈ (1.000000,0.000000)" in done.stdout
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 1 << 20  # KB: under a GB

@@ -122,7 +122,15 @@ def _decide(compute: Callable[[Any], list[Interval]], count: int, places: int) -
     # Imported by name, here: mpmath is slow to import, only rounded weights (weights="decimal=N") need it,
     # and it has no type hints (a module looked up by name is `Any` to a type checker).
     iv = importlib.import_module("mpmath").iv
-    to_rational = importlib.import_module("mpmath.libmp").to_rational
+    libmp = importlib.import_module("mpmath.libmp")
+    # An end under 10^-(places+1) rounds to 0: it is not made a fraction, whose denominator would be 2 to the
+    # power of its exponent (a weight e^(-10^10) is an end of 10^10 bits' exponent: gigabytes)
+    tiny = libmp.from_rational(1, 10 ** (places + 1), 53, libmp.round_down)
+
+    def scaled(end: Any) -> int:
+        if libmp.mpf_lt(libmp.mpf_abs(end), tiny):
+            return 0
+        return round(Fraction(*libmp.to_rational(end)) * 10**places)
 
     bits = START_BITS + 4 * places
     texts: list[str | None] = [None] * count
@@ -131,8 +139,7 @@ def _decide(compute: Callable[[Any], list[Interval]], count: int, places: int) -
         while None in texts and bits <= MAX_BITS:
             iv.prec = bits
             for n, interval in enumerate(compute(iv)):
-                lo, hi = (Fraction(*to_rational(end)) for end in interval._mpi_)
-                low, high = round(lo * 10**places), round(hi * 10**places)
+                low, high = (scaled(end) for end in interval._mpi_)
                 if texts[n] is None and low == high:
                     texts[n] = _fixed(low, places)
             bits *= 2
