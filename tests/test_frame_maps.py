@@ -343,3 +343,14 @@ def test_any_maps_in_any_frame_fit_or_are_refused(frame, specs, arrange, caption
         return
     assert_fits(layout, frame)
     assert_no_text_on_a_map(layout)
+
+
+@pytest.mark.parametrize("frame", FRAMES)
+@pytest.mark.parametrize("view, columns", [("scores", 3), ("full", 2)])
+def test_a_grid_with_more_columns_than_panels_is_their_row(frame, view, columns, tmp_path):
+    """`arrange = "grid:3"` with one score-grid panel raised ValueError in every frame but doc (fuzzing found it)."""
+    spec = tmp_path / "p.toml"
+    spec.write_text(f'arrange = "grid:{columns}"\n[[panel]]\nview = "{view}"\nq = "1; 2"\nk = "1; 2"\n', encoding="utf-8")
+    drawn = run_cli("render", str(spec), "--frame", frame, "-o", "-")
+    assert drawn.code == 0, drawn.stderr
+    assert drawn.stdout.count('class="attnviz-panel"') == 1

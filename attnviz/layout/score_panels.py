@@ -110,6 +110,7 @@ def fit_score_panels(panels: Sequence[FigureText], columns: int, title: str | No
     """Score-grid panels for `frame`: `note` is the one line said for all (what the grids show), `desc` what
     the doc frame's panels would say besides (the SVG's <desc>)."""
     n = len(panels)
+    columns = min(columns, n)  # (a grid of 3 columns with 2 panels is their row)
     order = list(dict.fromkeys([columns] + list(range(n, 0, -1))))
     cell_w = max(_cell_w(words) for words in panels)  # one cell size for all, so the grids compare
     drawn = [_panel(words, grid_title(words, n), 10_000, cell_w) for n, words in enumerate(panels, 1)]
