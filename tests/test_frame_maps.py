@@ -350,7 +350,26 @@ def test_any_maps_in_any_frame_fit_or_are_refused(frame, specs, arrange, caption
 def test_a_grid_with_more_columns_than_panels_is_their_row(frame, view, columns, tmp_path):
     """`arrange = "grid:3"` with one score-grid panel raised ValueError in every frame but doc (fuzzing found it)."""
     spec = tmp_path / "p.toml"
-    spec.write_text(f'arrange = "grid:{columns}"\n[[panel]]\nview = "{view}"\nq = "1; 2"\nk = "1; 2"\n', encoding="utf-8")
+    spec.write_text(f'arrange = "grid:{columns}"\n[[panel]]\nview = "{view}"\nq = "1; 2"\nk = "1; 2"\n',
+                    encoding="utf-8")
     drawn = run_cli("render", str(spec), "--frame", frame, "-o", "-")
     assert drawn.code == 0, drawn.stderr
     assert drawn.stdout.count('class="attnviz-panel"') == 1
+
+
+def test_composed_figures_print_no_taller_than_a_page_in_a_column():
+    """Fuzzing printed a 2-panel grid 12 inches tall in column-wide and six full panels 11 inches tall in a
+    column; a column's figure is at most a page's 9 inches, or refused in one line naming the ways out."""
+    six = attnviz.compose(*[attnviz.figure([[1, 0], [0, 1]], [[1, 0], [0, 1]]) for _ in range(6)], frame="column")
+    layout = six.layout()
+    assert layout.height * 3.3 / layout.width <= 9 and "panels in a column instead of a row" in layout.choices
+    pair = attnviz.compose(attnviz.figure([[1], [2]], [[1], [2]]), attnviz.figure(view="mask", n=16),
+                           arrange="grid:2", frame="column-wide")
+    heads = attnviz.figure(q_heads=[[[1], [2], [3]]] * 8, k_heads=[[[1], [2], [3]]] * 8, view="scores",
+                           frame="column-wide")
+    for refused in (pair, heads):
+        with pytest.raises(InputError) as error:
+            refused.layout()
+        assert "\n" not in str(error.value) and "; try " in str(error.value)
+    with pytest.raises(InputError, match=r"9\.5 inches tall in the column-wide frame, past a page's 9; try"):
+        heads.layout()

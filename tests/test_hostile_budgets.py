@@ -157,8 +157,9 @@ def test_decimal_weights_of_far_apart_scores_round_in_bounded_memory(q, k):
             "from attnviz.cli import main; sys.exit(main(sys.argv[1:]))")
     if "^" in q:
         q, k = q.replace("10^39", "1" + "0" * 39), k.replace("10^39", "1" + "0" * 39)
-    done = subprocess.run([sys.executable, "-c", code, "render", "--q", q, "--k", k, "--mask", "none", "--v", "1,0; 0,1",
-                           "--weights", "decimal=6", "-o", "-"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", code, "render", "--q", q, "--k", k, "--mask", "none",
+                           "--v", "1,0; 0,1", "--weights", "decimal=6", "-o", "-"],
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "weights ≈1.000000, ≈0.000000" in done.stdout and "≈ (1.000000,0.000000)" in done.stdout
     assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 1 << 20  # KB: under a GB

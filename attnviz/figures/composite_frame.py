@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 
 from ..layout.figure import PAD, STYLES, Group, Layout, Text, right_edge, split_keep, text_height, translate, wrap
-from ..layout.frames import MAIN_ROLES, fit_to_frame, text_floor_misses
+from ..layout.frames import MAIN_ROLES, fit_to_frame, text_floor_misses, wider_frame
+from ..layout.framed import PAGE_IN
 from ..layout.metrics import ASCENT
 from ..layout.panel_fit import arrangement_name, fit_map_panels, shared_text
 from ..layout.score_panels import fit_score_panels, grid_title
@@ -39,13 +40,24 @@ def compose_in_frame(panels: Sequence[Drawable], columns: int, title: str | None
                      parts: dict[str, str]) -> Layout:
     """The panels laid out for `frame`; `parts` says what becomes of their captions, subtitles and legend."""
     maps = _words(panels, mask=True)
+    grids = None if maps is not None else _words(panels, mask=False)
     if maps is not None:
-        return fit_map_panels(maps, columns, title, frame, captions=parts["captions"],
-                              subtitles=parts["subtitles"], legend=parts["legend"])
-    grids = _words(panels, mask=False)
-    if grids is not None:
-        return _score_panels(grids, columns, title, frame)
-    return _fit_layouts([_trimmed(panel) for panel in panels], columns, title, frame)
+        layout = fit_map_panels(maps, columns, title, frame, captions=parts["captions"],
+                                subtitles=parts["subtitles"], legend=parts["legend"])
+    elif grids is not None:
+        layout = _score_panels(grids, columns, title, frame)
+    else:
+        layout = _fit_layouts([_trimmed(panel) for panel in panels], columns, title, frame)
+    if _printed_height(layout, frame) > PAGE_IN + 1e-6:  # a column's figure is no taller than a page
+        raise InputError(f"the {len(panels)} panels print {_printed_height(layout, frame):.1f} inches tall in the "
+                         f"{frame.name} frame, past a page's {PAGE_IN:g}; try {wider_frame(frame)}fewer panels or "
+                         "tokens, --view mask or --frame doc", "frame")
+    return layout
+
+
+def _printed_height(layout: Layout, frame: Frame) -> float:
+    """How tall `layout` prints in a column frame, in inches, at the column's width (0 in a slide frame)."""
+    return 0.0 if frame.aspect is not None else layout.height * frame.width_in / layout.width
 
 
 def _words(panels: Sequence[Drawable], mask: bool) -> list[Any] | None:
@@ -117,15 +129,15 @@ def _fit_layouts(layouts: Sequence[Layout], columns: int, title: str | None, fra
         # how much larger than the floor the smallest text comes out: the arrangement's worth
         worth = min((t.style.size / frame.min_size(fitted.width, main=t.role in MAIN_ROLES)
                      for t in fitted.walk() if isinstance(t, Text)), default=1.0)
-        if frame.aspect is None:  # a column: the figure is the column's width
-            worth = min(worth, 1e9)
+        if frame.aspect is None:  # a column: the figure is the column's width, and no taller than a page
+            worth = min(worth, 1e9) if _printed_height(fitted, frame) <= PAGE_IN + 1e-6 else worth * 1e-6
         if best is None or worth > best[0] * 1.0001:
             best = (worth, c, fitted)
     assert best is not None
     worth, c, fitted = best
     if text_floor_misses(fitted, frame):
-        raise InputError(f"{n} panels do not fit the {frame.name} frame with their text at the floor: use fewer "
-                         "panels (or tokens), --view mask, --elide or --frame doc", "frame")
+        raise InputError(f"{n} panels do not fit the {frame.name} frame with their text at the floor; try "
+                         f"{wider_frame(frame)}fewer panels (or tokens), --view mask, --elide or --frame doc", "frame")
     choices = list(fitted.choices) + ["badges left out (the description says them)"]
     if c != columns:
         choices.append(f"panels in {arrangement_name(c, n)} instead of {arrangement_name(columns, n)}")

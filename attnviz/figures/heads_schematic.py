@@ -59,7 +59,7 @@ class HeadsSchematic(Drawable):
         if text_floor_misses(layout, frame):  # text keeps its size: too narrow a frame is refused, never shrunk
             wider = "column-wide" if frame.name == "column" else "doc"
             raise InputError(f"{len(self.kv_heads)} query heads side by side are too wide for the {frame.name} "
-                             f"frame at its smallest text; use --frame {wider}, or fewer heads", "frame")
+                             f"frame at its smallest text; try --frame {wider} or fewer heads", "frame")
         return layout
 
     def description(self) -> str:

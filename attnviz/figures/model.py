@@ -20,7 +20,7 @@ from .figure import Drawable, Figure, check_id_prefix, without_gc_pauses
 from .single import one_head_figure
 from ..engine.model_masks import Tokens, model_layers, plan_panels
 from ..layout.figure import PAD, STYLES, Group, Layout, Rect, Text, measure, text_height, wrap, split_keep
-from ..layout.frames import fit_to_frame, get_frame, text_floor_misses
+from ..layout.frames import fit_to_frame, get_frame, text_floor_misses, wider_frame
 from ..layout.metrics import ASCENT, DESCENT
 from ..numbers.exact import InputError
 from ..records import replace
@@ -130,8 +130,8 @@ class ModelFigure(Drawable):
                 break
         if text_floor_misses(layout, frame):
             raise InputError(f"the model's {len(self.panels)} panels and its strip of layers do not fit the "
-                             f"{frame.name} frame at its smallest text; use --layers types, fewer tokens (--n) or "
-                             "--frame doc", "frame")
+                             f"{frame.name} frame at its smallest text; try {wider_frame(frame)}--layers types, "
+                             "fewer tokens (--n) or --frame doc", "frame")
         return layout
 
     def _panels_and_strip(self, columns: int, attrs: Sequence[tuple[tuple[str, str], ...]], frame: Frame,

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from .items import Item
 
-__all__ = ["Frame", "FRAMES", "FRAME_NAMES", "DECK_FRAMES",
+__all__ = ["wider_frame", "Frame", "FRAMES", "FRAME_NAMES", "DECK_FRAMES",
            "get_frame", "SLIDE_PX", "PT_PER_IN", "MAIN_ROLES", "text_floor_misses",
            "fit_to_frame"]
 
@@ -151,3 +151,8 @@ def fit_to_frame(layout: Layout, frame: Frame) -> Layout:
     items = [translate(item, dx, dy) for item in layout.items] if dx or dy else list(layout.items)
     grid = layout.grid and (layout.grid[0] + dx, layout.grid[1] + dy, layout.grid[2])
     return replace(layout, width=width, height=height, items=items, grid=grid)
+
+
+def wider_frame(frame: Frame) -> str:
+    """The way out a refusal names first where a wider frame of the same kind exists ("--frame slide, ")."""
+    return {"slide-4:3": "--frame slide, ", "column": "--frame column-wide, "}.get(frame.name, "")

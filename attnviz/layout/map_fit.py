@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from ..numbers.exact import InputError
-from .frames import MAIN_ROLES
+from .frames import MAIN_ROLES, wider_frame
 from .items import STYLES, Layout, Text, measure, right_edge, text_height, translate
 from .mask_map import LEGEND, axis_items, lay_out_legend, map_axes, map_body
 from .figure import PAD, split_keep, wrap
@@ -153,8 +153,8 @@ def fit_map(words: MapText, frame: Frame) -> Layout:
             return layout
         best = None
     n = max(words.shape)
-    raise InputError(f"a {n}-token mask map does not fit the {frame.name} frame with its text at the floor: "
-                   "draw fewer tokens (--n) or use --frame doc", "frame")
+    raise InputError(f"a {n}-token mask map does not fit the {frame.name} frame with its text at the floor; try "
+                   f"{wider_frame(frame)}fewer tokens (--n) or --frame doc", "frame")
 
 
 def _ordinal(n: int) -> str:

@@ -13,6 +13,7 @@ import math
 from ..numbers.exact import InputError
 from .figure import PAD, split_keep, wrap
 from .items import STYLES, Group, Layout, Text, measure, text_height, translate
+from .frames import wider_frame
 from .map_fit import Y_TITLE_W, canvas, min_cell, quantize, settle, texts_block
 from .mask_map import axis_items, lay_out_legend, map_body, shared_legend
 from .metrics import ASCENT, DESCENT
@@ -158,8 +159,9 @@ def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, fra
             show_caps, cap_shared = False, None
             choices.append("rule captions left out (the description says them)")
             continue
-        raise InputError(f"{n} mask-map panels do not fit the {frame.name} frame with their text at the floor: use "
-                         "fewer panels, fewer tokens (--n), --panel-captions hide or --frame doc", "frame")
+        raise InputError(f"{n} mask-map panels do not fit the {frame.name} frame with their text at the floor; try "
+                         f"{wider_frame(frame)}fewer panels, fewer tokens (--n), --panel-captions hide or --frame doc",
+                         "frame")
     if plan.columns != columns:
         choices.append(f"panels in {arrangement_name(plan.columns, n)} instead of "
                        f"{arrangement_name(columns, n)}")

@@ -13,7 +13,7 @@ from ..numbers.exact import InputError
 from ..words.a11y import cell_label
 from ..words.user_text import user_spans
 from .figure import split_keep, wrap
-from .frames import MAIN_ROLES, fit_to_frame, text_floor_misses
+from .frames import MAIN_ROLES, fit_to_frame, text_floor_misses, wider_frame
 from .items import STYLES, Group, Layout, Mark, Rect, Text, measure, right_edge, text_height, translate
 from .metrics import ASCENT, DESCENT
 from .map_fit import canvas
@@ -135,8 +135,9 @@ def fit_score_panels(panels: Sequence[FigureText], columns: int, title: str | No
             c = columns
         fitted = fit_to_frame(arranged(c, best[c], build=True), frame)
     if text_floor_misses(fitted, frame):
-        raise InputError(f"{n} score grids do not fit the {frame.name} frame with their values at the floor: use "
-                         "fewer panels, heads or tokens, --view mask, --elide or --frame doc", "frame")
+        raise InputError(f"{n} score grids do not fit the {frame.name} frame with their values at the floor; try "
+                         f"{wider_frame(frame)}fewer panels, heads or tokens, --view mask, --elide or --frame doc",
+                         "frame")
     choices = ["each panel its grid alone under one title (vectors and captions: the doc frame's)",
                "masked cells hatched, without the word"]
     if c != columns:

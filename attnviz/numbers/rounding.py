@@ -130,7 +130,7 @@ def _decide(compute: Callable[[Any], list[Interval]], count: int, places: int) -
     def scaled(end: Any) -> int:
         if libmp.mpf_lt(libmp.mpf_abs(end), tiny):
             return 0
-        return round(Fraction(*libmp.to_rational(end)) * 10**places)
+        return int(round(Fraction(*libmp.to_rational(end)) * 10**places))
 
     bits = START_BITS + 4 * places
     texts: list[str | None] = [None] * count
