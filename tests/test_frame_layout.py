@@ -362,3 +362,17 @@ def test_heads_in_a_slide_typeset_their_shared_line():
     assert ("ij", "sub") in runs and shared.script >= shared.style.size
     doc = attnviz.figure(q_heads=[[[1, 0], [0, 1]]] * 2, k_heads=[[[1, 1], [0, 1]]]).layout()
     assert not any(isinstance(t, Text) and t.math for t in doc.walk())  # the doc frame keeps its text
+
+
+@pytest.mark.parametrize("frame", ["slide", "slide-4:3", "column", "column-wide"])
+def test_a_word_longer_than_its_line_is_cut_between_letters_in_a_frame(frame):
+    """A 300-letter title refused even a one-token figure in every frame (fuzzing found it: 6,612 units wide);
+    in a frame a user's word longer than its line is cut between letters, every letter kept."""
+    title, subtitle = "T" * 300, "naïve" * 50
+    layout = attnviz.figure([[1]], [[1]], title=title, subtitle=subtitle, frame=frame).layout()
+    check_framed(layout, frame)
+    texts = {t.role: t for t in layout.walk() if isinstance(t, Text)}
+    assert "".join(texts["title"].lines) == title and len(texts["title"].lines) > 1
+    assert "".join(texts["subtitle"].lines) == subtitle
+    assert all(not line.startswith("\u0308") for line in texts["subtitle"].lines)  # (no mark without its letter)
+    assert attnviz.figure([[1]], [[1]], title=title).layout().width > 4000  # the doc frame: the canvas grows

@@ -11,7 +11,7 @@ from functools import lru_cache
 from .fractions import stacked_weights
 from .math_text import SCRIPT_SCALE
 from .metrics import ASCENT, DESCENT
-from .wrapping import Pieces, break_points, math_width, split_keep, widths, wrap
+from .wrapping import ANYWHERE, Pieces, break_points, math_width, split_keep, widths, wrap
 from ..records import dataclass, replace
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -213,9 +213,10 @@ def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, 
         return added
 
     title_w = m.canvas_w - 2 * pad if m.beside else None
+    cut = (ANYWHERE,) if m.math else ()  # in a frame, a user's word longer than its line is cut between letters
     if m.titled:  # (a slide with a title of its own: the figure's stays its <title>)
-        add_text(title_role, words.title, " ", gap_after=8, wrap_at=title_w)
-    add_text("subtitle", words.subtitle, " ", gap_after=14, wrap_at=title_w)
+        add_text(title_role, words.title, " ", gap_after=8, wrap_at=title_w, finer=cut)
+    add_text("subtitle", words.subtitle, " ", gap_after=14, wrap_at=title_w, finer=cut)
 
     if m.chrome:
         badge_h, badge_pad = 26, 12

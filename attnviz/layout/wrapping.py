@@ -12,7 +12,7 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
 
-__all__ = ["wrap", "widths", "Pieces", "split_keep", "break_points", "math_width"]
+__all__ = ["ANYWHERE", "wrap", "widths", "Pieces", "split_keep", "break_points", "math_width"]
 
 
 def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
@@ -21,7 +21,8 @@ def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
     """Greedy line breaking that keeps every character: "".join(result) == "".join(pieces).
 
     A piece too wide for a line of its own is cut after each of its `finer` separators
-    (a long softmax term after "+"); a piece with none stays whole and the canvas grows.
+    (a long softmax term after "+"; `ANYWHERE`, "": between any two letters, as a frame cuts a user's
+    word longer than its line); a piece with none stays whole and the canvas grows.
     """
     s = STYLES[role] if style is None else style
     width = widths(s.size, s.family, s.bold, s.italic, math, script)
@@ -47,7 +48,25 @@ def _finer(pieces: Iterable[str], width: Callable[[str], float], room: float,
             yield piece
             continue
         sep, rest = separators[0], separators[1:]
-        yield from _finer(split_keep(piece, sep), width, room, rest)
+        yield from _letters(piece, width, room) if sep == ANYWHERE else _finer(split_keep(piece, sep), width, room,
+                                                                                rest)
+
+
+ANYWHERE = ""  # a `finer` separator: between any two letters (a combining mark stays with its letter)
+
+
+def _letters(piece: str, width: Callable[[str], float], room: float) -> Iterator[str]:
+    """`piece` cut into runs of letters each as wide as `room` at most (at least one letter each)."""
+    import unicodedata  # its tables load on first use: only a word longer than its line needs them
+
+    current = ""
+    for ch in piece:
+        if current and not unicodedata.combining(ch) and width(current + ch) > room:
+            yield current
+            current = ""
+        current += ch
+    if current:
+        yield current
 
 
 @lru_cache(maxsize=64)
