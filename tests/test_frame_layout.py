@@ -368,7 +368,7 @@ def test_heads_in_a_slide_typeset_their_shared_line():
 def test_a_word_longer_than_its_line_is_cut_between_letters_in_a_frame(frame):
     """A 300-letter title refused even a one-token figure in every frame (fuzzing found it: 6,612 units wide);
     in a frame a user's word longer than its line is cut between letters, every letter kept."""
-    title, subtitle = "T" * 300, "naïve" * 50
+    title, subtitle = "T" * 300, "naïve" * 30
     layout = attnviz.figure([[1]], [[1]], title=title, subtitle=subtitle, frame=frame).layout()
     check_framed(layout, frame)
     texts = {t.role: t for t in layout.walk() if isinstance(t, Text)}
