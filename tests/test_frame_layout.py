@@ -376,3 +376,19 @@ def test_a_word_longer_than_its_line_is_cut_between_letters_in_a_frame(frame):
     assert "".join(texts["subtitle"].lines) == subtitle
     assert all(not line.startswith("\u0308") for line in texts["subtitle"].lines)  # (no mark without its letter)
     assert attnviz.figure([[1]], [[1]], title=title).layout().width > 4000  # the doc frame: the canvas grows
+
+
+def test_a_grid_of_wide_values_goes_portrait_on_a_slide():
+    """Three rows of 15-character values: beside the grid the captions' column is too narrow and too tall
+    (1,282 × 858 at the floor, found by fuzzing); with the vectors above the grid and the captions under it,
+    across the slide, the figure fits whole."""
+    q, k = [["-3/4", "-2/9"], ["0.25", 0], [1000, "-8/3"]], [[123456789, 1], [2, "0.25"], ["-0.125", -1]]
+    layout = attnviz.figure(q, k, highlight=["softmax=1"], tokens=["مرحبا", "internationalization", "[SEP]"],
+                            frame="slide").layout()
+    check_framed(layout, "slide")
+    assert layout.choices[-1] == "portrait: the vectors above the grid and the captions under it, across the slide"
+    texts = [t for t in layout.walk() if isinstance(t, Text)]
+    grid_top, grid_bottom = layout.grid[1], max(t.y for t in texts if t.role == "score")
+    assert all(t.y < grid_top for t in texts if t.role == "vectors")
+    assert all(t.y > grid_bottom for t in texts if t.role.startswith("softmax"))
+    assert not any(choice.startswith(("elided", "the softmax caption")) for choice in layout.choices)

@@ -17,7 +17,9 @@ The order (docs/frame-output.rst):
    `<desc>`, names them whole); then, on a slide, the grid's caption across the figure (over the grid and
    what is beside it, not wrapped in the grid's column), and the cells as tight around their values as a
    deck's compact figure (1.6 times the values' size tall; not a walkthrough step's, whose mechanics are
-   drawn to its cells), each where it makes the figure shorter; then, on a slide, fewer softmax captions
+   drawn to its cells), each where it makes the figure shorter; then, on a slide, portrait (the vectors
+   above the grid and the captions under it, across the slide) where that fits (not a FlashAttention or
+   decode step, whose mechanics are drawn beside or under the grid); then, on a slide, fewer softmax captions
    beside the whole grid: those of its first four and last two rows and of the highlighted ones, then of
    the first two and the last
    (`words.caption_rows`; the heading says which are not shown, `<desc>` gives them whole; a walkthrough
@@ -159,8 +161,8 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
     then = ("across", "cells")  # (tried again after each choice that may have made them shorter)
     plan = ("elision", "inline", "normalizer", "hatching", "widen", "labels", *then, "elision-2", *then, "elision-3",
             *then) if _grid_too_big(words, metrics, width, height) else (
-        "inline", "normalizer", "hatching", "widen", "labels", *then, "captions", *then, "captions-2", *then,
-        "elision", "normalizer", "hatching", *then, "elision-2", *then, "elision-3", *then)
+        "inline", "normalizer", "hatching", "widen", "labels", *then, "portrait", "captions", *then, "captions-2",
+        *then, "elision", "normalizer", "hatching", *then, "elision-2", *then, "elision-3", *then)
     if metrics.stacked and words.view != "scores":
         choices.append("stacked fractions for the named weights, in rows where they fit")
     if wraps is None:  # the attempts wrap much the same text: each line wrapped once
@@ -222,6 +224,13 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
                                 and stopped) else None
             metrics = tight if changed is not None else metrics
             said = "cells tight around their values"
+        elif choice == "portrait":  # a slide's grid wider than tall: the vectors and captions above and under it
+            portrait = replace(metrics, beside=False, wrap=metrics.canvas_w - 2 * metrics.pad)
+            laid = lay_out_within(words, height, title_role, portrait, wraps) if (
+                frame.is_slide and metrics.beside and cells is None and height is not None) else None
+            changed = words if laid is not None and _fits(laid, frame, width, height) else None
+            metrics = portrait if changed is not None else metrics
+            said = "portrait: the vectors above the grid and the captions under it, across the slide"
         elif choice in FEWER_CAPTIONS:  # (a step's captions are the step's point: they are all kept)
             fewer = with_fewer_captions(words, *FEWER_CAPTIONS[choice]) if cells is None and frame.is_slide else None
             changed, said = fewer if fewer is not None else (None, "")
