@@ -84,6 +84,7 @@ _TIGHT_CELL = 1.6  # a tight cell's height, in its values' size (a deck's compac
 
 #: How many of the first and last softmax captions each choice of fewer keeps (with the highlighted ones).
 FEWER_CAPTIONS = {"captions": (4, 2), "captions-2": (2, 1)}
+FEWER_SAID = "the softmax caption"  # how the choice of fewer captions is said (`words.caption_rows`)
 #: How many of the first and last rows and keys each elision keeps.
 ELIDED = {"elision": (4, 2), "elision-2": (2, 1), "elision-3": (1, 1)}
 
@@ -194,9 +195,9 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
     for choice in plan:
         if layout is not None and _fits(layout, frame, width, height):
             break
-        if choice in done or checked.get(choice) == len(choices):  # (nothing has changed since it was tried)
+        if choice in done or checked.get(choice) == len(done):  # (nothing has changed since it was tried)
             continue
-        checked[choice] = len(choices)
+        checked[choice] = len(done)
         if choice == "inline":
             # (a column has room below: a row too wide for its stacked fractions is on one line already)
             changed = words if metrics.stacked and words.view != "scores" and frame.is_slide else None
@@ -254,6 +255,8 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
         done.add(choice)
         full.clear()
         words = changed
+        if choice in ELIDED:  # the elided words are the figure's own, every shown row's caption with them
+            choices = [said for said in choices if not said.startswith(FEWER_SAID)]
         choices.append(said)
         layout = attempt()
     if layout is None:
