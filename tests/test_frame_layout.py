@@ -183,10 +183,17 @@ def test_eight_tokens_keep_their_whole_grid_beside_fewer_captions_on_a_slide():
         "description"]  # the highlighted row 5 keeps its caption; the heading names every row left out, once
     assert "row softmax over unmasked scores; rows 3–4, 6–7 not shown" in [
         text.text for text in highlighted.walk() if isinstance(text, Text)]
-    from attnviz.words.caption_rows import with_fewer_captions
-
-    step = walkthrough(attnviz.figure(eight, eight))[1][5]  # a step keeps every caption, so the steps stay put
-    assert with_fewer_captions(step.words, 2, 1) is None and with_fewer_captions(fig.words, 2, 1) is not None
+    named = attnviz.figure(eight, eight, highlight=["6,2"], frame="slide").layout()  # a cell names its row too
+    assert "row softmax over unmasked scores; rows 3–5, 7 not shown" in [
+        t.text for t in named.walk() if isinstance(t, Text)]  # (row 6 kept: its cell 6,2 is highlighted)
+    # A walkthrough's step keeps every caption (which it kept would follow its highlight): none of the eight
+    # tokens' steps fits a slide so, the softmax and output steps at the end no more than the others
+    steps = walkthrough(attnviz.figure(eight, eight, frame="slide"))[1]
+    for step in steps:
+        with pytest.raises(InputError, match="past the slide frame's 1280 × 720; try --view scores"):
+            step.layout()
+    four = walkthrough(attnviz.figure(eight[:4], eight[:4], frame="slide"))[1]
+    assert len({(layout.width, layout.height) for layout in (step.layout() for step in four)}) == 1
 
 
 def test_long_labels_fit_a_slide_with_the_grid_s_caption_across_it():
@@ -368,13 +375,21 @@ def test_heads_in_a_slide_typeset_their_shared_line():
 def test_a_word_longer_than_its_line_is_cut_between_letters_in_a_frame(frame):
     """A 300-letter title refused even a one-token figure in every frame (fuzzing found it: 6,612 units wide);
     in a frame a user's word longer than its line is cut between letters, every letter kept."""
-    title, subtitle = "T" * 300, "naïve" * 30
+    import unicodedata
+
+    title, subtitle = "T" * 300, "nai\u0308ve" * 30  # (the diaeresis a combining mark, as a keyboard may type it)
     layout = attnviz.figure([[1]], [[1]], title=title, subtitle=subtitle, frame=frame).layout()
     check_framed(layout, frame)
     texts = {t.role: t for t in layout.walk() if isinstance(t, Text)}
     assert "".join(texts["title"].lines) == title and len(texts["title"].lines) > 1
-    assert "".join(texts["subtitle"].lines) == subtitle
-    assert all(not line.startswith("\u0308") for line in texts["subtitle"].lines)  # (no mark without its letter)
+    assert "".join(texts["subtitle"].lines) == subtitle and len(texts["subtitle"].lines) > 1
+    # never a mark, a vowel sign, a skin tone or a joined emoji's half at the start of a line
+    joined = "नमस्ते" * 20 + "👍🏽" * 20 + "👩\u200d💻" * 20
+    lines = attnviz.figure([[1]], [[1]], subtitle=joined, frame=frame).layout()
+    lines = next(t for t in lines.walk() if isinstance(t, Text) and t.role == "subtitle").lines
+    assert "".join(lines) == joined and len(lines) > 1
+    for line in texts["subtitle"].lines + lines:
+        assert not unicodedata.category(line[0]).startswith("M") and line[0] not in "🏽\u200d💻", line
     assert attnviz.figure([[1]], [[1]], title=title).layout().width > 4000  # the doc frame: the canvas grows
 
 
@@ -392,3 +407,18 @@ def test_a_grid_of_wide_values_goes_portrait_on_a_slide():
     assert all(t.y < grid_top for t in texts if t.role == "vectors")
     assert all(t.y > grid_bottom for t in texts if t.role.startswith("softmax"))
     assert not any(choice.startswith(("elided", "the softmax caption")) for choice in layout.choices)
+
+
+@pytest.mark.parametrize("kind", ["scores", "flash", "decode"])
+def test_a_walkthrough_s_steps_share_their_wrapped_lines_and_draw_as_each_alone(kind):
+    """The steps of a walkthrough reuse each other's wrapped lines (`Figure.as_step`): each draws exactly as it
+    does with a cache of its own."""
+    q = [[1, 0], [0, 1], [1, 1], [1, -1], [0, 2]]
+    fig = attnviz.figure(q, q, mask="window=2", tokens=["the", "cat", "naïve", "x", "y"], frame="slide",
+                         title="A title of the walkthrough long enough that it wraps onto a second line on a slide")
+    walk = {"scores": lambda: walkthrough(fig)[1], "flash": lambda: flash_walkthrough(fig, (2, 2))[1],
+            "decode": lambda: decode_walkthrough(fig, 2)[1]}[kind]
+    shared = walk()
+    assert len({id(step._step_wraps) for step in shared}) == 1  # one cache for the whole walk
+    alone = [step.as_step({}) for step in walk()]
+    assert [step.svg() for step in shared] == [step.svg() for step in alone]

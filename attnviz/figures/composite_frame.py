@@ -49,10 +49,16 @@ def compose_in_frame(panels: Sequence[Drawable], columns: int, title: str | None
     else:
         layout = _fit_layouts([_trimmed(panel) for panel in panels], columns, title, frame)
     if _printed_height(layout, frame) > PAGE_IN + 1e-6:  # a column's figure is no taller than a page
-        raise InputError(f"the {len(panels)} panels print {_printed_height(layout, frame):.1f} inches tall in the "
-                         f"{frame.name} frame, past a page's {PAGE_IN:g}; try {wider_frame(frame)}fewer panels or "
-                         "tokens, --view mask or --frame doc", "frame")
+        raise _too_tall(layout, frame, len(panels))
     return layout
+
+
+def _too_tall(layout: Layout, frame: Frame, n: int) -> InputError:
+    """The refusal of `n` panels that print taller than a page in a column (a wider column prints them no
+    shorter: it is not named)."""
+    return InputError(f"the {n} panels print {_printed_height(layout, frame):.1f} inches tall in the {frame.name} "
+                      f"frame, past a page's {PAGE_IN:g}; try fewer panels or tokens, --view mask or --frame doc",
+                      "frame")
 
 
 def _printed_height(layout: Layout, frame: Frame) -> float:
@@ -123,21 +129,24 @@ def _top(item: Item) -> float:
 def _fit_layouts(layouts: Sequence[Layout], columns: int, title: str | None, frame: Frame) -> Layout:
     n = len(layouts)
     best: tuple[float, int, Layout] | None = None
+    too_tall: Layout | None = None  # an arrangement at the floor but taller than a page (a column's)
     for c in dict.fromkeys([columns] + list(range(n, 0, -1))):
         placed = _grid(layouts, c, title)
         fitted = fit_to_frame(placed, frame)
+        if _printed_height(fitted, frame) > PAGE_IN + 1e-6:  # (a column's figure is no taller than a page)
+            too_tall = too_tall or (None if text_floor_misses(fitted, frame) else fitted)
+            continue
         # how much larger than the floor the smallest text comes out: the arrangement's worth
         worth = min((t.style.size / frame.min_size(fitted.width, main=t.role in MAIN_ROLES)
                      for t in fitted.walk() if isinstance(t, Text)), default=1.0)
-        if frame.aspect is None:  # a column: the figure is the column's width, and no taller than a page
-            worth = min(worth, 1e9) if _printed_height(fitted, frame) <= PAGE_IN + 1e-6 else worth * 1e-6
         if best is None or worth > best[0] * 1.0001:
             best = (worth, c, fitted)
-    assert best is not None
-    worth, c, fitted = best
-    if text_floor_misses(fitted, frame):
+    if best is None or text_floor_misses(best[2], frame):
+        if too_tall is not None:
+            raise _too_tall(too_tall, frame, n)
         raise InputError(f"{n} panels do not fit the {frame.name} frame with their text at the floor; try "
                          f"{wider_frame(frame)}fewer panels (or tokens), --view mask, --elide or --frame doc", "frame")
+    worth, c, fitted = best
     choices = list(fitted.choices) + ["badges left out (the description says them)"]
     if c != columns:
         choices.append(f"panels in {arrangement_name(c, n)} instead of {arrangement_name(columns, n)}")

@@ -197,14 +197,14 @@ class Figure(Drawable):
         self.embed_font = bool(embed_font)
         self.frame = get_frame(frame).name
         self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
-        # Lines wrapped by the framed layouts of figures of much the same words (a walkthrough's steps share
-        # one), reused where the same text wraps the same way: `share_wraps`
-        self._wraps: Wraps | None = None
+        # A walkthrough's step: the lines its steps' framed layouts wrap, shared (None: not a step; `as_step`)
+        self._step_wraps: Wraps | None = None
 
-    def share_wraps(self, wraps: Wraps) -> Figure:
-        """This figure, its framed layouts reusing (and adding to) `wraps`: the lines wrapped by other figures
-        of much the same words, as a walkthrough's steps are."""
-        self._wraps = wraps
+    def as_step(self, wraps: Wraps) -> Figure:
+        """This figure as a step of a walkthrough, in a slide or column frame: it keeps every softmax caption
+        (which it kept would follow its highlight, and the steps must stay put), and its layouts reuse and add
+        to `wraps`, the lines its walkthrough's steps have wrapped (much the same words)."""
+        self._step_wraps = wraps
         return self
 
     @property
@@ -248,7 +248,7 @@ class Figure(Drawable):
 
             attention = None if isinstance(self.attention, MaskCells) else self.attention
             layout = lay_out_framed(words, frame, attention, title_role, self.elided, titled, cells, side,
-                                    wraps=self._wraps)
+                                    wraps=self._step_wraps, step=self._step_wraps is not None)
             return layout
         layout = lay_out(words, cell, grid_top, title_role, frame=frame)
         return layout

@@ -48,7 +48,7 @@ class HeadsSchematic(Drawable):
         """The schematic, placed."""
         from ..layout.heads_schematic import lay_out_heads  # start-up: only the heads view lays it out
 
-        from ..layout.frames import fit_to_frame, text_floor_misses
+        from ..layout.frames import fit_to_frame, text_floor_misses, wider_frame
 
         frame = get_frame(self.frame)
         layout: Layout = fit_to_frame(lay_out_heads(self.kv_heads, self.base, self.title, self.subtitle), frame)
@@ -57,9 +57,9 @@ class HeadsSchematic(Drawable):
             layout = fit_to_frame(compact, frame)
             layout = replace(layout, choices=("row names above and below the heads (compact)",))
         if text_floor_misses(layout, frame):  # text keeps its size: too narrow a frame is refused, never shrunk
-            wider = "column-wide" if frame.name == "column" else "doc"
             raise InputError(f"{len(self.kv_heads)} query heads side by side are too wide for the {frame.name} "
-                             f"frame at its smallest text; try --frame {wider} or fewer heads", "frame")
+                             f"frame at its smallest text; try {wider_frame(frame)}fewer heads or --frame doc",
+                             "frame")
         return layout
 
     def description(self) -> str:

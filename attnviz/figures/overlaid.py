@@ -166,7 +166,8 @@ class OverlaidFigure(Figure):
             assert isinstance(words, FigureText)
         check_figure(words, self.embed_font)
         attention = None if isinstance(self.attention, MaskCells) else self.attention
-        return lay_out_framed(words, frame, attention, "title", self.elided, titled, cells, side, below, self._wraps)
+        return lay_out_framed(words, frame, attention, "title", self.elided, titled, cells, side, below,
+                              self._step_wraps, step=self._step_wraps is not None)
 
 
 def _drawn(layout: Layout, overlays: Sequence[Overlay], k: float, choice: str) -> Layout:

@@ -38,6 +38,7 @@ class Slot:
     k: int | None
     new: bool = False
     label: str = ""  # the key's label in the figure ("K3", or its token); "empty" when k is None
+    shown: str = ""  # the label as drawn, where a frame shortens a long token (`words.short_labels`)
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,8 @@ class CacheStrip:
     def slot_width(self) -> float:
         """A slot's width: room for the longest label (a token, or K12); under the grid, the walk's widest."""
         widest = self.most[1] if self.below is not None else 0
-        return max([SLOT_W, widest] + [measure(slot.label or "empty", STYLES["slot"]) + 12 for slot in self.slots])
+        return max([SLOT_W, widest] + [measure(slot.shown or slot.label or "empty", STYLES["slot"]) + 12
+                                       for slot in self.slots])
 
     def placed(self, script: float, below: Below | None) -> CacheStrip:
         """This strip typeset with scripts at `script` and drawn `below` the grid (None: beside it)."""
@@ -148,7 +150,7 @@ class CacheStrip:
             children.append(Rect(role, x, top, slot_w, SLOT_H, rx=4, attrs=(
                 ("class", f"attnviz-slot attnviz-{role}"), ("data-slot", str(slot.slot)),
                 ("data-k", "" if slot.k is None else str(slot.k)))))
-            label = "empty" if slot.k is None else slot.label or f"K{slot.k}"
+            label = "empty" if slot.k is None else slot.shown or slot.label or f"K{slot.k}"
             baseline = top + SLOT_H / 2 + (ASCENT - DESCENT) / 2 * slot_style.size
             children.append(Text("slot", x + slot_w / 2, baseline, (label,), anchor="middle",
                                  user=((0, len(label)),) if slot.label else ()))  # a token is the user's text

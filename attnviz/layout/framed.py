@@ -1,35 +1,34 @@
 """The full figure (and the score table) made for a slide or a paper column: choices in a fixed order,
 each recorded in `Layout.choices`, until the figure fits its frame with every text at the frame's floor.
 
-The order (docs/frame-output.rst):
+The order (numbered as docs/frame-output.rst numbers it):
 
 1. always, in a slide or column: the chrome the slide or paper already carries is left to it (the badge,
    the provenance note and the footer, and the title where the slide has its own; their words stay in
-   `<desc>`), and the notation is typeset (`math_text`: raised exponents, subscripts, minus signs);
-2. a slide: the landscape arrangement (the grid at the left; the vectors and the captions beside it); a
+   `<desc>`);
+2. always: the notation typeset (`math_text`: raised exponents, subscripts, minus signs);
+3. a slide: the landscape arrangement (the grid at the left; the vectors and the captions beside it); a
    column: the figure as tall as it needs, as wide as the column; in both, the named weights as stacked
    fractions in the rows where they fit on one line (`fractions`);
-3. fractions on one line;
-4. normalizer captions instead of expanded ones (`e^1/Z_3`, with `Z_3` written once a row);
-5. masked cells drawn by their hatching alone (no "masked" word: the hatching and the cell's label say it),
-   and in a wide column, captions as wide as the column (its text at the floor, the figure shorter); then
-   long token labels shortened in the grid's headers with … (`words.short_labels`; the choice, said in
-   `<desc>`, names them whole); then, on a slide, the grid's caption across the figure (over the grid and
-   what is beside it, not wrapped in the grid's column), and the cells as tight around their values as a
-   deck's compact figure (1.6 times the values' size tall; not a walkthrough step's, whose mechanics are
-   drawn to its cells), each where it makes the figure shorter; then, on a slide, portrait (the vectors
-   above the grid and the captions under it, across the slide) where that fits (not a FlashAttention or
-   decode step, whose mechanics are drawn beside or under the grid); then, on a slide, fewer softmax captions
-   beside the whole grid: those of its first four and last two rows and of the highlighted ones, then of
-   the first two and the last
-   (`words.caption_rows`; the heading says which are not shown, `<desc>` gives them whole; a walkthrough
-   step keeps all its captions);
-6. elision: the first four and last two rows and keys, with ⋮ and ⋯ for the rest (as `elide=True` draws
-   them), then (after 4 and 5 again, if they were not needed before) the first two and the last one, then
-   the first and the last (after each, and after each choice of fewer captions, the caption across and
-   the tight cells, if they were not shorter before);
-7. otherwise the figure does not fit, and the layout refuses in one line that names the ways out.
-A grid too big for the frame on its own is elided before 3, 4 and 5, which could not make room for it.
+4. fractions on one line;
+5. normalizer captions instead of expanded ones (`e^1/Z_3`, with `Z_3` written once a row);
+6. masked cells drawn by their hatching alone (no "masked" word: the hatching and the cell's label say it);
+   in a wide column, captions as wide as the column (its text at the floor, the figure shorter); long token
+   labels shortened in the grid's headers with … (`words.short_labels`; `<desc>` names them whole);
+7. on a slide, where the grid's column is the taller: the grid's caption across the figure, if that makes
+   it shorter, and cells tight around their values (1.6 times their size tall, as a deck's compact
+   figure's; not a walkthrough step's, whose mechanics are drawn to its cells); both tried again after
+   each choice below;
+8. on a slide: portrait (the vectors above the grid, the captions under it, across the slide), where that
+   fits (not a FlashAttention or decode step, whose mechanics are drawn beside or under the grid);
+9. on a slide: fewer softmax captions beside the whole grid, those of its first four and last two rows
+   and of the rows the highlight names, then of the first two and the last (`words.caption_rows`; the
+   heading says which are not shown, `<desc>` gives them whole; a walkthrough step keeps all its captions);
+10. elision: the first four and last two rows and keys, with ⋮ and ⋯ for the rest (as `elide=True` draws
+    them), then (after 5 and 6 again, if they were not needed before) the first two and the last one,
+    then the first and the last;
+11. otherwise the figure does not fit, and the layout refuses in one line that names the ways out.
+A grid too big for the frame on its own is elided before 4 to 7, which could not make room for it.
 A walkthrough step's mechanics (`figures.overlaid`) are given room beside the grid (`side`), else under it
 (`below`: a column), and the order above is made with that room kept.
 
@@ -44,7 +43,7 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from ..records import replace
 from ..words.figure_text import shown_positions, with_normalizers
-from ..words.caption_rows import with_fewer_captions
+from ..words.caption_rows import FEWER_SAID, with_fewer_captions
 from ..words.short_labels import with_short_labels
 from .figure import Metrics, height_within, lay_out, lay_out_within
 from .frames import MAIN_ROLES, SLIDE_PX, fit_to_frame, text_floor_misses
@@ -56,7 +55,6 @@ if TYPE_CHECKING:
     from ..engine.attention import Attention
     from ..words.figure_text import FigureText
     from .figure import Wraps
-    from .figure import Metrics
     from .frames import Frame
     from .items import Layout
 
@@ -84,13 +82,12 @@ _TIGHT_CELL = 1.6  # a tight cell's height, in its values' size (a deck's compac
 
 #: How many of the first and last softmax captions each choice of fewer keeps (with the highlighted ones).
 FEWER_CAPTIONS = {"captions": (4, 2), "captions-2": (2, 1)}
-FEWER_SAID = "the softmax caption"  # how the choice of fewer captions is said (`words.caption_rows`)
 #: How many of the first and last rows and keys each elision keeps.
 ELIDED = {"elision": (4, 2), "elision-2": (2, 1), "elision-3": (1, 1)}
 
 
 def frame_metrics(frame: Frame) -> Metrics:
-    """The sizes and arrangement a figure starts from in `frame` (choice 1 and 2 of the order)."""
+    """The sizes and arrangement a figure starts from in `frame` (choices 1 to 3 of the order)."""
     if frame.is_slide:
         width = SLIDE_PX[0] if frame.name == "slide" else frame.judged_px
         # A slide's sizes are for 16 and 24 px floors; a frame with higher ones (a deck's figure region,
@@ -139,15 +136,16 @@ def _canvas(frame: Frame, metrics: Metrics) -> tuple[float, float | None]:
 def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None = None,
                    title_role: str = "title", elided: Callable[[int, int], FigureText] | None = None,
                    titled: bool = True, cells: tuple[float, float] | None = None, side: float = 0,
-                   below: float = 0, wraps: Wraps | None = None) -> Layout:
+                   below: float = 0, wraps: Wraps | None = None, step: bool = False) -> Layout:
     """`words` laid out for `frame` (a slide or a column), by the order above; an InputError when no
-    choice fits. `attention`: the figure's exact results, to rewrite its softmax captions (choice 4);
-    `elided`: the same figure's words elided to its first and last rows and keys, for choice 6 (None: the
+    choice fits. `attention`: the figure's exact results, to rewrite its softmax captions (choice 5);
+    `elided`: the same figure's words elided to its first and last rows and keys, for choice 10 (None: the
     figure is elided already or cannot be);
     `titled`: False where the slide has a title of its own (a deck's): the figure's is then only its <title>;
     `cells`: (cell height, gap) to lay the grid out at, `side`, `below`: room to keep right of and under the
     grid (all for the mechanics a walkthrough step draws over, beside or under its grid: `figures.overlaid`);
-    `wraps`: the lines other layouts of much the same words wrapped (a walkthrough's steps), to reuse."""
+    `wraps`: the lines other layouts of much the same words wrapped (a walkthrough's steps), to reuse;
+    `step`: a walkthrough's step, which keeps every softmax caption (the steps stay put)."""
     metrics = replace(frame_metrics(frame), titled=titled, side=side, below=below)
     if cells is not None:
         metrics = replace(metrics, cell_h=cells[0], cell_gap=cells[1])
@@ -233,7 +231,7 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
             metrics = portrait if changed is not None else metrics
             said = "portrait: the vectors above the grid and the captions under it, across the slide"
         elif choice in FEWER_CAPTIONS:  # (a step's captions are the step's point: they are all kept)
-            fewer = with_fewer_captions(words, *FEWER_CAPTIONS[choice]) if cells is None and frame.is_slide else None
+            fewer = with_fewer_captions(words, *FEWER_CAPTIONS[choice]) if frame.is_slide and not step else None
             changed, said = fewer if fewer is not None else (None, "")
         elif choice == "widen":  # a column's figure as wide as the column at its floor, so it is shorter
             widest = metrics.canvas_w - 2 * metrics.pad

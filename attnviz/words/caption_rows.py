@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 
     from .figure_text import FigureText
 
-__all__ = ["kept_captions", "with_fewer_captions"]
+__all__ = ["FEWER_SAID", "kept_captions", "with_fewer_captions"]
+
+FEWER_SAID = "the softmax caption"  # how the choice begins, in `Layout.choices`
 
 
 def kept_captions(n: int, named: Iterable[int], first: int, last: int) -> tuple[int, ...]:
@@ -31,14 +33,14 @@ def kept_captions(n: int, named: Iterable[int], first: int, last: int) -> tuple[
 def with_fewer_captions(words: FigureText, first: int, last: int) -> tuple[FigureText, str] | None:
     """`words` with the softmax captions (and output rows) of its `first` and `last` rows and its highlighted
     ones, the heading naming every row left out, and the choice's words (the captions it leaves out, whole);
-    None when that would leave out none, the grid is elided already, or the figure is a walkthrough's step."""
+    None when that would leave out none, or the grid is elided already."""
     rows = words.softmax_rows
-    # An elided grid's captions are its shown rows': fewer would misname them. A walkthrough's step (its later
-    # cells pending) keeps every caption: which it keeps would follow its highlight, and the steps must stay put.
-    if words.elided or not rows or any(cell.pending for cells in words.cells for cell in cells):
+    if words.elided or not rows:  # (an elided grid's captions are its shown rows': fewer would misname them)
         return None
     n = len(words.q_labels)
+    # the rows the highlight names: a cell or row of the grid, a softmax row, an output
     named = [row.q - 1 for row in rows if row.computed] + [row.q - 1 for row in words.output_rows if row.computed]
+    named += [cells[0].q - 1 for cells in words.cells if any(cell.computed for cell in cells)]
     kept_q = {p + 1 for p in kept_captions(n, named, first, last)} & {row.q for row in rows}
     if len(kept_q) == len(rows):
         return None
@@ -49,7 +51,7 @@ def with_fewer_captions(words: FigureText, first: int, last: int) -> tuple[Figur
     fewer = replace(words, softmax_heading=f"{heading}; {_rows(kept_q, n, words.base)} not shown",
                     softmax_rows=tuple(row for row in rows if row.q in kept_q),
                     output_rows=tuple(row for row in words.output_rows if row.q in kept_q))
-    said = (f"the softmax caption{'s' if len(left_out) > 1 else ''} of "
+    said = (f"{FEWER_SAID}{'s' if len(left_out) > 1 else ''} of "
             f"{_rows(set(range(1, n + 1)) - {row.q for row in left_out}, n, words.base)} left to this description: "
             + "; ".join(f"{row.scores}, {row.weights}" for row in left_out)
             + "".join(f"; {row.text}" for row in words.output_rows if row.q not in kept_q))

@@ -84,14 +84,13 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
     wraps: Wraps = {}  # the steps wrap much the same text: each line wrapped once
     if words.subtitle in (DEFAULT_SUBTITLE, ROUNDED_SUBTITLE):  # no subtitle of the user's: it states the cache
         with_cache = [(marks, replace(w, subtitle=cache)) for (marks, w), cache in zip(steps_words, caches)]
-        if _same_size(Figure(attention, marks, w, frame=fig.frame).share_wraps(wraps) for marks, w in with_cache):
+        if _same_size(Figure(attention, marks, w, frame=fig.frame).as_step(wraps) for marks, w in with_cache):
             steps_words = with_cache  # (unless one would wrap differently: slides must not jump)
-    # (in a slide or column a cache slot holds a long label's first characters: the captions name it whole)
-    framed = get_frame(fig.frame).name != "doc"
-    strips = cache_strips(attention, prompt, tuple(map(short_label, words.k_labels)) if framed else words.k_labels)
+    # (in a slide or column a cache slot draws a long label's first characters; its sentence names it whole)
+    strips = cache_strips(attention, prompt, words.k_labels, short=get_frame(fig.frame).name != "doc")
     figures: list[Figure] = [
         OverlaidFigure(attention, marks, w, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
-                       frame=fig.frame, overlays=(strip,)).share_wraps(wraps)
+                       frame=fig.frame, overlays=(strip,)).as_step(wraps)
         for (marks, w), section, strip in zip(steps_words, document.sections, strips)]
     return document, figures
 
@@ -104,9 +103,11 @@ def _same_size(figures: Iterable[Figure]) -> bool:
         return False
 
 
-def cache_strips(attention: Attention, prompt: int, labels: Sequence[str] = ()) -> list[CacheStrip]:
+def cache_strips(attention: Attention, prompt: int, labels: Sequence[str] = (),
+                 short: bool = False) -> list[CacheStrip]:
     """The cache's strip after the prefill and after each decoded token (`layout.cache_strip`); each slot
-    names its key by its label in the figure (`labels`: K1.. or the tokens)."""
+    names its key by its label in the figure (`labels`: K1.. or the tokens), drawn shortened if `short`
+    (a slide's or column's: `words.short_labels`) and said whole."""
     size, states = cache_slots(attention, prompt)
     n = attention.shape[0]
     if size is not None:
@@ -118,8 +119,10 @@ def cache_strips(attention: Attention, prompt: int, labels: Sequence[str] = ()) 
     strips = []
     for t, held in states:
         count = size if size is not None else len(held)
-        slots = tuple(Slot(s, held.get(s), held.get(s) == t or (t == prompt and s in held),
-                           labels[held[s] - 1] if s in held and labels else "") for s in range(count))
+        named = [labels[held[s] - 1] if s in held and labels else "" for s in range(count)]
+        slots = tuple(Slot(s, held.get(s), held.get(s) == t or (t == prompt and s in held), name,
+                           short_label(name) if short and short_label(name) != name else "")
+                      for s, name in enumerate(named))
         cached = set(held.values())
         heading = f"KV cache after the prompt (token {t})" if t == prompt else f"KV cache after token {t}"
         strips.append(CacheStrip(t, heading, rule, slots, tuple(k for k in range(1, t + 1) if k not in cached),

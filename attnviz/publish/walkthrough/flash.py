@@ -271,5 +271,5 @@ def _figures(fig: Figure, words: FigureText, steps: Sequence[FlashStep], all_til
         overlay = replace(overlays[n], width=width)
         figures.append(OverlaidFigure(attention, marks, at_step(words, marks, pending_cells, rows, rows),
                                       id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
-                                      frame=fig.frame, overlays=(overlay,)).share_wraps(wraps))
+                                      frame=fig.frame, overlays=(overlay,)).as_step(wraps))
     return figures

@@ -98,7 +98,7 @@ def walkthrough(fig: Figure) -> tuple[Document, list[Figure]]:
         cells, rows, outputs = _pending(steps, n, attention)
         figures.append(Figure(attention, marks, at_step(words, marks, cells, rows, outputs),
                               id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
-                              frame=fig.frame).share_wraps(wraps))
+                              frame=fig.frame).as_step(wraps))
     return document, figures
 
 
