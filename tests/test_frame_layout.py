@@ -84,7 +84,8 @@ def test_every_walkthrough_step_fits_and_stays_put(kind, frame):
     if (kind, frame) in REFUSED:
         with pytest.raises(InputError) as refused:
             figures[0].layout()
-        assert "\n" not in str(refused.value) and "--view scores" in str(refused.value)
+        # (its captions already left to the walkthrough's text: the way out is the wider slide)
+        assert "\n" not in str(refused.value) and "; try --frame slide" in str(refused.value)
         return
     layouts = [figure.layout() for figure in figures]
     assert len(layouts) > 1
@@ -106,10 +107,23 @@ def test_a_step_s_mechanics_line_up_with_the_framed_grid():
     assert max(b[2] for t in state for b in t.line_boxes()) < min(b[0] for t in softmax for b in t.line_boxes())
 
 
-def test_six_tokens_of_flash_state_refuse_a_slide_in_one_line():
-    with pytest.raises(InputError) as refused:
-        flash_walkthrough(attnviz.figure(SIX, SIX, frame="slide"), (2, 2))[1][0].layout()
-    assert "\n" not in str(refused.value) and "--view scores" in str(refused.value)
+def test_six_tokens_of_flash_state_leave_their_captions_to_the_walkthrough_s_text_on_a_slide():
+    """Six rows of flash state beside six softmax captions do not fit 1,280 × 720 at 16 px; each step's captions
+    go to the walkthrough's text and <desc> (the score table, the rows it computes banded), every step alike."""
+    steps = flash_walkthrough(attnviz.figure(SIX, SIX, frame="slide"), (2, 2))[1]
+    layouts = [step.layout() for step in steps]
+    assert len({(layout.width, layout.height) for layout in layouts}) == 1
+    for step, layout in zip(steps, layouts):
+        check_framed(layout, "slide")
+        said = [choice for choice in layout.choices if choice.startswith("a walkthrough step's softmax captions")]
+        assert len(said) == 1 and said[0] in step.svg().split("<desc")[1]
+        assert not [t for t in layout.walk() if isinstance(t, Text) and t.role.startswith("softmax")]
+    banded = [item for item in layouts[-1].walk() if getattr(item, "classes", ())[:1] == ("attnviz-row-band",)]
+    assert banded  # the last tile's rows, computed this step, banded in the grid
+    ten = [[i % 3, (i * 2) % 5 - 2] for i in range(10)]
+    with pytest.raises(InputError) as refused:  # ten rows of state: refused in one line, naming the ways out
+        flash_walkthrough(attnviz.figure(ten, ten, frame="slide"), (2, 2))[1][0].layout()
+    assert "\n" not in str(refused.value) and "; try " in str(refused.value)
 
 
 def test_the_doc_frame_is_the_seed_figure_byte_for_byte():
@@ -186,12 +200,13 @@ def test_eight_tokens_keep_their_whole_grid_beside_fewer_captions_on_a_slide():
     named = attnviz.figure(eight, eight, highlight=["6,2"], frame="slide").layout()  # a cell names its row too
     assert "row softmax over unmasked scores; rows 3–5, 7 not shown" in [
         t.text for t in named.walk() if isinstance(t, Text)]  # (row 6 kept: its cell 6,2 is highlighted)
-    # A walkthrough's step keeps every caption (which it kept would follow its highlight): none of the eight
-    # tokens' steps fits a slide so, the softmax and output steps at the end no more than the others
-    steps = walkthrough(attnviz.figure(eight, eight, frame="slide"))[1]
-    for step in steps:
-        with pytest.raises(InputError, match="past the slide frame's 1280 × 720; try --view scores"):
-            step.layout()
+    # A walkthrough's step keeps every caption it draws (which it kept would follow its highlight): the eight
+    # tokens' steps, the softmax and output steps at the end too, leave them all to the walkthrough's text
+    layouts = [step.layout() for step in walkthrough(attnviz.figure(eight, eight, frame="slide"))[1]]
+    assert len({(layout.width, layout.height) for layout in layouts}) == 1
+    for layout in layouts:
+        assert not any(choice.startswith("the softmax caption") for choice in layout.choices)
+        assert layout.choices[-1].startswith("a walkthrough step's softmax captions left to its text")
     four = walkthrough(attnviz.figure(eight[:4], eight[:4], frame="slide"))[1]
     assert len({(layout.width, layout.height) for layout in (step.layout() for step in four)}) == 1
 

@@ -27,7 +27,11 @@ The order (numbered as docs/frame-output.rst numbers it):
 10. elision: the first four and last two rows and keys, with ⋮ and ⋯ for the rest (as `elide=True` draws
     them), then (after 5 and 6 again, if they were not needed before) the first two and the last one,
     then the first and the last;
-11. otherwise the figure does not fit, and the layout refuses in one line that names the ways out.
+11. a walkthrough's step, in a slide or column frame (not a deck's region, whose deck has its own order):
+    its softmax captions left to the walkthrough's text and `<desc>`, the grid drawn as the score table with
+    the rows the step computes banded (then 7 and 8 again); every step of a walk makes the same choices, so
+    they stay put;
+12. otherwise the figure does not fit, and the layout refuses in one line that names the ways out.
 A grid too big for the frame on its own is elided before 4 to 7, which could not make room for it.
 A walkthrough step's mechanics (`figures.overlaid`) are given room beside the grid (`side`), else under it
 (`below`: a column), and the order above is made with that room kept.
@@ -46,7 +50,7 @@ from ..words.figure_text import shown_positions, with_normalizers
 from ..words.caption_rows import FEWER_SAID, with_fewer_captions
 from ..words.short_labels import with_short_labels
 from .figure import Metrics, height_within, lay_out, lay_out_within
-from .frames import MAIN_ROLES, SLIDE_PX, fit_to_frame, text_floor_misses
+from .frames import FRAMES, MAIN_ROLES, SLIDE_PX, fit_to_frame, text_floor_misses
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -159,9 +163,10 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
     # A grid bigger than the frame on its own is elided first: no caption choice could make room for it.
     then = ("across", "cells")  # (tried again after each choice that may have made them shorter)
     plan = ("elision", "inline", "normalizer", "hatching", "widen", "labels", *then, "elision-2", *then, "elision-3",
-            *then) if _grid_too_big(words, metrics, width, height) else (
+            *then, "table", *then) if _grid_too_big(words, metrics, width, height) else (
         "inline", "normalizer", "hatching", "widen", "labels", *then, "portrait", "captions", *then, "captions-2",
-        *then, "elision", "normalizer", "hatching", *then, "elision-2", *then, "elision-3", *then)
+        *then, "elision", "normalizer", "hatching", *then, "elision-2", *then, "elision-3", *then, "table", "portrait",
+        *then)
     if metrics.stacked and words.view != "scores":
         choices.append("stacked fractions for the named weights, in rows where they fit")
     if wraps is None:  # the attempts wrap much the same text: each line wrapped once
@@ -230,6 +235,14 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
             changed = words if laid is not None and _fits(laid, frame, width, height) else None
             metrics = portrait if changed is not None else metrics
             said = "portrait: the vectors above the grid and the captions under it, across the slide"
+        elif choice == "table":  # a step's captions to its walkthrough's text: its grid, the step's row banded
+            # (not in a deck's figure region: the deck has its own order, and its slides' text, for this)
+            own = step and frame.name in FRAMES and words.view != "scores"
+            changed = replace(words, view="scores") if own else None
+            said = ("a walkthrough step's softmax captions left to its text and this description (the score table, "
+                    "the rows it computes banded): " + "; ".join(
+                        [f"{row.scores}, {row.weights}" for row in words.softmax_rows if not row.pending]
+                        + [row.text for row in words.output_rows if not row.pending]))
         elif choice in FEWER_CAPTIONS:  # (a step's captions are the step's point: they are all kept)
             fewer = with_fewer_captions(words, *FEWER_CAPTIONS[choice]) if frame.is_slide and not step else None
             changed, said = fewer if fewer is not None else (None, "")
