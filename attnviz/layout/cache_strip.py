@@ -12,6 +12,7 @@ slide or column frame (`script` set) its rule's notation is typeset.
 from __future__ import annotations
 
 from ..records import dataclass, replace
+from ..words.user_text import user_spans
 from .figure import CELL_GAP, CELL_H, PAD
 from .flash_state import BELOW_GAP, STATE_GAP, Below, cell_box, grid_bottom
 from .items import STYLES, Group, Rect, Text, measure, right_edge
@@ -153,7 +154,9 @@ class CacheStrip:
             label = "empty" if slot.k is None else slot.shown or slot.label or f"K{slot.k}"
             baseline = top + SLOT_H / 2 + (ASCENT - DESCENT) / 2 * slot_style.size
             children.append(Text("slot", x + slot_w / 2, baseline, (label,), anchor="middle",
-                                 user=((0, len(label)),) if slot.label else ()))  # a token is the user's text
+                                 # a token is the user's text (a shortened one's "…" is attnviz's)
+                                 user=user_spans(slot.shown) if slot.shown else ((0, len(label)),) if slot.label
+                                 else ()))
             children.append(Text("slot-note", x + slot_w / 2, top + SLOT_H + 16, (str(slot.slot),), anchor="middle"))
         n_rows = -(-max(len(self.slots), self.most[0] if self.below is not None else 0) // per_row)
         y = slots_top + n_rows * pitch + STYLES["slot-note"].size + 4

@@ -267,7 +267,7 @@ def lay_out_framed(words: FigureText, frame: Frame, attention: Attention | None 
         full.clear()
         words = changed
         if choice in ELIDED:  # the elided words are the figure's own, every shown row's caption with them
-            choices = [said for said in choices if not said.startswith(FEWER_SAID)]
+            choices = [made for made in choices if not made.startswith(FEWER_SAID)]
         choices.append(said)
         layout = attempt()
     if layout is None:

@@ -120,9 +120,9 @@ def cache_strips(attention: Attention, prompt: int, labels: Sequence[str] = (),
     for t, held in states:
         count = size if size is not None else len(held)
         named = [labels[held[s] - 1] if s in held and labels else "" for s in range(count)]
+        shown = [short_label(name) if short else name for name in named]
         slots = tuple(Slot(s, held.get(s), held.get(s) == t or (t == prompt and s in held), name,
-                           short_label(name) if short and short_label(name) != name else "")
-                      for s, name in enumerate(named))
+                           drawn if drawn != name else "") for s, (name, drawn) in enumerate(zip(named, shown)))
         cached = set(held.values())
         heading = f"KV cache after the prompt (token {t})" if t == prompt else f"KV cache after token {t}"
         strips.append(CacheStrip(t, heading, rule, slots, tuple(k for k in range(1, t + 1) if k not in cached),
