@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..words.user_text import graphemes
 from .items import STYLES, TextStyle, measure
 from .math_text import math_runs, runs_width
 
@@ -52,38 +53,20 @@ def _finer(pieces: Iterable[str], width: Callable[[str], float], room: float,
                                                                                 rest)
 
 
-ANYWHERE = ""  # a `finer` separator: between any two letters (never inside one: `_joined`)
+ANYWHERE = ""  # a `finer` separator: between any two letters (never inside one: `graphemes`)
 
 
 def _letters(piece: str, width: Callable[[str], float], room: float) -> Iterator[str]:
-    """`piece` cut into runs of letters each as wide as `room` at most (at least one letter each), a letter
-    with the marks and joined characters that belong to it (`_joined`)."""
-    letters: list[str] = []
-    for ch in piece:
-        if letters and _joined(letters[-1][-1], ch):
-            letters[-1] += ch
-        else:
-            letters.append(ch)
+    """`piece` cut into runs of letters (as a reader sees them: `graphemes`) each as wide as `room` at most (at
+    least one letter each)."""
     current = ""
-    for letter in letters:
+    for letter in graphemes(piece):
         if current and width(current + letter) > room:
             yield current
             current = ""
         current += letter
     if current:
         yield current
-
-
-_ZWJ = "\u200d"
-
-
-def _joined(before: str, ch: str) -> bool:
-    """Whether `ch` belongs to the letter before it: a mark (combining, or a vowel sign of Devanagari or
-    Thai), a variation selector, an emoji's skin tone, or anything after a zero-width joiner."""
-    import unicodedata  # its tables load on first use: only a word longer than its line needs them
-
-    return (before == _ZWJ or ch == _ZWJ or unicodedata.category(ch).startswith("M")
-            or "\ufe00" <= ch <= "\ufe0f" or "\U0001f3fb" <= ch <= "\U0001f3ff")
 
 
 @lru_cache(maxsize=64)

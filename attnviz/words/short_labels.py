@@ -1,9 +1,10 @@
 """Long token labels shortened in a framed grid's headers: a frame's choice (`layout.framed`) when the
 figure does not fit with every label whole, as a panel's long title is shortened (`layout.panel_fit`).
 
-A label longer than `LABEL_CHARS` characters is drawn in the grid's row and column headers as its first
-characters and "…" (a combining mark stays with its letter); the vector lines and softmax rows keep it
-whole, and the choice's words, said in the figure's <desc>, name every shortened label whole.
+A label longer than `LABEL_CHARS` letters is drawn in the grid's row and column headers as its first
+letters and "…" (letters as a reader sees them: marks, vowel signs, skin tones and joined emoji stay whole,
+`graphemes`); the vector lines and softmax rows keep it whole, and the choice's words, said in the figure's
+<desc>, name every shortened label whole.
 
 >>> short_label("internationalization"), short_label("naïve café"), short_label("cat")
 ('internat…', 'naïve ca…', 'cat')
@@ -12,7 +13,7 @@ whole, and the choice's words, said in the figure's <desc>, name every shortened
 from __future__ import annotations
 
 from ..records import replace
-from .user_text import concat, user_spans, user_text
+from .user_text import concat, graphemes, user_spans, user_text
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -20,22 +21,16 @@ if TYPE_CHECKING:
 
 __all__ = ["LABEL_CHARS", "short_label", "with_short_labels"]
 
-LABEL_CHARS = 8  # the most characters of a label a shortened header keeps, before its "…"
+LABEL_CHARS = 8  # the most letters of a label a shortened header keeps, before its "…"
 
 
 def short_label(label: str, most: int = LABEL_CHARS) -> str:
-    """`label` cut after `most` characters with "…" (generated: the user's part keeps its span); a label no
-    longer than `most` + 1 characters is drawn whole."""
-    import unicodedata  # its tables load on first use: only a shortened label needs them
-
-    if len(label) <= most + 1:
+    """`label` cut after `most` letters (`graphemes`) with "…" (generated: the user's part keeps its span); a
+    label no longer than `most` + 1 letters is drawn whole."""
+    letters = graphemes(label) if len(label) > most + 1 else ()  # (a short label loads no segmentation)
+    if len(letters) <= most + 1:
         return label
-    cut = most
-    while cut < len(label) and unicodedata.combining(label[cut]):  # (never a mark without its letter)
-        cut += 1
-    if cut >= len(label):
-        return label
-    head = label[:cut].rstrip()
+    head = "".join(letters[:most]).rstrip()
     return concat(user_text(head) if user_spans(label) else head, "…")
 
 

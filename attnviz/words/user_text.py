@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 __all__ = ["MAX_LABEL", "MAX_TITLE", "BIDI_CONTROLS", "check_text", "check_labels", "isolate", "Line", "user_text",
-           "concat", "joined", "user_spans"]
+           "concat", "joined", "user_spans", "graphemes"]
 
 FSI, PDI = "\u2068", "\u2069"
 _RIGHT_TO_LEFT = ("R", "AL", "AN")  # Hebrew, Arabic (and Syriac, Thaana, ...) letters; Arabic-Indic digits
@@ -45,6 +45,19 @@ def isolate(text: str) -> str:
     if any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
         return FSI + text + PDI
     return text
+
+
+def graphemes(text: str) -> list[str]:
+    """`text` as the letters a reader sees (Unicode's extended grapheme clusters, UAX #29, as the `regex`
+    module finds them): text is cut only between two of them, never inside a skin-toned or joined emoji,
+    a flag, a letter and its marks or vowel signs, or a Hangul syllable's jamo.
+
+    >>> graphemes("e\u0301👍🏽🇫🇷का")
+    ['e\u0301', '👍🏽', '🇫🇷', 'का']
+    """
+    import regex  # type: ignore[import-untyped]  # (no type hints) loaded on first use: only a cut needs it
+
+    return regex.findall(r"\X", text)  # type: ignore[no-any-return]
 
 
 def check_labels(labels: object, count: int, where: str, noun: str = "token") -> tuple[str, ...]:
