@@ -27,10 +27,13 @@ LABEL_CHARS = 8  # the most letters of a label a shortened header keeps, before 
 def short_label(label: str, most: int = LABEL_CHARS) -> str:
     """`label` cut after `most` letters (`graphemes`) with "…" (generated: the user's part keeps its span); a
     label no longer than `most` + 1 letters is drawn whole."""
-    letters = graphemes(label) if len(label) > most + 1 else ()  # (a short label loads no segmentation)
+    letters = graphemes(label) if len(label) > most + 1 else []  # (a short label loads no segmentation)
     if len(letters) <= most + 1:
         return label
-    head = "".join(letters[:most]).rstrip()
+    del letters[most:]
+    while letters and letters[-1].isspace():  # (spaces before the "…" go, whole letters)
+        letters.pop()
+    head = "".join(letters)
     return concat(user_text(head) if user_spans(label) else head, "…")
 
 
