@@ -10,7 +10,8 @@ import attnviz
 import pytest
 import regex
 from attnviz.layout.items import Text
-from attnviz.layout.wrapping import ANYWHERE, wrap
+from attnviz.layout.breaks import split_terms
+from attnviz.layout.wrapping import ANYWHERE, break_points, wrap
 from attnviz.words.short_labels import short_label
 from attnviz.words.user_text import graphemes, user_spans, user_text
 from hypothesis import given
@@ -102,20 +103,31 @@ def test_a_frame_cuts_a_long_word_between_clusters(name):
         assert at in ends, (name, line)
 
 
-TRICKY = st.sampled_from(["a", "b", " ", "\u0301", ZWJ, "👨", "👍", "🏽", "🇫", "🇷", "क", "्", "ष", "ा", "ि",
-                          "\u1112", "\u1161", "\u11ab", "\ufe0f", "❤", "\r", "\n", "\u0600"])
+TRICKY = st.sampled_from(["a", "b", " ", ",", "+", "(", ")", "\u0301", ZWJ, "👨", "👍", "🏽", "🇫", "🇷", "क", "्",
+                          "ष", "ा", "ि", "\u1112", "\u1161", "\u11ab", "\ufe0f", "❤", "\r", "\n", "\u0600", "…"])
+SPLITS = {"one piece": lambda text: [text], "break_points": break_points, "split_terms": split_terms}
 
 
-@given(st.lists(TRICKY, min_size=1, max_size=40).map("".join), st.integers(1, 120))
-def test_wrapped_lines_end_between_clusters(text, room):
-    """For any text and width, a frame's cut word (`ANYWHERE`) keeps every character and each line ends where
-    a cluster ends."""
-    lines = wrap([text], "subtitle", room, finer=(ANYWHERE,))
+@pytest.mark.parametrize("split", SPLITS)
+@given(text=st.lists(TRICKY, min_size=1, max_size=40).map("".join), room=st.integers(1, 120))
+def test_wrapped_lines_end_between_clusters(split, text, room):
+    """For any text and width, a line ends where a cluster ends: at a space or a comma only if no mark follows
+    it, inside a word (`ANYWHERE`, a frame's cut) only between two clusters; every character kept."""
+    lines = wrap(SPLITS[split](text), "subtitle", room, finer=(ANYWHERE,))
     assert "".join(lines) == text
     ends, at = boundaries(text), 0
     for line in lines:
         at += len(line)
-        assert at in ends and line, (text, lines)
+        assert at in ends, (text, lines)
+
+
+def test_a_mark_after_a_space_stays_with_it():
+    """A space and a combining mark after it are one cluster: the line does not break between them."""
+    text = "word " * 6 + "\u0301mark " + "word " * 6
+    lines = wrap(break_points(text), "subtitle", 120)
+    assert "".join(lines) == text and len(lines) > 2
+    assert not any(line.startswith("\u0301") for line in lines)
+    assert wrap(break_points("word \u0301mark"), "subtitle", 1) == ("word \u0301mark",)
 
 
 LABELS = ["thumbsu👍🏽p-label", "abcdefgकामना", "hangul " + CLUSTERS["Hangul jamo"] * 4]

@@ -33,7 +33,7 @@ def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
         room = max_width - (indent if lines else 0)
         # Advance widths add up (no kerning), so the line's width is kept as a running sum.
         piece_width = width(piece)
-        if current and current_width + width(piece.rstrip()) > room:
+        if current and current_width + width(piece.rstrip()) > room and _between(current, piece):
             lines.append(current)
             current, current_width = piece, piece_width
         else:
@@ -57,8 +57,7 @@ ANYWHERE = ""  # a `finer` separator: between any two letters (never inside one:
 
 
 def _letters(piece: str, width: Callable[[str], float], room: float) -> Iterator[str]:
-    """`piece` cut into runs of letters (as a reader sees them: `graphemes`) each as wide as `room` at most (at
-    least one letter each)."""
+    """`piece` cut into runs of letters (`graphemes`) each as wide as `room` at most (at least one letter each)."""
     current = ""
     for letter in graphemes(piece):
         if current and width(current + letter) > room:
@@ -67,6 +66,13 @@ def _letters(piece: str, width: Callable[[str], float], room: float) -> Iterator
         current += letter
     if current:
         yield current
+
+
+def _between(line: str, piece: str) -> bool:
+    """Whether a line may end between `line` and `piece`: between two letters, not inside one (`graphemes`: a
+    space and a combining mark after it are one letter)."""
+    pair = line[-1] + piece[:1]
+    return not piece or (pair.isascii() and pair != "\r\n") or graphemes(line + piece[0])[-1] == piece[0]
 
 
 @lru_cache(maxsize=64)
