@@ -33,8 +33,7 @@ def short_label(label: str, most: int = LABEL_CHARS) -> str:
     del letters[most:]
     while letters and letters[-1].isspace():  # (spaces before the "…" go, whole letters)
         letters.pop()
-    head = "".join(letters)
-    return concat(user_text(head) if user_spans(label) else head, "…")
+    return concat((user_text if user_spans(label) else str)("".join(letters)), "…")
 
 
 def with_short_labels(words: FigureText) -> tuple[FigureText, str] | None:

@@ -48,9 +48,8 @@ def isolate(text: str) -> str:
 
 
 def graphemes(text: str) -> list[str]:
-    """`text` as the letters a reader sees (Unicode's extended grapheme clusters, UAX #29, as the `regex`
-    module finds them): text is cut only between two of them, never inside a skin-toned or joined emoji,
-    a flag, a letter and its marks or vowel signs, or a Hangul syllable's jamo.
+    """`text` as the letters a reader sees, each kept whole by a cut (grapheme clusters, UAX #29, the `regex`
+    module's `\\X`): a skin-toned or joined emoji, a flag, a letter and its marks, a Hangul syllable's jamo.
 
     >>> graphemes("e\u0301👍🏽🇫🇷का")
     ['e\u0301', '👍🏽', '🇫🇷', 'का']
