@@ -1,7 +1,10 @@
-"""One mask family as text: `window=3,symmetric`, `segments=1,1,2`, `matrix=10;11`, read into a
-`MaskOption` that is not yet bound to a grid (`mask_families` binds it).
+"""The one table of mask families (`MASK_FAMILIES`): each family's form, how its text is read
+(`window=3,symmetric`, `segments=1,1,2`, `matrix=10;11` into a `MaskOption` not yet bound to a grid),
+its binder (in `mask_families`), its line in `--help`, its rows in docs/reference.rst and whether the
+tests hold it against FlexAttention. `masks` joins families with `&`, `|` and `~`.
 
-The families, their forms and their limits are here; `masks` joins them with `&`, `|` and `~`.
+A new family is one entry here plus its parser and binder; tests/test_mask_table.py holds every reader
+(the help, the reference, the parity and property tests) to the table.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from . import mask_families as bind
 from ..numbers.arrays import is_tensor
 from ..numbers.exact import InputError
 from ..records import dataclass, field
@@ -18,17 +22,17 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from .mask_families import Bound, Grid
+
     Options = dict[str, object]
     Parser = Callable[[str, str], tuple[object, Options]]
+    Binder = Callable[["MaskOption", Grid], Bound]
 
-__all__ = ["ALIGNMENTS", "FAMILIES", "MAX_PARAMETER", "MaskOption", "parse_mask", "boolean_matrix"]
+__all__ = ["ALIGNMENTS", "FAMILIES", "FAMILY_HELP", "MASK_FAMILIES", "MAX_PARAMETER", "Family", "MaskOption",
+           "bind_family", "parse_mask", "boolean_matrix"]
 
 #: Where the causal diagonal sits when keys outnumber queries.
 ALIGNMENTS = ("top-left", "bottom-right")
-#: Each family's form, in the words of error messages and docs.
-FAMILIES = ("causal", "none", "full", "window=W[,symmetric][,dilation=D]", "global=J,J,...",
-            "prefix=P[,P,...][,documents=ID,...]", "chunk=C[,offset=O]", "segments=ID,ID,...", "documents=ID,ID,...",
-            "padding=J,J,...", "keys=J,J,...", "random=R,seed=S", "matrix=ROW;ROW;...", "sink=S")
 MAX_PARAMETER = 10**6  # window, prefix and chunk sizes beyond any grid are all the same mask
 
 
@@ -66,22 +70,26 @@ def parse_mask(text: object) -> MaskOption:
     kind = kind.lower()
     if kind == "full":
         kind = "none"  # one all-keep mask, two names
-    if kind in ("causal", "none"):
+    if kind not in MASK_FAMILIES:
+        raise _unknown(kind, where)
+    parse = MASK_FAMILIES[kind].parse
+    if parse is None:
         if has_value:
             raise InputError(f"'{kind}' takes no value", where)
         return MaskOption(kind, None, text)
-    if kind not in _PARSERS:
-        names = ["causal", "none", "full", *_PARSERS]
-        close = [_OTHER_NAMES[kind]] if kind in _OTHER_NAMES else difflib.get_close_matches(kind, names, n=1,
-                                                                                              cutoff=0.6)
-        hint = f"did you mean '{close[0]}='? " if close and close[0] in _PARSERS else \
-            f"did you mean '{close[0]}'? " if close else ""
-        raise InputError(f"unknown mask {kind!r}; {hint}masks are {', '.join(FAMILIES)}", where)
     if not has_value or not value:
-        form = next(f for f in FAMILIES if f.startswith(kind + "="))
-        raise InputError(f"'{kind}' needs a value: {form}", where)
-    main, options = _PARSERS[kind](value, where)
+        raise InputError(f"'{kind}' needs a value: {MASK_FAMILIES[kind].form}", where)
+    main, options = parse(value, where)
     return MaskOption(kind, main, text, tuple(sorted(options.items())))
+
+
+def _unknown(kind: str, where: str) -> InputError:
+    """An unknown family's error, naming the nearest family (or what another library calls it)."""
+    names = ["full", *MASK_FAMILIES]
+    close = [_OTHER_NAMES[kind]] if kind in _OTHER_NAMES else difflib.get_close_matches(kind, names, n=1, cutoff=0.6)
+    takes_value = close and close[0] in MASK_FAMILIES and MASK_FAMILIES[close[0]].parse is not None
+    hint = f"did you mean '{close[0]}='? " if takes_value else f"did you mean '{close[0]}'? " if close else ""
+    return InputError(f"unknown mask {kind!r}; {hint}masks are {', '.join(FAMILIES)}", where)
 
 
 #: What other libraries and papers call a family: `sliding=3` suggests `window=`.
@@ -222,7 +230,60 @@ def boolean_matrix(value: object, where: str) -> MaskOption:
     return MaskOption("matrix", rows, f"matrix={text}")
 
 
-_PARSERS: dict[str, Parser] = {"window": _window, "global": _positions, "prefix": _prefix, "chunk": _chunk,
-                               "segments": _segments, "documents": _segments, "padding": _positions,
-                               "keys": _positions, "random": _random,
-                               "matrix": _matrix, "sink": _sink}
+def bind_family(option: MaskOption, grid: Grid) -> Bound:
+    """A family on the grid, query i at key position i+offset. keep() and runs() are 0-based."""
+    return MASK_FAMILIES[option.kind].bind(option, grid)
+
+
+@dataclass(frozen=True)
+class Family:
+    """One mask family: everything that lists it reads it from here."""
+
+    form: str  # as --help, error messages and docs write it: "window=W[,symmetric][,dilation=D]"
+    parse: Parser | None  # its value's text -> (main value, named options); None: it takes no value
+    bind: Binder  # the parsed family on one grid
+    gloss: str  # --help's words after the form: "(key columns)"
+    rows: tuple[tuple[str, str, str], ...]  # docs/reference.rst's rows: (written, name in figure, keeps)
+    flex: bool = True  # tests/test_mask_parity.py holds it cell for cell against FlexAttention's create_mask
+
+    @property
+    def help(self) -> str:
+        """The family's words in --mask's help."""
+        return f"{self.form} {self.gloss}".strip()
+
+
+#: Every mask family, in the order --help, error messages and docs/reference.rst list them.
+MASK_FAMILIES: dict[str, Family] = {
+    "causal": Family("causal", None, bind.causal, "(default)", (("``causal`` (default)", "causal", "``j<=i``"),)),
+    "none": Family("none", None, bind.everything, "(or full)",
+                   (("``none`` or ``full``", "bidirectional", "every cell"),)),
+    "window": Family("window=W[,symmetric][,dilation=D]", _window, bind.window, "", (
+        ("``window=W``", "sliding-window", "``i-W<j<=i``: W keys per query, itself included"),
+        ("``window=W,symmetric``", "symmetric sliding-window", "``|i-j|<W``"),
+        ("``window=W,dilation=D``", "dilated sliding-window", "``i-W·D<j<=i, (i-j) mod D = 0``"))),
+    "global": Family("global=J,J,...", _positions, bind.global_tokens, "",
+                     (("``global=1,8``", "global", "``i in {1,8} or j in {1,8}``"),)),
+    "prefix": Family("prefix=P[,P,...][,documents=ID,...]", _prefix, bind.prefix, "", (
+        ("``prefix=P``", "prefix-LM", "``j<=i``, or ``i<=P and j<=P``"),
+        ("``prefix=P,documents=1,1,2``", "prefix-LM per document", "the same within each document"))),
+    "chunk": Family("chunk=C[,offset=O]", _chunk, bind.chunk, "",
+                    (("``chunk=C[,offset=O]``", "chunked", "``j<=i`` within blocks of C positions"),)),
+    "segments": Family("segments=ID,ID,...", _segments, bind.segments, "(causal)",
+                       (("``segments=1,1,2,2,2``", "document", "``j<=i`` within the same segment id"),)),
+    "documents": Family("documents=ID,ID,...", _segments, bind.segments, "(bidirectional)",
+                        (("``documents=1,1,2,2,2``", "bidirectional document", "i and j in the same segment id"),)),
+    "padding": Family("padding=J,J,...", _positions, bind.padding, "",
+                      (("``padding=4,5``", "padding", "every key except 4 and 5 (with ``causal``)"),)),
+    "keys": Family("keys=J,J,...", _positions, bind.keys, "(key columns)",
+                   (("``keys=1,5``", "key columns", "``j in {1,5}`` (summary tokens, any row)"),)),
+    "random": Family("random=R,seed=S", _random, bind.random_columns, "(R keys a row)",
+                     (("``random=R,seed=S``", "random", "R keys a row, drawn as below"),), flex=False),
+    "sink": Family("sink=S", _sink, bind.sink, "(the first S keys)",
+                   (("``sink=S``", "sink", "``j<=S``: the first S keys, for every query"),)),
+    "matrix": Family("matrix=ROW;ROW;...", _matrix, bind.matrix, "(rows of 0/1)",
+                     (("``matrix=100;110;111``", "explicit", "the cells marked 1"),)),
+}
+#: Each family's form, in the words of error messages.
+FAMILIES = tuple(family.form for family in MASK_FAMILIES.values())
+#: The families as --mask's help lists them.
+FAMILY_HELP = ", ".join(family.help for family in MASK_FAMILIES.values())

@@ -1,27 +1,10 @@
 """Masks as real models write them: families, an algebra over them, and pasted mask functions.
 
-Each family is a rule on positions, written in the figure exactly as it is applied (here with the
-figure's default 1-based positions; `Mask.rule_text(0)` writes the same rule 0-based):
-
-    causal                 keep j<=i
-    none (or full)         keep every cell (bidirectional)
-    window=W               keep i-W<j<=i          (W keys per query, itself included; Hugging Face's)
-    window=W,symmetric     keep |i-j|<W           (W-1 keys each side, and itself)
-    window=W,dilation=D    keep i-W·D<j<=i, (i-j) mod D = 0   (W keys, D apart; with symmetric too)
-    global=1,8             keep i in {1,8} or j in {1,8}   (global tokens: Longformer, BigBird)
-    prefix=P               keep j<=i, or i<=P and j<=P
-    prefix=P,documents=ID,...  the same within each document, its first P positions the prefix
-    chunk=C[,offset=O]     keep j<=i when i and j are in the same block of C positions (blocks
-                           start O positions later: Hugging Face's left padding)
-    segments=ID,...        keep j<=i when i and j have the same segment id (packed documents, causal)
-    documents=ID,...       keep i and j with the same segment id (block-diagonal, bidirectional)
-    padding=4,5            mask those key positions (with causal, unless `none` is given too)
-    keys=1,2               keep j in {1,2}: chosen key columns (summary tokens; `sink=` for the first S)
-    random=R,seed=S        keep R keys a row, drawn by SplitMix64 from seed·2³² + the query's position
-                           (Floyd's sampling, rejection below each bound): the same cells everywhere
-    sink=S                 keep j<=S, the first S keys, for every query (attention sinks; not causal
-                           alone: StreamingLLM's mask is `causal & (window=W | sink=S)`)
-    matrix=10;11           keep the cells marked 1
+Each family is a rule on positions, written in the figure exactly as it is applied (`causal` keeps
+j<=i, `window=W` keeps i-W<j<=i, ...; `Mask.rule_text(0)` writes the same rule 0-based). The families
+are the entries of `mask_grammar.MASK_FAMILIES`, the one table that `--help` and docs/reference.rst
+list; `random=R,seed=S` draws R keys a row by SplitMix64 from seed·2³² + the query's position
+(Floyd's sampling, rejection below each bound), the same cells everywhere.
 
 Masks combine: `a & b` keeps a cell both keep, `a | b` one that either keeps, `~a` (or `!a`) one
 that `a` does not; parentheses group, `~` binds tightest, then `&`, then `|`. Several masks given
@@ -41,8 +24,9 @@ When keys outnumber queries (decoding with a cache), `align` places the causal d
 "top-left" (PyTorch's `is_causal`) puts query i at key position i; "bottom-right" puts it at
 i + n_k - n_q, so the last query sees every key. The rule's text then says `i+3` where it applies.
 
-The modules below this one each hold one seam: `mask_grammar` reads a family, `mask_families`
-binds it to a grid, `mask_functions` evaluates pasted functions and `runs` is the rows' algebra.
+The modules below this one each hold one seam: `mask_grammar` lists and reads the families,
+`mask_families` binds each to a grid, `mask_functions` evaluates pasted functions and `runs` is the
+rows' algebra.
 """
 
 from __future__ import annotations
@@ -50,9 +34,9 @@ from __future__ import annotations
 import re
 
 from .bound_mask import CAUSAL, BoundMask
-from .mask_families import Bound, Grid, bind_family, query_position
+from .mask_families import Bound, Grid, query_position
 from .mask_functions import PastedFunction, bind_function, pasted_function, torch_combination
-from .mask_grammar import ALIGNMENTS, FAMILIES, MaskOption, boolean_matrix, parse_mask
+from .mask_grammar import ALIGNMENTS, FAMILIES, MaskOption, bind_family, boolean_matrix, parse_mask
 from .runs import complement_runs, intersect_runs, scan_runs, union_runs
 from .rule_text import aligned, grouped, grouped_name, labelled
 from .text_check import MAX_LABEL, MAX_TITLE, check_text
