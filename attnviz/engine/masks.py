@@ -47,7 +47,7 @@ from ..records import dataclass, replace
 TYPE_CHECKING = False  # a type checker takes it as True
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable, Iterable
-    from typing import TypeAlias
+    from typing import Any, TypeAlias
 
     from .runs import Runs
     from ..typing import Align, IndexBase, MaskItem, MaskSpec
@@ -218,28 +218,27 @@ def _from_value(value: object, where: str, depth: int) -> Mask:
     """A Mask from any accepted value: text in the grammar, a table, a list, a function, a Mask."""
     if depth > MAX_DEPTH:
         raise InputError(f"masks nest deeper than {MAX_DEPTH} levels", where)
-    if isinstance(value, Mask):
-        return value
-    if value is None or value is CAUSAL:
+    if value is None or value is CAUSAL or (isinstance(value, (list, tuple)) and not value):
         return Mask._make("family", (parse_mask("causal"),))
-    if isinstance(value, BoundMask):
-        return Mask._make("fixed", (value,))
-    if isinstance(value, MaskOption):
-        return Mask._make("family", (value,))
-    if isinstance(value, str):
-        return parse_expression(value)
-    if isinstance(value, dict):
-        return _from_table(value, where, depth)
-    if is_array(value) or is_tensor(value):
-        return Mask._make("family", (boolean_matrix(value, where),))
-    if isinstance(value, (list, tuple)):
-        if not value:
-            return Mask._make("family", (parse_mask("causal"),))
-        return _joined("all", [_from_value(v, f"{where}[{n}]", depth + 1) for n, v in enumerate(value, 1)])
-    if callable(value):
-        return Mask(value)
+    for accepts, make in _READERS:
+        if accepts(value):
+            return make(value, where, depth)
     raise InputError(f"expected a mask like \"window=3\" or a function keep(q_idx, kv_idx), got "
                      f"{type(value).__name__}", "mask")
+
+
+#: What each kind of value is read as, in order (a bound mask is callable, an array is not a list).
+_READERS: tuple[tuple[Callable[[object], bool], Callable[[Any, str, int], Mask]], ...] = (
+    (lambda v: isinstance(v, Mask), lambda v, where, depth: v),
+    (lambda v: isinstance(v, BoundMask), lambda v, where, depth: Mask._make("fixed", (v,))),
+    (lambda v: isinstance(v, MaskOption), lambda v, where, depth: Mask._make("family", (v,))),
+    (lambda v: isinstance(v, str), lambda v, where, depth: parse_expression(v)),
+    (lambda v: isinstance(v, dict), lambda v, where, depth: _from_table(v, where, depth)),
+    (lambda v: is_array(v) or is_tensor(v), lambda v, where, depth: Mask._make("family", (boolean_matrix(v, where),))),
+    (lambda v: isinstance(v, (list, tuple)), lambda v, where, depth: _joined(
+        "all", [_from_value(x, f"{where}[{n}]", depth + 1) for n, x in enumerate(v, 1)])),
+    (callable, lambda v, where, depth: Mask(v)),
+)
 
 
 def _joined(op: str, masks: list[Mask]) -> Mask:
@@ -281,65 +280,66 @@ def parse_expression(text: str) -> Mask:
         raise InputError(f"{len(text)} characters; the limit is {MAX_TEXT}", "mask")
     if not any(op in text for op in _OPERATORS):
         return Mask._make("family", (parse_mask(text),))
-    where = f"mask {text!r}"
-    tokens = []  # (kind, text, character position)
-    for match in re.finditer(r"[&|~!()]|[^&|~!()]+", text):
-        if match[0] in _OPERATORS:
-            tokens.append((match[0].replace("!", "~"), match[0], match.start() + 1))
-        elif match[0].strip():
-            tokens.append(("atom", match[0].strip(), match.start() + 1))
-    if sum(kind == "atom" for kind, _, _ in tokens) > MAX_TERMS:
-        raise InputError(f"more than {MAX_TERMS} masks in one expression", where)
-    position = 0
-
-    def peek() -> str:
-        return tokens[position][0] if position < len(tokens) else "end"
-
-    def expected(what: str) -> InputError:
-        found = f"{tokens[position][1]!r} at character {tokens[position][2]}" if position < len(tokens) else "the end"
-        return InputError(f"expected {what}, found {found}", where)
-
-    def union(depth: int) -> Mask:
-        parts = [intersection(depth)]
-        while peek() == "|":
-            take()
-            parts.append(intersection(depth))
-        return _joined("any", parts)
-
-    def intersection(depth: int) -> Mask:
-        parts = [complement(depth)]
-        while peek() == "&":
-            take()
-            parts.append(complement(depth))
-        return _joined("all", parts)
-
-    def complement(depth: int) -> Mask:
-        if depth > MAX_DEPTH:
-            raise InputError(f"masks nest deeper than {MAX_DEPTH} levels", where)
-        kind = peek()
-        if kind == "~":
-            take()
-            return ~complement(depth + 1)
-        if kind == "(":
-            take()
-            inner = union(depth + 1)
-            if peek() != ")":
-                raise expected("')'")
-            take()
-            return inner
-        if kind == "atom":
-            return Mask._make("family", (parse_mask(take()),))
-        raise expected("a mask such as causal or window=3")
-
-    def take() -> str:
-        nonlocal position
-        position += 1
-        return tokens[position - 1][1]
-
-    mask = union(0)
-    if position != len(tokens):
-        raise expected("'&', '|' or the end")
+    reader = _Reader(text)
+    mask = reader.joined(0, 0)
+    if reader.position != len(reader.tokens):
+        raise reader.expected("'&', '|' or the end")
     return mask
+
+
+#: The binary operators, loosest first: `|` joins intersections, `&` joins complements.
+_BINARY = (("|", "any"), ("&", "all"))
+
+
+class _Reader:
+    """A recursive-descent reader of one expression's tokens: (kind, text, character position)."""
+
+    def __init__(self, text: str) -> None:
+        self.where, self.position = f"mask {text!r}", 0
+        self.tokens = [(m[0].replace("!", "~") if m[0] in _OPERATORS else "atom", m[0].strip(), m.start() + 1)
+                       for m in re.finditer(r"[&|~!()]|[^&|~!()]+", text) if m[0].strip()]
+        if sum(kind == "atom" for kind, _, _ in self.tokens) > MAX_TERMS:
+            raise InputError(f"more than {MAX_TERMS} masks in one expression", self.where)
+
+    def peek(self) -> str:
+        return self.tokens[self.position][0] if self.position < len(self.tokens) else "end"
+
+    def take(self) -> str:
+        self.position += 1
+        return self.tokens[self.position - 1][1]
+
+    def expected(self, what: str) -> InputError:
+        found = f"{self.tokens[self.position][1]!r} at character {self.tokens[self.position][2]}" \
+            if self.position < len(self.tokens) else "the end"
+        return InputError(f"expected {what}, found {found}", self.where)
+
+    def joined(self, level: int, depth: int) -> Mask:
+        """Operands of the level's operator (the next level's, or complements past the last) joined by it."""
+        if level == len(_BINARY):
+            return self.complement(depth)
+        symbol, op = _BINARY[level]
+        parts = [self.joined(level + 1, depth)]
+        while self.peek() == symbol:
+            self.take()
+            parts.append(self.joined(level + 1, depth))
+        return _joined(op, parts)
+
+    def complement(self, depth: int) -> Mask:
+        if depth > MAX_DEPTH:
+            raise InputError(f"masks nest deeper than {MAX_DEPTH} levels", self.where)
+        kind = self.peek()
+        if kind not in ("~", "(", "atom"):
+            raise self.expected("a mask such as causal or window=3")
+        text = self.take()
+        if kind == "atom":
+            return Mask._make("family", (parse_mask(text),))
+        if kind == "~":
+            return ~self.complement(depth + 1)
+        inner = self.joined(0, depth + 1)
+        if self.peek() != ")":
+            raise self.expected("')'")
+        self.take()
+        return inner
 
 
 # ---------------------------------------------------------------------------------------------
@@ -402,42 +402,59 @@ def _row(row: object, where: str) -> list[object]:
 
 def _bind(mask: Mask, grid: Grid) -> Bound:
     leaf = mask._parts[0]
-    if isinstance(leaf, Naming):
-        inner_mask = mask._parts[1]
-        assert isinstance(inner_mask, Mask)
-        inner = _bind(inner_mask, grid)
-        given = leaf.rule
-        return Bound(leaf.name or inner.name, inner.rule if given is None else (lambda base: given), inner.keep,
-                     inner.runs, inner.positional, inner.parts)
-    if isinstance(leaf, MaskOption):
-        return bind_family(leaf, grid)
-    if isinstance(leaf, PastedFunction):
-        return bind_function(leaf, grid)
-    if isinstance(leaf, BoundMask):
-        fixed = leaf
-        return Bound(fixed.name, fixed.rule_text, fixed.keep, lambda i: fixed.runs(i, grid.n_k))
+    for kind, bind in _LEAF_BINDERS:
+        if isinstance(leaf, kind):
+            return bind(mask, leaf, grid)
     if mask._op == "not":
-        inner = _bind(mask._masks()[0], grid)
-        name = grouped_name(grouped_name(inner.name, " + "), " or ")
-        return Bound(f"not {name}", lambda base: f"not ({inner.rule(base)})",
-                     lambda i, j: not inner.keep(i, j), lambda i: complement_runs(inner.runs(i), grid.n_k),
-                     inner.positional)
-    parts = _simplified(mask)
-    bound = [_bind(p, grid) for p in parts]
-    if len(bound) == 1:
-        return bound[0]
-    keeps, runs = [b.keep for b in bound], [b.runs for b in bound]
-    positional = any(b.positional for b in bound)
-    if mask._op == "all":
-        def all_runs(i: int) -> Runs:
-            out = runs[0](i)
-            for r in runs[1:]:
-                out = intersect_runs(out, r(i))
-            return out
+        return _bind_not(_bind(mask._masks()[0], grid), grid)
+    bound = [_bind(p, grid) for p in _simplified(mask)]
+    return bound[0] if len(bound) == 1 else _COMBINED[mask._op](bound)
 
-        return Bound(" + ".join(grouped_name(b.name, " or ") for b in bound),
-                     lambda base: " and ".join(grouped(b.rule(base)) for b in bound),
-                     lambda i, j: all(k(i, j) for k in keeps), all_runs, positional)
+
+def _bind_named(mask: Mask, leaf: Any, grid: Grid) -> Bound:
+    """A mask with the caption's name and rule given by the user."""
+    inner_mask = mask._parts[1]
+    assert isinstance(inner_mask, Mask)
+    inner, given = _bind(inner_mask, grid), leaf.rule
+    return Bound(leaf.name or inner.name, inner.rule if given is None else (lambda base: given), inner.keep,
+                 inner.runs, inner.positional, inner.parts)
+
+
+def _bind_fixed(fixed: BoundMask, grid: Grid) -> Bound:
+    return Bound(fixed.name, fixed.rule_text, fixed.keep, lambda i: fixed.runs(i, grid.n_k))
+
+
+#: A leaf's binder by the leaf's type: (mask, leaf, grid) -> Bound.
+_LEAF_BINDERS: tuple[tuple[type, Callable[[Mask, Any, Grid], Bound]], ...] = (
+    (Naming, _bind_named),
+    (MaskOption, lambda mask, leaf, grid: bind_family(leaf, grid)),
+    (PastedFunction, lambda mask, leaf, grid: bind_function(leaf, grid)),
+    (BoundMask, lambda mask, leaf, grid: _bind_fixed(leaf, grid)),
+)
+
+
+def _bind_not(inner: Bound, grid: Grid) -> Bound:
+    name = grouped_name(grouped_name(inner.name, " + "), " or ")
+    return Bound(f"not {name}", lambda base: f"not ({inner.rule(base)})", lambda i, j: not inner.keep(i, j),
+                 lambda i: complement_runs(inner.runs(i), grid.n_k), inner.positional)
+
+
+def _bind_all(bound: list[Bound]) -> Bound:
+    keeps, runs = [b.keep for b in bound], [b.runs for b in bound]
+
+    def all_runs(i: int) -> Runs:
+        out = runs[0](i)
+        for r in runs[1:]:
+            out = intersect_runs(out, r(i))
+        return out
+
+    return Bound(" + ".join(grouped_name(b.name, " or ") for b in bound),
+                 lambda base: " and ".join(grouped(b.rule(base)) for b in bound),
+                 lambda i, j: all(k(i, j) for k in keeps), all_runs, any(b.positional for b in bound))
+
+
+def _bind_any(bound: list[Bound]) -> Bound:
+    keeps, runs = [b.keep for b in bound], [b.runs for b in bound]
 
     def any_runs(i: int) -> Runs:
         out: Runs = ()
@@ -447,8 +464,11 @@ def _bind(mask: Mask, grid: Grid) -> Bound:
 
     return Bound(" or ".join(grouped_name(b.name, " + ") for b in bound),
                  lambda base: " or ".join(grouped(b.rule(base)) for b in bound),
-                 lambda i, j: any(k(i, j) for k in keeps), any_runs, positional,
+                 lambda i, j: any(k(i, j) for k in keeps), any_runs, any(b.positional for b in bound),
                  tuple((b.name, b.runs) for b in bound))
+
+
+_COMBINED = {"all": _bind_all, "any": _bind_any}
 
 
 def _family(mask: Mask, *kinds: str) -> bool:
