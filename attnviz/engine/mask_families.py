@@ -105,7 +105,7 @@ def causal(option: MaskOption, grid: Grid) -> Bound:
                  lambda i: clip(0, i + offset + 1, n_k), True)
 
 
-def everything(option: MaskOption, grid: Grid) -> Bound:
+def full(option: MaskOption, grid: Grid) -> Bound:
     n_k = grid.n_k
     return Bound("bidirectional", lambda base: "every cell", lambda i, j: True, lambda i: clip(0, n_k, n_k))
 

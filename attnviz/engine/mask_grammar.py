@@ -246,17 +246,11 @@ class Family:
     rows: tuple[tuple[str, str, str], ...]  # docs/reference.rst's rows: (written, name in figure, keeps)
     flex: bool = True  # tests/test_mask_parity.py holds it cell for cell against FlexAttention's create_mask
 
-    @property
-    def help(self) -> str:
-        """The family's words in --mask's help."""
-        return f"{self.form} {self.gloss}".strip()
-
 
 #: Every mask family, in the order --help, error messages and docs/reference.rst list them.
 MASK_FAMILIES: dict[str, Family] = {
     "causal": Family("causal", None, bind.causal, "(default)", (("``causal`` (default)", "causal", "``j<=i``"),)),
-    "none": Family("none", None, bind.everything, "(or full)",
-                   (("``none`` or ``full``", "bidirectional", "every cell"),)),
+    "none": Family("none", None, bind.full, "(or full)", (("``none`` or ``full``", "bidirectional", "every cell"),)),
     "window": Family("window=W[,symmetric][,dilation=D]", _window, bind.window, "", (
         ("``window=W``", "sliding-window", "``i-W<j<=i``: W keys per query, itself included"),
         ("``window=W,symmetric``", "symmetric sliding-window", "``|i-j|<W``"),
@@ -286,4 +280,4 @@ MASK_FAMILIES: dict[str, Family] = {
 #: Each family's form, in the words of error messages.
 FAMILIES = tuple(family.form for family in MASK_FAMILIES.values())
 #: The families as --mask's help lists them.
-FAMILY_HELP = ", ".join(family.help for family in MASK_FAMILIES.values())
+FAMILY_HELP = ", ".join(f"{family.form} {family.gloss}".strip() for family in MASK_FAMILIES.values())

@@ -47,7 +47,7 @@ from ..records import dataclass, replace
 TYPE_CHECKING = False  # a type checker takes it as True
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable, Iterable
-    from typing import Any, TypeAlias
+    from typing import TypeAlias
 
     from .runs import Runs
     from ..typing import Align, IndexBase, MaskItem, MaskSpec
@@ -219,26 +219,22 @@ def _from_value(value: object, where: str, depth: int) -> Mask:
     if depth > MAX_DEPTH:
         raise InputError(f"masks nest deeper than {MAX_DEPTH} levels", where)
     if value is None or value is CAUSAL or (isinstance(value, (list, tuple)) and not value):
-        return Mask._make("family", (parse_mask("causal"),))
-    for accepts, make in _READERS:
-        if accepts(value):
-            return make(value, where, depth)
+        value = parse_mask("causal")
+    if isinstance(value, (Mask, BoundMask, MaskOption)):  # a bound mask is callable, so before functions
+        return value if isinstance(value, Mask) else Mask._make("family" if isinstance(value, MaskOption) else "fixed",
+                                                                (value,))
+    if isinstance(value, str):
+        return parse_expression(value)
+    if isinstance(value, dict):
+        return _from_table(value, where, depth)
+    if is_array(value) or is_tensor(value):
+        return Mask._make("family", (boolean_matrix(value, where),))
+    if isinstance(value, (list, tuple)):
+        return _joined("all", [_from_value(v, f"{where}[{n}]", depth + 1) for n, v in enumerate(value, 1)])
+    if callable(value):
+        return Mask(value)
     raise InputError(f"expected a mask like \"window=3\" or a function keep(q_idx, kv_idx), got "
                      f"{type(value).__name__}", "mask")
-
-
-#: What each kind of value is read as, in order (a bound mask is callable, an array is not a list).
-_READERS: tuple[tuple[Callable[[object], bool], Callable[[Any, str, int], Mask]], ...] = (
-    (lambda v: isinstance(v, Mask), lambda v, where, depth: v),
-    (lambda v: isinstance(v, BoundMask), lambda v, where, depth: Mask._make("fixed", (v,))),
-    (lambda v: isinstance(v, MaskOption), lambda v, where, depth: Mask._make("family", (v,))),
-    (lambda v: isinstance(v, str), lambda v, where, depth: parse_expression(v)),
-    (lambda v: isinstance(v, dict), lambda v, where, depth: _from_table(v, where, depth)),
-    (lambda v: is_array(v) or is_tensor(v), lambda v, where, depth: Mask._make("family", (boolean_matrix(v, where),))),
-    (lambda v: isinstance(v, (list, tuple)), lambda v, where, depth: _joined(
-        "all", [_from_value(x, f"{where}[{n}]", depth + 1) for n, x in enumerate(v, 1)])),
-    (callable, lambda v, where, depth: Mask(v)),
-)
 
 
 def _joined(op: str, masks: list[Mask]) -> Mask:
@@ -402,35 +398,28 @@ def _row(row: object, where: str) -> list[object]:
 
 def _bind(mask: Mask, grid: Grid) -> Bound:
     leaf = mask._parts[0]
-    for kind, bind in _LEAF_BINDERS:
-        if isinstance(leaf, kind):
-            return bind(mask, leaf, grid)
+    if isinstance(leaf, Naming):
+        return _bind_named(mask, leaf, grid)
+    if isinstance(leaf, MaskOption):
+        return bind_family(leaf, grid)
+    if isinstance(leaf, PastedFunction):
+        return bind_function(leaf, grid)
+    if isinstance(leaf, BoundMask):
+        fixed = leaf
+        return Bound(fixed.name, fixed.rule_text, fixed.keep, lambda i: fixed.runs(i, grid.n_k))
     if mask._op == "not":
         return _bind_not(_bind(mask._masks()[0], grid), grid)
     bound = [_bind(p, grid) for p in _simplified(mask)]
     return bound[0] if len(bound) == 1 else _COMBINED[mask._op](bound)
 
 
-def _bind_named(mask: Mask, leaf: Any, grid: Grid) -> Bound:
+def _bind_named(mask: Mask, leaf: Naming, grid: Grid) -> Bound:
     """A mask with the caption's name and rule given by the user."""
     inner_mask = mask._parts[1]
     assert isinstance(inner_mask, Mask)
     inner, given = _bind(inner_mask, grid), leaf.rule
     return Bound(leaf.name or inner.name, inner.rule if given is None else (lambda base: given), inner.keep,
                  inner.runs, inner.positional, inner.parts)
-
-
-def _bind_fixed(fixed: BoundMask, grid: Grid) -> Bound:
-    return Bound(fixed.name, fixed.rule_text, fixed.keep, lambda i: fixed.runs(i, grid.n_k))
-
-
-#: A leaf's binder by the leaf's type: (mask, leaf, grid) -> Bound.
-_LEAF_BINDERS: tuple[tuple[type, Callable[[Mask, Any, Grid], Bound]], ...] = (
-    (Naming, _bind_named),
-    (MaskOption, lambda mask, leaf, grid: bind_family(leaf, grid)),
-    (PastedFunction, lambda mask, leaf, grid: bind_function(leaf, grid)),
-    (BoundMask, lambda mask, leaf, grid: _bind_fixed(leaf, grid)),
-)
 
 
 def _bind_not(inner: Bound, grid: Grid) -> Bound:
