@@ -110,11 +110,6 @@ def full(option: MaskOption, grid: Grid) -> Bound:
     return Bound("bidirectional", lambda base: "every cell", lambda i, j: True, lambda i: clip(0, n_k, n_k))
 
 
-def window(option: MaskOption, grid: Grid) -> Bound:
-    opts = dict(option.options)
-    return _window_mask(_int(option.value), _int(opts.get("dilation", 1)), "symmetric" in opts, grid)
-
-
 def global_tokens(option: MaskOption, grid: Grid) -> Bound:
     """Global tokens: they see every key and every query sees them (Longformer, BigBird)."""
     n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
@@ -278,34 +273,27 @@ def _zero_based(positions: tuple[int, ...], grid: Grid, where: str, limit: int, 
     return out
 
 
-def _window_mask(width: int, dilation: int, symmetric: bool, grid: Grid) -> Bound:
-    n_k, offset = grid.n_k, grid.offset
-    p, span = query_position(offset - grid.shift), width * dilation
-    if symmetric:
-        name, text = "symmetric sliding-window", f"|{p}-j|<{span}"
-
-        def distance_ok(d: int) -> bool:
-            return -span < d < span
-    else:
-        name, text = "sliding-window", f"{query_position(offset - grid.shift, -span)}<j<={p}"
-
-        def distance_ok(d: int) -> bool:
-            return 0 <= d < span
+def window(option: MaskOption, grid: Grid) -> Bound:
+    """A sliding window of `width` keys, itself included (`symmetric`: `width`-1 each side), `dilation` apart."""
+    opts, width = dict(option.options), _int(option.value)
+    dilation, symmetric = _int(opts.get("dilation", 1)), "symmetric" in opts
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
+    span = width * dilation
+    low = -span if symmetric else -1  # the distance i+offset-j a kept key is at: low < d < span
+    name, text = ("symmetric sliding-window", f"|{p}-j|<{span}") if symmetric else \
+        ("sliding-window", f"{query_position(offset - grid.shift, -span)}<j<={p}")
     if dilation == 1:
-        def runs(i: int) -> Runs:
-            q = i + offset
-            return clip(q - span + 1, q + span if symmetric else q + 1, n_k)
-
-        return Bound(name, lambda base: text, lambda i, j: distance_ok(i + offset - j), runs, True)
+        return Bound(name, lambda base: text, lambda i, j: low < i + offset - j < span,
+                     lambda i: clip(i + offset - span + 1, i + offset + (span if symmetric else 1), n_k), True)
 
     def dilated_runs(i: int) -> Runs:
         q = i + offset
-        low = max(-(width - 1) if symmetric else 0, -((n_k - 1 - q) // dilation))
-        high = min(width - 1, q // dilation)
-        return tuple((q - k * dilation, q - k * dilation + 1) for k in range(high, low - 1, -1))
+        least = max(-(width - 1) if symmetric else 0, -((n_k - 1 - q) // dilation))  # k: the key q - k·dilation
+        most = min(width - 1, q // dilation)
+        return tuple((q - k * dilation, q - k * dilation + 1) for k in range(most, least - 1, -1))
 
     return Bound(f"dilated {name}", lambda base: f"{text}, ({p}-j) mod {dilation} = 0",
-                 lambda i, j: distance_ok(i + offset - j) and (i + offset - j) % dilation == 0, dilated_runs, True)
+                 lambda i, j: low < i + offset - j < span and (i + offset - j) % dilation == 0, dilated_runs, True)
 
 
 def _documents(ids: tuple[int, ...], grid: Grid, where: str) -> tuple[tuple[int | None, ...], dict[Hashable, Runs]]:
