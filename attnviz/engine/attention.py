@@ -158,27 +158,6 @@ def exact_vectors(rows: Vectors, name: str, limit: int = MAX_TOKENS,
     """Validate a list of equal-length vectors (or a 2-D numpy array or torch tensor) and make every entry
     exact (`numbers.arrays.read_entry`: floats as the decimals they print as, rounded to `decimals` if
     given); at most `limit` of them."""
-    vectors = _vector_list(rows, name, limit)
-    dim = len(vectors[0])
-    for index, row in enumerate(vectors, 1):
-        if not row:
-            raise InputError(f"vector {index} is empty", name)
-        if len(row) != dim:
-            raise InputError(f"vector {index} has {len(row)} entries but vector 1 has {dim}; "
-                             "all vectors need the same length", name)
-    if dim > MAX_DIM:
-        raise InputError(f"vectors have {dim} entries; the limit is {MAX_DIM}", name)
-    out = []
-    for index, row in enumerate(vectors, 1):
-        try:
-            out.append(tuple(read_entry(x, decimals) for x in row))
-        except InputError as err:
-            raise InputError(f"vector {index}: {err}", name) from None
-    return tuple(out)
-
-
-def _vector_list(rows: Vectors, name: str, limit: int) -> Vectors:
-    """`rows` as a list of at most `limit` lists (a numpy array or torch tensor read as rows)."""
     rows = array_rows(rows, name)[0]  # type: ignore[assignment]
     if isinstance(rows, (str, bytes)):
         raise InputError("expected a list of vectors, got a string", name)
@@ -192,7 +171,20 @@ def _vector_list(rows: Vectors, name: str, limit: int) -> Vectors:
         hint = "" if limit != MAX_TOKENS else \
             f" (up to {MAX_ELIDED_TOKENS:,} with elision, --elide, or in the mask view, --view mask)"
         raise InputError(f"{len(rows)} vectors; the limit is {limit:,}{hint}", name)
-    return rows
+    dim = len(rows[0])
+    for index, row in enumerate(rows, 1):
+        if not row or len(row) != dim:
+            raise InputError(f"vector {index} has {len(row)} entries but vector 1 has {dim}; all vectors need the "
+                             "same length" if row else f"vector {index} is empty", name)
+    if dim > MAX_DIM:
+        raise InputError(f"vectors have {dim} entries; the limit is {MAX_DIM}", name)
+    out = []
+    for index, row in enumerate(rows, 1):
+        try:
+            out.append(tuple(read_entry(x, decimals) for x in row))
+        except InputError as err:
+            raise InputError(f"vector {index}: {err}", name) from None
+    return tuple(out)
 
 
 def dot(a: Iterable[Fraction], b: Iterable[Fraction]) -> Fraction:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     Binder = Callable[["MaskOption", Grid], Bound]
 
 __all__ = ["ALIGNMENTS", "FAMILIES", "FAMILY_HELP", "MASK_FAMILIES", "MAX_PARAMETER", "Family", "MaskOption",
-           "bind_family", "parse_mask", "boolean_matrix"]
+           "parse_mask", "boolean_matrix"]
 
 #: Where the causal diagonal sits when keys outnumber queries.
 ALIGNMENTS = ("top-left", "bottom-right")
@@ -149,14 +149,9 @@ def _joined(value: list[str] | bool) -> str:
 
 def _window(text: str, where: str) -> tuple[object, Options]:
     main, options = _with_options(text, where, {"symmetric": "", "dilation": "D"})
-    out: Options = {}
-    if "symmetric" in options:
-        out["symmetric"] = True
-    if "dilation" in options:
-        dilation = _bounded(_joined(options["dilation"]), where, 1, "a dilation")
-        if dilation > 1:
-            out["dilation"] = dilation
-    return _bounded(main, where, 1, "a size"), out
+    out: Options = {"symmetric": True} if "symmetric" in options else {}
+    dilation = _bounded(_joined(options["dilation"]), where, 1, "a dilation") if "dilation" in options else 1
+    return _bounded(main, where, 1, "a size"), {**out, "dilation": dilation} if dilation > 1 else out
 
 
 def _prefix(text: str, where: str) -> tuple[object, Options]:
@@ -172,12 +167,8 @@ def _prefix(text: str, where: str) -> tuple[object, Options]:
 
 def _chunk(text: str, where: str) -> tuple[object, Options]:
     main, options = _with_options(text, where, {"offset": "O"})
-    out: Options = {}
-    if "offset" in options:
-        offset = _bounded(_joined(options["offset"]), where, 0, "an offset")
-        if offset:
-            out["offset"] = offset
-    return _bounded(main, where, 1, "a size"), out
+    offset = _bounded(_joined(options["offset"]), where, 0, "an offset") if "offset" in options else 0
+    return _bounded(main, where, 1, "a size"), {"offset": offset} if offset else {}
 
 
 def _sink(text: str, where: str) -> tuple[object, Options]:
@@ -228,11 +219,6 @@ def boolean_matrix(value: object, where: str) -> MaskOption:
     rows = tuple(tuple(bool(x) for x in row) for row in source.tolist())
     text = ";".join("".join("1" if x else "0" for x in row) for row in rows)
     return MaskOption("matrix", rows, f"matrix={text}")
-
-
-def bind_family(option: MaskOption, grid: Grid) -> Bound:
-    """A family on the grid, query i at key position i+offset. keep() and runs() are 0-based."""
-    return MASK_FAMILIES[option.kind].bind(option, grid)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ import re
 from .bound_mask import CAUSAL, BoundMask
 from .mask_families import Bound, Grid, query_position
 from .mask_functions import PastedFunction, bind_function, pasted_function, torch_combination
-from .mask_grammar import ALIGNMENTS, FAMILIES, MaskOption, bind_family, boolean_matrix, parse_mask
+from .mask_grammar import ALIGNMENTS, FAMILIES, MASK_FAMILIES, MaskOption, boolean_matrix, parse_mask
 from .runs import complement_runs, intersect_runs, scan_runs, union_runs
 from .rule_text import aligned, grouped, grouped_name, labelled
 from .text_check import MAX_LABEL, MAX_TITLE, check_text
@@ -400,8 +400,8 @@ def _bind(mask: Mask, grid: Grid) -> Bound:
     leaf = mask._parts[0]
     if isinstance(leaf, Naming):
         return _bind_named(mask, leaf, grid)
-    if isinstance(leaf, MaskOption):
-        return bind_family(leaf, grid)
+    if isinstance(leaf, MaskOption):  # a family, by its binder in the table
+        return MASK_FAMILIES[leaf.kind].bind(leaf, grid)
     if isinstance(leaf, PastedFunction):
         return bind_function(leaf, grid)
     if isinstance(leaf, BoundMask):
