@@ -1,10 +1,7 @@
-"""The one table of mask families (`MASK_FAMILIES`): each family's form, how its text is read
-(`window=3,symmetric`, `segments=1,1,2`, `matrix=10;11` into a `MaskOption` not yet bound to a grid),
-its binder (in `mask_families`), its line in `--help`, its rows in docs/reference.rst and whether the
-tests hold it against FlexAttention. `masks` joins families with `&`, `|` and `~`.
-
-A new family is one entry here plus its parser and binder; tests/test_mask_table.py holds every reader
-(the help, the reference, the parity and property tests) to the table.
+"""The one table of mask families, `MASK_FAMILIES`: each family's form, its parser (text such as `window=3,symmetric`
+into a `MaskOption`, not yet bound to a grid), its binder (in `mask_families`), its words in `--help`, its rows in
+docs/reference.rst and whether tests hold it to FlexAttention. A new family is one entry plus its parser and binder;
+tests/test_mask_table.py holds every reader to the table. `masks` joins families with `&`, `|` and `~`.
 """
 
 from __future__ import annotations
@@ -70,8 +67,11 @@ def parse_mask(text: object) -> MaskOption:
     kind = kind.lower()
     if kind == "full":
         kind = "none"  # one all-keep mask, two names
-    if kind not in MASK_FAMILIES:
-        raise _unknown(kind, where)
+    if kind not in MASK_FAMILIES:  # the nearest family, or what another library calls it
+        close = _OTHER_NAMES.get(kind) or "".join(difflib.get_close_matches(kind, ["full", *MASK_FAMILIES], 1, 0.6))
+        takes = "=" if close in MASK_FAMILIES and MASK_FAMILIES[close].parse else ""
+        hint = f"did you mean '{close}{takes}'? " if close else ""
+        raise InputError(f"unknown mask {kind!r}; {hint}masks are {', '.join(FAMILIES)}", where)
     parse = MASK_FAMILIES[kind].parse
     if parse is None:
         if has_value:
@@ -81,15 +81,6 @@ def parse_mask(text: object) -> MaskOption:
         raise InputError(f"'{kind}' needs a value: {MASK_FAMILIES[kind].form}", where)
     main, options = parse(value, where)
     return MaskOption(kind, main, text, tuple(sorted(options.items())))
-
-
-def _unknown(kind: str, where: str) -> InputError:
-    """An unknown family's error, naming the nearest family (or what another library calls it)."""
-    names = ["full", *MASK_FAMILIES]
-    close = [_OTHER_NAMES[kind]] if kind in _OTHER_NAMES else difflib.get_close_matches(kind, names, n=1, cutoff=0.6)
-    takes_value = close and close[0] in MASK_FAMILIES and MASK_FAMILIES[close[0]].parse is not None
-    hint = f"did you mean '{close[0]}='? " if takes_value else f"did you mean '{close[0]}'? " if close else ""
-    return InputError(f"unknown mask {kind!r}; {hint}masks are {', '.join(FAMILIES)}", where)
 
 
 #: What other libraries and papers call a family: `sliding=3` suggests `window=`.

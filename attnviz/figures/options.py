@@ -157,8 +157,7 @@ OPTIONS = (
            expects='the mask ("window=3 | global=1"), a list of masks that all must keep a cell, or a table '
                    "{all|any|not = ...}",
            flag="--mask", metavar="MASK", action="append", dash_value=True,
-           # The families as engine.mask_grammar.FAMILY_HELP lists them (tests/test_mask_table.py holds the two
-           # equal: --help imports no engine code).
+           # engine.mask_grammar.FAMILY_HELP's words (--help imports no engine; tests/test_mask_table.py checks)
            help="causal (default), none (or full), window=W[,symmetric][,dilation=D], global=J,J,..., "
                 "prefix=P[,P,...][,documents=ID,...], chunk=C[,offset=O], segments=ID,ID,... (causal), "
                 "documents=ID,ID,... (bidirectional), padding=J,J,..., keys=J,J,... (key columns), random=R,seed=S "
