@@ -89,12 +89,6 @@ def ids_text(ids: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
-def _int(value: object) -> int:
-    """A parsed size or count (the grammar made it an int)."""
-    assert isinstance(value, int)
-    return value
-
-
 def _where(option: MaskOption) -> str:
     return f"mask {option.text!r}"
 
@@ -113,7 +107,7 @@ def full(option: MaskOption, grid: Grid) -> Bound:
 def global_tokens(option: MaskOption, grid: Grid) -> Bound:
     """Global tokens: they see every key and every query sees them (Longformer, BigBird)."""
     n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
-    positions = _zero_based(_ints(option.value), grid, _where(option), max(n_k, grid.n_q + offset))
+    positions = _zero_based(option.value, grid, _where(option), max(n_k, grid.n_q + offset))
     chosen = frozenset(positions)
 
     def rule(base: int) -> str:
@@ -127,10 +121,9 @@ def global_tokens(option: MaskOption, grid: Grid) -> Bound:
 
 def prefix(option: MaskOption, grid: Grid) -> Bound:
     """Prefix-LM: the first `length` positions see each other (within each document, with `documents=`)."""
-    opts, length = dict(option.options), _int(option.value)
+    opts, length = dict(option.options), option.value
     if "documents" in opts:
-        lengths = _ints(opts["lengths"]) if "lengths" in opts else (length,)
-        return _document_prefix(lengths, _ints(opts["documents"]), grid, _where(option))
+        return _document_prefix(opts.get("lengths", (length,)), opts["documents"], grid, _where(option))
     n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
     return Bound("prefix-LM", lambda base: f"j<={p}, or {p}<={length - 1 + base} and j<={length - 1 + base}",
                  lambda i, j: j <= i + offset or (i + offset < length and j < length),
@@ -139,8 +132,8 @@ def prefix(option: MaskOption, grid: Grid) -> Bound:
 
 def chunk(option: MaskOption, grid: Grid) -> Bound:
     """Causal within blocks of `size` positions, the first starting at `offset`."""
-    size = _int(option.value)
-    start = _int(dict(option.options).get("offset", 0)) % size
+    size = option.value
+    start = dict(option.options).get("offset", 0) % size
     n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
     plural = "s" * (size > 1)
 
@@ -160,7 +153,7 @@ def chunk(option: MaskOption, grid: Grid) -> Bound:
 
 def segments(option: MaskOption, grid: Grid) -> Bound:
     """Packed documents: causal within each (`segments`), or bidirectional within each (`documents`)."""
-    value = _ints(option.value)
+    value = option.value
     n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
     query_ids, same = _documents(value, grid, _where(option))
     shown = ids_text(value)
@@ -173,7 +166,7 @@ def segments(option: MaskOption, grid: Grid) -> Bound:
 
 
 def padding(option: MaskOption, grid: Grid) -> Bound:
-    positions = _zero_based(_ints(option.value), grid, _where(option), grid.n_k, "key position", "keys")
+    positions = _zero_based(option.value, grid, _where(option), grid.n_k, "key position", "keys")
     padded = frozenset(positions)
     kept = complement_runs(positions_runs(positions, grid.n_k), grid.n_k)
     return Bound("padding", lambda base: f"j not in {set_text(positions, base)}", lambda i, j: j not in padded,
@@ -181,7 +174,7 @@ def padding(option: MaskOption, grid: Grid) -> Bound:
 
 
 def keys(option: MaskOption, grid: Grid) -> Bound:
-    positions = _zero_based(_ints(option.value), grid, _where(option), grid.n_k, "key position", "keys")
+    positions = _zero_based(option.value, grid, _where(option), grid.n_k, "key position", "keys")
     chosen, columns = frozenset(positions), positions_runs(positions, grid.n_k)
     return Bound("key columns", lambda base: f"j in {set_text(positions, base)}", lambda i, j: j in chosen,
                  lambda i: columns)
@@ -189,7 +182,7 @@ def keys(option: MaskOption, grid: Grid) -> Bound:
 
 def random_columns(option: MaskOption, grid: Grid) -> Bound:
     """`count` keys a row drawn at random (BigBird's random attention), the same cells on every platform."""
-    count, seed = _int(option.value), _int(dict(option.options)["seed"])
+    count, seed = option.value, dict(option.options)["seed"]
     n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
     rows = [random_keys(count, n_k, seed, i + offset) for i in range(grid.n_q)]
     row_runs = [positions_runs(row, n_k) for row in rows]
@@ -203,13 +196,12 @@ def sink(option: MaskOption, grid: Grid) -> Bound:
     """Attention sinks: every query keeps the first `count` keys, whatever its position (StreamingLLM's
     sink tokens; a learned sink logit drawn as a column of its own, as GPT-OSS adds one to each row's
     softmax). Alone it is not causal: StreamingLLM's mask is `causal & (window=W | sink=S)`."""
-    count, n_k = _int(option.value), grid.n_k
+    count, n_k = option.value, grid.n_k
     return Bound("sink", lambda base: f"j<={count - 1 + base}", lambda i, j: j < count, lambda i: clip(0, count, n_k))
 
 
 def matrix(option: MaskOption, grid: Grid) -> Bound:
     """The cells marked 1."""
-    assert isinstance(option.value, tuple)
     marked: tuple[tuple[bool, ...], ...] = option.value
     check_matrix_shape(marked, grid.n_q, grid.n_k, _where(option))
     rows = "; ".join("".join("1" if x else "0" for x in row) for row in marked)
@@ -255,12 +247,6 @@ def random_keys(count: int, n_k: int, seed: int, position: int) -> tuple[int, ..
     return tuple(sorted(chosen))
 
 
-def _ints(value: object) -> tuple[int, ...]:
-    """A parsed list of ids or positions (the grammar made it a tuple of ints)."""
-    assert isinstance(value, tuple)
-    return value
-
-
 def _zero_based(positions: tuple[int, ...], grid: Grid, where: str, limit: int, what: str = "position",
                 span: str = "positions") -> tuple[int, ...]:
     """Positions as typed (in the figure's index base) made 0-based, each checked to be on the grid."""
@@ -275,8 +261,8 @@ def _zero_based(positions: tuple[int, ...], grid: Grid, where: str, limit: int, 
 
 def window(option: MaskOption, grid: Grid) -> Bound:
     """A sliding window of `width` keys, itself included (`symmetric`: `width`-1 each side), `dilation` apart."""
-    opts, width = dict(option.options), _int(option.value)
-    dilation, symmetric = _int(opts.get("dilation", 1)), "symmetric" in opts
+    opts, width = dict(option.options), option.value
+    dilation, symmetric = opts.get("dilation", 1), "symmetric" in opts
     n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
     span = width * dilation
     low = -span if symmetric else -1  # the distance i+offset-j a kept key is at: low < d < span

@@ -39,9 +39,9 @@ class MaskOption:
     `options` its named extras as sorted (name, value) pairs: (("dilation", 2), ("symmetric", True))."""
 
     kind: str
-    value: object  # int, tuple of ints, tuple of rows of bools, or None
+    value: Any  # by kind, as its parser made it: an int, a tuple of ints, a tuple of rows of bools, or None
     text: str  # as given, for error messages
-    options: tuple[tuple[str, object], ...] = field(default=(), repr=False)
+    options: tuple[tuple[str, Any], ...] = field(default=(), repr=False)
 
     @property
     def key(self) -> tuple[str, object, tuple[tuple[str, object], ...]]:

@@ -371,7 +371,7 @@ def resolve(mask: object, n_q: int, n_k: int, align: str = "top-left", index_bas
 def _only_padding(mask: Mask) -> bool:
     """True for a padding family, or an intersection of nothing else."""
     leaves = mask._masks() if mask._op == "all" else (mask,)
-    return all(isinstance(leaf._parts[0], MaskOption) and leaf._parts[0].kind == "padding" for leaf in leaves)
+    return all(_family(leaf, "padding") for leaf in leaves)
 
 
 def _named_table(table: dict[object, object], where: str, depth: int) -> Mask:
@@ -460,10 +460,10 @@ def _bind_any(bound: list[Bound]) -> Bound:
 _COMBINED = {"all": _bind_all, "any": _bind_any}
 
 
-def _family(mask: Mask, *kinds: str) -> bool:
-    """True when `mask` is one family of these kinds."""
+def _family(mask: Mask, *kinds: str) -> MaskOption | None:
+    """`mask`'s family when it is one family of these kinds."""
     leaf = mask._parts[0]
-    return isinstance(leaf, MaskOption) and leaf.kind in kinds
+    return leaf if isinstance(leaf, MaskOption) and leaf.kind in kinds else None
 
 
 def _simplified(mask: Mask) -> list[Mask]:
@@ -487,7 +487,5 @@ def _simplified(mask: Mask) -> list[Mask]:
 
 def _includes_causal(mask: Mask) -> bool:
     """True for a family whose rule includes j<=i (a causal window, chunk, segments)."""
-    option = mask._parts[0]
-    if not isinstance(option, MaskOption):
-        return False
-    return option.kind in ("chunk", "segments") or (option.kind == "window" and "symmetric" not in dict(option.options))
+    window = _family(mask, "window")
+    return bool(_family(mask, "chunk", "segments")) or (window is not None and "symmetric" not in dict(window.options))
