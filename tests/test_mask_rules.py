@@ -301,3 +301,33 @@ def test_long_id_lists_are_written_with_runs_and_still_read_back():
     assert pads.rule == "j<=i and j not in {1..20,23,30..32}"
     says = predicate(pads.rule, 1)
     assert all(says(i, j) == pads.keep(i, j) for i in range(32) for j in range(32))
+
+
+@pytest.mark.parametrize("q_first, base, rule", [
+    (9, 1, "i-3<j<=i, aligned bottom-right, i the query's label"),  # labels 9..12 are the queries' positions
+    (5, 1, "i+1<j<=i+4, aligned bottom-right, i the query's label"),  # labels 5..8 on positions 9..12
+    (8, 0, "i-3<j<=i, aligned bottom-right, i the query's label"),  # 0-based: labels 8..11
+    (1, 1, "i+5<j<=i+8, aligned bottom-right"),  # labels that count the rows: i is the row, as without q_first
+])
+def test_q_first_makes_the_rule_s_i_the_query_s_label(q_first, base, rule):
+    """A 4x12 decode map whose query labels count from q_first: the rule read with i = the row's label (q_first
+    + row) names exactly the cells a window of 3 keeps at the queries' key positions 8..11 (0-based)."""
+    mask = resolve("window=3", 4, 12, "bottom-right", index_base=base, q_first=q_first)
+    assert mask.rule == rule
+    says = predicate(mask.rule, base)
+    for row in range(4):
+        brute = [8 + row - 3 < j <= 8 + row for j in range(12)]
+        assert [says(row + q_first - base, j) for j in range(12)] == brute
+        assert [bool(mask.keep(row, j)) for j in range(12)] == brute
+    assert resolve("window=3", 4, 12, "bottom-right", index_base=base).rule == "i+5<j<=i+8, aligned bottom-right"
+
+
+@pytest.mark.parametrize("count", [1, 2, 5, 6, 9])
+def test_sink_runs_are_the_first_keys_in_every_row(count):
+    """sink=S keeps keys 1..S of every row, clipped to the grid, whatever the row's position."""
+    for n_q, n_k, align in ((6, 6, "top-left"), (2, 6, "bottom-right"), (6, 3, "top-left")):
+        mask = resolve(f"sink={count}", n_q, n_k, align)
+        assert mask.rule == f"j<={count}" and mask.rule_text(0) == f"j<={count - 1}"
+        for i in range(n_q):
+            assert mask.runs(i) == (((0, min(count, n_k)),) if n_k else ())
+            assert [bool(mask.keep(i, j)) for j in range(n_k)] == [j < count for j in range(n_k)]
