@@ -5,8 +5,10 @@ figure's index base) and evaluated; nothing here imports attnviz, so a rule that
 keeps different cells fails. Understood: comparisons (chains, `|x|`, `mod`), `in {..}`,
 `not in {..}`, "i and j in {..}", "i and j in the same block of C positions[, blocks starting at
 position S]", "i and j in the same segment of (ids)", "(i,j) marked 1 in [rows]", "(i,j) where
-f(i-1,j-1) is true", "every cell", `and`, `or`, `not`, `,` (and), `, or`, parentheses, and a final
-", aligned top-left|bottom-right".
+f(i-1,j-1) is true", "every cell", "j in R random keys of row i (seed S)" (drawn again by
+`floyd_keys`, the generator docs/reference.rst documents, written here from that text), `and`, `or`,
+`not`, `,` (and), `, or`, parentheses, and a final ", aligned top-left|bottom-right" and ", i the
+query's label".
 """
 
 import re
@@ -25,8 +27,32 @@ _PHRASES = [
     (re.compile(r"\(i,j\) marked 1 in \[([01; ]*)\]"), lambda m: f"_matrix({m[1]!r})"),
     (re.compile(r"\(i,j\) where (\w+)\((i(?:-1)?),(j(?:-1)?)\) is true(?:: \"[^\"]*\")?"),
      lambda m: f"_call({m[1]!r}, {m[2]}, {m[3]})"),
+    (re.compile(r"j in (\d+) random keys? of row " + AT + r" \(seed (\d+)\)"),
+     lambda m: f"_random({m[1]}, {m[2]}, {m[3]})"),
     (re.compile(r"every cell"), lambda m: "True"),
 ]
+
+MASK64 = 2**64 - 1
+
+
+def floyd_keys(count, n_k, seed, position):
+    """The 0-based keys `random=count,seed=seed` keeps in the row of the query at key `position`: Floyd's
+    sampling of distinct keys of n_k, each pick below its bound by rejection, from SplitMix64 started at
+    seed·2³² + position (mod 2⁶⁴); every key when count >= n_k."""
+    if count >= n_k:
+        return set(range(n_k))
+    state, chosen = (seed * 2**32 + position) & MASK64, set()
+    for top in range(n_k - count, n_k):
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            z ^= z >> 31
+            if z < 2**64 - 2**64 % (top + 1):
+                break
+        pick = z % (top + 1)
+        chosen.add(top if pick in chosen else pick)
+    return chosen
 
 
 def _expand(ids):
@@ -49,7 +75,7 @@ def _members(text):
 
 def to_python(rule):
     """The rule as a Python expression in i, j and the helpers below."""
-    text = re.sub(r", aligned (top-left|bottom-right)$", "", rule)
+    text = re.sub(r"(, aligned (top-left|bottom-right))?(, i the query's label)?$", "", rule)
     held = []
 
     def hold(replacement):
@@ -67,8 +93,9 @@ def to_python(rule):
     return text
 
 
-def predicate(rule, base, functions=None):
-    """keep(i, j) on 0-based cells, as the rule's text says, with positions counted from `base`."""
+def predicate(rule, base, functions=None, n_k=None):
+    """keep(i, j) on 0-based cells, as the rule's text says, with positions counted from `base` (`n_k`: the
+    keys a random rule draws from)."""
     expression = compile(to_python(rule), "<rule>", "eval")
     functions = functions or {}
 
@@ -87,8 +114,11 @@ def predicate(rule, base, functions=None):
         def call(name, a, b):
             return bool(functions[name](a, b))
 
+        def random(count, position, seed):
+            return j - base in floyd_keys(count, n_k, seed, position - base)
+
         return bool(eval(expression, {"__builtins__": {"abs": abs}},  # noqa: S307 - our own rule text
                          {"i": i, "j": j, "base": base, "_block": block, "_segment": segment, "_matrix": matrix,
-                          "_call": call}))
+                          "_call": call, "_random": random}))
 
     return keep

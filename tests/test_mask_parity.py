@@ -14,6 +14,7 @@ from torch.nn.attention.flex_attention import and_masks, create_mask, or_masks
 
 import attnviz
 from attnviz.engine import mask_functions, masks
+from attnviz.engine.mask_grammar import MASK_FAMILIES
 from attnviz.numbers.exact import InputError
 from attnviz.engine.masks import resolve
 
@@ -31,54 +32,92 @@ def _text(positions):
     return ",".join(str(p + 1) for p in positions)
 
 
-@st.composite
-def flex_family(draw, n_q, n_k, off):
-    """A family as (attnviz text, the FlexAttention mask_mod a user would write), query i at i+off."""
-    kind = draw(st.sampled_from(["causal", "full", "window", "symmetric", "dilated", "global", "prefix", "chunk",
-                                 "segments", "documents", "prefix-doc", "padding", "matrix"]))
-    if kind == "causal":
-        return "causal", lambda b, h, q, kv: q + off >= kv
-    if kind == "full":
-        return "none", lambda b, h, q, kv: q >= 0
-    if kind in ("window", "symmetric", "dilated"):
-        w = draw(st.integers(1, 6))
-        if kind == "window":  # attention-gym: q_idx - kv_idx <= W' with W' = W - 1
-            return f"window={w}", lambda b, h, q, kv: (q + off >= kv) & (q + off - kv <= w - 1)
-        if kind == "symmetric":
-            return f"window={w},symmetric", lambda b, h, q, kv: torch.abs(q + off - kv) < w
-        d = draw(st.integers(2, 3))
-        return f"window={w},dilation={d}", lambda b, h, q, kv: (
-            (q + off >= kv) & (q + off - kv < w * d) & ((q + off - kv) % d == 0))
-    if kind == "global":
-        chosen = sorted(draw(st.sets(st.integers(0, n_k - 1), min_size=1, max_size=3)))
-        is_global = torch.zeros(max(n_k, n_q + off), dtype=torch.bool)
-        is_global[chosen] = True
-        return f"global={_text(chosen)}", lambda b, h, q, kv: is_global[q + off] | is_global[kv]
-    if kind == "prefix":  # attention-gym's prefix LM: or_masks(prefix, causal)
-        p = draw(st.integers(0, 8))
-        return f"prefix={p}", or_masks(lambda b, h, q, kv: kv < p, lambda b, h, q, kv: q + off >= kv)
-    if kind == "chunk":
-        c, o = draw(st.integers(1, 5)), draw(st.integers(0, 6))
-        return f"chunk={c},offset={o}", lambda b, h, q, kv: (q + off >= kv) & ((q + off - o) // c == (kv - o) // c)
-    if kind == "padding":
-        pads = sorted(draw(st.sets(st.integers(0, n_k - 1), min_size=1)))
-        padded = torch.zeros(n_k, dtype=torch.bool)
-        padded[pads] = True
-        return f"padding={_text(pads)}", lambda b, h, q, kv: ~padded[kv]
-    if kind == "matrix":
-        rows = draw(st.lists(st.lists(st.booleans(), min_size=n_k, max_size=n_k), min_size=n_q, max_size=n_q))
-        table = torch.tensor(rows)
-        return "matrix=" + ";".join("".join("1" if x else "0" for x in row) for row in rows), \
-            lambda b, h, q, kv: table[q, kv]
+def _causal(draw, n_q, n_k, off):
+    return "causal", lambda b, h, q, kv: q + off >= kv
+
+
+def _full(draw, n_q, n_k, off):
+    return draw(st.sampled_from(["none", "full"])), lambda b, h, q, kv: q >= 0
+
+
+def _window(draw, n_q, n_k, off):
+    w, kind = draw(st.integers(1, 6)), draw(st.sampled_from(["window", "symmetric", "dilated"]))
+    if kind == "window":  # attention-gym: q_idx - kv_idx <= W' with W' = W - 1
+        return f"window={w}", lambda b, h, q, kv: (q + off >= kv) & (q + off - kv <= w - 1)
+    if kind == "symmetric":
+        return f"window={w},symmetric", lambda b, h, q, kv: torch.abs(q + off - kv) < w
+    d = draw(st.integers(2, 3))
+    return f"window={w},dilation={d}", lambda b, h, q, kv: (
+        (q + off >= kv) & (q + off - kv < w * d) & ((q + off - kv) % d == 0))
+
+
+def _global(draw, n_q, n_k, off):
+    chosen = sorted(draw(st.sets(st.integers(0, n_k - 1), min_size=1, max_size=3)))
+    is_global = torch.zeros(max(n_k, n_q + off), dtype=torch.bool)
+    is_global[chosen] = True
+    return f"global={_text(chosen)}", lambda b, h, q, kv: is_global[q + off] | is_global[kv]
+
+
+def _prefix(draw, n_q, n_k, off):
+    if draw(st.booleans()):
+        return _document_prefix(draw, n_q, n_k, off)
+    p = draw(st.integers(0, 8))  # attention-gym's prefix LM: or_masks(prefix, causal)
+    return f"prefix={p}", or_masks(lambda b, h, q, kv: kv < p, lambda b, h, q, kv: q + off >= kv)
+
+
+def _chunk(draw, n_q, n_k, off):
+    c, o = draw(st.integers(1, 5)), draw(st.integers(0, 6))
+    return f"chunk={c},offset={o}", lambda b, h, q, kv: (q + off >= kv) & ((q + off - o) // c == (kv - o) // c)
+
+
+def _columns(draw, n_k):
+    chosen = sorted(draw(st.sets(st.integers(0, n_k - 1), min_size=1)))
+    table = torch.zeros(n_k, dtype=torch.bool)
+    table[chosen] = True
+    return chosen, table
+
+
+def _padding(draw, n_q, n_k, off):
+    pads, padded = _columns(draw, n_k)
+    return f"padding={_text(pads)}", lambda b, h, q, kv: ~padded[kv]
+
+
+def _keys(draw, n_q, n_k, off):  # summary tokens: chosen key columns, every query
+    chosen, kept = _columns(draw, n_k)
+    return f"keys={_text(chosen)}", lambda b, h, q, kv: kept[kv]
+
+
+def _sink(draw, n_q, n_k, off):  # StreamingLLM's sink tokens: the first S keys, every query
+    s = draw(st.integers(1, n_k + 2))
+    return f"sink={s}", lambda b, h, q, kv: kv < s
+
+
+def _matrix(draw, n_q, n_k, off):
+    rows = draw(st.lists(st.lists(st.booleans(), min_size=n_k, max_size=n_k), min_size=n_q, max_size=n_q))
+    table = torch.tensor(rows)
+    return "matrix=" + ";".join("".join("1" if x else "0" for x in row) for row in rows), \
+        lambda b, h, q, kv: table[q, kv]
+
+
+def _document_ids(draw, n_k):
     lengths = draw(st.lists(st.integers(1, 4), min_size=1, max_size=4))
     ids = [d for d, n in enumerate(lengths) for _ in range(n)][:n_k]
     ids += [ids[-1]] * (n_k - len(ids))
-    document = torch.tensor(ids)
-    text = ",".join(map(str, ids))
-    if kind == "segments":  # attention-gym's document mask over causal
-        return f"segments={text}", lambda b, h, q, kv: (document[q + off] == document[kv]) & (q + off >= kv)
-    if kind == "documents":
-        return f"documents={text}", lambda b, h, q, kv: document[q + off] == document[kv]
+    return ids, torch.tensor(ids), ",".join(map(str, ids))
+
+
+def _segments(draw, n_q, n_k, off):  # attention-gym's document mask over causal
+    ids, document, text = _document_ids(draw, n_k)
+    return f"segments={text}", lambda b, h, q, kv: (document[q + off] == document[kv]) & (q + off >= kv)
+
+
+def _documents(draw, n_q, n_k, off):
+    ids, document, text = _document_ids(draw, n_k)
+    return f"documents={text}", lambda b, h, q, kv: document[q + off] == document[kv]
+
+
+def _document_prefix(draw, n_q, n_k, off):
+    ids, document, text = _document_ids(draw, n_k)
     p = draw(st.integers(0, 3))  # attention-gym's generate_doc_mask_mod(prefix LM, document_id)
     starts = torch.tensor([ids.index(d) for d in range(max(ids) + 1)])
 
@@ -88,6 +127,23 @@ def flex_family(draw, n_q, n_k, off):
         return (q_doc == kv_doc) & ((kv_logical <= q_logical) | (kv_logical < p))
 
     return f"prefix={p},documents={text}", doc_prefix
+
+
+#: The FlexAttention mask_mod a user would write for each family the table marks `flex`, query i at i+off.
+FLEX = {"causal": _causal, "none": _full, "window": _window, "global": _global, "prefix": _prefix, "chunk": _chunk,
+        "segments": _segments, "documents": _documents, "padding": _padding, "keys": _keys, "sink": _sink,
+        "matrix": _matrix}
+PARITY = [name for name, family in MASK_FAMILIES.items() if family.flex]
+
+
+def test_the_parity_test_draws_every_family_the_table_says_it_covers():
+    assert list(FLEX) == PARITY
+
+
+@st.composite
+def flex_family(draw, n_q, n_k, off):
+    """A family as (attnviz text, the FlexAttention mask_mod a user would write), query i at i+off."""
+    return FLEX[draw(st.sampled_from(PARITY))](draw, n_q, n_k, off)
 
 
 @st.composite

@@ -9,62 +9,99 @@ from hypothesis import strategies as st
 import attnviz
 from attnviz.engine.attention import BoundMask
 from attnviz.numbers.exact import InputError
+from attnviz.engine.mask_grammar import MASK_FAMILIES
 from attnviz.engine.masks import Mask, parse_expression, resolve, scan_runs
-from rulecheck import predicate, to_python
+from rulecheck import floyd_keys, predicate, to_python
 
 
 def _ids(positions, base):
     return ",".join(str(p + base) for p in positions)
 
 
-@st.composite
-def family(draw, n_q, n_k, offset, base):
-    """One family as (text in the grammar, brute-force keep(i, j) on 0-based cells)."""
-    kinds = ["causal", "none", "full", "window", "window-sym", "window-dil", "global", "prefix", "chunk",
-             "padding", "matrix"]
-    if n_q + offset <= n_k:  # segment ids exist for every query's position
-        kinds += ["segments", "documents", "prefix-doc"]
-    kind = draw(st.sampled_from(kinds))
-    if kind in ("causal", "none", "full"):
+def _no_value(kind):
+    def draw_family(draw, n_q, n_k, offset, base):
         return kind, {"causal": lambda i, j: j <= i + offset}.get(kind, lambda i, j: True)
-    if kind.startswith("window"):
-        w = draw(st.integers(1, 6))
-        d = draw(st.integers(2, 3)) if kind == "window-dil" else 1
-        sym = kind == "window-sym" or (kind == "window-dil" and draw(st.booleans()))
-        text = f"window={w}" + (",symmetric" if sym else "") + (f",dilation={d}" if d > 1 else "")
 
-        def keep(i, j):
-            distance = i + offset - j
-            near = -w * d < distance < w * d if sym else 0 <= distance < w * d
-            return near and distance % d == 0
+    return draw_family
 
-        return text, keep
-    if kind == "global":
-        chosen = draw(st.sets(st.integers(0, max(n_k, n_q + offset) - 1), min_size=1, max_size=3))
-        return f"global={_ids(sorted(chosen), base)}", lambda i, j: i + offset in chosen or j in chosen
-    if kind == "prefix":
-        p = draw(st.integers(0, 8))
-        return f"prefix={p}", lambda i, j: j <= i + offset or (i + offset < p and j < p)
-    if kind == "chunk":
-        c, o = draw(st.integers(1, 5)), draw(st.integers(0, 7))
-        text = f"chunk={c}" + (f",offset={o}" if o or draw(st.booleans()) else "")
-        return text, lambda i, j: j <= i + offset and (i + offset - o) // c == (j - o) // c
-    if kind == "padding":
-        pads = draw(st.sets(st.integers(0, n_k - 1), min_size=1))
-        return f"padding={_ids(sorted(pads), base)}", lambda i, j: j not in pads
-    if kind == "matrix":
-        rows = draw(st.lists(st.lists(st.booleans(), min_size=n_k, max_size=n_k), min_size=n_q, max_size=n_q))
-        return "matrix=" + ";".join("".join("1" if x else "0" for x in row) for row in rows), lambda i, j: rows[i][j]
+
+def _window(draw, n_q, n_k, offset, base):
+    w, d = draw(st.integers(1, 6)), draw(st.sampled_from([1, 1, 2, 3]))
+    sym = draw(st.booleans())
+    text = f"window={w}" + (",symmetric" if sym else "") + (f",dilation={d}" if d > 1 else "")
+
+    def keep(i, j):
+        distance = i + offset - j
+        near = -w * d < distance < w * d if sym else 0 <= distance < w * d
+        return near and distance % d == 0
+
+    return text, keep
+
+
+def _global(draw, n_q, n_k, offset, base):
+    chosen = draw(st.sets(st.integers(0, max(n_k, n_q + offset) - 1), min_size=1, max_size=3))
+    return f"global={_ids(sorted(chosen), base)}", lambda i, j: i + offset in chosen or j in chosen
+
+
+def _prefix(draw, n_q, n_k, offset, base):
+    if n_q + offset <= n_k and draw(st.booleans()):  # segment ids exist for every query's position
+        return _document_prefix(draw, n_q, n_k, offset, base)
+    p = draw(st.integers(0, 8))
+    return f"prefix={p}", lambda i, j: j <= i + offset or (i + offset < p and j < p)
+
+
+def _chunk(draw, n_q, n_k, offset, base):
+    c, o = draw(st.integers(1, 5)), draw(st.integers(0, 7))
+    text = f"chunk={c}" + (f",offset={o}" if o or draw(st.booleans()) else "")
+    return text, lambda i, j: j <= i + offset and (i + offset - o) // c == (j - o) // c
+
+
+def _padding(draw, n_q, n_k, offset, base):
+    pads = draw(st.sets(st.integers(0, n_k - 1), min_size=1))
+    return f"padding={_ids(sorted(pads), base)}", lambda i, j: j not in pads
+
+
+def _keys(draw, n_q, n_k, offset, base):
+    chosen = draw(st.sets(st.integers(0, n_k - 1), min_size=1, max_size=4))
+    return f"keys={_ids(sorted(chosen), base)}", lambda i, j: j in chosen
+
+
+def _random(draw, n_q, n_k, offset, base):
+    count, seed = draw(st.integers(1, n_k + 1)), draw(st.integers(0, 99))
+    return f"random={count},seed={seed}", lambda i, j: j in floyd_keys(count, n_k, seed, i + offset)
+
+
+def _sink(draw, n_q, n_k, offset, base):
+    count = draw(st.integers(1, n_k + 2))  # past the grid too: every key
+    return f"sink={count}", lambda i, j: j < count
+
+
+def _matrix(draw, n_q, n_k, offset, base):
+    rows = draw(st.lists(st.lists(st.booleans(), min_size=n_k, max_size=n_k), min_size=n_q, max_size=n_q))
+    return "matrix=" + ";".join("".join("1" if x else "0" for x in row) for row in rows), lambda i, j: rows[i][j]
+
+
+def _ids_of(draw, n_k, offset):
     ids = draw(st.lists(st.integers(0, 2), min_size=n_k, max_size=n_k))
-    text = ",".join(map(str, ids))
 
     def same(i, j):
         return i + offset >= 0 and ids[i + offset] == ids[j]
 
-    if kind == "segments":
-        return f"segments={text}", lambda i, j: j <= i + offset and same(i, j)
-    if kind == "documents":
-        return f"documents={text}", same
+    return ids, ",".join(map(str, ids)), same
+
+
+def _segments(draw, n_q, n_k, offset, base):
+    ids, text, same = _ids_of(draw, n_k, offset)
+    return f"segments={text}", lambda i, j: j <= i + offset and same(i, j)
+
+
+def _documents(draw, n_q, n_k, offset, base):
+    ids, text, same = _ids_of(draw, n_k, offset)
+    return f"documents={text}", same
+
+
+def _document_prefix(draw, n_q, n_k, offset, base):
+    ids, text, same = _ids_of(draw, n_k, offset)
     p = draw(st.integers(0, 3))
 
     def in_prefix(x):
@@ -74,16 +111,43 @@ def family(draw, n_q, n_k, offset, base):
         j <= i + offset or (in_prefix(i + offset) and in_prefix(j)))
 
 
+#: Each family of the table (attnviz.engine.mask_grammar.MASK_FAMILIES) drawn with its brute-force keep(i, j) on
+#: 0-based cells, written here from the family's documented rule: a new family fails
+#: test_the_property_test_draws_every_family until it has its strategy here.
+BRUTE = {"causal": _no_value("causal"), "none": _no_value("none"), "window": _window, "global": _global,
+         "prefix": _prefix, "chunk": _chunk, "segments": _segments, "documents": _documents, "padding": _padding,
+         "keys": _keys, "random": _random, "sink": _sink, "matrix": _matrix}
+#: Families whose ids must cover every query's position.
+NEEDS_IDS = ("segments", "documents")
+
+
 @st.composite
-def expression(draw, n_q, n_k, offset, base, depth=0):
+def family(draw, n_q, n_k, offset, base, labelled=False):
+    """One family of the table as (text in the grammar, brute-force keep(i, j) on 0-based cells); `labelled`:
+    not `matrix`, whose rule counts rows, not labels."""
+    kinds = [kind for kind in MASK_FAMILIES if (n_q + offset <= n_k or kind not in NEEDS_IDS)
+             and not (labelled and kind == "matrix")]
+    kind = draw(st.sampled_from(kinds))
+    text, keep = BRUTE[kind](draw, n_q, n_k, offset, base)
+    if kind == "none" and draw(st.booleans()):
+        text = "full"
+    return text, keep
+
+
+def test_the_property_test_draws_every_family():
+    assert list(BRUTE) == list(MASK_FAMILIES)
+
+
+@st.composite
+def expression(draw, n_q, n_k, offset, base, labelled=False, depth=0):
     """A random combination as (grammar text, brute-force keep)."""
     choice = draw(st.sampled_from(["family"] * 3 + ["and", "or", "not"] if depth < 3 else ["family"]))
     if choice == "family":
-        return draw(family(n_q, n_k, offset, base))
+        return draw(family(n_q, n_k, offset, base, labelled))
     if choice == "not":
-        text, keep = draw(expression(n_q, n_k, offset, base, depth + 1))
+        text, keep = draw(expression(n_q, n_k, offset, base, labelled, depth + 1))
         return f"~({text})", lambda i, j: not keep(i, j)
-    parts = [draw(expression(n_q, n_k, offset, base, depth + 1)) for _ in range(draw(st.integers(2, 3)))]
+    parts = [draw(expression(n_q, n_k, offset, base, labelled, depth + 1)) for _ in range(draw(st.integers(2, 3)))]
     op, combine = (" & ", all) if choice == "and" else (" | ", any)
     return op.join(f"({t})" for t, _ in parts), lambda i, j: combine(k(i, j) for _, k in parts)
 
@@ -95,8 +159,9 @@ def cases(draw):
     align = draw(st.sampled_from(["top-left", "bottom-right"]))
     base = draw(st.sampled_from([0, 1]))
     offset = n_k - n_q if align == "bottom-right" else 0
-    text, keep = draw(expression(n_q, n_k, offset, base))
-    return n_q, n_k, align, base, text, keep
+    q_first = draw(st.none() | st.integers(0, 12))  # queries labelled with positions from q_first
+    text, keep = draw(expression(n_q, n_k, offset, base, q_first is not None))
+    return n_q, n_k, align, base, q_first, text, keep
 
 
 def _only_padding(text):
@@ -107,8 +172,8 @@ def _only_padding(text):
 @settings(max_examples=300, deadline=None)
 @given(cases())
 def test_cells_rule_text_and_runs_agree(case):
-    n_q, n_k, align, base, text, brute = case
-    mask = resolve(text, n_q, n_k, align, index_base=base)
+    n_q, n_k, align, base, q_first, text, brute = case
+    mask = resolve(text, n_q, n_k, align, index_base=base, q_first=q_first)
     padding_alone = _only_padding(text)
     for i in range(n_q):
         for j in range(n_k):
@@ -116,8 +181,10 @@ def test_cells_rule_text_and_runs_agree(case):
             assert mask.keep(i, j) == expected, (i, j, text, mask)
     for b in (0, 1):  # the rule in either base names exactly the kept cells
         rule = mask.rule_text(b)
-        says = predicate(rule, b)
-        wrong = [(i + b, j + b) for i in range(n_q) for j in range(n_k) if says(i, j) != mask.keep(i, j)]
+        says = predicate(rule, b, n_k=n_k)
+        # A rule whose i is the query's label: row i's label is q_first + i, typed in the figure's base.
+        row = (lambda i: i + q_first - base) if rule.endswith("i the query's label") else (lambda i: i)
+        wrong = [(i + b, j + b) for i in range(n_q) for j in range(n_k) if says(row(i), j) != mask.keep(i, j)]
         assert not wrong, f"rule {rule!r} (base {b}, {to_python(rule)}) is wrong at {wrong[:5]}"
     assert mask.rule == mask.rule_text(base)
     for i in range(n_q):
@@ -234,3 +301,33 @@ def test_long_id_lists_are_written_with_runs_and_still_read_back():
     assert pads.rule == "j<=i and j not in {1..20,23,30..32}"
     says = predicate(pads.rule, 1)
     assert all(says(i, j) == pads.keep(i, j) for i in range(32) for j in range(32))
+
+
+@pytest.mark.parametrize("q_first, base, rule", [
+    (9, 1, "i-3<j<=i, aligned bottom-right, i the query's label"),  # labels 9..12 are the queries' positions
+    (5, 1, "i+1<j<=i+4, aligned bottom-right, i the query's label"),  # labels 5..8 on positions 9..12
+    (8, 0, "i-3<j<=i, aligned bottom-right, i the query's label"),  # 0-based: labels 8..11
+    (1, 1, "i+5<j<=i+8, aligned bottom-right"),  # labels that count the rows: i is the row, as without q_first
+])
+def test_q_first_makes_the_rule_s_i_the_query_s_label(q_first, base, rule):
+    """A 4x12 decode map whose query labels count from q_first: the rule read with i = the row's label (q_first
+    + row) names exactly the cells a window of 3 keeps at the queries' key positions 8..11 (0-based)."""
+    mask = resolve("window=3", 4, 12, "bottom-right", index_base=base, q_first=q_first)
+    assert mask.rule == rule
+    says = predicate(mask.rule, base)
+    for row in range(4):
+        brute = [8 + row - 3 < j <= 8 + row for j in range(12)]
+        assert [says(row + q_first - base, j) for j in range(12)] == brute
+        assert [bool(mask.keep(row, j)) for j in range(12)] == brute
+    assert resolve("window=3", 4, 12, "bottom-right", index_base=base).rule == "i+5<j<=i+8, aligned bottom-right"
+
+
+@pytest.mark.parametrize("count", [1, 2, 5, 6, 9])
+def test_sink_runs_are_the_first_keys_in_every_row(count):
+    """sink=S keeps keys 1..S of every row, clipped to the grid, whatever the row's position."""
+    for n_q, n_k, align in ((6, 6, "top-left"), (2, 6, "bottom-right"), (6, 3, "top-left")):
+        mask = resolve(f"sink={count}", n_q, n_k, align)
+        assert mask.rule == f"j<={count}" and mask.rule_text(0) == f"j<={count - 1}"
+        for i in range(n_q):
+            assert mask.runs(i) == (((0, min(count, n_k)),) if n_k else ())
+            assert [bool(mask.keep(i, j)) for j in range(n_k)] == [j < count for j in range(n_k)]

@@ -173,11 +173,9 @@ def exact_vectors(rows: Vectors, name: str, limit: int = MAX_TOKENS,
         raise InputError(f"{len(rows)} vectors; the limit is {limit:,}{hint}", name)
     dim = len(rows[0])
     for index, row in enumerate(rows, 1):
-        if not row:
-            raise InputError(f"vector {index} is empty", name)
-        if len(row) != dim:
-            raise InputError(f"vector {index} has {len(row)} entries but vector 1 has {dim}; "
-                             "all vectors need the same length", name)
+        if not row or len(row) != dim:
+            raise InputError(f"vector {index} has {len(row)} entries but vector 1 has {dim}; all vectors need the "
+                             "same length" if row else f"vector {index} is empty", name)
     if dim > MAX_DIM:
         raise InputError(f"vectors have {dim} entries; the limit is {MAX_DIM}", name)
     out = []

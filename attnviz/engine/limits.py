@@ -37,7 +37,7 @@ def check_inputs(q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction]
                          f"smaller common multiple), past the limit of {MAX_VALUE_DIGITS} digits per value: give "
                          "each vector's entries a common denominator, or use fewer digits", "q/k")
     if v is not None:
-        v_den, v_num = _column_bounds(v)
+        v_den, v_num = _row_bounds(list(zip(*v)))  # each column's bounds
         den, num = v_den + digits(len(v)), v_num + digits(len(v))
         if max(den, num) > MAX_VALUE_DIGITS:
             raise InputError(f"outputs could need {max(den, num):,} digits or more (each column's denominators have "
@@ -71,10 +71,6 @@ def _row_bounds(vectors: Iterable[Sequence[Fraction]]) -> tuple[int, int]:
         largest = max(abs(x.numerator) * (common // x.denominator) for x in row)
         worst_den, worst_num = max(worst_den, digits(common)), max(worst_num, digits(largest))
     return worst_den, worst_num
-
-
-def _column_bounds(vectors: Sequence[Sequence[Fraction]]) -> tuple[int, int]:
-    return _row_bounds(list(zip(*vectors)))
 
 
 def _fractions(value: Exact) -> tuple[Fraction, ...]:

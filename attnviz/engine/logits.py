@@ -11,6 +11,7 @@ import re
 from fractions import Fraction
 
 from .attention import Bias, Scale, check_matrix_shape
+from .mask_functions import arity
 from .mask_grammar import ALIGNMENTS
 from ..numbers.arrays import FloatText, plain_scalar
 from ..numbers.exact import InputError, format_number, parse_number, to_exact
@@ -155,7 +156,7 @@ def _resolve_biases(bias: BiasSpec | None, n_q: int, n_k: int, align: str, scale
     radicals = {scale.factor.r: "the scale"} if scale is not None and isinstance(scale.factor, Surd) else {}
     out: list[Bias] = []
     for item in items:
-        if callable(item) and _arity(item) == 5:
+        if callable(item) and arity(item) == 5:
             assert scores is not None  # a score_mod is given the scores (figure() passes them)
             out.append(_score_mod(item, _logit_so_far(scores, factor, tuple(out))))
             continue
@@ -178,19 +179,6 @@ def _logit_so_far(scores: Callable[[int, int], Exact], factor: Exact,
         return scores(i, j) * factor + sum((b.value(i, j) for b in before), Fraction(0))
 
     return logit
-
-
-def _arity(function: Callable[..., object]) -> int:
-    """How many positional arguments a bias function takes (2: bias(q_idx, kv_idx); 5: a score_mod)."""
-    import inspect  # costly at start-up, and only a bias function needs it
-
-    try:
-        params = inspect.signature(function).parameters.values()
-    except (TypeError, ValueError):
-        return 2
-    if any(p.kind == p.VAR_POSITIONAL for p in params):
-        return 2
-    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty for p in params)
 
 
 class _Index(int):

@@ -1,4 +1,5 @@
-"""A family (`MaskOption`) bound to one grid: its keep(i, j), its rows' runs and its rule's text.
+"""Each family's binder: a `MaskOption` bound to one grid, as its keep(i, j), its rows' runs and its rule's
+text (`mask_grammar.MASK_FAMILIES` says which binder binds which family).
 
 Each family's rule is written exactly as it is applied, in either index base; a query i sits at
 key position i + offset (the alignment when keys outnumber queries).
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from .mask_grammar import MaskOption
     from .runs import Runs
 
-__all__ = ["Bound", "Grid", "MAX_LISTED_IDS", "bind_family", "query_position", "set_text", "ids_text"]
+__all__ = ["Bound", "Grid", "MAX_LISTED_IDS", "query_position", "random_keys", "set_text", "ids_text"]
 
 MAX_LISTED_IDS = 16  # longer lists of ids and positions are written with runs: 0×256, {1..64}
 
@@ -88,68 +89,125 @@ def ids_text(ids: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
-def bind_family(option: MaskOption, grid: Grid) -> Bound:
-    """A family on the grid, query i at key position i+offset. keep() and runs() are 0-based."""
-    kind, value, opts, where = option.kind, option.value, dict(option.options), f"mask {option.text!r}"
-    n_k, offset = grid.n_k, grid.offset
-    p = query_position(offset - grid.shift)
-    if kind == "causal":
-        return Bound("causal", lambda base: f"j<={p}", lambda i, j: j <= i + offset,
-                     lambda i: clip(0, i + offset + 1, n_k), True)
-    if kind == "none":
-        return Bound("bidirectional", lambda base: "every cell", lambda i, j: True, lambda i: clip(0, n_k, n_k))
-    if kind == "window":
-        assert isinstance(value, int)
-        dilation = opts.get("dilation", 1)
-        assert isinstance(dilation, int)
-        return _window_mask(value, dilation, "symmetric" in opts, grid)
-    if kind == "global":
-        return _global(_ints(value), grid, where)
-    if kind == "prefix" and "documents" in opts:
-        assert isinstance(value, int)
-        lengths = _ints(opts["lengths"]) if "lengths" in opts else (value,)
-        return _document_prefix(lengths, _ints(opts["documents"]), grid, where)
-    if kind == "prefix":
-        assert isinstance(value, int)
-        length = value
-        return Bound("prefix-LM", lambda base: f"j<={p}, or {p}<={length - 1 + base} and j<={length - 1 + base}",
-                     lambda i, j: j <= i + offset or (i + offset < length and j < length),
-                     lambda i: clip(0, max(i + offset + 1, length if i + offset < length else 0), n_k), True)
-    if kind == "chunk":
-        assert isinstance(value, int)
-        chunk_offset = opts.get("offset", 0)
-        assert isinstance(chunk_offset, int)
-        return _chunk(value, chunk_offset % value, grid)
-    if kind in ("segments", "documents"):
-        return _segments(kind, _ints(value), grid, where)
-    if kind == "padding":
-        positions = _zero_based(_ints(value), grid, where, n_k, "key position", "keys")
-        padded = frozenset(positions)
-        kept = complement_runs(positions_runs(positions, n_k), n_k)
-        return Bound("padding", lambda base: f"j not in {set_text(positions, base)}", lambda i, j: j not in padded,
-                     lambda i: kept)
-    if kind == "keys":
-        positions = _zero_based(_ints(value), grid, where, n_k, "key position", "keys")
-        chosen, columns = frozenset(positions), positions_runs(positions, n_k)
-        return Bound("key columns", lambda base: f"j in {set_text(positions, base)}", lambda i, j: j in chosen,
-                     lambda i: columns)
-    if kind == "random":
-        assert isinstance(value, int)
-        seed = opts["seed"]
-        assert isinstance(seed, int)
-        return _random(value, seed, grid)
-    if kind == "sink":
-        assert isinstance(value, int)
-        return _sink(value, n_k)
-    if kind == "matrix":
-        assert isinstance(value, tuple)
-        matrix: tuple[tuple[bool, ...], ...] = value
-        check_matrix_shape(matrix, grid.n_q, n_k, where)
-        rows = "; ".join("".join("1" if x else "0" for x in row) for row in matrix)
-        row_runs = [scan_runs(row.__getitem__, n_k) for row in matrix]
-        return Bound("explicit", lambda base: f"(i,j) marked 1 in [{rows}]", lambda i, j: matrix[i][j],
-                     row_runs.__getitem__)
-    raise AssertionError(kind)
+def _where(option: MaskOption) -> str:
+    return f"mask {option.text!r}"
+
+
+def causal(option: MaskOption, grid: Grid) -> Bound:
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
+    return Bound("causal", lambda base: f"j<={p}", lambda i, j: j <= i + offset,
+                 lambda i: clip(0, i + offset + 1, n_k), True)
+
+
+def full(option: MaskOption, grid: Grid) -> Bound:
+    n_k = grid.n_k
+    return Bound("bidirectional", lambda base: "every cell", lambda i, j: True, lambda i: clip(0, n_k, n_k))
+
+
+def global_tokens(option: MaskOption, grid: Grid) -> Bound:
+    """Global tokens: they see every key and every query sees them (Longformer, BigBird)."""
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
+    positions = _zero_based(option.value, grid, _where(option), max(n_k, grid.n_q + offset))
+    chosen = frozenset(positions)
+
+    def rule(base: int) -> str:
+        shown = set_text(positions, base)
+        return f"{p} in {shown} or j in {shown}"
+
+    own = positions_runs(positions, n_k)
+    return Bound("global", rule, lambda i, j: i + offset in chosen or j in chosen,
+                 lambda i: clip(0, n_k, n_k) if i + offset in chosen else own, True)
+
+
+def prefix(option: MaskOption, grid: Grid) -> Bound:
+    """Prefix-LM: the first `length` positions see each other (within each document, with `documents=`)."""
+    opts, length = dict(option.options), option.value
+    if "documents" in opts:
+        return _document_prefix(opts.get("lengths", (length,)), opts["documents"], grid, _where(option))
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
+    return Bound("prefix-LM", lambda base: f"j<={p}, or {p}<={length - 1 + base} and j<={length - 1 + base}",
+                 lambda i, j: j <= i + offset or (i + offset < length and j < length),
+                 lambda i: clip(0, max(i + offset + 1, length if i + offset < length else 0), n_k), True)
+
+
+def chunk(option: MaskOption, grid: Grid) -> Bound:
+    """Causal within blocks of `size` positions, the first starting at `offset`."""
+    size = option.value
+    start = dict(option.options).get("offset", 0) % size
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
+    plural = "s" * (size > 1)
+
+    def rule(base: int) -> str:
+        starts = f", blocks starting at position {start + base}" if start else ""
+        return f"j<={p}, {p} and j in the same block of {size} position{plural}{starts}"
+
+    def runs(i: int) -> Runs:
+        q = i + offset
+        return clip((q - start) // size * size + start, q + 1, n_k)
+
+    def keep(i: int, j: int) -> bool:
+        return j <= i + offset and (i + offset - start) // size == (j - start) // size
+
+    return Bound("chunked", rule, keep, runs, True)
+
+
+def segments(option: MaskOption, grid: Grid) -> Bound:
+    """Packed documents: causal within each (`segments`), or bidirectional within each (`documents`)."""
+    value = option.value
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
+    query_ids, same = _documents(value, grid, _where(option))
+    shown = ids_text(value)
+    if option.kind == "documents":
+        return Bound("bidirectional document", lambda base: f"{p} and j in the same segment of ({shown})",
+                     lambda i, j: query_ids[i] == value[j], lambda i: same[query_ids[i]], True)
+    return Bound("document", lambda base: f"j<={p}, {p} and j in the same segment of ({shown})",
+                 lambda i, j: j <= i + offset and query_ids[i] == value[j],
+                 lambda i: intersect_runs(same[query_ids[i]], clip(0, i + offset + 1, n_k)), True)
+
+
+def padding(option: MaskOption, grid: Grid) -> Bound:
+    positions = _zero_based(option.value, grid, _where(option), grid.n_k, "key position", "keys")
+    padded = frozenset(positions)
+    kept = complement_runs(positions_runs(positions, grid.n_k), grid.n_k)
+    return Bound("padding", lambda base: f"j not in {set_text(positions, base)}", lambda i, j: j not in padded,
+                 lambda i: kept)
+
+
+def keys(option: MaskOption, grid: Grid) -> Bound:
+    positions = _zero_based(option.value, grid, _where(option), grid.n_k, "key position", "keys")
+    chosen, columns = frozenset(positions), positions_runs(positions, grid.n_k)
+    return Bound("key columns", lambda base: f"j in {set_text(positions, base)}", lambda i, j: j in chosen,
+                 lambda i: columns)
+
+
+def random_columns(option: MaskOption, grid: Grid) -> Bound:
+    """`count` keys a row drawn at random (BigBird's random attention), the same cells on every platform."""
+    count, seed = option.value, dict(option.options)["seed"]
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
+    rows = [random_keys(count, n_k, seed, i + offset) for i in range(grid.n_q)]
+    row_runs = [positions_runs(row, n_k) for row in rows]
+    sets = [frozenset(row) for row in rows]
+    plural = "s" * (count > 1)
+    return Bound("random", lambda base: f"j in {count} random key{plural} of row {p} (seed {seed})",
+                 lambda i, j: j in sets[i], row_runs.__getitem__, True)
+
+
+def sink(option: MaskOption, grid: Grid) -> Bound:
+    """Attention sinks: every query keeps the first `count` keys, whatever its position (StreamingLLM's
+    sink tokens; a learned sink logit drawn as a column of its own, as GPT-OSS adds one to each row's
+    softmax). Alone it is not causal: StreamingLLM's mask is `causal & (window=W | sink=S)`."""
+    count, n_k = option.value, grid.n_k
+    return Bound("sink", lambda base: f"j<={count - 1 + base}", lambda i, j: j < count, lambda i: clip(0, count, n_k))
+
+
+def matrix(option: MaskOption, grid: Grid) -> Bound:
+    """The cells marked 1."""
+    marked: tuple[tuple[bool, ...], ...] = option.value
+    check_matrix_shape(marked, grid.n_q, grid.n_k, _where(option))
+    rows = "; ".join("".join("1" if x else "0" for x in row) for row in marked)
+    row_runs = [scan_runs(row.__getitem__, grid.n_k) for row in marked]
+    return Bound("explicit", lambda base: f"(i,j) marked 1 in [{rows}]", lambda i, j: marked[i][j],
+                 row_runs.__getitem__)
 
 
 _MASK64 = 2**64 - 1
@@ -189,77 +247,6 @@ def random_keys(count: int, n_k: int, seed: int, position: int) -> tuple[int, ..
     return tuple(sorted(chosen))
 
 
-def _random(count: int, seed: int, grid: Grid) -> Bound:
-    """`count` keys a row drawn at random (BigBird's random attention), the same cells on every platform."""
-    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
-    rows = [random_keys(count, n_k, seed, i + offset) for i in range(grid.n_q)]
-    row_runs = [positions_runs(keys, n_k) for keys in rows]
-    sets = [frozenset(keys) for keys in rows]
-    plural = "s" * (count > 1)
-    return Bound("random", lambda base: f"j in {count} random key{plural} of row {p} (seed {seed})",
-                 lambda i, j: j in sets[i], row_runs.__getitem__, True)
-
-
-def _ints(value: object) -> tuple[int, ...]:
-    """A parsed list of ids or positions (the grammar made it a tuple of ints)."""
-    assert isinstance(value, tuple)
-    return value
-
-
-def _global(value: tuple[int, ...], grid: Grid, where: str) -> Bound:
-    """Global tokens: they see every key and every query sees them (Longformer, BigBird)."""
-    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
-    positions = _zero_based(value, grid, where, max(n_k, grid.n_q + offset))
-    chosen = frozenset(positions)
-
-    def rule(base: int) -> str:
-        shown = set_text(positions, base)
-        return f"{p} in {shown} or j in {shown}"
-
-    own = positions_runs(positions, n_k)
-    return Bound("global", rule, lambda i, j: i + offset in chosen or j in chosen,
-                 lambda i: clip(0, n_k, n_k) if i + offset in chosen else own, True)
-
-
-def _sink(count: int, n_k: int) -> Bound:
-    """Attention sinks: every query keeps the first `count` keys, whatever its position (StreamingLLM's
-    sink tokens; a learned sink logit drawn as a column of its own, as GPT-OSS adds one to each row's
-    softmax). Alone it is not causal: StreamingLLM's mask is `causal & (window=W | sink=S)`."""
-    return Bound("sink", lambda base: f"j<={count - 1 + base}", lambda i, j: j < count, lambda i: clip(0, count, n_k))
-
-
-def _chunk(size: int, start: int, grid: Grid) -> Bound:
-    """Causal within blocks of `size` positions, the first starting at `start`."""
-    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
-    plural = "s" * (size > 1)
-
-    def rule(base: int) -> str:
-        starts = f", blocks starting at position {start + base}" if start else ""
-        return f"j<={p}, {p} and j in the same block of {size} position{plural}{starts}"
-
-    def runs(i: int) -> Runs:
-        q = i + offset
-        return clip((q - start) // size * size + start, q + 1, n_k)
-
-    def keep(i: int, j: int) -> bool:
-        return j <= i + offset and (i + offset - start) // size == (j - start) // size
-
-    return Bound("chunked", rule, keep, runs, True)
-
-
-def _segments(kind: str, value: tuple[int, ...], grid: Grid, where: str) -> Bound:
-    """Packed documents: causal within each (`segments`), or bidirectional within each (`documents`)."""
-    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
-    query_ids, same = _documents(value, grid, where)
-    shown = ids_text(value)
-    if kind == "documents":
-        return Bound("bidirectional document", lambda base: f"{p} and j in the same segment of ({shown})",
-                     lambda i, j: query_ids[i] == value[j], lambda i: same[query_ids[i]], True)
-    return Bound("document", lambda base: f"j<={p}, {p} and j in the same segment of ({shown})",
-                 lambda i, j: j <= i + offset and query_ids[i] == value[j],
-                 lambda i: intersect_runs(same[query_ids[i]], clip(0, i + offset + 1, n_k)), True)
-
-
 def _zero_based(positions: tuple[int, ...], grid: Grid, where: str, limit: int, what: str = "position",
                 span: str = "positions") -> tuple[int, ...]:
     """Positions as typed (in the figure's index base) made 0-based, each checked to be on the grid."""
@@ -272,34 +259,27 @@ def _zero_based(positions: tuple[int, ...], grid: Grid, where: str, limit: int, 
     return out
 
 
-def _window_mask(width: int, dilation: int, symmetric: bool, grid: Grid) -> Bound:
-    n_k, offset = grid.n_k, grid.offset
-    p, span = query_position(offset - grid.shift), width * dilation
-    if symmetric:
-        name, text = "symmetric sliding-window", f"|{p}-j|<{span}"
-
-        def distance_ok(d: int) -> bool:
-            return -span < d < span
-    else:
-        name, text = "sliding-window", f"{query_position(offset - grid.shift, -span)}<j<={p}"
-
-        def distance_ok(d: int) -> bool:
-            return 0 <= d < span
+def window(option: MaskOption, grid: Grid) -> Bound:
+    """A sliding window of `width` keys, itself included (`symmetric`: `width`-1 each side), `dilation` apart."""
+    opts, width = dict(option.options), option.value
+    dilation, symmetric = opts.get("dilation", 1), "symmetric" in opts
+    n_k, offset, p = grid.n_k, grid.offset, query_position(grid.offset - grid.shift)
+    span = width * dilation
+    low = -span if symmetric else -1  # the distance i+offset-j a kept key is at: low < d < span
+    name, text = ("symmetric sliding-window", f"|{p}-j|<{span}") if symmetric else \
+        ("sliding-window", f"{query_position(offset - grid.shift, -span)}<j<={p}")
     if dilation == 1:
-        def runs(i: int) -> Runs:
-            q = i + offset
-            return clip(q - span + 1, q + span if symmetric else q + 1, n_k)
-
-        return Bound(name, lambda base: text, lambda i, j: distance_ok(i + offset - j), runs, True)
+        return Bound(name, lambda base: text, lambda i, j: low < i + offset - j < span,
+                     lambda i: clip(i + offset - span + 1, i + offset + (span if symmetric else 1), n_k), True)
 
     def dilated_runs(i: int) -> Runs:
         q = i + offset
-        low = max(-(width - 1) if symmetric else 0, -((n_k - 1 - q) // dilation))
-        high = min(width - 1, q // dilation)
-        return tuple((q - k * dilation, q - k * dilation + 1) for k in range(high, low - 1, -1))
+        least = max(-(width - 1) if symmetric else 0, -((n_k - 1 - q) // dilation))  # k: the key q - k·dilation
+        most = min(width - 1, q // dilation)
+        return tuple((q - k * dilation, q - k * dilation + 1) for k in range(most, least - 1, -1))
 
     return Bound(f"dilated {name}", lambda base: f"{text}, ({p}-j) mod {dilation} = 0",
-                 lambda i, j: distance_ok(i + offset - j) and (i + offset - j) % dilation == 0, dilated_runs, True)
+                 lambda i, j: low < i + offset - j < span and (i + offset - j) % dilation == 0, dilated_runs, True)
 
 
 def _documents(ids: tuple[int, ...], grid: Grid, where: str) -> tuple[tuple[int | None, ...], dict[Hashable, Runs]]:

@@ -10,7 +10,6 @@ integer tensors, the whole grid at once), so functions built with `and_masks`/`o
 from __future__ import annotations
 
 import contextlib
-import inspect
 import numbers
 import warnings
 
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
 
     Rows = tuple[tuple[bool, ...], ...]
 
-__all__ = ["PastedFunction", "pasted_function", "bind_function", "torch_combination"]
+__all__ = ["PastedFunction", "arity", "pasted_function", "bind_function", "torch_combination"]
 
 #: FlexAttention's combinators (torch.nn.attention.flex_attention) and the combination each makes.
 _TORCH_COMBINATORS = {"and_masks.<locals>.and_mask": "all", "or_masks.<locals>.or_mask": "any"}
@@ -56,13 +55,19 @@ def pasted_function(function: Callable[..., object], name: str | None = None,
             raise InputError(f"{what}= must be a non-empty string", "mask")
         if text is not None:
             check_text(text, f"mask: {what}=", limit)
+    import inspect  # costly at start-up, and only a pasted function needs it
+
     label = getattr(function, "__name__", "keep")
     label = label if isinstance(label, str) and label.isidentifier() else "keep"  # "<lambda>"
     doc = inspect.getdoc(function) if inspect.isfunction(function) else None
     words = " ".join(doc.strip().split("\n\n")[0].split())[:120] if doc and doc.strip() else None
     if words is not None:
         check_text(words, f"mask: {label}'s docstring")
-    return PastedFunction(function, _arity(function), label, name or "custom", rule, words)
+    positional = arity(function)
+    if positional not in (2, 4):
+        raise InputError(f"a mask function takes (q_idx, kv_idx) or FlexAttention's (b, h, q_idx, kv_idx); "
+                         f"this one takes {positional} arguments", "mask")
+    return PastedFunction(function, positional, label, name or "custom", rule, words)
 
 
 def torch_combination(function: object) -> tuple[str, tuple[Callable[..., object], ...]] | None:
@@ -179,16 +184,15 @@ def _truth(result: object, call: str) -> bool:
     raise InputError(f"{call} returned {what}; it must return True or False", "mask")
 
 
-def _arity(function: Callable[..., object]) -> int:
+def arity(function: Callable[..., object]) -> int:
+    """How many positional arguments without a default `function` takes (2 for `*args`, or when it cannot
+    say): a mask function takes 2 or 4 (a mask_mod), a bias 2 or 5 (a score_mod)."""
+    import inspect  # costly at start-up, and only a pasted function needs it
+
     try:
         params = inspect.signature(function).parameters.values()
     except (TypeError, ValueError):
         return 2
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-                  and p.default is p.empty]
-    if any(p.kind == p.VAR_POSITIONAL for p in params) or len(positional) == 2:
+    if any(p.kind == p.VAR_POSITIONAL for p in params):
         return 2
-    if len(positional) == 4:
-        return 4
-    raise InputError(f"a mask function takes (q_idx, kv_idx) or FlexAttention's (b, h, q_idx, kv_idx); "
-                     f"this one takes {len(positional)} arguments", "mask")
+    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty for p in params)

@@ -1,7 +1,7 @@
-"""One mask family as text: `window=3,symmetric`, `segments=1,1,2`, `matrix=10;11`, read into a
-`MaskOption` that is not yet bound to a grid (`mask_families` binds it).
-
-The families, their forms and their limits are here; `masks` joins them with `&`, `|` and `~`.
+"""The one table of mask families, `MASK_FAMILIES`: each family's form, its parser (text such as `window=3,symmetric`
+into a `MaskOption`, not yet bound to a grid), its binder (in `mask_families`), its words in `--help`, its rows in
+docs/reference.rst and whether tests hold it to FlexAttention. A new family is one entry plus its parser and binder;
+tests/test_mask_table.py holds every reader to the table. `masks` joins families with `&`, `|` and `~`.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from . import mask_families as bind
 from ..numbers.arrays import is_tensor
 from ..numbers.exact import InputError
 from ..records import dataclass, field
@@ -18,17 +19,17 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from .mask_families import Bound, Grid
+
     Options = dict[str, object]
     Parser = Callable[[str, str], tuple[object, Options]]
+    Binder = Callable[["MaskOption", Grid], Bound]
 
-__all__ = ["ALIGNMENTS", "FAMILIES", "MAX_PARAMETER", "MaskOption", "parse_mask", "boolean_matrix"]
+__all__ = ["ALIGNMENTS", "FAMILIES", "FAMILY_HELP", "MASK_FAMILIES", "MAX_PARAMETER", "Family", "MaskOption",
+           "parse_mask", "boolean_matrix"]
 
 #: Where the causal diagonal sits when keys outnumber queries.
 ALIGNMENTS = ("top-left", "bottom-right")
-#: Each family's form, in the words of error messages and docs.
-FAMILIES = ("causal", "none", "full", "window=W[,symmetric][,dilation=D]", "global=J,J,...",
-            "prefix=P[,P,...][,documents=ID,...]", "chunk=C[,offset=O]", "segments=ID,ID,...", "documents=ID,ID,...",
-            "padding=J,J,...", "keys=J,J,...", "random=R,seed=S", "matrix=ROW;ROW;...", "sink=S")
 MAX_PARAMETER = 10**6  # window, prefix and chunk sizes beyond any grid are all the same mask
 
 
@@ -38,9 +39,9 @@ class MaskOption:
     `options` its named extras as sorted (name, value) pairs: (("dilation", 2), ("symmetric", True))."""
 
     kind: str
-    value: object  # int, tuple of ints, tuple of rows of bools, or None
+    value: Any  # by kind, as its parser made it: an int, a tuple of ints, a tuple of rows of bools, or None
     text: str  # as given, for error messages
-    options: tuple[tuple[str, object], ...] = field(default=(), repr=False)
+    options: tuple[tuple[str, Any], ...] = field(default=(), repr=False)
 
     @property
     def key(self) -> tuple[str, object, tuple[tuple[str, object], ...]]:
@@ -66,21 +67,19 @@ def parse_mask(text: object) -> MaskOption:
     kind = kind.lower()
     if kind == "full":
         kind = "none"  # one all-keep mask, two names
-    if kind in ("causal", "none"):
+    if kind not in MASK_FAMILIES:  # the nearest family, or what another library calls it
+        close = _OTHER_NAMES.get(kind) or "".join(difflib.get_close_matches(kind, ["full", *MASK_FAMILIES], 1, 0.6))
+        takes = "=" if close in MASK_FAMILIES and MASK_FAMILIES[close].parse else ""
+        hint = f"did you mean '{close}{takes}'? " if close else ""
+        raise InputError(f"unknown mask {kind!r}; {hint}masks are {', '.join(FAMILIES)}", where)
+    parse = MASK_FAMILIES[kind].parse
+    if parse is None:
         if has_value:
             raise InputError(f"'{kind}' takes no value", where)
         return MaskOption(kind, None, text)
-    if kind not in _PARSERS:
-        names = ["causal", "none", "full", *_PARSERS]
-        close = [_OTHER_NAMES[kind]] if kind in _OTHER_NAMES else difflib.get_close_matches(kind, names, n=1,
-                                                                                              cutoff=0.6)
-        hint = f"did you mean '{close[0]}='? " if close and close[0] in _PARSERS else \
-            f"did you mean '{close[0]}'? " if close else ""
-        raise InputError(f"unknown mask {kind!r}; {hint}masks are {', '.join(FAMILIES)}", where)
     if not has_value or not value:
-        form = next(f for f in FAMILIES if f.startswith(kind + "="))
-        raise InputError(f"'{kind}' needs a value: {form}", where)
-    main, options = _PARSERS[kind](value, where)
+        raise InputError(f"'{kind}' needs a value: {MASK_FAMILIES[kind].form}", where)
+    main, options = parse(value, where)
     return MaskOption(kind, main, text, tuple(sorted(options.items())))
 
 
@@ -141,14 +140,9 @@ def _joined(value: list[str] | bool) -> str:
 
 def _window(text: str, where: str) -> tuple[object, Options]:
     main, options = _with_options(text, where, {"symmetric": "", "dilation": "D"})
-    out: Options = {}
-    if "symmetric" in options:
-        out["symmetric"] = True
-    if "dilation" in options:
-        dilation = _bounded(_joined(options["dilation"]), where, 1, "a dilation")
-        if dilation > 1:
-            out["dilation"] = dilation
-    return _bounded(main, where, 1, "a size"), out
+    out: Options = {"symmetric": True} if "symmetric" in options else {}
+    dilation = _bounded(_joined(options["dilation"]), where, 1, "a dilation") if "dilation" in options else 1
+    return _bounded(main, where, 1, "a size"), {**out, "dilation": dilation} if dilation > 1 else out
 
 
 def _prefix(text: str, where: str) -> tuple[object, Options]:
@@ -164,12 +158,8 @@ def _prefix(text: str, where: str) -> tuple[object, Options]:
 
 def _chunk(text: str, where: str) -> tuple[object, Options]:
     main, options = _with_options(text, where, {"offset": "O"})
-    out: Options = {}
-    if "offset" in options:
-        offset = _bounded(_joined(options["offset"]), where, 0, "an offset")
-        if offset:
-            out["offset"] = offset
-    return _bounded(main, where, 1, "a size"), out
+    offset = _bounded(_joined(options["offset"]), where, 0, "an offset") if "offset" in options else 0
+    return _bounded(main, where, 1, "a size"), {"offset": offset} if offset else {}
 
 
 def _sink(text: str, where: str) -> tuple[object, Options]:
@@ -222,7 +212,49 @@ def boolean_matrix(value: object, where: str) -> MaskOption:
     return MaskOption("matrix", rows, f"matrix={text}")
 
 
-_PARSERS: dict[str, Parser] = {"window": _window, "global": _positions, "prefix": _prefix, "chunk": _chunk,
-                               "segments": _segments, "documents": _segments, "padding": _positions,
-                               "keys": _positions, "random": _random,
-                               "matrix": _matrix, "sink": _sink}
+@dataclass(frozen=True)
+class Family:
+    """One mask family: everything that lists it reads it from here."""
+
+    form: str  # as --help, error messages and docs write it: "window=W[,symmetric][,dilation=D]"
+    parse: Parser | None  # its value's text -> (main value, named options); None: it takes no value
+    bind: Binder  # the parsed family on one grid
+    gloss: str  # --help's words after the form: "(key columns)"
+    rows: tuple[tuple[str, str, str], ...]  # docs/reference.rst's rows: (written, name in figure, keeps)
+    flex: bool = True  # tests/test_mask_parity.py holds it cell for cell against FlexAttention's create_mask
+
+
+#: Every mask family, in the order --help, error messages and docs/reference.rst list them.
+MASK_FAMILIES: dict[str, Family] = {
+    "causal": Family("causal", None, bind.causal, "(default)", (("``causal`` (default)", "causal", "``j<=i``"),)),
+    "none": Family("none", None, bind.full, "(or full)", (("``none`` or ``full``", "bidirectional", "every cell"),)),
+    "window": Family("window=W[,symmetric][,dilation=D]", _window, bind.window, "", (
+        ("``window=W``", "sliding-window", "``i-W<j<=i``: W keys per query, itself included"),
+        ("``window=W,symmetric``", "symmetric sliding-window", "``|i-j|<W``"),
+        ("``window=W,dilation=D``", "dilated sliding-window", "``i-W·D<j<=i, (i-j) mod D = 0``"))),
+    "global": Family("global=J,J,...", _positions, bind.global_tokens, "",
+                     (("``global=1,8``", "global", "``i in {1,8} or j in {1,8}``"),)),
+    "prefix": Family("prefix=P[,P,...][,documents=ID,...]", _prefix, bind.prefix, "", (
+        ("``prefix=P``", "prefix-LM", "``j<=i``, or ``i<=P and j<=P``"),
+        ("``prefix=P,documents=1,1,2``", "prefix-LM per document", "the same within each document"))),
+    "chunk": Family("chunk=C[,offset=O]", _chunk, bind.chunk, "",
+                    (("``chunk=C[,offset=O]``", "chunked", "``j<=i`` within blocks of C positions"),)),
+    "segments": Family("segments=ID,ID,...", _segments, bind.segments, "(causal)",
+                       (("``segments=1,1,2,2,2``", "document", "``j<=i`` within the same segment id"),)),
+    "documents": Family("documents=ID,ID,...", _segments, bind.segments, "(bidirectional)",
+                        (("``documents=1,1,2,2,2``", "bidirectional document", "i and j in the same segment id"),)),
+    "padding": Family("padding=J,J,...", _positions, bind.padding, "",
+                      (("``padding=4,5``", "padding", "every key except 4 and 5 (with ``causal``)"),)),
+    "keys": Family("keys=J,J,...", _positions, bind.keys, "(key columns)",
+                   (("``keys=1,5``", "key columns", "``j in {1,5}`` (summary tokens, any row)"),)),
+    "random": Family("random=R,seed=S", _random, bind.random_columns, "(R keys a row)",
+                     (("``random=R,seed=S``", "random", "R keys a row, drawn as below"),), flex=False),
+    "sink": Family("sink=S", _sink, bind.sink, "(the first S keys)",
+                   (("``sink=S``", "sink", "``j<=S``: the first S keys, for every query"),)),
+    "matrix": Family("matrix=ROW;ROW;...", _matrix, bind.matrix, "(rows of 0/1)",
+                     (("``matrix=100;110;111``", "explicit", "the cells marked 1"),)),
+}
+#: Each family's form, in the words of error messages.
+FAMILIES = tuple(family.form for family in MASK_FAMILIES.values())
+#: The families as --mask's help lists them.
+FAMILY_HELP = ", ".join(f"{family.form} {family.gloss}".strip() for family in MASK_FAMILIES.values())

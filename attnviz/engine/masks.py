@@ -1,27 +1,10 @@
 """Masks as real models write them: families, an algebra over them, and pasted mask functions.
 
-Each family is a rule on positions, written in the figure exactly as it is applied (here with the
-figure's default 1-based positions; `Mask.rule_text(0)` writes the same rule 0-based):
-
-    causal                 keep j<=i
-    none (or full)         keep every cell (bidirectional)
-    window=W               keep i-W<j<=i          (W keys per query, itself included; Hugging Face's)
-    window=W,symmetric     keep |i-j|<W           (W-1 keys each side, and itself)
-    window=W,dilation=D    keep i-W·D<j<=i, (i-j) mod D = 0   (W keys, D apart; with symmetric too)
-    global=1,8             keep i in {1,8} or j in {1,8}   (global tokens: Longformer, BigBird)
-    prefix=P               keep j<=i, or i<=P and j<=P
-    prefix=P,documents=ID,...  the same within each document, its first P positions the prefix
-    chunk=C[,offset=O]     keep j<=i when i and j are in the same block of C positions (blocks
-                           start O positions later: Hugging Face's left padding)
-    segments=ID,...        keep j<=i when i and j have the same segment id (packed documents, causal)
-    documents=ID,...       keep i and j with the same segment id (block-diagonal, bidirectional)
-    padding=4,5            mask those key positions (with causal, unless `none` is given too)
-    keys=1,2               keep j in {1,2}: chosen key columns (summary tokens; `sink=` for the first S)
-    random=R,seed=S        keep R keys a row, drawn by SplitMix64 from seed·2³² + the query's position
-                           (Floyd's sampling, rejection below each bound): the same cells everywhere
-    sink=S                 keep j<=S, the first S keys, for every query (attention sinks; not causal
-                           alone: StreamingLLM's mask is `causal & (window=W | sink=S)`)
-    matrix=10;11           keep the cells marked 1
+Each family is a rule on positions, written in the figure exactly as it is applied (`causal` keeps
+j<=i, `window=W` keeps i-W<j<=i, ...; `Mask.rule_text(0)` writes the same rule 0-based). The families
+are the entries of `mask_grammar.MASK_FAMILIES`, the one table that `--help` and docs/reference.rst
+list; `random=R,seed=S` draws R keys a row by SplitMix64 from seed·2³² + the query's position
+(Floyd's sampling, rejection below each bound), the same cells everywhere.
 
 Masks combine: `a & b` keeps a cell both keep, `a | b` one that either keeps, `~a` (or `!a`) one
 that `a` does not; parentheses group, `~` binds tightest, then `&`, then `|`. Several masks given
@@ -41,8 +24,9 @@ When keys outnumber queries (decoding with a cache), `align` places the causal d
 "top-left" (PyTorch's `is_causal`) puts query i at key position i; "bottom-right" puts it at
 i + n_k - n_q, so the last query sees every key. The rule's text then says `i+3` where it applies.
 
-The modules below this one each hold one seam: `mask_grammar` reads a family, `mask_families`
-binds it to a grid, `mask_functions` evaluates pasted functions and `runs` is the rows' algebra.
+The modules below this one each hold one seam: `mask_grammar` lists and reads the families,
+`mask_families` binds each to a grid, `mask_functions` evaluates pasted functions and `runs` is the
+rows' algebra.
 """
 
 from __future__ import annotations
@@ -50,9 +34,9 @@ from __future__ import annotations
 import re
 
 from .bound_mask import CAUSAL, BoundMask
-from .mask_families import Bound, Grid, bind_family, query_position
+from .mask_families import Bound, Grid, query_position
 from .mask_functions import PastedFunction, bind_function, pasted_function, torch_combination
-from .mask_grammar import ALIGNMENTS, FAMILIES, MaskOption, boolean_matrix, parse_mask
+from .mask_grammar import ALIGNMENTS, FAMILIES, MASK_FAMILIES, MaskOption, boolean_matrix, parse_mask
 from .runs import complement_runs, intersect_runs, scan_runs, union_runs
 from .rule_text import aligned, grouped, grouped_name, labelled
 from .text_check import MAX_LABEL, MAX_TITLE, check_text
@@ -234,14 +218,11 @@ def _from_value(value: object, where: str, depth: int) -> Mask:
     """A Mask from any accepted value: text in the grammar, a table, a list, a function, a Mask."""
     if depth > MAX_DEPTH:
         raise InputError(f"masks nest deeper than {MAX_DEPTH} levels", where)
-    if isinstance(value, Mask):
-        return value
-    if value is None or value is CAUSAL:
-        return Mask._make("family", (parse_mask("causal"),))
-    if isinstance(value, BoundMask):
-        return Mask._make("fixed", (value,))
-    if isinstance(value, MaskOption):
-        return Mask._make("family", (value,))
+    if value is None or value is CAUSAL or (isinstance(value, (list, tuple)) and not value):
+        value = parse_mask("causal")
+    if isinstance(value, (Mask, BoundMask, MaskOption)):  # a bound mask is callable, so before functions
+        return value if isinstance(value, Mask) else Mask._make("family" if isinstance(value, MaskOption) else "fixed",
+                                                                (value,))
     if isinstance(value, str):
         return parse_expression(value)
     if isinstance(value, dict):
@@ -249,8 +230,6 @@ def _from_value(value: object, where: str, depth: int) -> Mask:
     if is_array(value) or is_tensor(value):
         return Mask._make("family", (boolean_matrix(value, where),))
     if isinstance(value, (list, tuple)):
-        if not value:
-            return Mask._make("family", (parse_mask("causal"),))
         return _joined("all", [_from_value(v, f"{where}[{n}]", depth + 1) for n, v in enumerate(value, 1)])
     if callable(value):
         return Mask(value)
@@ -297,65 +276,66 @@ def parse_expression(text: str) -> Mask:
         raise InputError(f"{len(text)} characters; the limit is {MAX_TEXT}", "mask")
     if not any(op in text for op in _OPERATORS):
         return Mask._make("family", (parse_mask(text),))
-    where = f"mask {text!r}"
-    tokens = []  # (kind, text, character position)
-    for match in re.finditer(r"[&|~!()]|[^&|~!()]+", text):
-        if match[0] in _OPERATORS:
-            tokens.append((match[0].replace("!", "~"), match[0], match.start() + 1))
-        elif match[0].strip():
-            tokens.append(("atom", match[0].strip(), match.start() + 1))
-    if sum(kind == "atom" for kind, _, _ in tokens) > MAX_TERMS:
-        raise InputError(f"more than {MAX_TERMS} masks in one expression", where)
-    position = 0
-
-    def peek() -> str:
-        return tokens[position][0] if position < len(tokens) else "end"
-
-    def expected(what: str) -> InputError:
-        found = f"{tokens[position][1]!r} at character {tokens[position][2]}" if position < len(tokens) else "the end"
-        return InputError(f"expected {what}, found {found}", where)
-
-    def union(depth: int) -> Mask:
-        parts = [intersection(depth)]
-        while peek() == "|":
-            take()
-            parts.append(intersection(depth))
-        return _joined("any", parts)
-
-    def intersection(depth: int) -> Mask:
-        parts = [complement(depth)]
-        while peek() == "&":
-            take()
-            parts.append(complement(depth))
-        return _joined("all", parts)
-
-    def complement(depth: int) -> Mask:
-        if depth > MAX_DEPTH:
-            raise InputError(f"masks nest deeper than {MAX_DEPTH} levels", where)
-        kind = peek()
-        if kind == "~":
-            take()
-            return ~complement(depth + 1)
-        if kind == "(":
-            take()
-            inner = union(depth + 1)
-            if peek() != ")":
-                raise expected("')'")
-            take()
-            return inner
-        if kind == "atom":
-            return Mask._make("family", (parse_mask(take()),))
-        raise expected("a mask such as causal or window=3")
-
-    def take() -> str:
-        nonlocal position
-        position += 1
-        return tokens[position - 1][1]
-
-    mask = union(0)
-    if position != len(tokens):
-        raise expected("'&', '|' or the end")
+    reader = _Reader(text)
+    mask = reader.joined(0, 0)
+    if reader.position != len(reader.tokens):
+        raise reader.expected("'&', '|' or the end")
     return mask
+
+
+#: The binary operators, loosest first: `|` joins intersections, `&` joins complements.
+_BINARY = (("|", "any"), ("&", "all"))
+
+
+class _Reader:
+    """A recursive-descent reader of one expression's tokens: (kind, text, character position)."""
+
+    def __init__(self, text: str) -> None:
+        self.where, self.position = f"mask {text!r}", 0
+        self.tokens = [(m[0].replace("!", "~") if m[0] in _OPERATORS else "atom", m[0].strip(), m.start() + 1)
+                       for m in re.finditer(r"[&|~!()]|[^&|~!()]+", text) if m[0].strip()]
+        if sum(kind == "atom" for kind, _, _ in self.tokens) > MAX_TERMS:
+            raise InputError(f"more than {MAX_TERMS} masks in one expression", self.where)
+
+    def peek(self) -> str:
+        return self.tokens[self.position][0] if self.position < len(self.tokens) else "end"
+
+    def take(self) -> str:
+        self.position += 1
+        return self.tokens[self.position - 1][1]
+
+    def expected(self, what: str) -> InputError:
+        found = f"{self.tokens[self.position][1]!r} at character {self.tokens[self.position][2]}" \
+            if self.position < len(self.tokens) else "the end"
+        return InputError(f"expected {what}, found {found}", self.where)
+
+    def joined(self, level: int, depth: int) -> Mask:
+        """Operands of the level's operator (the next level's, or complements past the last) joined by it."""
+        if level == len(_BINARY):
+            return self.complement(depth)
+        symbol, op = _BINARY[level]
+        parts = [self.joined(level + 1, depth)]
+        while self.peek() == symbol:
+            self.take()
+            parts.append(self.joined(level + 1, depth))
+        return _joined(op, parts)
+
+    def complement(self, depth: int) -> Mask:
+        if depth > MAX_DEPTH:
+            raise InputError(f"masks nest deeper than {MAX_DEPTH} levels", self.where)
+        kind = self.peek()
+        if kind not in ("~", "(", "atom"):
+            raise self.expected("a mask such as causal or window=3")
+        text = self.take()
+        if kind == "atom":
+            return Mask._make("family", (parse_mask(text),))
+        if kind == "~":
+            return ~self.complement(depth + 1)
+        inner = self.joined(0, depth + 1)
+        if self.peek() != ")":
+            raise self.expected("')'")
+        self.take()
+        return inner
 
 
 # ---------------------------------------------------------------------------------------------
@@ -391,7 +371,7 @@ def resolve(mask: object, n_q: int, n_k: int, align: str = "top-left", index_bas
 def _only_padding(mask: Mask) -> bool:
     """True for a padding family, or an intersection of nothing else."""
     leaves = mask._masks() if mask._op == "all" else (mask,)
-    return all(isinstance(leaf._parts[0], MaskOption) and leaf._parts[0].kind == "padding" for leaf in leaves)
+    return all(_family(leaf, "padding") for leaf in leaves)
 
 
 def _named_table(table: dict[object, object], where: str, depth: int) -> Mask:
@@ -419,41 +399,51 @@ def _row(row: object, where: str) -> list[object]:
 def _bind(mask: Mask, grid: Grid) -> Bound:
     leaf = mask._parts[0]
     if isinstance(leaf, Naming):
-        inner_mask = mask._parts[1]
-        assert isinstance(inner_mask, Mask)
-        inner = _bind(inner_mask, grid)
-        given = leaf.rule
-        return Bound(leaf.name or inner.name, inner.rule if given is None else (lambda base: given), inner.keep,
-                     inner.runs, inner.positional, inner.parts)
-    if isinstance(leaf, MaskOption):
-        return bind_family(leaf, grid)
+        return _bind_named(mask, leaf, grid)
+    if isinstance(leaf, MaskOption):  # a family, by its binder in the table
+        return MASK_FAMILIES[leaf.kind].bind(leaf, grid)
     if isinstance(leaf, PastedFunction):
         return bind_function(leaf, grid)
     if isinstance(leaf, BoundMask):
         fixed = leaf
         return Bound(fixed.name, fixed.rule_text, fixed.keep, lambda i: fixed.runs(i, grid.n_k))
     if mask._op == "not":
-        inner = _bind(mask._masks()[0], grid)
-        name = grouped_name(grouped_name(inner.name, " + "), " or ")
-        return Bound(f"not {name}", lambda base: f"not ({inner.rule(base)})",
-                     lambda i, j: not inner.keep(i, j), lambda i: complement_runs(inner.runs(i), grid.n_k),
-                     inner.positional)
-    parts = _simplified(mask)
-    bound = [_bind(p, grid) for p in parts]
-    if len(bound) == 1:
-        return bound[0]
-    keeps, runs = [b.keep for b in bound], [b.runs for b in bound]
-    positional = any(b.positional for b in bound)
-    if mask._op == "all":
-        def all_runs(i: int) -> Runs:
-            out = runs[0](i)
-            for r in runs[1:]:
-                out = intersect_runs(out, r(i))
-            return out
+        return _bind_not(_bind(mask._masks()[0], grid), grid)
+    bound = [_bind(p, grid) for p in _simplified(mask)]
+    return bound[0] if len(bound) == 1 else _COMBINED[mask._op](bound)
 
-        return Bound(" + ".join(grouped_name(b.name, " or ") for b in bound),
-                     lambda base: " and ".join(grouped(b.rule(base)) for b in bound),
-                     lambda i, j: all(k(i, j) for k in keeps), all_runs, positional)
+
+def _bind_named(mask: Mask, leaf: Naming, grid: Grid) -> Bound:
+    """A mask with the caption's name and rule given by the user."""
+    inner_mask = mask._parts[1]
+    assert isinstance(inner_mask, Mask)
+    inner, given = _bind(inner_mask, grid), leaf.rule
+    return Bound(leaf.name or inner.name, inner.rule if given is None else (lambda base: given), inner.keep,
+                 inner.runs, inner.positional, inner.parts)
+
+
+def _bind_not(inner: Bound, grid: Grid) -> Bound:
+    name = grouped_name(grouped_name(inner.name, " + "), " or ")
+    return Bound(f"not {name}", lambda base: f"not ({inner.rule(base)})", lambda i, j: not inner.keep(i, j),
+                 lambda i: complement_runs(inner.runs(i), grid.n_k), inner.positional)
+
+
+def _bind_all(bound: list[Bound]) -> Bound:
+    keeps, runs = [b.keep for b in bound], [b.runs for b in bound]
+
+    def all_runs(i: int) -> Runs:
+        out = runs[0](i)
+        for r in runs[1:]:
+            out = intersect_runs(out, r(i))
+        return out
+
+    return Bound(" + ".join(grouped_name(b.name, " or ") for b in bound),
+                 lambda base: " and ".join(grouped(b.rule(base)) for b in bound),
+                 lambda i, j: all(k(i, j) for k in keeps), all_runs, any(b.positional for b in bound))
+
+
+def _bind_any(bound: list[Bound]) -> Bound:
+    keeps, runs = [b.keep for b in bound], [b.runs for b in bound]
 
     def any_runs(i: int) -> Runs:
         out: Runs = ()
@@ -463,14 +453,17 @@ def _bind(mask: Mask, grid: Grid) -> Bound:
 
     return Bound(" or ".join(grouped_name(b.name, " + ") for b in bound),
                  lambda base: " or ".join(grouped(b.rule(base)) for b in bound),
-                 lambda i, j: any(k(i, j) for k in keeps), any_runs, positional,
+                 lambda i, j: any(k(i, j) for k in keeps), any_runs, any(b.positional for b in bound),
                  tuple((b.name, b.runs) for b in bound))
 
 
-def _family(mask: Mask, *kinds: str) -> bool:
-    """True when `mask` is one family of these kinds."""
+_COMBINED = {"all": _bind_all, "any": _bind_any}
+
+
+def _family(mask: Mask, *kinds: str) -> MaskOption | None:
+    """`mask`'s family when it is one family of these kinds."""
     leaf = mask._parts[0]
-    return isinstance(leaf, MaskOption) and leaf.kind in kinds
+    return leaf if isinstance(leaf, MaskOption) and leaf.kind in kinds else None
 
 
 def _simplified(mask: Mask) -> list[Mask]:
@@ -494,7 +487,5 @@ def _simplified(mask: Mask) -> list[Mask]:
 
 def _includes_causal(mask: Mask) -> bool:
     """True for a family whose rule includes j<=i (a causal window, chunk, segments)."""
-    option = mask._parts[0]
-    if not isinstance(option, MaskOption):
-        return False
-    return option.kind in ("chunk", "segments") or (option.kind == "window" and "symmetric" not in dict(option.options))
+    window = _family(mask, "window")
+    return bool(_family(mask, "chunk", "segments")) or (window is not None and "symmetric" not in dict(window.options))

@@ -40,6 +40,9 @@ _ENCODER_DECODERS = ("t5", "mt5", "bart")
 MODEL_TYPES = _MISTRAL_LIKE + _LAYER_TYPED + _FULL + _ENCODERS + _ENCODER_DECODERS
 _NESTED = {"gemma3": "gemma3_text", "llama4": "llama4_text"}  # multimodal configs: their text_config's type
 _WHERE = "config"
+#: Layer patterns of every n-th layer full: the config key that sets n (none: fixed) and its default.
+_EVERY = {"gemma2": ("", 2), "gpt_oss": ("", 2), "gemma3_text": ("sliding_window_pattern", 6),
+          "cohere2": ("sliding_window_pattern", 4), "modernbert": ("global_attn_every_n_layers", 3)}
 _INSTEAD = "draw it with attnviz render --view mask --mask ... instead"
 
 
@@ -178,14 +181,7 @@ def model_layers(config: Mapping[str, object]) -> ModelLayers:
     if model_type in _FULL:
         return ModelLayers(model_type, (Stack("decoder", (LayerType("full"),) * n),))
     if model_type in _MISTRAL_LIKE:
-        window = config.get("sliding_window")
-        if model_type == "qwen3_moe" and not config.get("use_sliding_window"):
-            window = None
-        if "sliding_window" not in config and model_type != "qwen3_moe":
-            raise _missing("sliding_window", model_type, " (null for full attention)")
-        layer = LayerType("full") if window is None else LayerType("sliding",
-                                                                   _int(config, "sliding_window", model_type))
-        return ModelLayers(model_type, (Stack("decoder", (layer,) * n),))
+        return ModelLayers(model_type, (Stack("decoder", (_mistral_layer(config, model_type),) * n),))
     types = _layer_types(config, model_type, n)
     sizes = {"sliding_attention": lambda: _window(config, model_type),
              "chunked_attention": lambda: LayerType("chunked", _int(config, "attention_chunk_size", model_type)),
@@ -197,6 +193,15 @@ def model_layers(config: Mapping[str, object]) -> ModelLayers:
     made = {name: sizes[name]() for name in set(types)}
     stack = "encoder" if model_type == "modernbert" else "decoder"
     return ModelLayers(model_type, (Stack(stack, tuple(made[t] for t in types)),), sinks=model_type == "gpt_oss")
+
+
+def _mistral_layer(config: Mapping[str, object], model_type: str) -> LayerType:
+    """A sliding window on every layer, or none (`sliding_window` null, or Qwen3-MoE's `use_sliding_window` off)."""
+    if "sliding_window" not in config and model_type != "qwen3_moe":
+        raise _missing("sliding_window", model_type, " (null for full attention)")
+    if config.get("sliding_window") is None or (model_type == "qwen3_moe" and not config.get("use_sliding_window")):
+        return LayerType("full")
+    return LayerType("sliding", _int(config, "sliding_window", model_type))
 
 
 def _window(config: Mapping[str, object], model_type: str) -> LayerType:
@@ -219,15 +224,12 @@ def _layer_types(config: Mapping[str, object], model_type: str, n: int) -> list[
             raise InputError(f"layer_types names {len(given)} layers, but num_hidden_layers is {n}", _WHERE)
         return list(given)
     sliding, full = "sliding_attention", "full_attention"
-    if model_type in ("gemma2", "gpt_oss"):
-        return [sliding if (i + 1) % 2 else full for i in range(n)]
-    if model_type in ("gemma3_text", "cohere2"):
-        every = _optional(config, "sliding_window_pattern", 6 if model_type == "gemma3_text" else 4)
-        return [sliding if (i + 1) % every else full for i in range(n)]
-    if model_type == "modernbert":
-        every = _optional(config, "global_attn_every_n_layers", 3)
-        return [sliding if i % every else full for i in range(n)]
-    if model_type == "llama4_text":
+    if model_type in _EVERY:  # every n-th layer full (ModernBERT's from its first), the others sliding
+        key, every = _EVERY[model_type]
+        every = _optional(config, key, every) if key else every
+        first = 0 if model_type == "modernbert" else 1
+        return [sliding if (i + first) % every else full for i in range(n)]
+    if model_type == "llama4_text":  # chunked where RoPE is, full on the no-RoPE layers
         no_rope = config.get("no_rope_layers")
         if not no_rope:
             every = _optional(config, "no_rope_layer_interval", 4)

@@ -157,12 +157,13 @@ OPTIONS = (
            expects='the mask ("window=3 | global=1"), a list of masks that all must keep a cell, or a table '
                    "{all|any|not = ...}",
            flag="--mask", metavar="MASK", action="append", dash_value=True,
-           help="causal (default), none (or full), window=W[,symmetric][,dilation=D], global=J,..., "
-                "prefix=P[,documents=ID,...], chunk=C[,offset=O], segments=ID,... (causal), documents=ID,... "
-                "(bidirectional), padding=J,..., keys=J,... (key columns), random=R,seed=S (R keys a row), "
-                "matrix=ROW;ROW;... (rows of 0/1); combined with & (both), | "
-                '(either), ~ or ! (not) and parentheses, e.g. "window=3,symmetric | global=1"; repeatable: a cell '
-                "is kept only when every mask keeps it"),
+           # engine.mask_grammar.FAMILY_HELP's words (--help imports no engine; tests/test_mask_table.py checks)
+           help="causal (default), none (or full), window=W[,symmetric][,dilation=D], global=J,J,..., "
+                "prefix=P[,P,...][,documents=ID,...], chunk=C[,offset=O], segments=ID,ID,... (causal), "
+                "documents=ID,ID,... (bidirectional), padding=J,J,..., keys=J,J,... (key columns), random=R,seed=S "
+                "(R keys a row), sink=S (the first S keys), matrix=ROW;ROW;... (rows of 0/1); combined with & "
+                '(both), | (either), ~ or ! (not) and parentheses, e.g. "window=3,symmetric | global=1"; repeatable: '
+                "a cell is kept only when every mask keeps it"),
     Option("mask_name", type="str | None", default=None, check="text", example='mask_name = "local + summary"',
            expects="the mask's name as the caption says it", flag="--mask-name", metavar="NAME", dash_value=True,
            help="the mask's name in the caption and title (any mask; a matrix's default is 'explicit')"),

@@ -84,12 +84,10 @@ def _shortest(x: float, dtype: str) -> str:
     if not math.isfinite(x):
         return FloatText(repr(x))
     fmt = _FLOAT_FORMATS.get(dtype)
+    same = _bfloat16 if fmt is None else (lambda y: struct.unpack(fmt, struct.pack(fmt, y))[0])
     for places in range(1, 18):
         text = f"{x:.{places}g}"
-        if fmt is not None:
-            if struct.unpack(fmt, struct.pack(fmt, float(text)))[0] == x:
-                return FloatText(text)
-        elif _bfloat16(float(text)) == x:
+        if same(float(text)) == x:
             return FloatText(text)
     return FloatText(repr(x))
 
