@@ -30,27 +30,10 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
     `walk`, a dict, receives the walkthrough keys (flash, flash_order, decode) the spec or flags give.
     `spec`: the spec's (mapping, name), when the caller has read it already."""
     from ..figures.from_arguments import build  # start-up: --version and --help draw no figure
-    from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, figure_arguments, read_spec, with_the_seed
+    from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, read_spec
 
-    kwargs: dict[str, Any] = {}
-    origin: dict[str, str] = {}
     keys = KEYS if walk is None else {**KEYS, **WALKTHROUGH_KEYS}
-    step = getattr(args, "step", None)
-    if step is not None and args.spec is None:
-        raise InputError("needs a document spec (one with [[sections]]), e.g. attnviz render page.toml --step 2",
-                         "--step")
-    if args.spec is not None:
-        mapping, name = spec or read_spec(args.spec, stdin_bytes())
-        if "sections" in mapping or step is not None:  # a document spec
-            from ..publish.document import step_arguments
-
-            kwargs, origin = step_arguments(mapping, name, step, need_step=args.command == "render")
-        else:
-            if walk is None and (found := [key for key in WALKTHROUGH_KEYS if key in mapping]):
-                raise InputError(f"'{found[0]}' is a walkthrough key: 'attnviz walkthrough {printable(args.spec)}' "
-                                 "steps through it", name)
-            kwargs = figure_arguments(mapping, name, keys)
-            origin = {key: f"{name}: {key}" for key in kwargs}
+    kwargs, origin = _spec_arguments(args, walk, spec, keys)
     # Every spec key has a flag of the same name; its text is read and checked as the spec reads it.
     for key, spec_key in keys.items():
         value = getattr(args, key, None)  # a command may not take every key (walkthrough: highlight)
@@ -61,23 +44,53 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
             kwargs[key] = spec_key.check(value, flag)
             origin[key] = flag
     if walk is not None:  # only then do `keys` (and so kwargs) have walkthrough keys
-        for key in WALKTHROUGH_KEYS:
-            if key in kwargs:
-                walk[key] = (kwargs.pop(key), origin[key])
+        walk.update({key: (kwargs.pop(key), origin[key]) for key in WALKTHROUGH_KEYS if key in kwargs})
     if getattr(args, "panels", None):  # --panel FILE, repeatable: each a figure spec
         if "panel" in kwargs:
             raise InputError("the spec has [[panel]] tables already; give panels there or as --panel files",
                              "--panel")
         kwargs["panel"] = [_panel_arguments(read_spec(path, stdin_bytes())[0], path) for path in args.panels]
         origin["panel"] = "--panel"
-    if not with_the_seed(kwargs) and ("q" in kwargs) != ("k" in kwargs):
-        given, missing = ("q", "k") if "q" in kwargs else ("k", "q")
-        raise InputError(f"missing: {origin[given]} gives the {given} vectors, so {missing} is needed too",
-                         f"--{missing}")
+    _check_vectors(kwargs, origin)
     try:
         return build(kwargs)
     except InputError as err:
         raise err.relocated(lambda where: _relocate(where, origin)) from None
+
+
+def _spec_arguments(args: Namespace, walk: Walk | None, spec: tuple[Mapping[str, Any], str] | None,
+                    keys: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """(arguments, where each was given) from the spec `args.spec` names, if any (a figure spec, or a
+    document's step)."""
+    from ..io.spec import WALKTHROUGH_KEYS, figure_arguments, read_spec
+
+    step = getattr(args, "step", None)
+    if step is not None and args.spec is None:
+        raise InputError("needs a document spec (one with [[sections]]), e.g. attnviz render page.toml --step 2",
+                         "--step")
+    if args.spec is None:
+        return {}, {}
+    mapping, name = spec or read_spec(args.spec, stdin_bytes())
+    if "sections" in mapping or step is not None:  # a document spec
+        from ..publish.document import step_arguments
+
+        kwargs, origin = step_arguments(mapping, name, step, need_step=args.command == "render")
+        return kwargs, origin
+    if walk is None and (found := [key for key in WALKTHROUGH_KEYS if key in mapping]):
+        raise InputError(f"'{found[0]}' is a walkthrough key: 'attnviz walkthrough {printable(args.spec)}' "
+                         "steps through it", name)
+    kwargs = figure_arguments(mapping, name, keys)
+    return kwargs, {key: f"{name}: {key}" for key in kwargs}
+
+
+def _check_vectors(kwargs: dict[str, Any], origin: Mapping[str, str]) -> None:
+    """Refuses q without k, or k without q (the seed's vectors aside)."""
+    from ..io.spec import with_the_seed
+
+    if not with_the_seed(kwargs) and ("q" in kwargs) != ("k" in kwargs):
+        given, missing = ("q", "k") if "q" in kwargs else ("k", "q")
+        raise InputError(f"missing: {origin[given]} gives the {given} vectors, so {missing} is needed too",
+                         f"--{missing}")
 
 
 def _panel_arguments(mapping: Mapping[str, Any], name: str) -> dict[str, Any]:

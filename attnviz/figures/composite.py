@@ -19,7 +19,7 @@ from ..records import replace
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from ..layout.items import Item
     from ..layout.mask_map import MapText
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ..typing import Arrange, FrameName, ThemeName
 
 __all__ = ["Composite", "compose", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange", "check_part", "with_parts",
-           "LEGEND_PARTS", "PANEL_PARTS", "compose_layouts"]
+           "LEGEND_PARTS", "PANEL_PARTS", "compose_layouts", "within"]
 
 ARRANGEMENTS = ("row", "column", "grid:C")
 LEGEND_PARTS = ("shared", "hide")  # a composed figure's one legend: drawn, or left out
@@ -272,3 +272,8 @@ def _panel_layout(panel: Drawable, cell: float | None = None, grid_top: float | 
     if isinstance(panel, Figure):
         return panel.layout(cell, grid_top, panel=True)
     return panel.layout()
+
+
+def within(label: str) -> Callable[[str | None], str]:
+    """An error's `where` renamer: `where` within `label` ("panel 2: mask"), or `label` itself."""
+    return lambda where: f"{label}: {where}" if where else label

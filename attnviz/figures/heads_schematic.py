@@ -9,6 +9,7 @@ from ..numbers.exact import InputError
 from ..records import replace
 from .figure import Drawable, check_id_prefix
 from .heads import check_heads, kind, kv_head
+from .single import check_base
 from ..render.themes import get_theme
 from ..layout.frames import get_frame
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..layout.items import Layout
-    from ..typing import FrameName, IndexBase, ThemeName, Vectors
+    from ..typing import FigureOptions, FrameName, ThemeName, Vectors
 
 __all__ = ["HeadsSchematic", "heads_schematic"]
 
@@ -76,18 +77,17 @@ class HeadsSchematic(Drawable):
         return f"<attnviz.HeadsSchematic {len(self.kv_heads)} query heads, {len(set(self.kv_heads))} KV heads>"
 
 
-def heads_schematic(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
-                    v_heads: Sequence[Vectors] | None = None, *, title: str | None = None,
-                    subtitle: str | None = None, index_base: IndexBase = 1, id_prefix: str | None = None,
-                    theme: ThemeName = "light", embed_font: bool = False, frame: FrameName = "doc") -> HeadsSchematic:
-    """The schematic of the heads `q_heads` and `k_heads` (checked as `heads.heads_figure` checks them)."""
-    if isinstance(index_base, bool) or index_base not in (0, 1):
-        raise InputError(f"expected 0 or 1, got {index_base!r:.40}", "index_base")
+def heads_schematic(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None, v_heads: Sequence[Vectors] | None,
+                    options: FigureOptions) -> HeadsSchematic:
+    """The schematic of the heads `q_heads` and `k_heads` (checked as `heads.heads_figure` checks them), with
+    the figure's title, subtitle, index base and look from `options`."""
+    check_base(options["index_base"])
     q, k, _ = check_heads(q_heads, k_heads, v_heads)
     n_heads, n_kv = len(q), len(k)
     kv = [kv_head(h, n_heads, n_kv) for h in range(n_heads)]
-    group, b = n_heads // n_kv, index_base
+    group, b = n_heads // n_kv, options["index_base"]
     name = kind(n_heads, n_kv)
+    title, subtitle = options["title"], options["subtitle"]
     if title is None:
         title = f"{name[0].upper()}{name[1:]}: {n_heads} query head{'s' * (n_heads > 1)}, {n_kv} KV head" \
                 f"{'s' * (n_kv > 1)}"
@@ -98,5 +98,5 @@ def heads_schematic(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | Non
         subtitle = subtitle[0].upper() + subtitle[1:] + "."
     from ..words.user_text import check_text  # the user's title and subtitle, checked as a figure's are
 
-    return HeadsSchematic(kv, b, check_text(title, "title"), check_text(subtitle, "subtitle"), id_prefix, theme,
-                          embed_font, frame)
+    return HeadsSchematic(kv, b, check_text(title, "title"), check_text(subtitle, "subtitle"), options["id_prefix"],
+                          options["theme"], options["embed_font"], options["frame"])

@@ -17,6 +17,7 @@ import os
 
 from .composite import compose_layouts
 from .figure import Drawable, Figure, check_id_prefix, without_gc_pauses
+from .options import figure_options
 from .single import one_head_figure
 from ..engine.model_masks import Tokens, model_layers, plan_panels
 from ..layout.figure import PAD, STYLES, Group, Layout, Rect, Text, measure, text_height, wrap, split_keep
@@ -279,9 +280,9 @@ def model_figure(config: object, *, n: int | None = None, tokens: str | Sequence
     panels = []
     for plan in plans:
         q_labels, k_labels = _labels(labels, plan, row.decode, encoder_decoder)
-        panels.append(one_head_figure(None, None, view="mask", shape=plan.shape, mask=plan.mask, align=plan.align,
-                                      title=plan.title, q_tokens=q_labels, k_tokens=k_labels, index_base=0,
-                                      theme=theme, embed_font=embed_font, frame=frame))
+        panels.append(one_head_figure(None, None, None, "mask", figure_options(
+            {}, shape=plan.shape, mask=plan.mask, align=plan.align, title=plan.title, q_tokens=q_labels,
+            k_tokens=k_labels, index_base=0, theme=theme, embed_font=embed_font, frame=frame)))
     heading = check_text(title, "title") if title is not None else f"{model.model_type}: attention masks by layer"
     longest = row.decoder_n if encoder_decoder and row.decoder_n else row.n
     notes = _notes(model, row, max(longest, row.n))
