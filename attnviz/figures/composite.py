@@ -167,55 +167,11 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None,
     parts = parts or {}
     panels, shared = with_parts(panels, parts.get("captions", "auto"), parts.get("subtitles", "auto"))
     kinds = [_grid_kind(panel) for panel in panels]
-    first = [_panel_layout(panel) for panel in panels]
-    cells: dict[tuple[str, int, int], float] = {}
-    for kind, layout in zip(kinds, first):
-        if kind and layout.grid:
-            cells[kind] = max(cells.get(kind, 0), layout.grid[2]) if kind[0] == "grid" else layout.grid[2]
     rows = [list(range(start, min(start + columns, len(panels)))) for start in range(0, len(panels), columns)]
-    layouts = list(first)
-    for row in rows:
-        tops = [grid[1] for grid in (first[n].grid for n in row) if grid]
-        top = max(tops) if tops and columns > 1 else None
-        for n in row:
-            kind, grid = kinds[n], first[n].grid
-            cell = cells.get(kind) if kind else None
-            if grid and ((cell is not None and cell != grid[2]) or (top is not None and grid[1] != top)):
-                layouts[n] = _panel_layout(panels[n], cell, top)
-
-    items: list[Item] = []
-    y: float = PAD
-    if title:
-        width = max(_WRAP, sum(layouts[n].width for n in rows[0]) - 2 * PAD)
-        lines = wrap(split_keep(title, " "), "title", width)
-        items.append(Text("title", PAD, y + ASCENT * STYLES["title"].size, lines))
-        y += text_height("title", len(lines)) + 4
-    else:
-        y = 0
-    for role, text in shared:  # what every panel says, said once under the title
-        y = max(y, PAD - 8)
-        lines = wrap(split_keep(text, " "), role, max(_WRAP, sum(layouts[n].width for n in rows[0]) - 2 * PAD))
-        items.append(Text(role, PAD, y + ASCENT * STYLES[role].size, lines))
-        y += text_height(role, len(lines)) + 4
-    # In a column, grids of one kind line up on their left edge.
-    lefts: dict[tuple[str, int, int], float] = {}
-    if columns == 1:
-        for kind, layout in zip(kinds, layouts):
-            if kind and layout.grid:
-                lefts[kind] = max(lefts.get(kind, 0), layout.grid[0])
-    widths = [max(layouts[row[c]].width if c < len(row) else 0 for row in rows) for c in range(columns)]
-    right: float = 0
-    for row in rows:
-        x: float = 0
-        for c, n in enumerate(row):
-            layout, kind = layouts[n], kinds[n]
-            dx = x + (lefts[kind] - layout.grid[0] if kind in lefts and kind and layout.grid else 0)
-            moved = tuple(translate(item, dx, y) for item in layout.items)
-            extra = attrs[n] if attrs is not None else ()
-            items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)), *extra), moved))
-            right = max(right, dx + layout.width)
-            x += widths[c]
-        y += max(layouts[n].height for n in row)
+    layouts = _aligned(panels, kinds, rows, columns > 1)
+    items, y = _heading(title, shared, max(_WRAP, sum(layouts[n].width for n in rows[0]) - 2 * PAD))
+    placed, right, y = _placed(layouts, kinds, rows, columns, attrs, y)
+    items += placed
     # start-up: only composed figures with mask maps draw their legend
     from ..layout.mask_map import lay_out_legend, shared_legend
 
@@ -229,6 +185,64 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None,
     names = [layout.title for layout in layouts]
     return Layout(width=max(right, _WRAP + 2 * PAD), height=y, title=title or " | ".join(names),
                   desc="; ".join(layout.desc for layout in layouts), items=items)
+
+
+def _aligned(panels: Sequence[Drawable], kinds: Sequence[tuple[str, int, int] | None], rows: list[list[int]],
+             side_by_side: bool) -> list[Layout]:
+    """Each panel's layout, grids of one kind with one cell size and, `side_by_side`, a row's grid tops aligned."""
+    first = [_panel_layout(panel) for panel in panels]
+    cells: dict[tuple[str, int, int], float] = {}
+    for kind, layout in zip(kinds, first):
+        if kind and layout.grid:
+            cells[kind] = max(cells.get(kind, 0), layout.grid[2]) if kind[0] == "grid" else layout.grid[2]
+    layouts = list(first)
+    for row in rows:
+        tops = [grid[1] for grid in (first[n].grid for n in row) if grid]
+        top = max(tops) if tops and side_by_side else None
+        for n in row:
+            kind, grid = kinds[n], first[n].grid
+            cell = cells.get(kind) if kind else None
+            if grid and ((cell is not None and cell != grid[2]) or (top is not None and grid[1] != top)):
+                layouts[n] = _panel_layout(panels[n], cell, top)
+    return layouts
+
+
+def _heading(title: str | None, shared: list[tuple[str, str]], width: float) -> tuple[list[Item], float]:
+    """The title, then what every panel says (said once, under it), wrapped to `width`; and the y under them."""
+    items: list[Item] = []
+    y: float = PAD if title else 0
+    for role, text in ([("title", title)] if title else []) + shared:
+        y = max(y, PAD - 8)
+        lines = wrap(split_keep(text, " "), role, width)
+        items.append(Text(role, PAD, y + ASCENT * STYLES[role].size, lines))
+        y += text_height(role, len(lines)) + 4
+    return items, y
+
+
+def _placed(layouts: Sequence[Layout], kinds: Sequence[tuple[str, int, int] | None], rows: list[list[int]],
+            columns: int, attrs: Sequence[tuple[tuple[str, str], ...]] | None,
+            y: float) -> tuple[list[Item], float, float]:
+    """The panels' groups placed in their rows from `y` (in a column, grids of one kind line up on their left
+    edge); and the right edge and the y under them."""
+    lefts: dict[tuple[str, int, int], float] = {}
+    for kind, layout in zip(kinds, layouts):
+        if kind and layout.grid and columns == 1:
+            lefts[kind] = max(lefts.get(kind, 0), layout.grid[0])
+    widths = [max(layouts[row[c]].width if c < len(row) else 0 for row in rows) for c in range(columns)]
+    items: list[Item] = []
+    right: float = 0
+    for row in rows:
+        x: float = 0
+        for c, n in enumerate(row):
+            layout, kind = layouts[n], kinds[n]
+            dx = x + (lefts[kind] - layout.grid[0] if kind in lefts and kind and layout.grid else 0)
+            moved = tuple(translate(item, dx, y) for item in layout.items)
+            extra = attrs[n] if attrs is not None else ()
+            items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)), *extra), moved))
+            right = max(right, dx + layout.width)
+            x += widths[c]
+        y += max(layouts[n].height for n in row)
+    return items, right, y
 
 
 def check_part(value: object, where: str, choices: Sequence[str] = PANEL_PARTS) -> str:
