@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from ..typing import Arrange, FrameName, ThemeName
 
 __all__ = ["Composite", "compose", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange", "check_part", "with_parts",
-           "LEGEND_PARTS", "PANEL_PARTS", "compose_layouts", "within"]
+           "LEGEND_PARTS", "PANEL_PARTS", "compose_layouts", "within",
+           "heading", "placed_panels"]
 
 ARRANGEMENTS = ("row", "column", "grid:C")
 LEGEND_PARTS = ("shared", "hide")  # a composed figure's one legend: drawn, or left out
@@ -169,8 +170,8 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None,
     kinds = [_grid_kind(panel) for panel in panels]
     rows = [list(range(start, min(start + columns, len(panels)))) for start in range(0, len(panels), columns)]
     layouts = _aligned(panels, kinds, rows, columns > 1)
-    items, y = _heading(title, shared, max(_WRAP, sum(layouts[n].width for n in rows[0]) - 2 * PAD))
-    placed, right, y = _placed(layouts, kinds, rows, columns, attrs, y)
+    items, y = heading(title, shared, max(_WRAP, sum(layouts[n].width for n in rows[0]) - 2 * PAD))
+    placed, right, y = placed_panels(layouts, kinds, rows, columns, attrs, y)
     items += placed
     # start-up: only composed figures with mask maps draw their legend
     from ..layout.mask_map import lay_out_legend, shared_legend
@@ -207,7 +208,7 @@ def _aligned(panels: Sequence[Drawable], kinds: Sequence[tuple[str, int, int] | 
     return layouts
 
 
-def _heading(title: str | None, shared: list[tuple[str, str]], width: float) -> tuple[list[Item], float]:
+def heading(title: str | None, shared: list[tuple[str, str]], width: float) -> tuple[list[Item], float]:
     """The title, then what every panel says (said once, under it), wrapped to `width`; and the y under them."""
     items: list[Item] = []
     y: float = PAD if title else 0
@@ -219,11 +220,11 @@ def _heading(title: str | None, shared: list[tuple[str, str]], width: float) -> 
     return items, y
 
 
-def _placed(layouts: Sequence[Layout], kinds: Sequence[tuple[str, int, int] | None], rows: list[list[int]],
-            columns: int, attrs: Sequence[tuple[tuple[str, str], ...]] | None,
-            y: float) -> tuple[list[Item], float, float]:
-    """The panels' groups placed in their rows from `y` (in a column, grids of one kind line up on their left
-    edge); and the right edge and the y under them."""
+def placed_panels(layouts: Sequence[Layout], kinds: Sequence[tuple[str, int, int] | None], rows: list[list[int]],
+                  columns: int, attrs: Sequence[tuple[tuple[str, str], ...]] | None, y: float,
+                  gap: float = 0) -> tuple[list[Item], float, float]:
+    """The panels' groups placed in their rows from `y`, `gap` apart (in a column, grids of one kind line up on
+    their left edge); and the right edge and the y under them."""
     lefts: dict[tuple[str, int, int], float] = {}
     for kind, layout in zip(kinds, layouts):
         if kind and layout.grid and columns == 1:
@@ -240,7 +241,7 @@ def _placed(layouts: Sequence[Layout], kinds: Sequence[tuple[str, int, int] | No
             extra = attrs[n] if attrs is not None else ()
             items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)), *extra), moved))
             right = max(right, dx + layout.width)
-            x += widths[c]
+            x += widths[c] + gap
         y += max(layouts[n].height for n in row)
     return items, right, y
 

@@ -81,9 +81,9 @@ def load_config(config: object) -> dict[str, object]:
 class ModelFigure(Drawable):
     """A model's masks: its panels (one per distinct layer pattern), the strip of its layers, its notes."""
 
-    def __init__(self, model: ModelLayers, plans: Sequence[PanelPlan], panels: Sequence[Figure], tokens: Tokens,
-                 title: str, notes: Sequence[str], theme: str, embed_font: bool, frame: str,
-                 id_prefix: str | None) -> None:
+    def __init__(self, model: ModelLayers,  # noqa: PLR0913  a record's own constructor: it keeps its fields
+                 plans: Sequence[PanelPlan], panels: Sequence[Figure], tokens: Tokens, title: str, notes: Sequence[str],
+                 theme: str, embed_font: bool, frame: str, id_prefix: str | None) -> None:
         self.model, self.plans, self.panels, self.tokens = model, tuple(plans), tuple(panels), tokens
         self.title, self.notes = title, tuple(notes)
         self.theme, self.embed_font, self.frame = theme, embed_font, frame
@@ -107,16 +107,18 @@ class ModelFigure(Drawable):
         if frame.name != "doc":
             return self._framed(columns, attrs, frame)
         composed = compose_layouts(self.panels, columns, self.title, attrs)
-        width = composed.width
-        items = list(composed.items)
-        y = composed.height
-        strip, y = _strip(self.model, self.plans, PAD, y + 4, width - 2 * PAD)
-        items += strip
+        under, y = self._under(composed.height + 4, composed.width)
+        return Layout(width=composed.width, height=y + PAD - 8, title=composed.title, desc=composed.desc,
+                      items=[*composed.items, *under])
+
+    def _under(self, y: float, width: float) -> tuple[list[Item], float]:
+        """The strip of layers and the notes from `y`, `width` wide; and the y under them."""
+        items, y = _strip(self.model, self.plans, PAD, y, width - 2 * PAD)
         for note in self.notes:
             lines = wrap(split_keep(note, " "), "note", width - 2 * PAD)
             items.append(Text("note", PAD, y + ASCENT * STYLES["note"].size, tuple(lines)))
             y += text_height("note", len(lines)) + 4
-        return Layout(width=width, height=y + PAD - 8, title=composed.title, desc=composed.desc, items=items)
+        return items, y
 
     def _framed(self, columns: int, attrs: Sequence[tuple[tuple[str, str], ...]], frame: Frame) -> Layout:
         """The panels fitted to the frame above the strip of layers and the notes (the panels get what the
@@ -147,12 +149,8 @@ class ModelFigure(Drawable):
         items = [replace(item, attrs=item.attrs + next(panels, ()))
                  if isinstance(item, Group) and item.classes[:1] == ("attnviz-panel",) else item
                  for item in composed.items]
-        strip, y = _strip(self.model, self.plans, PAD, composed.height, composed.width - 2 * PAD)
-        items += strip
-        for note in self.notes:
-            lines = wrap(split_keep(note, " "), "note", composed.width - 2 * PAD)
-            items.append(Text("note", PAD, y + ASCENT * STYLES["note"].size, tuple(lines)))
-            y += text_height("note", len(lines)) + 4
+        under, y = self._under(composed.height, composed.width)
+        items += under
         height = y + PAD - 8
         return fit_to_frame(replace(composed, height=height, items=items), frame), height - composed.height
 
