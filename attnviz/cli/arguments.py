@@ -30,7 +30,7 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
     `walk`, a dict, receives the walkthrough keys (flash, flash_order, decode) the spec or flags give.
     `spec`: the spec's (mapping, name), when the caller has read it already."""
     from ..figures.from_arguments import build  # start-up: --version and --help draw no figure
-    from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, read_spec
+    from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, read_spec, with_the_seed
 
     keys = KEYS if walk is None else {**KEYS, **WALKTHROUGH_KEYS}
     kwargs, origin = _spec_arguments(args, walk, spec, keys)
@@ -51,7 +51,10 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
                              "--panel")
         kwargs["panel"] = [_panel_arguments(read_spec(path, stdin_bytes())[0], path) for path in args.panels]
         origin["panel"] = "--panel"
-    _check_vectors(kwargs, origin)
+    if not with_the_seed(kwargs) and ("q" in kwargs) != ("k" in kwargs):
+        given, missing = ("q", "k") if "q" in kwargs else ("k", "q")
+        raise InputError(f"missing: {origin[given]} gives the {given} vectors, so {missing} is needed too",
+                         f"--{missing}")
     try:
         return build(kwargs)
     except InputError as err:
@@ -81,16 +84,6 @@ def _spec_arguments(args: Namespace, walk: Walk | None, spec: tuple[Mapping[str,
                          "steps through it", name)
     kwargs = figure_arguments(mapping, name, keys)
     return kwargs, {key: f"{name}: {key}" for key in kwargs}
-
-
-def _check_vectors(kwargs: dict[str, Any], origin: Mapping[str, str]) -> None:
-    """Refuses q without k, or k without q (the seed's vectors aside)."""
-    from ..io.spec import with_the_seed
-
-    if not with_the_seed(kwargs) and ("q" in kwargs) != ("k" in kwargs):
-        given, missing = ("q", "k") if "q" in kwargs else ("k", "q")
-        raise InputError(f"missing: {origin[given]} gives the {given} vectors, so {missing} is needed too",
-                         f"--{missing}")
 
 
 def _panel_arguments(mapping: Mapping[str, Any], name: str) -> dict[str, Any]:

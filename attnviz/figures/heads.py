@@ -227,7 +227,7 @@ def head_mask_maps(head_masks: Sequence[MaskSpec], options: FigureOptions) -> He
     if isinstance(head_masks, (str, bytes)) or not hasattr(head_masks, "__len__") or not head_masks:
         raise InputError("expected a list with one mask per head, e.g. [\"window=4\", \"window=16,dilation=4\"]",
                          "head_masks")
-    masks = check_head_masks(head_masks, len(head_masks)) or []
+    masks = list(head_masks)
     if len(masks) > MAX_HEADS:
         raise InputError(f"{len(masks)} heads; the limit is {MAX_HEADS}", "head_masks")
     given = _taking(options, MAP_OPTIONS)

@@ -139,11 +139,17 @@ def _exact_vectors(q: Vectors, k: Vectors, v: Vectors | None, elide: object,
         decimals = check_decimals(decimals)
         assert decimals is not None
         notes.append(rounded_note(decimals))
-    (q_cpu, k_cpu, v_cpu), moved = _on_cpu(q, k, v)
-    assert q_cpu is not None and k_cpu is not None  # given, or the seed's
-    exact = (exact_vectors(q_cpu, "q", limit, decimals), exact_vectors(k_cpu, "k", limit, decimals),
-             None if v_cpu is None else exact_vectors(v_cpu, "v", limit, decimals))
-    return exact, [*moved, *notes]
+    exact, moved = [], []
+    for name, value in zip("qkv", (q, k, v)):
+        if value is not None and type(value).__module__.startswith("torch"):
+            from ..numbers.arrays import array_rows  # start-up: only a tensor needs it
+
+            value, note = array_rows(value, name)  # type: ignore[assignment]  # read on the CPU: rows
+            moved += [note] if note else []
+        exact.append(None if value is None else exact_vectors(value, name, limit, decimals))
+    q_rows, k_rows, v_rows = exact
+    assert q_rows is not None and k_rows is not None  # given, or the seed's
+    return (q_rows, k_rows, v_rows), [*moved, *notes]
 
 
 def _shown(options: FigureOptions, n_q: int, n_k: int, *ends: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -194,22 +200,6 @@ def _noted(words: FigureText, notes: Sequence[str]) -> FigureText:
     from ..records import replace  # start-up: only real-valued inputs add a note
 
     return replace(words, note="; ".join([*notes, words.note]))
-
-
-def _on_cpu(*vectors: Vectors | None) -> tuple[list[Vectors | None], list[str]]:
-    """The vectors, a tensor on another device moved to the CPU, and a note for each one moved."""
-    out: list[Vectors | None] = []
-    moved: list[str] = []
-    for name, value in zip("qkv", vectors):
-        if value is not None and type(value).__module__.startswith("torch"):
-            from ..numbers.arrays import array_rows  # start-up: only a tensor needs it
-
-            rows, note = array_rows(value, name)
-            value = rows  # type: ignore[assignment]
-            moved += [note] if note else []
-        out.append(value)
-    return out, moved
-
 
 
 def numbered_from(labels: Sequence[str] | None) -> int | None:
