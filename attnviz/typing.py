@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["Exact", "Number", "Vector", "Vectors", "MaskFunction", "MaskItem", "MaskSpec", "BiasFunction", "BiasSpec",
            "ScaleSpec", "HighlightTarget", "HighlightSpec", "Labels", "Shape", "View", "Align", "SoftmaxForm", "Show",
            "ThemeName", "FrameName", "ColorBy", "IndexBase", "Arrange", "FlashOrder",
-           "FigureOptions"]
+           "FigureOptions", "PanelParts"]
 
 # Aliases with a string forward reference (a name imported only for type checking) stay `Union[...]`:
 # `X | "Y"` raises TypeError at run time, and these aliases are run-time values users may inspect.
@@ -125,3 +125,12 @@ class FigureOptions(TypedDict, total=False):
     dark_selector: str | None
     embed_font: bool
     id_prefix: str | None
+
+
+class PanelParts(TypedDict, total=False):
+    """What becomes of composed panels' rule captions and subtitles ("auto", "show", "shared" or "hide") and
+    their one legend ("shared" or "hide"): `compose()`'s keywords."""
+
+    panel_captions: str
+    panel_subtitles: str
+    panel_legend: str

@@ -24,7 +24,9 @@ if TYPE_CHECKING:
     from ..layout.items import Item
     from ..layout.mask_map import MapText
     from ..render.themes import Theme
-    from ..typing import Arrange, FrameName, ThemeName
+    from typing import Unpack
+
+    from ..typing import Arrange, FrameName, PanelParts, ThemeName
 
 __all__ = ["Composite", "compose", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange", "check_part", "with_parts",
            "LEGEND_PARTS", "PANEL_PARTS", "compose_layouts", "within",
@@ -32,6 +34,8 @@ __all__ = ["Composite", "compose", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange"
 
 ARRANGEMENTS = ("row", "column", "grid:C")
 LEGEND_PARTS = ("shared", "hide")  # a composed figure's one legend: drawn, or left out
+#: What becomes of the panels' rule captions, subtitles and legend (compose()'s keywords), by default.
+PARTS = {"panel_captions": "auto", "panel_subtitles": "auto", "panel_legend": "shared"}
 MAX_PANELS = 16
 _WRAP = 640  # the composed title wraps at the wider of this and the panels
 
@@ -41,12 +45,14 @@ class Composite(Drawable):
 
     def __init__(self, panels: Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
                  id_prefix: str | None = None, theme: ThemeName | Theme | None = None,
-                 embed_font: bool | None = None, frame: str | None = None, panel_captions: str = "auto",
-                 panel_subtitles: str = "auto", panel_legend: str = "shared") -> None:
+                 embed_font: bool | None = None, frame: str | None = None, parts: PanelParts | None = None) -> None:
         self.panels = tuple(panels)
-        self.panel_captions = check_part(panel_captions, "panel_captions")
-        self.panel_subtitles = check_part(panel_subtitles, "panel_subtitles")
-        self.panel_legend = check_part(panel_legend, "panel_legend", LEGEND_PARTS)
+        given = {**PARTS, **(parts or {})}
+        if len(given) > len(PARTS):
+            raise TypeError(f"compose() got an unexpected keyword argument {min(given.keys() - PARTS.keys())!r}")
+        self.panel_captions = check_part(given["panel_captions"], "panel_captions")
+        self.panel_subtitles = check_part(given["panel_subtitles"], "panel_subtitles")
+        self.panel_legend = check_part(given["panel_legend"], "panel_legend", LEGEND_PARTS)
         self.columns = parse_arrange(arrange, len(self.panels))
         self.arrange = arrange
         self.title = title
@@ -91,8 +97,7 @@ class Composite(Drawable):
 
 def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
             id_prefix: str | None = None, theme: ThemeName | None = None, embed_font: bool | None = None,
-            frame: FrameName | None = None, panel_captions: str = "auto", panel_subtitles: str = "auto",
-            panel_legend: str = "shared") -> Composite:
+            frame: FrameName | None = None, **parts: Unpack[PanelParts]) -> Composite:
     """One figure of several: `arrange` is "row" (side by side), "column" or "grid:C" (C columns).
 
     `panel_captions`, `panel_subtitles`: the mask maps' rule captions and subtitles: "show" (each panel its
@@ -122,8 +127,7 @@ def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange = "row", t
         from ..words.user_text import check_text  # start-up: only a titled composite checks a title
 
         title = check_text(title, "title")
-    return Composite(panels, arrange, title, id_prefix, theme, embed_font, frame, panel_captions, panel_subtitles,
-                     panel_legend)
+    return Composite(panels, arrange, title, id_prefix, theme, embed_font, frame, parts)
 
 
 def parse_arrange(arrange: object, n_panels: int) -> int:
