@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     Heads: TypeAlias = "tuple[tuple[tuple[Fraction, ...], ...], ...]"
 
 __all__ = ["MAX_HEADS", "MAX_HEAD_CELLS", "HeadsFigure", "kv_head", "check_heads", "heads_figure", "kind",
-           "check_head_masks", "head_mask_maps"]
+           "check_head_masks", "head_mask_maps", "heads_title", "reads"]
 
 MAX_HEADS = MAX_PANELS
 #: Cells over all panels: four 64×64 figures' worth (16 heads of 32×32); more would be tens of MB of SVG.
@@ -171,7 +171,7 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None, 
             raise err.relocated(within(f"head {h + 1}")) from None
         panels.append(fig if h + b == first or fig.view == "mask" else _shared_kv(fig, g + b, first))
     columns = group if group <= MAX_COLUMNS and n_kv > 1 else min(n_heads, MAX_COLUMNS)
-    title = options["title"] if options["title"] is not None else _title(n_heads, n_kv, b)
+    title = options["title"] if options["title"] is not None else heads_title(n_heads, n_kv, b)
     return HeadsFigure(panels, kv, base=b, arrange=f"grid:{columns}", title=check_text(title, "title"),
                        id_prefix=options["id_prefix"], theme=options["theme"], embed_font=options["embed_font"],
                        frame=options["frame"])
@@ -194,16 +194,20 @@ def _shared_kv(fig: Figure, g: int, first: int) -> Figure:
                      frame=fig.frame)
 
 
-def _title(n_heads: int, n_kv: int, b: int) -> str:
-    """The heads figure's title: what its heads are, and which KV head each query head reads."""
+def heads_title(n_heads: int, n_kv: int, b: int | None = None) -> str:
+    """What H query heads over G KV heads are, as a title; with `b`, the base heads are numbered from, which KV
+    head each query head reads."""
+    name = kind(n_heads, n_kv)
+    return f"{name[0].upper()}{name[1:]}: {n_heads} query head{'s' * (n_heads > 1)}, {n_kv} KV head" \
+           f"{'s' * (n_kv > 1)}" + ("" if b is None or n_heads == 1 else f"; {reads(n_heads, n_kv, b)}")
+
+
+def reads(n_heads: int, n_kv: int, b: int) -> str:
+    """Which KV head each query head reads (heads numbered from `b`), in words: ⌊h/(H/G)⌋ 0-based."""
     group = n_heads // n_kv
     rule = f"⌊h/{group}⌋" if b == 0 else f"⌊(h−1)/{group}⌋+1"
-    mapping = "" if n_heads == 1 else (f"; query head h reads KV head {rule}" if 1 < group < n_heads
-                                       else f"; every query head reads KV head {b}" if n_kv == 1
-                                       else "; query head h reads KV head h")
-    name = kind(n_heads, n_kv)
-    return f"{name[0].upper()}{name[1:]}: {n_heads} query head{'s' * (n_heads > 1)}, " \
-           f"{n_kv} KV head{'s' * (n_kv > 1)}{mapping}"
+    return (f"every query head reads KV head {b}" if n_kv == 1 else "query head h reads KV head h" if group == 1
+            else f"query head h reads KV head {rule}")
 
 
 def check_head_masks(head_masks: Sequence[MaskSpec] | None, n_heads: int) -> list[MaskSpec] | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from ..records import replace
 from .figure import Drawable, check_id_prefix
-from .heads import check_heads, kind, kv_head
+from .heads import check_heads, heads_title, kind, kv_head, reads
 from .single import check_base
 from ..render.themes import get_theme
 from ..layout.frames import get_frame
@@ -85,16 +85,11 @@ def heads_schematic(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | Non
     q, k, _ = check_heads(q_heads, k_heads, v_heads)
     n_heads, n_kv = len(q), len(k)
     kv = [kv_head(h, n_heads, n_kv) for h in range(n_heads)]
-    group, b = n_heads // n_kv, options["index_base"]
-    name = kind(n_heads, n_kv)
-    title, subtitle = options["title"], options["subtitle"]
-    if title is None:
-        title = f"{name[0].upper()}{name[1:]}: {n_heads} query head{'s' * (n_heads > 1)}, {n_kv} KV head" \
-                f"{'s' * (n_kv > 1)}"
+    b = options["index_base"]
+    title = options["title"] if options["title"] is not None else heads_title(n_heads, n_kv)
+    subtitle = options["subtitle"]
     if subtitle is None:
-        rule = f"⌊h/{group}⌋" if b == 0 else f"⌊(h−1)/{group}⌋+1"
-        subtitle = (f"every query head reads KV head {b}" if n_kv == 1 else "query head h reads KV head h"
-                    if group == 1 else f"query head h reads KV head {rule}, as repeat_kv and enable_gqa do")
+        subtitle = reads(n_heads, n_kv, b) + (", as repeat_kv and enable_gqa do" if 1 < n_kv < n_heads else "")
         subtitle = subtitle[0].upper() + subtitle[1:] + "."
     from ..words.user_text import check_text  # the user's title and subtitle, checked as a figure's are
 
