@@ -11,11 +11,10 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from argparse import Namespace
     from collections.abc import Mapping
-    from typing import Any, BinaryIO, cast
+    from typing import Any, BinaryIO
 
     from ..figures.composite import Composite
     from ..figures.figure import Figure
-    from ..typing import FlashOrder
 
     #: What the flags and spec say a walkthrough steps through: key -> (value, where it was given).
     Walk = dict[str, tuple[Any, str]]
@@ -151,30 +150,18 @@ def walkthrough_steps(fig: Any, walk: Walk) -> tuple[Any, Any]:
                          f"{walk['flash'][1]} and {walk['decode'][1]}")
     if "flash_order" in walk and "flash" not in walk:
         raise InputError("orders FlashAttention's tiles: give the tiles too (--flash BR,BC)", walk["flash_order"][1])
-    if "flash" in walk:
-        from ..publish.walkthrough.flash import flash_walkthrough  # start-up: each walkthrough loads only its own steps
-
-        (block, where), (order, order_where) = walk["flash"], walk.get("flash_order", ("fa2", None))
-        if TYPE_CHECKING:  # flash_walkthrough checks the order itself, and its error names the flag
-            flash_order = cast("FlashOrder", order)
-        else:
-            flash_order = order
-        try:
-            document, figures = flash_walkthrough(fig, block, flash_order)
-        except InputError as err:
-            places: dict[str | None, str | None] = {"flash": where, "flash_order": order_where}
-            raise err.relocated(lambda at: places.get(at, at)) from None
-    elif "decode" in walk:
-        # start-up: each walkthrough loads only its own steps
-        from ..publish.walkthrough.decode import decode_walkthrough
-
-        prompt, where = walk["decode"]
-        try:
-            document, figures = decode_walkthrough(fig, prompt)
-        except InputError as err:
-            raise err.relocated(lambda at: where if at == "decode" else at) from None
-    else:
+    if "flash" not in walk and "decode" not in walk:
         from ..publish.walkthrough.scores import walkthrough  # start-up: each walkthrough loads only its own steps
 
-        document, figures = walkthrough(fig)
-    return document, figures
+        return walkthrough(fig)
+    places: dict[str | None, str | None] = {key: where for key, (_, where) in walk.items()}
+    try:  # flash_walkthrough and decode_walkthrough check their values themselves: errors name the flag
+        if "flash" in walk:
+            from ..publish.walkthrough.flash import flash_walkthrough  # start-up: only its own steps
+
+            return flash_walkthrough(fig, walk["flash"][0], walk.get("flash_order", ("fa2", ""))[0])
+        from ..publish.walkthrough.decode import decode_walkthrough  # start-up: only its own steps
+
+        return decode_walkthrough(fig, walk["decode"][0])
+    except InputError as err:
+        raise err.relocated(lambda at: places.get(at, at)) from None

@@ -16,13 +16,13 @@ from ..render.themes import with_dark_selector
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Literal, cast, overload, Unpack
+    from typing import Literal, overload, Unpack
 
     from .figure import MaskMapFigure, ScoresFigure
 
     from .heads import HeadsFigure
     from .heads_schematic import HeadsSchematic
-    from ..typing import FigureOptions, MaskSpec, ThemeName, Vectors, View
+    from ..typing import FigureOptions, MaskSpec, Vectors, View
 
 __all__ = ["Drawable", "Figure", "figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
@@ -129,10 +129,8 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     """
     record = figure_options(options)
     if record["dark_selector"] is not None:  # a figure keeps its theme as one str, the selector in it (`Theme.key`)
-        key = with_dark_selector(record["theme"], record["dark_selector"]).key
-        if TYPE_CHECKING:  # not one of ThemeName's names, but what get_theme reads back
-            key = cast("ThemeName", key)
-        record = figure_options(record, theme=key)
+        key = with_dark_selector(record["theme"], record["dark_selector"]).key  # what get_theme reads back
+        record = figure_options(record, theme=key)  # type: ignore[arg-type]  # not one of ThemeName's
     if head_masks is not None and q_heads is None and k_heads is None and v_heads is None:
         from .heads import head_mask_maps  # start-up: one head, the usual figure, needs none of it
 

@@ -61,7 +61,7 @@ class Option:
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import TypeGuard, Unpack, cast
+    from typing import TypeGuard, Unpack
 
     from ..typing import FigureOptions
 
@@ -300,10 +300,7 @@ def figure_options(given: Mapping[str, object], **changes: Unpack[FigureOptions]
     unknown = (given.keys() | changes.keys()) - DEFAULTS.keys()
     if unknown:
         raise TypeError(f"figure() got an unexpected keyword argument {min(unknown)!r}")
-    record = MappingProxyType({**DEFAULTS, **given, **changes})
-    if TYPE_CHECKING:  # read-only at run time; to a type checker, the TypedDict of its keys
-        return cast("FigureOptions", record)
-    return record
+    return MappingProxyType({**DEFAULTS, **given, **changes})  # type: ignore[return-value]  # the TypedDict's keys
 
 
 # The order the flags appear in `--help`: what a figure shows, then how it looks.
