@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
+from os import PathLike
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypedDict, Union
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["Exact", "Number", "Vector", "Vectors", "MaskFunction", "MaskItem", "MaskSpec", "BiasFunction", "BiasSpec",
            "ScaleSpec", "HighlightTarget", "HighlightSpec", "Labels", "Shape", "View", "Align", "SoftmaxForm", "Show",
            "ThemeName", "FrameName", "ColorBy", "IndexBase", "Arrange", "FlashOrder",
-           "FigureOptions", "PanelParts"]
+           "FigureOptions", "PanelParts", "ModelOptions"]
 
 # Aliases with a string forward reference (a name imported only for type checking) stay `Union[...]`:
 # `X | "Y"` raises TypeError at run time, and these aliases are run-time values users may inspect.
@@ -134,3 +135,22 @@ class PanelParts(TypedDict, total=False):
     panel_captions: str
     panel_subtitles: str
     panel_legend: str
+
+
+class ModelOptions(TypedDict, total=False):
+    """`model_figure()`'s keywords, each with its type (their defaults: `figures.model.MODEL_DEFAULTS`)."""
+
+    n: int | None
+    tokens: str | Sequence[str] | None
+    layers: str | Sequence[int]
+    pad_left: int
+    pad_right: int
+    decode: int
+    image_tokens: tuple[int, int] | str | None
+    decoder_n: int | None
+    tokenizer: str | PathLike[str] | None
+    title: str | None
+    theme: ThemeName
+    embed_font: bool
+    frame: FrameName
+    id_prefix: str | None

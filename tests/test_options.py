@@ -129,3 +129,15 @@ def test_mkdocs_fence_keys_are_the_tables(option):
     from attnviz.integrations.settings import block_settings  # what the Markdown fence's block is read with
 
     assert list(block_settings(option.example)) == [option.name]
+
+
+def test_model_figure_options_are_typed_once():
+    from attnviz.figures.model import MODEL_DEFAULTS, model_figure
+    from attnviz.typing import ModelOptions
+
+    params = list(inspect.signature(model_figure).parameters.values())
+    assert [(p.name, p.kind) for p in params] == [("config", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+                                                   ("options", inspect.Parameter.VAR_KEYWORD)]
+    assert list(ModelOptions.__annotations__) == list(MODEL_DEFAULTS) and not ModelOptions.__required_keys__
+    with pytest.raises(TypeError, match="^model_figure\\(\\) got an unexpected keyword argument 'pad_lft'$"):
+        model_figure({"model_type": "gemma2", "num_hidden_layers": 2}, pad_lft=1)
