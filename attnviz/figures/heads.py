@@ -155,7 +155,6 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None, 
     if cells > MAX_HEAD_CELLS:
         raise InputError(f"{n_heads} heads draw {cells:,} cells in all; the limit is {MAX_HEAD_CELLS:,} (e.g. 16 "
                          "heads of 32 tokens): use fewer heads or tokens", "q_heads")
-    given = _taking(options, PANEL_OPTIONS)
     panels: list[Figure] = []
     kv = [kv_head(h, n_heads, n_kv) for h in range(n_heads)]
     for h, g in enumerate(kv):
@@ -163,35 +162,27 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None, 
         shared = (f"KV head {g + b}" if group == 1 else
                   f"KV head {g + b}, shared by query heads {first}–{last}")
         subtitle = options["subtitle"] if options["subtitle"] is not None else f"Reads {shared}."
-        panel = figure_options(given, title=f"Query head {h + b}", subtitle=subtitle,
+        panel = figure_options(options, PANEL_OPTIONS, title=f"Query head {h + b}", subtitle=subtitle,
                                mask=options["mask"] if masks is None else masks[h])
         try:
             fig = one_head_figure(q[h], k[g], None if v is None else v[g], view, panel)
         except InputError as err:
             raise err.relocated(within(f"head {h + 1}")) from None
-        panels.append(fig if h + b == first or fig.view == "mask" else _shared_kv(fig, g + b, first))
+        if h + b != first and fig.view != "mask":  # the group's K and V are written once, in its first panel
+            words = fig.words
+            if TYPE_CHECKING:  # one head is never a mask map
+                assert isinstance(words, FigureText)
+            words = replace(words, k_line=f"K: KV head {g + b}'s, written in query head {first}'s panel",
+                            more_vectors=tuple(f"V: KV head {g + b}'s, written in query head {first}'s panel"
+                                               if line.startswith("V") else line for line in words.more_vectors))
+            fig = type(fig)(fig.attention, fig.highlight, words, theme=get_theme(fig.theme), embed_font=fig.embed_font,
+                            frame=fig.frame)
+        panels.append(fig)
     columns = group if group <= MAX_COLUMNS and n_kv > 1 else min(n_heads, MAX_COLUMNS)
     title = options["title"] if options["title"] is not None else heads_title(n_heads, n_kv, b)
     return HeadsFigure(panels, kv, base=b, arrange=f"grid:{columns}", title=check_text(title, "title"),
                        id_prefix=options["id_prefix"], theme=options["theme"], embed_font=options["embed_font"],
                        frame=options["frame"])
-
-
-def _taking(options: FigureOptions, names: Sequence[str]) -> dict[str, object]:
-    """The `options` named in `names`."""
-    return {name: value for name, value in options.items() if name in names}
-
-
-def _shared_kv(fig: Figure, g: int, first: int) -> Figure:
-    """A head's panel whose K and V (of KV head `g`) are written once, in its group's `first` panel."""
-    words = fig.words
-    if TYPE_CHECKING:  # one head is never a mask map
-        assert isinstance(words, FigureText)
-    words = replace(words, k_line=f"K: KV head {g}'s, written in query head {first}'s panel",
-                    more_vectors=tuple(f"V: KV head {g}'s, written in query head {first}'s panel"
-                                       if line.startswith("V") else line for line in words.more_vectors))
-    return type(fig)(fig.attention, fig.highlight, words, theme=get_theme(fig.theme), embed_font=fig.embed_font,
-                     frame=fig.frame)
 
 
 def heads_title(n_heads: int, n_kv: int, b: int | None = None) -> str:
@@ -234,11 +225,10 @@ def head_mask_maps(head_masks: Sequence[MaskSpec], options: FigureOptions) -> He
     masks = list(head_masks)
     if len(masks) > MAX_HEADS:
         raise InputError(f"{len(masks)} heads; the limit is {MAX_HEADS}", "head_masks")
-    given = _taking(options, MAP_OPTIONS)
     panels = []
     for h, mask in enumerate(masks):
         try:
-            panel = figure_options(given, mask=mask, title=f"Head {h + options['index_base']}")
+            panel = figure_options(options, MAP_OPTIONS, mask=mask, title=f"Head {h + options['index_base']}")
             panels.append(one_head_figure(None, None, None, "mask", panel))
         except InputError as err:
             raise err.relocated(within(f"head {h + 1}")) from None

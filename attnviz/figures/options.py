@@ -60,7 +60,7 @@ class Option:
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Collection, Mapping
     from typing import TypeGuard, Unpack
 
     from ..typing import FigureOptions
@@ -294,13 +294,14 @@ WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "wal
 
 
 
-def figure_options(given: Mapping[str, object], **changes: Unpack[FigureOptions]) -> FigureOptions:
-    """The frozen record a figure is made from: `figure()`'s `**options` as `given` (with `changes`), every other
-    one at its default. An unknown name is refused as Python refuses any function's unknown keyword."""
-    unknown = (given.keys() | changes.keys()) - DEFAULTS.keys()
-    if unknown:
+def figure_options(given: Mapping[str, object], names: Collection[str] = DEFAULTS.keys(),
+                   **changes: Unpack[FigureOptions]) -> FigureOptions:
+    """The frozen record a figure is made from: `figure()`'s `**options` as `given` (those in `names`; with
+    `changes`), every other one at its default. An unknown name is refused as Python refuses an unknown keyword."""
+    if unknown := (given.keys() | changes.keys()) - DEFAULTS.keys():
         raise TypeError(f"figure() got an unexpected keyword argument {min(unknown)!r}")
-    return MappingProxyType({**DEFAULTS, **given, **changes})  # type: ignore[return-value]  # the TypedDict's keys
+    taken = {name: value for name, value in given.items() if name in names}
+    return MappingProxyType({**DEFAULTS, **taken, **changes})  # type: ignore[return-value]  # the TypedDict's keys
 
 
 # The order the flags appear in `--help`: what a figure shows, then how it looks.
