@@ -138,19 +138,11 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
             raise InputError("gives each head its own mask: give q_heads and k_heads, or draw the heads' mask maps "
                              "(view='mask' with n or shape)", "head_masks")
         return head_mask_maps(head_masks, record)
-    if q_heads is not None or k_heads is not None or v_heads is not None:
-        return _heads(q, k, v, view, (q_heads, k_heads, v_heads, head_masks), record)
-    return one_head_figure(q, k, v, view, record)
-
-
-def _heads(q: Vectors | None, k: Vectors | None, v: Vectors | None, view: View,
-           heads: tuple[Sequence[Vectors] | None, Sequence[Vectors] | None, Sequence[Vectors] | None,
-                        Sequence[MaskSpec] | None], record: FigureOptions) -> HeadsFigure | HeadsSchematic:
-    """Several heads: `heads` (q_heads, k_heads, v_heads, head_masks) as panels, or their schematic."""
+    if q_heads is None and k_heads is None and v_heads is None:
+        return one_head_figure(q, k, v, view, record)
     from .heads import heads_figure  # start-up: one head, the usual figure, needs none of it
 
     given = [name for name, value in (("q", q), ("k", k), ("v", v)) if value is not None]
-    q_heads, k_heads, v_heads, head_masks = heads
     if given or q_heads is None:
         raise InputError("give q_heads, k_heads (and v_heads) for several heads, or q, k (and v) for one, "
                          "not both", given[0] if given else "q_heads")

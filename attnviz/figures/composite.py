@@ -173,7 +173,20 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None,
     panels, shared = with_parts(panels, parts.get("captions", "auto"), parts.get("subtitles", "auto"))
     kinds = [_grid_kind(panel) for panel in panels]
     rows = [list(range(start, min(start + columns, len(panels)))) for start in range(0, len(panels), columns)]
-    layouts = _aligned(panels, kinds, rows, columns > 1)
+    first = [_panel_layout(panel) for panel in panels]
+    cells: dict[tuple[str, int, int], float] = {}
+    for kind, layout in zip(kinds, first):
+        if kind and layout.grid:
+            cells[kind] = max(cells.get(kind, 0), layout.grid[2]) if kind[0] == "grid" else layout.grid[2]
+    layouts = list(first)
+    for row in rows:
+        tops = [grid[1] for grid in (first[n].grid for n in row) if grid]
+        top = max(tops) if tops and columns > 1 else None
+        for n in row:
+            kind, grid = kinds[n], first[n].grid
+            cell = cells.get(kind) if kind else None
+            if grid and ((cell is not None and cell != grid[2]) or (top is not None and grid[1] != top)):
+                layouts[n] = _panel_layout(panels[n], cell, top)
     items, y = heading(title, shared, max(_WRAP, sum(layouts[n].width for n in rows[0]) - 2 * PAD))
     placed, right, y = placed_panels(layouts, kinds, rows, columns, attrs, y)
     items += placed
@@ -190,26 +203,6 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None,
     names = [layout.title for layout in layouts]
     return Layout(width=max(right, _WRAP + 2 * PAD), height=y, title=title or " | ".join(names),
                   desc="; ".join(layout.desc for layout in layouts), items=items)
-
-
-def _aligned(panels: Sequence[Drawable], kinds: Sequence[tuple[str, int, int] | None], rows: list[list[int]],
-             side_by_side: bool) -> list[Layout]:
-    """Each panel's layout, grids of one kind with one cell size and, `side_by_side`, a row's grid tops aligned."""
-    first = [_panel_layout(panel) for panel in panels]
-    cells: dict[tuple[str, int, int], float] = {}
-    for kind, layout in zip(kinds, first):
-        if kind and layout.grid:
-            cells[kind] = max(cells.get(kind, 0), layout.grid[2]) if kind[0] == "grid" else layout.grid[2]
-    layouts = list(first)
-    for row in rows:
-        tops = [grid[1] for grid in (first[n].grid for n in row) if grid]
-        top = max(tops) if tops and side_by_side else None
-        for n in row:
-            kind, grid = kinds[n], first[n].grid
-            cell = cells.get(kind) if kind else None
-            if grid and ((cell is not None and cell != grid[2]) or (top is not None and grid[1] != top)):
-                layouts[n] = _panel_layout(panels[n], cell, top)
-    return layouts
 
 
 def heading(title: str | None, shared: list[tuple[str, str]], width: float) -> tuple[list[Item], float]:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from fractions import Fraction
     from typing import Any, TypeAlias
 
-    from ..engine.attention import Attention, BoundMask
+    from ..engine.attention import BoundMask
     from ..words.figure_text import FigureText
 
     from ..typing import FigureOptions, Labels, MaskSpec, Shape, Vectors, View
@@ -98,7 +98,16 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
     # The default figure needs no parsing, so `attnviz render` skips importing the option modules.
     q_first = numbered_from(options["q_tokens"]) if options["tokens"] is None else None  # the rule's i: its label
     bound = bound_mask(mask, n_q, n_k, options, q_first)
-    attention = _attention(q, k, v, bound, options, shown)
+    scale, biases = None, ()
+    if options["scale"] is not None or options["bias"] is not None:
+        from ..engine.logits import resolve_biases, resolve_scale  # start-up: only a scale or a bias needs them
+
+        scale = resolve_scale(options["scale"], len(q[0]))
+        biases = resolve_biases(options["bias"], n_q, n_k, options["align"], scale=scale,
+                                scores=lambda i, j: dot(q[i], k[j]))
+    check_inputs(q, k, v)  # from the digits alone, before a score is summed
+    attention = attend(q, k, bound, scale=scale, biases=biases, v=v, rows=None if shown is None else set(shown[0]))
+    check_values(attention)
     marks = parse_targets(options["highlight"], attention, options["index_base"])
     q_labels, k_labels = _axis_labels(options["tokens"], options["q_tokens"], options["k_tokens"], n_q, n_k)
     title = options["title"]
@@ -172,25 +181,6 @@ def bound_mask(mask: MaskSpec, n_q: int, n_k: int, options: FigureOptions, q_fir
     from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
 
     return resolve(mask, n_q, n_k, align, base, q_first)
-
-
-def _attention(q: Rows, k: Rows, v: Rows | None, bound: BoundMask, options: FigureOptions,
-               shown: tuple[Sequence[int], Sequence[int]] | None) -> Attention:
-    """The exact attention of the checked vectors (only the `shown` rows, when elided), with the options'
-    scale and bias; refused when its numbers would be over the budget."""
-    scale, bias = options["scale"], options["bias"]
-    scale_, biases = None, ()
-    n_q, n_k = len(q), len(k)
-    if scale is not None or bias is not None:
-        from ..engine.logits import resolve_biases, resolve_scale  # start-up: only a scale or a bias needs them
-
-        scale_ = resolve_scale(scale, len(q[0]))
-        biases = resolve_biases(bias, n_q, n_k, options["align"], scale=scale_,
-                                scores=lambda i, j: dot(q[i], k[j]))
-    check_inputs(q, k, v)  # from the digits alone, before a score is summed
-    attention = attend(q, k, bound, scale=scale_, biases=biases, v=v, rows=None if shown is None else set(shown[0]))
-    check_values(attention)
-    return attention
 
 
 def _noted(words: FigureText, notes: Sequence[str]) -> FigureText:
