@@ -76,8 +76,7 @@ def _spec_arguments(args: Namespace, walk: Walk | None, spec: tuple[Mapping[str,
     if "sections" in mapping or step is not None:  # a document spec
         from ..publish.document import step_arguments
 
-        kwargs, origin = step_arguments(mapping, name, step, need_step=args.command == "render")
-        return kwargs, origin
+        return step_arguments(mapping, name, step, need_step=args.command == "render")
     if walk is None and (found := [key for key in WALKTHROUGH_KEYS if key in mapping]):
         raise InputError(f"'{found[0]}' is a walkthrough key: 'attnviz walkthrough {printable(args.spec)}' "
                          "steps through it", name)

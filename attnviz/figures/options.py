@@ -283,9 +283,8 @@ BY_NAME = {option.name: option for option in OPTIONS}
 #: `figure()`'s keywords besides q and k, in no particular order (its signature gives the order).
 API_OPTIONS = tuple(option for option in OPTIONS if option.in_api)
 #: The keywords `figure()` names itself (its overloads tell its return types apart by them); the others are its
-#: `**options` (`attnviz.typing.FigureOptions`), made into one record by `figure_options`.
+#: `**options` (`attnviz.typing.FigureOptions`), at these DEFAULTS in the record `figure_options` makes.
 SIGNATURE = ("q", "k", "v", "view", "q_heads", "k_heads", "v_heads", "head_masks")
-#: Each of `figure()`'s `**options` at its default.
 DEFAULTS = {option.name: option.default for option in API_OPTIONS if option.name not in SIGNATURE}
 #: The keys of a figure spec, in the reference's order.
 SPEC_OPTIONS = tuple(option for option in OPTIONS if option.in_spec and _keyed(option))

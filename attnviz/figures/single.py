@@ -123,7 +123,12 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
                              "base": options["index_base"]}
 
     def words_for(shown: tuple[Sequence[int], Sequence[int]] | None) -> FigureText:
-        return _noted(describe(attention, marks, shown=shown, **said), notes)
+        words = describe(attention, marks, shown=shown, **said)
+        if notes:  # a tensor read on the CPU, inputs rounded: before the figure's own note
+            from ..records import replace  # start-up: only real-valued inputs add a note
+
+            words = replace(words, note="; ".join([*notes, words.note]))
+        return words
 
     def elided(first: int, last: int) -> FigureText:
         """The same figure's words, elided to the `first` and `last` rows and keys (and those the highlight
@@ -181,15 +186,6 @@ def bound_mask(mask: MaskSpec, n_q: int, n_k: int, options: FigureOptions, q_fir
     from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
 
     return resolve(mask, n_q, n_k, align, base, q_first)
-
-
-def _noted(words: FigureText, notes: Sequence[str]) -> FigureText:
-    """`words` with `notes` (a tensor read on the CPU, inputs rounded) before its own note."""
-    if not notes:
-        return words
-    from ..records import replace  # start-up: only real-valued inputs add a note
-
-    return replace(words, note="; ".join([*notes, words.note]))
 
 
 def numbered_from(labels: Sequence[str] | None) -> int | None:
