@@ -64,7 +64,7 @@ def _spec_arguments(args: Namespace, walk: Walk | None, spec: tuple[Mapping[str,
                     keys: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     """(arguments, where each was given) from the spec `args.spec` names, if any (a figure spec, or a
     document's step)."""
-    from ..io.spec import WALKTHROUGH_KEYS, figure_arguments, read_spec
+    from ..io.spec import WALKTHROUGH_KEYS, figure_arguments, read_spec  # start-up: --help reads no spec
 
     step = getattr(args, "step", None)
     if step is not None and args.spec is None:

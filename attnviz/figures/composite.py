@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from ..numbers.exact import InputError
 from .figure import Drawable, Figure, check_id_prefix
-from ..layout.figure import PAD, STYLES, Group, Layout, Text, split_keep, text_height, translate, wrap
-from ..layout.metrics import ASCENT
+from .panel_rows import heading, placed_panels
+from ..layout.figure import PAD, Layout
 from ..render.themes import get_theme
 from ..layout.frames import FRAMES, get_frame
 from ..layout.panel_fit import PANEL_PARTS, shared_text
@@ -21,7 +21,6 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from ..layout.items import Item
     from ..layout.mask_map import MapText
     from ..render.themes import Theme
     from typing import Unpack
@@ -29,8 +28,7 @@ if TYPE_CHECKING:
     from ..typing import Arrange, FrameName, PanelParts, ThemeName
 
 __all__ = ["Composite", "compose", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange", "check_part", "with_parts",
-           "LEGEND_PARTS", "PANEL_PARTS", "compose_layouts", "within",
-           "heading", "placed_panels"]
+           "LEGEND_PARTS", "PANEL_PARTS", "compose_layouts", "within"]
 
 ARRANGEMENTS = ("row", "column", "grid:C")
 LEGEND_PARTS = ("shared", "hide")  # a composed figure's one legend: drawn, or left out
@@ -203,44 +201,6 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None,
     names = [layout.title for layout in layouts]
     return Layout(width=max(right, _WRAP + 2 * PAD), height=y, title=title or " | ".join(names),
                   desc="; ".join(layout.desc for layout in layouts), items=items)
-
-
-def heading(title: str | None, shared: list[tuple[str, str]], width: float) -> tuple[list[Item], float]:
-    """The title, then what every panel says (said once, under it), wrapped to `width`; and the y under them."""
-    items: list[Item] = []
-    y: float = PAD if title else 0
-    for role, text in ([("title", title)] if title else []) + shared:
-        y = max(y, PAD - 8)
-        lines = wrap(split_keep(text, " "), role, width)
-        items.append(Text(role, PAD, y + ASCENT * STYLES[role].size, lines))
-        y += text_height(role, len(lines)) + 4
-    return items, y
-
-
-def placed_panels(layouts: Sequence[Layout], kinds: Sequence[tuple[str, int, int] | None], rows: list[list[int]],
-                  columns: int, attrs: Sequence[tuple[tuple[str, str], ...]] | None, y: float,
-                  gap: float = 0) -> tuple[list[Item], float, float]:
-    """The panels' groups placed in their rows from `y`, `gap` apart (in a column, grids of one kind line up on
-    their left edge); and the right edge and the y under them."""
-    lefts: dict[tuple[str, int, int], float] = {}
-    for kind, layout in zip(kinds, layouts):
-        if kind and layout.grid and columns == 1:
-            lefts[kind] = max(lefts.get(kind, 0), layout.grid[0])
-    widths = [max(layouts[row[c]].width if c < len(row) else 0 for row in rows) for c in range(columns)]
-    items: list[Item] = []
-    right: float = 0
-    for row in rows:
-        x: float = 0
-        for c, n in enumerate(row):
-            layout, kind = layouts[n], kinds[n]
-            dx = x + (lefts[kind] - layout.grid[0] if kind in lefts and kind and layout.grid else 0)
-            moved = tuple(translate(item, dx, y) for item in layout.items)
-            extra = attrs[n] if attrs is not None else ()
-            items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)), *extra), moved))
-            right = max(right, dx + layout.width)
-            x += widths[c] + gap
-        y += max(layouts[n].height for n in row)
-    return items, right, y
 
 
 def check_part(value: object, where: str, choices: Sequence[str] = PANEL_PARTS) -> str:

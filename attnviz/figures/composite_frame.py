@@ -17,7 +17,7 @@ from ..layout.framed import PAGE_IN
 from ..layout.panel_fit import arrangement_name, fit_map_panels, shared_text
 from ..layout.score_panels import fit_score_panels, grid_title
 from ..numbers.exact import InputError
-from .composite import heading, placed_panels
+from .panel_rows import heading, placed_panels
 from .figure import Figure
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
