@@ -129,12 +129,10 @@ def walkthrough_from_args(args: Namespace, spec: tuple[Mapping[str, Any], str] |
                              f"and k for one head to step through {key})", where)
         for panel in fig.panels:
             check_walkable(panel)
-        # start-up: only a walkthrough of several heads needs it
-        from ..publish.walkthrough.heads import heads_walkthrough
+        from ..publish.walkthrough.heads import heads_walkthrough  # start-up: only a walkthrough of several heads
 
         try:
-            document, figures = heads_walkthrough(fig)
-            return document, figures
+            return heads_walkthrough(fig)
         except InputError as err:  # named as the user gave the heads: the flag, or the spec's key
             given = "--q-heads" if args.q_heads is not None else f"{printable(args.spec)}: q_heads"
             raise err.relocated(lambda where: given if where == "q_heads" else where) from None

@@ -86,8 +86,7 @@ class Composite(Drawable):
             fitted: Layout = compose_in_frame(self.panels, self.columns, own, frame, parts)
             fitted.title = self.title or fitted.title
             return fitted
-        layout: Layout = compose_layouts(self.panels, self.columns, self.title, parts=parts)
-        return layout
+        return compose_layouts(self.panels, self.columns, self.title, parts=parts)
 
     def __repr__(self) -> str:
         return f"<attnviz.Composite {len(self.panels)} panels, {self.arrange}>"

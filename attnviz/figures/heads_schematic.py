@@ -11,7 +11,7 @@ from .figure import Drawable, check_id_prefix
 from .heads import check_heads, heads_title, kind, kv_head, reads
 from .single import check_base
 from ..render.themes import get_theme
-from ..layout.frames import get_frame
+from ..layout.frames import fit_to_frame, get_frame, text_floor_misses, wider_frame
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -48,8 +48,6 @@ class HeadsSchematic(Drawable):
     def layout(self) -> Layout:
         """The schematic, placed."""
         from ..layout.heads_schematic import lay_out_heads  # start-up: only the heads view lays it out
-
-        from ..layout.frames import fit_to_frame, text_floor_misses, wider_frame
 
         frame = get_frame(self.frame)
         layout: Layout = fit_to_frame(lay_out_heads(self.kv_heads, self.base, self.title, self.subtitle), frame)

@@ -83,9 +83,9 @@ def load_config(config: object) -> dict[str, object]:
 class ModelFigure(Drawable):
     """A model's masks: its panels (one per distinct layer pattern), the strip of its layers, its notes."""
 
-    def __init__(self, model: ModelLayers,  # noqa: PLR0913  a record's own constructor: it keeps its fields
-                 plans: Sequence[PanelPlan], panels: Sequence[Figure], tokens: Tokens, title: str, notes: Sequence[str],
-                 theme: str, embed_font: bool, frame: str, id_prefix: str | None) -> None:
+    def __init__(self, model: ModelLayers, plans: Sequence[PanelPlan], panels: Sequence[Figure], tokens: Tokens,  # noqa: PLR0913  a record's own constructor
+                 title: str, notes: Sequence[str], theme: str, embed_font: bool, frame: str,
+                 id_prefix: str | None) -> None:
         self.model, self.plans, self.panels, self.tokens = model, tuple(plans), tuple(panels), tokens
         self.title, self.notes = title, tuple(notes)
         self.theme, self.embed_font, self.frame = theme, embed_font, frame
@@ -286,8 +286,7 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
         panels.append(one_head_figure(None, None, None, "mask", figure_options(
             {}, shape=plan.shape, mask=plan.mask, align=plan.align, title=plan.title, q_tokens=q_labels,
             k_tokens=k_labels, index_base=0, theme=o["theme"], embed_font=o["embed_font"], frame=o["frame"])))
-    title = o["title"]
-    heading = check_text(title, "title") if title is not None else f"{model.model_type}: attention masks by layer"
+    heading = f"{model.model_type}: attention masks by layer" if o["title"] is None else check_text(o["title"], "title")
     longest = row.decoder_n if encoder_decoder and row.decoder_n else row.n
     notes = _notes(model, row, max(longest, row.n))
     return ModelFigure(model, plans, panels, row, heading, notes, theme_name, bool(o["embed_font"]),
@@ -334,11 +333,7 @@ def _tokens(tokens: str | Sequence[str] | None, tokenizer: str | os.PathLike[str
         if not isinstance(tokens, str):
             raise InputError("a tokenizer splits a text: give the tokens as one string", "tokenizer")
         return tuple(_tokenize(tokens, os.fspath(tokenizer)))
-    if tokens is None:
-        return None
-    if isinstance(tokens, str):
-        return tuple(tokens.split())
-    return tuple(tokens)
+    return None if tokens is None else tuple(tokens.split() if isinstance(tokens, str) else tokens)
 
 
 def _tokenize(text: str, path: str) -> list[str]:

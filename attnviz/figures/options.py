@@ -2,10 +2,9 @@
 in the API, how a spec checks it, its command-line flag and help, and its Sphinx and MkDocs name.
 
 Everything that lists figure options is made from `OPTIONS`: `figure()`'s keywords (tests check its
-signature and `attnviz.typing.FigureOptions` against this table) and the record a figure is made from
-(`figure_options`, with the table's defaults), `io.spec.KEYS` and `WALKTHROUGH_KEYS`, the argparse flags
-(cli.parser), the Sphinx directive's options (`:q-tokens:`) and the MkDocs fence's keys. This module imports
-no figure code, so `attnviz --help` can read it without loading any.
+signature and `typing.FigureOptions` against it) and its record's defaults (`figure_options`), `io.spec.KEYS`
+and `WALKTHROUGH_KEYS`, the argparse flags (cli.parser), the Sphinx directive's options (`:q-tokens:`) and the
+MkDocs fence's keys. It imports no figure code, so `attnviz --help` can read it without loading any.
 """
 
 from __future__ import annotations
@@ -29,10 +28,9 @@ class Option:
     __slots__ = ("name", "type", "default", "scope", "check", "example", "expects", "flag", "dest", "metavar",
                  "action", "value", "dash_value", "help")
 
-    def __init__(self, name: str, type: str | None = None,  # noqa: PLR0913  the record's own constructor
-                 default: object = None, *, scope: str = "figure", check: str | None = None,
-                 example: str | None = None, expects: str | None = None, flag: str | None = None,
-                 dest: str | None = None, metavar: str | None = None, action: str = "store",
+    def __init__(self, name: str, type: str | None = None, default: object = None, *, scope: str = "figure",  # noqa: PLR0913  the record's own constructor
+                 check: str | None = None, example: str | None = None, expects: str | None = None,
+                 flag: str | None = None, dest: str | None = None, metavar: str | None = None, action: str = "store",
                  value: str | None = None, dash_value: bool = False, help: str | None = None) -> None:
         self.name, self.type, self.default, self.scope = name, type, default, scope
         self.check, self.example, self.expects = check, example, expects
