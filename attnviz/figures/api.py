@@ -68,7 +68,8 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
            q_heads: Sequence[Vectors] | None = None, k_heads: Sequence[Vectors] | None = None,
            v_heads: Sequence[Vectors] | None = None, head_masks: Sequence[MaskSpec] | None = None,
            **options: Unpack[FigureOptions]) -> Figure | HeadsFigure | HeadsSchematic:
-    """Build the figure for query vectors `q` and key vectors `k` (default: the seed's).
+    """Build the figure for query vectors `q` and key vectors `k` (default: the seed's). Every keyword but the
+    vectors, `view` and the heads' is one of `**options`, typed once by `attnviz.typing.FigureOptions`.
 
     `view`: "full" (default: vectors, scores, mask and the named softmax), "scores" (vectors and
     the grid of exact scores, no captions) or "mask" (the mask map: which cells are kept, legible
