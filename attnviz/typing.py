@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
+from os import PathLike
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, Union
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypedDict, Union
 
 if TYPE_CHECKING:
     import numpy as np
@@ -32,7 +33,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Exact", "Number", "Vector", "Vectors", "MaskFunction", "MaskItem", "MaskSpec", "BiasFunction", "BiasSpec",
            "ScaleSpec", "HighlightTarget", "HighlightSpec", "Labels", "Shape", "View", "Align", "SoftmaxForm", "Show",
-           "ThemeName", "FrameName", "ColorBy", "IndexBase", "Arrange", "FlashOrder"]
+           "ThemeName", "FrameName", "ColorBy", "IndexBase", "Arrange", "FlashOrder",
+           "FigureOptions", "PanelParts", "ModelOptions"]
 
 # Aliases with a string forward reference (a name imported only for type checking) stay `Union[...]`:
 # `X | "Y"` raises TypeError at run time, and these aliases are run-time values users may inspect.
@@ -90,3 +92,65 @@ IndexBase: TypeAlias = Literal[0, 1]
 Arrange: TypeAlias = str
 #: FlashAttention's loop order: "fa2" (outer loop over query blocks) or "fa1" (over key blocks).
 FlashOrder: TypeAlias = Literal["fa2", "fa1"]
+
+
+class FigureOptions(TypedDict, total=False):
+    """`figure()`'s keyword options besides the vectors, the view and the heads (its `**options`), each with
+    its type; its defaults are the option table's (`figures.options`, which tests hold this to)."""
+
+    n: int | None
+    shape: Shape | None
+    tokens: Labels | None
+    q_tokens: Labels | None
+    k_tokens: Labels | None
+    highlight: HighlightSpec | None
+    mask: MaskSpec
+    mask_name: str | None
+    mask_rule: str | None
+    align: Align
+    scale: ScaleSpec | None
+    bias: BiasSpec | None
+    decimals: int | None
+    softmax: SoftmaxForm
+    weights: str
+    show: Show
+    index_base: IndexBase
+    elide: bool
+    x_title: str | None
+    y_title: str | None
+    title: str | None
+    subtitle: str | None
+    theme: ThemeName
+    frame: FrameName
+    color_by: ColorBy
+    dark_selector: str | None
+    embed_font: bool
+    id_prefix: str | None
+
+
+class PanelParts(TypedDict, total=False):
+    """What becomes of composed panels' rule captions and subtitles ("auto", "show", "shared" or "hide") and
+    their one legend ("shared" or "hide"): `compose()`'s keywords."""
+
+    panel_captions: str
+    panel_subtitles: str
+    panel_legend: str
+
+
+class ModelOptions(TypedDict, total=False):
+    """`model_figure()`'s keywords, each with its type (their defaults: `figures.model.MODEL_DEFAULTS`)."""
+
+    n: int | None
+    tokens: str | Sequence[str] | None
+    layers: str | Sequence[int]
+    pad_left: int
+    pad_right: int
+    decode: int
+    image_tokens: tuple[int, int] | str | None
+    decoder_n: int | None
+    tokenizer: str | PathLike[str] | None
+    title: str | None
+    theme: ThemeName
+    embed_font: bool
+    frame: FrameName
+    id_prefix: str | None

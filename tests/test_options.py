@@ -11,6 +11,7 @@ from attnviz.figures import options as table
 from attnviz.figures.api import figure
 from attnviz.figures.single import one_head_figure
 from attnviz.io import spec
+from attnviz.typing import FigureOptions
 
 FLAGGED = [option for option in table.OPTIONS if option.flag]
 
@@ -42,19 +43,29 @@ def test_spec_keys_are_the_tables():
 
 
 def test_figure_signature_is_the_tables():
+    # figure() names the keywords its overloads tell apart (SIGNATURE); the others are its **options, typed once
+    # by attnviz.typing.FigureOptions: together, every API option, each with the table's type and default
     params = inspect.signature(figure).parameters
-    assert set(params) == {option.name for option in table.API_OPTIONS}
-    for option in table.API_OPTIONS:
-        param = params[option.name]
+    *named, options = params.values()
+    assert [param.name for param in named] == list(table.SIGNATURE)
+    assert (options.kind, options.annotation) == (inspect.Parameter.VAR_KEYWORD, "Unpack[FigureOptions]")
+    for param in named:
+        option = table.BY_NAME[param.name]
         positional = option.name in ("q", "k")  # figure(q, k): the vectors may be given by position
         assert (param.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD) is positional, option.name
         assert param.default == option.default and type(param.default) is type(option.default), option.name
         assert param.annotation == option.type, option.name  # annotations are text (from __future__)
-    # one head's figure takes every keyword but the heads', with the same defaults (and but dark_selector:
-    # figure() folds it into the theme it passes on, `Theme.key`)
-    single = inspect.signature(one_head_figure).parameters
-    assert set(single) == set(params) - {"q_heads", "k_heads", "v_heads", "head_masks", "dark_selector"}
-    assert all(single[name].default == params[name].default for name in single)
+    typed = {name: hint.__forward_arg__ for name, hint in FigureOptions.__annotations__.items()}
+    rest = [option for option in table.API_OPTIONS if option.name not in table.SIGNATURE]
+    assert typed == {option.name: option.type for option in rest} and not FigureOptions.__required_keys__
+    # the record a figure is made from: every option at the table's default unless given, frozen
+    record = table.figure_options({"mask": "none"}, title="T")
+    assert dict(record) == {**{option.name: option.default for option in rest}, "mask": "none", "title": "T"}
+    with pytest.raises(TypeError):
+        record["mask"] = "causal"
+    with pytest.raises(TypeError, match="^figure\\(\\) got an unexpected keyword argument 'colour'$"):
+        figure(colour="red")
+    assert list(inspect.signature(one_head_figure).parameters) == ["q", "k", "v", "view", "options"]
 
 
 def test_spec_keys_are_figure_keywords_or_compose_keys():
@@ -118,3 +129,15 @@ def test_mkdocs_fence_keys_are_the_tables(option):
     from attnviz.integrations.settings import block_settings  # what the Markdown fence's block is read with
 
     assert list(block_settings(option.example)) == [option.name]
+
+
+def test_model_figure_options_are_typed_once():
+    from attnviz.figures.model import MODEL_DEFAULTS, model_figure
+    from attnviz.typing import ModelOptions
+
+    params = list(inspect.signature(model_figure).parameters.values())
+    assert [(p.name, p.kind) for p in params] == [("config", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+                                                   ("options", inspect.Parameter.VAR_KEYWORD)]
+    assert list(ModelOptions.__annotations__) == list(MODEL_DEFAULTS) and not ModelOptions.__required_keys__
+    with pytest.raises(TypeError, match="^model_figure\\(\\) got an unexpected keyword argument 'pad_lft'$"):
+        model_figure({"model_type": "gemma2", "num_hidden_layers": 2}, pad_lft=1)

@@ -65,11 +65,11 @@ def test_attnviz_is_typed_to_mypy_not_missing_stubs(user_dir):
     code, output = mypy("--strict", "--cache-dir", str(user_dir / "cache"), str(script), cwd=user_dir)
     assert code == 0 and "import-untyped" not in output, output
     figure, svg = re.findall(r'Revealed type is "(.*)"', output)
-    # what an editor shows for each keyword: its accepted values, not Any
-    assert "theme: Literal['light'] | Literal['dark'] | Literal['print'] | Literal['contrast'] | Literal['auto'] =" \
+    # what an editor shows for each keyword: its accepted values, not Any (the options typed once, FigureOptions)
+    assert "'theme'?: Literal['light'] | Literal['dark'] | Literal['print'] | Literal['contrast'] | Literal['auto']" \
         in figure
     # Two overloads: q and k give a Figure; q_heads and k_heads a HeadsFigure of panels.
-    assert "elide: bool =" in figure and "mask: str | " in figure and "-> attnviz.figures.figure.Figure," in figure
+    assert "'elide'?: bool" in figure and "'mask'?: str | " in figure and "-> attnviz.figures.figure.Figure," in figure
     assert figure.startswith("Overload(") and figure.endswith("-> attnviz.figures.heads.HeadsFigure)")
     assert svg == "def (id_prefix: str | None =) -> str"
 

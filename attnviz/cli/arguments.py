@@ -11,11 +11,10 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from argparse import Namespace
     from collections.abc import Mapping
-    from typing import Any, BinaryIO, cast
+    from typing import Any, BinaryIO
 
     from ..figures.composite import Composite
     from ..figures.figure import Figure
-    from ..typing import FlashOrder
 
     #: What the flags and spec say a walkthrough steps through: key -> (value, where it was given).
     Walk = dict[str, tuple[Any, str]]
@@ -30,27 +29,10 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
     `walk`, a dict, receives the walkthrough keys (flash, flash_order, decode) the spec or flags give.
     `spec`: the spec's (mapping, name), when the caller has read it already."""
     from ..figures.from_arguments import build  # start-up: --version and --help draw no figure
-    from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, figure_arguments, read_spec, with_the_seed
+    from ..io.spec import KEYS, TEXT_READERS, WALKTHROUGH_KEYS, read_spec, with_the_seed
 
-    kwargs: dict[str, Any] = {}
-    origin: dict[str, str] = {}
     keys = KEYS if walk is None else {**KEYS, **WALKTHROUGH_KEYS}
-    step = getattr(args, "step", None)
-    if step is not None and args.spec is None:
-        raise InputError("needs a document spec (one with [[sections]]), e.g. attnviz render page.toml --step 2",
-                         "--step")
-    if args.spec is not None:
-        mapping, name = spec or read_spec(args.spec, stdin_bytes())
-        if "sections" in mapping or step is not None:  # a document spec
-            from ..publish.document import step_arguments
-
-            kwargs, origin = step_arguments(mapping, name, step, need_step=args.command == "render")
-        else:
-            if walk is None and (found := [key for key in WALKTHROUGH_KEYS if key in mapping]):
-                raise InputError(f"'{found[0]}' is a walkthrough key: 'attnviz walkthrough {printable(args.spec)}' "
-                                 "steps through it", name)
-            kwargs = figure_arguments(mapping, name, keys)
-            origin = {key: f"{name}: {key}" for key in kwargs}
+    kwargs, origin = _spec_arguments(args, walk, spec, keys)
     # Every spec key has a flag of the same name; its text is read and checked as the spec reads it.
     for key, spec_key in keys.items():
         value = getattr(args, key, None)  # a command may not take every key (walkthrough: highlight)
@@ -61,9 +43,7 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
             kwargs[key] = spec_key.check(value, flag)
             origin[key] = flag
     if walk is not None:  # only then do `keys` (and so kwargs) have walkthrough keys
-        for key in WALKTHROUGH_KEYS:
-            if key in kwargs:
-                walk[key] = (kwargs.pop(key), origin[key])
+        walk.update({key: (kwargs.pop(key), origin[key]) for key in WALKTHROUGH_KEYS if key in kwargs})
     if getattr(args, "panels", None):  # --panel FILE, repeatable: each a figure spec
         if "panel" in kwargs:
             raise InputError("the spec has [[panel]] tables already; give panels there or as --panel files",
@@ -78,6 +58,30 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
         return build(kwargs)
     except InputError as err:
         raise err.relocated(lambda where: _relocate(where, origin)) from None
+
+
+def _spec_arguments(args: Namespace, walk: Walk | None, spec: tuple[Mapping[str, Any], str] | None,
+                    keys: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """(arguments, where each was given) from the spec `args.spec` names, if any (a figure spec, or a
+    document's step)."""
+    from ..io.spec import WALKTHROUGH_KEYS, figure_arguments, read_spec  # start-up: --help reads no spec
+
+    step = getattr(args, "step", None)
+    if step is not None and args.spec is None:
+        raise InputError("needs a document spec (one with [[sections]]), e.g. attnviz render page.toml --step 2",
+                         "--step")
+    if args.spec is None:
+        return {}, {}
+    mapping, name = spec or read_spec(args.spec, stdin_bytes())
+    if "sections" in mapping or step is not None:  # a document spec
+        from ..publish.document import step_arguments
+
+        return step_arguments(mapping, name, step, need_step=args.command == "render")
+    if walk is None and (found := [key for key in WALKTHROUGH_KEYS if key in mapping]):
+        raise InputError(f"'{found[0]}' is a walkthrough key: 'attnviz walkthrough {printable(args.spec)}' "
+                         "steps through it", name)
+    kwargs = figure_arguments(mapping, name, keys)
+    return kwargs, {key: f"{name}: {key}" for key in kwargs}
 
 
 def _panel_arguments(mapping: Mapping[str, Any], name: str) -> dict[str, Any]:
@@ -125,12 +129,10 @@ def walkthrough_from_args(args: Namespace, spec: tuple[Mapping[str, Any], str] |
                              f"and k for one head to step through {key})", where)
         for panel in fig.panels:
             check_walkable(panel)
-        # start-up: only a walkthrough of several heads needs it
-        from ..publish.walkthrough.heads import heads_walkthrough
+        from ..publish.walkthrough.heads import heads_walkthrough  # start-up: only a walkthrough of several heads
 
         try:
-            document, figures = heads_walkthrough(fig)
-            return document, figures
+            return heads_walkthrough(fig)
         except InputError as err:  # named as the user gave the heads: the flag, or the spec's key
             given = "--q-heads" if args.q_heads is not None else f"{printable(args.spec)}: q_heads"
             raise err.relocated(lambda where: given if where == "q_heads" else where) from None
@@ -145,30 +147,18 @@ def walkthrough_steps(fig: Any, walk: Walk) -> tuple[Any, Any]:
                          f"{walk['flash'][1]} and {walk['decode'][1]}")
     if "flash_order" in walk and "flash" not in walk:
         raise InputError("orders FlashAttention's tiles: give the tiles too (--flash BR,BC)", walk["flash_order"][1])
-    if "flash" in walk:
-        from ..publish.walkthrough.flash import flash_walkthrough  # start-up: each walkthrough loads only its own steps
-
-        (block, where), (order, order_where) = walk["flash"], walk.get("flash_order", ("fa2", None))
-        if TYPE_CHECKING:  # flash_walkthrough checks the order itself, and its error names the flag
-            flash_order = cast("FlashOrder", order)
-        else:
-            flash_order = order
-        try:
-            document, figures = flash_walkthrough(fig, block, flash_order)
-        except InputError as err:
-            places: dict[str | None, str | None] = {"flash": where, "flash_order": order_where}
-            raise err.relocated(lambda at: places.get(at, at)) from None
-    elif "decode" in walk:
-        # start-up: each walkthrough loads only its own steps
-        from ..publish.walkthrough.decode import decode_walkthrough
-
-        prompt, where = walk["decode"]
-        try:
-            document, figures = decode_walkthrough(fig, prompt)
-        except InputError as err:
-            raise err.relocated(lambda at: where if at == "decode" else at) from None
-    else:
+    if "flash" not in walk and "decode" not in walk:
         from ..publish.walkthrough.scores import walkthrough  # start-up: each walkthrough loads only its own steps
 
-        document, figures = walkthrough(fig)
-    return document, figures
+        return walkthrough(fig)
+    places: dict[str | None, str | None] = {key: where for key, (_, where) in walk.items()}
+    try:  # flash_walkthrough and decode_walkthrough check their values themselves: errors name the flag
+        if "flash" in walk:
+            from ..publish.walkthrough.flash import flash_walkthrough  # start-up: only its own steps
+
+            return flash_walkthrough(fig, walk["flash"][0], walk.get("flash_order", ("fa2", ""))[0])
+        from ..publish.walkthrough.decode import decode_walkthrough  # start-up: only its own steps
+
+        return decode_walkthrough(fig, walk["decode"][0])
+    except InputError as err:
+        raise err.relocated(lambda at: places.get(at, at)) from None

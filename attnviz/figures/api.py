@@ -9,141 +9,67 @@ from __future__ import annotations
 
 from ..numbers.exact import InputError
 from .figure import Drawable, Figure, without_gc_pauses
+from .options import figure_options
 from .single import SEED_HIGHLIGHT, SEED_K, SEED_Q, named_mask, one_head_figure
 from ..render.themes import with_dark_selector
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Literal, cast, overload
+    from typing import Literal, overload, Unpack
 
     from .figure import MaskMapFigure, ScoresFigure
 
     from .heads import HeadsFigure
     from .heads_schematic import HeadsSchematic
-    from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
-                         SoftmaxForm, ThemeName, Vectors, View, FrameName, ColorBy)
+    from ..typing import FigureOptions, MaskSpec, Vectors, View
 
 __all__ = ["Drawable", "Figure", "figure", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
 
 # One head gives a Figure: a ScoresFigure for the full and scores views (scores and words always there), a
-# MaskMapFigure for the mask view; several heads (q_heads, k_heads) a HeadsFigure of panels.
+# MaskMapFigure for the mask view; several heads (q_heads, k_heads) a HeadsFigure of panels. Each overload
+# names only what tells them apart; every other keyword is one of `**options` (attnviz.typing.FigureOptions).
 if TYPE_CHECKING:
     @overload
     def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None,
-               view: Literal["full", "scores"] = "full",
-               n: int | None = None, shape: Shape | None = None,
-               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
-               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
-               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
-               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
-               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
-               decimals: int | None = None,
-               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
-               mask_name: str | None = None, mask_rule: str | None = None,
-               q_heads: None = None, k_heads: None = None, v_heads: None = None,
-               head_masks: None = None) -> ScoresFigure: ...
+               view: Literal["full", "scores"] = "full", q_heads: None = None, k_heads: None = None,
+               v_heads: None = None, head_masks: None = None, **options: Unpack[FigureOptions]) -> ScoresFigure: ...
 
     @overload
     def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None,
-               view: Literal["mask"],
-               n: int | None = None, shape: Shape | None = None,
-               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
-               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
-               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
-               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
-               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
-               decimals: int | None = None,
-               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
-               mask_name: str | None = None, mask_rule: str | None = None,
-               q_heads: None = None, k_heads: None = None, v_heads: None = None,
-               head_masks: None = None) -> MaskMapFigure: ...
+               view: Literal["mask"], q_heads: None = None, k_heads: None = None, v_heads: None = None,
+               head_masks: None = None, **options: Unpack[FigureOptions]) -> MaskMapFigure: ...
 
     @overload
     def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None,
-               view: View = "full",
-               n: int | None = None, shape: Shape | None = None,
-               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
-               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
-               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
-               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
-               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
-               decimals: int | None = None,
-               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
-               mask_name: str | None = None, mask_rule: str | None = None,
-               q_heads: None = None, k_heads: None = None, v_heads: None = None,
-               head_masks: None = None) -> Figure: ...
+               view: View = "full", q_heads: None = None, k_heads: None = None, v_heads: None = None,
+               head_masks: None = None, **options: Unpack[FigureOptions]) -> Figure: ...
 
     @overload
     def figure(  # type: ignore[overload-overlap]  # view="heads" draws the schematic; any other view, panels
-               q: None = None, k: None = None, *, v: None = None,
-               view: Literal["heads"],
-               n: int | None = None, shape: Shape | None = None,
-               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
-               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
-               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
-               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
-               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
-               decimals: int | None = None,
-               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
-               mask_name: str | None = None, mask_rule: str | None = None,
+               q: None = None, k: None = None, *, v: None = None, view: Literal["heads"],
                q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], v_heads: Sequence[Vectors] | None = None,
-               head_masks: Sequence[MaskSpec] | None = None) -> HeadsSchematic: ...
+               head_masks: Sequence[MaskSpec] | None = None, **options: Unpack[FigureOptions]) -> HeadsSchematic: ...
 
     @overload
-    def figure(q: None = None, k: None = None, *, v: None = None,
-               view: View = "full",
-               n: int | None = None, shape: Shape | None = None,
-               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
-               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
-               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
-               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
-               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
-               decimals: int | None = None,
-               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
-               mask_name: str | None = None, mask_rule: str | None = None,
+    def figure(q: None = None, k: None = None, *, v: None = None, view: View = "full",
                q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], v_heads: Sequence[Vectors] | None = None,
-               head_masks: Sequence[MaskSpec] | None = None) -> HeadsFigure: ...
+               head_masks: Sequence[MaskSpec] | None = None, **options: Unpack[FigureOptions]) -> HeadsFigure: ...
 
     @overload
-    def figure(q: None = None, k: None = None, *, v: None = None,
-               view: View = "full",
-               n: int | None = None, shape: Shape | None = None,
-               highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
-               scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
-               weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
-               tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
-               x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
-               decimals: int | None = None,
-               id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-               frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
-               mask_name: str | None = None, mask_rule: str | None = None,
-               q_heads: None = None, k_heads: None = None, v_heads: None = None,
-               head_masks: Sequence[MaskSpec]) -> HeadsFigure: ...
+    def figure(q: None = None, k: None = None, *, v: None = None, view: View = "full", q_heads: None = None,
+               k_heads: None = None, v_heads: None = None, head_masks: Sequence[MaskSpec],
+               **options: Unpack[FigureOptions]) -> HeadsFigure: ...
 
 
 @without_gc_pauses
-def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None,
-           view: View = "full", n: int | None = None, shape: Shape | None = None,
-           highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
-           scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
-           weights: str = "named", show: Show = "scores", title: str | None = None, subtitle: str | None = None,
-           tokens: Labels | None = None, q_tokens: Labels | None = None, k_tokens: Labels | None = None,
-           x_title: str | None = None, y_title: str | None = None, elide: bool = False, index_base: IndexBase = 1,
-           decimals: int | None = None,
-           id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-           frame: FrameName = "doc", dark_selector: str | None = None, color_by: ColorBy = "none",
-           mask_name: str | None = None, mask_rule: str | None = None,
+def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None, view: View = "full",
            q_heads: Sequence[Vectors] | None = None, k_heads: Sequence[Vectors] | None = None,
-           v_heads: Sequence[Vectors] | None = None,
-           head_masks: Sequence[MaskSpec] | None = None) -> Figure | HeadsFigure | HeadsSchematic:
-    """Build the figure for query vectors `q` and key vectors `k` (default: the seed's).
+           v_heads: Sequence[Vectors] | None = None, head_masks: Sequence[MaskSpec] | None = None,
+           **options: Unpack[FigureOptions]) -> Figure | HeadsFigure | HeadsSchematic:
+    """Build the figure for query vectors `q` and key vectors `k` (default: the seed's). Every keyword but the
+    vectors, `view` and the heads' is one of `**options`, typed once by `attnviz.typing.FigureOptions`.
 
     `view`: "full" (default: vectors, scores, mask and the named softmax), "scores" (vectors and
     the grid of exact scores, no captions) or "mask" (the mask map: which cells are kept, legible
@@ -202,50 +128,34 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     >>> fig.attention.scores[2][2]
     Fraction(2, 1)
     """
-    if dark_selector is not None:  # a figure keeps its theme as one str, the selector in it (`Theme.key`)
-        key = with_dark_selector(theme, dark_selector).key
-        if TYPE_CHECKING:  # not one of ThemeName's names, but what get_theme reads back
-            theme = cast("ThemeName", key)
-        else:
-            theme = key
+    record = figure_options(options)
+    if record["dark_selector"] is not None:  # a figure keeps its theme as one str, the selector in it (`Theme.key`)
+        key = with_dark_selector(record["theme"], record["dark_selector"]).key  # what get_theme reads back
+        record = figure_options(record, theme=key)  # type: ignore[arg-type]  # not one of ThemeName's
     if head_masks is not None and q_heads is None and k_heads is None and v_heads is None:
         from .heads import head_mask_maps  # start-up: one head, the usual figure, needs none of it
 
         if view != "mask" or q is not None or k is not None:
             raise InputError("gives each head its own mask: give q_heads and k_heads, or draw the heads' mask maps "
                              "(view='mask' with n or shape)", "head_masks")
-        return head_mask_maps(head_masks, n=n, shape=shape, align=align, title=title, tokens=tokens,
-                              q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title, y_title=y_title,
-                              index_base=index_base, id_prefix=id_prefix, theme=theme, embed_font=embed_font,
-                              frame=frame)
-    if q_heads is not None or k_heads is not None or v_heads is not None:
-        from .heads import heads_figure  # start-up: one head, the usual figure, needs none of it
+        return head_mask_maps(head_masks, record)
+    if q_heads is None and k_heads is None and v_heads is None:
+        return one_head_figure(q, k, v, view, record)
+    from .heads import heads_figure  # start-up: one head, the usual figure, needs none of it
 
-        given = [name for name, value in (("q", q), ("k", k), ("v", v)) if value is not None]
-        if given or q_heads is None:
-            raise InputError("give q_heads, k_heads (and v_heads) for several heads, or q, k (and v) for one, "
-                             "not both", given[0] if given else "q_heads")
-        if color_by != "none":
-            raise InputError("colour by part in a mask map (view='mask') of one head", "color_by")
-        mask = named_mask(mask, mask_name, mask_rule)
-        if view == "heads":  # the schematic: which KV head each query head reads
-            from .heads_schematic import heads_schematic
+    given = [name for name, value in (("q", q), ("k", k), ("v", v)) if value is not None]
+    if given or q_heads is None:
+        raise InputError("give q_heads, k_heads (and v_heads) for several heads, or q, k (and v) for one, "
+                         "not both", given[0] if given else "q_heads")
+    if record["color_by"] != "none":
+        raise InputError("colour by part in a mask map (view='mask') of one head", "color_by")
+    record = figure_options(record, mask=named_mask(record["mask"], record["mask_name"], record["mask_rule"]),
+                            mask_name=None, mask_rule=None)
+    if view == "heads":  # the schematic: which KV head each query head reads
+        from .heads_schematic import heads_schematic
 
-            return heads_schematic(q_heads, k_heads, v_heads, title=title, subtitle=subtitle, index_base=index_base,
-                                   id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame)
-        return heads_figure(q_heads, k_heads, v_heads, head_masks=head_masks, view=view, highlight=highlight,
-                            mask=mask, align=align,
-                            scale=scale, bias=bias, softmax=softmax, weights=weights, show=show, title=title,
-                            subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, elide=elide,
-                            decimals=decimals,
-                            index_base=index_base, id_prefix=id_prefix, theme=theme, embed_font=embed_font,
-                            frame=frame)
-    return one_head_figure(q, k, v=v, view=view, n=n, shape=shape, highlight=highlight, mask=mask, align=align,
-                           scale=scale, bias=bias, softmax=softmax, weights=weights, show=show, title=title,
-                           subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title,
-                           y_title=y_title, elide=elide, index_base=index_base, decimals=decimals,
-                           id_prefix=id_prefix, theme=theme, embed_font=embed_font, frame=frame, color_by=color_by,
-                           mask_name=mask_name, mask_rule=mask_rule)
+        return heads_schematic(q_heads, k_heads, v_heads, record)
+    return heads_figure(q_heads, k_heads, v_heads, head_masks, view, record)
 
 
 # `attnviz.figure.Figure`, the path documented before 0.2 (setattr: a type checker refuses a new attribute on

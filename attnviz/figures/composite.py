@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from ..numbers.exact import InputError
 from .figure import Drawable, Figure, check_id_prefix
-from ..layout.figure import PAD, STYLES, Group, Layout, Text, split_keep, text_height, translate, wrap
-from ..layout.metrics import ASCENT
+from .panel_rows import heading, placed_panels
+from ..layout.figure import PAD, Layout
 from ..render.themes import get_theme
 from ..layout.frames import FRAMES, get_frame
 from ..layout.panel_fit import PANEL_PARTS, shared_text
@@ -19,18 +19,21 @@ from ..records import replace
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
-    from ..layout.items import Item
     from ..layout.mask_map import MapText
     from ..render.themes import Theme
-    from ..typing import Arrange, FrameName, ThemeName
+    from typing import Unpack
+
+    from ..typing import Arrange, FrameName, PanelParts, ThemeName
 
 __all__ = ["Composite", "compose", "ARRANGEMENTS", "MAX_PANELS", "parse_arrange", "check_part", "with_parts",
-           "LEGEND_PARTS", "PANEL_PARTS", "compose_layouts"]
+           "LEGEND_PARTS", "PANEL_PARTS", "compose_layouts", "within"]
 
 ARRANGEMENTS = ("row", "column", "grid:C")
 LEGEND_PARTS = ("shared", "hide")  # a composed figure's one legend: drawn, or left out
+#: What becomes of the panels' rule captions, subtitles and legend (compose()'s keywords), by default.
+PARTS = {"panel_captions": "auto", "panel_subtitles": "auto", "panel_legend": "shared"}
 MAX_PANELS = 16
 _WRAP = 640  # the composed title wraps at the wider of this and the panels
 
@@ -40,12 +43,14 @@ class Composite(Drawable):
 
     def __init__(self, panels: Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
                  id_prefix: str | None = None, theme: ThemeName | Theme | None = None,
-                 embed_font: bool | None = None, frame: str | None = None, panel_captions: str = "auto",
-                 panel_subtitles: str = "auto", panel_legend: str = "shared") -> None:
+                 embed_font: bool | None = None, frame: str | None = None, parts: PanelParts | None = None) -> None:
         self.panels = tuple(panels)
-        self.panel_captions = check_part(panel_captions, "panel_captions")
-        self.panel_subtitles = check_part(panel_subtitles, "panel_subtitles")
-        self.panel_legend = check_part(panel_legend, "panel_legend", LEGEND_PARTS)
+        given = {**PARTS, **(parts or {})}
+        if len(given) > len(PARTS):
+            raise TypeError(f"compose() got an unexpected keyword argument {min(given.keys() - PARTS.keys())!r}")
+        self.panel_captions = check_part(given["panel_captions"], "panel_captions")
+        self.panel_subtitles = check_part(given["panel_subtitles"], "panel_subtitles")
+        self.panel_legend = check_part(given["panel_legend"], "panel_legend", LEGEND_PARTS)
         self.columns = parse_arrange(arrange, len(self.panels))
         self.arrange = arrange
         self.title = title
@@ -81,8 +86,7 @@ class Composite(Drawable):
             fitted: Layout = compose_in_frame(self.panels, self.columns, own, frame, parts)
             fitted.title = self.title or fitted.title
             return fitted
-        layout: Layout = compose_layouts(self.panels, self.columns, self.title, parts=parts)
-        return layout
+        return compose_layouts(self.panels, self.columns, self.title, parts=parts)
 
     def __repr__(self) -> str:
         return f"<attnviz.Composite {len(self.panels)} panels, {self.arrange}>"
@@ -90,8 +94,7 @@ class Composite(Drawable):
 
 def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
             id_prefix: str | None = None, theme: ThemeName | None = None, embed_font: bool | None = None,
-            frame: FrameName | None = None, panel_captions: str = "auto", panel_subtitles: str = "auto",
-            panel_legend: str = "shared") -> Composite:
+            frame: FrameName | None = None, **parts: Unpack[PanelParts]) -> Composite:
     """One figure of several: `arrange` is "row" (side by side), "column" or "grid:C" (C columns).
 
     `panel_captions`, `panel_subtitles`: the mask maps' rule captions and subtitles: "show" (each panel its
@@ -121,8 +124,7 @@ def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange = "row", t
         from ..words.user_text import check_text  # start-up: only a titled composite checks a title
 
         title = check_text(title, "title")
-    return Composite(panels, arrange, title, id_prefix, theme, embed_font, frame, panel_captions, panel_subtitles,
-                     panel_legend)
+    return Composite(panels, arrange, title, id_prefix, theme, embed_font, frame, parts)
 
 
 def parse_arrange(arrange: object, n_panels: int) -> int:
@@ -167,12 +169,12 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None,
     parts = parts or {}
     panels, shared = with_parts(panels, parts.get("captions", "auto"), parts.get("subtitles", "auto"))
     kinds = [_grid_kind(panel) for panel in panels]
+    rows = [list(range(start, min(start + columns, len(panels)))) for start in range(0, len(panels), columns)]
     first = [_panel_layout(panel) for panel in panels]
     cells: dict[tuple[str, int, int], float] = {}
     for kind, layout in zip(kinds, first):
         if kind and layout.grid:
             cells[kind] = max(cells.get(kind, 0), layout.grid[2]) if kind[0] == "grid" else layout.grid[2]
-    rows = [list(range(start, min(start + columns, len(panels)))) for start in range(0, len(panels), columns)]
     layouts = list(first)
     for row in rows:
         tops = [grid[1] for grid in (first[n].grid for n in row) if grid]
@@ -182,40 +184,9 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None,
             cell = cells.get(kind) if kind else None
             if grid and ((cell is not None and cell != grid[2]) or (top is not None and grid[1] != top)):
                 layouts[n] = _panel_layout(panels[n], cell, top)
-
-    items: list[Item] = []
-    y: float = PAD
-    if title:
-        width = max(_WRAP, sum(layouts[n].width for n in rows[0]) - 2 * PAD)
-        lines = wrap(split_keep(title, " "), "title", width)
-        items.append(Text("title", PAD, y + ASCENT * STYLES["title"].size, lines))
-        y += text_height("title", len(lines)) + 4
-    else:
-        y = 0
-    for role, text in shared:  # what every panel says, said once under the title
-        y = max(y, PAD - 8)
-        lines = wrap(split_keep(text, " "), role, max(_WRAP, sum(layouts[n].width for n in rows[0]) - 2 * PAD))
-        items.append(Text(role, PAD, y + ASCENT * STYLES[role].size, lines))
-        y += text_height(role, len(lines)) + 4
-    # In a column, grids of one kind line up on their left edge.
-    lefts: dict[tuple[str, int, int], float] = {}
-    if columns == 1:
-        for kind, layout in zip(kinds, layouts):
-            if kind and layout.grid:
-                lefts[kind] = max(lefts.get(kind, 0), layout.grid[0])
-    widths = [max(layouts[row[c]].width if c < len(row) else 0 for row in rows) for c in range(columns)]
-    right: float = 0
-    for row in rows:
-        x: float = 0
-        for c, n in enumerate(row):
-            layout, kind = layouts[n], kinds[n]
-            dx = x + (lefts[kind] - layout.grid[0] if kind in lefts and kind and layout.grid else 0)
-            moved = tuple(translate(item, dx, y) for item in layout.items)
-            extra = attrs[n] if attrs is not None else ()
-            items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)), *extra), moved))
-            right = max(right, dx + layout.width)
-            x += widths[c]
-        y += max(layouts[n].height for n in row)
+    items, y = heading(title, shared, max(_WRAP, sum(layouts[n].width for n in rows[0]) - 2 * PAD))
+    placed, right, y = placed_panels(layouts, kinds, rows, columns, attrs, y)
+    items += placed
     # start-up: only composed figures with mask maps draw their legend
     from ..layout.mask_map import lay_out_legend, shared_legend
 
@@ -272,3 +243,8 @@ def _panel_layout(panel: Drawable, cell: float | None = None, grid_top: float | 
     if isinstance(panel, Figure):
         return panel.layout(cell, grid_top, panel=True)
     return panel.layout()
+
+
+def within(label: str) -> Callable[[str | None], str]:
+    """An error's `where` renamer: `where` within `label` ("panel 2: mask"), or `label` itself."""
+    return lambda where: f"{label}: {where}" if where else label

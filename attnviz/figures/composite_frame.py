@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 
-from ..layout.figure import PAD, STYLES, Group, Layout, Text, right_edge, split_keep, text_height, translate, wrap
+from ..layout.figure import PAD, Group, Layout, Text, right_edge, translate
 from ..layout.frames import MAIN_ROLES, fit_to_frame, text_floor_misses, wider_frame
 from ..layout.framed import PAGE_IN
-from ..layout.metrics import ASCENT
 from ..layout.panel_fit import arrangement_name, fit_map_panels, shared_text
 from ..layout.score_panels import fit_score_panels, grid_title
 from ..numbers.exact import InputError
+from .panel_rows import heading, placed_panels
 from .figure import Figure
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -157,22 +157,11 @@ def _fit_layouts(layouts: Sequence[Layout], columns: int, title: str | None, fra
 def _grid(layouts: Sequence[Layout], columns: int, title: str | None) -> Layout:
     """The layouts in rows of `columns`, under `title`."""
     rows = [list(range(s, min(s + columns, len(layouts)))) for s in range(0, len(layouts), columns)]
-    widths = [max(layouts[row[c]].width for row in rows if c < len(row)) for c in range(columns)]
-    total_w = sum(widths) + GAP * (columns - 1)
-    items: list[Item] = []
-    y = 0.0
-    if title:
-        lines = wrap(split_keep(title, " "), "title", max(total_w - 2 * PAD, 300))
-        items.append(Text("title", PAD, PAD + ASCENT * STYLES["title"].size, lines))
-        y = PAD + text_height("title", len(lines)) + 4
-    for row in rows:
-        x = 0.0
-        for c, n in enumerate(row):
-            moved = tuple(translate(item, x, y) for item in layouts[n].items)
-            items.append(Group(("attnviz-panel",), (("data-panel", str(n + 1)),), moved))
-            x += widths[c] + GAP
-        y += max(layouts[n].height for n in row)
-    width = max([total_w] + [right_edge(item) + PAD for item in items[:1]])
+    total_w = sum(max(layouts[row[c]].width for row in rows if c < len(row)) for c in range(columns)) \
+        + GAP * (columns - 1)
+    items, y = heading(title, [], max(total_w - 2 * PAD, 300))
+    placed, _, y = placed_panels(layouts, [None] * len(layouts), rows, columns, None, y, GAP)
+    width = max([total_w] + [right_edge(item) + PAD for item in [*items, *placed][:1]])
     names = [layout.title for layout in layouts]
     return Layout(width=width, height=y, title=title or " | ".join(names),
-                  desc="; ".join(layout.desc for layout in layouts) + ".", items=items)
+                  desc="; ".join(layout.desc for layout in layouts) + ".", items=items + placed)

@@ -11,12 +11,12 @@ from ..numbers.exact import InputError
 from ..records import replace
 from ..render.themes import get_theme, with_dark_selector
 from . import api  # api.figure looked up at each call, so a wrapped figure() is the one used
-from .composite import Composite, compose
+from .composite import Composite, compose, within
 from .figure import Figure
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Mapping
     from typing import Any
 
 __all__ = ["build"]
@@ -29,25 +29,10 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
     kwargs = dict(kwargs)
     panels = kwargs.pop("panel", None)
     arrange = kwargs.pop("arrange", None)
-    parts = {key: kwargs.pop(key) for key in ("panel_captions", "panel_subtitles", "panel_legend") if key in kwargs}
+    parts: dict[str, Any] = {key: kwargs.pop(key) for key in ("panel_captions", "panel_subtitles", "panel_legend")
+                             if key in kwargs}
     if panels is None:
-        if parts:
-            raise InputError("says what becomes of the panels' captions, subtitles or legend; give [[panel]] tables "
-                             "(or --panel files) too", next(iter(parts)))
-        if arrange is not None and kwargs.get("q_heads") is None and kwargs.get("head_masks") is None:
-            raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too, or heads",
-                             "arrange")
-        if arrange is not None:  # the heads' panels, placed as asked
-            from .heads import HeadsFigure  # start-up: only heads placed by --arrange need it
-
-            heads = api.figure(**{"id_prefix": id_prefix, **kwargs})
-            if not isinstance(heads, HeadsFigure):
-                raise InputError("arrange places panels; the heads view draws one schematic", "arrange")
-            return heads.arranged(arrange)
-        if kwargs.get("show") == "bias":  # the ALiBi paper's picture: the scores, the bias matrix beside them
-            return _with_bias({**kwargs, "show": "scores"}, kwargs.get("id_prefix", id_prefix))
-        single: Figure | Composite = api.figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite
-        return single
+        return _one(kwargs, arrange, parts, id_prefix)
     whole = {key: kwargs.pop(key) for key in ("title", "theme", "embed_font", "frame", "id_prefix") if key in kwargs}
     selector = kwargs.pop("dark_selector", None)  # the whole figure's, with its theme
     whole.setdefault("id_prefix", id_prefix)
@@ -62,10 +47,33 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
             bias = merged.get("show") == "bias"  # a panel of two: its scores and their bias matrix
             figures.append(_with_bias({**merged, "show": "scores"}, None) if bias else api.figure(**merged))
         except InputError as err:
-            raise err.relocated(_within(f"panel {n}")) from None
+            raise err.relocated(within(f"panel {n}")) from None
     if selector is not None:
         whole["theme"] = with_dark_selector(whole.get("theme", figures[0].theme), selector).key
     return compose(*figures, arrange=arrange or "row", **whole, **parts)
+
+
+def _one(kwargs: dict[str, Any], arrange: str | None, parts: Mapping[str, Any], id_prefix: str | None
+         ) -> Figure | Composite:
+    """The figure of spec arguments without panels: `figure(**kwargs)`, heads placed as `arrange` asks, or the
+    scores beside their bias matrix."""
+    if parts:
+        raise InputError("says what becomes of the panels' captions, subtitles or legend; give [[panel]] tables "
+                         "(or --panel files) too", next(iter(parts)))
+    if arrange is not None and kwargs.get("q_heads") is None and kwargs.get("head_masks") is None:
+        raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too, or heads",
+                         "arrange")
+    if arrange is not None:  # the heads' panels, placed as asked
+        from .heads import HeadsFigure  # start-up: only heads placed by --arrange need it
+
+        heads = api.figure(**{"id_prefix": id_prefix, **kwargs})
+        if not isinstance(heads, HeadsFigure):
+            raise InputError("arrange places panels; the heads view draws one schematic", "arrange")
+        return heads.arranged(arrange)
+    if kwargs.get("show") == "bias":  # the ALiBi paper's picture: the scores, the bias matrix beside them
+        return _with_bias({**kwargs, "show": "scores"}, kwargs.get("id_prefix", id_prefix))
+    single: Figure | Composite = api.figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite
+    return single
 
 
 def _with_bias(kwargs: dict[str, Any], id_prefix: str | None) -> Composite:
@@ -79,8 +87,3 @@ def _with_bias(kwargs: dict[str, Any], id_prefix: str | None) -> Composite:
     untitled = Figure(scores.attention, scores.highlight, replace(scores.words, title=""),
                       theme=get_theme(scores.theme), embed_font=scores.embed_font, frame=scores.frame)
     return compose(untitled, matrix, title=scores.words.title, id_prefix=id_prefix)
-
-
-def _within(label: str) -> Callable[[str | None], str]:
-    """An error's `where` renamer: `where` within `label` ("panel 2: mask"), or `label` itself."""
-    return lambda where: f"{label}: {where}" if where else label

@@ -13,19 +13,21 @@ from dataclasses import replace
 
 from ..engine.attention import exact_vectors
 from ..numbers.exact import InputError
-from .composite import MAX_PANELS, Composite, compose
-from .single import one_head_figure
+from .composite import MAX_PANELS, Composite, within
+from .options import figure_options
+from .single import check_base, one_head_figure
 from ..layout.figure import Group
 from ..render.themes import get_theme
+from ..words.user_text import check_text
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Iterable, Sequence
     from fractions import Fraction
     from typing import Any, TypeAlias
 
     from ..layout.figure import Layout
-    from ..typing import Arrange, FrameName, IndexBase, MaskSpec, ThemeName, Vectors
+    from ..typing import Arrange, FigureOptions, MaskSpec, Vectors, View
     from ..words.figure_text import FigureText
     from .figure import Drawable, Figure
 
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
     Heads: TypeAlias = "tuple[tuple[tuple[Fraction, ...], ...], ...]"
 
 __all__ = ["MAX_HEADS", "MAX_HEAD_CELLS", "HeadsFigure", "kv_head", "check_heads", "heads_figure", "kind",
-           "check_head_masks", "head_mask_maps"]
+           "check_head_masks", "head_mask_maps", "heads_title", "reads"]
 
 MAX_HEADS = MAX_PANELS
 #: Cells over all panels: four 64×64 figures' worth (16 heads of 32×32); more would be tens of MB of SVG.
@@ -130,18 +132,22 @@ class HeadsFigure(Composite):
         return f"<attnviz.HeadsFigure {len(self.panels)} query heads, {len(set(self.kv_heads))} KV heads>"
 
 
-def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
-                 v_heads: Sequence[Vectors] | None = None, *, title: str | None = None, subtitle: str | None = None,
-                 index_base: IndexBase = 1, id_prefix: str | None = None, theme: ThemeName = "light",
-                 embed_font: bool = False, frame: FrameName = "doc", head_masks: Sequence[MaskSpec] | None = None,
-                 **panel_kwargs: Any) -> HeadsFigure:
-    """One panel per query head, each the exact figure of that head; `panel_kwargs` go to every panel,
-    `head_masks` (one per query head) gives each head its own mask. Heads are numbered from `index_base`,
-    as the panels' rows and columns are."""
-    if isinstance(index_base, bool) or index_base not in (0, 1):
-        raise InputError(f"expected 0 or 1, got {index_base!r:.40}", "index_base")
-    b = index_base
-    q, k, v = check_heads(q_heads, k_heads, v_heads, panel_kwargs.get("decimals"))
+#: The options each head's panel takes from the figure's (the others are the whole figure's, or the mask view's).
+PANEL_OPTIONS = ("highlight", "mask", "align", "scale", "bias", "softmax", "weights", "show", "tokens", "q_tokens",
+                 "k_tokens", "elide", "decimals", "index_base", "theme", "embed_font", "frame")
+#: The options each head's mask map takes from the figure's.
+MAP_OPTIONS = ("n", "shape", "align", "tokens", "q_tokens", "k_tokens", "x_title", "y_title", "index_base", "theme",
+               "embed_font", "frame")
+
+
+def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None, v_heads: Sequence[Vectors] | None,
+                 head_masks: Sequence[MaskSpec] | None, view: View, options: FigureOptions) -> HeadsFigure:
+    """One panel per query head, each the exact figure of that head with the figure's `options` (its mask
+    named already); `head_masks` (one per query head) gives each head its own mask. Heads are numbered from
+    `index_base`, as the panels' rows and columns are."""
+    check_base(options["index_base"])
+    b = options["index_base"]
+    q, k, v = check_heads(q_heads, k_heads, v_heads, options["decimals"])
     n_heads, n_kv = len(q), len(k)
     masks = check_head_masks(head_masks, n_heads)
     group = n_heads // n_kv
@@ -150,19 +156,18 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
         raise InputError(f"{n_heads} heads draw {cells:,} cells in all; the limit is {MAX_HEAD_CELLS:,} (e.g. 16 "
                          "heads of 32 tokens): use fewer heads or tokens", "q_heads")
     panels: list[Figure] = []
-    kv: list[int] = []
-    for h in range(n_heads):
-        g = kv_head(h, n_heads, n_kv)
+    kv = [kv_head(h, n_heads, n_kv) for h in range(n_heads)]
+    for h, g in enumerate(kv):
         first, last = g * group + b, (g + 1) * group - 1 + b
         shared = (f"KV head {g + b}" if group == 1 else
                   f"KV head {g + b}, shared by query heads {first}–{last}")
+        subtitle = options["subtitle"] if options["subtitle"] is not None else f"Reads {shared}."
+        panel = figure_options(options, PANEL_OPTIONS, title=f"Query head {h + b}", subtitle=subtitle,
+                               mask=options["mask"] if masks is None else masks[h])
         try:
-            own = {} if masks is None else {"mask": masks[h]}
-            fig = one_head_figure(q[h], k[g], v=None if v is None else v[g], title=f"Query head {h + b}",
-                         subtitle=subtitle if subtitle is not None else f"Reads {shared}.", theme=theme,
-                         embed_font=embed_font, frame=frame, index_base=b, **{**panel_kwargs, **own})
+            fig = one_head_figure(q[h], k[g], None if v is None else v[g], view, panel)
         except InputError as err:
-            raise err.relocated(_within(f"head {h + 1}")) from None
+            raise err.relocated(within(f"head {h + 1}")) from None
         if h + b != first and fig.view != "mask":  # the group's K and V are written once, in its first panel
             words = fig.words
             if TYPE_CHECKING:  # one head is never a mask map
@@ -173,21 +178,27 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
             fig = type(fig)(fig.attention, fig.highlight, words, theme=get_theme(fig.theme), embed_font=fig.embed_font,
                             frame=fig.frame)
         panels.append(fig)
-        kv.append(g)
     columns = group if group <= MAX_COLUMNS and n_kv > 1 else min(n_heads, MAX_COLUMNS)
-    if title is None:
-        rule = f"⌊h/{group}⌋" if b == 0 else f"⌊(h−1)/{group}⌋+1"
-        mapping = "" if n_heads == 1 else (f"; query head h reads KV head {rule}" if 1 < group < n_heads
-                                           else f"; every query head reads KV head {b}" if n_kv == 1
-                                           else "; query head h reads KV head h")
-        name = kind(n_heads, n_kv)
-        title = f"{name[0].upper()}{name[1:]}: {n_heads} query head{'s' * (n_heads > 1)}, " \
-                f"{n_kv} KV head{'s' * (n_kv > 1)}{mapping}"
-    composite = compose(*panels, arrange=f"grid:{columns}", title=title, id_prefix=id_prefix, theme=theme,
-                        embed_font=embed_font, frame=frame)
-    return HeadsFigure(composite.panels, kv, base=b, arrange=composite.arrange, title=composite.title,
-                       id_prefix=id_prefix, theme=get_theme(composite.theme), embed_font=composite.embed_font,
-                       frame=composite.frame)
+    title = options["title"] if options["title"] is not None else heads_title(n_heads, n_kv, b)
+    return HeadsFigure(panels, kv, base=b, arrange=f"grid:{columns}", title=check_text(title, "title"),
+                       id_prefix=options["id_prefix"], theme=options["theme"], embed_font=options["embed_font"],
+                       frame=options["frame"])
+
+
+def heads_title(n_heads: int, n_kv: int, b: int | None = None) -> str:
+    """What H query heads over G KV heads are, as a title; with `b`, the base heads are numbered from, which KV
+    head each query head reads."""
+    name = kind(n_heads, n_kv)
+    return f"{name[0].upper()}{name[1:]}: {n_heads} query head{'s' * (n_heads > 1)}, {n_kv} KV head" \
+           f"{'s' * (n_kv > 1)}" + ("" if b is None or n_heads == 1 else f"; {reads(n_heads, n_kv, b)}")
+
+
+def reads(n_heads: int, n_kv: int, b: int) -> str:
+    """Which KV head each query head reads (heads numbered from `b`), in words: ⌊h/(H/G)⌋ 0-based."""
+    group = n_heads // n_kv
+    rule = f"⌊h/{group}⌋" if b == 0 else f"⌊(h−1)/{group}⌋+1"
+    return (f"every query head reads KV head {b}" if n_kv == 1 else "query head h reads KV head h" if group == 1
+            else f"query head h reads KV head {rule}")
 
 
 def check_head_masks(head_masks: Sequence[MaskSpec] | None, n_heads: int) -> list[MaskSpec] | None:
@@ -204,30 +215,23 @@ def check_head_masks(head_masks: Sequence[MaskSpec] | None, n_heads: int) -> lis
     return masks
 
 
-def head_mask_maps(head_masks: Sequence[MaskSpec], *, title: str | None = None, index_base: IndexBase = 1,
-                   id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
-                   frame: FrameName = "doc", **panel_kwargs: Any) -> HeadsFigure:
+def head_mask_maps(head_masks: Sequence[MaskSpec], options: FigureOptions) -> HeadsFigure:
     """Each head's mask map side by side, as Sparse Transformer draws its two heads: one panel per mask in
-    `head_masks`, each head reading its own keys (no vectors: `panel_kwargs` give `n` or `shape`)."""
-    if isinstance(index_base, bool) or index_base not in (0, 1):
-        raise InputError(f"expected 0 or 1, got {index_base!r:.40}", "index_base")
+    `head_masks`, each head reading its own keys (no vectors: `options` give `n` or `shape`)."""
+    check_base(options["index_base"])
     if isinstance(head_masks, (str, bytes)) or not hasattr(head_masks, "__len__") or not head_masks:
         raise InputError("expected a list with one mask per head, e.g. [\"window=4\", \"window=16,dilation=4\"]",
                          "head_masks")
-    masks = check_head_masks(head_masks, len(head_masks)) or []
+    masks = list(head_masks)
     if len(masks) > MAX_HEADS:
         raise InputError(f"{len(masks)} heads; the limit is {MAX_HEADS}", "head_masks")
     panels = []
     for h, mask in enumerate(masks):
         try:
-            panels.append(one_head_figure(view="mask", mask=mask, title=f"Head {h + index_base}", theme=theme,
-                                          embed_font=embed_font, frame=frame, index_base=index_base, **panel_kwargs))
+            panel = figure_options(options, MAP_OPTIONS, mask=mask, title=f"Head {h + options['index_base']}")
+            panels.append(one_head_figure(None, None, None, "mask", panel))
         except InputError as err:
-            raise err.relocated(_within(f"head {h + 1}")) from None
-    return HeadsFigure(panels, range(len(panels)), base=index_base, arrange="row", title=title, id_prefix=id_prefix,
-                       theme=theme, embed_font=embed_font, frame=frame)
-
-
-def _within(label: str) -> Callable[[str | None], str]:
-    """An error's `where` renamer: `where` within `label` ("panel 2: mask"), or `label` itself."""
-    return lambda where: f"{label}: {where}" if where else label
+            raise err.relocated(within(f"head {h + 1}")) from None
+    return HeadsFigure(panels, range(len(panels)), base=options["index_base"], arrange="row", title=options["title"],
+                       id_prefix=options["id_prefix"], theme=options["theme"], embed_font=options["embed_font"],
+                       frame=options["frame"])

@@ -8,16 +8,17 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from ..records import replace
 from .figure import Drawable, check_id_prefix
-from .heads import check_heads, kind, kv_head
+from .heads import check_heads, heads_title, kind, kv_head, reads
+from .single import check_base
 from ..render.themes import get_theme
-from ..layout.frames import get_frame
+from ..layout.frames import fit_to_frame, get_frame, text_floor_misses, wider_frame
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..layout.items import Layout
-    from ..typing import FrameName, IndexBase, ThemeName, Vectors
+    from ..typing import FigureOptions, FrameName, ThemeName, Vectors
 
 __all__ = ["HeadsSchematic", "heads_schematic"]
 
@@ -48,8 +49,6 @@ class HeadsSchematic(Drawable):
         """The schematic, placed."""
         from ..layout.heads_schematic import lay_out_heads  # start-up: only the heads view lays it out
 
-        from ..layout.frames import fit_to_frame, text_floor_misses, wider_frame
-
         frame = get_frame(self.frame)
         layout: Layout = fit_to_frame(lay_out_heads(self.kv_heads, self.base, self.title, self.subtitle), frame)
         if text_floor_misses(layout, frame):  # narrower: each row's name above or below it
@@ -76,27 +75,21 @@ class HeadsSchematic(Drawable):
         return f"<attnviz.HeadsSchematic {len(self.kv_heads)} query heads, {len(set(self.kv_heads))} KV heads>"
 
 
-def heads_schematic(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
-                    v_heads: Sequence[Vectors] | None = None, *, title: str | None = None,
-                    subtitle: str | None = None, index_base: IndexBase = 1, id_prefix: str | None = None,
-                    theme: ThemeName = "light", embed_font: bool = False, frame: FrameName = "doc") -> HeadsSchematic:
-    """The schematic of the heads `q_heads` and `k_heads` (checked as `heads.heads_figure` checks them)."""
-    if isinstance(index_base, bool) or index_base not in (0, 1):
-        raise InputError(f"expected 0 or 1, got {index_base!r:.40}", "index_base")
+def heads_schematic(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None, v_heads: Sequence[Vectors] | None,
+                    options: FigureOptions) -> HeadsSchematic:
+    """The schematic of the heads `q_heads` and `k_heads` (checked as `heads.heads_figure` checks them), with
+    the figure's title, subtitle, index base and look from `options`."""
+    check_base(options["index_base"])
     q, k, _ = check_heads(q_heads, k_heads, v_heads)
     n_heads, n_kv = len(q), len(k)
     kv = [kv_head(h, n_heads, n_kv) for h in range(n_heads)]
-    group, b = n_heads // n_kv, index_base
-    name = kind(n_heads, n_kv)
-    if title is None:
-        title = f"{name[0].upper()}{name[1:]}: {n_heads} query head{'s' * (n_heads > 1)}, {n_kv} KV head" \
-                f"{'s' * (n_kv > 1)}"
+    b = options["index_base"]
+    title = options["title"] if options["title"] is not None else heads_title(n_heads, n_kv)
+    subtitle = options["subtitle"]
     if subtitle is None:
-        rule = f"⌊h/{group}⌋" if b == 0 else f"⌊(h−1)/{group}⌋+1"
-        subtitle = (f"every query head reads KV head {b}" if n_kv == 1 else "query head h reads KV head h"
-                    if group == 1 else f"query head h reads KV head {rule}, as repeat_kv and enable_gqa do")
+        subtitle = reads(n_heads, n_kv, b) + (", as repeat_kv and enable_gqa do" if 1 < n_kv < n_heads else "")
         subtitle = subtitle[0].upper() + subtitle[1:] + "."
     from ..words.user_text import check_text  # the user's title and subtitle, checked as a figure's are
 
-    return HeadsSchematic(kv, b, check_text(title, "title"), check_text(subtitle, "subtitle"), id_prefix, theme,
-                          embed_font, frame)
+    return HeadsSchematic(kv, b, check_text(title, "title"), check_text(subtitle, "subtitle"), options["id_prefix"],
+                          options["theme"], options["embed_font"], options["frame"])

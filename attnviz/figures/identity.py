@@ -61,13 +61,5 @@ def canonical(value: object) -> str:
 
 def _quoted(text: str) -> str:
     """A JSON string, without importing json: backslash, quote and control characters escaped."""
-    out = ['"']
-    for ch in text:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch < " ":
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+    escaped = ("\\" + ch if ch in '"\\' else f"\\u{ord(ch):04x}" if ch < " " else ch for ch in text)
+    return '"' + "".join(escaped) + '"'

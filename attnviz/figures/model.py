@@ -17,6 +17,7 @@ import os
 
 from .composite import compose_layouts
 from .figure import Drawable, Figure, check_id_prefix, without_gc_pauses
+from .options import figure_options
 from .single import one_head_figure
 from ..engine.model_masks import Tokens, model_layers, plan_panels
 from ..layout.figure import PAD, STYLES, Group, Layout, Rect, Text, measure, text_height, wrap, split_keep
@@ -34,9 +35,11 @@ if TYPE_CHECKING:
     from ..engine.model_masks import LayerType, ModelLayers, PanelPlan
     from ..layout.frames import Frame
     from ..layout.items import Item
-    from ..typing import FrameName, ThemeName
+    from typing import Unpack
 
-__all__ = ["ModelFigure", "model_figure", "load_config", "DEFAULT_TOKENS", "STRIP_ROLES"]
+    from ..typing import ModelOptions
+
+__all__ = ["ModelFigure", "model_figure", "load_config", "DEFAULT_TOKENS", "STRIP_ROLES", "MODEL_DEFAULTS"]
 
 DEFAULT_TOKENS = 16
 MAX_CONFIG_BYTES = 4_000_000  # a config.json is a few kilobytes; a tokenizer's files are not read here
@@ -80,7 +83,7 @@ def load_config(config: object) -> dict[str, object]:
 class ModelFigure(Drawable):
     """A model's masks: its panels (one per distinct layer pattern), the strip of its layers, its notes."""
 
-    def __init__(self, model: ModelLayers, plans: Sequence[PanelPlan], panels: Sequence[Figure], tokens: Tokens,
+    def __init__(self, model: ModelLayers, plans: Sequence[PanelPlan], panels: Sequence[Figure], tokens: Tokens,  # noqa: PLR0913  a record's own constructor
                  title: str, notes: Sequence[str], theme: str, embed_font: bool, frame: str,
                  id_prefix: str | None) -> None:
         self.model, self.plans, self.panels, self.tokens = model, tuple(plans), tuple(panels), tokens
@@ -106,16 +109,18 @@ class ModelFigure(Drawable):
         if frame.name != "doc":
             return self._framed(columns, attrs, frame)
         composed = compose_layouts(self.panels, columns, self.title, attrs)
-        width = composed.width
-        items = list(composed.items)
-        y = composed.height
-        strip, y = _strip(self.model, self.plans, PAD, y + 4, width - 2 * PAD)
-        items += strip
+        under, y = self._under(composed.height + 4, composed.width)
+        return Layout(width=composed.width, height=y + PAD - 8, title=composed.title, desc=composed.desc,
+                      items=[*composed.items, *under])
+
+    def _under(self, y: float, width: float) -> tuple[list[Item], float]:
+        """The strip of layers and the notes from `y`, `width` wide; and the y under them."""
+        items, y = _strip(self.model, self.plans, PAD, y, width - 2 * PAD)
         for note in self.notes:
             lines = wrap(split_keep(note, " "), "note", width - 2 * PAD)
             items.append(Text("note", PAD, y + ASCENT * STYLES["note"].size, tuple(lines)))
             y += text_height("note", len(lines)) + 4
-        return Layout(width=width, height=y + PAD - 8, title=composed.title, desc=composed.desc, items=items)
+        return items, y
 
     def _framed(self, columns: int, attrs: Sequence[tuple[tuple[str, str], ...]], frame: Frame) -> Layout:
         """The panels fitted to the frame above the strip of layers and the notes (the panels get what the
@@ -146,12 +151,8 @@ class ModelFigure(Drawable):
         items = [replace(item, attrs=item.attrs + next(panels, ()))
                  if isinstance(item, Group) and item.classes[:1] == ("attnviz-panel",) else item
                  for item in composed.items]
-        strip, y = _strip(self.model, self.plans, PAD, composed.height, composed.width - 2 * PAD)
-        items += strip
-        for note in self.notes:
-            lines = wrap(split_keep(note, " "), "note", composed.width - 2 * PAD)
-            items.append(Text("note", PAD, y + ASCENT * STYLES["note"].size, tuple(lines)))
-            y += text_height("note", len(lines)) + 4
+        under, y = self._under(composed.height, composed.width)
+        items += under
         height = y + PAD - 8
         return fit_to_frame(replace(composed, height=height, items=items), frame), height - composed.height
 
@@ -238,12 +239,13 @@ def _notes(model: ModelLayers, tokens: Tokens, longest: int) -> list[str]:
     return notes
 
 
-def model_figure(config: object, *, n: int | None = None, tokens: str | Sequence[str] | None = None,
-                 layers: str | Sequence[int] = "types", pad_left: int = 0, pad_right: int = 0, decode: int = 0,
-                 image_tokens: tuple[int, int] | str | None = None, decoder_n: int | None = None,
-                 tokenizer: str | os.PathLike[str] | None = None, title: str | None = None,
-                 theme: ThemeName = "light", embed_font: bool = False, frame: FrameName = "doc",
-                 id_prefix: str | None = None) -> ModelFigure:
+#: `model_figure()`'s keywords at their defaults (their types: `attnviz.typing.ModelOptions`).
+MODEL_DEFAULTS = {"n": None, "tokens": None, "layers": "types", "pad_left": 0, "pad_right": 0, "decode": 0,
+                  "image_tokens": None, "decoder_n": None, "tokenizer": None, "title": None, "theme": "light",
+                  "embed_font": False, "frame": "doc", "id_prefix": None}
+
+
+def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure:
     """The masks of a model, from its config: one mask-map panel per distinct layer pattern.
 
     `config`: a `config.json` path, a model folder, a dict or a transformers config object (no download).
@@ -260,33 +262,35 @@ def model_figure(config: object, *, n: int | None = None, tokens: str | Sequence
     >>> fig.svg().count('data-layers="0,2"')
     1
     """
-    data = load_config(config)
-    model = model_layers(data)
-    labels = _tokens(tokens, tokenizer)
+    if unknown := options.keys() - MODEL_DEFAULTS.keys():
+        raise TypeError(f"model_figure() got an unexpected keyword argument {min(unknown)!r}")
+    o: ModelOptions = {**MODEL_DEFAULTS, **options}  # type: ignore[typeddict-item]  # each at its default
+    model = model_layers(load_config(config))
+    labels, n = _tokens(o["tokens"], o["tokenizer"]), o["n"]
     if labels is not None and n is not None and n != len(labels):
         raise InputError(f"n is {n} but {len(labels)} tokens are given; give one of them", "n")
     count = len(labels) if labels is not None else DEFAULT_TOKENS if n is None else _count(n, "n", 1)
     encoder_decoder = any(stack.name == "cross" for stack in model.stacks)
-    row = Tokens(count, _count(pad_left, "pad_left"), _count(pad_right, "pad_right"), _count(decode, "decode"),
-                 _image(image_tokens), (_count(decoder_n, "decoder_n", 1) if decoder_n is not None
-                                        else max(1, count // 2)) if encoder_decoder else None)
-    selection = layers if layers in ("types", "all") else _layer_numbers(layers)
-    plans = plan_panels(model, row, selection)
+    decoder_n = o["decoder_n"]
+    row = Tokens(count, _count(o["pad_left"], "pad_left"), _count(o["pad_right"], "pad_right"),
+                 _count(o["decode"], "decode"), _image(o["image_tokens"]),
+                 (_count(decoder_n, "decoder_n", 1) if decoder_n is not None else max(1, count // 2))
+                 if encoder_decoder else None)
+    plans = plan_panels(model, row, o["layers"] if o["layers"] in ("types", "all") else _layer_numbers(o["layers"]))
     if len(plans) > 16:
         raise InputError(f"{len(plans)} panels; a figure shows at most 16: give --layers types or fewer layers",
                          "layers")
-    theme_name = get_theme(theme).name
-    panels = []
+    theme_name, panels = get_theme(o["theme"]).name, []
     for plan in plans:
         q_labels, k_labels = _labels(labels, plan, row.decode, encoder_decoder)
-        panels.append(one_head_figure(None, None, view="mask", shape=plan.shape, mask=plan.mask, align=plan.align,
-                                      title=plan.title, q_tokens=q_labels, k_tokens=k_labels, index_base=0,
-                                      theme=theme, embed_font=embed_font, frame=frame))
-    heading = check_text(title, "title") if title is not None else f"{model.model_type}: attention masks by layer"
+        panels.append(one_head_figure(None, None, None, "mask", figure_options(
+            {}, shape=plan.shape, mask=plan.mask, align=plan.align, title=plan.title, q_tokens=q_labels,
+            k_tokens=k_labels, index_base=0, theme=o["theme"], embed_font=o["embed_font"], frame=o["frame"])))
+    heading = f"{model.model_type}: attention masks by layer" if o["title"] is None else check_text(o["title"], "title")
     longest = row.decoder_n if encoder_decoder and row.decoder_n else row.n
     notes = _notes(model, row, max(longest, row.n))
-    return ModelFigure(model, plans, panels, row, heading, notes, theme_name, bool(embed_font),
-                       get_frame(frame).name, id_prefix)
+    return ModelFigure(model, plans, panels, row, heading, notes, theme_name, bool(o["embed_font"]),
+                       get_frame(o["frame"]).name, o["id_prefix"])
 
 
 def _count(value: object, where: str, low: int = 0) -> int:
@@ -329,11 +333,7 @@ def _tokens(tokens: str | Sequence[str] | None, tokenizer: str | os.PathLike[str
         if not isinstance(tokens, str):
             raise InputError("a tokenizer splits a text: give the tokens as one string", "tokenizer")
         return tuple(_tokenize(tokens, os.fspath(tokenizer)))
-    if tokens is None:
-        return None
-    if isinstance(tokens, str):
-        return tuple(tokens.split())
-    return tuple(tokens)
+    return None if tokens is None else tuple(tokens.split() if isinstance(tokens, str) else tokens)
 
 
 def _tokenize(text: str, path: str) -> list[str]:

@@ -2,15 +2,17 @@
 in the API, how a spec checks it, its command-line flag and help, and its Sphinx and MkDocs name.
 
 Everything that lists figure options is made from `OPTIONS`: `figure()`'s keywords (tests check its
-signature against this table), `io.spec.KEYS` and `WALKTHROUGH_KEYS`, the argparse flags (cli.parser),
-the Sphinx directive's options (`:q-tokens:`) and the MkDocs fence's keys. This module imports nothing,
-so `attnviz --help` can read it without loading any figure code.
+signature and `typing.FigureOptions` against it) and its record's defaults (`figure_options`), `io.spec.KEYS`
+and `WALKTHROUGH_KEYS`, the argparse flags (cli.parser), the Sphinx directive's options (`:q-tokens:`) and the
+MkDocs fence's keys. It imports no figure code, so `attnviz --help` can read it without loading any.
 """
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 __all__ = ["Option", "OPTIONS", "BY_NAME", "API_OPTIONS", "SPEC_OPTIONS", "WALKTHROUGH_OPTIONS", "FIGURE_FLAGS",
-           "LOOK_FLAGS", "PANEL_FLAGS", "WALKTHROUGH_FLAGS", "DECK_FLAGS"]
+           "LOOK_FLAGS", "PANEL_FLAGS", "WALKTHROUGH_FLAGS", "DECK_FLAGS", "SIGNATURE", "DEFAULTS", "figure_options"]
 
 
 class Option:
@@ -26,7 +28,7 @@ class Option:
     __slots__ = ("name", "type", "default", "scope", "check", "example", "expects", "flag", "dest", "metavar",
                  "action", "value", "dash_value", "help")
 
-    def __init__(self, name: str, type: str | None = None, default: object = None, *, scope: str = "figure",
+    def __init__(self, name: str, type: str | None = None, default: object = None, *, scope: str = "figure",  # noqa: PLR0913  the record's own constructor
                  check: str | None = None, example: str | None = None, expects: str | None = None,
                  flag: str | None = None, dest: str | None = None, metavar: str | None = None, action: str = "store",
                  value: str | None = None, dash_value: bool = False, help: str | None = None) -> None:
@@ -56,7 +58,10 @@ class Option:
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from typing import TypeGuard
+    from collections.abc import Collection, Mapping
+    from typing import TypeGuard, Unpack
+
+    from ..typing import FigureOptions
 
     class KeyOption(Option):
         """An option a spec reads as a key: it always has its check, its example and its words."""
@@ -276,10 +281,26 @@ OPTIONS = (
 BY_NAME = {option.name: option for option in OPTIONS}
 #: `figure()`'s keywords besides q and k, in no particular order (its signature gives the order).
 API_OPTIONS = tuple(option for option in OPTIONS if option.in_api)
+#: The keywords `figure()` names itself (its overloads tell its return types apart by them); the others are its
+#: `**options` (`attnviz.typing.FigureOptions`), at these DEFAULTS in the record `figure_options` makes.
+SIGNATURE = ("q", "k", "v", "view", "q_heads", "k_heads", "v_heads", "head_masks")
+DEFAULTS = {option.name: option.default for option in API_OPTIONS if option.name not in SIGNATURE}
 #: The keys of a figure spec, in the reference's order.
 SPEC_OPTIONS = tuple(option for option in OPTIONS if option.in_spec and _keyed(option))
 #: Keys only a walkthrough reads.
 WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "walkthrough" and _keyed(option))
+
+
+
+def figure_options(given: Mapping[str, object], names: Collection[str] = DEFAULTS.keys(),
+                   **changes: Unpack[FigureOptions]) -> FigureOptions:
+    """The frozen record a figure is made from: `figure()`'s `**options` as `given` (those in `names`; with
+    `changes`), every other one at its default. An unknown name is refused as Python refuses an unknown keyword."""
+    if unknown := (given.keys() | changes.keys()) - DEFAULTS.keys():
+        raise TypeError(f"figure() got an unexpected keyword argument {min(unknown)!r}")
+    taken = {name: value for name, value in given.items() if name in names}
+    return MappingProxyType({**DEFAULTS, **taken, **changes})  # type: ignore[return-value]  # the TypedDict's keys
+
 
 # The order the flags appear in `--help`: what a figure shows, then how it looks.
 #: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).

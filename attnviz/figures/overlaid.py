@@ -121,8 +121,7 @@ class OverlaidFigure(Figure):
         """The step laid out with its mechanics right of the grid, `k` times the doc's size."""
         side = max((overlay.room() for overlay in overlays), default=0.0)
         layout = self._framed_figure(frame, titled, cells, side=side * k)
-        return _drawn(layout, overlays, k, f"the step's mechanics {', '.join(o.placement() for o in overlays)}, "
-                                           f"their text {k:.2f}× the doc's")
+        return _drawn(layout, overlays, k)
 
     def _under(self, frame: Frame, titled: bool, k: float, metrics: Metrics, overlays: Sequence[Overlay]) -> Layout:
         """The step laid out with its mechanics under the grid, `k` times the doc's size: in a column, as wide
@@ -153,8 +152,7 @@ class OverlaidFigure(Figure):
                 break
             side, below = wanted_side, wanted
         placed = [overlay.placed(overlay.script, Below(x_cells, width, (cells[0] / k, gap))) for overlay in overlays]
-        return _drawn(layout, placed, k, f"the step's mechanics {', '.join(o.placement() for o in placed)}, "
-                                         f"their text {k:.2f}× the doc's")
+        return _drawn(layout, placed, k)
 
     def _framed_figure(self, frame: Frame, titled: bool, cells: tuple[float, float], side: float = 0,
                        below: float = 0) -> Layout:
@@ -170,16 +168,17 @@ class OverlaidFigure(Figure):
                               self._step_wraps, step=self._step_wraps is not None)
 
 
-def _drawn(layout: Layout, overlays: Sequence[Overlay], k: float, choice: str) -> Layout:
+def _drawn(layout: Layout, overlays: Sequence[Overlay], k: float) -> Layout:
     """`layout` (laid out at `k` times the doc's cell size) with `overlays` drawn at the doc's sizes, the
-    whole at `layout`'s: every overlay's text `k` times its doc size."""
+    whole at `layout`'s: every overlay's text `k` times its doc size (a choice the layout says)."""
     from ..layout.items import scaled  # start-up: only a framed step needs it
 
     small = scaled(layout, 1 / k)
     for overlay in overlays:
         small = overlay.apply(small)
     drawn = scaled(small, k)
-    drawn.choices = layout.choices + (choice,)
+    drawn.choices = layout.choices + (f"the step's mechanics {', '.join(o.placement() for o in overlays)}, "
+                                      f"their text {k:.2f}× the doc's",)
     return drawn
 
 

@@ -18,12 +18,17 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from fractions import Fraction
+    from typing import Any, TypeAlias
+
+    from ..engine.attention import BoundMask
     from ..words.figure_text import FigureText
 
-    from ..typing import (Align, BiasSpec, HighlightSpec, IndexBase, Labels, MaskSpec, ScaleSpec, Shape, Show,
-                         SoftmaxForm, ThemeName, Vectors, View, FrameName, ColorBy)
+    from ..typing import FigureOptions, Labels, MaskSpec, Shape, Vectors, View
 
-__all__ = ["one_head_figure", "named_mask", "numbered_from", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
+    Rows: TypeAlias = "tuple[tuple[Fraction, ...], ...]"  # exact vectors
+
+__all__ = ["one_head_figure", "named_mask", "numbered_from", "bound_mask", "SEED_Q", "SEED_K", "SEED_HIGHLIGHT"]
 
 # The seed document's figure: "What Attention Is and Is Not".
 SEED_Q = ((1, 0), (0, 1), (1, 1))
@@ -31,52 +36,49 @@ SEED_K = ((1, 0), (0, 1), (1, 1))
 SEED_HIGHLIGHT = ((3, 3),)
 
 
-def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | None = None,
-                    view: View = "full", n: int | None = None, shape: Shape | None = None,
-                    highlight: HighlightSpec | None = None, mask: MaskSpec = "causal", align: Align = "top-left",
-                    scale: ScaleSpec | None = None, bias: BiasSpec | None = None, softmax: SoftmaxForm = "expanded",
-                    weights: str = "named", show: Show = "scores", title: str | None = None,
-                    subtitle: str | None = None, tokens: Labels | None = None, q_tokens: Labels | None = None,
-                    k_tokens: Labels | None = None, x_title: str | None = None, y_title: str | None = None,
-                    elide: bool = False, index_base: IndexBase = 1, id_prefix: str | None = None,
-                    theme: ThemeName = "light", embed_font: bool = False, frame: FrameName = "doc",
-                    decimals: int | None = None, color_by: ColorBy = "none", mask_name: str | None = None,
-                    mask_rule: str | None = None) -> ScoresFigure | MaskMapFigure:
-    """The figure of one head (`figure()` without q_heads): its arguments checked, then the full or scores
-    view, or the mask map."""
+def one_head_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view: View,
+                    options: FigureOptions) -> ScoresFigure | MaskMapFigure:
+    """The figure of one head (`figure()` without q_heads) from its options record (`figures.options`):
+    checked, then the full or scores view, or the mask map."""
     from ..words.notation import SOFTMAX_FORMS  # start-up: the default render reads it only here
 
-    mask = named_mask(mask, mask_name, mask_rule)
-
-    if softmax not in SOFTMAX_FORMS:
-        raise InputError(f"expected {', '.join(SOFTMAX_FORMS[:-1])} or {SOFTMAX_FORMS[-1]}; got {softmax!r}",
-                         "softmax")
-    if show == "bias":  # type: ignore[comparison-overlap]  # specs and --show make two panels (panels.build)
+    mask = named_mask(options["mask"], options["mask_name"], options["mask_rule"])
+    _one_of(options["softmax"], SOFTMAX_FORMS, "softmax")
+    if options["show"] == "bias":  # type: ignore[comparison-overlap]  # specs and --show make two panels
         raise InputError("the bias matrix is a panel of its own: attnviz.compose(fig, fig.bias_panel())", "show")
-    if show not in SHOW:
-        raise InputError(f"expected {', '.join(SHOW[:-1])} or {SHOW[-1]}; got {show!r}", "show")
-    if view not in VIEWS:
-        raise InputError(f"expected {', '.join(VIEWS[:-1])} or {VIEWS[-1]}; got {view!r}", "view")
+    _one_of(options["show"], SHOW, "show")
+    _one_of(view, VIEWS, "view")
     if view == "heads":  # figure() draws it from q_heads and k_heads
         raise InputError("the heads view draws query heads and the KV heads they read: give q_heads and k_heads "
                          "(--q-heads, --k-heads)", "view")
-    if isinstance(index_base, bool) or index_base not in (0, 1):
-        raise InputError(f"expected 0 or 1, got {index_base!r:.40}", "index_base")
+    check_base(options["index_base"])
     if view == "mask":
-        return _mask_figure(q, k, n=n, shape=shape, highlight=highlight, mask=mask, align=align, title=title,
-                            subtitle=subtitle, tokens=tokens, q_tokens=q_tokens, k_tokens=k_tokens, x_title=x_title,
-                            y_title=y_title, base=index_base, id_prefix=id_prefix, theme=theme,
-                            embed_font=embed_font, frame=frame, color_by=color_by,
-                            unused={"scale": scale, "bias": bias, "v": v}, unused_forms={
-                                "softmax": softmax != "expanded", "weights": weights != "named",
-                                "show": show != "scores"})
-    if color_by != "none":
+        return _mask_figure(q, k, v, mask, options)
+    if options["color_by"] != "none":
         raise InputError(f"only the mask view colours a union's parts (view='mask'); the {view} view draws scores",
                          "color_by")
-    for name, value in (("n", n), ("shape", shape), ("x_title", x_title), ("y_title", y_title)):
+    for name, value in (("n", options["n"]), ("shape", options["shape"]), ("x_title", options["x_title"]),
+                        ("y_title", options["y_title"])):
         if value is not None:
             raise InputError(f"only the mask view takes {name} (view='mask'); the {view} view draws the vectors' "
                              "scores", name)
+    return _scores_figure(q, k, v, view, mask, options)
+
+
+def _one_of(value: object, choices: Sequence[str], where: str) -> None:
+    if value not in choices:
+        raise InputError(f"expected {', '.join(choices[:-1])} or {choices[-1]}; got {value!r}", where)
+
+
+def check_base(base: object) -> None:
+    """Refuses an index base other than 0 or 1."""
+    if isinstance(base, bool) or base not in (0, 1):
+        raise InputError(f"expected 0 or 1, got {base!r:.40}", "index_base")
+
+
+def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view: View, mask: MaskSpec,
+                   options: FigureOptions) -> ScoresFigure:
+    """The full or scores view of the vectors (the seed's when none are given)."""
     # The seed figure keeps the seed's title (`io.spec.with_the_seed` passes these very tuples); others say what
     # they show.
     seed = (q is None and k is None) or (q is SEED_Q and k is SEED_K)
@@ -86,10 +88,61 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         raise InputError(f"missing: {'q' if q is None else 'k'} (give both q and k vectors)",
                          "q" if q is None else "k")
     places = None
-    if weights != "named":
+    if options["weights"] != "named":
         from ..numbers.rounding import parse_weights  # start-up: only rounded weights need it
 
-        places = parse_weights(weights)
+        places = parse_weights(options["weights"])
+    (q, k, v), notes = _exact_vectors(q, k, v, options["elide"], options["decimals"])
+    n_q, n_k = len(q), len(k)
+    shown = _shown(options, n_q, n_k) if options["elide"] else None
+    # The default figure needs no parsing, so `attnviz render` skips importing the option modules.
+    q_first = numbered_from(options["q_tokens"]) if options["tokens"] is None else None  # the rule's i: its label
+    bound = bound_mask(mask, n_q, n_k, options, q_first)
+    scale, biases = None, ()
+    if options["scale"] is not None or options["bias"] is not None:
+        from ..engine.logits import resolve_biases, resolve_scale  # start-up: only a scale or a bias needs them
+
+        scale = resolve_scale(options["scale"], len(q[0]))
+        biases = resolve_biases(options["bias"], n_q, n_k, options["align"], scale=scale,
+                                scores=lambda i, j: dot(q[i], k[j]))
+    check_inputs(q, k, v)  # from the digits alone, before a score is summed
+    attention = attend(q, k, bound, scale=scale, biases=biases, v=v, rows=None if shown is None else set(shown[0]))
+    check_values(attention)
+    marks = parse_targets(options["highlight"], attention, options["index_base"])
+    q_labels, k_labels = _axis_labels(options["tokens"], options["q_tokens"], options["k_tokens"], n_q, n_k)
+    title = options["title"]
+    if title is not None:
+        title = check_text(title, "title")
+    elif not seed:
+        from ..words.titles import content_title  # start-up: the seed figure keeps the seed's title
+
+        title = content_title(mask, bound.name, n_q, n_k)
+    subtitle = None if options["subtitle"] is None else check_text(options["subtitle"], "subtitle")
+    said: dict[str, Any] = {"title": title, "subtitle": subtitle, "q_labels": q_labels, "k_labels": k_labels,
+                             "places": places, "view": view, "softmax": options["softmax"], "show": options["show"],
+                             "base": options["index_base"]}
+
+    def words_for(shown: tuple[Sequence[int], Sequence[int]] | None) -> FigureText:
+        words = describe(attention, marks, shown=shown, **said)
+        if notes:  # a tensor read on the CPU, inputs rounded: before the figure's own note
+            from ..records import replace  # start-up: only real-valued inputs add a note
+
+            words = replace(words, note="; ".join([*notes, words.note]))
+        return words
+
+    def elided(first: int, last: int) -> FigureText:
+        """The same figure's words, elided to the `first` and `last` rows and keys (and those the highlight
+        names): a frame's choice when the whole grid does not fit."""
+        return words_for(_shown(options, n_q, n_k, first, last))
+
+    return ScoresFigure(attention, marks, words_for(shown), id_prefix=options["id_prefix"], theme=options["theme"],
+                        embed_font=options["embed_font"], frame=options["frame"], elided=elided)
+
+
+def _exact_vectors(q: Vectors, k: Vectors, v: Vectors | None, elide: object,
+                   decimals: int | None) -> tuple[tuple[Rows, Rows, Rows | None], list[str]]:
+    """(q, k, v) exact (v None when not given), each rounded to `decimals` if given, and the notes the figure
+    says of them (a tensor read on the CPU, inputs rounded)."""
     if not isinstance(elide, bool):
         raise InputError(f"expected True or False, got {elide!r:.40}", "elide")
     limit = MAX_ELIDED_TOKENS if elide else MAX_TOKENS
@@ -100,85 +153,39 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         decimals = check_decimals(decimals)
         assert decimals is not None
         notes.append(rounded_note(decimals))
-    (q, k, v), moved = _on_cpu(q, k, v)
-    assert q is not None and k is not None  # given, or the seed's (above)
-    q, k = exact_vectors(q, "q", limit, decimals), exact_vectors(k, "k", limit, decimals)
-    v = None if v is None else exact_vectors(v, "v", limit, decimals)
-    n_q, n_k = len(q), len(k)
-    shown = None
-    if elide:
-        from ..words.figure_text import shown_positions  # start-up: only an elided figure needs them
-        from ..words.highlight import named_positions
-
-        named_rows, named_columns = named_positions(highlight, index_base)
-        shown = shown_positions(n_q, named_rows), shown_positions(n_k, named_columns)
-    # The default figure needs no parsing, so `attnviz render` skips importing the option modules.
-    q_first = numbered_from(q_tokens) if tokens is None else None  # the rule's i is then the query's label
-    if (mask is CAUSAL or (isinstance(mask, str) and mask == "causal")) and n_q == n_k and align == "top-left" \
-            and q_first in (None, index_base):
-        bound = CAUSAL
-    else:
-        from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
-
-        bound = resolve(mask, n_q, n_k, align, index_base, q_first)
-    scale_, biases = None, ()
-    if scale is not None or bias is not None:
-        from ..engine.logits import resolve_biases, resolve_scale  # start-up: only a scale or a bias needs them
-
-        scale_ = resolve_scale(scale, len(q[0]))
-        biases = resolve_biases(bias, n_q, n_k, align, scale=scale_, scores=lambda i, j: dot(q[i], k[j]))
-    check_inputs(q, k, v)  # from the digits alone, before a score is summed
-    attention = attend(q, k, bound, scale=scale_, biases=biases, v=v, rows=None if shown is None else set(shown[0]))
-    check_values(attention)
-    marks = parse_targets(highlight, attention, index_base)
-    q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
-    if title is not None:
-        title = check_text(title, "title")
-    elif not seed:
-        from ..words.titles import content_title  # start-up: the seed figure keeps the seed's title
-
-        title = content_title(mask, bound.name, n_q, n_k)
-
-    def words_for(shown: tuple[Sequence[int], Sequence[int]] | None) -> FigureText:
-        words = describe(attention, marks,
-                         title=title,
-                         subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
-                         q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
-                         shown=shown, base=index_base)
-        if notes or moved:
-            from ..records import replace  # start-up: only real-valued inputs add a note
-
-            words = replace(words, note="; ".join([*moved, *notes, words.note]))
-        return words
-
-    def elided(first: int, last: int) -> FigureText:
-        """The same figure's words, elided to the `first` and `last` rows and keys (and those the highlight
-        names): a frame's choice when the whole grid does not fit."""
-        from ..words.figure_text import shown_positions  # start-up: only a frame that elides needs them
-        from ..words.highlight import named_positions
-
-        named_rows, named_columns = named_positions(highlight, index_base)
-        return words_for((shown_positions(n_q, named_rows, first, last),
-                          shown_positions(n_k, named_columns, first, last)))
-
-    return ScoresFigure(attention, marks, words_for(shown), id_prefix=id_prefix, theme=theme, embed_font=embed_font,
-                        frame=frame, elided=elided)
-
-
-def _on_cpu(*vectors: Vectors | None) -> tuple[list[Vectors | None], list[str]]:
-    """The vectors, a tensor on another device moved to the CPU, and a note for each one moved."""
-    out: list[Vectors | None] = []
-    moved: list[str] = []
-    for name, value in zip("qkv", vectors):
+    exact, moved = [], []
+    for name, value in zip("qkv", (q, k, v)):
         if value is not None and type(value).__module__.startswith("torch"):
             from ..numbers.arrays import array_rows  # start-up: only a tensor needs it
 
-            rows, note = array_rows(value, name)
-            value = rows  # type: ignore[assignment]
+            value, note = array_rows(value, name)  # type: ignore[assignment]  # read on the CPU: rows
             moved += [note] if note else []
-        out.append(value)
-    return out, moved
+        exact.append(None if value is None else exact_vectors(value, name, limit, decimals))
+    q_rows, k_rows, v_rows = exact
+    assert q_rows is not None and k_rows is not None  # given, or the seed's
+    return (q_rows, k_rows, v_rows), [*moved, *notes]
 
+
+def _shown(options: FigureOptions, n_q: int, n_k: int, *ends: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The rows and keys an elided figure draws: the first and last few (`ends`: how many), and those its
+    highlight names."""
+    from ..words.figure_text import shown_positions  # start-up: only an elided figure needs them
+    from ..words.highlight import named_positions
+
+    named_rows, named_columns = named_positions(options["highlight"], options["index_base"])
+    return shown_positions(n_q, named_rows, *ends), shown_positions(n_k, named_columns, *ends)
+
+
+def bound_mask(mask: MaskSpec, n_q: int, n_k: int, options: FigureOptions, q_first: int | None) -> BoundMask:
+    """`mask` bound to an n_q×n_k grid (its `align` and `index_base` from `options`); the default causal mask
+    without the mask parser."""
+    align, base = options["align"], options["index_base"]
+    if (mask is CAUSAL or (isinstance(mask, str) and mask == "causal")) and n_q == n_k and align == "top-left" \
+            and q_first in (None, base):
+        return CAUSAL
+    from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
+
+    return resolve(mask, n_q, n_k, align, base, q_first)
 
 
 def numbered_from(labels: Sequence[str] | None) -> int | None:
@@ -219,41 +226,31 @@ def named_mask(mask: MaskSpec, name: str | None, rule: str | None) -> MaskSpec:
     return Mask(mask, name=name, rule=rule)
 
 
-def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: Shape | None,
-                 highlight: HighlightSpec | None, mask: MaskSpec, align: Align, title: str | None,
-                 subtitle: str | None, tokens: Labels | None, q_tokens: Labels | None, k_tokens: Labels | None,
-                 x_title: str | None, y_title: str | None, base: IndexBase, id_prefix: str | None,
-                 theme: ThemeName, embed_font: bool, frame: FrameName, color_by: ColorBy,
-                 unused: dict[str, object],
-                 unused_forms: dict[str, bool]) -> MaskMapFigure:
+def _mask_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, mask: MaskSpec,
+                 options: FigureOptions) -> MaskMapFigure:
     """The mask view: a map of the kept cells, from a grid shape alone or from vectors' counts."""
     from ..layout.mask_map import describe_map  # start-up: only the mask view describes a map
 
-    for name, value in unused.items():
+    for name, value in (("scale", options["scale"]), ("bias", options["bias"]), ("v", v)):
         if value is not None:
             raise InputError("the mask view draws which cells are kept, not scores or logits; "
                              "use the full or scores view for them", name)
-    for name, changed in unused_forms.items():
+    for name, changed in (("softmax", options["softmax"] != "expanded"), ("weights", options["weights"] != "named"),
+                          ("show", options["show"] != "scores")):
         if changed:
             raise InputError("the mask view draws no softmax; use the full view for it", name)
+    tokens, q_tokens, k_tokens = options["tokens"], options["q_tokens"], options["k_tokens"]
     labels = {"q": q_tokens if tokens is None else tokens, "k": k_tokens if tokens is None else tokens}
-    n_q, n_k = _map_shape(q, k, n, shape, labels)
+    n_q, n_k = _map_shape(q, k, options["n"], options["shape"], labels)
     q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
-    q_first = numbered_from(q_labels) if tokens is None else None
-    if (mask is CAUSAL or (isinstance(mask, str) and mask == "causal")) and n_q == n_k and align == "top-left" \
-            and q_first in (None, base):
-        mask = CAUSAL
-    else:
-        from ..engine.masks import resolve  # start-up: the default causal mask needs no mask parser
-
-        mask = resolve(mask, n_q, n_k, align, base, q_first)
+    bound = bound_mask(mask, n_q, n_k, options, numbered_from(q_labels) if tokens is None else None)
     texts = {name: None if value is None else check_text(value, name)
-             for name, value in (("title", title), ("subtitle", subtitle), ("x_title", x_title),
-                                 ("y_title", y_title))}
-    words = describe_map(mask, n_q, n_k, highlight=highlight, q_labels=q_labels, k_labels=k_labels, base=base,
-                         color_by=color_by, **texts)
-    return MaskMapFigure(MaskCells(mask, n_q, n_k), None, words, id_prefix=id_prefix, theme=theme,
-                         embed_font=embed_font, frame=frame)
+             for name, value in (("title", options["title"]), ("subtitle", options["subtitle"]),
+                                 ("x_title", options["x_title"]), ("y_title", options["y_title"]))}
+    words = describe_map(bound, n_q, n_k, highlight=options["highlight"], q_labels=q_labels, k_labels=k_labels,
+                         base=options["index_base"], color_by=options["color_by"], **texts)
+    return MaskMapFigure(MaskCells(bound, n_q, n_k), None, words, id_prefix=options["id_prefix"],
+                         theme=options["theme"], embed_font=options["embed_font"], frame=options["frame"])
 
 
 def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape | None,
