@@ -121,12 +121,6 @@ class _Plan:
         self.usable = cell >= min_cell(frame, width)
 
 
-def _widest(words: MapText) -> tuple[float, float]:
-    style, line_h = STYLES["tick"], text_height("tick")
-    k_width = max(measure(label, style) for label in words.k_labels)
-    return max(measure(label, style) for label in words.q_labels), max(k_width, line_h)
-
-
 def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, frame: Frame, *,
                    captions: str = "auto", subtitles: str = "auto", legend: str = "shared") -> Layout:
     """Mask-map panels (their words) laid out for `frame`, in `columns` columns if that gives cells at least
