@@ -1,38 +1,10 @@
 """The full figure (and the score table) made for a slide or a paper column: choices in a fixed order,
 each recorded in `Layout.choices`, until the figure fits its frame with every text at the frame's floor.
 
-The order (numbered as docs/frame-output.rst numbers it):
-
-1. always, in a slide or column: the chrome the slide or paper already carries is left to it (the badge,
-   the provenance note and the footer, and the title where the slide has its own; their words stay in
-   `<desc>`);
-2. always: the notation typeset (`math_text`: raised exponents, subscripts, minus signs);
-3. a slide: the landscape arrangement (the grid at the left; the vectors and the captions beside it); a
-   column: the figure as tall as it needs, as wide as the column; in both, the named weights as stacked
-   fractions in the rows where they fit on one line (`fractions`);
-4. fractions on one line;
-5. normalizer captions instead of expanded ones (`e^1/Z_3`, with `Z_3` written once a row);
-6. masked cells drawn by their hatching alone (no "masked" word: the hatching and the cell's label say it);
-   in a wide column, captions as wide as the column (its text at the floor, the figure shorter); long token
-   labels shortened in the grid's headers with … (`words.short_labels`; `<desc>` names them whole);
-7. on a slide, where the grid's column is the taller: the grid's caption across the figure, if that makes
-   it shorter, and cells tight around their values (1.6 times their size tall, as a deck's compact
-   figure's; not a walkthrough step's, whose mechanics are drawn to its cells); both tried again after
-   each choice below;
-8. on a slide: portrait (the vectors above the grid, the captions under it, across the slide), where that
-   fits (not a FlashAttention or decode step, whose mechanics are drawn beside or under the grid);
-9. on a slide: fewer softmax captions beside the whole grid, those of its first four and last two rows
-   and of the rows the highlight names, then of the first two and the last (`words.caption_rows`; the
-   heading says which are not shown, `<desc>` gives them whole; a walkthrough step keeps all its captions);
-10. elision: the first four and last two rows and keys, with ⋮ and ⋯ for the rest (as `elide=True` draws
-    them), then (after 5 and 6 again, if they were not needed before) the first two and the last one,
-    then the first and the last;
-11. a walkthrough's step, in a slide or column frame (not a deck's region, whose deck has its own order):
-    its softmax captions left to the walkthrough's text and `<desc>`, the grid drawn as the score table with
-    the rows the step computes banded (then 7 and 8 again); every step of a walk makes the same choices, so
-    they stay put;
-12. otherwise the figure does not fit, and the layout refuses in one line that names the ways out.
-A grid too big for the frame on its own is elided before 4 to 7, which could not make room for it.
+The order is data: each choice a `Choice` (its number in docs/frame-output.rst's numbered list, which
+describes them, what it changes, how it is said, the frames and figures it applies to), walked in the order
+of `FRAME_ORDERS` for the frame's kind; a figure no choice fits is refused in one line naming the ways out.
+A grid too big for the frame on its own is elided first (`TOO_BIG_ORDER`): no other choice makes room for it.
 A walkthrough step's mechanics (`figures.overlaid`) are given room beside the grid (`side`), else under it
 (`below`: a column), and the order above is made with that room kept.
 
@@ -55,6 +27,7 @@ from .frames import FRAMES, MAIN_ROLES, SLIDE_PX, fit_to_frame, text_floor_misse
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
     from ..engine.attention import Attention
     from ..words.figure_text import FigureText
@@ -234,8 +207,9 @@ class Choice:
     unsays: str = ""
 
 
-def _as_is(fit: _Fit) -> Made:
-    return fit.words, fit.metrics, ""
+def _with(fit: _Fit, **changes: Any) -> Made:
+    """The figure's words, its metrics with `changes`, said by the choice's own words."""
+    return fit.words, replace(fit.metrics, **changes), ""
 
 
 def _chrome_left(fit: _Fit) -> Made:
@@ -249,28 +223,15 @@ def _arranged(fit: _Fit) -> Made:
                                     else "portrait: as wide as the column, as tall as it needs")
 
 
-def _stacked(fit: _Fit) -> Made | None:
-    return (fit.words, fit.metrics, "") if fit.metrics.stacked else None
-
-
-def _inline(fit: _Fit) -> Made | None:
-    # (a column has room below: a row too wide for its stacked fractions is on one line already)
-    return (fit.words, replace(fit.metrics, stacked=False), "") if fit.metrics.stacked else None
-
-
 def _normalizer(fit: _Fit) -> Made | None:
     attention = fit.framing.attention
     changed = with_normalizers(fit.words, attention) if attention is not None else None
     return None if changed is None else (changed, fit.metrics, "")
 
 
-def _hatching(fit: _Fit) -> Made:
-    return fit.words, replace(fit.metrics, masked_word=False), ""
-
-
 def _widen(fit: _Fit) -> Made | None:
     widest = fit.metrics.canvas_w - 2 * fit.metrics.pad
-    return (fit.words, replace(fit.metrics, wrap=widest), "") if fit.metrics.wrap < widest - 1e-6 else None
+    return _with(fit, wrap=widest) if fit.metrics.wrap < widest - 1e-6 else None
 
 
 def _labels(fit: _Fit) -> Made | None:  # the grid's headers: a label's first characters and …, whole in <desc>
@@ -338,16 +299,18 @@ def _table(fit: _Fit) -> Made | None:  # a step's captions to its walkthrough's 
 _FULL, _FIGURE, _SLIDE = ("full",), (False,), ("slide",)  # (the full view; not a walkthrough's step; a slide)
 #: Said always, before any attempt (their metrics are `frame_metrics`'s).
 GIVEN = (Choice(1, "chrome", "Chrome left to the slide or paper", _chrome_left),
-         Choice(2, "notation", "Notation typeset", _as_is,
+         Choice(2, "notation", "Notation typeset", _with,
                 "notation typeset: exponents raised, subscripts lowered, minus signs"),
          Choice(3, "arrangement", "Arrangement", _arranged),
-         Choice(3, "stacked", "stacked fraction", _stacked,
+         Choice(3, "stacked", "stacked fraction", lambda fit: _with(fit) if fit.metrics.stacked else None,
                 "stacked fractions for the named weights, in rows where they fit", views=_FULL))
-INLINE = Choice(4, "inline", "Fractions on one line", _inline, "fractions on one line", _SLIDE, _FULL)
+# (a column has room below: a row too wide for its stacked fractions is on one line already)
+INLINE = Choice(4, "inline", "Fractions on one line", lambda fit: _with(fit, stacked=False) if fit.metrics.stacked
+                else None, "fractions on one line", _SLIDE, _FULL)
 NORMALIZER = Choice(5, "normalizer", "Normalizer captions", _normalizer,
                     "normalizer captions: e^a/Z_i, each row's Z_i written once", views=_FULL)
-HATCHING = Choice(6, "hatching", "Masked cells drawn by their hatching alone", _hatching,
-                  "masked cells drawn by their hatching alone")
+HATCHING = Choice(6, "hatching", "Masked cells drawn by their hatching alone",
+                  lambda fit: _with(fit, masked_word=False), "masked cells drawn by their hatching alone")
 WIDEN = Choice(6, "widen", "captions as wide as the column", _widen, "captions as wide as the column at its 7 pt floor",
                ("column",))
 LABELS = Choice(6, "labels", "long token labels shortened", _labels)
