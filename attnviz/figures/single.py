@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ..words.budget import check_inputs, check_values
-from ..words.figure_text import SHOW, VIEWS, describe
+from ..words.figure_text import SHOW, VIEWS, Wording, describe
 from ..engine.attention import CAUSAL, MAX_ELIDED_TOKENS, MAX_TOKENS, attend, dot, exact_vectors
 from ..numbers.exact import InputError
 from ..words.highlight import parse_targets
@@ -140,11 +140,10 @@ def one_head_figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Ve
         title = content_title(mask, bound.name, n_q, n_k)
 
     def words_for(shown: tuple[Sequence[int], Sequence[int]] | None) -> FigureText:
-        words = describe(attention, marks,
-                         title=title,
-                         subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
-                         q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
-                         shown=shown, base=index_base)
+        words = describe(attention, marks, Wording(
+            title=title, subtitle=None if subtitle is None else check_text(subtitle, "subtitle"),
+            q_labels=q_labels, k_labels=k_labels, softmax=softmax, places=places, show=show, view=view,
+            shown=shown, base=index_base))
         if notes or moved:
             from ..records import replace  # start-up: only real-valued inputs add a note
 
