@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from ..records import dataclass
 from ..numbers.exact import InputError
 from .figure import PAD, split_keep, wrap
 from .items import STYLES, Group, Layout, Text, measure, text_height, translate
@@ -71,11 +72,28 @@ def arrangement_name(columns: int, n: int) -> str:
     return "a row" if columns >= n else "a column" if columns == 1 else f"a grid of {columns} columns"
 
 
+@dataclass(frozen=True, slots=True)
+class _Sheet:
+    """What every arrangement of the panels shares: the canvas (`height` None: a column's, up to a page), its
+    frame, the panels' top and the legend's height under them, and what each panel draws (axes shared or not,
+    its caption, its subtitle)."""
+
+    width: float
+    height: float | None
+    frame: Frame
+    top: float
+    legend_h: float
+    shared_axes: bool
+    captions: bool
+    subtitles: bool
+
+
 class _Plan:
     """One arrangement's geometry: what each panel says, the cell, and the heights of the rows' headers."""
 
-    def __init__(self, maps: Sequence[MapText], columns: int, width: float, height: float | None, frame: Frame,
-                 top: float, shared_axes: bool, captions: bool, subtitles: bool, legend_h: float) -> None:
+    def __init__(self, maps: Sequence[MapText], columns: int, sheet: _Sheet) -> None:
+        width, height, frame, top, legend_h = sheet.width, sheet.height, sheet.frame, sheet.top, sheet.legend_h
+        shared_axes, captions, subtitles = sheet.shared_axes, sheet.captions, sheet.subtitles
         self.maps, self.columns, self.width, self.height = maps, columns, width, height
         self.shared_axes, self.top = shared_axes, top
         n = len(maps)
@@ -140,8 +158,8 @@ def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, fra
         top_parts = [("title", title or ""), ("subtitle", sub_shared or ""), ("caption", cap_shared or "")]
         top_items, top = texts_block(top_parts, PAD, PAD, width - 2 * PAD)
         legend_h = lay_out_legend(keys, PAD, 0, width - 2 * PAD, part_names)[1] if keys else 0
-        plans = {c: _Plan(maps, c, width, height, frame, top, shared_axes, show_caps, show_subs, legend_h)
-                 for c in dict.fromkeys([columns] + list(range(1, n + 1)))}
+        sheet = _Sheet(width, height, frame, top, legend_h, shared_axes, show_caps, show_subs)
+        plans = {c: _Plan(maps, c, sheet) for c in dict.fromkeys([columns] + list(range(1, n + 1)))}
         best = max(plans.values(), key=lambda plan: (plan.usable, plan.cell, plan.columns == columns))
         plan = plans[columns] if plans[columns].usable and plans[columns].cell >= 0.8 * best.cell else best
         if plan.cut_words:  # rather cells a little smaller than rules cut short
