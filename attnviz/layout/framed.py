@@ -105,15 +105,6 @@ def _compact(frame: Frame, width: float) -> Metrics:
 PAGE_IN = 9.0
 
 
-def _canvas(frame: Frame, metrics: Metrics) -> tuple[float, float | None]:
-    """The largest layout (width, height) the frame holds (height None: a column's figure may be as tall
-    as a page, `PAGE_IN`, at whatever width it takes)."""
-    if frame.is_slide:
-        assert frame.aspect is not None  # a slide has a fixed shape
-        return metrics.canvas_w, metrics.canvas_w / frame.aspect
-    return metrics.canvas_w, None
-
-
 @dataclass(frozen=True, slots=True)
 class Framing:
     """What a figure is laid out with in its frame, besides its words. `attention`: its exact results, to
@@ -145,10 +136,12 @@ class _Fit:
         self.metrics = replace(frame_metrics(frame), titled=framing.titled, side=framing.side, below=framing.below)
         if framing.cells is not None:
             self.metrics = replace(self.metrics, cell_h=framing.cells[0], cell_gap=framing.cells[1])
-        self.width, self.height = _canvas(frame, self.metrics)
+        # The largest layout the frame holds (height None: a column's figure may be as tall as a page, `PAGE_IN`)
+        self.width = self.metrics.canvas_w
+        self.height = self.width / frame.aspect if frame.is_slide and frame.aspect else None
         self.wraps: Wraps = framing.wraps if framing.wraps is not None else {}  # each line wrapped once
         self.stopped: list[str] = []  # "grid" when the last attempt's grid column was too tall for the slide
-        self.full: list[float] = []  # the figure's whole height as it stands, once asked for (since the last choice)
+        self.full: float | None = None  # the figure's whole height as it stands, once asked for (since the last choice)
         self.done: set[str] = set()
         self.said: list[str] = []
 
@@ -165,14 +158,17 @@ class _Fit:
     def shorter(self, candidate: Metrics) -> bool:
         """Whether the figure laid out at `candidate` metrics is shorter than it is (laid out no further)."""
         role = self.framing.title_role
-        if not self.full:
-            whole = height_within(self.words, None, role, self.metrics, self.wraps)
-            assert whole is not None  # (no limit)
-            self.full.append(whole)
-        return height_within(self.words, self.full[0] - 1e-3, role, candidate, self.wraps) is not None  # (1e-6 slack)
+        if self.full is None:
+            self.full = height_within(self.words, None, role, self.metrics, self.wraps)
+            assert self.full is not None  # (no limit)
+        return height_within(self.words, self.full - 1e-3, role, candidate, self.wraps) is not None  # (1e-6 slack)
 
     def fits(self, layout: Layout | None) -> bool:
-        return layout is not None and _fits(layout, self.frame, self.width, self.height)
+        """Whether `layout` is within the slide, or as wide as the column at most and no taller than a page."""
+        if layout is None:
+            return False
+        tallest = self.height if self.height is not None else layout.width * PAGE_IN / self.frame.width_in
+        return layout.width <= self.width + 1e-6 and layout.height <= tallest + 1e-6
 
     def make(self, choice: Choice) -> bool:
         """Make `choice` if it applies and changes the figure, saying it; whether it did."""
@@ -354,7 +350,7 @@ def lay_out_framed(words: FigureText, frame: Frame, framing: Framing) -> Layout:
         checked[choice.name] = len(fit.done)
         if fit.make(choice):
             fit.done.add(choice.name)
-            fit.full.clear()
+            fit.full = None
             layout = fit.attempt()
     return _placed(fit, layout)
 
@@ -387,12 +383,6 @@ def _whole(words: FigureText, first: int, last: int) -> bool:
     `shown_positions`), so the elision need not be written to be found no shorter."""
     return not words.elided and all(len(shown_positions(n, (), first, last)) == n
                                     for n in (len(words.q_labels), len(words.k_labels)))
-
-
-def _fits(layout: Layout, frame: Frame, width: float, height: float | None) -> bool:
-    """Whether `layout` is within the slide, or as wide as the column at most and no taller than a page."""
-    tallest = height if height is not None else layout.width * PAGE_IN / frame.width_in
-    return layout.width <= width + 1e-6 and layout.height <= tallest + 1e-6
 
 
 def _chrome(words: FigureText) -> str:

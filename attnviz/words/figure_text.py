@@ -179,23 +179,6 @@ def _axis_labels(labels: Sequence[str] | None, letter: str, n: int, base: int,
     return tuple(gap if i is None else named[i] for i in display)
 
 
-def _subtitle(f: _Facts) -> str:
-    if f.w.subtitle is not None:
-        return user_text(f.w.subtitle)
-    return SCORES_SUBTITLE if f.w.view == "scores" else DEFAULT_SUBTITLE if f.w.places is None else ROUNDED_SUBTITLE
-
-
-def _badge(f: _Facts) -> str:
-    mask = f.attention.mask.name
-    return (f"exact scores, exact {mask} mask" if f.w.view == "scores" else
-            f"exact scores, exact {mask} mask, {'named' if f.w.places is None else 'rounded'} softmax")
-
-
-def _note(f: _Facts) -> str:
-    kind, mask = "integer" if f.attention.all_integer else "rational", f.attention.mask
-    return f"displayed Q,K {kind} vectors are the score source; {mask.name} mask keeps {mask.rule_text(f.base)}"
-
-
 def _grid_caption(f: _Facts) -> str:
     mask = f.attention.mask.name
     if not f.attention.transformed:
@@ -205,11 +188,6 @@ def _grid_caption(f: _Facts) -> str:
     else:
         caption = f"score S_ij=Qi·Kj with {mask} mask; logits L_ij={f.formula}"
     return caption + f"; {f.left_out}" if f.left_out else caption
-
-
-def _cells(f: _Facts) -> tuple[tuple[Cell, ...], ...]:
-    return tuple(tuple(_gap_cell(i, j) if i is None or j is None else _cell(f.attention, f.matrix, i, j, f.highlight)
-                       for j in f.display_columns) for i in f.display_rows)
 
 
 def _softmax_rows(f: _Facts) -> tuple[SoftmaxRow, ...]:
@@ -227,28 +205,28 @@ def _more_vectors(f: _Facts) -> tuple[str, ...]:
                  for name, vectors in [("V", a.values)] + [("B", b.rows) for b in a.biases] if vectors)
 
 
-def _footer(f: _Facts) -> str:
-    places = f.w.places
-    return ("softmax is named: no decimal attention weights are pinned" if places is None else
-            f"softmax weights marked ≈ are rounded to {places} decimal{'s' * (places > 1)}, not exact")
-
-
 #: Each text of the figure and what writes it, in document order (`describe` walks them).
 _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("title", lambda f: DEFAULT_TITLE if f.w.title is None else user_text(f.w.title)),
-    ("subtitle", _subtitle),
-    ("badge", _badge),
-    ("note", _note),
+    ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else SCORES_SUBTITLE
+     if f.w.view == "scores" else DEFAULT_SUBTITLE if f.w.places is None else ROUNDED_SUBTITLE),
+    ("badge", lambda f: f"exact scores, exact {f.attention.mask.name} mask" + (
+        "" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} softmax")),
+    ("note", lambda f: f"displayed Q,K {'integer' if f.attention.all_integer else 'rational'} vectors are the score "
+     f"source; {f.attention.mask.name} mask keeps {f.attention.mask.rule_text(f.base)}"),
     ("q_line", lambda f: _vector_line("Q", f.attention.q, f.q_names, f.rows, f.elided)),
     ("k_line", lambda f: _vector_line("K", f.attention.k, f.k_names, f.columns, f.elided)),
     ("grid_caption", _grid_caption),
     ("k_labels", lambda f: _axis_labels(f.w.k_labels, "K", f.shape[1], f.base, f.display_columns, "⋯")),
     ("q_labels", lambda f: _axis_labels(f.w.q_labels, "Q", f.shape[0], f.base, f.display_rows, "⋮")),
-    ("cells", _cells),
+    ("cells", lambda f: tuple(tuple(_gap_cell(i, j) if i is None or j is None else
+                                    _cell(f.attention, f.matrix, i, j, f.highlight) for j in f.display_columns)
+                              for i in f.display_rows)),
     ("softmax_heading", lambda f: "row softmax over unmasked " + (f"logits L_ij={f.formula}"
                                                                   if f.attention.transformed else "scores")),
     ("softmax_rows", _softmax_rows),
-    ("footer", _footer),
+    ("footer", lambda f: "softmax is named: no decimal attention weights are pinned" if f.w.places is None else
+     f"softmax weights marked ≈ are rounded to {f.w.places} decimal{'s' * (f.w.places > 1)}, not exact"),
     ("more_vectors", _more_vectors),
     ("outputs_heading", lambda f: "outputs: O_i is the sum of w_ij·V_j over the unmasked keys j of row i"
      if f.output_rows else ""),
