@@ -397,15 +397,7 @@ class _Placer:
         panel_w = max([0 if self.m.beside else self.wrap_w]
                       + [right_edge(t) + _ROW_PAD_X - x0 for r in rows for t in (r[3], *r[4])])
         for row, top, bottom, scores, weights in rows:
-            children: tuple[Item, ...] = (Rect("softmax-band", x0, top, panel_w, bottom - top, rx=6),
-                                          Rect("softmax-bar", x0, top, 4, bottom - top)) if row.computed else ()
-            classes: tuple[str, ...] = ("attnviz-softmax-row",) + (("attnviz-computed",) if row.computed else ())
-            texts: tuple[Item, ...] = (scores, *weights)
-            if row.pending:  # not computed yet: its place, empty, so every step has the same geometry
-                children, texts = (Rect("softmax-pending", x0, top, panel_w, bottom - top, rx=6),), ()
-                classes += ("attnviz-pending",)
-            self.items.append(Group(classes, (("data-q", str(row.q)),), children + texts,
-                                    box=(x0, top, x0 + panel_w, bottom)))
+            self.items.append(_row_group("softmax", row, top, bottom, (scores, *weights), panel_w, x0))
         return panel_w
 
     def _outputs(self, panel_w: float) -> float:
@@ -420,8 +412,8 @@ class _Placer:
             self.y = top + 3 + self.height("output", len(placed.lines)) + 3
             outputs.append((output, top, self.y, placed))
         panel_w = max([panel_w] + [right_edge(o[3]) + _ROW_PAD_X - self.x0 for o in outputs])
-        for output, top, bottom, placed in outputs:
-            self.items.append(_output_row(output, top, bottom, placed, panel_w, self.x0))
+        for output, top, bottom, placed in outputs:  # (edge to edge: a band keeps 1 unit clear of the next one's)
+            self.items.append(_row_group("output", output, top, bottom, (placed,), panel_w, self.x0, inset=1))
         return panel_w
 
     def _cell(self, cell: Cell, x: float, y: float, label: str | None) -> Group:
@@ -488,19 +480,14 @@ def _row_bands(words: FigureText, x0: float, top: float, x1: float, cell_h: floa
     return bands
 
 
-def _output_row(row: OutputRow, top: float, bottom: float, text: Text, panel_w: float, x: float = PAD) -> Group:
-    """One output row's group; highlighted and pending rows are drawn like softmax rows."""
-    classes: tuple[str, ...] = ("attnviz-output-row",)
-    children: tuple[Item, ...] = (text,)
-    # Output rows sit edge to edge: their band and pending outline keep 1 unit clear of the
-    # neighbours', so two of them never touch.
-    y0, h = top + 1, bottom - top - 2
-    if row.computed:
-        classes += ("attnviz-computed",)
-        children = (Rect("output-band", x, y0, panel_w, h, rx=6), Rect("output-bar", x, y0, 4, h), text)
-    if row.pending:  # not computed yet: its place, empty, so every step has the same geometry
-        classes += ("attnviz-pending",)
-        children = (Rect("output-pending", x, y0, panel_w, h, rx=6),)
-    return Group(classes, (("data-q", str(row.q)),), children, box=(x, top, x + panel_w, bottom))
-
-
+def _row_group(kind: str, row: SoftmaxRow | OutputRow, top: float, bottom: float, texts: tuple[Item, ...],
+               panel_w: float, x: float, inset: float = 0) -> Group:
+    """A softmax or output row's group (`kind`): a computed row on its band with a bar, a pending one its
+    place, empty, so every step has the same geometry; its band `inset` clear of the rows above and below."""
+    y0, h = top + inset, bottom - top - 2 * inset
+    children: tuple[Item, ...] = (Rect(f"{kind}-band", x, y0, panel_w, h, rx=6), Rect(f"{kind}-bar", x, y0, 4, h)
+                                  ) if row.computed else ()
+    classes = (f"attnviz-{kind}-row",) + ("attnviz-computed",) * row.computed + ("attnviz-pending",) * row.pending
+    if row.pending:
+        children, texts = (Rect(f"{kind}-pending", x, y0, panel_w, h, rx=6),), ()
+    return Group(classes, (("data-q", str(row.q)),), children + texts, box=(x, top, x + panel_w, bottom))
