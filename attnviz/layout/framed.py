@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     #: What a choice makes of a figure: its words and metrics, and how it is said (where its own words do not).
     Made = tuple[FigureText, Metrics, str]
 
-__all__ = ["SLIDE_SIZES", "COLUMN_SIZES", "ELIDED", "Choice", "Framing", "GIVEN", "ORDER", "TOO_BIG_ORDER",
+__all__ = ["SLIDE_SIZES", "COLUMN_SIZES", "Choice", "Framing", "GIVEN", "ORDER", "TOO_BIG_ORDER",
            "FRAME_ORDERS", "lay_out_framed", "frame_metrics"]
 
 #: Font sizes on a slide, in its pixels at 1,280 × 720: every text at 16 or more, the grid's values and its
@@ -61,10 +61,6 @@ _COLUMN_WRAP = 640  # a wide column wraps where the doc figure does, so its text
 
 _TIGHT_CELL = 1.6  # a tight cell's height, in its values' size (a deck's compact figure's)
 
-#: How many of the first and last softmax captions each choice of fewer keeps (with the highlighted ones).
-FEWER_CAPTIONS = {"captions": (4, 2), "captions-2": (2, 1)}
-#: How many of the first and last rows and keys each elision keeps.
-ELIDED = {"elision": (4, 2), "elision-2": (2, 1), "elision-3": (1, 1)}
 
 
 def frame_metrics(frame: Frame) -> Metrics:
@@ -315,9 +311,11 @@ ACROSS = Choice(7, "across", "the grid's caption across the figure", _across, "t
 CELLS = Choice(7, "cells", "cells tight around their values", _cells, "cells tight around their values", _SLIDE)
 PORTRAIT = Choice(8, "portrait", "portrait", _portrait,
                   "portrait: the vectors above the grid and the captions under it, across the slide", _SLIDE)
+# (each keeping the captions, then the rows and keys, of the first and last few rows: `kept`)
 FEWER = tuple(Choice(9, name, "fewer softmax captions", _fewer(*kept), frames=_SLIDE, steps=_FIGURE)
-              for name, kept in FEWER_CAPTIONS.items())
-ELIDE = tuple(Choice(10, name, "Elision", _elide(*kept), unsays=FEWER_SAID) for name, kept in ELIDED.items())
+              for name, kept in (("captions", (4, 2)), ("captions-2", (2, 1))))
+ELIDE = tuple(Choice(10, name, "Elision", _elide(*kept), unsays=FEWER_SAID)
+              for name, kept in (("elision", (4, 2)), ("elision-2", (2, 1)), ("elision-3", (1, 1))))
 TABLE = Choice(11, "table", "walkthrough step's softmax captions left to the walkthrough's text", _table,
                views=_FULL, steps=(True,))
 _AGAIN = (ACROSS, CELLS)  # (tried again after each choice that may have made them shorter)

@@ -146,8 +146,7 @@ def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpe
     `highlight`: targets as for `figure()` ("I,J", "row=I", "mask", (i, j)), in the figure's index base.
     `color_by`: "none", or "part": each run coloured by the first part of the union that keeps it.
     """
-    title, subtitle, x_title, y_title = wording.title, wording.subtitle, wording.x_title, wording.y_title
-    q_labels, k_labels = wording.q_labels, wording.k_labels
+    w, q_labels, k_labels = wording, wording.q_labels, wording.k_labels
     runs = tuple(row_runs(mask, i, n_k) for i in range(n_q))
     parts, run_parts = _part_names(mask, color_by), tuple[tuple[int, ...], ...]()
     if parts:
@@ -158,14 +157,14 @@ def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpe
     numeric = q_labels is None and k_labels is None
     rule = mask.rule_text(base)
     return MapText(
-        title=f"{mask.name.capitalize()} mask" if title is None else user_text(title),
+        title=f"{mask.name.capitalize()} mask" if w.title is None else user_text(w.title),
         subtitle=(f"{n_q} quer{'y' if n_q == 1 else 'ies'} × {n_k} key{'s' * (n_k != 1)}; " if n_q != n_k
                   else f"{n_q} token{'s' * (n_q != 1)}; ")
         + f"{sum(b - a for row in runs for a, b in row):,} of {n_q * n_k:,} cells kept"
-        if subtitle is None else user_text(subtitle),
+        if w.subtitle is None else user_text(w.subtitle),
         caption=f"{mask.name} mask keeps {rule}",
-        x_title="key j" if x_title is None else user_text(x_title),
-        y_title="query i" if y_title is None else user_text(y_title),
+        x_title="key j" if w.x_title is None else user_text(w.x_title),
+        y_title="query i" if w.y_title is None else user_text(w.y_title),
         q_labels=tuple(map(user_text, q_labels)) if q_labels else tuple(str(i + base) for i in range(n_q)),
         k_labels=tuple(map(user_text, k_labels)) if k_labels else tuple(str(j + base) for j in range(n_k)),
         runs=tuple(tuple((a + 1, b) for a, b in row) for row in runs),

@@ -92,8 +92,7 @@ class _Plan:
     """One arrangement's geometry: what each panel says, the cell, and the heights of the rows' headers."""
 
     def __init__(self, maps: Sequence[MapText], columns: int, sheet: _Sheet) -> None:
-        width, height, frame, top, legend_h = sheet.width, sheet.height, sheet.frame, sheet.top, sheet.legend_h
-        shared_axes, captions, subtitles = sheet.shared_axes, sheet.captions, sheet.subtitles
+        width, height, frame, top, shared_axes = sheet.width, sheet.height, sheet.frame, sheet.top, sheet.shared_axes
         self.maps, self.columns, self.width, self.height = maps, columns, width, height
         self.shared_axes, self.top = shared_axes, top
         n = len(maps)
@@ -107,8 +106,8 @@ class _Plan:
             lines, short = panel_title(words.title or f"Panel {n_}", self.pw)
             texts: list[Item] = [Text("panel-title", 0, ASCENT * STYLES["panel-title"].size, lines)]
             y = text_height("panel-title", len(lines)) + 6
-            for role, text, gap in (("subtitle", words.subtitle if subtitles else "", 6),
-                                    ("caption", words.caption if captions else "", 8)):
+            for role, text, gap in (("subtitle", words.subtitle if sheet.subtitles else "", 6),
+                                    ("caption", words.caption if sheet.captions else "", 8)):
                 if text:
                     lines, cut = panel_title(text, self.pw, role, MAX_LINES)
                     texts.append(Text(role, 0, y + ASCENT * STYLES[role].size, lines))
@@ -123,7 +122,7 @@ class _Plan:
         fixed_h = [self.heads[i][1] + x_title + 6 for i in range(n)]
         tall = sum(max(maps[i].shape[0] for i in row) for row in self.rows)
         bottom = (ROW_GAP * (len(self.rows) - 1) + (text_height("axis-title") + 10 if shared_axes else 0)
-                  + legend_h + PAD)
+                  + sheet.legend_h + PAD)
         # a column's figure stands at most PRINT_FIGURE_IN tall (width / width_in: layout units per inch)
         room = height if height is not None else width / frame.width_in * PRINT_FIGURE_IN
 
