@@ -204,17 +204,6 @@ def _with(fit: _Fit, **changes: Any) -> Made:
     return fit.words, replace(fit.metrics, **changes), ""
 
 
-def _chrome_left(fit: _Fit) -> Made:
-    chrome = "badge, provenance note and footer" if fit.framing.titled else "title, badge, provenance note and footer"
-    return fit.words, fit.metrics, (f"chrome left to the {'slide' if fit.frame.is_slide else 'paper'}: {chrome} "
-                                    "(their words are in this description)")
-
-
-def _arranged(fit: _Fit) -> Made:
-    return fit.words, fit.metrics, ("landscape: the vectors and captions beside the grid" if fit.frame.is_slide
-                                    else "portrait: as wide as the column, as tall as it needs")
-
-
 def _normalizer(fit: _Fit) -> Made | None:
     attention = fit.framing.attention
     changed = with_normalizers(fit.words, attention) if attention is not None else None
@@ -226,9 +215,12 @@ def _widen(fit: _Fit) -> Made | None:
     return _with(fit, wrap=widest) if fit.metrics.wrap < widest - 1e-6 else None
 
 
-def _labels(fit: _Fit) -> Made | None:  # the grid's headers: a label's first characters and …, whole in <desc>
-    short = with_short_labels(fit.words)
-    return None if short is None else (short[0], fit.metrics, short[1])
+def _words(make: Callable[..., tuple[FigureText, str] | None], *args: int) -> Callable[[_Fit], Made | None]:
+    """A choice that rewrites the figure's words and says how (`make(words, *args)`: None where it does not apply)."""
+    def change(fit: _Fit) -> Made | None:
+        made = make(fit.words, *args)
+        return None if made is None else (made[0], fit.metrics, made[1])
+    return change
 
 
 def _across(fit: _Fit) -> Made | None:
@@ -251,14 +243,6 @@ def _portrait(fit: _Fit) -> Made | None:  # a slide's grid wider than tall: vect
         return None
     laid = lay_out_within(fit.words, fit.height, fit.framing.title_role, portrait, fit.wraps)
     return (fit.words, portrait, "") if fit.fits(laid) else None
-
-
-def _fewer(first: int, last: int) -> Callable[[_Fit], Made | None]:
-    """Fewer softmax captions: those of the `first` and `last` rows and the highlighted ones."""
-    def change(fit: _Fit) -> Made | None:
-        fewer = with_fewer_captions(fit.words, first, last)
-        return None if fewer is None else (fewer[0], fit.metrics, fewer[1])
-    return change
 
 
 def _elide(first: int, last: int) -> Callable[[_Fit], Made | None]:
@@ -290,10 +274,15 @@ def _table(fit: _Fit) -> Made | None:  # a step's captions to its walkthrough's 
 
 _FULL, _FIGURE, _SLIDE = ("full",), (False,), ("slide",)  # (the full view; not a walkthrough's step; a slide)
 #: Said always, before any attempt (their metrics are `frame_metrics`'s).
-GIVEN = (Choice(1, "chrome", "Chrome left to the slide or paper", _chrome_left),
+GIVEN = (Choice(1, "chrome", "Chrome left to the slide or paper", lambda fit: (fit.words, fit.metrics, (
+             f"chrome left to the {'slide' if fit.frame.is_slide else 'paper'}: "
+             f"{'' if fit.framing.titled else 'title, '}badge, provenance note and footer (their words are in this "
+             "description)"))),
          Choice(2, "notation", "Notation typeset", _with,
                 "notation typeset: exponents raised, subscripts lowered, minus signs"),
-         Choice(3, "arrangement", "Arrangement", _arranged),
+         Choice(3, "arrangement", "Arrangement", lambda fit: (fit.words, fit.metrics, (
+             "landscape: the vectors and captions beside the grid" if fit.frame.is_slide
+             else "portrait: as wide as the column, as tall as it needs"))),
          Choice(3, "stacked", "stacked fraction", lambda fit: _with(fit) if fit.metrics.stacked else None,
                 "stacked fractions for the named weights, in rows where they fit", views=_FULL))
 # (a column has room below: a row too wide for its stacked fractions is on one line already)
@@ -305,14 +294,15 @@ HATCHING = Choice(6, "hatching", "Masked cells drawn by their hatching alone",
                   lambda fit: _with(fit, masked_word=False), "masked cells drawn by their hatching alone")
 WIDEN = Choice(6, "widen", "captions as wide as the column", _widen, "captions as wide as the column at its 7 pt floor",
                ("column",))
-LABELS = Choice(6, "labels", "long token labels shortened", _labels)
+# (the grid's headers: a label's first characters and …, whole in <desc>)
+LABELS = Choice(6, "labels", "long token labels shortened", _words(with_short_labels))
 ACROSS = Choice(7, "across", "the grid's caption across the figure", _across, "the grid's caption across the figure",
                 _SLIDE)
 CELLS = Choice(7, "cells", "cells tight around their values", _cells, "cells tight around their values", _SLIDE)
 PORTRAIT = Choice(8, "portrait", "portrait", _portrait,
                   "portrait: the vectors above the grid and the captions under it, across the slide", _SLIDE)
 # (each keeping the captions, then the rows and keys, of the first and last few rows: `kept`)
-FEWER = tuple(Choice(9, name, "fewer softmax captions", _fewer(*kept), frames=_SLIDE, steps=_FIGURE)
+FEWER = tuple(Choice(9, name, "fewer softmax captions", _words(with_fewer_captions, *kept), "", _SLIDE, steps=_FIGURE)
               for name, kept in (("captions", (4, 2)), ("captions-2", (2, 1))))
 ELIDE = tuple(Choice(10, name, "Elision", _elide(*kept), unsays=FEWER_SAID)
               for name, kept in (("elision", (4, 2)), ("elision-2", (2, 1)), ("elision-3", (1, 1))))
