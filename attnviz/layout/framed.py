@@ -287,22 +287,24 @@ GIVEN = (Choice(1, "chrome", "Chrome left to the slide or paper", lambda fit: (f
                 "stacked fractions for the named weights, in rows where they fit", views=_FULL))
 # (a column has room below: a row too wide for its stacked fractions is on one line already)
 INLINE = Choice(4, "inline", "Fractions on one line", lambda fit: _with(fit, stacked=False) if fit.metrics.stacked
-                else None, "fractions on one line", _SLIDE, _FULL)
+                else None, "fractions on one line", frames=_SLIDE, views=_FULL)
 NORMALIZER = Choice(5, "normalizer", "Normalizer captions", _normalizer,
                     "normalizer captions: e^a/Z_i, each row's Z_i written once", views=_FULL)
 HATCHING = Choice(6, "hatching", "Masked cells drawn by their hatching alone",
                   lambda fit: _with(fit, masked_word=False), "masked cells drawn by their hatching alone")
 WIDEN = Choice(6, "widen", "captions as wide as the column", _widen, "captions as wide as the column at its 7 pt floor",
-               ("column",))
+               frames=("column",))
 # (the grid's headers: a label's first characters and …, whole in <desc>)
 LABELS = Choice(6, "labels", "long token labels shortened", _words(with_short_labels))
 ACROSS = Choice(7, "across", "the grid's caption across the figure", _across, "the grid's caption across the figure",
-                _SLIDE)
-CELLS = Choice(7, "cells", "cells tight around their values", _cells, "cells tight around their values", _SLIDE)
+                frames=_SLIDE)
+CELLS = Choice(7, "cells", "cells tight around their values", _cells, "cells tight around their values",
+               frames=_SLIDE)
 PORTRAIT = Choice(8, "portrait", "portrait", _portrait,
-                  "portrait: the vectors above the grid and the captions under it, across the slide", _SLIDE)
+                  "portrait: the vectors above the grid and the captions under it, across the slide", frames=_SLIDE)
 # (each keeping the captions, then the rows and keys, of the first and last few rows: `kept`)
-FEWER = tuple(Choice(9, name, "fewer softmax captions", _words(with_fewer_captions, *kept), "", _SLIDE, steps=_FIGURE)
+FEWER = tuple(Choice(9, name, "fewer softmax captions", _words(with_fewer_captions, *kept), frames=_SLIDE,
+                     steps=_FIGURE)
               for name, kept in (("captions", (4, 2)), ("captions-2", (2, 1))))
 ELIDE = tuple(Choice(10, name, "Elision", _elide(*kept), unsays=FEWER_SAID)
               for name, kept in (("elision", (4, 2)), ("elision-2", (2, 1)), ("elision-3", (1, 1))))
