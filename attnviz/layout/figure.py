@@ -249,8 +249,7 @@ class _Placer:
             badge_w = self.width(words.badge, "badge") + 2 * badge_pad
             self.items.append(Group(("attnviz-badge",), (), (
                 Rect("badge", pad, y, badge_w, badge_h, rx=badge_h / 2),
-                self.text("badge", pad + badge_pad, y + badge_h / 2 + (ASCENT - DESCENT) / 2 * self.style("badge").size,
-                          (words.badge,)),
+                self.text("badge", pad + badge_pad, self.centre(y + badge_h / 2, "badge"), (words.badge,)),
             ), box=(pad, y, pad + badge_w, y + badge_h)))
             self.y += badge_h + 12
             self.add_text("note", words.note, None, gap_after=8)
@@ -290,8 +289,8 @@ class _Placer:
         if label == "⋯":  # keys left out of an elided figure
             self.items.append(self.text("elision", cx, y, (label,), anchor="middle"))
         elif self.upright:  # the baseline sits right of the column's centre so the glyphs centre on it
-            x = cx + (ASCENT - DESCENT) / 2 * self.style("header").size
-            self.items.append(self.text("header", x, y, (label,), rotate=-90, user=user_spans(label)))
+            self.items.append(self.text("header", self.centre(cx, "header"), y, (label,), rotate=-90,
+                                        user=user_spans(label)))
         else:
             self.items.append(self.text("header", cx, y, (label,), anchor="middle", user=user_spans(label)))
 
