@@ -226,7 +226,7 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
                  unused: dict[str, object],
                  unused_forms: dict[str, bool]) -> MaskMapFigure:
     """The mask view: a map of the kept cells, from a grid shape alone or from vectors' counts."""
-    from ..layout.mask_map import MapWording, describe_map  # start-up: only the mask view describes a map
+    from ..layout.mask_map import describe_map  # start-up: only the mask view describes a map
 
     for name, value in unused.items():
         if value is not None:
@@ -249,8 +249,8 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, *, n: int | None, shape: 
     texts = {name: None if value is None else check_text(value, name)
              for name, value in (("title", title), ("subtitle", subtitle), ("x_title", x_title),
                                  ("y_title", y_title))}
-    words = describe_map(mask, n_q, n_k, highlight=highlight, base=base, color_by=color_by,
-                         wording=MapWording(q_labels=q_labels, k_labels=k_labels, **texts))
+    words = describe_map(mask, n_q, n_k, highlight=highlight, q_labels=q_labels, k_labels=k_labels, base=base,
+                         color_by=color_by, **texts)
     return MaskMapFigure(MaskCells(mask, n_q, n_k), None, words, id_prefix=id_prefix, theme=theme,
                          embed_font=embed_font, frame=frame)
 

@@ -20,6 +20,7 @@ from .figure import (ASCENT, DESCENT, PAD, STYLES, Group, Layout, Rect, Text, me
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
+    from typing import TypedDict, Unpack
 
     from ..engine.attention import BoundMask
     from ..typing import HighlightSpec
@@ -28,8 +29,16 @@ if TYPE_CHECKING:
 
     Runs = tuple[tuple[int, int], ...]  # one row's runs
 
-__all__ = ["MAX_MAP_TOKENS", "MapText", "MapWording", "row_runs", "describe_map", "lay_out_map", "LEGEND",
-           "shared_legend", "Axes", "map_axes", "axis_items", "map_body", "map_geometry", "lay_out_legend"]
+    class MapTexts(TypedDict, total=False):
+        """A map's words a user may give (None or left out: the map's own)."""
+
+        title: str | None
+        subtitle: str | None
+        x_title: str | None
+        y_title: str | None
+
+__all__ = ["MAX_MAP_TOKENS", "MapText", "row_runs", "describe_map", "lay_out_map", "LEGEND", "shared_legend", "Axes",
+           "map_axes", "axis_items", "map_body", "map_geometry", "lay_out_legend"]
 
 #: Largest side of a mask map. Beyond it a cell is under half a pixel on a slide.
 MAX_MAP_TOKENS = 1024
@@ -124,29 +133,16 @@ def _runs_of(positions: Iterable[int]) -> Runs:
     return tuple(out)
 
 
-@dataclass(frozen=True, slots=True)
-class MapWording:
-    """A map's words that a user may give (None: the map's own): its titles, its axes' titles, its tokens."""
-
-    title: str | None = None
-    subtitle: str | None = None
-    x_title: str | None = None
-    y_title: str | None = None
-    q_labels: Sequence[str] | None = None
-    k_labels: Sequence[str] | None = None
-
-
-_MAPS_OWN = MapWording()
-
-
 def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpec | None = None,
-                 wording: MapWording = _MAPS_OWN, base: int = 1, color_by: str = "none") -> MapText:
+                 q_labels: Sequence[str] | None = None, k_labels: Sequence[str] | None = None, base: int = 1,
+                 color_by: str = "none", **texts: Unpack[MapTexts]) -> MapText:
     """The words of a mask map for `mask` (an `engine.BoundMask` bound to n_q×n_k).
 
     `highlight`: targets as for `figure()` ("I,J", "row=I", "mask", (i, j)), in the figure's index base.
     `color_by`: "none", or "part": each run coloured by the first part of the union that keeps it.
     """
-    w, q_labels, k_labels = wording, wording.q_labels, wording.k_labels
+    title, subtitle = texts.get("title"), texts.get("subtitle")
+    x_title, y_title = texts.get("x_title"), texts.get("y_title")
     runs = tuple(row_runs(mask, i, n_k) for i in range(n_q))
     parts, run_parts = _part_names(mask, color_by), tuple[tuple[int, ...], ...]()
     if parts:
@@ -157,14 +153,14 @@ def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpe
     numeric = q_labels is None and k_labels is None
     rule = mask.rule_text(base)
     return MapText(
-        title=f"{mask.name.capitalize()} mask" if w.title is None else user_text(w.title),
+        title=f"{mask.name.capitalize()} mask" if title is None else user_text(title),
         subtitle=(f"{n_q} quer{'y' if n_q == 1 else 'ies'} × {n_k} key{'s' * (n_k != 1)}; " if n_q != n_k
                   else f"{n_q} token{'s' * (n_q != 1)}; ")
         + f"{sum(b - a for row in runs for a, b in row):,} of {n_q * n_k:,} cells kept"
-        if w.subtitle is None else user_text(w.subtitle),
+        if subtitle is None else user_text(subtitle),
         caption=f"{mask.name} mask keeps {rule}",
-        x_title="key j" if w.x_title is None else user_text(w.x_title),
-        y_title="query i" if w.y_title is None else user_text(w.y_title),
+        x_title="key j" if x_title is None else user_text(x_title),
+        y_title="query i" if y_title is None else user_text(y_title),
         q_labels=tuple(map(user_text, q_labels)) if q_labels else tuple(str(i + base) for i in range(n_q)),
         k_labels=tuple(map(user_text, k_labels)) if k_labels else tuple(str(j + base) for j in range(n_k)),
         runs=tuple(tuple((a + 1, b) for a, b in row) for row in runs),
