@@ -114,10 +114,10 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
     return layout
 
 
-def lay_out_within(words: FigureText, height: float, title_role: str = "title", metrics: Metrics = DOC_METRICS,
+def lay_out_within(words: FigureText, height: float | None, title_role: str = "title", metrics: Metrics = DOC_METRICS,
                    wraps: Wraps | None = None, stopped: list[str] | None = None) -> Layout | None:
     """`lay_out(words, title_role=title_role, metrics=metrics)`, or None as soon as it is certain to be taller
-    than `height` (its cells, made last, then never made): how a frame tries a choice (`layout.framed`).
+    than `height` (if any; its cells, made last, then never made): how a frame tries a choice (`layout.framed`).
     `stopped`, if given, is told "grid" when the grid's column beside the captions is what is too tall."""
     return _Placer(words, metrics, wraps, height).place(title_role, stopped=stopped)
 

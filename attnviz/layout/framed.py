@@ -144,10 +144,7 @@ class _Fit:
     def attempt(self) -> Layout | None:
         """The figure laid out as it stands, or None as soon as it is certain to be taller than the slide: the
         choice is made and said all the same, and the next one tried, without laying out what cannot fit."""
-        self.stopped.clear()
-        if self.height is None:
-            return lay_out(self.words, title_role=self.framing.title_role, frame=self.frame, metrics=self.metrics,
-                           wraps=self.wraps)
+        self.stopped.clear()  # (a column's, of no height, is laid out whole)
         return lay_out_within(self.words, self.height, self.framing.title_role, self.metrics, self.wraps,
                               self.stopped)
 
