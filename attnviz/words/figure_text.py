@@ -231,11 +231,7 @@ _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("outputs_heading", lambda f: "outputs: O_i is the sum of w_ij·V_j over the unmasked keys j of row i"
      if f.output_rows else ""),
     ("output_rows", lambda f: f.output_rows),
-    ("show", lambda f: f.show),
-    ("softmax", lambda f: f.w.softmax),
-    ("view", lambda f: f.w.view),
     ("elided", lambda f: f.left_out),
-    ("base", lambda f: f.base),
 )
 
 
@@ -245,7 +241,8 @@ _AS_IS = Wording()  # the seed's words: its title, Q1.. and K1.., named weights,
 def describe(attention: Attention, highlight: Highlight = NO_HIGHLIGHT, wording: Wording = _AS_IS) -> FigureText:
     """Every text of the figure for one attention pattern, written as `wording` says (each by its part)."""
     facts = _Facts(attention, highlight, wording)
-    return FigureText(**{name: write(facts) for name, write in _PARTS})
+    return FigureText(**{name: write(facts) for name, write in _PARTS}, show=facts.show, softmax=wording.softmax,
+                      view=wording.view, base=wording.base)
 
 
 def at_step(words: FigureText, highlight: Highlight = NO_HIGHLIGHT,
