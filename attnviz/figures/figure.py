@@ -244,11 +244,11 @@ class Figure(Drawable):
         if frame.name != "doc" and cell is None and grid_top is None and not panel:
             # a deck's figure region (DECK_FRAMES) is under the slide's own title: the figure's is left to it
             titled = titled and frame.name in FRAMES
-            from ..layout.framed import lay_out_framed  # start-up: only a slide or column figure needs it
+            from ..layout.framed import Framing, lay_out_framed  # start-up: only a slide or column figure needs it
 
             attention = None if isinstance(self.attention, MaskCells) else self.attention
-            layout = lay_out_framed(words, frame, attention, title_role, self.elided, titled, cells, side,
-                                    wraps=self._step_wraps, step=self._step_wraps is not None)
+            layout = lay_out_framed(words, frame, Framing(attention, title_role, self.elided, titled, cells, side,
+                                                          wraps=self._step_wraps, step=self._step_wraps is not None))
             return layout
         layout = lay_out(words, cell, grid_top, title_role, frame=frame)
         return layout

@@ -157,15 +157,15 @@ class OverlaidFigure(Figure):
     def _framed_figure(self, frame: Frame, titled: bool, cells: tuple[float, float], side: float = 0,
                        below: float = 0) -> Layout:
         """The figure under the overlays, laid out for `frame` with that room kept beside and under its grid."""
-        from ..layout.framed import lay_out_framed  # start-up: only a framed step needs it
+        from ..layout.framed import Framing, lay_out_framed  # start-up: only a framed step needs it
 
         words = self.words
         if TYPE_CHECKING:  # a walkthrough step is a full figure's
             assert isinstance(words, FigureText)
         check_figure(words, self.embed_font)
         attention = None if isinstance(self.attention, MaskCells) else self.attention
-        return lay_out_framed(words, frame, attention, "title", self.elided, titled, cells, side, below,
-                              self._step_wraps, step=self._step_wraps is not None)
+        return lay_out_framed(words, frame, Framing(attention, "title", self.elided, titled, cells, side, below,
+                                                    self._step_wraps, step=self._step_wraps is not None))
 
 
 def _drawn(layout: Layout, overlays: Sequence[Overlay], k: float) -> Layout:

@@ -6,9 +6,10 @@
 from __future__ import annotations
 
 from ..words.budget import check_inputs, check_values
-from ..words.figure_text import SHOW, VIEWS, describe
+from ..words.figure_text import SHOW, VIEWS, Wording, describe
 from ..engine.attention import CAUSAL, MAX_ELIDED_TOKENS, MAX_TOKENS, attend, dot, exact_vectors
 from ..numbers.exact import InputError
+from ..records import replace
 from ..words.highlight import parse_targets
 from ..words.user_text import check_labels, check_text
 from .figure import MaskMapFigure, ScoresFigure
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from fractions import Fraction
-    from typing import Any, TypeAlias
+    from typing import TypeAlias
 
     from ..engine.attention import BoundMask
     from ..words.figure_text import FigureText
@@ -118,15 +119,12 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
 
         title = content_title(mask, bound.name, n_q, n_k)
     subtitle = None if options["subtitle"] is None else check_text(options["subtitle"], "subtitle")
-    said: dict[str, Any] = {"title": title, "subtitle": subtitle, "q_labels": q_labels, "k_labels": k_labels,
-                             "places": places, "view": view, "softmax": options["softmax"], "show": options["show"],
-                             "base": options["index_base"]}
+    wording = Wording(title=title, subtitle=subtitle, q_labels=q_labels, k_labels=k_labels, places=places, view=view,
+                      softmax=options["softmax"], show=options["show"], base=options["index_base"])
 
     def words_for(shown: tuple[Sequence[int], Sequence[int]] | None) -> FigureText:
-        words = describe(attention, marks, shown=shown, **said)
+        words = describe(attention, marks, replace(wording, shown=shown))
         if notes:  # a tensor read on the CPU, inputs rounded: before the figure's own note
-            from ..records import replace  # start-up: only real-valued inputs add a note
-
             words = replace(words, note="; ".join([*notes, words.note]))
         return words
 

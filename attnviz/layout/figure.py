@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     #: Lines wrapped by a figure's layouts, by their sizes, then by text, role, width, indent and separators:
     #: what `lay_out` may reuse when it lays the same figure out again (`layout.framed`'s attempts).
     Wraps: TypeAlias = dict[object, dict[tuple[object, ...], tuple[str, ...]]]
+    #: A softmax row as placed: the row, its top and bottom, its scores' text and its weights' items.
+    _Row: TypeAlias = tuple[SoftmaxRow, float, float, Text, list[Item]]
 
 
 # The items' names stay importable from here (panels, the mask map and tests read them here).
@@ -107,280 +109,336 @@ def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float 
     and arrangement (`layout.framed` chooses them for a frame); `wraps`: the lines already wrapped by
     other layouts of the same figure (a frame's attempts), reused where the same text wraps the same way.
     """
-    layout = _place(words, min_cell_w, grid_top, title_role, metrics, None, wraps)
+    layout = _Placer(words, metrics, wraps, None).place(title_role, min_cell_w, grid_top)
     assert layout is not None, "no height to stop at"
     return layout
 
 
-def lay_out_within(words: FigureText, height: float, title_role: str = "title", metrics: Metrics = DOC_METRICS,
+def lay_out_within(words: FigureText, height: float | None, title_role: str = "title", metrics: Metrics = DOC_METRICS,
                    wraps: Wraps | None = None, stopped: list[str] | None = None) -> Layout | None:
     """`lay_out(words, title_role=title_role, metrics=metrics)`, or None as soon as it is certain to be taller
-    than `height` (its cells, made last, then never made): how a frame tries a choice (`layout.framed`).
+    than `height` (if any; its cells, made last, then never made): how a frame tries a choice (`layout.framed`).
     `stopped`, if given, is told "grid" when the grid's column beside the captions is what is too tall."""
-    return _place(words, None, None, title_role, metrics, height, wraps, stopped=stopped)
+    return _Placer(words, metrics, wraps, height).place(title_role, stopped=stopped)
 
 
 def height_within(words: FigureText, height: float | None, title_role: str = "title", metrics: Metrics = DOC_METRICS,
                   wraps: Wraps | None = None) -> float | None:
     """The height `lay_out_within` would give the layout (None: taller than `height`; no `height`: no limit),
     found without making its cells or fractions: how a frame compares two ways to lay a figure out."""
-    layout = _place(words, None, None, title_role, metrics, height, wraps, measure=True)
+    layout = _Placer(words, metrics, wraps, height, measure=True).place(title_role)
     return None if layout is None else layout.height
 
 
-def _place(words: FigureText, min_cell_w: float | None, grid_top: float | None, title_role: str, m: Metrics,
-           limit: float | None, wraps: Wraps | None, measure: bool = False,
-           stopped: list[str] | None = None) -> Layout | None:
-    """`lay_out`'s work; None once the layout is certain to be taller than `limit` (if given): its height only
-    grows as it is placed (the rows beside the grid going down, the grid's bottom fixed once it is placed)."""
+class _Placer:
+    """`lay_out`'s work: the figure's items placed in document order, `y` the top of the next; `limit` (if
+    given): the height past which `place` stops (None: certain to be taller), since a layout's height only
+    grows as it is placed (the rows beside the grid going down, the grid's bottom fixed once it is placed);
+    `measure`: only the height is asked for (no cells or fractions made)."""
 
-    def past(bottom: float) -> bool:  # a layout at least `bottom` + pad tall is past `limit` (layout.framed's _fits)
-        return limit is not None and bottom + pad > limit + 1e-6
+    def __init__(self, words: FigureText, m: Metrics, wraps: Wraps | None, limit: float | None,
+                 measure: bool = False) -> None:
+        self.words, self.m, self.limit, self.measure = words, m, limit, measure
+        self.sizes = dict(m.sizes)
+        self.style = _styles(m.sizes).__getitem__
+        self.measurers: dict[str, Callable[[str], float]] = {}  # each role's `math_width`, made once a layout
+        self.scripts: dict[str, float] = {}
+        self.wrapped = _wrapper(wraps, m, self.style, self.math, self.script)
+        self.items: list[Item] = []
+        self.y: float = m.pad
 
-    sizes = dict(m.sizes)
-    items: list[Item] = []
-    n_k = len(words.k_labels)
-    pad, cell_pad, cell_gap, cell_h = m.pad, m.cell_pad, m.cell_gap, m.cell_h
+    def past(self, bottom: float) -> bool:  # a layout at least `bottom` + pad tall is past `limit` (framed's _fits)
+        return self.limit is not None and bottom + self.m.pad > self.limit + 1e-6
 
-    style = _styles(m.sizes).__getitem__
+    def math(self, role: str) -> bool:
+        return self.m.math and role not in _PLAIN_ROLES
 
-    def math(role: str) -> bool:
-        return m.math and role not in _PLAIN_ROLES
-
-    measurers: dict[str, Callable[[str], float]] = {}  # each role's `math_width`, made once a layout
-
-    def width(text: str, role: str) -> float:
-        measured = measurers.get(role)
+    def width(self, text: str, role: str) -> float:
+        measured = self.measurers.get(role)
         if measured is None:
-            s = style(role)
-            measured = measurers[role] = widths(s.size, s.family, s.bold, s.italic, math(role), script(role))
+            s = self.style(role)
+            measured = self.measurers[role] = widths(s.size, s.family, s.bold, s.italic, self.math(role),
+                                                     self.script(role))
         return measured(text)
 
-    def height(role: str, n_lines: int = 1) -> float:
-        s = style(role).size
+    def height(self, role: str, n_lines: int = 1) -> float:
+        s = self.style(role).size
         return s * (ASCENT + DESCENT) + (n_lines - 1) * s * LEADING
 
-    def text(role: str, x: float, y: float, lines: tuple[str, ...], **options: Any) -> Text:
-        return Text(role, x, y, lines, size=sizes.get(role, 0), math=math(role), script=script(role), **options)
+    def text(self, role: str, x: float, y: float, lines: tuple[str, ...], **options: Any) -> Text:
+        return Text(role, x, y, lines, size=self.sizes.get(role, 0), math=self.math(role), script=self.script(role),
+                    **options)
 
-    scripts: dict[str, float] = {}
-
-    def script(role: str) -> float:
+    def script(self, role: str) -> float:
         """A typeset role's script size: smaller than its text, never under the frame's floor."""
-        found = scripts.get(role)
+        found = self.scripts.get(role)
         if found is None:
+            m = self.m
             floor = m.main_script_floor if role in m.main_roles else m.script_floor
-            found = scripts[role] = max(style(role).size * SCRIPT_SCALE, floor) if math(role) and floor else 0
+            scaled = self.style(role).size * SCRIPT_SCALE
+            found = self.scripts[role] = max(scaled, floor) if self.math(role) and floor else 0
         return found
 
-    wrapped = _wrapper(wraps, m, style, math, script)
-
-    def centre(centre_y: float, role: str) -> float:
+    def centre(self, centre_y: float, role: str) -> float:
         """Baseline that centres a line of `role` text vertically on `centre_y`."""
-        return centre_y + (ASCENT - DESCENT) / 2 * style(role).size
+        return centre_y + (ASCENT - DESCENT) / 2 * self.style(role).size
 
-    # Grid geometry first: its width sets where captions wrap.
-    row_head_w = max(width(label, "header") for label in words.q_labels) + 2 * cell_pad
-    content_w = max([m.cell_min_w] + ([width("masked", "masked") + 2 * cell_pad] if m.masked_word else [])
-                    + [width(c.text, "score-computed") + 2 * cell_pad for row in words.cells for c in row
-                       if m.seed_cells or not c.masked])
-    label_w = max(width(label, "header") for label in words.k_labels)
-    # Column labels much wider than the cells' content stand upright instead of widening every cell.
-    upright = label_w + 2 * cell_pad > content_w + HEADER_SLACK
-    cell_w: float = content_w if upright else max(content_w, label_w + 2 * cell_pad)
-    if min_cell_w is not None:
-        cell_w = max(cell_w, min_cell_w)
-    grid_w = row_head_w + n_k * (cell_w + cell_gap)
-    wrap_w = max(m.wrap, grid_w)
-    x0 = pad  # where the vectors and captions start: right of the grid in the landscape arrangement
-    if m.beside:
-        wrap_w = grid_w + m.side  # the caption above the grid and what is drawn beside it
-        x0 = pad + grid_w + m.side + m.gutter
-        right_w = m.canvas_w - pad - x0
-
-    y: float = pad
-
-    def add_text(role: str, source: str, sep: str | None, x: float = pad, indent: float = 0, gap_after: float = 0,
-                 finer: Sequence[str] = (), wrap_at: float | None = None) -> Text | None:
+    def add_text(self, role: str, source: str, sep: str | None, x: float | None = None, indent: float = 0,
+                 gap_after: float = 0, finer: Sequence[str] = (), wrap_at: float | None = None) -> None:
         """`source`, a line as the words wrote it, broken after each `sep` (None: wherever it may, `break_points`)."""
-        nonlocal y
         if not source:  # a line this figure does not have (a bias panel's vectors)
-            return None
-        lines = wrapped(source, sep, role, wrap_w if wrap_at is None else wrap_at, indent, finer)
-        added = text(role, x, y + ASCENT * style(role).size, lines, indent=indent, user=user_spans(source))
-        items.append(added)
-        y += height(role, len(lines)) + gap_after
-        return added
-
-    title_w = m.canvas_w - 2 * pad if m.beside else None
-    cut = (ANYWHERE,) if m.math else ()  # in a frame, a user's word longer than its line is cut between letters
-    if m.titled:  # (a slide with a title of its own: the figure's stays its <title>)
-        add_text(title_role, words.title, " ", gap_after=8, wrap_at=title_w, finer=cut)
-    add_text("subtitle", words.subtitle, " ", gap_after=14, wrap_at=title_w, finer=cut)
-
-    if m.chrome:
-        badge_h, badge_pad = 26, 12
-        badge_w = width(words.badge, "badge") + 2 * badge_pad
-        items.append(Group(("attnviz-badge",), (), (
-            Rect("badge", pad, y, badge_w, badge_h, rx=badge_h / 2),
-            text("badge", pad + badge_pad, y + badge_h / 2 + (ASCENT - DESCENT) / 2 * style("badge").size,
-                 (words.badge,)),
-        ), box=(pad, y, pad + badge_w, y + badge_h)))
-        y += badge_h + 12
-        add_text("note", words.note, None, gap_after=8)
-
-    if m.beside and m.caption_across:
-        add_text("caption", words.grid_caption, " ", gap_after=10, wrap_at=title_w)
-    y_top = y
-    vectors_wrap = right_w if m.beside else None
-    add_text("vectors", words.q_line, "; ", x0, gap_after=4, finer=(",",), wrap_at=vectors_wrap)
-    add_text("vectors", words.k_line, "; ", x0, gap_after=4 if words.more_vectors else m.section_gap,
-             finer=(",",), wrap_at=vectors_wrap)
-    for n, line in enumerate(words.more_vectors, 1):
-        add_text("vectors", line, "; ", x0, gap_after=m.section_gap if n == len(words.more_vectors) else 4,
-                 finer=(",",), wrap_at=vectors_wrap)
-    y_right = y
-    if m.beside:
-        y = y_top
-    if not (m.beside and m.caption_across):
-        add_text("caption", words.grid_caption, " ", gap_after=10)
-
-    # The grid: column headers, row headers, then the cells row by row (the seed's text order).
-    k = style("header").size / STYLES["header"].size  # the header row grows with its labels
-    header_h = label_w + 18 * k if upright else 30 * k
-    if grid_top is not None:
-        y = max(y, grid_top - header_h)
-    x_cells = pad + row_head_w
-    for j, label in enumerate(words.k_labels):
-        cx = x_cells + j * (cell_w + cell_gap) + cell_w / 2
-        if label == "⋯":  # keys left out of an elided figure
-            items.append(text("elision", cx, y + header_h - 10 * k, (label,), anchor="middle"))
-        elif upright:  # the baseline sits right of the column's centre so the glyphs centre on it
-            x = cx + (ASCENT - DESCENT) / 2 * style("header").size
-            items.append(text("header", x, y + header_h - 10 * k, (label,), rotate=-90, user=user_spans(label)))
-        else:
-            items.append(text("header", cx, y + header_h - 10 * k, (label,), anchor="middle", user=user_spans(label)))
-    y += header_h
-    grid = (x_cells, y, cell_w)
-    first_row = len(items)  # (a score table's highlighted rows are banded behind their cells)
-    for i, label in enumerate(words.q_labels):
-        cy = y + i * (cell_h + cell_gap) + cell_h / 2
-        role = "elision" if label == "⋮" else "header"  # rows left out of an elided figure
-        items.append(text(role, x_cells - cell_pad, centre(cy, role), (label,), anchor="end", user=user_spans(label)))
-    cells_at, cells_top = len(items), y  # the cells go here, made once the layout is known to fit its limit
-
-    def add_cells() -> None:
-        if measure:  # (only the height is asked for)
             return
+        lines = self.wrapped(source, sep, role, self.wrap_w if wrap_at is None else wrap_at, indent, finer)
+        self.items.append(self.text(role, self.m.pad if x is None else x, self.y + ASCENT * self.style(role).size,
+                                    lines, indent=indent, user=user_spans(source)))
+        self.y += self.height(role, len(lines)) + gap_after
+
+    def place(self, title_role: str, min_cell_w: float | None = None, grid_top: float | None = None,
+              stopped: list[str] | None = None) -> Layout | None:
+        m = self.m
+        self._geometry(min_cell_w)  # the grid's first: its width sets where captions wrap
+        self._top(title_role)
+        y_top = self.y
+        self._vectors()
+        y_right = self.y
+        if m.beside:
+            self.y = y_top
+        if not (m.beside and m.caption_across):
+            self.add_text("caption", self.words.grid_caption, " ", gap_after=10)
+        self._grid(grid_top)
+        y_left = self.y
+        if m.beside:
+            self.wrap_w, self.y = self.right_w, y_right
+            if self.past(y_left - 28):  # (its height: the lower of the grid's bottom and what is beside it)
+                if stopped is not None:
+                    stopped.append("grid")
+                return None
+        if self.words.view == "scores":  # a score table: no captions
+            return self._score_table(max(y_left, y_right + 28) if m.beside else self.y)
+        return self._captioned(y_left)
+
+    def _geometry(self, min_cell_w: float | None) -> None:
+        words, m, width, cell_pad = self.words, self.m, self.width, self.m.cell_pad
+        self.row_head_w = max(width(label, "header") for label in words.q_labels) + 2 * cell_pad
+        content_w = max([m.cell_min_w] + ([width("masked", "masked") + 2 * cell_pad] if m.masked_word else [])
+                        + [width(c.text, "score-computed") + 2 * cell_pad for row in words.cells for c in row
+                           if m.seed_cells or not c.masked])
+        self.label_w = max(width(label, "header") for label in words.k_labels)
+        # Column labels much wider than the cells' content stand upright instead of widening every cell.
+        self.upright = self.label_w + 2 * cell_pad > content_w + HEADER_SLACK
+        cell_w: float = content_w if self.upright else max(content_w, self.label_w + 2 * cell_pad)
+        self.cell_w = cell_w if min_cell_w is None else max(cell_w, min_cell_w)
+        grid_w = self.row_head_w + len(words.k_labels) * (self.cell_w + m.cell_gap)
+        self.wrap_w = max(m.wrap, grid_w)
+        self.x0 = m.pad  # where the vectors and captions start: right of the grid in the landscape arrangement
+        if m.beside:
+            self.wrap_w = grid_w + m.side  # the caption above the grid and what is drawn beside it
+            self.x0 = m.pad + grid_w + m.side + m.gutter
+            self.right_w: float = m.canvas_w - m.pad - self.x0
+
+    def _top(self, title_role: str) -> None:
+        """The title and subtitle, the badge and note (with the chrome), the grid's caption across the figure."""
+        words, m, pad = self.words, self.m, self.m.pad
+        title_w = m.canvas_w - 2 * pad if m.beside else None
+        cut = (ANYWHERE,) if m.math else ()  # in a frame, a user's word longer than its line is cut between letters
+        if m.titled:  # (a slide with a title of its own: the figure's stays its <title>)
+            self.add_text(title_role, words.title, " ", gap_after=8, wrap_at=title_w, finer=cut)
+        self.add_text("subtitle", words.subtitle, " ", gap_after=14, wrap_at=title_w, finer=cut)
+        if m.chrome:
+            badge_h, badge_pad, y = 26, 12, self.y
+            badge_w = self.width(words.badge, "badge") + 2 * badge_pad
+            self.items.append(Group(("attnviz-badge",), (), (
+                Rect("badge", pad, y, badge_w, badge_h, rx=badge_h / 2),
+                self.text("badge", pad + badge_pad, self.centre(y + badge_h / 2, "badge"), (words.badge,)),
+            ), box=(pad, y, pad + badge_w, y + badge_h)))
+            self.y += badge_h + 12
+            self.add_text("note", words.note, None, gap_after=8)
+        if m.beside and m.caption_across:
+            self.add_text("caption", words.grid_caption, " ", gap_after=10, wrap_at=title_w)
+
+    def _vectors(self) -> None:
+        words, m = self.words, self.m
+        wrap_at = self.right_w if m.beside else None
+        lines = (words.q_line, words.k_line, *words.more_vectors)
+        for n, line in enumerate(lines, 1):
+            self.add_text("vectors", line, "; ", self.x0, gap_after=m.section_gap if n == len(lines) else 4,
+                          finer=(",",), wrap_at=wrap_at)
+
+    def _grid(self, grid_top: float | None) -> None:
+        """The grid: column headers, row headers, then (once the layout is known to fit) the cells row by row."""
+        words, m, k = self.words, self.m, self.style("header").size / STYLES["header"].size  # headers grow with labels
+        header_h = self.label_w + 18 * k if self.upright else 30 * k
+        if grid_top is not None:
+            self.y = max(self.y, grid_top - header_h)
+        self.x_cells = m.pad + self.row_head_w
+        for j, label in enumerate(words.k_labels):
+            self._column_header(self.x_cells + j * (self.cell_w + m.cell_gap) + self.cell_w / 2,
+                                self.y + header_h - 10 * k, label)
+        self.y += header_h
+        self.grid = (self.x_cells, self.y, self.cell_w)
+        self.first_row = len(self.items)  # (a score table's highlighted rows are banded behind their cells)
+        for i, label in enumerate(words.q_labels):
+            cy = self.y + i * (m.cell_h + m.cell_gap) + m.cell_h / 2
+            role = "elision" if label == "⋮" else "header"  # rows left out of an elided figure
+            self.items.append(self.text(role, self.x_cells - m.cell_pad, self.centre(cy, role), (label,),
+                                        anchor="end", user=user_spans(label)))
+        self.cells_at = len(self.items)  # the cells go here, made once the layout is known to fit its limit
+        self.y += len(words.cells) * (m.cell_h + m.cell_gap) - m.cell_gap + 28 + m.below
+
+    def _column_header(self, cx: float, y: float, label: str) -> None:
+        if label == "⋯":  # keys left out of an elided figure
+            self.items.append(self.text("elision", cx, y, (label,), anchor="middle"))
+        elif self.upright:  # the baseline sits right of the column's centre so the glyphs centre on it
+            self.items.append(self.text("header", self.centre(cx, "header"), y, (label,), rotate=-90,
+                                        user=user_spans(label)))
+        else:
+            self.items.append(self.text("header", cx, y, (label,), anchor="middle", user=user_spans(label)))
+
+    def _add_cells(self) -> None:
+        if self.measure:  # (only the height is asked for)
+            return
+        words, m, (x_cells, cells_top, cell_w) = self.words, self.m, self.grid
         made: list[Item] = []
         for i, cells in enumerate(words.cells):
             for j, cell in enumerate(cells):
                 aria = None if cell.gap else cell_label(cell, words.q_labels[i], words.k_labels[j],
                                                         _CELL_NOUN[words.show], words.base)
-                made.append(_cell(cell, x_cells + j * (cell_w + cell_gap), cells_top + i * (cell_h + cell_gap),
-                                  cell_w, aria, cell_h, text, centre, m.masked_word))
-        items[cells_at:cells_at] = made
+                x, y = x_cells + j * (cell_w + m.cell_gap), cells_top + i * (m.cell_h + m.cell_gap)
+                made.append(self._cell(cell, x, y, aria))
+        self.items[self.cells_at:self.cells_at] = made
 
-    y += len(words.cells) * (cell_h + cell_gap) - cell_gap + 28 + m.below
-    y_left = y
-    if m.beside:
-        wrap_w, y = right_w, y_right
-        if past(y_left - 28):  # (its height: the lower of the grid's bottom and what is beside it)
-            if stopped is not None:
-                stopped.append("grid")
+    def _score_table(self, bottom: float) -> Layout | None:
+        m, items = self.m, self.items
+        if self.past(bottom - 28):
             return None
-    if words.view == "scores":  # a score table: no captions
-        bottom = max(y_left, y_right + 28) if m.beside else y
-        if past(bottom - 28):
-            return None
-        add_cells()
-        items[first_row:first_row] = _row_bands(words, pad, grid[1], x_cells + n_k * (cell_w + cell_gap) - cell_gap,
-                                                cell_h, cell_gap)
+        self._add_cells()
+        right_x = self.x_cells + len(self.words.k_labels) * (self.cell_w + m.cell_gap) - m.cell_gap
+        items[self.first_row:self.first_row] = _row_bands(self.words, m.pad, self.grid[1], right_x, m.cell_h,
+                                                          m.cell_gap)
         right = max(right_edge(item) for item in items)
-        return Layout(width=max(right + pad, wrap_w + 2 * pad), height=bottom - 28 + pad, title=words.title,
-                      desc=words.subtitle, items=items, grid=grid)
+        return Layout(width=max(right + m.pad, self.wrap_w + 2 * m.pad), height=bottom - 28 + m.pad,
+                      title=self.words.title, desc=self.words.subtitle, items=items, grid=self.grid)
 
-    # Softmax panel: one group per row, highlighted rows get a tinted band and a bar.
-    add_text("softmax-heading", words.softmax_heading, " ", x0, gap_after=8)
-    row_pad_x, row_pad_y = 12, m.row_pad
-    head_w = width("weights ", "softmax-weights")
-    rows: list[tuple[SoftmaxRow, float, float, Text, list[Item]]] = []
-    fractions: list[tuple[int, float, float]] = []  # rows drawn as fractions: made for real once the layout fits
-    # Each row is at least a line of scores and a line of weights tall: a layout that the rows still to come
-    # would take past its limit stops before it wraps them (1e-3 below the bound: more than the sum's rounding).
-    least = 2 * row_pad_y + height("softmax-scores") + 5 + height("softmax-weights") + 2
-    for n, row in enumerate(words.softmax_rows):
-        if past(y + (len(words.softmax_rows) - n) * least - 1e-3):
+    def _captioned(self, y_left: float) -> Layout | None:
+        """The softmax and outputs panels and the footer beside or under the grid, then the grid's cells."""
+        m, words = self.m, self.words
+        # Softmax panel: one group per row, highlighted rows get a tinted band and a bar.
+        self.add_text("softmax-heading", words.softmax_heading, " ", self.x0, gap_after=8)
+        rows = self._softmax_rows()
+        if rows is None:
             return None
-        top = y
-        x = x0 + row_pad_x
+        panel_w = self._softmax_groups(rows)
+        if words.output_rows:  # the outputs panel: O_i as the weighted sum of the value vectors
+            panel_w = self._outputs(panel_w)
+        if m.chrome:
+            self.y += 14
+            self.items.append(Rect("rule", self.x0, self.y, panel_w, 1))
+            self.y += 12
+            self.add_text("footer", words.footer, " ", self.x0)
+        y = max(self.y, y_left - 28) if m.beside else self.y
+        if self.past(y):
+            return None
+        self._add_cells()
+        right = max(right_edge(item) for item in self.items)
+        width_ = max(right + m.pad, self.wrap_w + 2 * m.pad) if not m.beside else right + m.pad
+        return Layout(width=width_, height=y + m.pad, title=words.title, desc=words.subtitle, items=self.items,
+                      grid=self.grid)
+
+    def _softmax_rows(self) -> list[_Row] | None:
+        """Each softmax row placed (its fractions made for real once the layout fits), or None once past the limit."""
+        rows: list[_Row] = []
+        fractions: list[tuple[int, float, float]] = []  # rows drawn as fractions: made for real once the layout fits
+        # Each row is at least a line of scores and a line of weights tall: a layout that the rows still to come
+        # would take past its limit stops before it wraps them (1e-3 below the bound: more than the sum's rounding).
+        softmax_rows = self.words.softmax_rows
+        least = 2 * self.m.row_pad + self.height("softmax-scores") + 5 + self.height("softmax-weights") + 2
+        for n, row in enumerate(softmax_rows):
+            if self.past(self.y + (len(softmax_rows) - n) * least - 1e-3):
+                return None
+            placed, fraction_at = self._softmax_row(row)
+            if fraction_at is not None:
+                fractions.append((len(rows), *fraction_at))
+            rows.append(placed)
+            self.y = placed[2] + 2
+        for n, x, y_w in fractions if self.limit is not None and not self.measure else ():
+            row, top, bottom, scores, _ = rows[n]
+            made = stacked_weights(row.weights, x, y_w, self.wrap_w - 2 * _ROW_PAD_X, "softmax-weights",
+                                   self.style("softmax-weights"), self.text, self.width)
+            assert made is not None  # (as it was when measured)
+            rows[n] = (row, top, bottom, scores, made[0])
+        return rows
+
+    def _softmax_row(self, row: SoftmaxRow) -> tuple[_Row, tuple[float, float] | None]:
+        """One softmax row placed at `y`, and where its stacked fractions are (None: its weights on lines)."""
+        top, x, wrap_w, row_pad_y = self.y, self.x0 + _ROW_PAD_X, self.wrap_w, self.m.row_pad
         # A long scores line (or normalizer Z_i) continues under its values, as weights lines do.
-        hang = min(width(row.scores.partition(": ")[0] + ": ", "softmax-scores"), wrap_w / 3)
-        scores = text("softmax-scores", x, top + row_pad_y + ASCENT * style("softmax-scores").size,
-                      wrapped(row.scores, None, "softmax-scores", wrap_w - 2 * row_pad_x, hang),
-                      indent=hang, user=user_spans(row.scores))
-        y_w = top + row_pad_y + height("softmax-scores", len(scores.lines)) + 5
-        stacked = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
-                                  style("softmax-weights"), text if limit is None and not measure else _unmade,
-                                  width) if m.stacked else None
+        hang = min(self.width(row.scores.partition(": ")[0] + ": ", "softmax-scores"), wrap_w / 3)
+        scores = self.text("softmax-scores", x, top + row_pad_y + ASCENT * self.style("softmax-scores").size,
+                           self.wrapped(row.scores, None, "softmax-scores", wrap_w - 2 * _ROW_PAD_X, hang),
+                           indent=hang, user=user_spans(row.scores))
+        y_w = top + row_pad_y + self.height("softmax-scores", len(scores.lines)) + 5
+        make = self.text if self.limit is None and not self.measure else _unmade
+        stacked = stacked_weights(row.weights, x, y_w, wrap_w - 2 * _ROW_PAD_X, "softmax-weights",
+                                  self.style("softmax-weights"), make, self.width) if self.m.stacked else None
         if stacked is not None:  # each weight a stacked fraction (a slide's choice, where it fits)
-            weights, bottom = stacked
-            fractions.append((len(rows), x, y_w))
-        else:
-            one = text("softmax-weights", x, y_w + ASCENT * style("softmax-weights").size,
-                       wrapped(row.weights, ", ", "softmax-weights", wrap_w - 2 * row_pad_x, head_w,
-                               ("+",)),
-                       indent=head_w)
-            weights, bottom = [one], y_w + height("softmax-weights", len(one.lines))
-        bottom += row_pad_y
-        rows.append((row, top, bottom, scores, weights))
-        y = bottom + 2
-    for n, x, y_w in fractions if limit is not None and not measure else ():
-        row, top, bottom, scores, _ = rows[n]
-        made = stacked_weights(row.weights, x, y_w, wrap_w - 2 * row_pad_x, "softmax-weights",
-                               style("softmax-weights"), text, width)
-        assert made is not None  # (as it was when measured)
-        rows[n] = (row, top, bottom, scores, made[0])
-    # Every band, and the rule below, as wide as the widest line (a term too long to break widens them all).
-    # (Beside the grid: as wide as the widest line, so a figure that needs less than its slide draws larger.)
-    panel_w = max([0 if m.beside else wrap_w] + [right_edge(t) + row_pad_x - x0 for r in rows for t in (r[3], *r[4])])
-    for row, top, bottom, scores, weights in rows:
-        children: tuple[Item, ...] = (Rect("softmax-band", x0, top, panel_w, bottom - top, rx=6),
-                                      Rect("softmax-bar", x0, top, 4, bottom - top)) if row.computed else ()
-        classes: tuple[str, ...] = ("attnviz-softmax-row",) + (("attnviz-computed",) if row.computed else ())
-        texts: tuple[Item, ...] = (scores, *weights)
-        if row.pending:  # not computed yet: its place, empty, so every step has the same geometry
-            children, texts = (Rect("softmax-pending", x0, top, panel_w, bottom - top, rx=6),), ()
-            classes += ("attnviz-pending",)
-        items.append(Group(classes, (("data-q", str(row.q)),), children + texts,
-                           box=(x0, top, x0 + panel_w, bottom)))
+            return (row, top, stacked[1] + row_pad_y, scores, stacked[0]), (x, y_w)
+        head_w = self.width("weights ", "softmax-weights")
+        one = self.text("softmax-weights", x, y_w + ASCENT * self.style("softmax-weights").size,
+                        self.wrapped(row.weights, ", ", "softmax-weights", wrap_w - 2 * _ROW_PAD_X, head_w, ("+",)),
+                        indent=head_w)
+        return (row, top, y_w + self.height("softmax-weights", len(one.lines)) + row_pad_y, scores, [one]), None
 
-    if words.output_rows:  # the outputs panel: O_i as the weighted sum of the value vectors
-        y += 14
-        add_text("outputs-heading", words.outputs_heading, " ", x0, gap_after=8)
+    def _softmax_groups(self, rows: list[_Row]) -> float:
+        """The softmax rows' groups; the panel's width."""
+        x0 = self.x0
+        # Every band, and the rule below, as wide as the widest line (a term too long to break widens them all).
+        # (Beside the grid: as wide as the widest line, so a figure that needs less than its slide draws larger.)
+        panel_w = max([0 if self.m.beside else self.wrap_w]
+                      + [right_edge(t) + _ROW_PAD_X - x0 for r in rows for t in (r[3], *r[4])])
+        for row, top, bottom, scores, weights in rows:
+            self.items.append(_row_group("softmax", row, top, bottom, (scores, *weights), panel_w, x0))
+        return panel_w
+
+    def _outputs(self, panel_w: float) -> float:
+        """The outputs panel; its width (at least `panel_w`)."""
+        self.y += 14
+        self.add_text("outputs-heading", self.words.outputs_heading, " ", self.x0, gap_after=8)
         outputs: list[tuple[OutputRow, float, float, Text]] = []
-        for output in words.output_rows:
-            top = y
-            placed = text("output", x0 + row_pad_x, top + 3 + ASCENT * style("output").size,
-                          wrapped(output.text, " ", "output", wrap_w - 2 * row_pad_x, 24), indent=24)
-            y = top + 3 + height("output", len(placed.lines)) + 3
-            outputs.append((output, top, y, placed))
-        panel_w = max([panel_w] + [right_edge(o[3]) + row_pad_x - x0 for o in outputs])
-        for output, top, bottom, placed in outputs:
-            items.append(_output_row(output, top, bottom, placed, panel_w, x0))
+        for output in self.words.output_rows:
+            top = self.y
+            placed = self.text("output", self.x0 + _ROW_PAD_X, top + 3 + ASCENT * self.style("output").size,
+                               self.wrapped(output.text, " ", "output", self.wrap_w - 2 * _ROW_PAD_X, 24), indent=24)
+            self.y = top + 3 + self.height("output", len(placed.lines)) + 3
+            outputs.append((output, top, self.y, placed))
+        panel_w = max([panel_w] + [right_edge(o[3]) + _ROW_PAD_X - self.x0 for o in outputs])
+        for output, top, bottom, placed in outputs:  # (edge to edge: a band keeps 1 unit clear of the next one's)
+            self.items.append(_row_group("output", output, top, bottom, (placed,), panel_w, self.x0, inset=1))
+        return panel_w
 
-    if m.chrome:
-        y += 14
-        items.append(Rect("rule", x0, y, panel_w, 1))
-        y += 12
-        add_text("footer", words.footer, " ", x0)
-    y = max(y, y_left - 28) if m.beside else y
-    if past(y):
-        return None
-    add_cells()
-    right = max(right_edge(item) for item in items)
-    width_ = max(right + pad, wrap_w + 2 * pad) if not m.beside else right + pad
-    return Layout(width=width_, height=y + pad, title=words.title, desc=words.subtitle, items=items, grid=grid)
+    def _cell(self, cell: Cell, x: float, y: float, label: str | None) -> Group:
+        w, h, text, centre = self.cell_w, self.m.cell_h, self.text, self.centre
+        if cell.gap:  # rows or keys left out of an elided figure: the ellipsis alone, no cell
+            gap = text("elision", x + w / 2, centre(y + h / 2, "elision"), (cell.text,), anchor="middle")
+            return Group(("attnviz-elided",), (), (gap,), box=(x, y, x + w, y + h))
+        assert label is not None  # every cell but a gap has its label
+        attrs = (("data-q", str(cell.q)), ("data-k", str(cell.k)), ("aria-label", label))
+        if cell.pending:  # not computed yet: an empty cell with a light outline, no text
+            return Group(("attnviz-cell", "attnviz-pending"), attrs, (Rect("cell-pending", x, y, w, h, rx=6),),
+                         box=(x, y, x + w, y + h))
+        role = "masked" if cell.masked else ("score-computed" if cell.computed else "score")
+        rect_role = "cell-masked" if cell.masked else "cell-score"
+        children: list[Item] = [Rect(rect_role, x, y, w, h, rx=6)]
+        if cell.computed:  # a masked cell keeps its hatching under the highlight's outline
+            children += [Rect("cell-computed-outline" if cell.masked else "cell-computed", x, y, w, h, rx=6),
+                         Mark("computed-mark", x + w - 4, y + 4, 12)]
+        if self.m.masked_word or not cell.masked:
+            children.append(text(role, x + w / 2, centre(y + h / 2, role), (cell.text,), anchor="middle"))
+        classes: tuple[str, ...] = ("attnviz-cell", "attnviz-masked" if cell.masked else "attnviz-score")
+        classes += ("attnviz-computed",) if cell.computed else ()
+        return Group(classes, attrs, tuple(children), box=(x, y, x + w, y + h))
+
+
+_ROW_PAD_X = 12  # a softmax or output row's text, in from its band's left edge
 
 
 def _wrapper(wraps: Wraps | None, m: Metrics, style: Callable[[str], TextStyle], math: Callable[[str], bool],
@@ -421,42 +479,14 @@ def _row_bands(words: FigureText, x0: float, top: float, x1: float, cell_h: floa
     return bands
 
 
-def _cell(cell: Cell, x: float, y: float, w: float, label: str | None, h: float,
-          text: Callable[..., Text], centre: Callable[[float, str], float], masked_word: bool = True) -> Group:
-    if cell.gap:  # rows or keys left out of an elided figure: the ellipsis alone, no cell
-        gap = text("elision", x + w / 2, centre(y + h / 2, "elision"), (cell.text,), anchor="middle")
-        return Group(("attnviz-elided",), (), (gap,), box=(x, y, x + w, y + h))
-    assert label is not None  # every cell but a gap has its label
-    attrs = (("data-q", str(cell.q)), ("data-k", str(cell.k)), ("aria-label", label))
-    if cell.pending:  # not computed yet: an empty cell with a light outline, no text
-        return Group(("attnviz-cell", "attnviz-pending"), attrs, (Rect("cell-pending", x, y, w, h, rx=6),),
-                     box=(x, y, x + w, y + h))
-    role = "masked" if cell.masked else ("score-computed" if cell.computed else "score")
-    rect_role = "cell-masked" if cell.masked else "cell-score"
-    children: list[Item] = [Rect(rect_role, x, y, w, h, rx=6)]
-    if cell.computed:  # a masked cell keeps its hatching under the highlight's outline
-        children += [Rect("cell-computed-outline" if cell.masked else "cell-computed", x, y, w, h, rx=6),
-                     Mark("computed-mark", x + w - 4, y + 4, 12)]
-    if masked_word or not cell.masked:
-        children.append(text(role, x + w / 2, centre(y + h / 2, role), (cell.text,), anchor="middle"))
-    classes: tuple[str, ...] = ("attnviz-cell", "attnviz-masked" if cell.masked else "attnviz-score")
-    classes += ("attnviz-computed",) if cell.computed else ()
-    return Group(classes, attrs, tuple(children), box=(x, y, x + w, y + h))
-
-
-def _output_row(row: OutputRow, top: float, bottom: float, text: Text, panel_w: float, x: float = PAD) -> Group:
-    """One output row's group; highlighted and pending rows are drawn like softmax rows."""
-    classes: tuple[str, ...] = ("attnviz-output-row",)
-    children: tuple[Item, ...] = (text,)
-    # Output rows sit edge to edge: their band and pending outline keep 1 unit clear of the
-    # neighbours', so two of them never touch.
-    y0, h = top + 1, bottom - top - 2
-    if row.computed:
-        classes += ("attnviz-computed",)
-        children = (Rect("output-band", x, y0, panel_w, h, rx=6), Rect("output-bar", x, y0, 4, h), text)
-    if row.pending:  # not computed yet: its place, empty, so every step has the same geometry
-        classes += ("attnviz-pending",)
-        children = (Rect("output-pending", x, y0, panel_w, h, rx=6),)
-    return Group(classes, (("data-q", str(row.q)),), children, box=(x, top, x + panel_w, bottom))
-
-
+def _row_group(kind: str, row: SoftmaxRow | OutputRow, top: float, bottom: float, texts: tuple[Item, ...],
+               panel_w: float, x: float, inset: float = 0) -> Group:
+    """A softmax or output row's group (`kind`): a computed row on its band with a bar, a pending one its
+    place, empty, so every step has the same geometry; its band `inset` clear of the rows above and below."""
+    y0, h = top + inset, bottom - top - 2 * inset
+    children: tuple[Item, ...] = (Rect(f"{kind}-band", x, y0, panel_w, h, rx=6), Rect(f"{kind}-bar", x, y0, 4, h)
+                                  ) if row.computed else ()
+    classes = (f"attnviz-{kind}-row",) + ("attnviz-computed",) * row.computed + ("attnviz-pending",) * row.pending
+    if row.pending:
+        children, texts = (Rect(f"{kind}-pending", x, y0, panel_w, h, rx=6),), ()
+    return Group(classes, (("data-q", str(row.q)),), children + texts, box=(x, top, x + panel_w, bottom))

@@ -106,8 +106,7 @@ class Text:
 
     def line_boxes(self) -> list[tuple[float, float, float, float]]:
         """(x0, y0, x1, y1) of each drawn line."""
-        return list(_line_boxes(self.role, self.size, self.x, self.y, self.lines, self.anchor, self.indent,
-                                self.rotate, self.user, self.math, self.script))
+        return list(_line_boxes(self))
 
 
 # A text's runs and boxes follow from its fields alone (it is frozen): the layout asks for them as it measures
@@ -124,19 +123,17 @@ def _line_runs(lines: tuple[str, ...], user: tuple[tuple[int, int], ...], math: 
 
 
 @lru_cache(maxsize=4096)
-def _line_boxes(role: str, size: float, x: float, y: float, lines: tuple[str, ...], anchor: str, indent: float,
-                rotate: int, user: tuple[tuple[int, int], ...], math: bool,
-                script: float) -> tuple[tuple[float, float, float, float], ...]:
-    s = _sized(role, size) if size else STYLES[role]
+def _line_boxes(text: Text) -> tuple[tuple[float, float, float, float], ...]:  # (every field of the text's counts)
+    s, x, y, anchor = text.style, text.x, text.y, text.anchor
     boxes: list[tuple[float, float, float, float]] = []
-    runs = _line_runs(lines, user, math) if math else None
-    for n, line in enumerate(lines):
-        width = runs_width(strip_runs(runs[n]), s, script) if runs is not None else measure(line.rstrip(), s)
-        x_n = x + (indent if n else 0)
+    runs = _line_runs(text.lines, text.user, text.math) if text.math else None
+    for n, line in enumerate(text.lines):
+        width = runs_width(strip_runs(runs[n]), s, text.script) if runs is not None else measure(line.rstrip(), s)
+        x_n = x + (text.indent if n else 0)
         x0 = x_n if anchor == "start" else x_n - width / 2 if anchor == "middle" else x_n - width  # "end"
         base = y + n * s.size * LEADING
         boxes.append((x0, base - ASCENT * s.size, x0 + width, base + DESCENT * s.size))
-    if rotate == -90:  # (x + u, y + v) is drawn at (x + v, y - u)
+    if text.rotate == -90:  # (x + u, y + v) is drawn at (x + v, y - u)
         return tuple((x + (b[1] - y), y - (b[2] - x), x + (b[3] - y), y - (b[0] - x)) for b in boxes)
     return tuple(boxes)
 

@@ -20,6 +20,7 @@ from .figure import (ASCENT, DESCENT, PAD, STYLES, Group, Layout, Rect, Text, me
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
+    from typing import TypedDict, Unpack
 
     from ..engine.attention import BoundMask
     from ..typing import HighlightSpec
@@ -27,6 +28,14 @@ if TYPE_CHECKING:
     from .items import Item
 
     Runs = tuple[tuple[int, int], ...]  # one row's runs
+
+    class MapTexts(TypedDict, total=False):
+        """A map's words a user may give (None or left out: the map's own)."""
+
+        title: str | None
+        subtitle: str | None
+        x_title: str | None
+        y_title: str | None
 
 __all__ = ["MAX_MAP_TOKENS", "MapText", "row_runs", "describe_map", "lay_out_map", "LEGEND", "shared_legend", "Axes",
            "map_axes", "axis_items", "map_body", "map_geometry", "lay_out_legend"]
@@ -125,14 +134,15 @@ def _runs_of(positions: Iterable[int]) -> Runs:
 
 
 def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpec | None = None,
-                 title: str | None = None, subtitle: str | None = None, q_labels: Sequence[str] | None = None,
-                 k_labels: Sequence[str] | None = None, x_title: str | None = None, y_title: str | None = None,
-                 base: int = 1, color_by: str = "none") -> MapText:
+                 q_labels: Sequence[str] | None = None, k_labels: Sequence[str] | None = None, base: int = 1,
+                 color_by: str = "none", **texts: Unpack[MapTexts]) -> MapText:
     """The words of a mask map for `mask` (an `engine.BoundMask` bound to n_q×n_k).
 
     `highlight`: targets as for `figure()` ("I,J", "row=I", "mask", (i, j)), in the figure's index base.
     `color_by`: "none", or "part": each run coloured by the first part of the union that keeps it.
     """
+    title, subtitle = texts.get("title"), texts.get("subtitle")
+    x_title, y_title = texts.get("x_title"), texts.get("y_title")
     runs = tuple(row_runs(mask, i, n_k) for i in range(n_q))
     parts, run_parts = _part_names(mask, color_by), tuple[tuple[int, ...], ...]()
     if parts:
@@ -165,7 +175,7 @@ def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpe
 def _computed_runs(targets: HighlightSpec | None, runs: Sequence[Runs], n_q: int, n_k: int,
                    base: int) -> tuple[Runs, ...]:
     """Highlight targets as runs per row (1-based, inclusive). A map has no captions to highlight."""
-    from ..words.highlight import is_pair, numbered, parse_one, show_target  # its targets, read as figure() reads them
+    from ..words.highlight import is_pair  # its targets, read as figure() reads them
 
     if targets is None:
         return ((),) * n_q
@@ -174,16 +184,7 @@ def _computed_runs(targets: HighlightSpec | None, runs: Sequence[Runs], n_q: int
     whole_rows: set[int] = set()
     masked = False
     for target in listed:
-        kind, i, j = parse_one(target)
-        where = f"highlight {show_target(target)}"
-        if kind not in ("cell", "row", "mask"):
-            raise InputError("a mask map draws no softmax captions or outputs; highlight cells (I,J), "
-                             "rows (row=I) or the masked cells (mask)", where)
-        last_q, last_k = n_q - 1 + base, n_k - 1 + base
-        if i is not None and not base <= i <= last_q:
-            raise InputError(f"{numbered('row', i)} is outside the grid (rows {base}..{last_q})", where)
-        if j is not None and not base <= j <= last_k:
-            raise InputError(f"{numbered('column', j)} is outside the grid (columns {base}..{last_k})", where)
+        kind, i, j = _map_target(target, n_q, n_k, base)
         if kind == "cell":
             assert i is not None and j is not None  # a cell names both
             cells[i - base].add(j - base)
@@ -205,6 +206,23 @@ def _computed_runs(targets: HighlightSpec | None, runs: Sequence[Runs], n_q: int
             row = _runs_of(sorted(positions))
         out.append(tuple((a + 1, b) for a, b in row))
     return tuple(out)
+
+
+def _map_target(target: object, n_q: int, n_k: int, base: int) -> tuple[str, int | None, int | None]:
+    """A highlight target of a map, read as figure() reads it: a cell, a row or the masked cells in the grid."""
+    from ..words.highlight import numbered, parse_one, show_target  # its targets, read as figure() reads them
+
+    kind, i, j = parse_one(target)
+    where = f"highlight {show_target(target)}"
+    if kind not in ("cell", "row", "mask"):
+        raise InputError("a mask map draws no softmax captions or outputs; highlight cells (I,J), "
+                         "rows (row=I) or the masked cells (mask)", where)
+    last_q, last_k = n_q - 1 + base, n_k - 1 + base
+    if i is not None and not base <= i <= last_q:
+        raise InputError(f"{numbered('row', i)} is outside the grid (rows {base}..{last_q})", where)
+    if j is not None and not base <= j <= last_k:
+        raise InputError(f"{numbered('column', j)} is outside the grid (columns {base}..{last_k})", where)
+    return kind, i, j
 
 
 def _step(pitch: float, need: float) -> int:

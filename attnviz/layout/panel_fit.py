@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from ..records import dataclass
 from ..numbers.exact import InputError
 from .figure import PAD, split_keep, wrap
 from .items import STYLES, Group, Layout, Text, measure, text_height, translate
@@ -71,11 +72,27 @@ def arrangement_name(columns: int, n: int) -> str:
     return "a row" if columns >= n else "a column" if columns == 1 else f"a grid of {columns} columns"
 
 
+@dataclass(frozen=True, slots=True)
+class _Sheet:
+    """What every arrangement of the panels shares: the canvas (`height` None: a column's, up to a page), its
+    frame, the panels' top and the legend's height under them, and what each panel draws (axes shared or not,
+    its caption, its subtitle)."""
+
+    width: float
+    height: float | None
+    frame: Frame
+    top: float
+    legend_h: float
+    shared_axes: bool
+    captions: bool
+    subtitles: bool
+
+
 class _Plan:
     """One arrangement's geometry: what each panel says, the cell, and the heights of the rows' headers."""
 
-    def __init__(self, maps: Sequence[MapText], columns: int, width: float, height: float | None, frame: Frame,
-                 top: float, shared_axes: bool, captions: bool, subtitles: bool, legend_h: float) -> None:
+    def __init__(self, maps: Sequence[MapText], columns: int, sheet: _Sheet) -> None:
+        width, height, frame, top, shared_axes = sheet.width, sheet.height, sheet.frame, sheet.top, sheet.shared_axes
         self.maps, self.columns, self.width, self.height = maps, columns, width, height
         self.shared_axes, self.top = shared_axes, top
         n = len(maps)
@@ -89,8 +106,8 @@ class _Plan:
             lines, short = panel_title(words.title or f"Panel {n_}", self.pw)
             texts: list[Item] = [Text("panel-title", 0, ASCENT * STYLES["panel-title"].size, lines)]
             y = text_height("panel-title", len(lines)) + 6
-            for role, text, gap in (("subtitle", words.subtitle if subtitles else "", 6),
-                                    ("caption", words.caption if captions else "", 8)):
+            for role, text, gap in (("subtitle", words.subtitle if sheet.subtitles else "", 6),
+                                    ("caption", words.caption if sheet.captions else "", 8)):
                 if text:
                     lines, cut = panel_title(text, self.pw, role, MAX_LINES)
                     texts.append(Text(role, 0, y + ASCENT * STYLES[role].size, lines))
@@ -105,7 +122,7 @@ class _Plan:
         fixed_h = [self.heads[i][1] + x_title + 6 for i in range(n)]
         tall = sum(max(maps[i].shape[0] for i in row) for row in self.rows)
         bottom = (ROW_GAP * (len(self.rows) - 1) + (text_height("axis-title") + 10 if shared_axes else 0)
-                  + legend_h + PAD)
+                  + sheet.legend_h + PAD)
         # a column's figure stands at most PRINT_FIGURE_IN tall (width / width_in: layout units per inch)
         room = height if height is not None else width / frame.width_in * PRINT_FIGURE_IN
 
@@ -119,12 +136,6 @@ class _Plan:
         cell, self.axes = settle(cell_for, maps)
         self.cell = cell
         self.usable = cell >= min_cell(frame, width)
-
-
-def _widest(words: MapText) -> tuple[float, float]:
-    style, line_h = STYLES["tick"], text_height("tick")
-    k_width = max(measure(label, style) for label in words.k_labels)
-    return max(measure(label, style) for label in words.q_labels), max(k_width, line_h)
 
 
 def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, frame: Frame, *,
@@ -146,8 +157,8 @@ def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, fra
         top_parts = [("title", title or ""), ("subtitle", sub_shared or ""), ("caption", cap_shared or "")]
         top_items, top = texts_block(top_parts, PAD, PAD, width - 2 * PAD)
         legend_h = lay_out_legend(keys, PAD, 0, width - 2 * PAD, part_names)[1] if keys else 0
-        plans = {c: _Plan(maps, c, width, height, frame, top, shared_axes, show_caps, show_subs, legend_h)
-                 for c in dict.fromkeys([columns] + list(range(1, n + 1)))}
+        sheet = _Sheet(width, height, frame, top, legend_h, shared_axes, show_caps, show_subs)
+        plans = {c: _Plan(maps, c, sheet) for c in dict.fromkeys([columns] + list(range(1, n + 1)))}
         best = max(plans.values(), key=lambda plan: (plan.usable, plan.cell, plan.columns == columns))
         plan = plans[columns] if plans[columns].usable and plans[columns].cell >= 0.8 * best.cell else best
         if plan.cut_words:  # rather cells a little smaller than rules cut short

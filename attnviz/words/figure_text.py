@@ -14,13 +14,14 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterable, Sequence
     from fractions import Fraction
+    from typing import Any
 
     from ..engine.attention import Attention, Weights
     from ..typing import Exact
     from .highlight import Highlight
 
 __all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow",
-           "describe",
+           "Wording", "describe",
            "at_step", "with_normalizers", "hidden_ranges"]
 
 DEFAULT_TITLE = "Attention honesty boundary"
@@ -105,21 +106,54 @@ class FigureText:
 
 
 
-def describe(attention: Attention, highlight: Highlight = NO_HIGHLIGHT, title: str | None = None,
-             subtitle: str | None = None, q_labels: Sequence[str] | None = None,
-             k_labels: Sequence[str] | None = None, *, softmax: str = "expanded", places: int | None = None,
-             show: str = "scores", view: str = "full", shown: tuple[Sequence[int], Sequence[int]] | None = None,
-             base: int = 1) -> FigureText:
-    """Every text of the figure for one attention pattern.
+@dataclass(frozen=True, slots=True)
+class Wording:
+    """How a figure's words are written. `q_labels`, `k_labels`: the tokens (None: Q1.., K1..); `softmax`: how
+    named weights are written (`notation.SOFTMAX_FORMS`); `places`: decimal places for rounded weights (None:
+    named, exact); `show`: what the grid's cells show (`SHOW`); `view`: `VIEWS`; `shown`: (rows, columns),
+    sorted 0-based positions, for an elided figure: only these are drawn, with ⋮, ⋯ and ⋱ for the rest, and
+    long caption lists keep their first and last terms; `base`: the index base of every label, caption and
+    rule (0 or 1; cells' data stay 1-based)."""
 
-    `base`: the index base of every label, caption and rule (0 or 1; cells' data stay 1-based).
-    `shown`: (rows, columns), sorted 0-based positions, for an elided figure: only these are
-    drawn, with ⋮, ⋯ and ⋱ for the rest, and long caption lists keep their first and last terms.
+    title: str | None = None
+    subtitle: str | None = None
+    q_labels: Sequence[str] | None = None
+    k_labels: Sequence[str] | None = None
+    softmax: str = "expanded"
+    places: int | None = None
+    show: str = "scores"
+    view: str = "full"
+    shown: tuple[Sequence[int], Sequence[int]] | None = None
+    base: int = 1
 
-    `softmax`: how named weights are written (`notation.SOFTMAX_FORMS`); `places`: decimal
-    places for rounded weights (None: named, exact); `show`: what the grid's cells show (`SHOW`).
-    """
-    n_q, n_k = attention.shape
+
+class _Facts:
+    """What the figure's sentences are made from, worked out once: its results, highlight and `Wording`, the
+    rows and keys it shows (`rows`, `columns`; with gaps: `display_rows`, `display_columns`), the matrix its
+    cells show, the names of its rows and vectors and the labels of its axes."""
+
+    def __init__(self, attention: Attention, highlight: Highlight, wording: Wording) -> None:
+        self.attention, self.highlight, self.w, self.base = attention, highlight, wording, wording.base
+        n_q, n_k = self.shape = attention.shape
+        self.show = "logits" if wording.show == "logits" and attention.logits is not None else "scores"
+        self.matrix = attention.logits if self.show == "logits" and attention.logits is not None else attention.scores
+        self.rows, self.columns = wording.shown if wording.shown is not None else (range(n_q), range(n_k))
+        # An axis short enough to draw whole leaves nothing out: then the captions are whole too.
+        self.elided = len(self.rows) < n_q or len(self.columns) < n_k
+        self.display_rows, self.display_columns = with_gaps(self.rows), with_gaps(self.columns)
+        self.formula = notation.logit_formula(attention.scale, attention.biases)
+        hidden = (hidden_ranges(self.rows, n_q, "rows", self.base) + hidden_ranges(self.columns, n_k, "keys", self.base)
+                  if self.elided else [])
+        self.left_out = f"{notation.and_list(hidden)} not shown" if hidden else ""
+        self.row_names, self.q_names, self.k_names = _names(wording, n_q, n_k)
+        self.output_rows = tuple(_output_row(attention, i, wording.places, computed=(i + 1) in highlight.outputs,
+                                             elided=self.elided, base=self.base)
+                                 for i in self.rows) if attention.values is not None else ()
+
+
+def _names(wording: Wording, n_q: int, n_k: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The rows' names in captions ("3", "sat", "10 (sat)") and the queries' and keys' in vector lines."""
+    base, q_labels, k_labels = wording.base, wording.q_labels, wording.k_labels
     # Inside longer lines, right-to-left labels are isolated, so they cannot reorder what follows them.
     # The user's labels keep their type (`user_text`) inside every line they are written into.
     q_inline, k_inline = (tuple(user_text(isolate(label)) for label in labels) if labels else ()
@@ -134,75 +168,81 @@ def describe(attention: Attention, highlight: Highlight = NO_HIGHLIGHT, title: s
         q_names = tuple(concat(f"Q{i + base}(", label, ")") for i, label in enumerate(q_inline))
     if k_labels and len(set(k_labels)) < len(k_labels):
         k_names = tuple(concat(f"K{j + base}(", label, ")") for j, label in enumerate(k_inline))
-    q_labels = tuple(map(user_text, q_labels)) if q_labels else tuple(f"Q{i + base}" for i in range(n_q))
-    k_labels = tuple(map(user_text, k_labels)) if k_labels else tuple(f"K{j + base}" for j in range(n_k))
-    q_names = q_names or tuple(f"Q{i + base}" for i in range(n_q))
-    k_names = k_names or tuple(f"K{j + base}" for j in range(n_k))
-    mask = attention.mask
-    kind = "integer" if attention.all_integer else "rational"
-    show = "logits" if show == "logits" and attention.logits is not None else "scores"
-    matrix = attention.logits if show == "logits" and attention.logits is not None else attention.scores
-    rows, columns = shown if shown is not None else (range(n_q), range(n_k))
-    # An axis short enough to draw whole leaves nothing out: then the captions are whole too.
-    elided = len(rows) < n_q or len(columns) < n_k
-    display_rows, display_columns = with_gaps(rows), with_gaps(columns)
-    cells = tuple(
-        tuple(
-            _gap_cell(i, j) if i is None or j is None else _cell(attention, matrix, i, j, highlight)
-            for j in display_columns)
-        for i in display_rows)
-    formula = notation.logit_formula(attention.scale, attention.biases)
-    if not attention.transformed:
-        grid_caption = f"score S_ij=Qi·Kj with {mask.name} mask"
-    elif show == "logits":
-        grid_caption = f"logit L_ij={formula}, S_ij=Qi·Kj, with {mask.name} mask"
+    return (row_names, q_names or tuple(f"Q{i + base}" for i in range(n_q)),
+            k_names or tuple(f"K{j + base}" for j in range(n_k)))
+
+
+def _axis_labels(labels: Sequence[str] | None, letter: str, n: int, base: int,
+                 display: Sequence[int | None], gap: str) -> tuple[str, ...]:
+    """An axis's labels in the grid's headers: the tokens or Q1.., K1.., with `gap` where some are left out."""
+    named = tuple(map(user_text, labels)) if labels else tuple(f"{letter}{i + base}" for i in range(n))
+    return tuple(gap if i is None else named[i] for i in display)
+
+
+def _grid_caption(f: _Facts) -> str:
+    mask = f.attention.mask.name
+    if not f.attention.transformed:
+        caption = f"score S_ij=Qi·Kj with {mask} mask"
+    elif f.show == "logits":
+        caption = f"logit L_ij={f.formula}, S_ij=Qi·Kj, with {mask} mask"
     else:
-        grid_caption = f"score S_ij=Qi·Kj with {mask.name} mask; logits L_ij={formula}"
-    left_out = ""
-    if elided:
-        hidden = hidden_ranges(rows, n_q, "rows", base) + hidden_ranges(columns, n_k, "keys", base)
-        if hidden:
-            left_out = f"{notation.and_list(hidden)} not shown"
-            grid_caption += f"; {left_out}"
-    softmax_rows = tuple(
-        SoftmaxRow(i + 1, _scores_line(attention, i, weights, row_names[i], softmax, elided, base),
-                   _weights_line(weights, i, softmax, places, elided, base),
-                   computed=(i + 1) in highlight.softmax_rows)
-        for i, weights in ((i, attention.weights(i)) for i in rows))  # each row's softmax, worked out once
-    more_vectors = tuple(_vector_line(name, vectors, tuple(f"{name}{j + base}" for j in range(len(vectors))),
-                                      rows if name == "V" else None, elided)
-                         for name, vectors in [("V", attention.values)] + [("B", b.rows) for b in attention.biases]
-                         if vectors)
-    output_rows = tuple(_output_row(attention, i, places, computed=(i + 1) in highlight.outputs, elided=elided,
-                                    base=base)
-                        for i in rows) if attention.values is not None else ()
-    return FigureText(
-        title=DEFAULT_TITLE if title is None else user_text(title),
-        subtitle=user_text(subtitle) if subtitle is not None else SCORES_SUBTITLE if view == "scores" else
-        DEFAULT_SUBTITLE if places is None else ROUNDED_SUBTITLE,
-        badge=f"exact scores, exact {mask.name} mask" if view == "scores" else
-              f"exact scores, exact {mask.name} mask, {'named' if places is None else 'rounded'} softmax",
-        note=f"displayed Q,K {kind} vectors are the score source; {mask.name} mask keeps {mask.rule_text(base)}",
-        q_line=_vector_line("Q", attention.q, q_names, rows, elided),
-        k_line=_vector_line("K", attention.k, k_names, columns, elided),
-        grid_caption=grid_caption,
-        k_labels=tuple("⋯" if j is None else k_labels[j] for j in display_columns),
-        q_labels=tuple("⋮" if i is None else q_labels[i] for i in display_rows),
-        cells=cells,
-        softmax_heading="row softmax over unmasked " + (f"logits L_ij={formula}" if attention.transformed
-                                                        else "scores"),
-        softmax_rows=softmax_rows,
-        footer="softmax is named: no decimal attention weights are pinned" if places is None else
-               f"softmax weights marked ≈ are rounded to {places} decimal{'s' * (places > 1)}, not exact",
-        more_vectors=more_vectors,
-        outputs_heading="outputs: O_i is the sum of w_ij·V_j over the unmasked keys j of row i" if output_rows else "",
-        output_rows=output_rows,
-        show=show,
-        softmax=softmax,
-        view=view,
-        elided=left_out,
-        base=base,
-    )
+        caption = f"score S_ij=Qi·Kj with {mask} mask; logits L_ij={f.formula}"
+    return caption + f"; {f.left_out}" if f.left_out else caption
+
+
+def _softmax_rows(f: _Facts) -> tuple[SoftmaxRow, ...]:
+    a, w = f.attention, f.w
+    return tuple(SoftmaxRow(i + 1, _scores_line(a, i, weights, f.row_names[i], w.softmax, f.elided, f.base),
+                            _weights_line(weights, i, w.softmax, w.places, f.elided, f.base),
+                            computed=(i + 1) in f.highlight.softmax_rows)
+                 for i, weights in ((i, a.weights(i)) for i in f.rows))  # each row's softmax, worked out once
+
+
+def _more_vectors(f: _Facts) -> tuple[str, ...]:
+    a = f.attention
+    return tuple(_vector_line(name, vectors, tuple(f"{name}{j + f.base}" for j in range(len(vectors))),
+                              f.rows if name == "V" else None, f.elided)
+                 for name, vectors in [("V", a.values)] + [("B", b.rows) for b in a.biases] if vectors)
+
+
+#: Each text of the figure and what writes it, in document order (`describe` walks them).
+_PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
+    ("title", lambda f: DEFAULT_TITLE if f.w.title is None else user_text(f.w.title)),
+    ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else SCORES_SUBTITLE
+     if f.w.view == "scores" else DEFAULT_SUBTITLE if f.w.places is None else ROUNDED_SUBTITLE),
+    ("badge", lambda f: f"exact scores, exact {f.attention.mask.name} mask" + (
+        "" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} softmax")),
+    ("note", lambda f: f"displayed Q,K {'integer' if f.attention.all_integer else 'rational'} vectors are the score "
+     f"source; {f.attention.mask.name} mask keeps {f.attention.mask.rule_text(f.base)}"),
+    ("q_line", lambda f: _vector_line("Q", f.attention.q, f.q_names, f.rows, f.elided)),
+    ("k_line", lambda f: _vector_line("K", f.attention.k, f.k_names, f.columns, f.elided)),
+    ("grid_caption", _grid_caption),
+    ("k_labels", lambda f: _axis_labels(f.w.k_labels, "K", f.shape[1], f.base, f.display_columns, "⋯")),
+    ("q_labels", lambda f: _axis_labels(f.w.q_labels, "Q", f.shape[0], f.base, f.display_rows, "⋮")),
+    ("cells", lambda f: tuple(tuple(_gap_cell(i, j) if i is None or j is None else
+                                    _cell(f.attention, f.matrix, i, j, f.highlight) for j in f.display_columns)
+                              for i in f.display_rows)),
+    ("softmax_heading", lambda f: "row softmax over unmasked " + (f"logits L_ij={f.formula}"
+                                                                  if f.attention.transformed else "scores")),
+    ("softmax_rows", _softmax_rows),
+    ("footer", lambda f: "softmax is named: no decimal attention weights are pinned" if f.w.places is None else
+     f"softmax weights marked ≈ are rounded to {f.w.places} decimal{'s' * (f.w.places > 1)}, not exact"),
+    ("more_vectors", _more_vectors),
+    ("outputs_heading", lambda f: "outputs: O_i is the sum of w_ij·V_j over the unmasked keys j of row i"
+     if f.output_rows else ""),
+    ("output_rows", lambda f: f.output_rows),
+    ("elided", lambda f: f.left_out),
+)
+
+
+_AS_IS = Wording()  # the seed's words: its title, Q1.. and K1.., named weights, counted from 1
+
+
+def describe(attention: Attention, highlight: Highlight = NO_HIGHLIGHT, wording: Wording = _AS_IS) -> FigureText:
+    """Every text of the figure for one attention pattern, written as `wording` says (each by its part)."""
+    facts = _Facts(attention, highlight, wording)
+    return FigureText(**{name: write(facts) for name, write in _PARTS}, show=facts.show, softmax=wording.softmax,
+                      view=wording.view, base=wording.base)
 
 
 def at_step(words: FigureText, highlight: Highlight = NO_HIGHLIGHT,

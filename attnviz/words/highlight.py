@@ -21,7 +21,8 @@ from ..records import dataclass
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
+    from typing import Any
 
     from ..engine.attention import Attention
     from ..typing import HighlightSpec
@@ -57,42 +58,45 @@ def parse_targets(targets: HighlightSpec | None, attention: Attention, base: int
     if targets is None:
         return NO_HIGHLIGHT
     listed: Iterable[object] = [targets] if isinstance(targets, str) or is_pair(targets) else targets
-    n_q, n_k = attention.shape
-    cells: set[tuple[int, int]] = set()
-    rows: set[int] = set()
-    outputs: set[int] = set()
+    marked: tuple[set[Any], set[Any], set[Any]] = (set(), set(), set())  # cells, softmax rows, outputs
     for target in listed:
-        kind, i, j = parse_one(target)
-        if kind in ("output=", "output") and attention.values is None:
-            raise InputError("the figure has no outputs: give value vectors (v)", f"highlight {show_target(target)}")
-        if i is not None and not base <= i < n_q + base:
-            raise InputError(f"{numbered('row', i)} is outside the grid (rows {base}..{n_q - 1 + base})",
-                             f"highlight {show_target(target)}")
-        if j is not None and not base <= j < n_k + base:
-            raise InputError(f"{numbered('column', j)} is outside the grid (columns {base}..{n_k - 1 + base})",
-                             f"highlight {show_target(target)}")
-        i, j = (None if i is None else i + 1 - base), (None if j is None else j + 1 - base)
-        if kind == "cell":
-            assert i is not None and j is not None  # a cell names both
-            cells.add((i, j))
-        elif kind == "row":
-            assert i is not None  # row=I names its row
-            cells.update((i, c) for c in range(1, n_k + 1))
-        elif kind == "mask":
-            # (an elided figure computes only its shown rows: the others' cells are not drawn)
-            cells.update((r + 1, c + 1) for r, kept in enumerate(attention.kept) if kept is not None
-                         for c in range(n_k) if not kept[c])
-        elif kind == "softmax=":
-            assert i is not None  # softmax=I names its row
-            rows.add(i)
-        elif kind == "softmax":
-            rows.update(range(1, n_q + 1))
-        elif kind == "output=":
-            assert i is not None  # output=I names its row
-            outputs.add(i)
-        else:
-            outputs.update(range(1, n_q + 1))
-    return Highlight(frozenset(cells), frozenset(rows), frozenset(outputs))
+        kind, i, j = _checked(target, attention, base)
+        which, marks = _MARKS[kind](i, j, attention)
+        marked[which].update(marks)
+    return Highlight(*map(frozenset, marked))
+
+
+def _checked(target: object, attention: Attention, base: int) -> tuple[str, int | None, int | None]:
+    """(kind, I, J) of one target, I and J 1-based, once they are known to be in the grid."""
+    kind, i, j = parse_one(target)
+    n_q, n_k = attention.shape
+    if kind in ("output=", "output") and attention.values is None:
+        raise InputError("the figure has no outputs: give value vectors (v)", f"highlight {show_target(target)}")
+    if i is not None and not base <= i < n_q + base:
+        raise InputError(f"{numbered('row', i)} is outside the grid (rows {base}..{n_q - 1 + base})",
+                         f"highlight {show_target(target)}")
+    if j is not None and not base <= j < n_k + base:
+        raise InputError(f"{numbered('column', j)} is outside the grid (columns {base}..{n_k - 1 + base})",
+                         f"highlight {show_target(target)}")
+    return kind, (None if i is None else i + 1 - base), (None if j is None else j + 1 - base)
+
+
+def _masked_cells(attention: Attention) -> Iterable[tuple[int, int]]:
+    # (an elided figure computes only its shown rows: the others' cells are not drawn)
+    return ((r + 1, c + 1) for r, kept in enumerate(attention.kept) if kept is not None
+            for c in range(attention.shape[1]) if not kept[c])
+
+
+#: What each kind of target marks, from its 1-based I and J: (0 cells, 1 softmax rows or 2 outputs, which).
+_MARKS: dict[str, Callable[[Any, Any, Attention], tuple[int, Iterable[Any]]]] = {
+    "cell": lambda i, j, attention: (0, [(i, j)]),
+    "row": lambda i, j, attention: (0, ((i, c) for c in range(1, attention.shape[1] + 1))),
+    "mask": lambda i, j, attention: (0, _masked_cells(attention)),
+    "softmax=": lambda i, j, attention: (1, [i]),
+    "softmax": lambda i, j, attention: (1, range(1, attention.shape[0] + 1)),
+    "output=": lambda i, j, attention: (2, [i]),
+    "output": lambda i, j, attention: (2, range(1, attention.shape[0] + 1)),
+}
 
 
 def named_positions(targets: HighlightSpec | None, base: int = 1) -> tuple[set[int], set[int]]:
