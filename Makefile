@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 DEMO_BIN := .venv-demo/bin
 DOCS_BIN := .venv-docs/bin
 
-.PHONY: demo test check lint golden looks bench docs clean system-deps
+.PHONY: demo test check fuzz lint golden looks bench docs clean system-deps
 
 $(BIN)/attnviz: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,9 +36,15 @@ demo: $(DEMO_BIN)/attnviz
 test: $(BIN)/attnviz system-deps lint
 	$(BIN)/python -m pytest -q
 
-# The edit loop: engine, words, layout and SVG tests (the `check` marker, tests/conftest.py), about a minute.
+# The edit loop: each stage's own tests, the frame fitter's included (the `check` marker, tests/conftest.py),
+# about a minute.
 check: $(BIN)/attnviz
 	$(BIN)/python -m pytest -q -m check tests
+
+# The property tests with new random examples each run (the "fuzz" Hypothesis profile; `make test` and
+# `make check` draw the same ones every run). FUZZ_EXAMPLES=N draws N per test (600).
+fuzz: $(BIN)/attnviz
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q -m property tests
 
 lint: $(BIN)/attnviz
 	$(BIN)/python -m ruff check attnviz tests benchmarks docs tools
