@@ -61,7 +61,9 @@ looks: $(BIN)/attnviz system-deps
 	$(BIN)/python tests/frame_cases.py out/looks/frames
 	cd tests && ../$(BIN)/python slide_looks.py ../out/looks/slides
 
-# Rewrite the golden figures and docs/gallery after an intended change; look at them before committing.
+# Rewrite the golden files (pretty-printed SVG with a PNG beside each, a slide and a column frame, TikZ and
+# PowerPoint's slide XML: tests/golden/) and docs/gallery after an intended change; look at them before
+# committing.
 golden: $(BIN)/attnviz
 	ATTNVIZ_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py tests/test_gallery.py
 
