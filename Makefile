@@ -67,7 +67,9 @@ looks: $(BIN)/attnviz system-deps
 golden: $(BIN)/attnviz
 	ATTNVIZ_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py tests/test_gallery.py
 
+# Start-up first (`attnviz render` against a bare `python -c pass`, 30 paired runs; target 3x), then the rest.
 bench: $(BIN)/attnviz
+	-$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python benchmarks/bench_render.py
 	$(BIN)/python benchmarks/bench_slides.py
