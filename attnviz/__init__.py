@@ -15,7 +15,6 @@ __version__ = "0.1.0"
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editors
     import typing
-
     from .engine.attention import Attention, Bias, Scale, Weights
     from .engine.bound_mask import BoundMask
     from .engine.decode import cache_slots
@@ -65,7 +64,6 @@ def moved_to(old: str, new: str, **elsewhere: str) -> "typing.Callable[[str], ty
         if name.startswith("__") or name not in vars(_module(module)):
             raise AttributeError(f"module {old!r} has no attribute {name!r}")
         import warnings  # only when a moved path is used
-
         warnings.warn(f"{old} is deprecated: import {name} from {module}", DeprecationWarning, stacklevel=2)
         return getattr(_module(module), name)
     return read

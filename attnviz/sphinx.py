@@ -1,4 +1,3 @@
 """`attnviz.integrations.sphinx` at its 0.1.0 path, kept for one release: every name read here warns."""
-
 from . import moved_to
 __getattr__ = moved_to(__name__, "attnviz.integrations.sphinx")
