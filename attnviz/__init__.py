@@ -15,8 +15,7 @@ __version__ = "0.1.0"
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editors
     import typing
-    from .engine.attention import Attention, Bias, Scale, Weights
-    from .engine.bound_mask import BoundMask
+    from .engine import Attention, Bias, BoundMask, Scale, Weights
     from .engine.decode import cache_slots
     from .engine.mask_cells import MaskCells
     from .engine.masks import Mask
@@ -33,11 +32,10 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editor
 
 # The API, imported on first use: `attnviz --version` and `--help` start as fast as Python does.
 _API = {name: module for module, names in {  # module: the names it gives
-    "engine.attention": "Attention Bias Scale Weights", "engine.bound_mask": "BoundMask",
-    "engine.decode": "cache_slots", "engine.mask_cells": "MaskCells", "engine.masks": "Mask",
-    "engine.tiled_softmax": "FlashStep", "errors": "InputError", "figures.api": "Figure figure",
-    "figures.composite": "Composite compose", "figures.figure": "MaskMapFigure ScoresFigure",
-    "figures.heads": "HeadsFigure", "figures.heads_schematic": "HeadsSchematic",
+    "engine": "Attention Bias BoundMask Scale Weights", "engine.decode": "cache_slots", "engine.masks": "Mask",
+    "engine.mask_cells": "MaskCells", "engine.tiled_softmax": "FlashStep", "errors": "InputError",
+    "figures.api": "Figure figure", "figures.composite": "Composite compose", "figures.heads": "HeadsFigure",
+    "figures.figure": "MaskMapFigure ScoresFigure", "figures.heads_schematic": "HeadsSchematic",
     "figures.model": "ModelFigure model_figure", "io.spec": "figure_arguments parse_spec read_spec value_from_text",
     "publish.walkthrough.api": "ShownFlashStep Walkthrough flash walkthrough"}.items() for name in names.split()}
 
