@@ -4,8 +4,6 @@ The package reads as its pipeline: numbers -> engine -> words -> layout -> rende
 io -> publish -> integrations -> cli ("Layout" in docs/project.rst). Every documented name is here.
 """
 
-import sys
-
 __all__ = ["Attention", "Bias", "BoundMask", "Composite", "Figure", "FlashStep", "HeadsFigure", "HeadsSchematic",
            "InputError", "Mask", "MaskCells", "MaskMapFigure", "ModelFigure", "Scale", "ScoresFigure",
            "ShownFlashStep", "Walkthrough", "Weights", "cache_slots", "compose", "figure", "figure_arguments", "flash",
@@ -43,25 +41,24 @@ _API = {name: module for module, names in {  # module: the names it gives
 def __getattr__(name: str) -> object:
     if name not in _API:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value = getattr(_module(f"{__name__}.{_API[name]}"), name)
+    from importlib import import_module  # on first use of a name, never at start-up
+
+    globals()[name] = value = getattr(import_module(f"{__name__}.{_API[name]}"), name)
     return value
-
-
-def _module(path: str) -> object:
-    __import__(path)
-    return sys.modules[path]
 
 
 def moved_to(old: str, new: str, **elsewhere: str) -> "typing.Callable[[str], typing.Any]":
     """The `__getattr__` of a module moved from `old` to `new` (a name in `elsewhere`: to the module given):
     each name read at `old` is the new module's, with a DeprecationWarning naming where it is now."""
     def read(name: str) -> "typing.Any":
-        if name == "__all__":  # `from old import *`: every name, each then read (and warned about) here
-            return [*vars(_module(new))["__all__"], *elsewhere]
-        module = elsewhere.get(name, new)
-        if name.startswith("__") or name not in vars(_module(module)):
-            raise AttributeError(f"module {old!r} has no attribute {name!r}")
         import warnings  # only when a moved path is used
+        from importlib import import_module
+
+        if name == "__all__":  # `from old import *`: every name, each then read (and warned about) here
+            return [*vars(import_module(new))["__all__"], *elsewhere]
+        module = elsewhere.get(name, new)
+        if name.startswith("__") or name not in vars(import_module(module)):
+            raise AttributeError(f"module {old!r} has no attribute {name!r}")
         warnings.warn(f"{old} is deprecated: import {name} from {module}", DeprecationWarning, stacklevel=2)
-        return getattr(_module(module), name)
+        return getattr(import_module(module), name)
     return read
