@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 DEMO_BIN := .venv-demo/bin
 DOCS_BIN := .venv-docs/bin
 
-.PHONY: demo test check lint golden looks bench docs clean system-deps
+.PHONY: demo test check fuzz lint golden looks bench docs clean system-deps
 
 $(BIN)/attnviz: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,9 +36,15 @@ demo: $(DEMO_BIN)/attnviz
 test: $(BIN)/attnviz system-deps lint
 	$(BIN)/python -m pytest -q
 
-# The edit loop: engine, words, layout and SVG tests (the `check` marker, tests/conftest.py), about a minute.
+# The edit loop: each stage's own tests, the frame fitter's included (the `check` marker, tests/conftest.py),
+# about a minute.
 check: $(BIN)/attnviz
 	$(BIN)/python -m pytest -q -m check tests
+
+# The property tests with new random examples each run (the "fuzz" Hypothesis profile; `make test` and
+# `make check` draw the same ones every run). FUZZ_EXAMPLES=N draws N per test (600).
+fuzz: $(BIN)/attnviz
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q -m property tests
 
 lint: $(BIN)/attnviz
 	$(BIN)/python -m ruff check attnviz tests benchmarks docs tools
@@ -55,11 +61,15 @@ looks: $(BIN)/attnviz system-deps
 	$(BIN)/python tests/frame_cases.py out/looks/frames
 	cd tests && ../$(BIN)/python slide_looks.py ../out/looks/slides
 
-# Rewrite the golden figures and docs/gallery after an intended change; look at them before committing.
+# Rewrite the golden files (pretty-printed SVG with a PNG beside each, a slide and a column frame, TikZ and
+# PowerPoint's slide XML: tests/golden/) and docs/gallery after an intended change; look at them before
+# committing.
 golden: $(BIN)/attnviz
 	ATTNVIZ_UPDATE_GOLDEN=1 $(BIN)/python -m pytest -q tests/test_golden.py tests/test_gallery.py
 
+# Start-up first (`attnviz render` against a bare `python -c pass`, 30 paired runs; target 3x), then the rest.
 bench: $(BIN)/attnviz
+	-$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python benchmarks/bench_render.py
 	$(BIN)/python benchmarks/bench_slides.py

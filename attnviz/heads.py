@@ -1,4 +1,3 @@
-"""Moved to `attnviz.figures.heads` in 0.2; this path re-exports it for one release."""
-
-from .figures.heads import *  # noqa: F403
-from .figures.heads import __all__  # noqa: F401
+"""`attnviz.figures.heads` at its 0.1.0 path, kept for one release: every name read here warns."""
+from . import moved_to
+__getattr__ = moved_to(__name__, "attnviz.figures.heads")

@@ -1,5 +1,4 @@
-"""Moved to `attnviz.integrations.markdown` in 0.2; this path (named in users' mkdocs.yml) re-exports it for
-one release."""
-
-from .integrations.markdown import *  # noqa: F403
-from .integrations.markdown import __all__  # noqa: F401
+"""The 0.1.0 path (named in users' mkdocs.yml) of `attnviz.integrations.markdown`, kept for one release:
+each name read here is the new module's, with a DeprecationWarning naming it."""
+from . import moved_to
+__getattr__ = moved_to(__name__, "attnviz.integrations.markdown")

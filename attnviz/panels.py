@@ -1,8 +1,4 @@
-"""Moved to `attnviz.figures.composite` (and `build`, panels from spec arguments, to
-`attnviz.figures.from_arguments`) in 0.2; this path re-exports them for one release."""
-
-from .figures.composite import *  # noqa: F403
-from .figures.composite import __all__ as _composite_all
-from .figures.from_arguments import build
-
-__all__ = [*_composite_all, "build"]
+"""The 0.1.0 path of `attnviz.figures.composite` (and of `build`, now `attnviz.figures.from_arguments`),
+kept for one release: each name read here is the new module's, with a DeprecationWarning naming it."""
+from . import moved_to
+__getattr__ = moved_to(__name__, "attnviz.figures.composite", build="attnviz.figures.from_arguments")

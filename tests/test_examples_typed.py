@@ -39,7 +39,12 @@ def test_every_example_passes_mypy_strict(tmp_path):
     assert {"readme_doctests", "readme_block_1", "notebooks_block_1", "python_api_doctests"} <= set(found)
     for name, source in found.items():
         (tmp_path / f"{name}.py").write_text(source + "\n", encoding="utf-8")
-    env = {**os.environ, "MYPYPATH": str(ROOT)}  # this checkout's attnviz, as a user's installed one
+    # This checkout's attnviz as a user's installed one: found on the Python path, as an installed package is,
+    # its own code (checked by tests/test_typing.py under the project's settings) silent here; on MYPYPATH it
+    # would be checked under these flags and, with import-untyped off, its own ignores for untyped
+    # libraries would be unused. First on the path, ahead of any other attnviz (an editable install's).
+    env = {key: value for key, value in os.environ.items() if key != "MYPYPATH"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
     # Other libraries without type hints (seaborn beside attnviz, Python-Markdown) are theirs to type.
     result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--disable-error-code", "import-untyped",
                              "--no-color-output", "--no-error-summary",

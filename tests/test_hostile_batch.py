@@ -9,6 +9,7 @@ import time
 import pytest
 
 from clirun import run_cli
+from conftest import terminal_signals
 
 SPEC = 'q = "1,0; 0,1; 1,1"\nk = "1,0; 0,1; 1,1"\n'
 
@@ -31,7 +32,8 @@ def test_a_stopped_batch_leaves_no_temporary_and_says_so_in_one_line(tmp_path, s
     specs = write_specs(tmp_path / "specs", 1500)
     out = tmp_path / "figs"
     command = [sys.executable, "-m", "attnviz", "render", *specs, "-o", f"{out}/", "-j", "2"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                               preexec_fn=terminal_signals)  # Ctrl-C's handler, even under nohup
     deadline = time.monotonic() + 60
     while len(list(out.glob("*.svg"))) < 100 and time.monotonic() < deadline:
         time.sleep(0.01)  # stop it mid-batch, with the workers writing

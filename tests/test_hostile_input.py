@@ -9,6 +9,7 @@ import attnviz.words.budget
 
 import pytest
 from clirun import run_cli
+from conftest import terminal_signals
 
 NINES = "9" * 5000
 FIGURE_MODULE = importlib.import_module("attnviz.figures.api")  # `attnviz.figure` is also the function
@@ -363,12 +364,12 @@ def test_a_signal_while_writing_leaves_the_old_file_and_no_temporary(tmp_path, s
     old = tmp_path / "fig.svg"
     old.write_text("old figure", encoding="utf-8")
     done = subprocess.run([sys.executable, "-c", STOP_MID_WRITE, signame, "render", "-o", str(old)],
-                          capture_output=True)
+                          capture_output=True, preexec_fn=terminal_signals)  # even under nohup
     assert done.returncode == code and done.stderr == b""
     assert old.read_text(encoding="utf-8") == "old figure" and sorted(tmp_path.iterdir()) == [old]
     # A page into a new folder: the folders made for it are gone again, since nothing was written.
     done = subprocess.run([sys.executable, "-c", STOP_MID_WRITE, signame, "page", "-o", str(tmp_path / "new/site")],
-                          capture_output=True)
+                          capture_output=True, preexec_fn=terminal_signals)
     assert done.returncode == code and sorted(tmp_path.iterdir()) == [old]
 
 

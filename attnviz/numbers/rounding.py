@@ -119,10 +119,11 @@ def _rational_output(exponents: Sequence[Exact], column: Sequence[Fraction]) -> 
 def _decide(compute: Callable[[Any], list[Interval]], count: int, places: int) -> list[str]:
     """Texts of the `count` intervals `compute(iv)` returns, each rounded to `places` decimals: evaluated at
     rising precision until both ends of every interval round to the same text."""
-    # Imported by name, here: mpmath is slow to import, only rounded weights (weights="decimal=N") need it,
-    # and it has no type hints (a module looked up by name is `Any` to a type checker).
-    iv = importlib.import_module("mpmath").iv
-    libmp = importlib.import_module("mpmath.libmp")
+    # By name, here: mpmath (the decimal extra; no type hints, so `Any`) is slow to import; only decimal=N needs it
+    try:
+        iv, libmp = importlib.import_module("mpmath").iv, importlib.import_module("mpmath.libmp")
+    except ImportError:
+        raise InputError("decimal weights need mpmath: pip install 'attnviz[decimal]'", "weights") from None
     # An end under 10^-(places+1) rounds to 0: it is not made a fraction, whose denominator would be 2 to the
     # power of its exponent (a weight e^(-10^10) is an end of 10^10 bits' exponent: gigabytes)
     tiny = libmp.from_rational(1, 10 ** (places + 1), 53, libmp.round_down)
