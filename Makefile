@@ -14,10 +14,10 @@ $(BIN)/attnviz: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-# attnviz alone: the demo writes SVG and HTML, which need nothing more.
+# attnviz and the decimal extra (the gallery draws rounded weights): the demo writes SVG and HTML, which need nothing more.
 $(DEMO_BIN)/attnviz: pyproject.toml
 	$(PYTHON) -m venv .venv-demo
-	$(DEMO_BIN)/python -m pip install --quiet -e .
+	$(DEMO_BIN)/python -m pip install --quiet -e '.[decimal]'
 	touch $@
 
 # Sphinx alone: the site is drawn by attnviz's own directive.

@@ -67,7 +67,7 @@ def test_sdist_and_wheel_pass_twine_check_and_a_fresh_venv_runs_the_readme(tmp_p
     with zipfile.ZipFile(wheel) as archive:
         metadata = archive.read(next(n for n in archive.namelist() if n.endswith("METADATA"))).decode()
     extras = {line.split(": ", 1)[1] for line in metadata.splitlines() if line.startswith("Provides-Extra: ")}
-    assert {"png", "slides", "sphinx", "mkdocs", "torch", "models", "all", "test", "docs"} <= extras
+    assert {"png", "slides", "sphinx", "mkdocs", "torch", "models", "decimal", "all", "test", "docs"} <= extras
     assert "Description-Content-Type: text/markdown" in metadata and "Project-URL: " in metadata
     assert "License-Expression: MIT" in metadata and "Classifier: Typing :: Typed" in metadata
 
