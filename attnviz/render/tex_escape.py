@@ -284,11 +284,7 @@ def prose(text: str) -> str:
                 formula = None
             out.append(escape(space + core[0]))
             space, word, core = "", word[1:], core[1:]
-        while core.endswith((")", "]")) and core.count(core[-1]) > core.count("(["[core[-1] == "]"]):
-            core = core[:-1]  # closes a parenthesis opened words earlier: punctuation, as text
-        tex = math(core) if core and _MATHY.search(core) else None
-        if tex is None and core in ("=", "+", "≈"):
-            tex = {"=": "=", "+": "+", "≈": r"\approx"}[core]
+        core, tex = _word_math(core)
         if tex is not None and formula is not None:  # runs of math words are one formula
             formula += " " + tex
         else:
@@ -305,6 +301,14 @@ def prose(text: str) -> str:
     if formula is not None:
         out.append(f"${formula}$")
     return "".join(out) + escape(space)
+
+
+def _word_math(core: str) -> tuple[str, str | None]:
+    """(the word without the parentheses it closes that opened words earlier, its TeX if it is math)."""
+    while core.endswith((")", "]")) and core.count(core[-1]) > core.count("(["[core[-1] == "]"]):
+        core = core[:-1]  # punctuation, as text
+    tex = math(core) if core and _MATHY.search(core) else None
+    return core, {"=": "=", "+": "+", "≈": r"\approx"}.get(core) if tex is None else tex
 
 
 def typed_line(line: str, user: Sequence[tuple[int, int]], typeset: Callable[[str], str]) -> str:

@@ -126,7 +126,7 @@ def _convert(tokens: list[str]) -> str:
             n = _environment(tokens, n, "".join(name), out)
         elif token == r"\\":  # a line break outside an environment: the next part of the formula
             out.append("; ")
-        elif token == r"\frac" or token == r"\dfrac" or token == r"\tfrac":
+        elif token in (r"\frac", r"\dfrac", r"\tfrac"):
             top, n = _group(tokens, n)
             bottom, n = _group(tokens, n)
             out.append(f"{_atomic(_convert(top))}/{_atomic(_convert(bottom))}")
@@ -140,19 +140,19 @@ def _convert(tokens: list[str]) -> str:
                 out[-1] = out[-1][:-1] + f"exp({text})"
             else:
                 out.append(f"({text})" if token == "^" else f"[{text}]")
-        elif token == "{" or token == "}":
-            continue
-        elif token in _COMMANDS:
-            out.append(_COMMANDS[token])
-        elif token in _GREEK:
-            out.append(_GREEK[token])
-        elif token.startswith("\\"):
-            out.append(token[1:])
-        elif token == "-":
-            out.append("−")
         else:
-            out.append(token)
+            out.append(_word(token))
     return "".join(out)
+
+
+def _word(token: str) -> str:
+    """A token that takes no argument, as Unicode text."""
+    if token in ("{", "}"):
+        return ""
+    named = _COMMANDS.get(token, _GREEK.get(token))
+    if named is not None:
+        return named
+    return token[1:] if token.startswith("\\") else "−" if token == "-" else token
 
 
 def unicode_math(tex: str) -> str:

@@ -20,7 +20,7 @@ from ...engine.tiled_softmax import ORDERS, flash_steps, tiles
 from ...words.highlight import parse_targets
 from ...numbers.surds import Surd, sign
 from .scores import LEGEND, tex_exponent, tex_number, check_walk_size
-from .flash_state import flash_overlay
+from .flash_state import ell_text, flash_overlay
 from ...figures.overlaid import OverlaidFigure
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -122,10 +122,6 @@ def _tex_grouped(x: Exact) -> str:
     return rf"\left({tex}\right)" if sign(x) < 0 or (isinstance(x, Surd) and x.a != 0) else tex
 
 
-def _sum_text(exponents: Sequence[Exact]) -> str:
-    return "+".join(map(notation.exponential, exponents)) if exponents else "0"
-
-
 def _tex_sum(exponents: Sequence[Exact]) -> str:
     return "+".join(f"e^{{{tex_exponent(x)}}}" for x in exponents) if exponents else "0"
 
@@ -169,7 +165,7 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
     new_scores = [step.scores[i, j] for j in new]
     named_new = [f"e^({notation.format_exact(s)}-{_grouped(m)})" for s in new_scores]
     tex_new = [f"e^{{{tex_number(s)}-{_tex_grouped(m)}}}" for s in new_scores]
-    m_text, ell = notation.format_exact(m), _sum_text(exps)
+    m_text, ell = notation.format_exact(m), ell_text(exps)
     if not new:
         return (f"Row {i}: every key of this tile is masked, so m_{i} = {m_text} and ℓ_{i} = {ell} stay as they "
                 "were.", None)
@@ -191,7 +187,7 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
         moved = f"the maximum stays, so the rescale factor is {factor} = e^0 = 1"
     else:
         moved = f"the maximum rises, so the old ℓ_{i} is rescaled by {factor} = {notation.exponential(rescale)}"
-    text = (f"Row {i}: m_{i} = max({inputs}) = {m_text}; {moved}: ℓ_{i} = {factor}·({_sum_text(old_l)}) + "
+    text = (f"Row {i}: m_{i} = max({inputs}) = {m_text}; {moved}: ℓ_{i} = {factor}·({ell_text(old_l)}) + "
             f"{' + '.join(named_new)} = {ell}.")
     tex = (rf"m_{{{i}}} = \max({', '.join(map(tex_number, [old_m, *new_scores]))}) = {tex_number(m)},\ "
            rf"\ell_{{{i}}} = {tex_factor}\left({_tex_sum(old_l)}\right) + {' + '.join(tex_new)} = {_tex_sum(exps)}")
@@ -222,7 +218,7 @@ def _final_section(attention: Attention, steps: Sequence[FlashStep], skipped: Se
             continue
         m, exps, seen = final[i]
         one_shot = notation.weight_terms(weights, "expanded", i)
-        tiled = [f"{notation.exponential(x)}/({_sum_text(exps)})" for x in exps]
+        tiled = [f"{notation.exponential(x)}/({ell_text(exps)})" for x in exps]
         pairs = ", ".join(f"{t} = {o}" for t, o in zip(tiled, one_shot))
         parts.append(f"Row {i} (m_{i} = {notation.format_exact(m)}, keys {', '.join(map(str, seen))}): {pairs}.")
     if attention.values is not None:
