@@ -12,6 +12,7 @@ import sys
 
 from .. import __version__
 from ..errors import InputError, printable
+from ..render.formats import FORMATS
 from .parser import (DEFAULT_OUTPUT, DEFAULT_PAGE_DIR, UsageError, build_parser, join_negative_values,
                      unrecognized)
 from .arguments import figure_from_args, stdin_bytes, walkthrough_from_args, walkthrough_steps
@@ -92,8 +93,6 @@ def _file_data(fig: Drawable, format: str, args: Namespace) -> str | bytes:
     given = [flag for flag, value in resolution.items() if value is not None]
     if format != "png" and given:
         raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}", given[0])
-    from ..render.formats import FORMATS  # start-up: --version and --help write no file
-
     try:
         return FORMATS[format].write(fig, args.png_scale, args.dpi, args.width)
     except InputError as err:  # named as the API's arguments; here they are flags

@@ -1,8 +1,8 @@
 """The command line's grammar: argparse's parser for every command, its option groups and argument types.
 
 The figure flags come from the option table (`attnviz.figures.options`), so they say what the spec
-keys, the Sphinx options and `figure()` say. Nothing here imports argparse or the table until a
-parser is built: `attnviz --version` needs neither.
+keys, the Sphinx options and `figure()` say; the formats, from the format table (`render.formats`, data). Nothing
+here imports argparse or the option table until a parser is built: `attnviz --version` needs neither.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import os
 import sys
 
 from .. import __version__
+from ..render.formats import FORMATS, either, provided_by  # a table of data: it imports nothing
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -132,8 +133,6 @@ def _path(text: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The `attnviz` parser: every command, its flags and help."""
-    from ..render.formats import FORMATS, either, provided_by  # start-up: --version reads no table
-
     parser = _parser(prog="attnviz", description="Exact pictures of attention: scores, masks and named softmax.")
     parser.add_argument("--version", action="version", version=f"attnviz {__version__}")
     _add_debug(parser)
@@ -227,8 +226,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _model_arguments(model: argparse.ArgumentParser) -> None:
     """`attnviz model CONFIG`'s flags (figures.model.model_figure's arguments)."""
-    from ..render.formats import FORMATS  # start-up: --version reads no table
-
     model.add_argument("config", metavar="CONFIG", type=_path, help="a config.json, or a model folder holding one")
     rows = model.add_mutually_exclusive_group()
     rows.add_argument("--n", type=_whole, metavar="N", help="tokens in the row drawn (default 16)")
@@ -297,15 +294,11 @@ def add_width_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _extensions() -> str:
-    from ..render.formats import FORMATS, either  # start-up: --version reads no table
-
     return either([f".{entry.extension}" for entry in FORMATS.values()])
 
 
 def add_step_format_options(parser: argparse.ArgumentParser) -> None:
     """`-f` and `--width` of `page` and `walkthrough`: the steps/ files as SVG (default), PNG or PDF."""
-    from ..render.formats import FORMATS, either, provided_by  # start-up: --version reads no table
-
     names = list(FORMATS)
     parser.add_argument("-f", "--format", choices=FORMATS, type=str.lower, default=names[0],
                         help=f"the steps/ files as {either([f'{names[0]} (default)', *names[1:]])}, at the frame's "

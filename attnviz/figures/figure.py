@@ -97,14 +97,12 @@ class Drawable:
     def svg(self, id_prefix: str | None = None) -> str:
         """The figure as one standalone SVG document; same figure, same bytes."""
         prefix = self.id_prefix if id_prefix is None else check_id_prefix(id_prefix)
-        return self._painted(self.layout(), prefix)
+        return self.painted(self.layout(), prefix)
 
-    def painted(self, layout: Layout) -> str:
-        """`layout` as SVG, with the figure's ids (a format's writer lays the figure out once and checks its size
-        before painting)."""
-        return self._painted(layout, self.id_prefix)
-
-    def _painted(self, layout: Layout, prefix: str) -> str:
+    def painted(self, layout: Layout, prefix: str | None = None) -> str:
+        """`layout` as SVG, its ids from `prefix` (default: the figure's): a format's writer lays the figure out
+        once and checks its size before painting."""
+        prefix = self.id_prefix if prefix is None else prefix
         from ..render.svg import render_svg  # start-up: building a figure needs no renderer until it is drawn
 
         font_css = ""
