@@ -20,7 +20,7 @@ from ...engine.tiled_softmax import ORDERS, flash_steps, tiles
 from ...words.highlight import parse_targets
 from ...numbers.surds import Surd, sign
 from .scores import LEGEND, tex_exponent, tex_number, check_walk_size
-from .flash_state import ell_text, flash_overlay
+from .flash_state import ell_text, exponent_term, flash_overlay
 from ...figures.overlaid import OverlaidFigure
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -111,12 +111,6 @@ def _tile_name(tile: Tile | FlashStep) -> str:
     return f"{_span(tile.rows, 'query', 'queries')} × {_span(tile.keys, 'key', 'keys')}"
 
 
-def _grouped(x: Exact) -> str:
-    """An exact value as a term after a minus sign: `2`, `(-1)`, `(1+√2/2)`."""
-    text = notation.format_exact(x)
-    return f"({text})" if sign(x) < 0 or (isinstance(x, Surd) and x.a != 0) else text
-
-
 def _tex_grouped(x: Exact) -> str:
     tex = tex_number(x)
     return rf"\left({tex}\right)" if sign(x) < 0 or (isinstance(x, Surd) and x.a != 0) else tex
@@ -163,7 +157,7 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
     old = state.get(i)
     state[i] = (m, exps)
     new_scores = [step.scores[i, j] for j in new]
-    named_new = [f"e^({notation.format_exact(s)}-{_grouped(m)})" for s in new_scores]
+    named_new = [f"e^({notation.format_exact(s)}-{exponent_term(m)})" for s in new_scores]
     tex_new = [f"e^{{{tex_number(s)}-{_tex_grouped(m)}}}" for s in new_scores]
     m_text, ell = notation.format_exact(m), ell_text(exps)
     if not new:
@@ -178,7 +172,7 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
         return text, tex
     old_m, old_l = old
     inputs = ", ".join(map(notation.format_exact, [old_m, *new_scores]))
-    factor = f"e^({notation.format_exact(old_m)}-{_grouped(m)})"
+    factor = f"e^({notation.format_exact(old_m)}-{exponent_term(m)})"
     tex_factor = f"e^{{{tex_number(old_m)}-{_tex_grouped(m)}}}"
     rescale = step.rescale[i]
     if TYPE_CHECKING:  # None only for a row's first kept keys, handled above
@@ -193,7 +187,8 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
            rf"\ell_{{{i}}} = {tex_factor}\left({_tex_sum(old_l)}\right) + {' + '.join(tex_new)} = {_tex_sum(exps)}")
     if attention.values is not None:
         text += (f" The output accumulator is rescaled the same way: Õ_{i} = {factor}·Õ_{i} + "
-                 + " + ".join(f"e^({notation.format_exact(s)}-{_grouped(m)})·V_{j}" for s, j in zip(new_scores, new))
+                 + " + ".join(f"e^({notation.format_exact(s)}-{exponent_term(m)})·V_{j}"
+                              for s, j in zip(new_scores, new))
                  + ".")
     return text, tex
 
