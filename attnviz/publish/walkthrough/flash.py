@@ -18,8 +18,7 @@ from ...numbers.exact import InputError
 from ...figures.api import Figure
 from ...engine.tiled_softmax import ORDERS, flash_steps, tiles
 from ...words.highlight import parse_targets
-from ...numbers.surds import Surd, sign
-from .scores import LEGEND, tex_exponent, tex_number, check_walk_size
+from .scores import LEGEND, tex_exponent, tex_grouped, tex_number, check_walk_size
 from .flash_state import ell_text, exponent_term, flash_overlay
 from ...figures.overlaid import OverlaidFigure
 
@@ -111,11 +110,6 @@ def _tile_name(tile: Tile | FlashStep) -> str:
     return f"{_span(tile.rows, 'query', 'queries')} × {_span(tile.keys, 'key', 'keys')}"
 
 
-def _tex_grouped(x: Exact) -> str:
-    tex = tex_number(x)
-    return rf"\left({tex}\right)" if sign(x) < 0 or (isinstance(x, Surd) and x.a != 0) else tex
-
-
 def _tex_sum(exponents: Sequence[Exact]) -> str:
     return "+".join(f"e^{{{tex_exponent(x)}}}" for x in exponents) if exponents else "0"
 
@@ -158,7 +152,7 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
     state[i] = (m, exps)
     new_scores = [step.scores[i, j] for j in new]
     named_new = [f"e^({notation.format_exact(s)}-{exponent_term(m)})" for s in new_scores]
-    tex_new = [f"e^{{{tex_number(s)}-{_tex_grouped(m)}}}" for s in new_scores]
+    tex_new = [f"e^{{{tex_number(s)}-{tex_grouped(m)}}}" for s in new_scores]
     m_text, ell = notation.format_exact(m), ell_text(exps)
     if not new:
         return (f"Row {i}: every key of this tile is masked, so m_{i} = {m_text} and ℓ_{i} = {ell} stay as they "
@@ -173,7 +167,7 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
     old_m, old_l = old
     inputs = ", ".join(map(notation.format_exact, [old_m, *new_scores]))
     factor = f"e^({notation.format_exact(old_m)}-{exponent_term(m)})"
-    tex_factor = f"e^{{{tex_number(old_m)}-{_tex_grouped(m)}}}"
+    tex_factor = f"e^{{{tex_number(old_m)}-{tex_grouped(m)}}}"
     rescale = step.rescale[i]
     if TYPE_CHECKING:  # None only for a row's first kept keys, handled above
         assert rescale is not None
