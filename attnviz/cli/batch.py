@@ -14,7 +14,7 @@ import sys
 import time
 
 from ..errors import InputError, printable
-from .signals import Stopped
+from .signals import Stopped, one_line
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -136,11 +136,11 @@ def _run_one(job: Job, index: int) -> tuple[int, Failure | None]:
         data = job.make()
         write_files({job.target: data})
     except InputError as err:
-        return index, (False, _one_line(err))
+        return index, (False, one_line(err))
     except OSError as err:
         return index, (False, f"cannot write: {err.filename or job.target}: {err.strerror or err}")
     except Exception as err:  # noqa: BLE001 - one figure's bug must not cost the others theirs
-        return index, (True, f"{type(err).__name__}: {_one_line(err)}")
+        return index, (True, f"{type(err).__name__}: {one_line(err)}")
     return index, None
 
 
@@ -215,10 +215,6 @@ def _run_index(index: int) -> tuple[int, Failure | None]:
 
 def _can_fork() -> bool:
     return hasattr(os, "fork") and sys.platform != "darwin"  # macOS: fork is unsafe with system libraries
-
-
-def _one_line(err: BaseException) -> str:
-    return printable(" ".join(str(err).split()))
 
 
 class _ProgressBar:

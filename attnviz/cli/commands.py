@@ -16,7 +16,7 @@ from ..render.formats import FORMATS
 from .parser import (DEFAULT_OUTPUT, DEFAULT_PAGE_DIR, UsageError, build_parser, join_negative_values,
                      unrecognized)
 from .arguments import figure_from_args, stdin_bytes, walkthrough_from_args, walkthrough_steps
-from .signals import StopSignals, Stopped, emit, report, writing
+from .signals import StopSignals, Stopped, emit, one_line, report, writing
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -414,7 +414,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     except (InputError, UsageError) as err:
         if debug:
             raise
-        print(f"attnviz: error: {_one_line(err)}", file=sys.stderr)
+        print(f"attnviz: error: {one_line(err)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -424,7 +424,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # noqa: BLE001 - the last line of defence: no traceback for users
         if debug:
             raise
-        print(f"attnviz: internal error: {type(err).__name__}: {_one_line(err)}; please report this bug "
+        print(f"attnviz: internal error: {type(err).__name__}: {one_line(err)}; please report this bug "
               "with the command you ran (and --debug for the traceback)", file=sys.stderr)
         return 1
 
@@ -448,11 +448,6 @@ def _run(argv: list[str]) -> int:
         raise UsageError("no command given; try 'attnviz render' (see 'attnviz --help')")
     return {"render": run_render, "page": run_page, "walkthrough": run_walkthrough, "slides": run_slides,
             "gallery": run_gallery, "css": run_css, "model": run_model}[args.command](args)
-
-
-def _one_line(err: BaseException) -> str:
-    """The error's message on one line, control characters (a path's escape sequence) escaped."""
-    return printable(" ".join(str(err).split()))
 
 
 if __name__ == "__main__":
