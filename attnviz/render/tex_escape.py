@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import NoReturn
 
-__all__ = ["escape", "math", "value_line", "prose", "typed_line"]
+__all__ = ["escape", "math", "value_line", "prose", "typed_line", "word_math"]
 
 _SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
             "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", "<": r"\textless{}",
@@ -284,7 +284,7 @@ def prose(text: str) -> str:
                 formula = None
             out.append(escape(space + core[0]))
             space, word, core = "", word[1:], core[1:]
-        core, tex = _word_math(core)
+        core, tex = word_math(core)
         if tex is not None and formula is not None:  # runs of math words are one formula
             formula += " " + tex
         else:
@@ -303,8 +303,9 @@ def prose(text: str) -> str:
     return "".join(out) + escape(space)
 
 
-def _word_math(core: str) -> tuple[str, str | None]:
-    """(the word without the parentheses it closes that opened words earlier, its TeX if it is math)."""
+def word_math(core: str) -> tuple[str, str | None]:
+    """(a word without the parentheses it closes that opened words earlier, its TeX if it is math), for `prose`
+    and the slides' Unicode prose."""
     while core.endswith((")", "]")) and core.count(core[-1]) > core.count("(["[core[-1] == "]"]):
         core = core[:-1]  # punctuation, as text
     tex = math(core) if core and _MATHY.search(core) else None

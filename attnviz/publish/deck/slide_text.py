@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ...layout.metrics import text_width
-from ...render.tex_escape import math, prose
+from ...render.tex_escape import prose, word_math
 from ...words.user_text import user_spans
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -170,19 +170,13 @@ def unicode_math(tex: str) -> str:
     return re.sub(r" {2,}", " ", _convert(_TOKEN.findall(tex)).strip())
 
 
-_MATHY = re.compile(r"[\d_^·/√=+∞]")
-
-
 def _generated_words(text: str) -> str:
     words = []
     for word in re.split(r"(\s+)", text):
         opening = ""
         if word[:1] in "([" and word and word.count(word[0]) > word.count(")]"[word[0] == "["]):
             opening, word = word[0], word[1:]  # a parenthesis opened in words, closed words later: text
-        core = word.rstrip(".,;:")
-        while core.endswith((")", "]")) and core.count(core[-1]) > core.count("(["[core[-1] == "]"]):
-            core = core[:-1]
-        tex = math(core) if core and not word.isspace() and _MATHY.search(core) else None
+        core, tex = word_math(word.rstrip(".,;:"))
         words.append(opening + (word if tex is None else unicode_math(tex) + word[len(core):]))
     return "".join(words).replace("<=", "≤").replace(">=", "≥")
 
