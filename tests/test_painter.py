@@ -166,3 +166,25 @@ def test_powerpoint_draws_every_shape_with_the_resolved_paint(name):
     lines = sum(len([line for line in t.lines if line.strip()]) for _, t, _ in
                 [c for c in recorder.calls if c[0] == "text"])
     assert len(boxes) == lines
+
+
+def test_the_hatch_geometry_is_the_paint_tables(monkeypatch):
+    """Period, width and angle of the masked cells' stripes come from ROLE_PAINT, in SVG, TikZ and PowerPoint."""
+    from attnviz.render import painter
+    from attnviz.render.pptx import _HATCHES
+
+    hatched = [p for p in ROLE_PAINT.values() if p.fill == "hatch"]
+    assert hatched and all(p.hatch == painter.MASKED_HATCH for p in hatched)
+    assert all(p.hatch is None for p in ROLE_PAINT.values() if p.fill != "hatch")
+    assert painter.MASKED_HATCH.angle in _HATCHES
+    fig = attnviz.figure()  # the seed: causal, its upper triangle masked
+    pattern = ET.fromstring(fig.svg()).find(f"{SVG}defs/{SVG}pattern")
+    assert (pattern.get("width"), pattern.get("patternTransform")) == ("8", "rotate(45)")
+    wider = painter.Hatch(period=10, width=4, angle=45)
+    for role in [p.role for p in hatched]:
+        monkeypatch.setitem(ROLE_PAINT, role, painter.Paint(role, "hatch", ROLE_PAINT[role].stroke,
+                                                            dash=ROLE_PAINT[role].dash, hatch=wider))
+    layout = fig.layout()
+    pattern = ET.fromstring(render_svg(layout, "x")).find(f"{SVG}defs/{SVG}pattern")
+    assert (pattern.get("width"), pattern.findall(f"{SVG}rect")[1].get("width")) == ("10", "4")
+    assert f"line width={fmt(4 * PX)}pt" in "\n".join(tikz_items(layout))

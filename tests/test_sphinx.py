@@ -246,6 +246,7 @@ def test_other_builders_get_image_files(tmp_path):
     assert "\\caption{The exact register.}" in tex
     pdf = (tmp_path / "latex" / "_images" / "attnviz-index-1.pdf").read_bytes()
     assert pdf.startswith(b"%PDF")
+    assert b"/Title (" in pdf and b"/CreationDate" not in pdf  # the same PDF writer as Figure.pdf()
 
     assert build(tmp_path / "src", tmp_path / "text", builder="text") == (0, "")
     text = (tmp_path / "text" / "index.txt").read_text(encoding="utf-8")

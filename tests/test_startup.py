@@ -32,9 +32,11 @@ NOT_FOR_DEFAULT_RENDER = (
     "attnviz.render.font_embed", "attnviz.integrations.sphinx", "attnviz.integrations.mkdocs", "attnviz.cli.batch",
 )
 # What --version and --help may import from attnviz: the package, the command (its commands, parser and
-# signal handling) and its error type; and the option table the flags' help comes from (data, no figure code).
+# signal handling) and its error type; and the option and format tables the flags' help comes from (data, no
+# figure code; --help only).
 COMMAND_ONLY = {"attnviz", "attnviz.cli", "attnviz.cli.commands", "attnviz.cli.arguments", "attnviz.cli.parser",
-                "attnviz.cli.signals", "attnviz.errors", "attnviz.figures", "attnviz.figures.options"}
+                "attnviz.cli.signals", "attnviz.errors", "attnviz.figures", "attnviz.figures.options",
+                "attnviz.render", "attnviz.render.formats"}
 
 # Run in a fresh interpreter: the command's imports, and every regular expression compiled from
 # attnviz's own code (argparse's and the standard library's are theirs to pay for).

@@ -14,7 +14,7 @@ import sys
 import time
 
 from ..errors import InputError, printable
-from .signals import Stopped
+from .signals import Stopped, one_line
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -88,29 +88,37 @@ def run_jobs(jobs: Sequence[Job], *, workers: int = 1, progress: TextIO | None =
         for done, (index, error) in enumerate(results, 1):
             if error is not None:
                 errors[index] = error
-                if bar:
-                    bar.clear()
-                if report:
-                    internal, message = error
-                    name = printable(jobs[index].name)
-                    named = message if message.startswith(name) else f"{name}: {message}"
-                    report(f"attnviz: {'internal error' if internal else 'error'}: {named}")
+                _say(bar, report, _failure_line(jobs[index], error))
             if bar:
                 bar.show(done, printable(jobs[index].name))
     except (KeyboardInterrupt, Stopped):  # the workers stop (cleaning up), then one line says what was done
         _close(results)
-        if bar:
-            bar.clear()
-        if report:
-            # Workers report a chunk of figures at a time: the count is a floor.
-            noun = "figure" if len(jobs) == 1 else "figures"
-            report(f"attnviz: stopped: at least {done - len(errors)} of {len(jobs)} {noun} written, none in part")
+        # Workers report a chunk of figures at a time: the count is a floor.
+        noun = "figure" if len(jobs) == 1 else "figures"
+        _say(bar, report, f"attnviz: stopped: at least {done - len(errors)} of {len(jobs)} {noun} written, "
+                          "none in part")
         raise
     finally:
         _close(results)
     if bar:
         bar.clear()
     return Outcome(jobs, errors, time.perf_counter() - start, workers)
+
+
+def _say(bar: _ProgressBar | None, report: Callable[[str], object] | None, line: str) -> None:
+    """The bar erased, then `line` reported (if there is a report)."""
+    if bar:
+        bar.clear()
+    if report:
+        report(line)
+
+
+def _failure_line(job: Job, error: Failure) -> str:
+    """The one line a failed job is reported in, named once."""
+    internal, message = error
+    name = printable(job.name)
+    named = message if message.startswith(name) else f"{name}: {message}"
+    return f"attnviz: {'internal error' if internal else 'error'}: {named}"
 
 
 def _close(results: Iterator[object]) -> None:
@@ -128,11 +136,11 @@ def _run_one(job: Job, index: int) -> tuple[int, Failure | None]:
         data = job.make()
         write_files({job.target: data})
     except InputError as err:
-        return index, (False, _one_line(err))
+        return index, (False, one_line(err))
     except OSError as err:
         return index, (False, f"cannot write: {err.filename or job.target}: {err.strerror or err}")
     except Exception as err:  # noqa: BLE001 - one figure's bug must not cost the others theirs
-        return index, (True, f"{type(err).__name__}: {_one_line(err)}")
+        return index, (True, f"{type(err).__name__}: {one_line(err)}")
     return index, None
 
 
@@ -207,10 +215,6 @@ def _run_index(index: int) -> tuple[int, Failure | None]:
 
 def _can_fork() -> bool:
     return hasattr(os, "fork") and sys.platform != "darwin"  # macOS: fork is unsafe with system libraries
-
-
-def _one_line(err: BaseException) -> str:
-    return printable(" ".join(str(err).split()))
 
 
 class _ProgressBar:

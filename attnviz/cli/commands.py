@@ -12,10 +12,11 @@ import sys
 
 from .. import __version__
 from ..errors import InputError, printable
+from ..render.formats import FORMATS
 from .parser import (DEFAULT_OUTPUT, DEFAULT_PAGE_DIR, UsageError, build_parser, join_negative_values,
                      unrecognized)
 from .arguments import figure_from_args, stdin_bytes, walkthrough_from_args, walkthrough_steps
-from .signals import StopSignals, Stopped, emit, report, writing
+from .signals import StopSignals, Stopped, emit, one_line, report, writing
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -46,15 +47,19 @@ def _default_render_path(args: Namespace, fig: Figure | Composite) -> str:
 
 def run_render(args: Namespace) -> int:
     """`attnviz render [SPEC...]`: one figure (or a batch) as SVG, PNG or PDF."""
-    from ..render.raster import format_for  # start-up: --version and --help write no file
-
     if args.more_specs or (args.spec is not None and _names_folder(args.output)):
         return _render_batch(args)
     fig = figure_from_args(args)
     _say_choices(args, fig)
     output = args.output if args.output is not None else _default_render_path(args, fig)
-    format = format_for(output, args.format)
-    data = _file_data(fig, format, args)
+    return _write_figure(fig, output, args)
+
+
+def _write_figure(fig: Drawable, output: str, args: Namespace) -> int:
+    """Write `fig` to `output` (- for standard output) in the format -f or the path names."""
+    from ..render.raster import format_for  # start-up: --version and --help write no file
+
+    data = _file_data(fig, format_for(output, args.format), args)
     if output == "-":
         emit(data)
         return 0
@@ -88,10 +93,8 @@ def _file_data(fig: Drawable, format: str, args: Namespace) -> str | bytes:
     given = [flag for flag, value in resolution.items() if value is not None]
     if format != "png" and given:
         raise InputError(f"only a PNG has a resolution, and this writes {format.upper()}", given[0])
-    if format == "svg":
-        return fig.svg() + "\n"
     try:
-        return fig.png(scale=args.png_scale, dpi=args.dpi, width=args.width) if format == "png" else fig.pdf()
+        return FORMATS[format].write(fig, args.png_scale, args.dpi, args.width)
     except InputError as err:  # named as the API's arguments; here they are flags
         flags: dict[str | None, str | None] = {"scale": "--png-scale", "dpi": "--dpi", "width": "--width",
                                                "format": "-f"}
@@ -327,23 +330,13 @@ def run_gallery(args: Namespace) -> int:
 def run_model(args: Namespace) -> int:
     """`attnviz model CONFIG`: a model's masks, one panel per layer pattern."""
     from ..figures.model import model_figure  # start-up: only `attnviz model` reads a model's config
-    from ..render.raster import format_for
 
     fig = model_figure(args.config, n=args.n, tokens=args.tokens, layers=args.layers, pad_left=args.pad_left,
                        pad_right=args.pad_right, decode=args.decode, image_tokens=args.image_tokens,
                        decoder_n=args.decoder_n, tokenizer=args.tokenizer, title=args.title, theme=args.theme,
                        frame=args.frame)
     _say_choices(args, fig)
-    data = _file_data(fig, format_for(args.output, args.format), args)
-    if args.output == "-":
-        emit(data)
-        return 0
-    from ..io.atomic import write_files  # start-up: standard output needs no file writer
-
-    with writing(f"-o {args.output}"):
-        write_files({args.output: data})
-    _report_files([args.output])
-    return 0
+    return _write_figure(fig, args.output, args)
 
 
 def run_css(args: Namespace) -> int:
@@ -414,26 +407,14 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv == ["--version"]:  # as fast as Python starts: no parser, no figure code
-        try:
-            emit(f"attnviz {__version__}\n")
-        except InputError as err:
-            print(f"attnviz: error: {err}", file=sys.stderr)
-            return 2
-        return 0
+        return _version()
     debug = "--debug" in argv
     try:
-        parser = build_parser()
-        args, extras = parser.parse_known_args(join_negative_values(argv))
-        if extras:
-            raise unrecognized(parser, args.command, extras)
-        if args.command is None:
-            raise UsageError("no command given; try 'attnviz render' (see 'attnviz --help')")
-        return {"render": run_render, "page": run_page, "walkthrough": run_walkthrough, "slides": run_slides,
-                "gallery": run_gallery, "css": run_css, "model": run_model}[args.command](args)
+        return _run(argv)
     except (InputError, UsageError) as err:
         if debug:
             raise
-        print(f"attnviz: error: {_one_line(err)}", file=sys.stderr)
+        print(f"attnviz: error: {one_line(err)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -443,14 +424,30 @@ def _main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # noqa: BLE001 - the last line of defence: no traceback for users
         if debug:
             raise
-        print(f"attnviz: internal error: {type(err).__name__}: {_one_line(err)}; please report this bug "
+        print(f"attnviz: internal error: {type(err).__name__}: {one_line(err)}; please report this bug "
               "with the command you ran (and --debug for the traceback)", file=sys.stderr)
         return 1
 
 
-def _one_line(err: BaseException) -> str:
-    """The error's message on one line, control characters (a path's escape sequence) escaped."""
-    return printable(" ".join(str(err).split()))
+def _version() -> int:
+    try:
+        emit(f"attnviz {__version__}\n")
+    except InputError as err:
+        print(f"attnviz: error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _run(argv: list[str]) -> int:
+    """Parse the arguments and run their command."""
+    parser = build_parser()
+    args, extras = parser.parse_known_args(join_negative_values(argv))
+    if extras:
+        raise unrecognized(parser, args.command, extras)
+    if args.command is None:
+        raise UsageError("no command given; try 'attnviz render' (see 'attnviz --help')")
+    return {"render": run_render, "page": run_page, "walkthrough": run_walkthrough, "slides": run_slides,
+            "gallery": run_gallery, "css": run_css, "model": run_model}[args.command](args)
 
 
 if __name__ == "__main__":

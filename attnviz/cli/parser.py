@@ -1,8 +1,8 @@
 """The command line's grammar: argparse's parser for every command, its option groups and argument types.
 
 The figure flags come from the option table (`attnviz.figures.options`), so they say what the spec
-keys, the Sphinx options and `figure()` say. Nothing here imports argparse or the table until a
-parser is built: `attnviz --version` needs neither.
+keys, the Sphinx options and `figure()` say; the formats, from the format table (`render.formats`, data). Nothing
+here imports argparse or the option table until a parser is built: `attnviz --version` needs neither.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import os
 import sys
 
 from .. import __version__
+from ..render.formats import FORMATS, either, provided_by  # a table of data: it imports nothing
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -150,9 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("-o", "--output", type=_path, metavar="PATH", default=None,
                         help=f"where to write; - for standard output (default: {DEFAULT_OUTPUT}, "
                              "with the format's extension)")
-    render.add_argument("-f", "--format", choices=("svg", "png", "pdf"), type=str.lower,
-                        help="svg, png or pdf (default: the -o extension, .svg, .png or .pdf; svg if it has none); "
-                             "PNG and PDF need CairoSVG: pip install 'attnviz[png]'")
+    render.add_argument("-f", "--format", choices=FORMATS, type=str.lower,
+                        help=f"{either(list(FORMATS))} (default: the -o extension, {_extensions()}; svg if it has "
+                             f"none); {provided_by('png')} need CairoSVG: pip install 'attnviz[png]'")
     render.add_argument("--dpi", type=_positive_number, metavar="N",
                         help="PNG resolution in dots per inch (96 is one pixel per SVG unit)")
     render.add_argument("--png-scale", type=_positive_number, metavar="X",
@@ -245,8 +246,8 @@ def _model_arguments(model: argparse.ArgumentParser) -> None:
     model.add_argument("--theme", choices=("light", "dark", "print", "contrast", "auto"), default="light")
     model.add_argument("--frame", default="doc", metavar="FRAME", help="doc (default), slide, column, ...")
     model.add_argument("-o", "--output", type=_path, metavar="PATH", default="out/model.svg",
-                       help="where to write (.svg, .png or .pdf); - for standard output (default: out/model.svg)")
-    model.add_argument("-f", "--format", choices=("svg", "png", "pdf"), type=str.lower)
+                       help=f"where to write ({_extensions()}); - for standard output (default: out/model.svg)")
+    model.add_argument("-f", "--format", choices=FORMATS, type=str.lower)
     model.set_defaults(dpi=None, png_scale=None)
     add_width_option(model)
 
@@ -292,11 +293,16 @@ def add_width_option(parser: argparse.ArgumentParser) -> None:
                              "a column's width; the doc frame: --png-scale 2)")
 
 
+def _extensions() -> str:
+    return either([f".{entry.extension}" for entry in FORMATS.values()])
+
+
 def add_step_format_options(parser: argparse.ArgumentParser) -> None:
     """`-f` and `--width` of `page` and `walkthrough`: the steps/ files as SVG (default), PNG or PDF."""
-    parser.add_argument("-f", "--format", choices=("svg", "png", "pdf"), type=str.lower, default="svg",
-                        help="the steps/ files as svg (default), png or pdf, at the frame's size (index.html "
-                             "inlines the SVG); PNG and PDF need CairoSVG")
+    names = list(FORMATS)
+    parser.add_argument("-f", "--format", choices=FORMATS, type=str.lower, default=names[0],
+                        help=f"the steps/ files as {either([f'{names[0]} (default)', *names[1:]])}, at the frame's "
+                             f"size (index.html inlines the SVG); {provided_by('png')} need CairoSVG")
     add_width_option(parser)
 
 

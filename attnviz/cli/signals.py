@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from types import FrameType, TracebackType
     from typing import Any, Literal
 
-__all__ = ["Stopped", "StopSignals", "emit", "report", "drop_stdout", "writing"]
+__all__ = ["Stopped", "StopSignals", "emit", "report", "drop_stdout", "writing", "one_line"]
 
 
 class Stopped(BaseException):
@@ -78,6 +78,11 @@ def emit(data: str | bytes) -> None:
         raise InputError(f"cannot write: {getattr(err, 'strerror', None) or err}", "standard output") from None
 
 
+
+
+def one_line(err: BaseException) -> str:
+    """The error's message on one line, control characters (a path's escape sequence) escaped."""
+    return printable(" ".join(str(err).split()))
 
 
 def report(paths: Sequence[object]) -> None:

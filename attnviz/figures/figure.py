@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from os import PathLike
     from pathlib import Path
-    from typing import Literal, ParamSpec, TypeVar
+    from typing import ParamSpec, TypeVar
 
     from ..words.figure_text import FigureText
     from ..engine.attention import Attention
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..layout.figure import Layout, Wraps
     from ..layout.mask_map import MapText
     from ..layout.frames import Frame
+    from ..render.formats import FormatName
     from ..render.themes import Theme
     from ..typing import ThemeName
 
@@ -96,10 +97,12 @@ class Drawable:
     def svg(self, id_prefix: str | None = None) -> str:
         """The figure as one standalone SVG document; same figure, same bytes."""
         prefix = self.id_prefix if id_prefix is None else check_id_prefix(id_prefix)
-        return self._painted(self.layout(), prefix)
+        return self.painted(self.layout(), prefix)
 
-    def _painted(self, layout: Layout, prefix: str) -> str:
-        """`layout` as SVG (PNG and PDF lay the figure out once and check its size before painting)."""
+    def painted(self, layout: Layout, prefix: str | None = None) -> str:
+        """`layout` as SVG, its ids from `prefix` (default: the figure's): a format's writer lays the figure out
+        once and checks its size before painting."""
+        prefix = self.id_prefix if prefix is None else prefix
         from ..render.svg import render_svg  # start-up: building a figure needs no renderer until it is drawn
 
         font_css = ""
@@ -115,43 +118,29 @@ class Drawable:
         """PNG bytes, `scale` pixels per SVG unit, at `dpi` or `width` pixels wide (at most one of them); by
         default the frame's size: a slide 1,280 px wide (960 for 4:3), a paper column at 300 dpi, a doc
         figure at scale 2 (there, 96 dpi is scale 1). Needs CairoSVG."""
-        # start-up: only PNG output needs the rasteriser (CairoSVG is optional)
-        from ..render.raster import png_resolution, png_scale, to_png
+        from ..render.raster import write_png  # start-up: only PNG output needs the rasteriser (CairoSVG is optional)
 
-        png_scale(scale, dpi)  # a bad scale is refused before any layout
-        layout = self.layout()
-        pixels, recorded = png_resolution(get_frame(self.frame), layout.width, scale, dpi, width)
-        where = "width" if width is not None else "dpi" if dpi is not None else "scale"
-        png: bytes = to_png(lambda: self._painted(layout, self.id_prefix), layout.width, layout.height, pixels,
-                            recorded, where)
-        return png
+        return write_png(self, scale, dpi, width)
 
     def pdf(self) -> bytes:
         """PDF bytes (vector): the page is the frame's physical size (a slide 13.333 × 7.5 inches, 10 × 7.5
         for 4:3, a column 3.3 or 7 inches wide), a doc figure's its own (a unit is 3/4 point). Needs CairoSVG."""
-        from ..words.budget import check_pdf  # start-up: only PDF output needs these (CairoSVG is optional)
-        from ..render.raster import pdf_scale, to_pdf
+        from ..render.raster import write_pdf  # start-up: only PDF output needs it (CairoSVG is optional)
 
-        layout = self.layout()
-        scale = pdf_scale(get_frame(self.frame), layout.width)
-        check_pdf(layout.width * scale, layout.height * scale)  # before the SVG is written or drawn
-        pdf: bytes = to_pdf(self._painted(layout, self.id_prefix), title=layout.title, scale=scale)
-        return pdf
+        return write_pdf(self)
 
-    def save(self, path: str | PathLike[str], format: Literal["svg", "png", "pdf"] | None = None,
+    def save(self, path: str | PathLike[str], format: FormatName | None = None,
              scale: float | None = None, dpi: float | None = None, width: int | None = None) -> Path:
         """Write the figure to `path` (folders created, atomically) as SVG, PNG or PDF; returns the path.
 
         `format` is "svg", "png" or "pdf"; by default the path's extension picks it (SVG when it has
         none; another extension, such as .jpg, is an error). `scale`, `dpi`, `width`: a PNG's (`png()`).
         """
-        # start-up: only saving chooses a format from a path
-        from ..render.raster import format_for
+        from ..render.raster import FORMATS, format_for  # start-up: only saving chooses a format from a path
 
-        chosen = format_for(path, format, where="format", path_where="path", chooser="format='svg'|'png'|'pdf'")
-        data = (self.svg() + "\n" if chosen == "svg" else self.png(scale=scale, dpi=dpi, width=width)
-                if chosen == "png" else self.pdf())
-        written: Path = write_atomic(path, data)
+        chosen = format_for(path, format, where="format", path_where="path",
+                            chooser="format=" + "|".join(f"'{name}'" for name in FORMATS))
+        written: Path = write_atomic(path, FORMATS[chosen].write(self, scale, dpi, width))
         return written
 
     def _repr_svg_(self) -> str:

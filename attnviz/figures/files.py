@@ -63,32 +63,13 @@ def write_files(files: Mapping[P, Data]) -> None:
     strings (os.path), not pathlib: `attnviz render` would spend more importing pathlib than
     drawing the figure.
     """
-    plan: list[tuple[str, str | None, Data]] = []
-    for key, text in files.items():  # before anything is written; a rename would name our temporary
-        path: StrPath = key
-        name = os.fspath(path)
-        if (not os.path.islink(name) or name.startswith("/dev/")) and _is_stream(name):
-            plan.append((name, None, text))  # a device or a pipe (/dev/stdout on a pipe): written directly
-            continue
-        _refuse_links(name)
-        _refuse_long_name(name)
-        if os.path.isdir(name) or name.endswith(("/", os.sep)):  # "newdir/" names a folder, even a new one
-            raise IsADirectoryError(errno.EISDIR, "it is a folder; give a file name", name)
-        plan.append((name, name, text))
+    plan = [_planned(path, text) for path, text in files.items()]  # before anything is written
     staged: list[tuple[str, str]] = []
     created: list[str] = []
     try:
         for _given, target, text in plan:
-            if target is None:
-                continue
-            _make_folders(os.path.dirname(target), created)
-            with _signals_held():  # a signal between creating the temporary and noting it would leave it behind
-                fd, tmp = _create_temporary(target)
-                staged.append((tmp, target))
-            with _open(fd, text) as handle:
-                handle.write(text)
-            if os.path.isfile(target):  # keep an existing file's permissions
-                os.chmod(tmp, os.stat(target).st_mode & 0o7777)
+            if target is not None:
+                _stage(target, text, staged, created)
         with _signals_held():  # every file replaced, or (on an error) none
             for tmp, target in staged:
                 os.replace(tmp, target)
@@ -104,6 +85,31 @@ def write_files(files: Mapping[P, Data]) -> None:
         if target is None:
             with _open(_open_stream(given), text) as handle:
                 handle.write(text)
+
+
+def _planned(path: StrPath, text: Data) -> tuple[str, str | None, Data]:
+    """(name, target, text): the target None for a device or a pipe (/dev/stdout on a pipe), written directly;
+    a link, a name too long or a folder refused (a rename would name our temporary)."""
+    name = os.fspath(path)
+    if (not os.path.islink(name) or name.startswith("/dev/")) and _is_stream(name):
+        return name, None, text
+    _refuse_links(name)
+    _refuse_long_name(name)
+    if os.path.isdir(name) or name.endswith(("/", os.sep)):  # "newdir/" names a folder, even a new one
+        raise IsADirectoryError(errno.EISDIR, "it is a folder; give a file name", name)
+    return name, name, text
+
+
+def _stage(target: str, text: Data, staged: list[tuple[str, str]], created: list[str]) -> None:
+    """Write `text` in full to a temporary beside `target` (noted in `staged`, its new folders in `created`)."""
+    _make_folders(os.path.dirname(target), created)
+    with _signals_held():  # a signal between creating the temporary and noting it would leave it behind
+        fd, tmp = _create_temporary(target)
+        staged.append((tmp, target))
+    with _open(fd, text) as handle:
+        handle.write(text)
+    if os.path.isfile(target):  # keep an existing file's permissions
+        os.chmod(tmp, os.stat(target).st_mode & 0o7777)
 
 
 class folder_lock:

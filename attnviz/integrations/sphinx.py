@@ -389,26 +389,38 @@ def _as_images(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 
 def _write_image(app: Sphinx, node: attnviz_figure) -> str:
-    """Write the figure as the best image type the builder takes: SVG, else PDF or PNG (with cairosvg)."""
-    types = app.builder.supported_image_types
-    ext, data = "svg", (node["svg"] + "\n").encode("utf-8")
-    if types and "image/svg+xml" not in types:
-        wanted = next((ext for kind, ext in (("application/pdf", "pdf"), ("image/png", "png")) if kind in types), None)
+    """Write the figure as the best image type the builder takes: SVG, else the first of the builder's types
+    a format of the table (render.formats) writes, through its writer (budget, title; PDF and PNG need CairoSVG)."""
+    from ..render.formats import FORMATS  # start-up: only a builder that is not HTML writes image files
+
+    types, chosen = app.builder.supported_image_types, FORMATS["svg"]
+    data: str | bytes = node["svg"] + "\n"
+    if types and chosen.mime not in types:
+        wanted = [entry for mime in types for entry in FORMATS.values() if entry.mime == mime]  # the builder's order
         try:
-            import cairosvg  # type: ignore[import-untyped]  # optional: CairoSVG (no types), only for non-HTML builders
-        except (ImportError, OSError):  # OSError: the cairo library itself is missing
-            cairosvg = None
-        if wanted and cairosvg:
-            convert = cairosvg.svg2pdf if wanted == "pdf" else cairosvg.svg2png
-            ext, data = wanted, convert(bytestring=data)
-        else:
-            logger.warning("attnviz: the %s builder does not take SVG images; install cairosvg to convert "
-                           "figures to PDF or PNG", app.builder.name, location=node, once=True)
-    uri = f"_images/{node['prefix']}.{ext}"
+            if not wanted:
+                raise InputError(f"attnviz writes none of its image types ({', '.join(types)})", "format")
+            chosen, data = wanted[0], wanted[0].write(_drawn(node["svg"]))
+        except InputError as err:  # CairoSVG or Cairo missing, or past the format's budget: the SVG instead
+            logger.warning("attnviz: the %s builder does not take SVG images, and a figure could not be converted: "
+                           "%s", app.builder.name, err, location=node, once=True)
+    uri = f"_images/{node['prefix']}.{chosen.extension}"
     path = Path(app.builder.outdir, uri)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
+    path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
     return uri
+
+
+def _drawn(svg: str) -> Any:
+    """A figure already drawn (its SVG, perhaps from the docs cache) as a format's writer draws it (`raster.Picture`):
+    a doc figure, its size the SVG's, its title the SVG's <title>."""
+    from types import SimpleNamespace  # start-up: only a builder that is not HTML reads a drawn figure back
+    from xml.etree import ElementTree
+
+    root = ElementTree.fromstring(svg)
+    laid = SimpleNamespace(width=float(root.get("width", 0)), height=float(root.get("height", 0)),
+                           title=root.findtext("{http://www.w3.org/2000/svg}title") or "")
+    return SimpleNamespace(frame="doc", svg=lambda: svg, layout=lambda: laid, painted=lambda layout: svg)
 
 
 CSS_FILE = "attnviz.css"

@@ -13,14 +13,11 @@ from dataclasses import dataclass
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from os import PathLike
-    from pathlib import Path
     from typing import Any
 
     from ..figures.figure import Drawable, Figure
 
-__all__ = ["Entry", "ENTRIES", "ModelEntry", "MODEL_ENTRIES", "dilated", "make", "make_model", "flag_arguments",
-           "write_gallery"]
+__all__ = ["Entry", "ENTRIES", "ModelEntry", "MODEL_ENTRIES", "dilated", "make", "make_model", "flag_arguments"]
 
 Q5 = "1,0; 0,1; 1,1; 1,-1; 0,2"
 Q6 = "1,0; 0,1; 1,1; 1,-1; 0,2; 2,1"
@@ -300,16 +297,3 @@ def flag_arguments(args: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]
     with_the_seed(kwargs)
     return kwargs, walk
 
-
-def write_gallery(folder: str | PathLike[str]) -> list[Path]:
-    """Write every entry as `folder/NAME.svg`; returns the paths."""
-    from pathlib import Path  # start-up: only a whole gallery written at once needs it
-
-    from ..io.atomic import folder_lock, write_tree_atomic
-
-    files: dict[str | PathLike[str], str | bytes] = {
-        Path(folder) / f"{entry.name}.svg": make(entry).svg() + "\n" for entry in ENTRIES}
-    # The spec files the panel entries are drawn from, so each is one command: attnviz render NAME.toml
-    files.update({Path(folder) / f"{entry.name}.toml": entry.spec for entry in ENTRIES if entry.spec})
-    with folder_lock(folder):  # another gallery run into the folder waits its turn
-        return write_tree_atomic(files)

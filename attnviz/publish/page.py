@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..io.atomic import folder_lock, write_tree_atomic
+from ..render.formats import FORMATS
 from ..render.themes import get_theme
 from ..words.budget import check_page, drawable_chars
 
@@ -130,14 +131,13 @@ def render_page(document: Document, figures: Sequence[Drawable], name: str = "<d
 def page_files(document: Document, figures: Sequence[Drawable], out_dir: str | PathLike[str],
                name: str = "<document>", step_format: str = "svg", width: int | None = None) -> dict[Path, str | bytes]:
     """Every file of the page, rendered: {path: text or bytes}; index.html first, then the steps in order,
-    as `step_format` files ("svg", "png" or "pdf", at the figures' frame size; `width`: a PNG's pixels)."""
+    as `step_format` files (render.formats: svg, png or pdf, at the figures' frame size; `width`: a PNG's pixels)."""
     check_page(document, [drawable_chars(f) for f in figures], name)  # before anything is drawn
     out_dir = Path(out_dir)
     files: dict[Path, str | bytes] = {out_dir / "index.html": render_page(document, figures, name)}
     for section, figure in zip(document.sections, figures, strict=True):
         path = out_dir / STEPS / f"{section.name}.{step_format}"
-        files[path] = (figure.svg() + "\n" if step_format == "svg" else figure.png(width=width)
-                       if step_format == "png" else figure.pdf())
+        files[path] = FORMATS[step_format].write(figure, width=width)
     return files
 
 

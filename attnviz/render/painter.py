@@ -9,6 +9,8 @@ map's highlight is see-through in every format.
 
 from __future__ import annotations
 
+import math
+
 from ..layout.items import Group, Mark, Rect, Text
 from ..records import dataclass
 from .themes import SHAPE_PAINT, TEXT_COLOUR
@@ -48,10 +50,33 @@ if TYPE_CHECKING:
             runs and the user's runs as text, "sup" and "sub" runs at `math_text.SCRIPT_SCALE` of the size,
             raised `SUP_RISE` or lowered `SUB_DROP` em; its width is `math_text.runs_width`."""
 
-__all__ = ["Paint", "ROLE_PAINT", "GROUP_PAINT", "DASHES", "paint", "walk"]
+__all__ = ["Hatch", "Paint", "ROLE_PAINT", "GROUP_PAINT", "DASHES", "paint", "walk", "stripes"]
 
 #: Stroke dash patterns by meaning, as (on, off) lengths in layout units.
 DASHES = {"dashed": (5, 3), "dotted": (2, 3)}
+
+
+@dataclass(frozen=True, slots=True)
+class Hatch:
+    """Stripes: `width` wide, `period` apart (layout units), at `angle` degrees (the SVG pattern's rotation;
+    45: rising left to right, "/")."""
+
+    period: float
+    width: float
+    angle: float
+
+
+def stripes(rect: Rect, hatch: Hatch) -> list[tuple[float, float, float, float]]:
+    """(x0, y0, x1, y1) of each stripe's centre line across the rectangle (clip it to the rectangle): for
+    backends that draw stripes as lines (TikZ, Cairo)."""
+    x, y, w, h, angle = rect.x, rect.y, rect.w, rect.h, math.radians(hatch.angle)
+    step = hatch.period / math.sin(angle)  # the stripes' spacing along a horizontal line
+    run = h * round(1 / math.tan(angle), 12)  # how far a stripe leans across the rectangle's height
+    lines, c = [], 0.0
+    while c < w + run:
+        lines.append((x + c, y, x + c - run, y + h))
+        c += step
+    return lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +90,7 @@ class Paint:
     width: float = 1  # stroke width, layout units (1 = a CSS pixel)
     dash: str | None = None  # a key of DASHES: "dashed" = masked, "dotted" = not computed yet
     fill_opacity: float = 1  # below 1: what lies under the shape shows through
+    hatch: Hatch | None = None  # fill "hatch": the stripes' geometry
 
 
 # The stroke's meaning beyond colour (colours come from themes.SHAPE_PAINT).
@@ -85,9 +111,12 @@ _STROKE_MEANING: dict[str, StrokeMeaning] = {
     "future": {"dash": "dotted"},
 }
 
+#: The masked cells' stripes (masked-hatch on masked-fill): they read as "masked" without colour, and in greyscale.
+MASKED_HATCH = Hatch(period=8, width=2.5, angle=45)
+
 #: Every shape role's paint, resolved once.
 ROLE_PAINT: dict[str, Paint] = {
-    role: Paint(role, fill, stroke, **_STROKE_MEANING.get(role, {}))
+    role: Paint(role, fill, stroke, **_STROKE_MEANING.get(role, {}), hatch=MASKED_HATCH if fill == "hatch" else None)
     for role, (fill, stroke) in SHAPE_PAINT.items()
 }
 

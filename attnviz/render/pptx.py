@@ -36,6 +36,7 @@ EMU_PER_PT = 12700  # English Metric Units in a point
 EMU_PER_PX = 9525  # in a CSS pixel (1/96 inch)
 FONTS = {"sans": "DejaVu Sans", "mono": "DejaVu Sans Mono"}
 _DASHES = {"dashed": "dash", "dotted": "sysDot"}  # painter.DASHES in DrawingML's preset dashes
+_HATCHES: dict[float, str] = {45: "wdUpDiag"}  # a painter.Hatch's angle in DrawingML's preset patterns
 
 #: The theme's scheme slots (`<a:clrScheme>`) and the attnviz colour each one holds.
 SLOTS = {"dk1": "text", "lt1": "background", "dk2": "text-muted", "lt2": "cell-fill", "accent1": "computed-fill",
@@ -149,8 +150,8 @@ class PptxPainter:
         self._context.pop()
 
     def _fill(self, paint: Paint) -> str:
-        if paint.fill == "hatch":
-            return (f'<a:pattFill prst="wdUpDiag"><a:fgClr>{_scheme("masked-hatch")}</a:fgClr>'
+        if paint.hatch is not None:
+            return (f'<a:pattFill prst="{_HATCHES[paint.hatch.angle]}"><a:fgClr>{_scheme("masked-hatch")}</a:fgClr>'
                     f'<a:bgClr>{_scheme("masked-fill")}</a:bgClr></a:pattFill>')
         if paint.fill:
             return f"<a:solidFill>{_scheme(paint.fill, paint.fill_opacity)}</a:solidFill>"

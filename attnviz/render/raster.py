@@ -11,19 +11,30 @@ import os
 from numbers import Real
 
 from ..errors import InputError
-from ..words.budget import MAX_PIXELS_A_SIDE, check_png
+from ..layout.frames import get_frame
+from ..words.budget import MAX_PIXELS_A_SIDE, check_pdf, check_png
+from .formats import FORMATS, either, provided_by
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, Protocol
 
+    from ..layout.figure import Layout
     from ..layout.frames import Frame
 
-__all__ = ["FORMATS", "format_for", "to_png", "to_pdf", "png_scale", "png_resolution", "pdf_scale", "MAX_PIXELS_A_SIDE",
-           "CSS_DPI", "PRINT_DPI"]
+    class Picture(Protocol):
+        """What a format's writer draws: a figure's frame (its name), SVG, layout, and a layout painted as SVG."""
 
-FORMATS = ("svg", "png", "pdf")
+        frame: str
+
+        def svg(self) -> str: ...
+        def layout(self) -> Layout: ...
+        def painted(self, layout: Layout) -> str: ...
+
+__all__ = ["FORMATS", "format_for", "to_png", "to_pdf", "png_scale", "png_resolution", "pdf_scale", "MAX_PIXELS_A_SIDE",
+           "CSS_DPI", "PRINT_DPI", "write_svg", "write_png", "write_pdf"]
+
 CSS_DPI = 96  # one SVG user unit is one CSS pixel, 1/96 inch
 DEFAULT_PNG_SCALE = 2  # sharp on high-density screens and projectors
 # A quarter pixel per unit is a thumbnail already (the seed figure 180 px wide); below it text is a smudge.
@@ -33,22 +44,48 @@ PRINT_DPI = 300  # a paper column's PNG: its printed width at print resolution
 
 
 def format_for(path: object, format: str | None = None, where: str = "-f", path_where: str = "-o",
-               chooser: str = "-f svg|png|pdf") -> str:
+               chooser: str = f"-f {'|'.join(FORMATS)}") -> str:
     """The output format: `format` if given, else the path's extension, else SVG; they must agree.
 
     An extension that is not a format (`fig.jpg`) is refused, not filled with SVG."""
+    by_extension = {entry.extension: name for name, entry in FORMATS.items()}
     suffix = _suffix(str(path))[1:].lower()
     if format is None:
-        if suffix and suffix not in FORMATS:
-            raise InputError(f"attnviz writes SVG, PNG or PDF, and '.{suffix}' is none of them; name the file "
-                             f".svg, .png or .pdf, or choose the format: {chooser}", f"{path_where} {path}")
-        return suffix or "svg"
+        if suffix and suffix not in by_extension:
+            raise InputError(f"attnviz writes {either([name.upper() for name in FORMATS])}, and '.{suffix}' is none "
+                             f"of them; name the file {either(['.' + ext for ext in by_extension])}, or choose the "
+                             f"format: {chooser}", f"{path_where} {path}")
+        return by_extension.get(suffix, next(iter(FORMATS)))
     format = format.lower()
     if format not in FORMATS:
-        raise InputError(f"unknown format {format!r}; choose svg, png or pdf", where)
-    if suffix in FORMATS and suffix != format and str(path) != "-":
+        raise InputError(f"unknown format {format!r}; choose {either(list(FORMATS))}", where)
+    if by_extension.get(suffix, format) != format and str(path) != "-":
         raise InputError(f"format {format} does not match the file name {path!r}", where)
     return format
+
+
+def write_svg(picture: Picture, scale: float | None = None, dpi: float | None = None, width: int | None = None) -> str:
+    """The SVG file's text (the resolution is a PNG's: not used)."""
+    return picture.svg() + "\n"
+
+
+def write_png(picture: Picture, scale: float | None = None, dpi: float | None = None,
+              width: int | None = None) -> bytes:
+    """The PNG file (`png_resolution`'s size for the picture's frame), its budget checked before it is painted."""
+    png_scale(scale, dpi)  # a bad scale is refused before any layout
+    layout = picture.layout()
+    pixels, recorded = png_resolution(get_frame(picture.frame), layout.width, scale, dpi, width)
+    where = "width" if width is not None else "dpi" if dpi is not None else "scale"
+    return to_png(lambda: picture.painted(layout), layout.width, layout.height, pixels, recorded, where)
+
+
+def write_pdf(picture: Picture, scale: float | None = None, dpi: float | None = None,
+              width: int | None = None) -> bytes:
+    """The PDF file, titled, its page the frame's size (`pdf_scale`), its budget checked before it is painted."""
+    layout = picture.layout()
+    page_scale = pdf_scale(get_frame(picture.frame), layout.width)
+    check_pdf(layout.width * page_scale, layout.height * page_scale)  # before the SVG is written or drawn
+    return to_pdf(picture.painted(layout), title=layout.title, scale=page_scale)
 
 
 def _suffix(path: str) -> str:
@@ -190,9 +227,9 @@ def _cairosvg() -> Any:
     try:
         import cairosvg  # type: ignore[import-untyped]  # CairoSVG ships no type hints
     except ImportError:
-        raise InputError("PNG and PDF need CairoSVG: pip install 'attnviz[png]'", "format") from None
+        raise InputError(f"{provided_by('png')} need CairoSVG: pip install 'attnviz[png]'", "format") from None
     except OSError as err:  # cairocffi found no Cairo library
-        raise InputError(f"PNG and PDF need the Cairo library (Debian: apt-get install libcairo2): {err}",
+        raise InputError(f"{provided_by('png')} need the Cairo library (Debian: apt-get install libcairo2): {err}",
                          "format") from None
     return cairosvg
 

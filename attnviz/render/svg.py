@@ -15,7 +15,7 @@ from functools import lru_cache
 from ..layout.items import LEADING
 from ..layout.math_text import SCRIPT_SCALE, SUB_DROP, SUP_RISE
 from ..layout.metrics import FONT_FAMILIES
-from .painter import DASHES, paint
+from .painter import DASHES, ROLE_PAINT, paint
 from .themes import get_theme, stylesheet
 from .xml import Element, attributes as _attributes, escape_text, leaf
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from ..layout.items import Group, Layout, Mark, Rect, Text
     from ..layout.math_text import Run
-    from .painter import Paint
+    from .painter import Hatch, Paint
     from .themes import Theme
 
 __all__ = ["render_svg", "fmt", "SvgPainter"]
@@ -64,7 +64,7 @@ def render_svg(layout: Layout, id_prefix: str, theme: str | Theme = "light", des
     css = stylesheet(id_prefix, theme, font_css)
     if css:
         root.add(Element("style", {}, css))
-    root.add(Element("defs")).add(painter.hatch(f"{id_prefix}-hatch"))
+    root.add(Element("defs")).add(painter.hatch(f"{id_prefix}-hatch", ROLE_PAINT["cell-masked"].hatch))
     paint(layout.items, layout.width, layout.height, painter)
     root.add("".join(painter.parts))
     return root.to_string()
@@ -101,14 +101,16 @@ class SvgPainter:
             self._paint[paint.role] = colours
         return self._paint[paint.role]
 
-    def hatch(self, pattern_id: str) -> Element:
-        """Diagonal stripes for masked cells: they read as "masked" without colour, and in greyscale."""
-        pattern = Element("pattern", {"id": pattern_id, "width": "8", "height": "8", "patternUnits": "userSpaceOnUse",
-                                      "patternTransform": "rotate(45)"})
-        pattern.add(leaf("rect", {"class": "attnviz-hatch-base", "x": "0", "y": "0", "width": "8", "height": "8",
+    def hatch(self, pattern_id: str, hatch: Hatch | None) -> Element:
+        """Diagonal stripes for masked cells, as the paint table draws them (`painter.Hatch`)."""
+        assert hatch is not None  # a masked cell's paint has its stripes
+        period, width, angle = fmt(hatch.period), fmt(hatch.width), fmt(hatch.angle)
+        pattern = Element("pattern", {"id": pattern_id, "width": period, "height": period,
+                                      "patternUnits": "userSpaceOnUse", "patternTransform": f"rotate({angle})"})
+        pattern.add(leaf("rect", {"class": "attnviz-hatch-base", "x": "0", "y": "0", "width": period, "height": period,
                                   "fill": self.palette["masked-fill"]}))
-        pattern.add(leaf("rect", {"class": "attnviz-hatch-stripe", "x": "0", "y": "0", "width": "2.5",
-                                  "height": "8", "fill": self.palette["masked-hatch"]}))
+        pattern.add(leaf("rect", {"class": "attnviz-hatch-stripe", "x": "0", "y": "0", "width": width,
+                                  "height": period, "fill": self.palette["masked-hatch"]}))
         return pattern
 
     def open_group(self, group: Group, paint: Paint | None) -> None:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import NoReturn
 
-__all__ = ["escape", "math", "value_line", "prose", "typed_line"]
+__all__ = ["escape", "math", "value_line", "prose", "typed_line", "word_math"]
 
 _SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
             "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", "<": r"\textless{}",
@@ -284,11 +284,7 @@ def prose(text: str) -> str:
                 formula = None
             out.append(escape(space + core[0]))
             space, word, core = "", word[1:], core[1:]
-        while core.endswith((")", "]")) and core.count(core[-1]) > core.count("(["[core[-1] == "]"]):
-            core = core[:-1]  # closes a parenthesis opened words earlier: punctuation, as text
-        tex = math(core) if core and _MATHY.search(core) else None
-        if tex is None and core in ("=", "+", "≈"):
-            tex = {"=": "=", "+": "+", "≈": r"\approx"}[core]
+        core, tex = word_math(core)
         if tex is not None and formula is not None:  # runs of math words are one formula
             formula += " " + tex
         else:
@@ -305,6 +301,15 @@ def prose(text: str) -> str:
     if formula is not None:
         out.append(f"${formula}$")
     return "".join(out) + escape(space)
+
+
+def word_math(core: str) -> tuple[str, str | None]:
+    """(a word without the parentheses it closes that opened words earlier, its TeX if it is math), for `prose`
+    and the slides' Unicode prose."""
+    while core.endswith((")", "]")) and core.count(core[-1]) > core.count("(["[core[-1] == "]"]):
+        core = core[:-1]  # punctuation, as text
+    tex = math(core) if core and _MATHY.search(core) else None
+    return core, {"=": "=", "+": "+", "≈": r"\approx"}.get(core) if tex is None else tex
 
 
 def typed_line(line: str, user: Sequence[tuple[int, int]], typeset: Callable[[str], str]) -> str:

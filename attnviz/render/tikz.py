@@ -10,11 +10,9 @@ stays inside its measured box.
 
 from __future__ import annotations
 
-import math
-
 from ..layout.items import LEADING, measure, spans_within
 from ..layout.math_text import SCRIPT_SCALE, SUB_DROP, SUP_RISE, math_runs, runs_width
-from .painter import DASHES, walk
+from .painter import DASHES, stripes, walk
 from .themes import COLOUR_NAMES, get_theme
 from .tex_escape import escape, typed_line, value_line
 from .svg import fmt
@@ -25,7 +23,7 @@ if TYPE_CHECKING:
 
     from ..layout.items import Group, Layout, Mark, Rect, Text
     from ..layout.math_text import Run
-    from .painter import Paint
+    from .painter import Hatch, Paint
     from .themes import Theme
 
 __all__ = ["PX", "VALUE_ROLES", "colour_definitions", "tikz_styles", "tikz_items", "picture", "TikzPainter",
@@ -34,7 +32,6 @@ __all__ = ["PX", "VALUE_ROLES", "colour_definitions", "tikz_styles", "tikz_items
 PX = 0.75  # pt per layout unit (a CSS pixel)
 #: Roles whose lines are values, typed as math.
 VALUE_ROLES = frozenset({"score", "score-computed", "softmax-scores", "softmax-weights", "output", "vectors"})
-HATCH_PERIOD, HATCH_WIDTH = 8, 2.5  # as the SVG pattern: stripes 2.5 wide, 8 apart, at 45 degrees
 
 def colour_definitions(theme: str | Theme, command: str = "definecolor") -> str:
     r"""`\definecolor{attnviz-text}{HTML}{111827}` for every colour of `theme`, one a line.
@@ -106,9 +103,10 @@ class TikzPainter:
         corners = f"rounded corners={fmt(rect.rx * PX)}pt" if rect.rx else "sharp corners"
         shape = f"({fmt(rect.x)},{fmt(rect.y)}) rectangle ({fmt(rect.x + rect.w)},{fmt(rect.y + rect.h)})"
         opacity = f", fill opacity={fmt(paint.fill_opacity)}" if paint.fill_opacity != 1 else ""
-        if paint.fill == "hatch":
+        if paint.hatch is not None:
             self.commands.append(rf"\fill[attnviz-masked-fill, {corners}] {shape};")
-            self.commands.append(r"\begin{scope}" + rf"\clip[{corners}] {shape};" + _stripes(rect) + r"\end{scope}")
+            self.commands.append(r"\begin{scope}" + rf"\clip[{corners}] {shape};" + _stripes(rect, paint.hatch)
+                                 + r"\end{scope}")
         elif paint.fill:
             self.commands.append(rf"\fill[attnviz-{paint.fill}{opacity}, {corners}] {shape};")
         if paint.stroke:
@@ -122,15 +120,10 @@ class TikzPainter:
         self.commands.append(_text(text, colour))
 
 
-def _stripes(rect: Rect) -> str:
+def _stripes(rect: Rect, hatch: Hatch) -> str:
     """The masked cells' diagonal stripes, drawn as lines (no pattern library needed)."""
-    step = HATCH_PERIOD * math.sqrt(2)  # the stripes' spacing along a horizontal line
-    lines, c = [], 0.0
-    while c < rect.w + rect.h:
-        x = rect.x + c
-        lines.append(f"({fmt(x)},{fmt(rect.y)}) -- ({fmt(x - rect.h)},{fmt(rect.y + rect.h)})")
-        c += step
-    return rf"\draw[attnviz-masked-hatch, line width={fmt(HATCH_WIDTH * PX)}pt] " + " ".join(lines) + ";"
+    lines = [f"({fmt(x0)},{fmt(y0)}) -- ({fmt(x1)},{fmt(y1)})" for x0, y0, x1, y1 in stripes(rect, hatch)]
+    return rf"\draw[attnviz-masked-hatch, line width={fmt(hatch.width * PX)}pt] " + " ".join(lines) + ";"
 
 
 _ANCHORS = {"start": "base west", "middle": "base", "end": "base east"}

@@ -137,35 +137,32 @@ def _run(text: str, run_props: str, plain: bool) -> str:
     return f"<m:r>{style}{run_props}<m:t>{escape_text(text)}</m:t></m:r>"
 
 
+#: OMML for MathML's fixed-arity layouts: {n} is the element's n-th child.
+_OMML = {
+    "mfrac": "<m:f><m:num>{0}</m:num><m:den>{1}</m:den></m:f>",
+    "msup": "<m:sSup><m:e>{0}</m:e><m:sup>{1}</m:sup></m:sSup>",
+    "msub": "<m:sSub><m:e>{0}</m:e><m:sub>{1}</m:sub></m:sSub>",
+    "msubsup": "<m:sSubSup><m:e>{0}</m:e><m:sub>{1}</m:sub><m:sup>{2}</m:sup></m:sSubSup>",
+    "mroot": "<m:rad><m:deg>{1}</m:deg><m:e>{0}</m:e></m:rad>",
+    "msqrt": '<m:rad><m:radPr><m:degHide m:val="1"/></m:radPr><m:deg/><m:e>{row}</m:e></m:rad>',
+}
+
+
 def _omml(element: ET.Element, run_props: str) -> str:
     tag, kids = _local(element), list(element)
-
-    def sub(n: int) -> str:
-        return _omml(kids[n], run_props) if n < len(kids) else ""
-
     if tag in ("mi", "mn", "mo", "mtext", "ms"):
         text = element.text or ""
         return _run(text, run_props, plain=tag != "mi" or len(text) > 1) if text else ""
-    if tag == "mfrac":
-        return f"<m:f><m:num>{sub(0)}</m:num><m:den>{sub(1)}</m:den></m:f>"
-    if tag == "msup":
-        return f"<m:sSup><m:e>{sub(0)}</m:e><m:sup>{sub(1)}</m:sup></m:sSup>"
-    if tag == "msub":
-        return f"<m:sSub><m:e>{sub(0)}</m:e><m:sub>{sub(1)}</m:sub></m:sSub>"
-    if tag == "msubsup":
-        return f"<m:sSubSup><m:e>{sub(0)}</m:e><m:sub>{sub(1)}</m:sub><m:sup>{sub(2)}</m:sup></m:sSubSup>"
-    if tag == "msqrt":
-        body = "".join(_omml(kid, run_props) for kid in kids)
-        return f'<m:rad><m:radPr><m:degHide m:val="1"/></m:radPr><m:deg/><m:e>{body}</m:e></m:rad>'
-    if tag == "mroot":
-        return f"<m:rad><m:deg>{sub(1)}</m:deg><m:e>{sub(0)}</m:e></m:rad>"
     if tag == "mtable":
         rows = "".join("<m:mr>" + "".join(f"<m:e>{_omml(cell, run_props)}</m:e>" for cell in row) + "</m:mr>"
                        for row in kids)
         return f"<m:m>{rows}</m:m>"
     if tag == "mspace":
         return _run(" ", run_props, plain=True)
-    return "".join(_omml(kid, run_props) for kid in kids)  # mrow, mstyle, mover, munder, ...: a row
+    parts = [_omml(kid, run_props) for kid in kids]
+    if tag in _OMML:
+        return _OMML[tag].format(*parts, *[""] * 3, row="".join(parts))
+    return "".join(parts)  # mrow, mstyle, mover, munder, ...: a row
 
 
 def _measure(element: ET.Element, size: float) -> tuple[float, float]:

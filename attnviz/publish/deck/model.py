@@ -269,8 +269,10 @@ def _pages(heading: str, paragraphs: Sequence[str], formula: str | None, box: Bo
 
 
 def _step_slides(heading: str, paragraphs: Sequence[str], formula: str | None, figure: Drawable, name: str,
-                 box: Box, title_box: Box, step: int, kind: str = "step") -> list[Slide]:
-    """A step's slide, and its continuation slides when its sentences need more than one column."""
+                 shape: Geometry, step: int, kind: str = "step") -> list[Slide]:
+    """A step's slide, and its continuation slides when its sentences need more than one column (`shape`: the
+    slides' text and title boxes)."""
+    box, title_box = shape.text, shape.title
     notes = tuple(paragraphs) + ((f"Formula: {unicode_math(formula)}",) if formula else ()) + (figure.description(),)
     pages, _ = _pages(heading, paragraphs, formula, box)
     title, shortened = _title(heading, title_box.w)
@@ -319,11 +321,11 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
         opening = copy.copy(framed[chosen[0] - 1])  # the first step's figure, with ids of its own
         opening._id_prefix = "attnviz-00-intro"
         laid_out[id(opening)] = laid_out[id(framed[chosen[0] - 1])]
-        slides += _step_slides(document.heading, intro, None, opening, "00-intro", shape.text, shape.title, 0, "intro")
+        slides += _step_slides(document.heading, intro, None, opening, "00-intro", shape, 0, "intro")
     for number in chosen:
         section = document.sections[number - 1]
         slides += _step_slides(section.heading, section.paragraphs, section.formula, framed[number - 1], section.name,
-                               shape.text, shape.title, number)
+                               shape, number)
     deck_title = document.title or document.heading
     page = None
     if any(value is not None for value in (title, author, date)):

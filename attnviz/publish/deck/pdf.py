@@ -12,7 +12,7 @@ import math
 from ...layout.items import LEADING, measure
 from ...layout.math_text import SCRIPT_SCALE, SUB_DROP, SUP_RISE, strip_runs
 from ...numbers.exact import InputError
-from ...render.painter import DASHES, paint, walk
+from ...render.painter import DASHES, paint, stripes, walk
 from ...render.themes import get_theme
 from .slide_text import LINE, TEXT_PT, lines_of, title_lines, unicode_math, unicode_prose
 from .visible import visible_highlights
@@ -22,13 +22,12 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ...layout.items import Group, Item, Mark, Rect, Text
-    from ...render.painter import Paint
+    from ...render.painter import Hatch, Paint
     from .model import Box, Deck
 
 __all__ = ["pdf_deck", "CairoPainter"]
 
 _FACES = {"sans": "DejaVu Sans", "mono": "DejaVu Sans Mono"}
-HATCH_PERIOD, HATCH_WIDTH = 8, 2.5  # the masked cells' stripes, as the SVG pattern
 
 
 def _rgb(colour: str) -> tuple[float, float, float]:
@@ -69,11 +68,11 @@ class CairoPainter:
         if paint.fill:
             self._path(rect)
             self._set("masked-fill" if paint.fill == "hatch" else paint.fill, paint.fill_opacity)
-            if paint.fill == "hatch":
+            if paint.hatch is not None:
                 c.save()
                 c.clip_preserve()
                 c.fill()
-                self._stripes(rect)
+                self._stripes(rect, paint.hatch)
                 c.restore()
             else:
                 c.fill()
@@ -85,16 +84,13 @@ class CairoPainter:
             c.stroke()
             c.set_dash([])
 
-    def _stripes(self, rect: Rect) -> None:
+    def _stripes(self, rect: Rect, hatch: Hatch) -> None:
         c = self.context
-        step = HATCH_PERIOD * math.sqrt(2)
-        offset = 0.0
-        while offset < rect.w + rect.h:
-            c.move_to(rect.x + offset, rect.y)
-            c.line_to(rect.x + offset - rect.h, rect.y + rect.h)
-            offset += step
+        for x0, y0, x1, y1 in stripes(rect, hatch):
+            c.move_to(x0, y0)
+            c.line_to(x1, y1)
         self._set("masked-hatch")
-        c.set_line_width(HATCH_WIDTH)
+        c.set_line_width(hatch.width)
         c.stroke()
 
     def mark(self, mark: Mark, paint: Paint) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ...layout.metrics import text_width
-from ...render.tex_escape import math, prose
+from ...render.tex_escape import prose, word_math
 from ...words.user_text import user_spans
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -126,7 +126,7 @@ def _convert(tokens: list[str]) -> str:
             n = _environment(tokens, n, "".join(name), out)
         elif token == r"\\":  # a line break outside an environment: the next part of the formula
             out.append("; ")
-        elif token == r"\frac" or token == r"\dfrac" or token == r"\tfrac":
+        elif token in (r"\frac", r"\dfrac", r"\tfrac"):
             top, n = _group(tokens, n)
             bottom, n = _group(tokens, n)
             out.append(f"{_atomic(_convert(top))}/{_atomic(_convert(bottom))}")
@@ -140,19 +140,19 @@ def _convert(tokens: list[str]) -> str:
                 out[-1] = out[-1][:-1] + f"exp({text})"
             else:
                 out.append(f"({text})" if token == "^" else f"[{text}]")
-        elif token == "{" or token == "}":
-            continue
-        elif token in _COMMANDS:
-            out.append(_COMMANDS[token])
-        elif token in _GREEK:
-            out.append(_GREEK[token])
-        elif token.startswith("\\"):
-            out.append(token[1:])
-        elif token == "-":
-            out.append("−")
         else:
-            out.append(token)
+            out.append(_word(token))
     return "".join(out)
+
+
+def _word(token: str) -> str:
+    """A token that takes no argument, as Unicode text."""
+    if token in ("{", "}"):
+        return ""
+    named = _COMMANDS.get(token, _GREEK.get(token))
+    if named is not None:
+        return named
+    return token[1:] if token.startswith("\\") else "−" if token == "-" else token
 
 
 def unicode_math(tex: str) -> str:
@@ -170,19 +170,13 @@ def unicode_math(tex: str) -> str:
     return re.sub(r" {2,}", " ", _convert(_TOKEN.findall(tex)).strip())
 
 
-_MATHY = re.compile(r"[\d_^·/√=+∞]")
-
-
 def _generated_words(text: str) -> str:
     words = []
     for word in re.split(r"(\s+)", text):
         opening = ""
         if word[:1] in "([" and word and word.count(word[0]) > word.count(")]"[word[0] == "["]):
             opening, word = word[0], word[1:]  # a parenthesis opened in words, closed words later: text
-        core = word.rstrip(".,;:")
-        while core.endswith((")", "]")) and core.count(core[-1]) > core.count("(["[core[-1] == "]"]):
-            core = core[:-1]
-        tex = math(core) if core and not word.isspace() and _MATHY.search(core) else None
+        core, tex = word_math(word.rstrip(".,;:"))
         words.append(opening + (word if tex is None else unicode_math(tex) + word[len(core):]))
     return "".join(words).replace("<=", "≤").replace(">=", "≥")
 

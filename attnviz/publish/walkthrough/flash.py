@@ -18,9 +18,8 @@ from ...numbers.exact import InputError
 from ...figures.api import Figure
 from ...engine.tiled_softmax import ORDERS, flash_steps, tiles
 from ...words.highlight import parse_targets
-from ...numbers.surds import Surd, sign
-from .scores import LEGEND, tex_exponent, tex_number, check_walk_size
-from .flash_state import flash_overlay
+from .scores import LEGEND, tex_exponent, tex_grouped, tex_number, check_walk_size
+from .flash_state import ell_text, exponent_term, flash_overlay
 from ...figures.overlaid import OverlaidFigure
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -111,21 +110,6 @@ def _tile_name(tile: Tile | FlashStep) -> str:
     return f"{_span(tile.rows, 'query', 'queries')} × {_span(tile.keys, 'key', 'keys')}"
 
 
-def _grouped(x: Exact) -> str:
-    """An exact value as a term after a minus sign: `2`, `(-1)`, `(1+√2/2)`."""
-    text = notation.format_exact(x)
-    return f"({text})" if sign(x) < 0 or (isinstance(x, Surd) and x.a != 0) else text
-
-
-def _tex_grouped(x: Exact) -> str:
-    tex = tex_number(x)
-    return rf"\left({tex}\right)" if sign(x) < 0 or (isinstance(x, Surd) and x.a != 0) else tex
-
-
-def _sum_text(exponents: Sequence[Exact]) -> str:
-    return "+".join(map(notation.exponential, exponents)) if exponents else "0"
-
-
 def _tex_sum(exponents: Sequence[Exact]) -> str:
     return "+".join(f"e^{{{tex_exponent(x)}}}" for x in exponents) if exponents else "0"
 
@@ -167,9 +151,9 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
     old = state.get(i)
     state[i] = (m, exps)
     new_scores = [step.scores[i, j] for j in new]
-    named_new = [f"e^({notation.format_exact(s)}-{_grouped(m)})" for s in new_scores]
-    tex_new = [f"e^{{{tex_number(s)}-{_tex_grouped(m)}}}" for s in new_scores]
-    m_text, ell = notation.format_exact(m), _sum_text(exps)
+    named_new = [f"e^({notation.format_exact(s)}-{exponent_term(m)})" for s in new_scores]
+    tex_new = [f"e^{{{tex_number(s)}-{tex_grouped(m)}}}" for s in new_scores]
+    m_text, ell = notation.format_exact(m), ell_text(exps)
     if not new:
         return (f"Row {i}: every key of this tile is masked, so m_{i} = {m_text} and ℓ_{i} = {ell} stay as they "
                 "were.", None)
@@ -182,8 +166,8 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
         return text, tex
     old_m, old_l = old
     inputs = ", ".join(map(notation.format_exact, [old_m, *new_scores]))
-    factor = f"e^({notation.format_exact(old_m)}-{_grouped(m)})"
-    tex_factor = f"e^{{{tex_number(old_m)}-{_tex_grouped(m)}}}"
+    factor = f"e^({notation.format_exact(old_m)}-{exponent_term(m)})"
+    tex_factor = f"e^{{{tex_number(old_m)}-{tex_grouped(m)}}}"
     rescale = step.rescale[i]
     if TYPE_CHECKING:  # None only for a row's first kept keys, handled above
         assert rescale is not None
@@ -191,13 +175,14 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
         moved = f"the maximum stays, so the rescale factor is {factor} = e^0 = 1"
     else:
         moved = f"the maximum rises, so the old ℓ_{i} is rescaled by {factor} = {notation.exponential(rescale)}"
-    text = (f"Row {i}: m_{i} = max({inputs}) = {m_text}; {moved}: ℓ_{i} = {factor}·({_sum_text(old_l)}) + "
+    text = (f"Row {i}: m_{i} = max({inputs}) = {m_text}; {moved}: ℓ_{i} = {factor}·({ell_text(old_l)}) + "
             f"{' + '.join(named_new)} = {ell}.")
     tex = (rf"m_{{{i}}} = \max({', '.join(map(tex_number, [old_m, *new_scores]))}) = {tex_number(m)},\ "
            rf"\ell_{{{i}}} = {tex_factor}\left({_tex_sum(old_l)}\right) + {' + '.join(tex_new)} = {_tex_sum(exps)}")
     if attention.values is not None:
         text += (f" The output accumulator is rescaled the same way: Õ_{i} = {factor}·Õ_{i} + "
-                 + " + ".join(f"e^({notation.format_exact(s)}-{_grouped(m)})·V_{j}" for s, j in zip(new_scores, new))
+                 + " + ".join(f"e^({notation.format_exact(s)}-{exponent_term(m)})·V_{j}"
+                              for s, j in zip(new_scores, new))
                  + ".")
     return text, tex
 
@@ -222,7 +207,7 @@ def _final_section(attention: Attention, steps: Sequence[FlashStep], skipped: Se
             continue
         m, exps, seen = final[i]
         one_shot = notation.weight_terms(weights, "expanded", i)
-        tiled = [f"{notation.exponential(x)}/({_sum_text(exps)})" for x in exps]
+        tiled = [f"{notation.exponential(x)}/({ell_text(exps)})" for x in exps]
         pairs = ", ".join(f"{t} = {o}" for t, o in zip(tiled, one_shot))
         parts.append(f"Row {i} (m_{i} = {notation.format_exact(m)}, keys {', '.join(map(str, seen))}): {pairs}.")
     if attention.values is not None:

@@ -22,7 +22,7 @@ from ...engine.attention import dot
 from ...numbers.exact import InputError, format_number
 from ...figures.api import Figure
 from ...words.highlight import parse_targets
-from ...numbers.surds import Surd
+from ...numbers.surds import Surd, sign
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -164,7 +164,7 @@ def _score_section(i: int, j: int, attention: Attention, words: FigureText) -> S
     q, k = attention.q[i - 1], attention.k[j - 1]
     value = dot(q, k)
     terms = " + ".join(f"{_factor(a)}·{_factor(b)}" for a, b in zip(q, k))
-    tex_terms = " + ".join(rf"{_tex_factor(a)} \cdot {_tex_factor(b)}" for a, b in zip(q, k))
+    tex_terms = " + ".join(rf"{tex_grouped(a)} \cdot {tex_grouped(b)}" for a, b in zip(q, k))
     who = _labels(words.q_labels[i - 1], words.k_labels[j - 1], i, j)
     sentence = f"S_{{{i},{j}}} = Q{i}·K{j} = {terms} = {format_number(value)}"
     formula = rf"S_{{{i},{j}}} = Q_{{{i}}} \cdot K_{{{j}}} = {tex_terms} = {tex_number(value)}"
@@ -343,8 +343,10 @@ def tex_number(x: Exact | int) -> str:
     return f"{{-{text}}}" if x < 0 else text
 
 
-def _tex_factor(x: Fraction) -> str:
-    return rf"\left({tex_number(x)}\right)" if x < 0 else tex_number(x)
+def tex_grouped(x: Exact) -> str:
+    """An exact value as TeX for a factor or a term after a minus sign: in parentheses if negative or a sum."""
+    tex = tex_number(x)
+    return rf"\left({tex}\right)" if sign(x) < 0 or (isinstance(x, Surd) and x.a != 0) else tex
 
 
 def _tex_vector(values: Iterable[Exact]) -> str:
