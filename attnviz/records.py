@@ -79,8 +79,7 @@ def replace(record: _T, **changes: Any) -> _T:
 
 
 @dataclass_transform(field_specifiers=(field, Field))
-def dataclass(cls: type[_T] | None = None, /, *, frozen: bool = False,
-              slots: bool = False) -> Any:
+def dataclass(cls: type[_T] | None = None, /, *, frozen: bool = False, slots: bool = False) -> Any:
     """Add `__init__`, `__repr__`, `__eq__` (and, when frozen, `__hash__` and no assignment) to `cls`."""
     def make(cls: type[_T]) -> type[_T]:
         return _make_record(cls, frozen, slots)

@@ -149,8 +149,7 @@ def check_matrix_shape(rows: Sequence[Sequence[object]], n_q: int, n_k: int, whe
         raise InputError(f"{len(rows)} rows for a {n_q}×{n_k} grid; give {n_q} rows of {n_k}", where)
     for n, row in enumerate(rows, 1):
         if len(row) != n_k:
-            raise InputError(f"row {n} has {len(row)} entries for a {n_q}×{n_k} grid; give {n_q} rows of {n_k}",
-                             where)
+            raise InputError(f"row {n} has {len(row)} entries for a {n_q}×{n_k} grid; give {n_q} rows of {n_k}", where)
 
 
 def exact_vectors(rows: Vectors, name: str, limit: int = MAX_TOKENS,

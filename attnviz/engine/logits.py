@@ -262,8 +262,7 @@ def _one(item: object, n_q: int, n_k: int, offset: int) -> Bias:
         raise InputError(f"unknown bias {kind!r}; biases are alibi=M (a slope like 1/2, 2^-3, 2^(-1/2) or "
                          "head:H/N) and matrix=ROW;ROW;... (rows of exact numbers)", where)
     if not has_value or not value:
-        raise InputError(f"'{kind}' needs a value: " + ("alibi=M" if kind == "alibi" else "matrix=ROW;ROW;..."),
-                         where)
+        raise InputError(f"'{kind}' needs a value: " + ("alibi=M" if kind == "alibi" else "matrix=ROW;ROW;..."), where)
     try:
         if kind == "alibi":
             return _alibi(parse_slope(value), offset)

@@ -410,7 +410,7 @@ def _bind(mask: Mask, grid: Grid) -> Bound:
     if mask._op == "not":
         return _bind_not(_bind(mask._masks()[0], grid), grid)
     bound = [_bind(p, grid) for p in _simplified(mask)]
-    return bound[0] if len(bound) == 1 else _COMBINED[mask._op](bound)
+    return bound[0] if len(bound) == 1 else _bind_joined(bound, mask._op)
 
 
 def _bind_named(mask: Mask, leaf: Naming, grid: Grid) -> Bound:
@@ -428,36 +428,21 @@ def _bind_not(inner: Bound, grid: Grid) -> Bound:
                  lambda i: complement_runs(inner.runs(i), grid.n_k), inner.positional)
 
 
-def _bind_all(bound: list[Bound]) -> Bound:
-    keeps, runs = [b.keep for b in bound], [b.runs for b in bound]
+def _bind_joined(bound: list[Bound], op: str) -> Bound:
+    """An intersection ("all") or union ("any") of bound masks; a union keeps its parts' runs for the legend."""
+    keeps, runs, union = [b.keep for b in bound], [b.runs for b in bound], op == "any"
+    words, inner = (" or ", " + ") if union else (" and ", " or ")
 
-    def all_runs(i: int) -> Runs:
+    def joined_runs(i: int) -> Runs:
         out = runs[0](i)
         for r in runs[1:]:
-            out = intersect_runs(out, r(i))
+            out = union_runs(out, r(i)) if union else intersect_runs(out, r(i))
         return out
 
-    return Bound(" + ".join(grouped_name(b.name, " or ") for b in bound),
-                 lambda base: " and ".join(grouped(b.rule(base)) for b in bound),
-                 lambda i, j: all(k(i, j) for k in keeps), all_runs, any(b.positional for b in bound))
-
-
-def _bind_any(bound: list[Bound]) -> Bound:
-    keeps, runs = [b.keep for b in bound], [b.runs for b in bound]
-
-    def any_runs(i: int) -> Runs:
-        out: Runs = ()
-        for r in runs:
-            out = union_runs(out, r(i))
-        return out
-
-    return Bound(" or ".join(grouped_name(b.name, " + ") for b in bound),
-                 lambda base: " or ".join(grouped(b.rule(base)) for b in bound),
-                 lambda i, j: any(k(i, j) for k in keeps), any_runs, any(b.positional for b in bound),
-                 tuple((b.name, b.runs) for b in bound))
-
-
-_COMBINED = {"all": _bind_all, "any": _bind_any}
+    return Bound((" or " if union else " + ").join(grouped_name(b.name, inner) for b in bound),
+                 lambda base: words.join(grouped(b.rule(base)) for b in bound),
+                 lambda i, j: (any if union else all)(k(i, j) for k in keeps), joined_runs,
+                 any(b.positional for b in bound), tuple((b.name, b.runs) for b in bound) if union else ())
 
 
 def _family(mask: Mask, *kinds: str) -> MaskOption | None:

@@ -159,8 +159,7 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None, 
     kv = [kv_head(h, n_heads, n_kv) for h in range(n_heads)]
     for h, g in enumerate(kv):
         first, last = g * group + b, (g + 1) * group - 1 + b
-        shared = (f"KV head {g + b}" if group == 1 else
-                  f"KV head {g + b}, shared by query heads {first}–{last}")
+        shared = f"KV head {g + b}" if group == 1 else f"KV head {g + b}, shared by query heads {first}–{last}"
         subtitle = options["subtitle"] if options["subtitle"] is not None else f"Reads {shared}."
         panel = figure_options(options, PANEL_OPTIONS, title=f"Query head {h + b}", subtitle=subtitle,
                                mask=options["mask"] if masks is None else masks[h])

@@ -103,8 +103,7 @@ class ModelFigure(Drawable):
     def layout(self) -> Layout:
         """The panels composed, then the strip of layers and the notes under them."""
         columns = len(self.panels) if len(self.panels) <= 3 else 3
-        attrs = [(("data-stack", plan.stack), ("data-layers", ",".join(map(str, plan.layers))))
-                 for plan in self.plans]
+        attrs = [(("data-stack", plan.stack), ("data-layers", ",".join(map(str, plan.layers)))) for plan in self.plans]
         frame = get_frame(self.frame)
         if frame.name != "doc":
             return self._framed(columns, attrs, frame)

@@ -192,5 +192,4 @@ def _within(layout: Layout, frame: Frame, width: float) -> bool:
     """Whether `layout` fits `frame`'s canvas (a slide's, or a column's width and a page's height) with no
     text under its floor."""
     tallest = width / frame.aspect if frame.aspect else layout.width * 9 / frame.width_in
-    return (layout.width <= width + 1e-6 and layout.height <= tallest + 1e-6
-            and not text_floor_misses(layout, frame))
+    return layout.width <= width + 1e-6 and layout.height <= tallest + 1e-6 and not text_floor_misses(layout, frame)

@@ -236,8 +236,7 @@ def _block(value: object, where: str) -> tuple[int, ...]:
     if isinstance(value, str):
         parts = [part.strip() for part in value.split(",")]
         value = [_small_int(part) for part in parts]
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(type(x) is int for x in value)):
+    if not isinstance(value, list) or len(value) != 2 or not all(type(x) is int for x in value):
         raise InputError(f"expected two block sizes Br,Bc like 2,2 (query rows, key columns), got {_show(value)}",
                          where)
     if min(value) < 1:

@@ -145,8 +145,7 @@ class _Fit:
         """The figure laid out as it stands, or None as soon as it is certain to be taller than the slide: the
         choice is made and said all the same, and the next one tried, without laying out what cannot fit."""
         self.stopped.clear()  # (a column's, of no height, is laid out whole)
-        return lay_out_within(self.words, self.height, self.framing.title_role, self.metrics, self.wraps,
-                              self.stopped)
+        return lay_out_within(self.words, self.height, self.framing.title_role, self.metrics, self.wraps, self.stopped)
 
     def shorter(self, candidate: Metrics) -> bool:
         """Whether the figure laid out at `candidate` metrics is shorter than it is (laid out no further)."""
@@ -295,8 +294,7 @@ WIDEN = Choice(6, "widen", "captions as wide as the column", _widen, "captions a
 LABELS = Choice(6, "labels", "long token labels shortened", _words(with_short_labels))
 ACROSS = Choice(7, "across", "the grid's caption across the figure", _across, "the grid's caption across the figure",
                 frames=_SLIDE)
-CELLS = Choice(7, "cells", "cells tight around their values", _cells, "cells tight around their values",
-               frames=_SLIDE)
+CELLS = Choice(7, "cells", "cells tight around their values", _cells, "cells tight around their values", frames=_SLIDE)
 PORTRAIT = Choice(8, "portrait", "portrait", _portrait,
                   "portrait: the vectors above the grid and the captions under it, across the slide", frames=_SLIDE)
 # (each keeping the captions, then the rows and keys, of the first and last few rows: `kept`)

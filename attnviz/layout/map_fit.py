@@ -193,8 +193,7 @@ def _above(words: MapText, parts: Sequence[tuple[str, str]], width: float, heigh
         if words.legend:
             items += lay_out_legend(words.legend_keys(), PAD + dx, top + dy + cell * words.shape[0] + 18, wrap_w,
                                     words.parts)[0]
-        return _placed(words, items, width, content_h if height is None else height, (map_x + dx, top + dy, cell),
-                       ())
+        return _placed(words, items, width, content_h if height is None else height, (map_x + dx, top + dy, cell), ())
 
     return cell, make
 

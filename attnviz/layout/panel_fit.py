@@ -174,8 +174,7 @@ def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, fra
                          f"{wider_frame(frame)}fewer panels, fewer tokens (--n), --panel-captions hide or --frame doc",
                          "frame")
     if plan.columns != columns:
-        choices.append(f"panels in {arrangement_name(plan.columns, n)} instead of "
-                       f"{arrangement_name(columns, n)}")
+        choices.append(f"panels in {arrangement_name(plan.columns, n)} instead of {arrangement_name(columns, n)}")
     if shared_axes and n > 1:
         choices.append("axis titles drawn once for all panels")
     if cap_shared:

@@ -168,8 +168,7 @@ def check_decimals(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_DECIMALS:
-        raise InputError(f"expected a whole number of decimals from 0 to {MAX_DECIMALS}, got {value!r:.40}",
-                         "decimals")
+        raise InputError(f"expected a whole number of decimals from 0 to {MAX_DECIMALS}, got {value!r:.40}", "decimals")
     return value
 
 

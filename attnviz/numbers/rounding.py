@@ -80,8 +80,7 @@ def rounded_weights(weights: Weights, places: int) -> list[tuple[str, bool]]:
     return [(text, True) for text in texts]
 
 
-def rounded_output(weights: Weights, values: Sequence[Sequence[Fraction]],
-                   places: int) -> tuple[list[str], bool]:
+def rounded_output(weights: Weights, values: Sequence[Sequence[Fraction]], places: int) -> tuple[list[str], bool]:
     """One row's output Σ_j w_j·V_j as ([component texts], approximate); `values` are the kept keys' V_j."""
     if weights.kind == "undefined":
         return [], False

@@ -338,8 +338,7 @@ def _alibi_panel(attention: Attention, words: FigureText, slope: Exact) -> Figur
                    softmax_rows=(), output_rows=(), view="scores", show="bias")
 
 
-def _cell(attention: Attention, matrix: Sequence[Sequence[Exact] | None], i: int, j: int,
-          highlight: Highlight) -> Cell:
+def _cell(attention: Attention, matrix: Sequence[Sequence[Exact] | None], i: int, j: int, highlight: Highlight) -> Cell:
     """The cell of query i and key j (0-based), of a row the figure computed."""
     values, kept = matrix[i], attention.kept[i]
     assert values is not None and kept is not None  # an elided figure draws only the rows it computed

@@ -27,8 +27,7 @@ if TYPE_CHECKING:
     from ..engine.attention import Attention
     from ..typing import HighlightSpec
 
-__all__ = ["Highlight", "NO_HIGHLIGHT", "parse_targets", "parse_one", "is_pair", "show_target",
-           "numbered"]
+__all__ = ["Highlight", "NO_HIGHLIGHT", "parse_targets", "parse_one", "is_pair", "show_target", "numbered"]
 
 # ASCII digits only (`(?a)`): fullwidth `３` is refused here as in vectors.
 # Patterns, compiled (by `re`, once) only when a target is given as text.

@@ -99,8 +99,7 @@ def sum_terms(exponents: Iterable[Exact], form: str = "expanded") -> list[tuple[
 
 def _sum(exponents: Iterable[Exact], form: str, row: int | None = None, elided: bool = False) -> str:
     """e^a+e^a+e^b, or with like terms collected, 2e^a+e^b."""
-    total = "+".join(elide((f"{n if n > 1 else ''}{exponential(x)}" for n, x in sum_terms(exponents, form)),
-                           elided))
+    total = "+".join(elide((f"{n if n > 1 else ''}{exponential(x)}" for n, x in sum_terms(exponents, form)), elided))
     if len(total) > MAX_ROW_TEXT:
         raise InputError(f"{_row(row)} softmax sum alone is {len(total):,} characters, past the limit of "
                          f"{MAX_ROW_TEXT:,} per row; use fewer tokens or shorter numbers", "q/k")
@@ -116,8 +115,7 @@ def normalizer_line(weights: Weights, row: int, elided: bool = False) -> str:
     return f"Z_{row}={_sum(weights.exponents, 'expanded', row, elided)}" if weights.kind == "named" else ""
 
 
-def weight_terms(weights: Weights, form: str = "expanded", row: int | None = None,
-                 elided: bool = False) -> list[str]:
+def weight_terms(weights: Weights, form: str = "expanded", row: int | None = None, elided: bool = False) -> list[str]:
     """Each weight of one row as text: pinned values, or e^a/(e^a+e^b+...), e^a/Z_row, e^a/(2e^a+e^b).
 
     >>> from fractions import Fraction
