@@ -23,7 +23,7 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
     from os import PathLike
-    from typing import Any, BinaryIO
+    from typing import Any, BinaryIO, TypeGuard
 
     #: A key's check: (value, where) -> the figure() argument, or InputError.
     Check = Callable[[Any, str], Any]
@@ -99,7 +99,7 @@ def _highlight(value: object, where: str) -> list[tuple[int, ...] | str]:
     return [target if isinstance(target, str) else tuple(target) for target in value]
 
 
-def _pair(value: object) -> bool:
+def _pair(value: object) -> TypeGuard[list[int]]:
     return isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value)
 
 
