@@ -138,8 +138,7 @@ def parse_arrange(arrange: object, n_panels: int) -> int:
         if text.isascii() and text.isdigit() and 1 <= int(text[:3]) <= MAX_PANELS and len(text) <= 3:
             return int(text)
     raise InputError(f"expected {', '.join(ARRANGEMENTS[:-1])} or {ARRANGEMENTS[-1]} (C columns, 1 to {MAX_PANELS}), "
-                     f"got {arrange!r:.40}",
-                     "arrange")
+                     f"got {arrange!r:.40}", "arrange")
 
 
 def _grid_kind(panel: Drawable) -> tuple[str, int, int] | None:

@@ -57,8 +57,7 @@ class HeadsSchematic(Drawable):
             layout = replace(layout, choices=("row names above and below the heads (compact)",))
         if text_floor_misses(layout, frame):  # text keeps its size: too narrow a frame is refused, never shrunk
             raise InputError(f"{len(self.kv_heads)} query heads side by side are too wide for the {frame.name} "
-                             f"frame at its smallest text; try {wider_frame(frame)}fewer heads or --frame doc",
-                             "frame")
+                             f"frame at its smallest text; try {wider_frame(frame)}fewer heads or --frame doc", "frame")
         return layout
 
     def description(self) -> str:

@@ -291,7 +291,6 @@ SPEC_OPTIONS = tuple(option for option in OPTIONS if option.in_spec and _keyed(o
 WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "walkthrough" and _keyed(option))
 
 
-
 def figure_options(given: Mapping[str, object], names: Collection[str] = DEFAULTS.keys(),
                    **changes: Unpack[FigureOptions]) -> FigureOptions:
     """The frozen record a figure is made from: `figure()`'s `**options` as `given` (those in `names`; with

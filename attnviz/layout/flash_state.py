@@ -79,8 +79,7 @@ class FlashOverlay:
         style = STYLES["state"]
         math = bool(self.script)
         return max([measure(self.heading, STYLES["side-heading"])]
-                   + [math_width(line, style, math, self.script) for row in self.rows for line in row.drawn(math)]
-                   ) + 16
+                   + [math_width(line, style, math, self.script) for row in self.rows for line in row.drawn(math)]) + 16
 
     def placed(self, script: float, below: Below | None) -> FlashOverlay:
         """This overlay typeset with scripts at `script` and drawn `below` the grid (None: beside it)."""

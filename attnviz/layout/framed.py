@@ -62,7 +62,6 @@ _COLUMN_WRAP = 640  # a wide column wraps where the doc figure does, so its text
 _TIGHT_CELL = 1.6  # a tight cell's height, in its values' size (a deck's compact figure's)
 
 
-
 def frame_metrics(frame: Frame) -> Metrics:
     """The sizes and arrangement a figure starts from in `frame` (choices 1 to 3 of the order)."""
     if frame.is_slide:
@@ -299,8 +298,7 @@ PORTRAIT = Choice(8, "portrait", "portrait", _portrait,
                   "portrait: the vectors above the grid and the captions under it, across the slide", frames=_SLIDE)
 # (each keeping the captions, then the rows and keys, of the first and last few rows: `kept`)
 FEWER = tuple(Choice(9, name, "fewer softmax captions", _words(with_fewer_captions, *kept), frames=_SLIDE,
-                     steps=_FIGURE)
-              for name, kept in (("captions", (4, 2)), ("captions-2", (2, 1))))
+                     steps=_FIGURE) for name, kept in (("captions", (4, 2)), ("captions-2", (2, 1))))
 ELIDE = tuple(Choice(10, name, "Elision", _elide(*kept), unsays=FEWER_SAID)
               for name, kept in (("elision", (4, 2)), ("elision-2", (2, 1)), ("elision-3", (1, 1))))
 TABLE = Choice(11, "table", "walkthrough step's softmax captions left to the walkthrough's text", _table,

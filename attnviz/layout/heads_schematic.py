@@ -82,8 +82,7 @@ def lay_out_heads(kv_heads: Sequence[int], base: int, title: str, subtitle: str,
             box=(x, kv_top, x + w, kv_top + BOX_H)))
     right = max(x0 + row_w, max(kv_centre) + max(box_w, measure(f"K{n_kv} V{n_kv}", STYLES["head"]) + 16) / 2)
     return Layout(width=max(right, PAD + wrap_w) + PAD, height=kv_top + BOX_H + heading_h + PAD, title=title,
-                  desc=subtitle,
-                  items=items)
+                  desc=subtitle, items=items)
 
 
 def _middle(centre_y: float, role: str) -> float:

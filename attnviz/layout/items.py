@@ -22,8 +22,7 @@ if TYPE_CHECKING:
     Item: TypeAlias = "Text | Rect | Mark | Group"  # what a layout holds
 
 __all__ = ["TextStyle", "STYLES", "LEADING", "Text", "Rect", "Mark", "Group", "Layout", "measure", "text_height",
-           "right_edge", "translate",
-           "spans_within", "scale_item", "scaled"]
+           "right_edge", "translate", "spans_within", "scale_item", "scaled"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -157,15 +157,12 @@ def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpe
         subtitle=(f"{n_q} quer{'y' if n_q == 1 else 'ies'} × {n_k} key{'s' * (n_k != 1)}; " if n_q != n_k
                   else f"{n_q} token{'s' * (n_q != 1)}; ")
         + f"{sum(b - a for row in runs for a, b in row):,} of {n_q * n_k:,} cells kept"
-        if subtitle is None else user_text(subtitle),
-        caption=f"{mask.name} mask keeps {rule}",
+        if subtitle is None else user_text(subtitle), caption=f"{mask.name} mask keeps {rule}",
         x_title="key j" if x_title is None else user_text(x_title),
         y_title="query i" if y_title is None else user_text(y_title),
         q_labels=tuple(map(user_text, q_labels)) if q_labels else tuple(str(i + base) for i in range(n_q)),
         k_labels=tuple(map(user_text, k_labels)) if k_labels else tuple(str(j + base) for j in range(n_k)),
-        runs=tuple(tuple((a + 1, b) for a, b in row) for row in runs),
-        computed=computed,
-        numeric_ticks=numeric,
+        runs=tuple(tuple((a + 1, b) for a, b in row) for row in runs), computed=computed, numeric_ticks=numeric,
         base=base,
         parts=parts,
         run_parts=run_parts,
@@ -310,8 +307,7 @@ def axis_items(words: MapText, axes: Axes, map_x: float, top: float, cell: float
     for i in axes.rows:
         cy = top + (i + 0.5) * cell
         items.append(Text("tick", map_x - 8, cy + (ASCENT - DESCENT) / 2 * tick_style.size, (words.q_labels[i],),
-                          user=user_spans(words.q_labels[i]),
-                          anchor="end"))
+                          user=user_spans(words.q_labels[i]), anchor="end"))
     if titles:
         title_x = title_left + (ASCENT - DESCENT) / 2 * STYLES["axis-title"].size + text_height("axis-title") / 2
         items.append(Text("axis-title", title_x, top + cell * n_q / 2, (words.y_title,), anchor="middle", rotate=-90))

@@ -190,8 +190,7 @@ def _arranged(drawn: Sequence[tuple[list[Item], float, float]], panels: Sequence
             # they are never under the floor its line meets
             typeset = role == "subtitle"
             items.append(Text(role, MARGIN, y + ASCENT * STYLES[role].size, lines, math=typeset,
-                              script=STYLES[role].size if typeset else 0,
-                              user=user_spans(text) if typeset else ()))
+                              script=STYLES[role].size if typeset else 0, user=user_spans(text) if typeset else ()))
             y += text_height(role, len(lines)) + (8 if role == "title" else 14)
     for row in rows:
         x: float = MARGIN

@@ -149,7 +149,6 @@ def sign(x: Fraction | Surd | int) -> int:
     return a_sign if x.a * x.a > x.b * x.b * x.r else b_sign
 
 
-
 def format_exact(x: Fraction | Surd | int) -> str:
     """An exact value as text: a Fraction as `p/q`; a + b·√r with the radical's denominator
     rationalised (`√3/3`, not `1/√3`).
