@@ -132,18 +132,13 @@ def _missing(key: str, model_type: str, why: str = "") -> InputError:
 
 
 def _int(config: Mapping[str, object], key: str, model_type: str, low: int = 1) -> int:
-    value = config.get(key)
-    if value is None:
+    if config.get(key) is None:
         raise _missing(key, model_type)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InputError(f"{key} is {value!r:.40}; expected a whole number from {low}", _WHERE)
-    return value
+    return _optional(config, key, 0, low)
 
 
 def _optional(config: Mapping[str, object], key: str, default: int, low: int = 1) -> int:
-    value = config.get(key, default)
-    if value is None:
-        value = default
+    value = default if config.get(key) is None else config.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise InputError(f"{key} is {value!r:.40}; expected a whole number from {low}", _WHERE)
     return value
@@ -273,10 +268,6 @@ def layer_list_text(layers: Sequence[int]) -> str:
     return "layers " + ", ".join(parts)
 
 
-def _positions_text(positions: Sequence[int]) -> str:
-    return ",".join(map(str, positions))
-
-
 def _check_tokens(model: ModelLayers, tokens: Tokens) -> None:
     where = "decode"
     if tokens.pad_left + tokens.pad_right >= tokens.n:
@@ -391,16 +382,15 @@ def _panel(model: ModelLayers, stack: str, layer: LayerType, layers: tuple[int, 
     prompt = tokens.decode if stack != "encoder" else 0
     image = tokens.image if layer.kind in ("full", "sliding") else None
     mask = _layer_mask(layer, tokens.pad_left if pad else 0, image)
-    sink = model.sinks
-    if sink:
-        pad = tuple(p + 1 for p in pad)
-        mask = Mask("sink=1") | (mask & Mask(f"padding={_positions_text(pad)}") if pad else mask)
-        n_k += 1
-    elif pad:
-        mask = mask & Mask(f"padding={_positions_text(pad)}")
+    if model.sinks:  # key 0 is the sink logit: the tokens' keys, padding included, one further on
+        pad, n_k = tuple(p + 1 for p in pad), n_k + 1
+    if pad:
+        mask = mask & Mask(f"padding={','.join(map(str, pad))}")
+    if model.sinks:
+        mask = Mask("sink=1") | mask
     n_q -= prompt
     align: Align = "bottom-right" if n_q != n_k and stack != "cross" else "top-left"
     words = {"encoder": "encoder", "decoder": "decoder self-attention"}.get(stack, "") if encoder_decoder else ""
     if stack == "cross":
         words = "decoder queries on encoder keys"
-    return PanelPlan(stack, layer, layers, (n_q, n_k), align, mask, sink, image, words)
+    return PanelPlan(stack, layer, layers, (n_q, n_k), align, mask, model.sinks, image, words)
