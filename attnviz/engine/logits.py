@@ -43,9 +43,7 @@ def resolve_scale(scale: ScaleSpec | None, d: int) -> Scale | None:
         raise InputError(f"expected \"sqrt\" or an exact number like 1/8; {err.what}", "scale") from None
     if factor <= 0:
         raise InputError(f"a scale factor must be positive, got {format_number(factor)}", "scale")
-    if factor == 1:
-        return None
-    return Scale(f"{format_number(factor)}·S_ij", factor)
+    return None if factor == 1 else Scale(f"{format_number(factor)}·S_ij", factor)
 
 
 #: What a slope may be, for the errors that refuse one.
@@ -264,9 +262,7 @@ def _one(item: object, n_q: int, n_k: int, offset: int) -> Bias:
     if not has_value or not value:
         raise InputError(f"'{kind}' needs a value: " + ("alibi=M" if kind == "alibi" else "matrix=ROW;ROW;..."), where)
     try:
-        if kind == "alibi":
-            return _alibi(parse_slope(value), offset)
-        return _matrix(value, n_q, n_k)
+        return _alibi(parse_slope(value), offset) if kind == "alibi" else _matrix(value, n_q, n_k)
     except InputError as err:
         raise InputError(err.what, f"{where}" + (f": {err.where}" if err.where else "")) from None
 

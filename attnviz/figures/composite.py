@@ -239,9 +239,7 @@ def with_parts(panels: Sequence[Drawable], captions: str, subtitles: str
 
 
 def _panel_layout(panel: Drawable, cell: float | None = None, grid_top: float | None = None) -> Layout:
-    if isinstance(panel, Figure):
-        return panel.layout(cell, grid_top, panel=True)
-    return panel.layout()
+    return panel.layout(cell, grid_top, panel=True) if isinstance(panel, Figure) else panel.layout()
 
 
 def within(label: str) -> Callable[[str | None], str]:

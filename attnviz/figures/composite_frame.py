@@ -121,9 +121,7 @@ def _top(item: Item) -> float:
     """The topmost y `item` draws at."""
     if isinstance(item, Text):
         return min(box[1] for box in item.line_boxes())
-    if isinstance(item, Group):
-        return min((_top(child) for child in item.children), default=math.inf)
-    return item.y
+    return min((_top(child) for child in item.children), default=math.inf) if isinstance(item, Group) else item.y
 
 
 def _fit_layouts(layouts: Sequence[Layout], columns: int, title: str | None, frame: Frame) -> Layout:

@@ -243,9 +243,7 @@ def _used_width(items: Sequence[Item]) -> float:
 
 
 def _legend_height(words: MapText, width: float) -> float:
-    if not words.legend:
-        return 0
-    return lay_out_legend(words.legend_keys(), PAD, 0, width, words.parts)[1]
+    return 0 if not words.legend else lay_out_legend(words.legend_keys(), PAD, 0, width, words.parts)[1]
 
 
 def _placed(words: MapText, items: list[Item], width: float, height: float, grid: tuple[float, float, float],

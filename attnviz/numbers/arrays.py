@@ -158,9 +158,7 @@ def _float_text(value: object) -> str | None:
         return str(value)
     if isinstance(value, float):
         return repr(value)
-    if _module(value) == "numpy" and str(getattr(value, "dtype", "")).startswith("float"):
-        return str(value)
-    return None
+    return str(value) if _module(value) == "numpy" and str(getattr(value, "dtype", "")).startswith("float") else None
 
 
 def check_decimals(value: object) -> int | None:

@@ -146,9 +146,7 @@ def format_number(value: int | Fraction) -> str:
     """
     if type(value) is not Fraction:  # already one: every score of a figure (a 64x64 one writes 8,000)
         value = Fraction(value)
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{value.numerator}/{value.denominator}"
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 def _show(text: str, limit: int = 40) -> str:

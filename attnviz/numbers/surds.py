@@ -44,9 +44,7 @@ def surd(a: Rational, b: Rational = 0, r: int = 1) -> Fraction | Surd:
     if b == 0 or r == 1:
         return a + b
     f, r = squarefree_split(r)
-    if r == 1:
-        return a + b * f
-    return Surd(a, b * f, r)
+    return a + b * f if r == 1 else Surd(a, b * f, r)
 
 
 def inverse_sqrt(d: int) -> Fraction | Surd:
@@ -82,15 +80,11 @@ class Surd:
             if other.r != self.r:
                 raise ValueError(f"cannot mix √{self.r} and √{other.r}")
             return other.a, other.b
-        if isinstance(other, (int, Fraction)):
-            return Fraction(other), Fraction(0)
-        return None
+        return (Fraction(other), Fraction(0)) if isinstance(other, (int, Fraction)) else None
 
     def __add__(self, other: Surd | Rational) -> Fraction | Surd:
         parts = self._parts(other)
-        if parts is None:
-            return NotImplemented
-        return surd(self.a + parts[0], self.b + parts[1], self.r)
+        return NotImplemented if parts is None else surd(self.a + parts[0], self.b + parts[1], self.r)
 
     __radd__ = __add__
 
@@ -99,9 +93,7 @@ class Surd:
 
     def __sub__(self, other: Surd | Rational) -> Fraction | Surd:
         parts = self._parts(other)
-        if parts is None:
-            return NotImplemented
-        return surd(self.a - parts[0], self.b - parts[1], self.r)
+        return NotImplemented if parts is None else surd(self.a - parts[0], self.b - parts[1], self.r)
 
     def __rsub__(self, other: Rational) -> Fraction | Surd:
         return -self + other
@@ -113,9 +105,7 @@ class Surd:
                 raise ValueError(f"cannot mix √{self.r} and √{other.r}")
             # (x + y√r)(a + b√r) = xa + yb·r + (xb + ya)√r
             return surd(self.a * a + self.b * b * self.r, self.a * b + self.b * a, self.r)
-        if isinstance(other, (int, Fraction)):
-            return surd(self.a * other, self.b * other, self.r)
-        return NotImplemented
+        return surd(self.a * other, self.b * other, self.r) if isinstance(other, (int, Fraction)) else NotImplemented
 
     __rmul__ = __mul__
 

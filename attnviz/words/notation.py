@@ -92,9 +92,7 @@ def scores_line(row: int | str, scores: Iterable[Exact], word: str = "scores", e
 def sum_terms(exponents: Iterable[Exact], form: str = "expanded") -> list[tuple[int, Exact]]:
     """A row's sum as (count, exponent) terms: each exponent once, or (grouped) like terms collected,
     in order of first appearance: [1, 1, 2] -> [(2, 1), (1, 2)], written 2e^1+e^2."""
-    if form != "grouped":
-        return [(1, x) for x in exponents]
-    return [(n, x) for x, n in Counter(exponents).items()]
+    return [(1, x) for x in exponents] if form != "grouped" else [(n, x) for x, n in Counter(exponents).items()]
 
 
 def _sum(exponents: Iterable[Exact], form: str, row: int | None = None, elided: bool = False) -> str:

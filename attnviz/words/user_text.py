@@ -42,9 +42,7 @@ def isolate(text: str) -> str:
     """
     import unicodedata  # its tables load on first use: only labels need them
 
-    if any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
-        return FSI + text + PDI
-    return text
+    return FSI + text + PDI if any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text) else text
 
 
 def graphemes(text: str) -> list[str]:
