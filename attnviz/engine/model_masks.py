@@ -319,10 +319,8 @@ def _layer_mask(layer: LayerType, pad_left: int, image: tuple[int, int] | None) 
         mask = Mask(f"chunk={layer.size}" + (f",offset={shift}" if shift else ""))
     elif layer.kind == "local":
         mask = Mask(f"window={layer.size + 1},symmetric")
-    elif layer.kind in ("bidirectional", "cross"):
-        mask = Mask("none")
     else:
-        mask = Mask("causal")
+        mask = Mask("none" if layer.kind in ("bidirectional", "cross") else "causal")
     if image is not None:
         mask = mask | _image_mask(*image, layer.size if layer.kind == "sliding" else None)
     return mask

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from ..records import dataclass
 
+from ..engine.runs import scan_runs
 from ..numbers.exact import InputError
 from ..words.user_text import user_spans, user_text
 from .breaks import split_terms
@@ -93,9 +94,7 @@ def row_runs(mask: BoundMask, i: int, n_k: int) -> Runs:
     """Row i's kept keys as (start, stop) half-open 0-based ranges, from the mask's own `runs` when it
     has them (computed from its rule), else by asking `keep` about every key."""
     runs = getattr(mask, "runs", None)
-    if runs is not None:
-        return tuple(runs(i))
-    return _runs_of(j for j in range(n_k) if mask.keep(i, j))
+    return tuple(runs(i)) if runs is not None else scan_runs(lambda j: mask.keep(i, j), n_k)
 
 
 MAX_PARTS = 6  # colours a union's parts can take (themes: part-1 .. part-6)
@@ -113,24 +112,6 @@ def _part_names(mask: BoundMask, color_by: str) -> tuple[str, ...]:
     if len(names) > MAX_PARTS:
         raise InputError(f"colouring by part takes up to {MAX_PARTS} parts; this union has {len(names)}", "color_by")
     return tuple(name if names.count(name) == 1 else f"{name} {n}" for n, name in enumerate(names, 1))
-
-
-def _runs_of(positions: Iterable[int]) -> Runs:
-    """Sorted 0-based positions as (start, stop) ranges of consecutive ones."""
-    out: list[tuple[int, int]] = []
-    start: int | None = None  # the run's first position; None before the first
-    last = 0
-    for j in positions:
-        if start is None:
-            start = last = j
-        elif j == last + 1:
-            last = j
-        else:
-            out.append((start, last + 1))
-            start = last = j
-    if start is not None:
-        out.append((start, last + 1))
-    return tuple(out)
 
 
 def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpec | None = None,
@@ -200,7 +181,7 @@ def _computed_runs(targets: HighlightSpec | None, runs: Sequence[Runs], n_q: int
             if masked:
                 kept = {j for a, b in runs[i] for j in range(a, b)}
                 positions |= set(range(n_k)) - kept
-            row = _runs_of(sorted(positions))
+            row = scan_runs(positions.__contains__, n_k)
         out.append(tuple((a + 1, b) for a, b in row))
     return tuple(out)
 
@@ -399,9 +380,8 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
         legend, y = lay_out_legend(words.legend_keys(), PAD, y, wrap_w, words.parts)
         items += legend
     right = max([map_x + map_w + 14, PAD + wrap_w] + [right_edge(item) for item in items])
-    layout = Layout(width=right + PAD, height=y + PAD - 12, title=words.title or words.caption,
+    return Layout(width=right + PAD, height=y + PAD - 12, title=words.title or words.caption,
                     desc=words.subtitle or words.caption, items=items, grid=(map_x, top, cell))
-    return layout
 
 
 def shared_legend(maps: Sequence[MapText], hide: bool = False) -> tuple[list[str], tuple[str, ...]]:
