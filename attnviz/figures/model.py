@@ -22,6 +22,7 @@ from .single import one_head_figure
 from ..engine.model_masks import Tokens, model_layers, plan_panels
 from ..layout.figure import PAD, STYLES, Group, Layout, Rect, Text, measure, text_height, wrap, split_keep
 from ..layout.frames import fit_to_frame, get_frame, text_floor_misses, wider_frame
+from ..layout.mask_map import legend_entries
 from ..layout.metrics import ASCENT, DESCENT
 from ..numbers.exact import InputError
 from ..records import replace
@@ -186,19 +187,9 @@ def _strip(model: ModelLayers, plans: Sequence[PanelPlan], x0: float, y: float,
         cells.insert(0, Text("legend", x0, y + 7 + (ASCENT - DESCENT) / 2 * label_style.size, (names[stack.name],)))
         groups.append(Group(("attnviz-layers",), (("data-stack", stack.name),), tuple(cells)))
         y += 14 + 4 + text_height("tick") + 6
-    x, swatch = x0, 14
-    entries: list[Item] = []
-    for layer in kinds.values():
-        words = layer.label
-        width = swatch + 6 + measure(words, label_style)
-        if x > x0 and x + width > x0 + room:
-            x, y = x0, y + 22
-        entries.append(Group(("attnviz-legend-entry",), (("data-legend", layer.kind),), (
-            Rect(STRIP_ROLES[layer.kind], x, y, swatch, swatch),
-            Text("legend", x + swatch + 6, y + swatch / 2 + (ASCENT - DESCENT) / 2 * label_style.size, (words,)))))
-        x += width + 22
-    groups.append(Group(("attnviz-legend",), (), tuple(entries)))
-    return groups, y + 22 + 6
+    legend, y = legend_entries(((layer.kind, STRIP_ROLES[layer.kind], layer.label) for layer in kinds.values()),
+                               x0, y, room, framed=False)
+    return groups + legend, y + 6
 
 
 def _labels(tokens: Sequence[str] | None, plan: PanelPlan, prompt: int,

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
         y_title: str | None
 
 __all__ = ["MAX_MAP_TOKENS", "MapText", "row_runs", "describe_map", "lay_out_map", "LEGEND", "shared_legend", "Axes",
-           "map_axes", "axis_items", "map_body", "map_geometry", "lay_out_legend"]
+           "map_axes", "axis_items", "map_body", "map_geometry", "lay_out_legend", "legend_entries"]
 
 #: Largest side of a mask map. Beyond it a cell is under half a pixel on a slide.
 MAX_MAP_TOKENS = 1024
@@ -400,21 +400,25 @@ def lay_out_legend(keys: Sequence[str], x0: float, y: float, max_width: float,
                    parts: Sequence[str] = ()) -> tuple[list[Group], float]:
     """The legend's swatches and words, wrapped to `max_width`; returns (items, y below it). `parts`: the names
     of a union's parts, one entry each (`--color-by part`) in place of "kept"."""
-    swatch, gap, row_h = 14, 22, 22
     part_entries = tuple((f"part-{n}", f"kept-part-{n}", name) for n, name in enumerate(parts, 1))
-    entries = [entry for entry in part_entries + LEGEND if entry[0] in keys]
+    return legend_entries([entry for entry in part_entries + LEGEND if entry[0] in keys], x0, y, max_width)
+
+
+def legend_entries(entries: Iterable[tuple[str, str, str]], x0: float, y: float, max_width: float,
+                   framed: bool = True) -> tuple[list[Group], float]:
+    """Legend entries (key, swatch role, words) wrapped to `max_width`, each swatch outlined as a map's cell
+    (`framed`); returns (items, y below them)."""
+    swatch, gap, row_h, style = 14, 22, 22, STYLES["legend"]
     items: list[Group] = []
     x = x0
-    style = STYLES["legend"]
     for key, role, words in entries:
         width = swatch + 6 + measure(words, style)
         if x > x0 and x + width > x0 + max_width:
             x, y = x0, y + row_h
+        frame = (Rect("map-frame", x, y, swatch, swatch),) if framed else ()
         items.append(Group(("attnviz-legend-entry",), (("data-legend", key),), (
-            Rect(role, x, y, swatch, swatch),
-            Rect("map-frame", x, y, swatch, swatch),
-            Text("legend", x + swatch + 6, y + swatch / 2 + (ASCENT - DESCENT) / 2 * style.size, (words,)),
-        )))
+            Rect(role, x, y, swatch, swatch), *frame,
+            Text("legend", x + swatch + 6, y + swatch / 2 + (ASCENT - DESCENT) / 2 * style.size, (words,)))))
         x += width + gap
     return [Group(("attnviz-legend",), (), tuple(items))], y + row_h
 
