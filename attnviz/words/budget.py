@@ -143,7 +143,6 @@ def check_shapes(shapes: int, where: str = "-f") -> None:
 
 def check_png(width: float, height: float, scale: float, where: str = "scale") -> None:
     """Refuse a PNG of more than PNG_PIXELS pixels, or wider or taller than Cairo can draw, before drawing."""
-
     pixels = (round(width * scale), round(height * scale))
     if max(pixels) > MAX_PIXELS_A_SIDE or pixels[0] * pixels[1] > PNG_PIXELS:
         limit = (f"the budget of {PNG_PIXELS:,} pixels" if max(pixels) <= MAX_PIXELS_A_SIDE
@@ -185,19 +184,12 @@ _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
-    """The fields of a record or dataclass type, found once per type (`_find_field_names`)."""
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = _find_field_names(cls)
-    return names
-
-
-def _find_field_names(cls: type) -> tuple[str, ...]:
-    """The fields of an `attnviz.records` record or a dataclass type; () for anything else.
+    """The fields of an `attnviz.records` record or a dataclass type, found once per type; () for anything else.
     (Not `dataclasses.fields`: importing dataclasses costs the default render a quarter of its time.)"""
-    if fields := getattr(cls, "__record_fields__", None):
-        return tuple(f.name for f in fields)
-    fields = getattr(cls, "__dataclass_fields__", None)
-    return tuple(fields) if isinstance(fields, dict) else ()
-
-
+    if cls not in _FIELD_NAMES:
+        if fields := getattr(cls, "__record_fields__", None):
+            _FIELD_NAMES[cls] = tuple(f.name for f in fields)
+        else:
+            fields = getattr(cls, "__dataclass_fields__", None)
+            _FIELD_NAMES[cls] = tuple(fields) if isinstance(fields, dict) else ()
+    return _FIELD_NAMES[cls]
