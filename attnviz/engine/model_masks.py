@@ -60,8 +60,7 @@ class LayerType:
         """The pattern in words, with its parameter: "sliding window 4096"."""
         return {"full": "full causal", "sliding": f"sliding window {self.size}",
                 "chunked": f"chunked attention, chunks of {self.size}", "bidirectional": "bidirectional",
-                "local": f"local bidirectional, {self.size} keys each side",
-                "cross": "cross-attention"}[self.kind]
+                "local": f"local bidirectional, {self.size} keys each side", "cross": "cross-attention"}[self.kind]
 
 
 @dataclass(frozen=True)

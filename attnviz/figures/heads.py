@@ -73,8 +73,7 @@ def _heads(value: Sequence[Vectors], name: str, noun: str, decimals: int | None 
     return tuple(exact_vectors(vectors, f"{name}: head {h}", decimals=decimals) for h, vectors in enumerate(value, 1))
 
 
-def check_heads(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
-                v_heads: Sequence[Vectors] | None = None,
+def check_heads(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None, v_heads: Sequence[Vectors] | None = None,
                 decimals: int | None = None) -> tuple[Heads, Heads, Heads | None]:
     """(q, k, v) per head, exact (rounded to `decimals` if given); refuses a G that does not divide H and
     mismatched shapes."""

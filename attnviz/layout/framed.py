@@ -72,17 +72,15 @@ def frame_metrics(frame: Frame) -> Metrics:
         if frame.compact:
             return _compact(frame, width)
         return Metrics(sizes=tuple((role, size * k) for role, size in SLIDE_SIZES), pad=32, cell_min_w=52 * k,
-                       cell_h=50 * k, cell_gap=5, cell_pad=9 * k, chrome=False,
-                       script_floor=frame.min_size(width), main_script_floor=frame.min_size(width, main=True),
-                       main_roles=MAIN_ROLES,
-                       math=True, beside=True, canvas_w=width, gutter=48, seed_cells=False, section_gap=16,
-                       row_pad=5, stacked=True)
+                       cell_h=50 * k, cell_gap=5, cell_pad=9 * k, chrome=False, script_floor=frame.min_size(width),
+                       main_script_floor=frame.min_size(width, main=True), main_roles=MAIN_ROLES, math=True,
+                       beside=True, canvas_w=width, gutter=48, seed_cells=False, section_gap=16, row_pad=5,
+                       stacked=True)
     widest = frame.width_in * 72 * _COLUMN_MIN / frame.floor_pt  # the widest layout whose 14 prints at 7 pt
     pad = 12
     return Metrics(sizes=COLUMN_SIZES, pad=pad, cell_min_w=34, cell_h=34, cell_gap=3, cell_pad=6, chrome=False,
-                   script_floor=frame.min_size(widest),
-                   math=True, wrap=min(widest - 2 * pad, _COLUMN_WRAP), canvas_w=widest, gutter=24,
-                   seed_cells=False, stacked=True)
+                   script_floor=frame.min_size(widest), math=True, wrap=min(widest - 2 * pad, _COLUMN_WRAP),
+                   canvas_w=widest, gutter=24, seed_cells=False, stacked=True)
 
 
 def _compact(frame: Frame, width: float) -> Metrics:

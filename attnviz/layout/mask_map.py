@@ -48,8 +48,7 @@ CELL_MAX = 28
 GRID_LINES_FROM = 8  # cells at least this big are separated by thin lines
 TICK_GAP = 6  # clear space between two tick labels
 #: Legend entries: (key, shape role, words).
-LEGEND = (("kept", "kept", "kept"), ("masked", "map-masked", "masked"),
-          ("computed", "computed", "computed this step"),
+LEGEND = (("kept", "kept", "kept"), ("masked", "map-masked", "masked"), ("computed", "computed", "computed this step"),
           ("empty", "map-empty-row", "row with no kept key"))
 
 

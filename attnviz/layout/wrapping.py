@@ -16,9 +16,8 @@ if TYPE_CHECKING:
 __all__ = ["ANYWHERE", "wrap", "widths", "Pieces", "split_keep", "break_points", "math_width"]
 
 
-def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
-         finer: Sequence[str] = (), style: TextStyle | None = None, math: bool = False,
-         script: float = 0) -> tuple[str, ...]:
+def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0, finer: Sequence[str] = (),
+         style: TextStyle | None = None, math: bool = False, script: float = 0) -> tuple[str, ...]:
     """Greedy line breaking that keeps every character: "".join(result) == "".join(pieces).
 
     A piece too wide for a line of its own is cut after each of its `finer` separators

@@ -24,9 +24,8 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 __all__ = ["SOFTMAX_FORMS", "elide", "and_list", "format_exact", "exponential", "vector_text", "vector_line",
-           "scores_line",
-           "weights_line", "weight_terms", "sum_terms", "normalizer_line", "wide_indices", "weight_name", "output_line",
-           "logit_formula"]
+           "scores_line", "weights_line", "weight_terms", "sum_terms", "normalizer_line", "wide_indices", "weight_name",
+           "output_line", "logit_formula"]
 
 #: How a row's named softmax is written: `e^a/(e^a+e^b)`, `e^a/Z_i`, or with like terms collected.
 SOFTMAX_FORMS = ("expanded", "normalizer", "grouped")
