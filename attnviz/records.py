@@ -1,11 +1,10 @@
 """Records: the part of `dataclasses` the figure's data types use, without its import cost.
 
-`import dataclasses` imports `inspect` (and with it `ast`, `dis`, `tokenize`): about 8 ms,
-a quarter of what `attnviz render` may take in all (issue 15). The types on the command's
-path need only fields from annotations with defaults, `__init__`, `repr`, equality, hashing,
-frozen instances, `__slots__`, `replace` and `fields`; this module gives exactly those,
-spelled as `dataclasses` spells them, so a class reads the same either way. Modules off
-the command's path (pages, documents, slides) use `dataclasses` itself.
+`import dataclasses` imports `inspect` (and with it `ast`, `dis`, `tokenize`): about 8 ms, a quarter of what `attnviz
+render` may take in all (issue 15). The types on the command's path need only fields from annotations with defaults,
+`__init__`, `repr`, equality, hashing, frozen instances, `__slots__`, `replace` and `fields`; this module gives exactly
+those, spelled as `dataclasses` spells them, so a class reads the same either way. Modules off the command's path
+(pages, documents, slides) use `dataclasses` itself.
 
 >>> @dataclass(frozen=True)
 ... class Point:

@@ -53,9 +53,8 @@ SLOPES = ("a slope is an exact number (1/2, 0.25), a power whose value is a numb
 
 
 def parse_slope(text: str) -> Exact:
-    """An ALiBi slope: an exact number (`1/2`, `0.25`), a power like `2^-3` or `2^(-1/2)` whose value
-    is a number or a multiple of a square root (`4^(-1/4)` is √2/2, `8^(-1/3)` is 1/2), or `head:H/N`,
-    the paper's slope for head H of N.
+    """An ALiBi slope: an exact number (`1/2`, `0.25`), a power like `2^-3` or `2^(-1/2)` whose value is a number or a
+    multiple of a square root (`4^(-1/4)` is √2/2, `8^(-1/3)` is 1/2), or `head:H/N`, the paper's slope for head H of N.
 
     >>> parse_slope("2^-3"), parse_slope("1/16"), parse_slope("2^(-1/2)"), parse_slope("4^(-1/4)")
     (Fraction(1, 8), Fraction(1, 16), Surd(0, 1/2, 2), Surd(0, 1/2, 2))

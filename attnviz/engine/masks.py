@@ -1,32 +1,28 @@
 """Masks as real models write them: families, an algebra over them, and pasted mask functions.
 
-Each family is a rule on positions, written in the figure exactly as it is applied (`causal` keeps
-j<=i, `window=W` keeps i-W<j<=i, ...; `Mask.rule_text(0)` writes the same rule 0-based). The families
-are the entries of `mask_grammar.MASK_FAMILIES`, the one table that `--help` and docs/reference.rst
-list; `random=R,seed=S` draws R keys a row by SplitMix64 from seed·2³² + the query's position
-(Floyd's sampling, rejection below each bound), the same cells everywhere.
+Each family is a rule on positions, written in the figure exactly as it is applied (`causal` keeps j<=i, `window=W`
+keeps i-W<j<=i, ...; `Mask.rule_text(0)` writes the same rule 0-based). The families are the entries of
+`mask_grammar.MASK_FAMILIES`, the one table that `--help` and docs/reference.rst list; `random=R,seed=S` draws R keys a
+row by SplitMix64 from seed·2³² + the query's position (Floyd's sampling, rejection below each bound), the same cells
+everywhere.
 
-Masks combine: `a & b` keeps a cell both keep, `a | b` one that either keeps, `~a` (or `!a`) one
-that `a` does not; parentheses group, `~` binds tightest, then `&`, then `|`. Several masks given
-as a list (or several --mask flags) are intersected. `none` is the all-keep mask: `none & a` is
-`a`, `none | a` keeps every cell, `~none` keeps none. In a spec, a table says the same:
-`{all = [...]}`, `{any = [...]}`, `{not = ...}`, nestable. In Python, `Mask` objects combine with
+Masks combine: `a & b` keeps a cell both keep, `a | b` one that either keeps, `~a` (or `!a`) one that `a` does not;
+parentheses group, `~` binds tightest, then `&`, then `|`. Several masks given as a list (or several --mask flags) are
+intersected. `none` is the all-keep mask: `none & a` is `a`, `none | a` keeps every cell, `~none` keeps none. In a spec,
+a table says the same: `{all = [...]}`, `{any = [...]}`, `{not = ...}`, nestable. In Python, `Mask` objects combine with
 `&`, `|` and `~`.
 
-A Python callable `keep(q_idx, kv_idx) -> bool` (0-based) or FlexAttention's `mask_mod(b, h,
-q_idx, kv_idx)` is a custom mask. When torch is importable it is evaluated as FlexAttention
-evaluates it (`create_mask`: integer tensors, the whole grid at once), so functions built with
-`and_masks`/`or_masks`, `torch.abs` or tensor indexing work as pasted; a function that only
-works on plain ints (Python `and`, `if`) is then called cell by cell with ints, as it is when
-torch is absent.
+A Python callable `keep(q_idx, kv_idx) -> bool` (0-based) or FlexAttention's `mask_mod(b, h, q_idx, kv_idx)` is a custom
+mask. When torch is importable it is evaluated as FlexAttention evaluates it (`create_mask`: integer tensors, the whole
+grid at once), so functions built with `and_masks`/`or_masks`, `torch.abs` or tensor indexing work as pasted; a function
+that only works on plain ints (Python `and`, `if`) is then called cell by cell with ints, as it is when torch is absent.
 
-When keys outnumber queries (decoding with a cache), `align` places the causal diagonal:
-"top-left" (PyTorch's `is_causal`) puts query i at key position i; "bottom-right" puts it at
-i + n_k - n_q, so the last query sees every key. The rule's text then says `i+3` where it applies.
+When keys outnumber queries (decoding with a cache), `align` places the causal diagonal: "top-left" (PyTorch's
+`is_causal`) puts query i at key position i; "bottom-right" puts it at i + n_k - n_q, so the last query sees every key.
+The rule's text then says `i+3` where it applies.
 
-The modules below this one each hold one seam: `mask_grammar` lists and reads the families,
-`mask_families` binds each to a grid, `mask_functions` evaluates pasted functions and `runs` is the
-rows' algebra.
+The modules below this one each hold one seam: `mask_grammar` lists and reads the families, `mask_families` binds each
+to a grid, `mask_functions` evaluates pasted functions and `runs` is the rows' algebra.
 """
 
 from __future__ import annotations
@@ -264,8 +260,7 @@ def _from_table(table: dict[object, object], where: str, depth: int) -> Mask:
 
 
 def parse_expression(text: str) -> Mask:
-    """Read a mask in the command line's grammar: families joined by `&`, `|`, `~` (or `!`), and
-    parentheses.
+    """Read a mask in the command line's grammar: families joined by `&`, `|`, `~` (or `!`), and parentheses.
 
     >>> parse_expression("window=3 | global=1,8")
     Mask('window=3 | global=1,8')

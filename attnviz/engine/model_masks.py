@@ -1,16 +1,15 @@
 """A model's attention layers, read from its config, as attnviz's own mask families.
 
-`model_layers(config)` reads a config (the dict of a `config.json`, or a transformers config's
-`to_dict()`) into its stacks of layers, each layer a `LayerType`, exactly as transformers' modeling
-code chooses each layer's mask (`masking_utils`): Hugging Face's `sliding_window` W keeps the W keys
-`q-W < kv <= q` (the query's own included: attnviz's `window=W`), a chunk of C keeps the keys of the
-query's own chunk up to it (`chunk=C`, the chunks starting after the left padding), ModernBERT's local
-layers keep `|q-kv| <= local_attention/2` (`window=local_attention/2+1,symmetric`). Where a config leaves a
-layer pattern out (`layer_types`), it is derived as the config class derives it; a size a pattern needs
-(a window, a chunk) must be given.
+`model_layers(config)` reads a config (the dict of a `config.json`, or a transformers config's `to_dict()`) into its
+stacks of layers, each layer a `LayerType`, exactly as transformers' modeling code chooses each layer's mask
+(`masking_utils`): Hugging Face's `sliding_window` W keeps the W keys `q-W < kv <= q` (the query's own included:
+attnviz's `window=W`), a chunk of C keeps the keys of the query's own chunk up to it (`chunk=C`, the chunks starting
+after the left padding), ModernBERT's local layers keep `|q-kv| <= local_attention/2`
+(`window=local_attention/2+1,symmetric`). Where a config leaves a layer pattern out (`layer_types`), it is derived as
+the config class derives it; a size a pattern needs (a window, a chunk) must be given.
 
-`plan_panels(layers, tokens, selection)` groups the layers by pattern into panels, each with its grid
-shape, alignment and `Mask`: one panel per distinct pattern, every selected layer in exactly one.
+`plan_panels(layers, tokens, selection)` groups the layers by pattern into panels, each with its grid shape, alignment
+and `Mask`: one panel per distinct pattern, every selected layer in exactly one.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Several figures in one: panels composed as data, laid out once, painted by any backend.
 
-`compose(fig1, fig2, ..., arrange="row")` returns a figure like any other. Panels that
-show grids of the same size get the same cell size; panels side by side have their
-grids' tops aligned (in a column, their left edges), so two masks compare at a glance.
-Mask maps in a composed figure share one legend, drawn once below the panels.
+`compose(fig1, fig2, ..., arrange="row")` returns a figure like any other. Panels that show grids of the same size get
+the same cell size; panels side by side have their grids' tops aligned (in a column, their left edges), so two masks
+compare at a glance. Mask maps in a composed figure share one legend, drawn once below the panels.
 """
 
 from __future__ import annotations

@@ -1,10 +1,9 @@
 """Composed figures fitted to a slide or column frame (layout.frames).
 
-Mask-map panels are laid out together for the frame (layout.panel_fit: one cell size, the arrangement
-with the biggest cells, one legend). Other panels (score grids, bias matrices, heads) keep their own
-layouts, trimmed to what they draw, and take the arrangement whose canvas lets their text come out
-largest; when even that puts a text under the frame's floor, the figure is refused in one line that names
-the way out, never drawn small.
+Mask-map panels are laid out together for the frame (layout.panel_fit: one cell size, the arrangement with the biggest
+cells, one legend). Other panels (score grids, bias matrices, heads) keep their own layouts, trimmed to what they draw,
+and take the arrangement whose canvas lets their text come out largest; when even that puts a text under the frame's
+floor, the figure is refused in one line that names the way out, never drawn small.
 """
 
 from __future__ import annotations

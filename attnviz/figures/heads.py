@@ -1,10 +1,9 @@
 """Multi-head, grouped-query (GQA) and multi-query (MQA) attention: one panel per query head.
 
-H query heads read G key/value heads (G divides H): query head h reads KV head ⌊h/(H/G)⌋,
-0-based, the mapping of GQA's paper and of every implementation that repeats K and V
-(`repeat_kv`, `enable_gqa`). G = H is multi-head attention, G = 1 multi-query attention.
-Each head's panel is that head's exact figure; heads that share a KV head sit together, and
-the shared K (and V) is written once per group, in the group's first panel.
+H query heads read G key/value heads (G divides H): query head h reads KV head ⌊h/(H/G)⌋, 0-based, the mapping of GQA's
+paper and of every implementation that repeats K and V (`repeat_kv`, `enable_gqa`). G = H is multi-head attention, G = 1
+multi-query attention. Each head's panel is that head's exact figure; heads that share a KV head sit together, and the
+shared K (and V) is written once per group, in the group's first panel.
 """
 
 from __future__ import annotations

@@ -238,13 +238,12 @@ MODEL_DEFAULTS = {"n": None, "tokens": None, "layers": "types", "pad_left": 0, "
 def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure:
     """The masks of a model, from its config: one mask-map panel per distinct layer pattern.
 
-    `config`: a `config.json` path, a model folder, a dict or a transformers config object (no download).
-    `n` tokens (default 16), or `tokens`: labels (a text is split on spaces, or by the local `tokenizer`
-    folder when transformers is installed). `layers`: "types" (one panel per pattern), "all" (one per
-    layer) or layer numbers, 0-based as transformers counts them. `pad_left`, `pad_right`: padding
-    positions of the row. `decode`: draw the decode shape, the queries after a prompt of `decode` tokens.
-    `image_tokens`: Gemma 3's image tokens (first, last), 0-based, or "A-B". `decoder_n`: an
-    encoder-decoder's decoder tokens (default half of `n`). Positions and layers count from 0.
+    `config`: a `config.json` path, a model folder, a dict or a transformers config object (no download). `n` tokens
+    (default 16), or `tokens`: labels (a text is split on spaces, or by the local `tokenizer` folder when transformers
+    is installed). `layers`: "types" (one panel per pattern), "all" (one per layer) or layer numbers, 0-based as
+    transformers counts them. `pad_left`, `pad_right`: padding positions of the row. `decode`: draw the decode shape,
+    the queries after a prompt of `decode` tokens. `image_tokens`: Gemma 3's image tokens (first, last), 0-based, or
+    "A-B". `decoder_n`: an encoder-decoder's decoder tokens (default half of `n`). Positions and layers count from 0.
 
     >>> fig = model_figure({"model_type": "gemma2", "num_hidden_layers": 4, "sliding_window": 3}, n=6)
     >>> [plan.title for plan in fig.plans]

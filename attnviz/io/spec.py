@@ -1,12 +1,11 @@
 """Figure specs: TOML or JSON files (or standard input) that describe one figure.
 
-Reading is strict: unknown keys are errors that suggest the nearest known key,
-wrong types name the key and what was expected, syntax errors give file, line and
-column. Decimals in the file are read as the exact decimal typed (`parse_float`).
+Reading is strict: unknown keys are errors that suggest the nearest known key, wrong types name the key and what was
+expected, syntax errors give file, line and column. Decimals in the file are read as the exact decimal typed
+(`parse_float`).
 
-Each key maps to one `figure()` argument; `KEYS` is made from the option table
-(`attnviz.figures.options`), so the docs' reference, the checks, the flags and the API cannot
-drift apart.
+Each key maps to one `figure()` argument; `KEYS` is made from the option table (`attnviz.figures.options`), so the docs'
+reference, the checks, the flags and the API cannot drift apart.
 """
 
 from __future__ import annotations
@@ -207,10 +206,9 @@ def sized_without_vectors(kwargs: Mapping[str, object]) -> bool:
 
 
 def with_the_seed(kwargs: dict[str, Any]) -> bool:
-    """Give figure arguments that have no vectors and no size the seed's vectors (the very objects, so the figure
-    keeps the seed's title) and its highlight, cell (3,3)
-    counted from the figure's index base (what the command, the docs plugins and the gallery all draw by
-    default); True when they were given."""
+    """Give figure arguments that have no vectors and no size the seed's vectors (the very objects, so the figure keeps
+    the seed's title) and its highlight, cell (3,3) counted from the figure's index base (what the command, the docs
+    plugins and the gallery all draw by default); True when they were given."""
     if "q" in kwargs or "k" in kwargs or sized_without_vectors(kwargs):
         return False
     from ..figures.single import SEED_HIGHLIGHT, SEED_K, SEED_Q  # start-up: --help reads specs' keys, draws nothing

@@ -1,12 +1,11 @@
-"""A decode step's KV cache drawn as a strip of slots beside the grid, and its evicted and future keys
-marked in the grid, as Mistral's rolling-buffer figure draws them.
+"""A decode step's KV cache drawn as a strip of slots beside the grid, and its evicted and future keys marked in the
+grid, as Mistral's rolling-buffer figure draws them.
 
-`g.attnviz-cache[data-t]` holds one `rect.attnviz-slot[data-slot][data-k]` a slot (its label the key
-it holds); in the grid, `rect.attnviz-evicted[data-k]` darkens the current row's cells of keys the
-cache no longer holds, and `rect.attnviz-future[data-k]` blanks the columns of keys not generated
-yet. A legend below the strip names both. The overlay reads only `Layout.grid`. Where the side has no
-room (a paper column) the strip goes `below` the grid, its slots wrapped to the region's width; in a
-slide or column frame (`script` set) its rule's notation is typeset.
+`g.attnviz-cache[data-t]` holds one `rect.attnviz-slot[data-slot][data-k]` a slot (its label the key it holds); in the
+grid, `rect.attnviz-evicted[data-k]` darkens the current row's cells of keys the cache no longer holds, and
+`rect.attnviz-future[data-k]` blanks the columns of keys not generated yet. A legend below the strip names both. The
+overlay reads only `Layout.grid`. Where the side has no room (a paper column) the strip goes `below` the grid, its slots
+wrapped to the region's width; in a slide or column frame (`script` set) its rule's notation is typeset.
 """
 
 from __future__ import annotations
@@ -32,8 +31,7 @@ LEGEND_WORDS = (("evicted", "evicted from the KV cache"), ("future", "not genera
 
 @dataclass(frozen=True)
 class Slot:
-    """One slot of the cache: its 0-based number, the 1-based key it holds (None: empty), whether this
-    step wrote it."""
+    """One slot of the cache: its 0-based number, the 1-based key it holds (None: empty), whether this step wrote it."""
 
     slot: int
     k: int | None

@@ -174,12 +174,11 @@ class _Fit:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One choice of the order docs/frame-output.rst documents: its `number` there and the bold words (`docs`)
-    its item there names it by; `name` (a choice made is not made again); `said`: how `<desc>` and --verbose
-    say it (where `change` does not say it itself); `change`: what it makes of the figure, None where it makes
-    nothing (it does not apply, or the figure is no shorter so); the frame kinds (`frames`) and figure kinds
-    (`views`, `steps`: a walkthrough's step or not) it applies to; `unsays`: the start of an earlier choice's
-    words it takes back."""
+    """One choice of the order docs/frame-output.rst documents: its `number` there and the bold words (`docs`) its item
+    there names it by; `name` (a choice made is not made again); `said`: how `<desc>` and --verbose say it (where
+    `change` does not say it itself); `change`: what it makes of the figure, None where it makes nothing (it does not
+    apply, or the figure is no shorter so); the frame kinds (`frames`) and figure kinds (`views`, `steps`: a
+    walkthrough's step or not) it applies to; `unsays`: the start of an earlier choice's words it takes back."""
 
     number: int
     name: str

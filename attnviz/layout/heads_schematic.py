@@ -1,11 +1,10 @@
-"""The heads schematic, as the GQA paper draws it: query heads in a row, the key/value heads they share in a
-row below, a line from each query head down to its KV head.
+"""The heads schematic, as the GQA paper draws it: query heads in a row, the key/value heads they share in a row below,
+a line from each query head down to its KV head.
 
-`g.attnviz-qhead[data-head][data-kv-head]` a query head's box, `g.attnviz-kvhead[data-kv-head]` a KV
-head's, `g.attnviz-head-link[data-head][data-kv-head]` the line between them (drawn as thin bars: a
-stub down from the query head, along to above its KV head, and down into it), so every backend draws
-it with the rectangles it already has. Multi-head attention is one straight line a head, multi-query
-attention one bus into the single KV head.
+`g.attnviz-qhead[data-head][data-kv-head]` a query head's box, `g.attnviz-kvhead[data-kv-head]` a KV head's,
+`g.attnviz-head-link[data-head][data-kv-head]` the line between them (drawn as thin bars: a stub down from the query
+head, along to above its KV head, and down into it), so every backend draws it with the rectangles it already has.
+Multi-head attention is one straight line a head, multi-query attention one bus into the single KV head.
 """
 
 from __future__ import annotations

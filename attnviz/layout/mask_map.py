@@ -1,9 +1,8 @@
 """The mask view: which cells a mask keeps, as a map that stays legible from 3 to 1,024 tokens.
 
-Words (`MapText`, from `describe_map`) and their layout (`lay_out_map`). Kept cells are
-drawn as runs of consecutive keys, one rectangle a run, so a causal map of n tokens is n
-rectangles, not n²/2; masked cells are the hatched ground the runs lie on (a difference of
-texture, not of colour alone). No word sits inside a cell.
+Words (`MapText`, from `describe_map`) and their layout (`lay_out_map`). Kept cells are drawn as runs of consecutive
+keys, one rectangle a run, so a causal map of n tokens is n rectangles, not n²/2; masked cells are the hatched ground
+the runs lie on (a difference of texture, not of colour alone). No word sits inside a cell.
 """
 
 from __future__ import annotations
@@ -338,9 +337,8 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
                 title_role: str = "title", frame: Frame | None = None) -> Layout:
     """Place a `MapText`; returns a `Layout` whose `grid` is (x, y, cell) of the map's top-left corner.
 
-    `cell`, `grid_top`: a composed figure's shared cell size and grid top, so panels line up.
-    `frame`: where the figure lands (layout.frames; None or doc: the web figure; another frame's map is
-    `layout.map_fit.fit_map`'s).
+    `cell`, `grid_top`: a composed figure's shared cell size and grid top, so panels line up. `frame`: where the figure
+    lands (layout.frames; None or doc: the web figure; another frame's map is `layout.map_fit.fit_map`'s).
     """
     n_q, n_k = words.shape
     cell = map_geometry(words, cell)

@@ -50,8 +50,7 @@ def _cell_w(words: FigureText) -> float:
 
 
 def _panel(words: FigureText, title: str, width: float, cell_w: float) -> tuple[list[Item], float, float]:
-    """One panel at (0, 0): its title, the key labels, the query labels and the cells `cell_w` wide;
-    (items, w, h)."""
+    """One panel at (0, 0): its title, the key labels, the query labels and the cells `cell_w` wide; (items, w, h)."""
     header = STYLES["header"]
     lines, _ = panel_title(title, width)
     items: list[Item] = [Text("panel-title", 0, ASCENT * STYLES["panel-title"].size, lines)]

@@ -76,9 +76,8 @@ def _between(line: str, piece: str) -> bool:
 
 @lru_cache(maxsize=64)
 def widths(size: float, family: str, bold: bool, italic: bool, math: bool, script: float) -> Callable[[str], float]:
-    """`math_width` in one style, each text measured once: a line is wrapped piece by piece, each piece
-    measured as it is and without its trailing space, and a figure wraps the same pieces again as it
-    tries its frame's choices."""
+    """`math_width` in one style, each text measured once: a line is wrapped piece by piece, each piece measured as it
+    is and without its trailing space, and a figure wraps the same pieces again as it tries its frame's choices."""
     style = TextStyle(size, family, bold, italic)
     known: dict[str, float] = {}
 

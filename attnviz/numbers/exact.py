@@ -1,8 +1,7 @@
 """Exact numbers: reading what the user typed, and writing values back as text.
 
-Everything here is `int` or `fractions.Fraction`; a float never enters the engine.
-A Python float given through the API is read as the shortest decimal that
-round-trips (`repr`), i.e. the decimal the user typed, not its binary value.
+Everything here is `int` or `fractions.Fraction`; a float never enters the engine. A Python float given through the API
+is read as the shortest decimal that round-trips (`repr`), i.e. the decimal the user typed, not its binary value.
 """
 
 from __future__ import annotations

@@ -1,15 +1,14 @@
 """Opt-in decimal weights (`--weights decimal=N`), every printed digit correct.
 
-The only path where a value is approximated. A weight e^x_t / Σ e^x_u (and an output Σ w_j·V_j)
-is enclosed in an interval with mpmath's interval arithmetic (outward rounding at every step),
-at increasing precision until both ends of the interval round to the same N-decimal text. The
-rounded text is then the correctly rounded value, whatever the precision used to find it.
+The only path where a value is approximated. A weight e^x_t / Σ e^x_u (and an output Σ w_j·V_j) is enclosed in an
+interval with mpmath's interval arithmetic (outward rounding at every step), at increasing precision until both ends of
+the interval round to the same N-decimal text. The rounded text is then the correctly rounded value, whatever the
+precision used to find it.
 
-That loop ends because the value is never a rounding boundary: by Lindemann–Weierstrass, e^x for
-distinct algebraic x are linearly independent over the algebraic numbers, so a named weight
-(exponents not all equal) is irrational, and an output is rational only in the case `_rational_output`
-detects (then it is rounded exactly, like pinned weights). A precision cap guards the loop anyway.
-mpmath is imported only here, and only when decimal weights are asked for.
+That loop ends because the value is never a rounding boundary: by Lindemann–Weierstrass, e^x for distinct algebraic x
+are linearly independent over the algebraic numbers, so a named weight (exponents not all equal) is irrational, and an
+output is rational only in the case `_rational_output` detects (then it is rounded exactly, like pinned weights). A
+precision cap guards the loop anyway. mpmath is imported only here, and only when decimal weights are asked for.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Exact numbers a + b·√r: what scaled dot products become when d is not a perfect square.
 
-S/√d = (S/d)·√d, and a bias added to it keeps the form a + b·√r with a, b Fractions and
-r the squarefree part of d. Within one figure every value shares the same r, so sums,
-differences and rational multiples stay in this form: no float, no approximation.
-A value whose √r part is zero is returned as a plain Fraction (`surd` normalises).
+S/√d = (S/d)·√d, and a bias added to it keeps the form a + b·√r with a, b Fractions and r the squarefree part of d.
+Within one figure every value shares the same r, so sums, differences and rational multiples stay in this form: no
+float, no approximation. A value whose √r part is zero is returned as a plain Fraction (`surd` normalises).
 """
 
 from __future__ import annotations

@@ -1,10 +1,9 @@
 """Budgets: how much a figure, a page or an image may become, checked before the work that makes it.
 
-Each input limit (64 tokens, 40 digits, 200 sections) holds alone, but together they allow
-gigabytes of output. So what the output will be is estimated first, from exact values and the
-figure's words (no layout, no drawing), and refused at once with the budget named and the way out.
-Budgets are on output size (characters, pixels), not on token counts: a view that draws less of a
-large grid fits where the full view does not.
+Each input limit (64 tokens, 40 digits, 200 sections) holds alone, but together they allow gigabytes of output. So what
+the output will be is estimated first, from exact values and the figure's words (no layout, no drawing), and refused at
+once with the budget named and the way out. Budgets are on output size (characters, pixels), not on token counts: a view
+that draws less of a large grid fits where the full view does not.
 
     value digits   no score, logit or output of more than MAX_VALUE_DIGITS digits (numerator and
                    denominator each), bounded from the inputs' digits before any score is summed

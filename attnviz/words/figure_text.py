@@ -99,12 +99,11 @@ class FigureText:
 
 @dataclass(frozen=True, slots=True)
 class Wording:
-    """How a figure's words are written. `q_labels`, `k_labels`: the tokens (None: Q1.., K1..); `softmax`: how
-    named weights are written (`notation.SOFTMAX_FORMS`); `places`: decimal places for rounded weights (None:
-    named, exact); `show`: what the grid's cells show (`SHOW`); `view`: `VIEWS`; `shown`: (rows, columns),
-    sorted 0-based positions, for an elided figure: only these are drawn, with ⋮, ⋯ and ⋱ for the rest, and
-    long caption lists keep their first and last terms; `base`: the index base of every label, caption and
-    rule (0 or 1; cells' data stay 1-based)."""
+    """How a figure's words are written. `q_labels`, `k_labels`: the tokens (None: Q1.., K1..); `softmax`: how named
+    weights are written (`notation.SOFTMAX_FORMS`); `places`: decimal places for rounded weights (None: named, exact);
+    `show`: what the grid's cells show (`SHOW`); `view`: `VIEWS`; `shown`: (rows, columns), sorted 0-based positions,
+    for an elided figure: only these are drawn, with ⋮, ⋯ and ⋱ for the rest, and long caption lists keep their first
+    and last terms; `base`: the index base of every label, caption and rule (0 or 1; cells' data stay 1-based)."""
 
     title: str | None = None
     subtitle: str | None = None

@@ -1,7 +1,6 @@
 """The figure's notation: exact values written as the seed writes them.
 
-Tiny pure functions, each returning one piece of text. Indices are 1-based here,
-as in the figure.
+Tiny pure functions, each returning one piece of text. Indices are 1-based here, as in the figure.
 """
 
 from __future__ import annotations
