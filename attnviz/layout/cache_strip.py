@@ -52,8 +52,7 @@ class CacheStrip:
     future: tuple[int, ...]  # keys after t: not generated yet
     # (width, height) the strip takes at least: every step of a walk the same size (`extent`)
     reserve: tuple[float, float] = (0, 0)
-    # the most slots and the widest slot of any step of the walk: under the grid, every step wraps as the
-    # fullest does
+    # the most slots and the widest slot of any step of the walk: under the grid, every step wraps as the fullest does
     most: tuple[int, float] = (0, 0)
     script: float = 0  # in a slide or column frame, the size of the typeset notation's scripts (0: not typeset)
     below: Below | None = None  # the region under the grid to draw the strip in (None: beside the grid)
