@@ -13,7 +13,7 @@ import math
 from ..layout.figure import PAD, Group, Layout, Text, right_edge, translate
 from ..layout.frames import MAIN_ROLES, fit_to_frame, text_floor_misses, wider_frame
 from ..layout.framed import PAGE_IN
-from ..layout.panel_fit import arrangement_name, fit_map_panels, shared_text
+from ..layout.panel_fit import fit_map_panels, rearranged, shared_text
 from ..layout.score_panels import fit_score_panels, grid_title
 from ..numbers.exact import InputError
 from .panel_rows import heading, placed_panels
@@ -144,10 +144,7 @@ def _fit_layouts(layouts: Sequence[Layout], columns: int, title: str | None, fra
         raise InputError(f"{n} panels do not fit the {frame.name} frame with their text at the floor; try "
                          f"{wider_frame(frame)}fewer panels (or tokens), --view mask, --elide or --frame doc", "frame")
     worth, c, fitted = best
-    choices = list(fitted.choices) + ["badges left out (the description says them)"]
-    if c != columns:
-        choices.append(f"panels in {arrangement_name(c, n)} instead of {arrangement_name(columns, n)}")
-    fitted.choices = tuple(choices)
+    fitted.choices = (*fitted.choices, "badges left out (the description says them)", *rearranged(c, columns, n))
     return fitted
 
 

@@ -17,7 +17,7 @@ from .frames import MAIN_ROLES, fit_to_frame, text_floor_misses, wider_frame
 from .items import STYLES, Group, Layout, Mark, Rect, Text, measure, right_edge, text_height, translate
 from .metrics import ASCENT, DESCENT
 from .map_fit import canvas
-from .panel_fit import arrangement_name, panel_title
+from .panel_fit import panel_title, rearranged
 from ..records import replace
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -137,11 +137,8 @@ def fit_score_panels(panels: Sequence[FigureText], columns: int, title: str | No
         raise InputError(f"{n} score grids do not fit the {frame.name} frame with their values at the floor; try "
                          f"{wider_frame(frame)}fewer panels, heads or tokens, --view mask, --elide or --frame doc",
                          "frame")
-    choices = ["each panel its grid alone under one title (vectors and captions: the doc frame's)",
-               "masked cells hatched, without the word"]
-    if c != columns:
-        choices.append(f"panels in {arrangement_name(c, n)} instead of {arrangement_name(columns, n)}")
-    fitted.choices = tuple(choices)
+    fitted.choices = ("each panel its grid alone under one title (vectors and captions: the doc frame's)",
+                      "masked cells hatched, without the word", *rearranged(c, columns, n))
     return fitted
 
 
