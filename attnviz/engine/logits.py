@@ -229,11 +229,9 @@ def _score_mod(function: Callable[..., object], before: Callable[[int, int], Exa
                              "(not tensors) to keep the figure exact, so it may use +, -, *, /, abs and comparisons "
                              "but not torch functions: rewrite that part, or give the bias as matrix=ROW;ROW;...",
                              "bias") from None
-        if type(result) is _Index:
-            result = int(result)
+        result = int(result) if type(result) is _Index else result
         result = plain_scalar(result)  # a numpy or torch scalar: its Python number
-        if isinstance(result, FloatText):
-            result = float(result)
+        result = float(result) if isinstance(result, FloatText) else result
         if isinstance(result, bool) or not isinstance(result, (int, Fraction, Surd)):
             shown = repr(result) if len(repr(result)) <= 40 else type(result).__name__
             if isinstance(result, float):

@@ -90,8 +90,7 @@ class Mask:
             op, parts = "function", (pasted_function(spec, name, rule),)
         else:
             node = _from_value(spec, "mask", 0)
-            if name is not None or rule is not None:
-                node = _named(node, name, rule)
+            node = _named(node, name, rule) if name is not None or rule is not None else node
             op, parts = node._op, node._parts
         object.__setattr__(self, "_op", op)
         object.__setattr__(self, "_parts", parts)
@@ -355,10 +354,8 @@ def resolve(mask: object, n_q: int, n_k: int, align: str = "top-left", index_bas
     grid = Grid(n_q, n_k, n_k - n_q if align == "bottom-right" else 0, index_base, shift)
     bound = _bind(expression, grid)
     rule = bound.rule
-    if bound.positional and n_q != n_k:
-        rule = aligned(bound.rule, align)
-    if bound.positional and shift:
-        rule = labelled(rule)
+    rule = aligned(bound.rule, align) if bound.positional and n_q != n_k else rule
+    rule = labelled(rule) if bound.positional and shift else rule
     return BoundMask(bound.name, rule(index_base), bound.keep, rule_at=rule, row_runs=bound.runs, shape=(n_q, n_k),
                      parts=bound.parts)
 

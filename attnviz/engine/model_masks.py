@@ -261,8 +261,7 @@ def layer_list_text(layers: Sequence[int]) -> str:
         nth = {2: "2nd", 3: "3rd"}.get(step, f"{step}th")
         return f"layers {layers[0]}, {layers[1]}, …, {layers[-1]} (every {nth})"
     parts = number_ranges(layers, "–", ", ")
-    if len(parts) > 6:
-        parts = parts[:5] + ["…", parts[-1]]
+    parts = parts[:5] + ["…", parts[-1]] if len(parts) > 6 else parts
     return "layers " + ", ".join(parts)
 
 
@@ -373,8 +372,7 @@ def _panel(model: ModelLayers, stack: str, layer: LayerType, layers: tuple[int, 
     encoder_decoder = any(s.name == "cross" for s in model.stacks)
     n_q = n_k = n_dec if encoder_decoder and stack == "decoder" else tokens.n
     pad = () if encoder_decoder and stack == "decoder" else padding
-    if stack == "cross":
-        n_q = n_dec
+    n_q = n_dec if stack == "cross" else n_q
     prompt = tokens.decode if stack != "encoder" else 0
     image = tokens.image if layer.kind in ("full", "sliding") else None
     mask = _layer_mask(layer, tokens.pad_left if pad else 0, image)
@@ -387,6 +385,5 @@ def _panel(model: ModelLayers, stack: str, layer: LayerType, layers: tuple[int, 
     n_q -= prompt
     align: Align = "bottom-right" if n_q != n_k and stack != "cross" else "top-left"
     words = {"encoder": "encoder", "decoder": "decoder self-attention"}.get(stack, "") if encoder_decoder else ""
-    if stack == "cross":
-        words = "decoder queries on encoder keys"
+    words = "decoder queries on encoder keys" if stack == "cross" else words
     return PanelPlan(stack, layer, layers, (n_q, n_k), align, mask, model.sinks, image, words)

@@ -56,8 +56,7 @@ def load_config(config: object) -> dict[str, object]:
     """A config as a dict: from a `config.json` path, a model folder, a mapping or a transformers config."""
     if isinstance(config, (str, os.PathLike)):
         path = os.fspath(config)
-        if os.path.isdir(path):
-            path = os.path.join(path, "config.json")
+        path = os.path.join(path, "config.json") if os.path.isdir(path) else path
         try:
             with open(path, "rb") as handle:
                 data = handle.read(MAX_CONFIG_BYTES + 1)

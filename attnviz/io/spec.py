@@ -221,8 +221,7 @@ def with_the_seed(kwargs: dict[str, Any]) -> bool:
 
 def _block(value: object, where: str) -> tuple[int, ...]:
     """`[2, 3]` or `"2,3"`: FlashAttention's tile, Br query rows by Bc key columns."""
-    if isinstance(value, str):
-        value = [_small_int(part.strip()) for part in value.split(",")]
+    value = [_small_int(part.strip()) for part in value.split(",")] if isinstance(value, str) else value
     if not _pair(value):
         raise InputError(f"expected two block sizes Br,Bc like 2,2 (query rows, key columns), got {_show(value)}",
                          where)
@@ -233,8 +232,7 @@ def _block(value: object, where: str) -> tuple[int, ...]:
 
 def _count(value: object, where: str) -> int:
     """A positive whole number, or its digits as text."""
-    if isinstance(value, str):
-        value = _small_int(value.strip())
+    value = _small_int(value.strip()) if isinstance(value, str) else value
     if type(value) is not int or value < 1:
         raise InputError(f"expected a whole number of prompt tokens, at least 1, got {_show(value)}", where)
     return value

@@ -368,8 +368,7 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
 
     x_title_h = text_height("axis-title")
     top: float = math.ceil(y + x_title_h + 6 + axes.top + 6)
-    if grid_top is not None:
-        top = max(top, grid_top)
+    top = max(top, grid_top) if grid_top is not None else top
     items += axis_items(words, axes, map_x, top, cell)
     items += map_body(words, map_x, top, cell)
     y = top + map_h + 18

@@ -223,8 +223,7 @@ def _place(plan: _Plan, top_items: list[Item], keys: list[str], part_names: tupl
     content_h = y - 12 + PAD
     height = content_h if plan.height is None else plan.height
     dy = 0 if plan.height is None else round(max(0.0, (plan.height - content_h) / 2))
-    if dy:
-        items = [translate(item, 0, dy) for item in items]
+    items = [translate(item, 0, dy) for item in items] if dy else items
     names = [m.title or f"Panel {n}" for n, m in enumerate(maps, 1)]
     desc = "; ".join(f"panel {n}: {name}: {m.subtitle}; {m.caption}" for n, (name, m) in enumerate(zip(names, maps), 1))
     desc += "."
