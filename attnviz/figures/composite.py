@@ -50,9 +50,7 @@ class Composite(Drawable):
         self.panel_captions = check_part(given["panel_captions"], "panel_captions")
         self.panel_subtitles = check_part(given["panel_subtitles"], "panel_subtitles")
         self.panel_legend = check_part(given["panel_legend"], "panel_legend", LEGEND_PARTS)
-        self.columns = parse_arrange(arrange, len(self.panels))
-        self.arrange = arrange
-        self.title = title
+        self.columns, self.arrange, self.title = parse_arrange(arrange, len(self.panels)), arrange, title
         self.theme = get_theme(theme if theme is not None else self.panels[0].theme).key
         self.embed_font = bool(self.panels[0].embed_font if embed_font is None else embed_font)
         self.frame = get_frame(frame if frame is not None else self.panels[0].frame).name
