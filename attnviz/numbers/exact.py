@@ -150,5 +150,4 @@ def format_number(value: int | Fraction) -> str:
 
 def _show(text: str, limit: int = 40) -> str:
     """Quote user text for an error message, shortened and with control characters visible."""
-    text = text if len(text) <= limit else text[:limit] + "…"
-    return repr(text)
+    return repr(text if len(text) <= limit else text[:limit] + "…")

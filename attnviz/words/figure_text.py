@@ -262,8 +262,7 @@ def shown_positions(n: int, named: Iterable[int] = (), first: int = SHOW_FIRST,
     An axis short enough to draw whole is drawn whole."""
     if n <= first + last + 2:
         return tuple(range(n))
-    keep = set(range(first)) | set(range(n - last, n)) | {p - 1 for p in named if 1 <= p <= n}
-    return tuple(sorted(keep))
+    return tuple(sorted(set(range(first)) | set(range(n - last, n)) | {p - 1 for p in named if 1 <= p <= n}))
 
 
 def with_gaps(positions: Iterable[int]) -> list[int | None]:
