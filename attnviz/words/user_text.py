@@ -18,6 +18,7 @@ attnviz's, and right-to-left text shows right without them.
 
 from __future__ import annotations
 
+from ..engine.runs import union_runs
 from ..engine.text_check import BIDI_CONTROLS, MAX_LABEL, MAX_TITLE, check_text
 from ..numbers.exact import InputError
 
@@ -106,7 +107,7 @@ def concat(*parts: str) -> str:
         spans.extend((at + a, at + b) for a, b in user_spans(part))
         at += len(part)
     text = "".join(parts)
-    return Line(text, _merged(spans)) if spans else text
+    return Line(text, union_runs(tuple(spans), ())) if spans else text  # the spans sorted, overlaps merged
 
 
 def joined(separator: str, parts: Iterable[str]) -> str:
@@ -119,12 +120,3 @@ def joined(separator: str, parts: Iterable[str]) -> str:
         out += [separator, part] if n else [part]
     return concat(*out)
 
-
-def _merged(spans: list[Span]) -> tuple[Span, ...]:
-    out: list[Span] = []
-    for a, b in sorted(spans):
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(b, out[-1][1]))
-        elif a < b:
-            out.append((a, b))
-    return tuple(out)
