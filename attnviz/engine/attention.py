@@ -128,8 +128,7 @@ class Attention:
 
     def output(self, i: int) -> tuple[Fraction, ...] | None:
         """Row i's output Σ w_ij·V_j exactly, when its weights are pinned; else None."""
-        weights = self.weights(i)
-        row = self.kept[i]
+        weights, row = self.weights(i), self.kept[i]
         if self.values is None or weights.kind != "pinned" or row is None:
             return None
         kept = [v for v, keep in zip(self.values, row) if keep]

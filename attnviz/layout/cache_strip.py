@@ -101,8 +101,7 @@ class CacheStrip:
         """(width, height) of the strip, its rule and its legend, from the grid's top-right corner."""
         per_row = self._per_row()
         n = max(len(self.slots), self.most[0]) if self.below is not None else len(self.slots)
-        columns = min(per_row, n)
-        slot_w = self.slot_width()
+        columns, slot_w = min(per_row, n), self.slot_width()
         words = [measure(self.heading, STYLES["side-heading"]), measure(self.rule, STYLES["slot-note"])]
         words += [16 + 6 + measure(text, STYLES["legend"]) for _, text in LEGEND_WORDS]
         width = max([columns * (slot_w + SLOT_GAP) - SLOT_GAP] + words)
@@ -113,18 +112,15 @@ class CacheStrip:
         """`layout` with the evicted and future keys marked in its grid and the strip beside it (or under it)."""
         if layout.grid is None:
             return layout
-        grid = layout.grid
-        x_cells, y_cells, cell_w = grid
+        x_cells, y_cells, cell_w = grid = layout.grid
         n_k = max([self.t, *self.future, *self.evicted])
         items: list[Item] = list(layout.items)
         marks: list[Item] = []
         cells = self.below.cells if self.below is not None else (CELL_H, CELL_GAP)
-        for k in self.evicted:
-            x, y, w, h = cell_box(grid, (self.t, self.t), (k, k), cells)
-            marks.append(Rect("evicted", x + 2, y + 2, w - 4, h - 4, rx=6, attrs=(("data-k", str(k)),)))
-        for k in self.future:
-            x, y, w, h = cell_box(grid, (1, self.t), (k, k), cells)
-            marks.append(Rect("future", x + 2, y + 2, w - 4, h - 4, rx=6, attrs=(("data-k", str(k)),)))
+        for role, rows, keys in (("evicted", (self.t, self.t), self.evicted), ("future", (1, self.t), self.future)):
+            for k in keys:
+                x, y, w, h = cell_box(grid, rows, (k, k), cells)
+                marks.append(Rect(role, x + 2, y + 2, w - 4, h - 4, rx=6, attrs=(("data-k", str(k)),)))
         if marks:
             items.append(Group(("attnviz-cache-marks",), (), tuple(marks)))
         drawn = len(items)  # (the marks lie within the grid: only the strip widens the figure)
@@ -139,11 +135,9 @@ class CacheStrip:
         slot_style = STYLES["slot"]
         children: list[Item] = []
         pitch = SLOT_H + 22  # a slot and its number under it
-        slot_w = self.slot_width()
-        per_row = self._per_row()
+        slot_w, per_row = self.slot_width(), self._per_row()
         for n, slot in enumerate(self.slots):
-            x = x0 + (n % per_row) * (slot_w + SLOT_GAP)
-            top = slots_top + (n // per_row) * pitch
+            x, top = x0 + (n % per_row) * (slot_w + SLOT_GAP), slots_top + (n // per_row) * pitch
             role = "slot-empty" if slot.k is None else "slot-new" if slot.new else "slot"
             children.append(Rect(role, x, top, slot_w, SLOT_H, rx=4, attrs=(
                 ("class", f"attnviz-slot attnviz-{role}"), ("data-slot", str(slot.slot)),
