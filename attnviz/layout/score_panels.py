@@ -38,9 +38,8 @@ _NOUN = {"scores": "score", "logits": "logit", "bias": "bias"}  # what a kept ce
 
 def grid_title(words: FigureText, n: int) -> str:
     """A panel's title: its own, else what its grid shows ("Scores", "Logits", "Bias B_ij") or "Panel n"."""
-    if words.title:
-        return words.title
-    return {"scores": "Scores S_ij", "logits": "Logits", "bias": "Bias B_ij"}.get(words.show, f"Panel {n}")
+    shows = {"scores": "Scores S_ij", "logits": "Logits", "bias": "Bias B_ij"}
+    return words.title or shows.get(words.show, f"Panel {n}")
 
 
 def _cell_w(words: FigureText) -> float:
