@@ -146,10 +146,7 @@ def read_entry(value: object, decimals: int | None) -> Fraction:
                              f"{MAX_SIGNIFICANT}): round every input with decimals=N (--decimals N), e.g. decimals=2")
     else:
         exact = to_exact(value)
-    if decimals is None:
-        return exact
-    scale = 10**decimals
-    return Fraction(round(exact * scale), scale)  # Fraction's round is half to even, exactly
+    return exact if decimals is None else Fraction(round(exact * 10**decimals), 10**decimals)  # half to even, exactly
 
 
 def _float_text(value: object) -> str | None:

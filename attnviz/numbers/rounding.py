@@ -75,8 +75,7 @@ def rounded_weights(weights: Weights, places: int) -> list[tuple[str, bool]]:
     if weights.kind == "undefined":
         return []
     exps = weights.exponents
-    texts = _decide(lambda iv: _weight_intervals(iv, exps), len(exps), places)
-    return [(text, True) for text in texts]
+    return [(text, True) for text in _decide(lambda iv: _weight_intervals(iv, exps), len(exps), places)]
 
 
 def rounded_output(weights: Weights, values: Sequence[Sequence[Fraction]], places: int) -> tuple[list[str], bool]:
@@ -126,9 +125,7 @@ def _decide(compute: Callable[[Any], list[Interval]], count: int, places: int) -
     tiny = libmp.from_rational(1, 10 ** (places + 1), 53, libmp.round_down)
 
     def scaled(end: Any) -> int:
-        if libmp.mpf_lt(libmp.mpf_abs(end), tiny):
-            return 0
-        return int(round(Fraction(*libmp.to_rational(end)) * 10**places))
+        return 0 if libmp.mpf_lt(libmp.mpf_abs(end), tiny) else round(Fraction(*libmp.to_rational(end)) * 10**places)
 
     bits = START_BITS + 4 * places
     texts: list[str | None] = [None] * count
