@@ -98,13 +98,11 @@ class Surd:
         return -self + other
 
     def __mul__(self, other: Surd | Rational) -> Fraction | Surd:
-        if isinstance(other, Surd):
-            a, b = other.a, other.b
-            if other.r != self.r:
-                raise ValueError(f"cannot mix √{self.r} and √{other.r}")
-            # (x + y√r)(a + b√r) = xa + yb·r + (xb + ya)√r
-            return surd(self.a * a + self.b * b * self.r, self.a * b + self.b * a, self.r)
-        return surd(self.a * other, self.b * other, self.r) if isinstance(other, (int, Fraction)) else NotImplemented
+        parts = self._parts(other)  # (x + y√r)(a + b√r) = xa + yb·r + (xb + ya)√r
+        if parts is None:
+            return NotImplemented
+        a, b = parts
+        return surd(self.a * a + self.b * b * self.r, self.a * b + self.b * a, self.r)
 
     __rmul__ = __mul__
 
@@ -130,8 +128,7 @@ def sign(x: Fraction | Surd | int) -> int:
     """
     if not isinstance(x, Surd):
         return (x > 0) - (x < 0)
-    a_sign = (x.a > 0) - (x.a < 0)
-    b_sign = (x.b > 0) - (x.b < 0)
+    a_sign, b_sign = (x.a > 0) - (x.a < 0), (x.b > 0) - (x.b < 0)
     if a_sign == b_sign or a_sign == 0:
         return b_sign
     # Opposite signs: a + b√r has the sign of the larger magnitude, a² versus b²·r.
@@ -151,6 +148,4 @@ def format_exact(x: Fraction | Surd | int) -> str:
         return format_number(x)
     p, q = x.b.numerator, x.b.denominator
     radical = {1: "", -1: "-"}.get(p, str(p)) + f"√{x.r}" + (f"/{q}" if q != 1 else "")
-    if x.a == 0:
-        return radical
-    return format_number(x.a) + ("" if radical.startswith("-") else "+") + radical
+    return radical if x.a == 0 else format_number(x.a) + ("" if radical.startswith("-") else "+") + radical
