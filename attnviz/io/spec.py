@@ -190,6 +190,10 @@ def _panel_part(value: object, where: str, legend: bool = False) -> str:
     return composite.check_part(_text(value, where), where, composite.LEGEND_PARTS if legend else composite.PANEL_PARTS)
 
 
+def _panel_legend(value: object, where: str) -> str:
+    return _panel_part(value, where, legend=True)
+
+
 REQUIRED = ("q", "k")
 #: Keys of a composed figure as a whole, not of its panels.
 COMPOSE_KEYS = ("panel", "arrange", "panel_captions", "panel_subtitles", "panel_legend")
@@ -255,7 +259,7 @@ _CHECKS = {"panels": _panels, "arrange": _arrange, "text": _text, "whole_number"
            "vectors": _vectors, "head_vectors": _head_vectors, "strings": _strings, "highlight": _highlight,
            "masks": _masks, "number_or_text": _number_or_text, "string_or_strings": _string_or_strings,
            "bool": _bool, "block": _block, "count": _count, "head_masks": _head_masks, "panel_part": _panel_part,
-           "panel_legend": lambda value, where: _panel_part(value, where, True)}
+           "panel_legend": _panel_legend}
 #: Every spec key, in the reference's order: made from the option table, so the spec, the flags, the
 #: Sphinx and MkDocs options and `figure()` cannot drift apart.
 KEYS = {option.name: Key(option.expects, _CHECKS[option.check], option.example) for option in SPEC_OPTIONS}
