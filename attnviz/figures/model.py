@@ -338,5 +338,4 @@ def _tokenize(text: str, path: str) -> list[str]:
     except Exception as error:  # transformers raises many kinds: each is one line here
         raise InputError(f"cannot load the tokenizer in {path!r}: {str(error).splitlines()[0][:200]}",
                          "tokenizer") from None
-    pieces: list[str] = list(tok.tokenize(text))
-    return pieces
+    return list(tok.tokenize(text))
