@@ -1,11 +1,10 @@
 """Records: the part of `dataclasses` the figure's data types use, without its import cost.
 
-`import dataclasses` imports `inspect` (and with it `ast`, `dis`, `tokenize`): about 8 ms,
-a quarter of what `attnviz render` may take in all (issue 15). The types on the command's
-path need only fields from annotations with defaults, `__init__`, `repr`, equality, hashing,
-frozen instances, `__slots__`, `replace` and `fields`; this module gives exactly those,
-spelled as `dataclasses` spells them, so a class reads the same either way. Modules off
-the command's path (pages, documents, slides) use `dataclasses` itself.
+`import dataclasses` imports `inspect` (and with it `ast`, `dis`, `tokenize`): about 8 ms, a quarter of what `attnviz
+render` may take in all (issue 15). The types on the command's path need only fields from annotations with defaults,
+`__init__`, `repr`, equality, hashing, frozen instances, `__slots__`, `replace` and `fields`; this module gives exactly
+those, spelled as `dataclasses` spells them, so a class reads the same either way. Modules off the command's path
+(pages, documents, slides) use `dataclasses` itself.
 
 >>> @dataclass(frozen=True)
 ... class Point:
@@ -66,12 +65,13 @@ def field(*, default: Any = _MISSING, default_factory: Any = _MISSING, repr: boo
 
 def fields(record: Any) -> tuple[Field, ...]:
     """The record's (or record class's) fields, in declaration order."""
-    return _fields(record)
+    found: tuple[Field, ...] = record.__record_fields__
+    return found
 
 
 def replace(record: _T, **changes: Any) -> _T:
     """A copy of `record` with some fields changed."""
-    values: dict[str, Any] = {f.name: getattr(record, f.name) for f in _fields(record)}
+    values: dict[str, Any] = {f.name: getattr(record, f.name) for f in fields(record)}
     unknown = changes.keys() - values.keys()
     if unknown:
         raise TypeError(f"{type(record).__name__} has no field {sorted(unknown)[0]!r}")
@@ -79,12 +79,9 @@ def replace(record: _T, **changes: Any) -> _T:
 
 
 @dataclass_transform(field_specifiers=(field, Field))
-def dataclass(cls: type[_T] | None = None, /, *, frozen: bool = False,
-              slots: bool = False) -> Any:
+def dataclass(cls: type[_T] | None = None, /, *, frozen: bool = False, slots: bool = False) -> Any:
     """Add `__init__`, `__repr__`, `__eq__` (and, when frozen, `__hash__` and no assignment) to `cls`."""
-    def make(cls: type[_T]) -> type[_T]:
-        return _make_record(cls, frozen, slots)
-    return make if cls is None else make(cls)
+    return (lambda cls: _make_record(cls, frozen, slots)) if cls is None else _make_record(cls, frozen, slots)
 
 
 def _make_record(cls: type[_T], frozen: bool, slots: bool) -> type[_T]:
@@ -175,7 +172,7 @@ class _AsDataclass:
         import dataclasses  # off the command's path: only code that asks for the fields pays for it
 
         made: dict[str, Any] = {}
-        for spec in _fields(owner):
+        for spec in fields(owner):
             if spec.default_factory is not _MISSING:
                 made[spec.name] = dataclasses.field(default_factory=spec.default_factory, repr=spec.repr)
             else:
@@ -187,19 +184,14 @@ class _AsDataclass:
         return made
 
 
-def _fields(record: Any) -> tuple[Field, ...]:
-    found: tuple[Field, ...] = record.__record_fields__
-    return found
-
-
 def _values(record: object) -> tuple[Any, ...]:
-    return tuple(getattr(record, spec.name) for spec in _fields(record))
+    return tuple(getattr(record, spec.name) for spec in fields(record))
 
 
 def _repr(self: object) -> str:
     # Compiled for the class on its first repr, so classes that are never printed cost no compile at import.
     cls = self.__class__
-    shown = ", ".join(f"{spec.name}={{self.{spec.name}!r}}" for spec in _fields(cls) if spec.repr)
+    shown = ", ".join(f"{spec.name}={{self.{spec.name}!r}}" for spec in fields(cls) if spec.repr)
     compiled = eval(f"lambda self: f'{{self.__class__.__qualname__}}({shown})'")  # noqa: S307 - field names only
     compiled.__name__, compiled.__qualname__ = "__repr__", f"{cls.__qualname__}.__repr__"
     type.__setattr__(cls, "__repr__", compiled)

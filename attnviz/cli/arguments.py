@@ -46,8 +46,7 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
         walk.update({key: (kwargs.pop(key), origin[key]) for key in WALKTHROUGH_KEYS if key in kwargs})
     if getattr(args, "panels", None):  # --panel FILE, repeatable: each a figure spec
         if "panel" in kwargs:
-            raise InputError("the spec has [[panel]] tables already; give panels there or as --panel files",
-                             "--panel")
+            raise InputError("the spec has [[panel]] tables already; give panels there or as --panel files", "--panel")
         kwargs["panel"] = [_panel_arguments(read_spec(path, stdin_bytes())[0], path) for path in args.panels]
         origin["panel"] = "--panel"
     if not with_the_seed(kwargs) and ("q" in kwargs) != ("k" in kwargs):

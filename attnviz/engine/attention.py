@@ -73,9 +73,8 @@ class Bias:
 class Weights:
     """One row's softmax, as far as exact arithmetic pins it.
 
-    kind "pinned": `values` are the exact weights (every kept score equal).
-    kind "named": `exponents` are the kept scores; weight t is e^x_t / sum_u e^x_u.
-    kind "undefined": no kept score, so there is nothing to normalise.
+    kind "pinned": `values` are the exact weights (every kept score equal). kind "named": `exponents` are the kept
+    scores; weight t is e^x_t / sum_u e^x_u. kind "undefined": no kept score, so there is nothing to normalise.
     """
 
     kind: Literal["pinned", "named", "undefined"]
@@ -129,8 +128,7 @@ class Attention:
 
     def output(self, i: int) -> tuple[Fraction, ...] | None:
         """Row i's output Σ w_ij·V_j exactly, when its weights are pinned; else None."""
-        weights = self.weights(i)
-        row = self.kept[i]
+        weights, row = self.weights(i), self.kept[i]
         if self.values is None or weights.kind != "pinned" or row is None:
             return None
         kept = [v for v, keep in zip(self.values, row) if keep]
@@ -149,8 +147,7 @@ def check_matrix_shape(rows: Sequence[Sequence[object]], n_q: int, n_k: int, whe
         raise InputError(f"{len(rows)} rows for a {n_q}×{n_k} grid; give {n_q} rows of {n_k}", where)
     for n, row in enumerate(rows, 1):
         if len(row) != n_k:
-            raise InputError(f"row {n} has {len(row)} entries for a {n_q}×{n_k} grid; give {n_q} rows of {n_k}",
-                             where)
+            raise InputError(f"row {n} has {len(row)} entries for a {n_q}×{n_k} grid; give {n_q} rows of {n_k}", where)
 
 
 def exact_vectors(rows: Vectors, name: str, limit: int = MAX_TOKENS,
@@ -200,9 +197,8 @@ def _over_common_denominator(vector: Sequence[Fraction]) -> tuple[list[int], int
 
 def score_matrix(q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction]],
                  rows: Collection[int] | None = None) -> tuple[tuple[Fraction, ...] | None, ...]:
-    """Every Qi·Kj, exactly: integer dot products over common denominators, one Fraction per score
-    (the same values as `dot`, without n²·d Fraction operations). `rows`: only these (0-based);
-    the others are None."""
+    """Every Qi·Kj, exactly: integer dot products over common denominators, one Fraction per score (the same values as
+    `dot`, without n²·d Fraction operations). `rows`: only these (0-based); the others are None."""
     q_ints, k_ints = map(_over_common_denominator, q), list(map(_over_common_denominator, k))
     return tuple(tuple(Fraction(sum(map(operator.mul, qi, kj)), qd * kd) for kj, kd in k_ints)
                  if rows is None or i in rows else None for i, (qi, qd) in enumerate(q_ints))

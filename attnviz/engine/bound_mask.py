@@ -1,13 +1,12 @@
 """A mask bound to a grid (`BoundMask`) and the causal mask every figure starts from (`CAUSAL`).
 
-This module sits below both the attention arithmetic (`attention`) and the mask expressions
-(`masks`): the arithmetic needs a bound mask's cells, the expressions build bound masks.
+This module sits below both the attention arithmetic (`attention`) and the mask expressions (`masks`): the arithmetic
+needs a bound mask's cells, the expressions build bound masks.
 
-A bound mask's `&`, `|` and `~` give an `attnviz.Mask` expression, which lives above this module.
-Rather than import it from here (a cycle), the expression is made by a function the engine
-package registers (`express_with`, in `attnviz/engine/__init__.py`): the package is imported
-before any of its modules, so the function is always there, and it imports `masks` only when a
-mask is first combined, so a plain `attnviz render` never loads the mask grammar.
+A bound mask's `&`, `|` and `~` give an `attnviz.Mask` expression, which lives above this module. Rather than import it
+from here (a cycle), the expression is made by a function the engine package registers (`express_with`, in
+`attnviz/engine/__init__.py`): the package is imported before any of its modules, so the function is always there, and
+it imports `masks` only when a mask is first combined, so a plain `attnviz render` never loads the mask grammar.
 """
 
 from __future__ import annotations

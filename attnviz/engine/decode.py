@@ -1,11 +1,10 @@
 """KV-cache decoding as data: the prefill's cache, then one step per generated token.
 
-The first P tokens are the prompt: the prefill computes their grid and fills the cache. Each later
-token t appends K_t and V_t to the cache (evicting what its mask no longer reaches: a sliding
-window drops its oldest key, a chunk boundary drops the previous chunk), then computes one query
-row, Q_t against every cached key. The cache after step t is the set of keys query t attends to;
-the masks real decoders use (causal, window=W, chunk=C) all work this way. `publish.walkthrough`
-writes these steps as a walkthrough.
+The first P tokens are the prompt: the prefill computes their grid and fills the cache. Each later token t appends K_t
+and V_t to the cache (evicting what its mask no longer reaches: a sliding window drops its oldest key, a chunk boundary
+drops the previous chunk), then computes one query row, Q_t against every cached key. The cache after step t is the set
+of keys query t attends to; the masks real decoders use (causal, window=W, chunk=C) all work this way.
+`publish.walkthrough` writes these steps as a walkthrough.
 """
 
 from __future__ import annotations

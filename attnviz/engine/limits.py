@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from fractions import Fraction
 
-    from ..typing import Exact
     from .attention import Attention
 
 __all__ = ["MAX_VALUE_DIGITS", "check_inputs", "check_values"]
@@ -51,7 +50,8 @@ def check_values(attention: Attention) -> None:
         return
     for row in attention.logits:
         for value in row or ():  # an elided figure computes only the rows it shows
-            size = max(_digits(part) for part in _fractions(value))
+            parts = (value.a, value.b) if isinstance(value, Surd) else (value,)  # a + b·√r is written with a, b
+            size = max(max(digits(x.numerator), digits(x.denominator)) for x in parts)
             if size > MAX_VALUE_DIGITS:
                 raise InputError(f"a logit of {size:,} digits, past the limit of {MAX_VALUE_DIGITS} digits per "
                                  "value: use a scale and biases with fewer digits",
@@ -72,11 +72,3 @@ def _row_bounds(vectors: Iterable[Sequence[Fraction]]) -> tuple[int, int]:
         worst_den, worst_num = max(worst_den, digits(common)), max(worst_num, digits(largest))
     return worst_den, worst_num
 
-
-def _fractions(value: Exact) -> tuple[Fraction, ...]:
-    """The Fractions a value is written with: itself, or a and b of a + b·√r."""
-    return (value.a, value.b) if isinstance(value, Surd) else (value,)
-
-
-def _digits(fraction: Fraction) -> int:
-    return max(digits(fraction.numerator), digits(fraction.denominator))

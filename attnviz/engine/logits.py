@@ -43,9 +43,7 @@ def resolve_scale(scale: ScaleSpec | None, d: int) -> Scale | None:
         raise InputError(f"expected \"sqrt\" or an exact number like 1/8; {err.what}", "scale") from None
     if factor <= 0:
         raise InputError(f"a scale factor must be positive, got {format_number(factor)}", "scale")
-    if factor == 1:
-        return None
-    return Scale(f"{format_number(factor)}·S_ij", factor)
+    return None if factor == 1 else Scale(f"{format_number(factor)}·S_ij", factor)
 
 
 #: What a slope may be, for the errors that refuse one.
@@ -55,9 +53,8 @@ SLOPES = ("a slope is an exact number (1/2, 0.25), a power whose value is a numb
 
 
 def parse_slope(text: str) -> Exact:
-    """An ALiBi slope: an exact number (`1/2`, `0.25`), a power like `2^-3` or `2^(-1/2)` whose value
-    is a number or a multiple of a square root (`4^(-1/4)` is √2/2, `8^(-1/3)` is 1/2), or `head:H/N`,
-    the paper's slope for head H of N.
+    """An ALiBi slope: an exact number (`1/2`, `0.25`), a power like `2^-3` or `2^(-1/2)` whose value is a number or a
+    multiple of a square root (`4^(-1/4)` is √2/2, `8^(-1/3)` is 1/2), or `head:H/N`, the paper's slope for head H of N.
 
     >>> parse_slope("2^-3"), parse_slope("1/16"), parse_slope("2^(-1/2)"), parse_slope("4^(-1/4)")
     (Fraction(1, 8), Fraction(1, 16), Surd(0, 1/2, 2), Surd(0, 1/2, 2))
@@ -232,11 +229,9 @@ def _score_mod(function: Callable[..., object], before: Callable[[int, int], Exa
                              "(not tensors) to keep the figure exact, so it may use +, -, *, /, abs and comparisons "
                              "but not torch functions: rewrite that part, or give the bias as matrix=ROW;ROW;...",
                              "bias") from None
-        if type(result) is _Index:
-            result = int(result)
+        result = int(result) if type(result) is _Index else result
         result = plain_scalar(result)  # a numpy or torch scalar: its Python number
-        if isinstance(result, FloatText):
-            result = float(result)
+        result = float(result) if isinstance(result, FloatText) else result
         if isinstance(result, bool) or not isinstance(result, (int, Fraction, Surd)):
             shown = repr(result) if len(repr(result)) <= 40 else type(result).__name__
             if isinstance(result, float):
@@ -262,12 +257,9 @@ def _one(item: object, n_q: int, n_k: int, offset: int) -> Bias:
         raise InputError(f"unknown bias {kind!r}; biases are alibi=M (a slope like 1/2, 2^-3, 2^(-1/2) or "
                          "head:H/N) and matrix=ROW;ROW;... (rows of exact numbers)", where)
     if not has_value or not value:
-        raise InputError(f"'{kind}' needs a value: " + ("alibi=M" if kind == "alibi" else "matrix=ROW;ROW;..."),
-                         where)
+        raise InputError(f"'{kind}' needs a value: " + ("alibi=M" if kind == "alibi" else "matrix=ROW;ROW;..."), where)
     try:
-        if kind == "alibi":
-            return _alibi(parse_slope(value), offset)
-        return _matrix(value, n_q, n_k)
+        return _alibi(parse_slope(value), offset) if kind == "alibi" else _matrix(value, n_q, n_k)
     except InputError as err:
         raise InputError(err.what, f"{where}" + (f": {err.where}" if err.where else "")) from None
 

@@ -322,8 +322,7 @@ def _document_prefix(lengths: tuple[int, ...], ids: tuple[int, ...], grid: Grid,
     def runs(i: int) -> Runs:
         q = i + offset
         visible = clip(0, q + 1, grid.n_k)
-        if q in in_prefix:
-            visible = union_runs(visible, prefix_runs)
+        visible = union_runs(visible, prefix_runs) if q in in_prefix else visible
         return intersect_runs(same[query_ids[i]], visible)
 
     return Bound("prefix-LM per document",

@@ -171,8 +171,7 @@ def _evaluate_with_torch(fn: PastedFunction, n_q: int, n_k: int) -> Rows | None:
 def _truth(result: object, call: str) -> bool:
     """A mask function's answer as a bool. Only a truth value counts (True/False, 0/1, or a one-element
     array or tensor of one): a truthy string such as "no" must not silently keep a cell."""
-    value = result
-    item = getattr(result, "item", None)
+    value, item = result, getattr(result, "item", None)
     if callable(item):  # numpy scalars and arrays, torch tensors
         with contextlib.suppress(ValueError, RuntimeError):  # several values: reported below with the shape
             value = item()

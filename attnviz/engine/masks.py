@@ -1,32 +1,28 @@
 """Masks as real models write them: families, an algebra over them, and pasted mask functions.
 
-Each family is a rule on positions, written in the figure exactly as it is applied (`causal` keeps
-j<=i, `window=W` keeps i-W<j<=i, ...; `Mask.rule_text(0)` writes the same rule 0-based). The families
-are the entries of `mask_grammar.MASK_FAMILIES`, the one table that `--help` and docs/reference.rst
-list; `random=R,seed=S` draws R keys a row by SplitMix64 from seed·2³² + the query's position
-(Floyd's sampling, rejection below each bound), the same cells everywhere.
+Each family is a rule on positions, written in the figure exactly as it is applied (`causal` keeps j<=i, `window=W`
+keeps i-W<j<=i, ...; `Mask.rule_text(0)` writes the same rule 0-based). The families are the entries of
+`mask_grammar.MASK_FAMILIES`, the one table that `--help` and docs/reference.rst list; `random=R,seed=S` draws R keys a
+row by SplitMix64 from seed·2³² + the query's position (Floyd's sampling, rejection below each bound), the same cells
+everywhere.
 
-Masks combine: `a & b` keeps a cell both keep, `a | b` one that either keeps, `~a` (or `!a`) one
-that `a` does not; parentheses group, `~` binds tightest, then `&`, then `|`. Several masks given
-as a list (or several --mask flags) are intersected. `none` is the all-keep mask: `none & a` is
-`a`, `none | a` keeps every cell, `~none` keeps none. In a spec, a table says the same:
-`{all = [...]}`, `{any = [...]}`, `{not = ...}`, nestable. In Python, `Mask` objects combine with
+Masks combine: `a & b` keeps a cell both keep, `a | b` one that either keeps, `~a` (or `!a`) one that `a` does not;
+parentheses group, `~` binds tightest, then `&`, then `|`. Several masks given as a list (or several --mask flags) are
+intersected. `none` is the all-keep mask: `none & a` is `a`, `none | a` keeps every cell, `~none` keeps none. In a spec,
+a table says the same: `{all = [...]}`, `{any = [...]}`, `{not = ...}`, nestable. In Python, `Mask` objects combine with
 `&`, `|` and `~`.
 
-A Python callable `keep(q_idx, kv_idx) -> bool` (0-based) or FlexAttention's `mask_mod(b, h,
-q_idx, kv_idx)` is a custom mask. When torch is importable it is evaluated as FlexAttention
-evaluates it (`create_mask`: integer tensors, the whole grid at once), so functions built with
-`and_masks`/`or_masks`, `torch.abs` or tensor indexing work as pasted; a function that only
-works on plain ints (Python `and`, `if`) is then called cell by cell with ints, as it is when
-torch is absent.
+A Python callable `keep(q_idx, kv_idx) -> bool` (0-based) or FlexAttention's `mask_mod(b, h, q_idx, kv_idx)` is a custom
+mask. When torch is importable it is evaluated as FlexAttention evaluates it (`create_mask`: integer tensors, the whole
+grid at once), so functions built with `and_masks`/`or_masks`, `torch.abs` or tensor indexing work as pasted; a function
+that only works on plain ints (Python `and`, `if`) is then called cell by cell with ints, as it is when torch is absent.
 
-When keys outnumber queries (decoding with a cache), `align` places the causal diagonal:
-"top-left" (PyTorch's `is_causal`) puts query i at key position i; "bottom-right" puts it at
-i + n_k - n_q, so the last query sees every key. The rule's text then says `i+3` where it applies.
+When keys outnumber queries (decoding with a cache), `align` places the causal diagonal: "top-left" (PyTorch's
+`is_causal`) puts query i at key position i; "bottom-right" puts it at i + n_k - n_q, so the last query sees every key.
+The rule's text then says `i+3` where it applies.
 
-The modules below this one each hold one seam: `mask_grammar` lists and reads the families,
-`mask_families` binds each to a grid, `mask_functions` evaluates pasted functions and `runs` is the
-rows' algebra.
+The modules below this one each hold one seam: `mask_grammar` lists and reads the families, `mask_families` binds each
+to a grid, `mask_functions` evaluates pasted functions and `runs` is the rows' algebra.
 """
 
 from __future__ import annotations
@@ -94,8 +90,7 @@ class Mask:
             op, parts = "function", (pasted_function(spec, name, rule),)
         else:
             node = _from_value(spec, "mask", 0)
-            if name is not None or rule is not None:
-                node = _named(node, name, rule)
+            node = _named(node, name, rule) if name is not None or rule is not None else node
             op, parts = node._op, node._parts
         object.__setattr__(self, "_op", op)
         object.__setattr__(self, "_parts", parts)
@@ -264,8 +259,7 @@ def _from_table(table: dict[object, object], where: str, depth: int) -> Mask:
 
 
 def parse_expression(text: str) -> Mask:
-    """Read a mask in the command line's grammar: families joined by `&`, `|`, `~` (or `!`), and
-    parentheses.
+    """Read a mask in the command line's grammar: families joined by `&`, `|`, `~` (or `!`), and parentheses.
 
     >>> parse_expression("window=3 | global=1,8")
     Mask('window=3 | global=1,8')
@@ -360,10 +354,8 @@ def resolve(mask: object, n_q: int, n_k: int, align: str = "top-left", index_bas
     grid = Grid(n_q, n_k, n_k - n_q if align == "bottom-right" else 0, index_base, shift)
     bound = _bind(expression, grid)
     rule = bound.rule
-    if bound.positional and n_q != n_k:
-        rule = aligned(bound.rule, align)
-    if bound.positional and shift:
-        rule = labelled(rule)
+    rule = aligned(bound.rule, align) if bound.positional and n_q != n_k else rule
+    rule = labelled(rule) if bound.positional and shift else rule
     return BoundMask(bound.name, rule(index_base), bound.keep, rule_at=rule, row_runs=bound.runs, shape=(n_q, n_k),
                      parts=bound.parts)
 
@@ -410,7 +402,7 @@ def _bind(mask: Mask, grid: Grid) -> Bound:
     if mask._op == "not":
         return _bind_not(_bind(mask._masks()[0], grid), grid)
     bound = [_bind(p, grid) for p in _simplified(mask)]
-    return bound[0] if len(bound) == 1 else _COMBINED[mask._op](bound)
+    return bound[0] if len(bound) == 1 else _bind_joined(bound, mask._op)
 
 
 def _bind_named(mask: Mask, leaf: Naming, grid: Grid) -> Bound:
@@ -428,36 +420,21 @@ def _bind_not(inner: Bound, grid: Grid) -> Bound:
                  lambda i: complement_runs(inner.runs(i), grid.n_k), inner.positional)
 
 
-def _bind_all(bound: list[Bound]) -> Bound:
-    keeps, runs = [b.keep for b in bound], [b.runs for b in bound]
+def _bind_joined(bound: list[Bound], op: str) -> Bound:
+    """An intersection ("all") or union ("any") of bound masks; a union keeps its parts' runs for the legend."""
+    keeps, runs, union = [b.keep for b in bound], [b.runs for b in bound], op == "any"
+    words, inner = (" or ", " + ") if union else (" and ", " or ")
 
-    def all_runs(i: int) -> Runs:
+    def joined_runs(i: int) -> Runs:
         out = runs[0](i)
         for r in runs[1:]:
-            out = intersect_runs(out, r(i))
+            out = union_runs(out, r(i)) if union else intersect_runs(out, r(i))
         return out
 
-    return Bound(" + ".join(grouped_name(b.name, " or ") for b in bound),
-                 lambda base: " and ".join(grouped(b.rule(base)) for b in bound),
-                 lambda i, j: all(k(i, j) for k in keeps), all_runs, any(b.positional for b in bound))
-
-
-def _bind_any(bound: list[Bound]) -> Bound:
-    keeps, runs = [b.keep for b in bound], [b.runs for b in bound]
-
-    def any_runs(i: int) -> Runs:
-        out: Runs = ()
-        for r in runs:
-            out = union_runs(out, r(i))
-        return out
-
-    return Bound(" or ".join(grouped_name(b.name, " + ") for b in bound),
-                 lambda base: " or ".join(grouped(b.rule(base)) for b in bound),
-                 lambda i, j: any(k(i, j) for k in keeps), any_runs, any(b.positional for b in bound),
-                 tuple((b.name, b.runs) for b in bound))
-
-
-_COMBINED = {"all": _bind_all, "any": _bind_any}
+    return Bound((" or " if union else " + ").join(grouped_name(b.name, inner) for b in bound),
+                 lambda base: words.join(grouped(b.rule(base)) for b in bound),
+                 lambda i, j: (any if union else all)(k(i, j) for k in keeps), joined_runs,
+                 any(b.positional for b in bound), tuple((b.name, b.runs) for b in bound) if union else ())
 
 
 def _family(mask: Mask, *kinds: str) -> MaskOption | None:

@@ -1,16 +1,15 @@
 """A model's attention layers, read from its config, as attnviz's own mask families.
 
-`model_layers(config)` reads a config (the dict of a `config.json`, or a transformers config's
-`to_dict()`) into its stacks of layers, each layer a `LayerType`, exactly as transformers' modeling
-code chooses each layer's mask (`masking_utils`): Hugging Face's `sliding_window` W keeps the W keys
-`q-W < kv <= q` (the query's own included: attnviz's `window=W`), a chunk of C keeps the keys of the
-query's own chunk up to it (`chunk=C`, the chunks starting after the left padding), ModernBERT's local
-layers keep `|q-kv| <= local_attention/2` (`window=local_attention/2+1,symmetric`). Where a config leaves a
-layer pattern out (`layer_types`), it is derived as the config class derives it; a size a pattern needs
-(a window, a chunk) must be given.
+`model_layers(config)` reads a config (the dict of a `config.json`, or a transformers config's `to_dict()`) into its
+stacks of layers, each layer a `LayerType`, exactly as transformers' modeling code chooses each layer's mask
+(`masking_utils`): Hugging Face's `sliding_window` W keeps the W keys `q-W < kv <= q` (the query's own included:
+attnviz's `window=W`), a chunk of C keeps the keys of the query's own chunk up to it (`chunk=C`, the chunks starting
+after the left padding), ModernBERT's local layers keep `|q-kv| <= local_attention/2`
+(`window=local_attention/2+1,symmetric`). Where a config leaves a layer pattern out (`layer_types`), it is derived as
+the config class derives it; a size a pattern needs (a window, a chunk) must be given.
 
-`plan_panels(layers, tokens, selection)` groups the layers by pattern into panels, each with its grid
-shape, alignment and `Mask`: one panel per distinct pattern, every selected layer in exactly one.
+`plan_panels(layers, tokens, selection)` groups the layers by pattern into panels, each with its grid shape, alignment
+and `Mask`: one panel per distinct pattern, every selected layer in exactly one.
 """
 
 from __future__ import annotations
@@ -60,8 +59,7 @@ class LayerType:
         """The pattern in words, with its parameter: "sliding window 4096"."""
         return {"full": "full causal", "sliding": f"sliding window {self.size}",
                 "chunked": f"chunked attention, chunks of {self.size}", "bidirectional": "bidirectional",
-                "local": f"local bidirectional, {self.size} keys each side",
-                "cross": "cross-attention"}[self.kind]
+                "local": f"local bidirectional, {self.size} keys each side", "cross": "cross-attention"}[self.kind]
 
 
 @dataclass(frozen=True)
@@ -132,18 +130,13 @@ def _missing(key: str, model_type: str, why: str = "") -> InputError:
 
 
 def _int(config: Mapping[str, object], key: str, model_type: str, low: int = 1) -> int:
-    value = config.get(key)
-    if value is None:
+    if config.get(key) is None:
         raise _missing(key, model_type)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InputError(f"{key} is {value!r:.40}; expected a whole number from {low}", _WHERE)
-    return value
+    return _optional(config, key, 0, low)
 
 
 def _optional(config: Mapping[str, object], key: str, default: int, low: int = 1) -> int:
-    value = config.get(key, default)
-    if value is None:
-        value = default
+    value = default if config.get(key) is None else config.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise InputError(f"{key} is {value!r:.40}; expected a whole number from {low}", _WHERE)
     return value
@@ -268,13 +261,8 @@ def layer_list_text(layers: Sequence[int]) -> str:
         nth = {2: "2nd", 3: "3rd"}.get(step, f"{step}th")
         return f"layers {layers[0]}, {layers[1]}, …, {layers[-1]} (every {nth})"
     parts = number_ranges(layers, "–", ", ")
-    if len(parts) > 6:
-        parts = parts[:5] + ["…", parts[-1]]
+    parts = parts[:5] + ["…", parts[-1]] if len(parts) > 6 else parts
     return "layers " + ", ".join(parts)
-
-
-def _positions_text(positions: Sequence[int]) -> str:
-    return ",".join(map(str, positions))
 
 
 def _check_tokens(model: ModelLayers, tokens: Tokens) -> None:
@@ -328,10 +316,8 @@ def _layer_mask(layer: LayerType, pad_left: int, image: tuple[int, int] | None) 
         mask = Mask(f"chunk={layer.size}" + (f",offset={shift}" if shift else ""))
     elif layer.kind == "local":
         mask = Mask(f"window={layer.size + 1},symmetric")
-    elif layer.kind in ("bidirectional", "cross"):
-        mask = Mask("none")
     else:
-        mask = Mask("causal")
+        mask = Mask("none" if layer.kind in ("bidirectional", "cross") else "causal")
     if image is not None:
         mask = mask | _image_mask(*image, layer.size if layer.kind == "sliding" else None)
     return mask
@@ -386,21 +372,18 @@ def _panel(model: ModelLayers, stack: str, layer: LayerType, layers: tuple[int, 
     encoder_decoder = any(s.name == "cross" for s in model.stacks)
     n_q = n_k = n_dec if encoder_decoder and stack == "decoder" else tokens.n
     pad = () if encoder_decoder and stack == "decoder" else padding
-    if stack == "cross":
-        n_q = n_dec
+    n_q = n_dec if stack == "cross" else n_q
     prompt = tokens.decode if stack != "encoder" else 0
     image = tokens.image if layer.kind in ("full", "sliding") else None
     mask = _layer_mask(layer, tokens.pad_left if pad else 0, image)
-    sink = model.sinks
-    if sink:
-        pad = tuple(p + 1 for p in pad)
-        mask = Mask("sink=1") | (mask & Mask(f"padding={_positions_text(pad)}") if pad else mask)
-        n_k += 1
-    elif pad:
-        mask = mask & Mask(f"padding={_positions_text(pad)}")
+    if model.sinks:  # key 0 is the sink logit: the tokens' keys, padding included, one further on
+        pad, n_k = tuple(p + 1 for p in pad), n_k + 1
+    if pad:
+        mask = mask & Mask(f"padding={','.join(map(str, pad))}")
+    if model.sinks:
+        mask = Mask("sink=1") | mask
     n_q -= prompt
     align: Align = "bottom-right" if n_q != n_k and stack != "cross" else "top-left"
     words = {"encoder": "encoder", "decoder": "decoder self-attention"}.get(stack, "") if encoder_decoder else ""
-    if stack == "cross":
-        words = "decoder queries on encoder keys"
-    return PanelPlan(stack, layer, layers, (n_q, n_k), align, mask, sink, image, words)
+    words = "decoder queries on encoder keys" if stack == "cross" else words
+    return PanelPlan(stack, layer, layers, (n_q, n_k), align, mask, model.sinks, image, words)

@@ -1,5 +1,4 @@
-"""How a combination's rules and names are joined: in parentheses where "and"/"or" would make them
-ambiguous."""
+"""How a combination's rules and names are joined: in parentheses where "and"/"or" would make them ambiguous."""
 
 from __future__ import annotations
 

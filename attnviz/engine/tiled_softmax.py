@@ -166,11 +166,10 @@ def flash(q: Vectors, k: Vectors, v: Vectors | None = None, block: tuple[int, in
           ) -> tuple[FlashStep, ...]:
     """FlashAttention's tiled online softmax for query vectors `q` and key vectors `k`, exactly.
 
-    Returns the steps in loop order, one `FlashStep` per tile that keeps at least one cell
-    (fully masked tiles are skipped). `block` = (Br, Bc), the tile's query rows and key columns
-    (they need not divide the number of tokens); `order` "fa2" (outer loop over query blocks) or
-    "fa1" (outer loop over key blocks); `mask` as `attnviz.figure` takes it ("causal", "none",
-    "window=3", ...); `scale` "sqrt" or an exact factor for the logits; `v`, value vectors, adds
+    Returns the steps in loop order, one `FlashStep` per tile that keeps at least one cell (fully masked tiles are
+    skipped). `block` = (Br, Bc), the tile's query rows and key columns (they need not divide the number of tokens);
+    `order` "fa2" (outer loop over query blocks) or "fa1" (outer loop over key blocks); `mask` as `attnviz.figure` takes
+    it ("causal", "none", "window=3", ...); `scale` "sqrt" or an exact factor for the logits; `v`, value vectors, adds
     the output accumulator `o`. Every index is 1-based, as in the figure.
 
     >>> steps = flash([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], [1, 1]], block=(2, 2))

@@ -1,8 +1,8 @@
-"""`figure()`, the public way to draw attention: its options checked, then one head's figure (the full or
-scores view, or the mask map: figures.single) or one panel per query head (figures.heads).
+"""`figure()`, the public way to draw attention: its options checked, then one head's figure (the full or scores view,
+or the mask map: figures.single) or one panel per query head (figures.heads).
 
-The composite (figures.composite) depends on `Drawable` and `Figure` (figures.figure), never on this
-module, so heads (a composite) and `figure()` do not import each other in a ring.
+The composite (figures.composite) depends on `Drawable` and `Figure` (figures.figure), never on this module, so heads
+(a composite) and `figure()` do not import each other in a ring.
 """
 
 from __future__ import annotations

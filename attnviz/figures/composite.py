@@ -1,9 +1,8 @@
 """Several figures in one: panels composed as data, laid out once, painted by any backend.
 
-`compose(fig1, fig2, ..., arrange="row")` returns a figure like any other. Panels that
-show grids of the same size get the same cell size; panels side by side have their
-grids' tops aligned (in a column, their left edges), so two masks compare at a glance.
-Mask maps in a composed figure share one legend, drawn once below the panels.
+`compose(fig1, fig2, ..., arrange="row")` returns a figure like any other. Panels that show grids of the same size get
+the same cell size; panels side by side have their grids' tops aligned (in a column, their left edges), so two masks
+compare at a glance. Mask maps in a composed figure share one legend, drawn once below the panels.
 """
 
 from __future__ import annotations
@@ -51,9 +50,7 @@ class Composite(Drawable):
         self.panel_captions = check_part(given["panel_captions"], "panel_captions")
         self.panel_subtitles = check_part(given["panel_subtitles"], "panel_subtitles")
         self.panel_legend = check_part(given["panel_legend"], "panel_legend", LEGEND_PARTS)
-        self.columns = parse_arrange(arrange, len(self.panels))
-        self.arrange = arrange
-        self.title = title
+        self.columns, self.arrange, self.title = parse_arrange(arrange, len(self.panels)), arrange, title
         self.theme = get_theme(theme if theme is not None else self.panels[0].theme).key
         self.embed_font = bool(self.panels[0].embed_font if embed_font is None else embed_font)
         self.frame = get_frame(frame if frame is not None else self.panels[0].frame).name
@@ -138,8 +135,7 @@ def parse_arrange(arrange: object, n_panels: int) -> int:
         if text.isascii() and text.isdigit() and 1 <= int(text[:3]) <= MAX_PANELS and len(text) <= 3:
             return int(text)
     raise InputError(f"expected {', '.join(ARRANGEMENTS[:-1])} or {ARRANGEMENTS[-1]} (C columns, 1 to {MAX_PANELS}), "
-                     f"got {arrange!r:.40}",
-                     "arrange")
+                     f"got {arrange!r:.40}", "arrange")
 
 
 def _grid_kind(panel: Drawable) -> tuple[str, int, int] | None:
@@ -240,9 +236,7 @@ def with_parts(panels: Sequence[Drawable], captions: str, subtitles: str
 
 
 def _panel_layout(panel: Drawable, cell: float | None = None, grid_top: float | None = None) -> Layout:
-    if isinstance(panel, Figure):
-        return panel.layout(cell, grid_top, panel=True)
-    return panel.layout()
+    return panel.layout(cell, grid_top, panel=True) if isinstance(panel, Figure) else panel.layout()
 
 
 def within(label: str) -> Callable[[str | None], str]:

@@ -1,10 +1,9 @@
 """Composed figures fitted to a slide or column frame (layout.frames).
 
-Mask-map panels are laid out together for the frame (layout.panel_fit: one cell size, the arrangement
-with the biggest cells, one legend). Other panels (score grids, bias matrices, heads) keep their own
-layouts, trimmed to what they draw, and take the arrangement whose canvas lets their text come out
-largest; when even that puts a text under the frame's floor, the figure is refused in one line that names
-the way out, never drawn small.
+Mask-map panels are laid out together for the frame (layout.panel_fit: one cell size, the arrangement with the biggest
+cells, one legend). Other panels (score grids, bias matrices, heads) keep their own layouts, trimmed to what they draw,
+and take the arrangement whose canvas lets their text come out largest; when even that puts a text under the frame's
+floor, the figure is refused in one line that names the way out, never drawn small.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ import math
 from ..layout.figure import PAD, Group, Layout, Text, right_edge, translate
 from ..layout.frames import MAIN_ROLES, fit_to_frame, text_floor_misses, wider_frame
 from ..layout.framed import PAGE_IN
-from ..layout.panel_fit import arrangement_name, fit_map_panels, shared_text
+from ..layout.panel_fit import fit_map_panels, rearranged, shared_text
 from ..layout.score_panels import fit_score_panels, grid_title
 from ..numbers.exact import InputError
 from .panel_rows import heading, placed_panels
@@ -121,9 +120,7 @@ def _top(item: Item) -> float:
     """The topmost y `item` draws at."""
     if isinstance(item, Text):
         return min(box[1] for box in item.line_boxes())
-    if isinstance(item, Group):
-        return min((_top(child) for child in item.children), default=math.inf)
-    return item.y
+    return min((_top(child) for child in item.children), default=math.inf) if isinstance(item, Group) else item.y
 
 
 def _fit_layouts(layouts: Sequence[Layout], columns: int, title: str | None, frame: Frame) -> Layout:
@@ -147,10 +144,7 @@ def _fit_layouts(layouts: Sequence[Layout], columns: int, title: str | None, fra
         raise InputError(f"{n} panels do not fit the {frame.name} frame with their text at the floor; try "
                          f"{wider_frame(frame)}fewer panels (or tokens), --view mask, --elide or --frame doc", "frame")
     worth, c, fitted = best
-    choices = list(fitted.choices) + ["badges left out (the description says them)"]
-    if c != columns:
-        choices.append(f"panels in {arrangement_name(c, n)} instead of {arrangement_name(columns, n)}")
-    fitted.choices = tuple(choices)
+    fitted.choices = (*fitted.choices, "badges left out (the description says them)", *rearranged(c, columns, n))
     return fitted
 
 

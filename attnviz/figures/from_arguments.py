@@ -61,8 +61,7 @@ def _one(kwargs: dict[str, Any], arrange: str | None, parts: Mapping[str, Any], 
         raise InputError("says what becomes of the panels' captions, subtitles or legend; give [[panel]] tables "
                          "(or --panel files) too", next(iter(parts)))
     if arrange is not None and kwargs.get("q_heads") is None and kwargs.get("head_masks") is None:
-        raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too, or heads",
-                         "arrange")
+        raise InputError("arrange places panels; give [[panel]] tables (or --panel files) too, or heads", "arrange")
     if arrange is not None:  # the heads' panels, placed as asked
         from .heads import HeadsFigure  # start-up: only heads placed by --arrange need it
 

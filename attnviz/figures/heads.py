@@ -1,10 +1,9 @@
 """Multi-head, grouped-query (GQA) and multi-query (MQA) attention: one panel per query head.
 
-H query heads read G key/value heads (G divides H): query head h reads KV head ⌊h/(H/G)⌋,
-0-based, the mapping of GQA's paper and of every implementation that repeats K and V
-(`repeat_kv`, `enable_gqa`). G = H is multi-head attention, G = 1 multi-query attention.
-Each head's panel is that head's exact figure; heads that share a KV head sit together, and
-the shared K (and V) is written once per group, in the group's first panel.
+H query heads read G key/value heads (G divides H): query head h reads KV head ⌊h/(H/G)⌋, 0-based, the mapping of GQA's
+paper and of every implementation that repeats K and V (`repeat_kv`, `enable_gqa`). G = H is multi-head attention, G = 1
+multi-query attention. Each head's panel is that head's exact figure; heads that share a KV head sit together, and the
+shared K (and V) is written once per group, in the group's first panel.
 """
 
 from __future__ import annotations
@@ -73,8 +72,7 @@ def _heads(value: Sequence[Vectors], name: str, noun: str, decimals: int | None 
     return tuple(exact_vectors(vectors, f"{name}: head {h}", decimals=decimals) for h, vectors in enumerate(value, 1))
 
 
-def check_heads(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None,
-                v_heads: Sequence[Vectors] | None = None,
+def check_heads(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None, v_heads: Sequence[Vectors] | None = None,
                 decimals: int | None = None) -> tuple[Heads, Heads, Heads | None]:
     """(q, k, v) per head, exact (rounded to `decimals` if given); refuses a G that does not divide H and
     mismatched shapes."""
@@ -159,8 +157,7 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None, 
     kv = [kv_head(h, n_heads, n_kv) for h in range(n_heads)]
     for h, g in enumerate(kv):
         first, last = g * group + b, (g + 1) * group - 1 + b
-        shared = (f"KV head {g + b}" if group == 1 else
-                  f"KV head {g + b}, shared by query heads {first}–{last}")
+        shared = f"KV head {g + b}" if group == 1 else f"KV head {g + b}, shared by query heads {first}–{last}"
         subtitle = options["subtitle"] if options["subtitle"] is not None else f"Reads {shared}."
         panel = figure_options(options, PANEL_OPTIONS, title=f"Query head {h + b}", subtitle=subtitle,
                                mask=options["mask"] if masks is None else masks[h])

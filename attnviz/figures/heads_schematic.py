@@ -29,12 +29,9 @@ class HeadsSchematic(Drawable):
     def __init__(self, kv_heads: Sequence[int], base: int = 1, title: str = "", subtitle: str = "",
                  id_prefix: str | None = None, theme: ThemeName = "light", embed_font: bool = False,
                  frame: FrameName = "doc") -> None:
-        self.kv_heads = tuple(kv_heads)  # 0-based, one per query head
-        self.base = base
+        self.kv_heads, self.base = tuple(kv_heads), base  # kv_heads: 0-based, one per query head
         self.title, self.subtitle = title, subtitle
-        self.theme = get_theme(theme).name
-        self.embed_font = bool(embed_font)
-        self.frame = get_frame(frame).name
+        self.theme, self.embed_font, self.frame = get_theme(theme).name, bool(embed_font), get_frame(frame).name
         self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
 
     @property
@@ -50,15 +47,14 @@ class HeadsSchematic(Drawable):
         from ..layout.heads_schematic import lay_out_heads  # start-up: only the heads view lays it out
 
         frame = get_frame(self.frame)
-        layout: Layout = fit_to_frame(lay_out_heads(self.kv_heads, self.base, self.title, self.subtitle), frame)
+        heads = (self.kv_heads, self.base, self.title, self.subtitle)
+        layout: Layout = fit_to_frame(lay_out_heads(*heads), frame)
         if text_floor_misses(layout, frame):  # narrower: each row's name above or below it
-            compact = lay_out_heads(self.kv_heads, self.base, self.title, self.subtitle, compact=True)
-            layout = fit_to_frame(compact, frame)
-            layout = replace(layout, choices=("row names above and below the heads (compact)",))
+            layout = replace(fit_to_frame(lay_out_heads(*heads, compact=True), frame),
+                             choices=("row names above and below the heads (compact)",))
         if text_floor_misses(layout, frame):  # text keeps its size: too narrow a frame is refused, never shrunk
             raise InputError(f"{len(self.kv_heads)} query heads side by side are too wide for the {frame.name} "
-                             f"frame at its smallest text; try {wider_frame(frame)}fewer heads or --frame doc",
-                             "frame")
+                             f"frame at its smallest text; try {wider_frame(frame)}fewer heads or --frame doc", "frame")
         return layout
 
     def description(self) -> str:

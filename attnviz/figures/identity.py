@@ -1,9 +1,8 @@
 """A figure's id: a stable digest of what it shows, so the same figure has the same ids everywhere.
 
-The digest is BLAKE2b over a canonical text of the figure's words and options: every field of
-every record by name, numbers exactly (`p/q`), text as JSON strings. Nothing depends on `repr`,
-on the Python version's hash seed, or on the order a dict was built in, and every field counts
-(a record's `repr` leaves some out).
+The digest is BLAKE2b over a canonical text of the figure's words and options: every field of every record by name,
+numbers exactly (`p/q`), text as JSON strings. Nothing depends on `repr`, on the Python version's hash seed, or on the
+order a dict was built in, and every field counts (a record's `repr` leaves some out).
 """
 
 from __future__ import annotations

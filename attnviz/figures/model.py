@@ -22,6 +22,7 @@ from .single import one_head_figure
 from ..engine.model_masks import Tokens, model_layers, plan_panels
 from ..layout.figure import PAD, STYLES, Group, Layout, Rect, Text, measure, text_height, wrap, split_keep
 from ..layout.frames import fit_to_frame, get_frame, text_floor_misses, wider_frame
+from ..layout.mask_map import legend_entries
 from ..layout.metrics import ASCENT, DESCENT
 from ..numbers.exact import InputError
 from ..records import replace
@@ -55,8 +56,7 @@ def load_config(config: object) -> dict[str, object]:
     """A config as a dict: from a `config.json` path, a model folder, a mapping or a transformers config."""
     if isinstance(config, (str, os.PathLike)):
         path = os.fspath(config)
-        if os.path.isdir(path):
-            path = os.path.join(path, "config.json")
+        path = os.path.join(path, "config.json") if os.path.isdir(path) else path
         try:
             with open(path, "rb") as handle:
                 data = handle.read(MAX_CONFIG_BYTES + 1)
@@ -103,8 +103,7 @@ class ModelFigure(Drawable):
     def layout(self) -> Layout:
         """The panels composed, then the strip of layers and the notes under them."""
         columns = len(self.panels) if len(self.panels) <= 3 else 3
-        attrs = [(("data-stack", plan.stack), ("data-layers", ",".join(map(str, plan.layers))))
-                 for plan in self.plans]
+        attrs = [(("data-stack", plan.stack), ("data-layers", ",".join(map(str, plan.layers)))) for plan in self.plans]
         frame = get_frame(self.frame)
         if frame.name != "doc":
             return self._framed(columns, attrs, frame)
@@ -187,19 +186,9 @@ def _strip(model: ModelLayers, plans: Sequence[PanelPlan], x0: float, y: float,
         cells.insert(0, Text("legend", x0, y + 7 + (ASCENT - DESCENT) / 2 * label_style.size, (names[stack.name],)))
         groups.append(Group(("attnviz-layers",), (("data-stack", stack.name),), tuple(cells)))
         y += 14 + 4 + text_height("tick") + 6
-    x, swatch = x0, 14
-    entries: list[Item] = []
-    for layer in kinds.values():
-        words = layer.label
-        width = swatch + 6 + measure(words, label_style)
-        if x > x0 and x + width > x0 + room:
-            x, y = x0, y + 22
-        entries.append(Group(("attnviz-legend-entry",), (("data-legend", layer.kind),), (
-            Rect(STRIP_ROLES[layer.kind], x, y, swatch, swatch),
-            Text("legend", x + swatch + 6, y + swatch / 2 + (ASCENT - DESCENT) / 2 * label_style.size, (words,)))))
-        x += width + 22
-    groups.append(Group(("attnviz-legend",), (), tuple(entries)))
-    return groups, y + 22 + 6
+    legend, y = legend_entries(((layer.kind, STRIP_ROLES[layer.kind], layer.label) for layer in kinds.values()),
+                               x0, y, room, framed=False)
+    return groups + legend, y + 6
 
 
 def _labels(tokens: Sequence[str] | None, plan: PanelPlan, prompt: int,
@@ -248,13 +237,12 @@ MODEL_DEFAULTS = {"n": None, "tokens": None, "layers": "types", "pad_left": 0, "
 def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure:
     """The masks of a model, from its config: one mask-map panel per distinct layer pattern.
 
-    `config`: a `config.json` path, a model folder, a dict or a transformers config object (no download).
-    `n` tokens (default 16), or `tokens`: labels (a text is split on spaces, or by the local `tokenizer`
-    folder when transformers is installed). `layers`: "types" (one panel per pattern), "all" (one per
-    layer) or layer numbers, 0-based as transformers counts them. `pad_left`, `pad_right`: padding
-    positions of the row. `decode`: draw the decode shape, the queries after a prompt of `decode` tokens.
-    `image_tokens`: Gemma 3's image tokens (first, last), 0-based, or "A-B". `decoder_n`: an
-    encoder-decoder's decoder tokens (default half of `n`). Positions and layers count from 0.
+    `config`: a `config.json` path, a model folder, a dict or a transformers config object (no download). `n` tokens
+    (default 16), or `tokens`: labels (a text is split on spaces, or by the local `tokenizer` folder when transformers
+    is installed). `layers`: "types" (one panel per pattern), "all" (one per layer) or layer numbers, 0-based as
+    transformers counts them. `pad_left`, `pad_right`: padding positions of the row. `decode`: draw the decode shape,
+    the queries after a prompt of `decode` tokens. `image_tokens`: Gemma 3's image tokens (first, last), 0-based, or
+    "A-B". `decoder_n`: an encoder-decoder's decoder tokens (default half of `n`). Positions and layers count from 0.
 
     >>> fig = model_figure({"model_type": "gemma2", "num_hidden_layers": 4, "sliding_window": 3}, n=6)
     >>> [plan.title for plan in fig.plans]
@@ -350,5 +338,4 @@ def _tokenize(text: str, path: str) -> list[str]:
     except Exception as error:  # transformers raises many kinds: each is one line here
         raise InputError(f"cannot load the tokenizer in {path!r}: {str(error).splitlines()[0][:200]}",
                          "tokenizer") from None
-    pieces: list[str] = list(tok.tokenize(text))
-    return pieces
+    return list(tok.tokenize(text))

@@ -16,14 +16,13 @@ __all__ = ["Option", "OPTIONS", "BY_NAME", "API_OPTIONS", "SPEC_OPTIONS", "WALKT
 
 
 class Option:
-    """One option. `scope`: "figure" (a `figure()` keyword, a spec key and a flag), "compose" (a spec key of
-    a composed figure, not a `figure()` keyword), "api" (a keyword only), "walkthrough" (a key and flag
-    only a walkthrough reads) or "deck" (an `attnviz slides` flag and spec key, a keyword of the deck model).
-    For specs: `check` (the name of io.spec's check), `example` (a TOML line) and
-    `expects` (in words, for errors and the reference). For the command line: `flag`, `dest` (when not the
-    flag's name), `metavar`, `action` ("store", "append" or "switch"), `value` (how the flag's text is
-    read: "whole", "path", "positive_number" or as it is), `dash_value` (its value may start with "-") and `help`.
-    (A plain class, not a dataclass: the command's start-up does without `dataclasses`.)"""
+    """One option. `scope`: "figure" (a `figure()` keyword, a spec key and a flag), "compose" (a spec key of a composed
+    figure, not a `figure()` keyword), "api" (a keyword only), "walkthrough" (a key and flag only a walkthrough reads)
+    or "deck" (an `attnviz slides` flag and spec key, a keyword of the deck model). For specs: `check` (the name of
+    io.spec's check), `example` (a TOML line) and `expects` (in words, for errors and the reference). For the command
+    line: `flag`, `dest` (when not the flag's name), `metavar`, `action` ("store", "append" or "switch"), `value` (how
+    the flag's text is read: "whole", "path", "positive_number" or as it is), `dash_value` (its value may start with
+    "-") and `help`. (A plain class, not a dataclass: the command's start-up does without `dataclasses`.)"""
 
     __slots__ = ("name", "type", "default", "scope", "check", "example", "expects", "flag", "dest", "metavar",
                  "action", "value", "dash_value", "help")
@@ -289,7 +288,6 @@ DEFAULTS = {option.name: option.default for option in API_OPTIONS if option.name
 SPEC_OPTIONS = tuple(option for option in OPTIONS if option.in_spec and _keyed(option))
 #: Keys only a walkthrough reads.
 WALKTHROUGH_OPTIONS = tuple(option for option in OPTIONS if option.scope == "walkthrough" and _keyed(option))
-
 
 
 def figure_options(given: Mapping[str, object], names: Collection[str] = DEFAULTS.keys(),

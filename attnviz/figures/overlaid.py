@@ -120,8 +120,7 @@ class OverlaidFigure(Figure):
                 overlays: Sequence[Overlay]) -> Layout:
         """The step laid out with its mechanics right of the grid, `k` times the doc's size."""
         side = max((overlay.room() for overlay in overlays), default=0.0)
-        layout = self._framed_figure(frame, titled, cells, side=side * k)
-        return _drawn(layout, overlays, k)
+        return _drawn(self._framed_figure(frame, titled, cells, side=side * k), overlays, k)
 
     def _under(self, frame: Frame, titled: bool, k: float, metrics: Metrics, overlays: Sequence[Overlay]) -> Layout:
         """The step laid out with its mechanics under the grid, `k` times the doc's size: in a column, as wide
@@ -136,8 +135,7 @@ class OverlaidFigure(Figure):
         def room(width: float) -> float:
             return max(overlay.placed(overlay.script, Below(0, width)).room() for overlay in overlays)
 
-        side, width = 0.0, widest
-        below = room(width)
+        side, width, below = 0.0, widest, room(widest)
         for _ in range(3):  # the room settles once the grid's does (its choices may narrow its cells)
             layout = self._framed_figure(frame, titled, cells, side=side * k, below=below * k)
             assert layout.grid is not None  # a full figure's step has its grid
@@ -192,5 +190,4 @@ def _within(layout: Layout, frame: Frame, width: float) -> bool:
     """Whether `layout` fits `frame`'s canvas (a slide's, or a column's width and a page's height) with no
     text under its floor."""
     tallest = width / frame.aspect if frame.aspect else layout.width * 9 / frame.width_in
-    return (layout.width <= width + 1e-6 and layout.height <= tallest + 1e-6
-            and not text_floor_misses(layout, frame))
+    return layout.width <= width + 1e-6 and layout.height <= tallest + 1e-6 and not text_floor_misses(layout, frame)

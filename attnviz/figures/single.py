@@ -86,8 +86,7 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
     if seed:
         q, k = SEED_Q, SEED_K
     elif q is None or k is None:
-        raise InputError(f"missing: {'q' if q is None else 'k'} (give both q and k vectors)",
-                         "q" if q is None else "k")
+        raise InputError(f"missing: {'q' if q is None else 'k'} (give both q and k vectors)", "q" if q is None else "k")
     places = None
     if options["weights"] != "named":
         from ..numbers.rounding import parse_weights  # start-up: only rounded weights need it

@@ -1,12 +1,11 @@
 """Figure specs: TOML or JSON files (or standard input) that describe one figure.
 
-Reading is strict: unknown keys are errors that suggest the nearest known key,
-wrong types name the key and what was expected, syntax errors give file, line and
-column. Decimals in the file are read as the exact decimal typed (`parse_float`).
+Reading is strict: unknown keys are errors that suggest the nearest known key, wrong types name the key and what was
+expected, syntax errors give file, line and column. Decimals in the file are read as the exact decimal typed
+(`parse_float`).
 
-Each key maps to one `figure()` argument; `KEYS` is made from the option table
-(`attnviz.figures.options`), so the docs' reference, the checks, the flags and the API cannot
-drift apart.
+Each key maps to one `figure()` argument; `KEYS` is made from the option table (`attnviz.figures.options`), so the docs'
+reference, the checks, the flags and the API cannot drift apart.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
     from os import PathLike
-    from typing import Any, BinaryIO
+    from typing import Any, BinaryIO, TypeGuard
 
     #: A key's check: (value, where) -> the figure() argument, or InputError.
     Check = Callable[[Any, str], Any]
@@ -88,22 +87,19 @@ def _strings(value: object, where: str) -> list[str]:
 
 
 def _highlight(value: object, where: str) -> list[tuple[int, ...] | str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value):
-        return [tuple(value)]  # highlight = [3, 3]
+    if isinstance(value, str) or _pair(value):  # highlight = [3, 3]: one target
+        value = [value]
     if not isinstance(value, list):
         raise InputError(f"expected a list of targets like [[3, 3], \"softmax=2\"], got {kind_of(value)}", where)
-    out: list[tuple[int, ...] | str] = []
     for target in value:
-        if isinstance(target, list) and len(target) == 2 and all(type(x) is int for x in target):
-            out.append(tuple(target))
-        elif isinstance(target, str):
-            out.append(target)
-        else:
+        if not (isinstance(target, str) or _pair(target)):
             raise InputError(f"expected targets like [3, 3] or \"row=2\", \"mask\", \"softmax=2\", \"softmax\"; "
                              f"got {kind_of(target)}", where)
-    return out
+    return [target if isinstance(target, str) else tuple(target) for target in value]
+
+
+def _pair(value: object) -> TypeGuard[list[int]]:
+    return isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value)
 
 
 def _masks(value: object, where: str, depth: int = 0) -> str | dict[str, Any] | list[Any]:
@@ -135,9 +131,7 @@ def _head_masks(value: object, where: str) -> list[Any]:
 
 
 def _string_or_strings(value: object, where: str) -> str | list[str]:
-    if isinstance(value, str):
-        return value
-    return _strings(value, where)
+    return value if isinstance(value, str) else _strings(value, where)
 
 
 def _number_or_text(value: object, where: str) -> str | int | Decimal:
@@ -153,7 +147,7 @@ def _whole_number(value: object, where: str) -> int:
 
 
 def _shape(value: object, where: str) -> str | list[int]:
-    if isinstance(value, str) or (isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value)):
+    if isinstance(value, str) or _pair(value):
         return value
     raise InputError(f"expected \"QUERIESxKEYS\" like \"4x12\" or a pair like [4, 12], got {kind_of(value)}", where)
 
@@ -189,16 +183,15 @@ def _arrange(value: object, where: str) -> str:
     return text
 
 
-def _panel_part(value: object, where: str) -> str:
-    from ..figures.composite import PANEL_PARTS, check_part  # start-up: only specs with panels need the composite
+def _panel_part(value: object, where: str, legend: bool = False) -> str:
+    """What becomes of panels' captions (or, `legend`, of their legend)."""
+    from ..figures import composite  # start-up: only specs with panels need the composite
 
-    return check_part(_text(value, where), where, PANEL_PARTS)
+    return composite.check_part(_text(value, where), where, composite.LEGEND_PARTS if legend else composite.PANEL_PARTS)
 
 
 def _panel_legend(value: object, where: str) -> str:
-    from ..figures.composite import LEGEND_PARTS, check_part  # start-up: only specs with panels need the composite
-
-    return check_part(_text(value, where), where, LEGEND_PARTS)
+    return _panel_part(value, where, legend=True)
 
 
 REQUIRED = ("q", "k")
@@ -217,10 +210,9 @@ def sized_without_vectors(kwargs: Mapping[str, object]) -> bool:
 
 
 def with_the_seed(kwargs: dict[str, Any]) -> bool:
-    """Give figure arguments that have no vectors and no size the seed's vectors (the very objects, so the figure
-    keeps the seed's title) and its highlight, cell (3,3)
-    counted from the figure's index base (what the command, the docs plugins and the gallery all draw by
-    default); True when they were given."""
+    """Give figure arguments that have no vectors and no size the seed's vectors (the very objects, so the figure keeps
+    the seed's title) and its highlight, cell (3,3) counted from the figure's index base (what the command, the docs
+    plugins and the gallery all draw by default); True when they were given."""
     if "q" in kwargs or "k" in kwargs or sized_without_vectors(kwargs):
         return False
     from ..figures.single import SEED_HIGHLIGHT, SEED_K, SEED_Q  # start-up: --help reads specs' keys, draws nothing
@@ -233,11 +225,8 @@ def with_the_seed(kwargs: dict[str, Any]) -> bool:
 
 def _block(value: object, where: str) -> tuple[int, ...]:
     """`[2, 3]` or `"2,3"`: FlashAttention's tile, Br query rows by Bc key columns."""
-    if isinstance(value, str):
-        parts = [part.strip() for part in value.split(",")]
-        value = [_small_int(part) for part in parts]
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(type(x) is int for x in value)):
+    value = [_small_int(part.strip()) for part in value.split(",")] if isinstance(value, str) else value
+    if not _pair(value):
         raise InputError(f"expected two block sizes Br,Bc like 2,2 (query rows, key columns), got {_show(value)}",
                          where)
     if min(value) < 1:
@@ -247,8 +236,7 @@ def _block(value: object, where: str) -> tuple[int, ...]:
 
 def _count(value: object, where: str) -> int:
     """A positive whole number, or its digits as text."""
-    if isinstance(value, str):
-        value = _small_int(value.strip())
+    value = _small_int(value.strip()) if isinstance(value, str) else value
     if type(value) is not int or value < 1:
         raise InputError(f"expected a whole number of prompt tokens, at least 1, got {_show(value)}", where)
     return value
@@ -270,9 +258,8 @@ def _show(value: object) -> str:
 _CHECKS = {"panels": _panels, "arrange": _arrange, "text": _text, "whole_number": _whole_number, "shape": _shape,
            "vectors": _vectors, "head_vectors": _head_vectors, "strings": _strings, "highlight": _highlight,
            "masks": _masks, "number_or_text": _number_or_text, "string_or_strings": _string_or_strings,
-           "bool": _bool, "block": _block, "count": _count}
-_CHECKS.update(panel_part=_panel_part, panel_legend=_panel_legend)  # what becomes of panels' captions and legend
-_CHECKS["head_masks"] = _head_masks  # one mask per head (issue 22)
+           "bool": _bool, "block": _block, "count": _count, "head_masks": _head_masks, "panel_part": _panel_part,
+           "panel_legend": _panel_legend}
 #: Every spec key, in the reference's order: made from the option table, so the spec, the flags, the
 #: Sphinx and MkDocs options and `figure()` cannot drift apart.
 KEYS = {option.name: Key(option.expects, _CHECKS[option.check], option.example) for option in SPEC_OPTIONS}
@@ -393,9 +380,7 @@ def _flag(text: str, where: str) -> bool:
 TEXT_READERS: dict[str, Callable[[str, str], object]] = {
     "embed_font": _flag,
     "elide": _flag,
-    "tokens": lambda text, where: text.split(),
-    "q_tokens": lambda text, where: text.split(),
-    "k_tokens": lambda text, where: text.split(),
+    **dict.fromkeys(("tokens", "q_tokens", "k_tokens"), lambda text, where: text.split()),
     "highlight": lambda text, where: [target.strip() for target in text.split(";") if target.strip()],
 }
 

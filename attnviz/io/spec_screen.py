@@ -1,10 +1,9 @@
 """Spec text screened before a parser reads it, so no spec under the size limit costs more than a moment.
 
-Python's TOML parser takes time and memory that grow with the square of a dotted key's parts
-(`a.a.a.…= 1`: 80 KB took 26 s and 6 GB), and gives up on integers past 4,300 digits only after
-reading them. attnviz's specs need neither: keys have one or two parts, numbers a few digits,
-lists two or three levels. The screen finds strings and comments first (they may hold anything),
-then measures what is left with linear scans. JSON is linear in its own parser; it gets hooks
+Python's TOML parser takes time and memory that grow with the square of a dotted key's parts (`a.a.a.…= 1`: 80 KB took
+26 s and 6 GB), and gives up on integers past 4,300 digits only after reading them. attnviz's specs need neither: keys
+have one or two parts, numbers a few digits, lists two or three levels. The screen finds strings and comments first
+(they may hold anything), then measures what is left with linear scans. JSON is linear in its own parser; it gets hooks
 instead: duplicate keys are refused (TOML refuses them too) and numbers are bounded the same way.
 """
 

@@ -1,12 +1,11 @@
-"""A decode step's KV cache drawn as a strip of slots beside the grid, and its evicted and future keys
-marked in the grid, as Mistral's rolling-buffer figure draws them.
+"""A decode step's KV cache drawn as a strip of slots beside the grid, and its evicted and future keys marked in the
+grid, as Mistral's rolling-buffer figure draws them.
 
-`g.attnviz-cache[data-t]` holds one `rect.attnviz-slot[data-slot][data-k]` a slot (its label the key
-it holds); in the grid, `rect.attnviz-evicted[data-k]` darkens the current row's cells of keys the
-cache no longer holds, and `rect.attnviz-future[data-k]` blanks the columns of keys not generated
-yet. A legend below the strip names both. The overlay reads only `Layout.grid`. Where the side has no
-room (a paper column) the strip goes `below` the grid, its slots wrapped to the region's width; in a
-slide or column frame (`script` set) its rule's notation is typeset.
+`g.attnviz-cache[data-t]` holds one `rect.attnviz-slot[data-slot][data-k]` a slot (its label the key it holds); in the
+grid, `rect.attnviz-evicted[data-k]` darkens the current row's cells of keys the cache no longer holds, and
+`rect.attnviz-future[data-k]` blanks the columns of keys not generated yet. A legend below the strip names both. The
+overlay reads only `Layout.grid`. Where the side has no room (a paper column) the strip goes `below` the grid, its slots
+wrapped to the region's width; in a slide or column frame (`script` set) its rule's notation is typeset.
 """
 
 from __future__ import annotations
@@ -32,8 +31,7 @@ LEGEND_WORDS = (("evicted", "evicted from the KV cache"), ("future", "not genera
 
 @dataclass(frozen=True)
 class Slot:
-    """One slot of the cache: its 0-based number, the 1-based key it holds (None: empty), whether this
-    step wrote it."""
+    """One slot of the cache: its 0-based number, the 1-based key it holds (None: empty), whether this step wrote it."""
 
     slot: int
     k: int | None
@@ -54,8 +52,7 @@ class CacheStrip:
     future: tuple[int, ...]  # keys after t: not generated yet
     # (width, height) the strip takes at least: every step of a walk the same size (`extent`)
     reserve: tuple[float, float] = (0, 0)
-    # the most slots and the widest slot of any step of the walk: under the grid, every step wraps as the
-    # fullest does
+    # the most slots and the widest slot of any step of the walk: under the grid, every step wraps as the fullest does
     most: tuple[int, float] = (0, 0)
     script: float = 0  # in a slide or column frame, the size of the typeset notation's scripts (0: not typeset)
     below: Below | None = None  # the region under the grid to draw the strip in (None: beside the grid)
@@ -104,8 +101,7 @@ class CacheStrip:
         """(width, height) of the strip, its rule and its legend, from the grid's top-right corner."""
         per_row = self._per_row()
         n = max(len(self.slots), self.most[0]) if self.below is not None else len(self.slots)
-        columns = min(per_row, n)
-        slot_w = self.slot_width()
+        columns, slot_w = min(per_row, n), self.slot_width()
         words = [measure(self.heading, STYLES["side-heading"]), measure(self.rule, STYLES["slot-note"])]
         words += [16 + 6 + measure(text, STYLES["legend"]) for _, text in LEGEND_WORDS]
         width = max([columns * (slot_w + SLOT_GAP) - SLOT_GAP] + words)
@@ -116,18 +112,15 @@ class CacheStrip:
         """`layout` with the evicted and future keys marked in its grid and the strip beside it (or under it)."""
         if layout.grid is None:
             return layout
-        grid = layout.grid
-        x_cells, y_cells, cell_w = grid
+        x_cells, y_cells, cell_w = grid = layout.grid
         n_k = max([self.t, *self.future, *self.evicted])
         items: list[Item] = list(layout.items)
         marks: list[Item] = []
         cells = self.below.cells if self.below is not None else (CELL_H, CELL_GAP)
-        for k in self.evicted:
-            x, y, w, h = cell_box(grid, (self.t, self.t), (k, k), cells)
-            marks.append(Rect("evicted", x + 2, y + 2, w - 4, h - 4, rx=6, attrs=(("data-k", str(k)),)))
-        for k in self.future:
-            x, y, w, h = cell_box(grid, (1, self.t), (k, k), cells)
-            marks.append(Rect("future", x + 2, y + 2, w - 4, h - 4, rx=6, attrs=(("data-k", str(k)),)))
+        for role, rows, keys in (("evicted", (self.t, self.t), self.evicted), ("future", (1, self.t), self.future)):
+            for k in keys:
+                x, y, w, h = cell_box(grid, rows, (k, k), cells)
+                marks.append(Rect(role, x + 2, y + 2, w - 4, h - 4, rx=6, attrs=(("data-k", str(k)),)))
         if marks:
             items.append(Group(("attnviz-cache-marks",), (), tuple(marks)))
         drawn = len(items)  # (the marks lie within the grid: only the strip widens the figure)
@@ -142,11 +135,9 @@ class CacheStrip:
         slot_style = STYLES["slot"]
         children: list[Item] = []
         pitch = SLOT_H + 22  # a slot and its number under it
-        slot_w = self.slot_width()
-        per_row = self._per_row()
+        slot_w, per_row = self.slot_width(), self._per_row()
         for n, slot in enumerate(self.slots):
-            x = x0 + (n % per_row) * (slot_w + SLOT_GAP)
-            top = slots_top + (n // per_row) * pitch
+            x, top = x0 + (n % per_row) * (slot_w + SLOT_GAP), slots_top + (n // per_row) * pitch
             role = "slot-empty" if slot.k is None else "slot-new" if slot.new else "slot"
             children.append(Rect(role, x, top, slot_w, SLOT_H, rx=4, attrs=(
                 ("class", f"attnviz-slot attnviz-{role}"), ("data-slot", str(slot.slot)),

@@ -44,13 +44,12 @@ HEADER_SLACK = 24  # column labels up to this much wider than the cells' content
 
 @dataclass(frozen=True, slots=True)
 class Metrics:
-    """The sizes a full figure is laid out at: the doc frame's are these defaults (`layout.framed` picks
-    others for slides and columns). `sizes`: (role, font size) pairs that differ from `STYLES`; `chrome`:
-    draw the badge, the provenance note and the footer; `math`: typeset the notation (`math_text`);
-    `beside`: the landscape arrangement, the vectors and captions in a column right of the grid, the
-    figure `canvas_w` wide; `masked_word`: write "masked" in masked cells (their hatching says it too);
-    `seed_cells`: size cells for the word "masked" as if it were a value, as the seed does; `section_gap`,
-    `row_pad`: vertical room after the vectors and around each softmax row."""
+    """The sizes a full figure is laid out at: the doc frame's are these defaults (`layout.framed` picks others for
+    slides and columns). `sizes`: (role, font size) pairs that differ from `STYLES`; `chrome`: draw the badge, the
+    provenance note and the footer; `math`: typeset the notation (`math_text`); `beside`: the landscape arrangement, the
+    vectors and captions in a column right of the grid, the figure `canvas_w` wide; `masked_word`: write "masked" in
+    masked cells (their hatching says it too); `seed_cells`: size cells for the word "masked" as if it were a value, as
+    the seed does; `section_gap`, `row_pad`: vertical room after the vectors and around each softmax row."""
 
     sizes: tuple[tuple[str, float], ...] = ()
     pad: float = PAD

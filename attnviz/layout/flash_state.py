@@ -79,8 +79,7 @@ class FlashOverlay:
         style = STYLES["state"]
         math = bool(self.script)
         return max([measure(self.heading, STYLES["side-heading"])]
-                   + [math_width(line, style, math, self.script) for row in self.rows for line in row.drawn(math)]
-                   ) + 16
+                   + [math_width(line, style, math, self.script) for row in self.rows for line in row.drawn(math)]) + 16
 
     def placed(self, script: float, below: Below | None) -> FlashOverlay:
         """This overlay typeset with scripts at `script` and drawn `below` the grid (None: beside it)."""
@@ -91,8 +90,7 @@ class FlashOverlay:
         width = max(self.width, self.column_width())
         if self.below is None:
             return width + STATE_GAP
-        rows_a_column = self._columns(width)[1]
-        return _heading_h() + 8 + rows_a_column * (self._block_h() + _BLOCK_GAP) - _BLOCK_GAP + BELOW_GAP
+        return _heading_h() + 8 + self._columns(width)[1] * (self._block_h() + _BLOCK_GAP) - _BLOCK_GAP + BELOW_GAP
 
     def _block_h(self) -> float:
         """A row's block under the grid: its lines and a margin (beside the grid, a row is a cell high)."""
@@ -126,8 +124,7 @@ class FlashOverlay:
         current = [f"tile of queries {t.rows[0]}–{t.rows[1]}, keys {t.keys[0]}–{t.keys[1]} this step"
                    for t in self.tiles if t.current]
         skipped = sum(t.skipped for t in self.tiles)
-        parts = [f"{len(self.tiles)} tiles outlined", *current] + ([f"{skipped} skipped, fully masked"] if skipped
-                                                                     else [])
+        parts = [f"{len(self.tiles)} tiles outlined", *current] + [f"{skipped} skipped, fully masked"] * (skipped > 0)
         return f"{self.heading}: " + ", ".join(parts) + "; " + "; ".join(", ".join(row.lines) for row in self.rows)
 
     def apply(self, layout: Layout) -> Layout:

@@ -75,6 +75,4 @@ def stacked_weights(line: str, x: float, top: float, room: float, role: str, sty
         if n < len(fractions) - 1:
             items.append(text(role, at, axis, (",",)))
             at += width(", ", role)
-    if at - x > room:
-        return None
-    return items, bar_y + thick + GAP + (ASCENT + DESCENT) * size
+    return None if at - x > room else (items, bar_y + thick + GAP + (ASCENT + DESCENT) * size)

@@ -62,7 +62,6 @@ _COLUMN_WRAP = 640  # a wide column wraps where the doc figure does, so its text
 _TIGHT_CELL = 1.6  # a tight cell's height, in its values' size (a deck's compact figure's)
 
 
-
 def frame_metrics(frame: Frame) -> Metrics:
     """The sizes and arrangement a figure starts from in `frame` (choices 1 to 3 of the order)."""
     if frame.is_slide:
@@ -73,17 +72,15 @@ def frame_metrics(frame: Frame) -> Metrics:
         if frame.compact:
             return _compact(frame, width)
         return Metrics(sizes=tuple((role, size * k) for role, size in SLIDE_SIZES), pad=32, cell_min_w=52 * k,
-                       cell_h=50 * k, cell_gap=5, cell_pad=9 * k, chrome=False,
-                       script_floor=frame.min_size(width), main_script_floor=frame.min_size(width, main=True),
-                       main_roles=MAIN_ROLES,
-                       math=True, beside=True, canvas_w=width, gutter=48, seed_cells=False, section_gap=16,
-                       row_pad=5, stacked=True)
+                       cell_h=50 * k, cell_gap=5, cell_pad=9 * k, chrome=False, script_floor=frame.min_size(width),
+                       main_script_floor=frame.min_size(width, main=True), main_roles=MAIN_ROLES, math=True,
+                       beside=True, canvas_w=width, gutter=48, seed_cells=False, section_gap=16, row_pad=5,
+                       stacked=True)
     widest = frame.width_in * 72 * _COLUMN_MIN / frame.floor_pt  # the widest layout whose 14 prints at 7 pt
     pad = 12
     return Metrics(sizes=COLUMN_SIZES, pad=pad, cell_min_w=34, cell_h=34, cell_gap=3, cell_pad=6, chrome=False,
-                   script_floor=frame.min_size(widest),
-                   math=True, wrap=min(widest - 2 * pad, _COLUMN_WRAP), canvas_w=widest, gutter=24,
-                   seed_cells=False, stacked=True)
+                   script_floor=frame.min_size(widest), math=True, wrap=min(widest - 2 * pad, _COLUMN_WRAP),
+                   canvas_w=widest, gutter=24, seed_cells=False, stacked=True)
 
 
 def _compact(frame: Frame, width: float) -> Metrics:
@@ -145,8 +142,7 @@ class _Fit:
         """The figure laid out as it stands, or None as soon as it is certain to be taller than the slide: the
         choice is made and said all the same, and the next one tried, without laying out what cannot fit."""
         self.stopped.clear()  # (a column's, of no height, is laid out whole)
-        return lay_out_within(self.words, self.height, self.framing.title_role, self.metrics, self.wraps,
-                              self.stopped)
+        return lay_out_within(self.words, self.height, self.framing.title_role, self.metrics, self.wraps, self.stopped)
 
     def shorter(self, candidate: Metrics) -> bool:
         """Whether the figure laid out at `candidate` metrics is shorter than it is (laid out no further)."""
@@ -178,12 +174,11 @@ class _Fit:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One choice of the order docs/frame-output.rst documents: its `number` there and the bold words (`docs`)
-    its item there names it by; `name` (a choice made is not made again); `said`: how `<desc>` and --verbose
-    say it (where `change` does not say it itself); `change`: what it makes of the figure, None where it makes
-    nothing (it does not apply, or the figure is no shorter so); the frame kinds (`frames`) and figure kinds
-    (`views`, `steps`: a walkthrough's step or not) it applies to; `unsays`: the start of an earlier choice's
-    words it takes back."""
+    """One choice of the order docs/frame-output.rst documents: its `number` there and the bold words (`docs`) its item
+    there names it by; `name` (a choice made is not made again); `said`: how `<desc>` and --verbose say it (where
+    `change` does not say it itself); `change`: what it makes of the figure, None where it makes nothing (it does not
+    apply, or the figure is no shorter so); the frame kinds (`frames`) and figure kinds (`views`, `steps`: a
+    walkthrough's step or not) it applies to; `unsays`: the start of an earlier choice's words it takes back."""
 
     number: int
     name: str
@@ -295,14 +290,12 @@ WIDEN = Choice(6, "widen", "captions as wide as the column", _widen, "captions a
 LABELS = Choice(6, "labels", "long token labels shortened", _words(with_short_labels))
 ACROSS = Choice(7, "across", "the grid's caption across the figure", _across, "the grid's caption across the figure",
                 frames=_SLIDE)
-CELLS = Choice(7, "cells", "cells tight around their values", _cells, "cells tight around their values",
-               frames=_SLIDE)
+CELLS = Choice(7, "cells", "cells tight around their values", _cells, "cells tight around their values", frames=_SLIDE)
 PORTRAIT = Choice(8, "portrait", "portrait", _portrait,
                   "portrait: the vectors above the grid and the captions under it, across the slide", frames=_SLIDE)
 # (each keeping the captions, then the rows and keys, of the first and last few rows: `kept`)
 FEWER = tuple(Choice(9, name, "fewer softmax captions", _words(with_fewer_captions, *kept), frames=_SLIDE,
-                     steps=_FIGURE)
-              for name, kept in (("captions", (4, 2)), ("captions-2", (2, 1))))
+                     steps=_FIGURE) for name, kept in (("captions", (4, 2)), ("captions-2", (2, 1))))
 ELIDE = tuple(Choice(10, name, "Elision", _elide(*kept), unsays=FEWER_SAID)
               for name, kept in (("elision", (4, 2)), ("elision-2", (2, 1)), ("elision-3", (1, 1))))
 TABLE = Choice(11, "table", "walkthrough step's softmax captions left to the walkthrough's text", _table,

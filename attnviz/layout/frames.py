@@ -20,8 +20,7 @@ if TYPE_CHECKING:
     from .items import Item
 
 __all__ = ["Frame", "FRAMES", "FRAME_NAMES", "DECK_FRAMES",
-           "get_frame", "SLIDE_PX", "PT_PER_IN", "MAIN_ROLES", "text_floor_misses",
-           "fit_to_frame", "wider_frame"]
+           "get_frame", "SLIDE_PX", "PT_PER_IN", "MAIN_ROLES", "text_floor_misses", "fit_to_frame", "wider_frame"]
 
 PT_PER_IN = 72
 SLIDE_PX = (1280, 720)  # the size slides are judged at: a 16:9 projector's common resolution

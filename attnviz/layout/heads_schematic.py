@@ -1,11 +1,10 @@
-"""The heads schematic, as the GQA paper draws it: query heads in a row, the key/value heads they share in a
-row below, a line from each query head down to its KV head.
+"""The heads schematic, as the GQA paper draws it: query heads in a row, the key/value heads they share in a row below,
+a line from each query head down to its KV head.
 
-`g.attnviz-qhead[data-head][data-kv-head]` a query head's box, `g.attnviz-kvhead[data-kv-head]` a KV
-head's, `g.attnviz-head-link[data-head][data-kv-head]` the line between them (drawn as thin bars: a
-stub down from the query head, along to above its KV head, and down into it), so every backend draws
-it with the rectangles it already has. Multi-head attention is one straight line a head, multi-query
-attention one bus into the single KV head.
+`g.attnviz-qhead[data-head][data-kv-head]` a query head's box, `g.attnviz-kvhead[data-kv-head]` a KV head's,
+`g.attnviz-head-link[data-head][data-kv-head]` the line between them (drawn as thin bars: a stub down from the query
+head, along to above its KV head, and down into it), so every backend draws it with the rectangles it already has.
+Multi-head attention is one straight line a head, multi-query attention one bus into the single KV head.
 """
 
 from __future__ import annotations
@@ -82,8 +81,7 @@ def lay_out_heads(kv_heads: Sequence[int], base: int, title: str, subtitle: str,
             box=(x, kv_top, x + w, kv_top + BOX_H)))
     right = max(x0 + row_w, max(kv_centre) + max(box_w, measure(f"K{n_kv} V{n_kv}", STYLES["head"]) + 16) / 2)
     return Layout(width=max(right, PAD + wrap_w) + PAD, height=kv_top + BOX_H + heading_h + PAD, title=title,
-                  desc=subtitle,
-                  items=items)
+                  desc=subtitle, items=items)
 
 
 def _middle(centre_y: float, role: str) -> float:

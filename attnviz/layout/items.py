@@ -22,8 +22,7 @@ if TYPE_CHECKING:
     Item: TypeAlias = "Text | Rect | Mark | Group"  # what a layout holds
 
 __all__ = ["TextStyle", "STYLES", "LEADING", "Text", "Rect", "Mark", "Group", "Layout", "measure", "text_height",
-           "right_edge", "translate",
-           "spans_within", "scale_item", "scaled"]
+           "right_edge", "translate", "spans_within", "scale_item", "scaled"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +93,8 @@ class Text:
         return _sized(self.role, self.size) if self.size else STYLES[self.role]
 
     def line_runs(self) -> list[tuple[Run, ...]]:
-        """Each drawn line as runs (text, kind): kind "" plain, "user" a user's text, "sup" or "sub" a
-        raised or lowered script (`math_text`). A text that is not math is one plain run a line (user
-        spans kept)."""
+        """Each drawn line as runs (text, kind): kind "" plain, "user" a user's text, "sup" or "sub" a raised or lowered
+        script (`math_text`). A text that is not math is one plain run a line (user spans kept)."""
         return list(_line_runs(self.lines, self.user, self.math))
 
     @property

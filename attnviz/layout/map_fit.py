@@ -146,7 +146,7 @@ def fit_map(words: MapText, frame: Frame) -> Layout:
             cell, make = best
             layout = make()
             choices = list(layout.choices) + [_DROPPED[part] for part in dropped if getattr(words, part)]
-            step = _tick_step(words, cell)
+            step = map_axes(words, cell).step
             if step > 1:
                 choices.append(f"a tick every {_ordinal(step)} token")
             layout.choices = tuple(choices)
@@ -163,16 +163,12 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def _tick_step(words: MapText, cell: float) -> int:
-    return map_axes(words, cell).step
-
-
 def _above(words: MapText, parts: Sequence[tuple[str, str]], width: float, height: float | None,
            frame: Frame) -> tuple[float, Callable[[], Layout]] | None:
     """The words above the map, as the doc figure places them: (cell, the layout's maker)."""
     wrap_w = width - 2 * PAD
     texts, y = texts_block(parts, PAD, PAD, wrap_w)
-    legend_h = _legend_height(words, wrap_w)
+    legend, legend_h = lay_out_legend(words.legend_keys(), PAD, 0, wrap_w, words.parts) if words.legend else ([], 0)
     # a column's map stands at most PRINT_MAP_IN tall (width / width_in: layout units per inch)
     room_h = width / frame.width_in * PRINT_MAP_IN if height is None else height - y - PAD - 18 - legend_h
     cell, axes = _cell_for(words, wrap_w, room_h)
@@ -182,7 +178,6 @@ def _above(words: MapText, parts: Sequence[tuple[str, str]], width: float, heigh
     top = math.ceil(y + text_height("axis-title") + 6 + axes.top + 6)
     content_h = top + cell * words.shape[0] + 18 + legend_h - 12 + PAD
     # centred: the map's block across the width, the whole across a slide's height
-    legend = lay_out_legend(words.legend_keys(), PAD, 0, wrap_w, words.parts)[0] if words.legend else []
     right = max([map_x + cell * words.shape[1] + 14] + [right_edge(item) for item in texts + legend])
     dx = round(max(0.0, (width - PAD - right) / 2))
     dy = 0 if height is None else round(max(0.0, (height - content_h) / 2))
@@ -193,8 +188,7 @@ def _above(words: MapText, parts: Sequence[tuple[str, str]], width: float, heigh
         if words.legend:
             items += lay_out_legend(words.legend_keys(), PAD + dx, top + dy + cell * words.shape[0] + 18, wrap_w,
                                     words.parts)[0]
-        return _placed(words, items, width, content_h if height is None else height, (map_x + dx, top + dy, cell),
-                       ())
+        return _placed(words, items, width, content_h if height is None else height, (map_x + dx, top + dy, cell), ())
 
     return cell, make
 
@@ -224,7 +218,7 @@ def _beside(words: MapText, parts: Sequence[tuple[str, str]], width: float, heig
     block_h = max(text_h, map_h)
     top = math.ceil(PAD + (block_h - map_h) / 2 + text_height("axis-title") + 6 + axes.top + 6)
     dy = round((height - 2 * PAD - block_h) / 2)
-    dx = round(max(0.0, (width - PAD - (text_x + max(_used_width(texts) - text_x, 0))) / 2))
+    dx = round(max(0.0, (width - PAD - (text_x + max(max(map(right_edge, texts), default=0) - text_x, 0))) / 2))
 
     def make() -> Layout:
         items = [translate(item, dx, dy + (block_h - text_h) / 2) for item in texts]
@@ -237,16 +231,6 @@ def _beside(words: MapText, parts: Sequence[tuple[str, str]], width: float, heig
 
 def _map_items(words: MapText, axes: Axes, map_x: float, top: float, cell: float) -> list[Item]:
     return axis_items(words, axes, map_x, top, cell) + map_body(words, map_x, top, cell, framed=True)
-
-
-def _used_width(items: Sequence[Item]) -> float:
-    return max((right_edge(item) for item in items), default=0)
-
-
-def _legend_height(words: MapText, width: float) -> float:
-    if not words.legend:
-        return 0
-    return lay_out_legend(words.legend_keys(), PAD, 0, width, words.parts)[1]
 
 
 def _placed(words: MapText, items: list[Item], width: float, height: float, grid: tuple[float, float, float],

@@ -1,9 +1,8 @@
 """The mask view: which cells a mask keeps, as a map that stays legible from 3 to 1,024 tokens.
 
-Words (`MapText`, from `describe_map`) and their layout (`lay_out_map`). Kept cells are
-drawn as runs of consecutive keys, one rectangle a run, so a causal map of n tokens is n
-rectangles, not n²/2; masked cells are the hatched ground the runs lie on (a difference of
-texture, not of colour alone). No word sits inside a cell.
+Words (`MapText`, from `describe_map`) and their layout (`lay_out_map`). Kept cells are drawn as runs of consecutive
+keys, one rectangle a run, so a causal map of n tokens is n rectangles, not n²/2; masked cells are the hatched ground
+the runs lie on (a difference of texture, not of colour alone). No word sits inside a cell.
 """
 
 from __future__ import annotations
@@ -11,6 +10,7 @@ from __future__ import annotations
 import math
 from ..records import dataclass
 
+from ..engine.runs import scan_runs
 from ..numbers.exact import InputError
 from ..words.user_text import user_spans, user_text
 from .breaks import split_terms
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
         y_title: str | None
 
 __all__ = ["MAX_MAP_TOKENS", "MapText", "row_runs", "describe_map", "lay_out_map", "LEGEND", "shared_legend", "Axes",
-           "map_axes", "axis_items", "map_body", "map_geometry", "lay_out_legend"]
+           "map_axes", "axis_items", "map_body", "map_geometry", "lay_out_legend", "legend_entries"]
 
 #: Largest side of a mask map. Beyond it a cell is under half a pixel on a slide.
 MAX_MAP_TOKENS = 1024
@@ -47,8 +47,7 @@ CELL_MAX = 28
 GRID_LINES_FROM = 8  # cells at least this big are separated by thin lines
 TICK_GAP = 6  # clear space between two tick labels
 #: Legend entries: (key, shape role, words).
-LEGEND = (("kept", "kept", "kept"), ("masked", "map-masked", "masked"),
-          ("computed", "computed", "computed this step"),
+LEGEND = (("kept", "kept", "kept"), ("masked", "map-masked", "masked"), ("computed", "computed", "computed this step"),
           ("empty", "map-empty-row", "row with no kept key"))
 
 
@@ -93,9 +92,7 @@ def row_runs(mask: BoundMask, i: int, n_k: int) -> Runs:
     """Row i's kept keys as (start, stop) half-open 0-based ranges, from the mask's own `runs` when it
     has them (computed from its rule), else by asking `keep` about every key."""
     runs = getattr(mask, "runs", None)
-    if runs is not None:
-        return tuple(runs(i))
-    return _runs_of(j for j in range(n_k) if mask.keep(i, j))
+    return tuple(runs(i)) if runs is not None else scan_runs(lambda j: mask.keep(i, j), n_k)
 
 
 MAX_PARTS = 6  # colours a union's parts can take (themes: part-1 .. part-6)
@@ -113,24 +110,6 @@ def _part_names(mask: BoundMask, color_by: str) -> tuple[str, ...]:
     if len(names) > MAX_PARTS:
         raise InputError(f"colouring by part takes up to {MAX_PARTS} parts; this union has {len(names)}", "color_by")
     return tuple(name if names.count(name) == 1 else f"{name} {n}" for n, name in enumerate(names, 1))
-
-
-def _runs_of(positions: Iterable[int]) -> Runs:
-    """Sorted 0-based positions as (start, stop) ranges of consecutive ones."""
-    out: list[tuple[int, int]] = []
-    start: int | None = None  # the run's first position; None before the first
-    last = 0
-    for j in positions:
-        if start is None:
-            start = last = j
-        elif j == last + 1:
-            last = j
-        else:
-            out.append((start, last + 1))
-            start = last = j
-    if start is not None:
-        out.append((start, last + 1))
-    return tuple(out)
 
 
 def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpec | None = None,
@@ -157,15 +136,12 @@ def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpe
         subtitle=(f"{n_q} quer{'y' if n_q == 1 else 'ies'} × {n_k} key{'s' * (n_k != 1)}; " if n_q != n_k
                   else f"{n_q} token{'s' * (n_q != 1)}; ")
         + f"{sum(b - a for row in runs for a, b in row):,} of {n_q * n_k:,} cells kept"
-        if subtitle is None else user_text(subtitle),
-        caption=f"{mask.name} mask keeps {rule}",
+        if subtitle is None else user_text(subtitle), caption=f"{mask.name} mask keeps {rule}",
         x_title="key j" if x_title is None else user_text(x_title),
         y_title="query i" if y_title is None else user_text(y_title),
         q_labels=tuple(map(user_text, q_labels)) if q_labels else tuple(str(i + base) for i in range(n_q)),
         k_labels=tuple(map(user_text, k_labels)) if k_labels else tuple(str(j + base) for j in range(n_k)),
-        runs=tuple(tuple((a + 1, b) for a, b in row) for row in runs),
-        computed=computed,
-        numeric_ticks=numeric,
+        runs=tuple(tuple((a + 1, b) for a, b in row) for row in runs), computed=computed, numeric_ticks=numeric,
         base=base,
         parts=parts,
         run_parts=run_parts,
@@ -203,7 +179,7 @@ def _computed_runs(targets: HighlightSpec | None, runs: Sequence[Runs], n_q: int
             if masked:
                 kept = {j for a, b in runs[i] for j in range(a, b)}
                 positions |= set(range(n_k)) - kept
-            row = _runs_of(sorted(positions))
+            row = scan_runs(positions.__contains__, n_k)
         out.append(tuple((a + 1, b) for a, b in row))
     return tuple(out)
 
@@ -310,8 +286,7 @@ def axis_items(words: MapText, axes: Axes, map_x: float, top: float, cell: float
     for i in axes.rows:
         cy = top + (i + 0.5) * cell
         items.append(Text("tick", map_x - 8, cy + (ASCENT - DESCENT) / 2 * tick_style.size, (words.q_labels[i],),
-                          user=user_spans(words.q_labels[i]),
-                          anchor="end"))
+                          user=user_spans(words.q_labels[i]), anchor="end"))
     if titles:
         title_x = title_left + (ASCENT - DESCENT) / 2 * STYLES["axis-title"].size + text_height("axis-title") / 2
         items.append(Text("axis-title", title_x, top + cell * n_q / 2, (words.y_title,), anchor="middle", rotate=-90))
@@ -362,9 +337,8 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
                 title_role: str = "title", frame: Frame | None = None) -> Layout:
     """Place a `MapText`; returns a `Layout` whose `grid` is (x, y, cell) of the map's top-left corner.
 
-    `cell`, `grid_top`: a composed figure's shared cell size and grid top, so panels line up.
-    `frame`: where the figure lands (layout.frames; None or doc: the web figure; another frame's map is
-    `layout.map_fit.fit_map`'s).
+    `cell`, `grid_top`: a composed figure's shared cell size and grid top, so panels line up. `frame`: where the figure
+    lands (layout.frames; None or doc: the web figure; another frame's map is `layout.map_fit.fit_map`'s).
     """
     n_q, n_k = words.shape
     cell = map_geometry(words, cell)
@@ -394,8 +368,7 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
 
     x_title_h = text_height("axis-title")
     top: float = math.ceil(y + x_title_h + 6 + axes.top + 6)
-    if grid_top is not None:
-        top = max(top, grid_top)
+    top = max(top, grid_top) if grid_top is not None else top
     items += axis_items(words, axes, map_x, top, cell)
     items += map_body(words, map_x, top, cell)
     y = top + map_h + 18
@@ -403,9 +376,8 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
         legend, y = lay_out_legend(words.legend_keys(), PAD, y, wrap_w, words.parts)
         items += legend
     right = max([map_x + map_w + 14, PAD + wrap_w] + [right_edge(item) for item in items])
-    layout = Layout(width=right + PAD, height=y + PAD - 12, title=words.title or words.caption,
+    return Layout(width=right + PAD, height=y + PAD - 12, title=words.title or words.caption,
                     desc=words.subtitle or words.caption, items=items, grid=(map_x, top, cell))
-    return layout
 
 
 def shared_legend(maps: Sequence[MapText], hide: bool = False) -> tuple[list[str], tuple[str, ...]]:
@@ -424,21 +396,25 @@ def lay_out_legend(keys: Sequence[str], x0: float, y: float, max_width: float,
                    parts: Sequence[str] = ()) -> tuple[list[Group], float]:
     """The legend's swatches and words, wrapped to `max_width`; returns (items, y below it). `parts`: the names
     of a union's parts, one entry each (`--color-by part`) in place of "kept"."""
-    swatch, gap, row_h = 14, 22, 22
     part_entries = tuple((f"part-{n}", f"kept-part-{n}", name) for n, name in enumerate(parts, 1))
-    entries = [entry for entry in part_entries + LEGEND if entry[0] in keys]
+    return legend_entries([entry for entry in part_entries + LEGEND if entry[0] in keys], x0, y, max_width)
+
+
+def legend_entries(entries: Iterable[tuple[str, str, str]], x0: float, y: float, max_width: float,
+                   framed: bool = True) -> tuple[list[Group], float]:
+    """Legend entries (key, swatch role, words) wrapped to `max_width`, each swatch outlined as a map's cell
+    (`framed`); returns (items, y below them)."""
+    swatch, gap, row_h, style = 14, 22, 22, STYLES["legend"]
     items: list[Group] = []
     x = x0
-    style = STYLES["legend"]
     for key, role, words in entries:
         width = swatch + 6 + measure(words, style)
         if x > x0 and x + width > x0 + max_width:
             x, y = x0, y + row_h
+        frame = (Rect("map-frame", x, y, swatch, swatch),) if framed else ()
         items.append(Group(("attnviz-legend-entry",), (("data-legend", key),), (
-            Rect(role, x, y, swatch, swatch),
-            Rect("map-frame", x, y, swatch, swatch),
-            Text("legend", x + swatch + 6, y + swatch / 2 + (ASCENT - DESCENT) / 2 * style.size, (words,)),
-        )))
+            Rect(role, x, y, swatch, swatch), *frame,
+            Text("legend", x + swatch + 6, y + swatch / 2 + (ASCENT - DESCENT) / 2 * style.size, (words,)))))
         x += width + gap
     return [Group(("attnviz-legend",), (), tuple(items))], y + row_h
 

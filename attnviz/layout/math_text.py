@@ -102,35 +102,25 @@ def _typeset(segment: str) -> list[Run]:
 
 
 @lru_cache(maxsize=8192)  # a figure measures the same pieces again as it wraps, and once more as it draws
-def math_runs(line: str, user: tuple[tuple[int, int], ...]) -> tuple[Run, ...]:
+def math_runs(line: str, user: tuple[tuple[int, int], ...], typeset: bool = True) -> tuple[Run, ...]:
     """`line` as runs: each `user` span ((start, stop) in `line`) one "user" run, as given; the generated
-    parts between them typeset (`_typeset`)."""
+    parts between them typeset (`_typeset`), or each one plain run (not `typeset`)."""
     runs: list[Run] = []
     at = 0
     for start, stop in user:
         if start > at:
-            runs += _typeset(line[at:start])
+            runs += _typeset(line[at:start]) if typeset else [(line[at:start], "")]
         if stop > start:
             runs.append((line[start:stop], "user"))
         at = stop
     if at < len(line):
-        runs += _typeset(line[at:])
+        runs += _typeset(line[at:]) if typeset else [(line[at:], "")]
     return tuple(runs)
 
 
 def plain_runs(line: str, user: Sequence[tuple[int, int]]) -> tuple[Run, ...]:
     """`line` as runs without typesetting: its user spans "user", the rest plain."""
-    runs: list[Run] = []
-    at = 0
-    for start, stop in user:
-        if start > at:
-            runs.append((line[at:start], ""))
-        if stop > start:
-            runs.append((line[start:stop], "user"))
-        at = stop
-    if at < len(line):
-        runs.append((line[at:], ""))
-    return tuple(runs)
+    return math_runs(line, tuple(user), False)
 
 
 def strip_runs(runs: Sequence[Run]) -> tuple[Run, ...]:

@@ -1,11 +1,9 @@
 """Text widths from the bundled DejaVu fonts' advance widths, so layout never depends on installed fonts.
 
-The fonts ship in attnviz/fonts/ (Bitstream Vera license, beside them). Common
-characters are measured from a generated table (no font parsing at start-up);
-any other character is read from the bundled font's own tables with fontTools, on
-first use. DejaVu is wider than the usual fallbacks (Arial, Helvetica, Roboto,
-Menlo), so a box sized for DejaVu also holds the text when a browser draws it in
-one of those; `--embed-font` removes the guess altogether.
+The fonts ship in attnviz/fonts/ (Bitstream Vera license, beside them). Common characters are measured from a generated
+table (no font parsing at start-up); any other character is read from the bundled font's own tables with fontTools, on
+first use. DejaVu is wider than the usual fallbacks (Arial, Helvetica, Roboto, Menlo), so a box sized for DejaVu also
+holds the text when a browser draws it in one of those; `--embed-font` removes the guess altogether.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .items import Item
     from .mask_map import MapText
 
-__all__ = ["PANEL_PARTS", "fit_map_panels", "panel_title", "shared_text", "arrangement_name"]
+__all__ = ["PANEL_PARTS", "fit_map_panels", "panel_title", "shared_text", "rearranged"]
 
 PANEL_PARTS = ("auto", "show", "shared", "hide")  # what a panel's rule caption and subtitle may be
 COL_GAP, ROW_GAP = 20, 18
@@ -67,9 +67,11 @@ def panel_title(title: str, width: float, role: str = "panel-title", most: int =
     return tuple(lines), False
 
 
-def arrangement_name(columns: int, n: int) -> str:
-    """"a row", "a column" or "a grid of 2 columns"."""
-    return "a row" if columns >= n else "a column" if columns == 1 else f"a grid of {columns} columns"
+def rearranged(columns: int, asked: int, n: int) -> tuple[str, ...]:
+    """The choice said when `n` panels stand in `columns` columns, not the `asked` ones (none when they are)."""
+    def name(c: int) -> str:  # "a row", "a column" or "a grid of 2 columns"
+        return "a row" if c >= n else "a column" if c == 1 else f"a grid of {c} columns"
+    return (f"panels in {name(columns)} instead of {name(asked)}",) if columns != asked else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,9 +175,7 @@ def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, fra
         raise InputError(f"{n} mask-map panels do not fit the {frame.name} frame with their text at the floor; try "
                          f"{wider_frame(frame)}fewer panels, fewer tokens (--n), --panel-captions hide or --frame doc",
                          "frame")
-    if plan.columns != columns:
-        choices.append(f"panels in {arrangement_name(plan.columns, n)} instead of "
-                       f"{arrangement_name(columns, n)}")
+    choices += rearranged(plan.columns, columns, n)
     if shared_axes and n > 1:
         choices.append("axis titles drawn once for all panels")
     if cap_shared:
@@ -223,8 +223,7 @@ def _place(plan: _Plan, top_items: list[Item], keys: list[str], part_names: tupl
     content_h = y - 12 + PAD
     height = content_h if plan.height is None else plan.height
     dy = 0 if plan.height is None else round(max(0.0, (plan.height - content_h) / 2))
-    if dy:
-        items = [translate(item, 0, dy) for item in items]
+    items = [translate(item, 0, dy) for item in items] if dy else items
     names = [m.title or f"Panel {n}" for n, m in enumerate(maps, 1)]
     desc = "; ".join(f"panel {n}: {name}: {m.subtitle}; {m.caption}" for n, (name, m) in enumerate(zip(names, maps), 1))
     desc += "."

@@ -17,7 +17,7 @@ from .frames import MAIN_ROLES, fit_to_frame, text_floor_misses, wider_frame
 from .items import STYLES, Group, Layout, Mark, Rect, Text, measure, right_edge, text_height, translate
 from .metrics import ASCENT, DESCENT
 from .map_fit import canvas
-from .panel_fit import arrangement_name, panel_title
+from .panel_fit import panel_title, rearranged
 from ..records import replace
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -38,9 +38,8 @@ _NOUN = {"scores": "score", "logits": "logit", "bias": "bias"}  # what a kept ce
 
 def grid_title(words: FigureText, n: int) -> str:
     """A panel's title: its own, else what its grid shows ("Scores", "Logits", "Bias B_ij") or "Panel n"."""
-    if words.title:
-        return words.title
-    return {"scores": "Scores S_ij", "logits": "Logits", "bias": "Bias B_ij"}.get(words.show, f"Panel {n}")
+    shows = {"scores": "Scores S_ij", "logits": "Logits", "bias": "Bias B_ij"}
+    return words.title or shows.get(words.show, f"Panel {n}")
 
 
 def _cell_w(words: FigureText) -> float:
@@ -50,8 +49,7 @@ def _cell_w(words: FigureText) -> float:
 
 
 def _panel(words: FigureText, title: str, width: float, cell_w: float) -> tuple[list[Item], float, float]:
-    """One panel at (0, 0): its title, the key labels, the query labels and the cells `cell_w` wide;
-    (items, w, h)."""
+    """One panel at (0, 0): its title, the key labels, the query labels and the cells `cell_w` wide; (items, w, h)."""
     header = STYLES["header"]
     lines, _ = panel_title(title, width)
     items: list[Item] = [Text("panel-title", 0, ASCENT * STYLES["panel-title"].size, lines)]
@@ -138,11 +136,8 @@ def fit_score_panels(panels: Sequence[FigureText], columns: int, title: str | No
         raise InputError(f"{n} score grids do not fit the {frame.name} frame with their values at the floor; try "
                          f"{wider_frame(frame)}fewer panels, heads or tokens, --view mask, --elide or --frame doc",
                          "frame")
-    choices = ["each panel its grid alone under one title (vectors and captions: the doc frame's)",
-               "masked cells hatched, without the word"]
-    if c != columns:
-        choices.append(f"panels in {arrangement_name(c, n)} instead of {arrangement_name(columns, n)}")
-    fitted.choices = tuple(choices)
+    fitted.choices = ("each panel its grid alone under one title (vectors and captions: the doc frame's)",
+                      "masked cells hatched, without the word", *rearranged(c, columns, n))
     return fitted
 
 
@@ -190,8 +185,7 @@ def _arranged(drawn: Sequence[tuple[list[Item], float, float]], panels: Sequence
             # they are never under the floor its line meets
             typeset = role == "subtitle"
             items.append(Text(role, MARGIN, y + ASCENT * STYLES[role].size, lines, math=typeset,
-                              script=STYLES[role].size if typeset else 0,
-                              user=user_spans(text) if typeset else ()))
+                              script=STYLES[role].size if typeset else 0, user=user_spans(text) if typeset else ()))
             y += text_height(role, len(lines)) + (8 if role == "title" else 14)
     for row in rows:
         x: float = MARGIN

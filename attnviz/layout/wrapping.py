@@ -16,9 +16,8 @@ if TYPE_CHECKING:
 __all__ = ["ANYWHERE", "wrap", "widths", "Pieces", "split_keep", "break_points", "math_width"]
 
 
-def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0,
-         finer: Sequence[str] = (), style: TextStyle | None = None, math: bool = False,
-         script: float = 0) -> tuple[str, ...]:
+def wrap(pieces: Iterable[str], role: str, max_width: float, indent: float = 0, finer: Sequence[str] = (),
+         style: TextStyle | None = None, math: bool = False, script: float = 0) -> tuple[str, ...]:
     """Greedy line breaking that keeps every character: "".join(result) == "".join(pieces).
 
     A piece too wide for a line of its own is cut after each of its `finer` separators
@@ -77,9 +76,8 @@ def _between(line: str, piece: str) -> bool:
 
 @lru_cache(maxsize=64)
 def widths(size: float, family: str, bold: bool, italic: bool, math: bool, script: float) -> Callable[[str], float]:
-    """`math_width` in one style, each text measured once: a line is wrapped piece by piece, each piece
-    measured as it is and without its trailing space, and a figure wraps the same pieces again as it
-    tries its frame's choices."""
+    """`math_width` in one style, each text measured once: a line is wrapped piece by piece, each piece measured as it
+    is and without its trailing space, and a figure wraps the same pieces again as it tries its frame's choices."""
     style = TextStyle(size, family, bold, italic)
     known: dict[str, float] = {}
 

@@ -146,10 +146,7 @@ def read_entry(value: object, decimals: int | None) -> Fraction:
                              f"{MAX_SIGNIFICANT}): round every input with decimals=N (--decimals N), e.g. decimals=2")
     else:
         exact = to_exact(value)
-    if decimals is None:
-        return exact
-    scale = 10**decimals
-    return Fraction(round(exact * scale), scale)  # Fraction's round is half to even, exactly
+    return exact if decimals is None else Fraction(round(exact * 10**decimals), 10**decimals)  # half to even, exactly
 
 
 def _float_text(value: object) -> str | None:
@@ -158,9 +155,7 @@ def _float_text(value: object) -> str | None:
         return str(value)
     if isinstance(value, float):
         return repr(value)
-    if _module(value) == "numpy" and str(getattr(value, "dtype", "")).startswith("float"):
-        return str(value)
-    return None
+    return str(value) if _module(value) == "numpy" and str(getattr(value, "dtype", "")).startswith("float") else None
 
 
 def check_decimals(value: object) -> int | None:
@@ -168,8 +163,7 @@ def check_decimals(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_DECIMALS:
-        raise InputError(f"expected a whole number of decimals from 0 to {MAX_DECIMALS}, got {value!r:.40}",
-                         "decimals")
+        raise InputError(f"expected a whole number of decimals from 0 to {MAX_DECIMALS}, got {value!r:.40}", "decimals")
     return value
 
 

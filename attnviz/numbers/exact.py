@@ -1,8 +1,7 @@
 """Exact numbers: reading what the user typed, and writing values back as text.
 
-Everything here is `int` or `fractions.Fraction`; a float never enters the engine.
-A Python float given through the API is read as the shortest decimal that
-round-trips (`repr`), i.e. the decimal the user typed, not its binary value.
+Everything here is `int` or `fractions.Fraction`; a float never enters the engine. A Python float given through the API
+is read as the shortest decimal that round-trips (`repr`), i.e. the decimal the user typed, not its binary value.
 """
 
 from __future__ import annotations
@@ -146,12 +145,9 @@ def format_number(value: int | Fraction) -> str:
     """
     if type(value) is not Fraction:  # already one: every score of a figure (a 64x64 one writes 8,000)
         value = Fraction(value)
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{value.numerator}/{value.denominator}"
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 def _show(text: str, limit: int = 40) -> str:
     """Quote user text for an error message, shortened and with control characters visible."""
-    text = text if len(text) <= limit else text[:limit] + "…"
-    return repr(text)
+    return repr(text if len(text) <= limit else text[:limit] + "…")

@@ -1,15 +1,14 @@
 """Opt-in decimal weights (`--weights decimal=N`), every printed digit correct.
 
-The only path where a value is approximated. A weight e^x_t / Σ e^x_u (and an output Σ w_j·V_j)
-is enclosed in an interval with mpmath's interval arithmetic (outward rounding at every step),
-at increasing precision until both ends of the interval round to the same N-decimal text. The
-rounded text is then the correctly rounded value, whatever the precision used to find it.
+The only path where a value is approximated. A weight e^x_t / Σ e^x_u (and an output Σ w_j·V_j) is enclosed in an
+interval with mpmath's interval arithmetic (outward rounding at every step), at increasing precision until both ends of
+the interval round to the same N-decimal text. The rounded text is then the correctly rounded value, whatever the
+precision used to find it.
 
-That loop ends because the value is never a rounding boundary: by Lindemann–Weierstrass, e^x for
-distinct algebraic x are linearly independent over the algebraic numbers, so a named weight
-(exponents not all equal) is irrational, and an output is rational only in the case `_rational_output`
-detects (then it is rounded exactly, like pinned weights). A precision cap guards the loop anyway.
-mpmath is imported only here, and only when decimal weights are asked for.
+That loop ends because the value is never a rounding boundary: by Lindemann–Weierstrass, e^x for distinct algebraic x
+are linearly independent over the algebraic numbers, so a named weight (exponents not all equal) is irrational, and an
+output is rational only in the case `_rational_output` detects (then it is rounded exactly, like pinned weights). A
+precision cap guards the loop anyway. mpmath is imported only here, and only when decimal weights are asked for.
 """
 
 from __future__ import annotations
@@ -76,12 +75,10 @@ def rounded_weights(weights: Weights, places: int) -> list[tuple[str, bool]]:
     if weights.kind == "undefined":
         return []
     exps = weights.exponents
-    texts = _decide(lambda iv: _weight_intervals(iv, exps), len(exps), places)
-    return [(text, True) for text in texts]
+    return [(text, True) for text in _decide(lambda iv: _weight_intervals(iv, exps), len(exps), places)]
 
 
-def rounded_output(weights: Weights, values: Sequence[Sequence[Fraction]],
-                   places: int) -> tuple[list[str], bool]:
+def rounded_output(weights: Weights, values: Sequence[Sequence[Fraction]], places: int) -> tuple[list[str], bool]:
     """One row's output Σ_j w_j·V_j as ([component texts], approximate); `values` are the kept keys' V_j."""
     if weights.kind == "undefined":
         return [], False
@@ -129,9 +126,7 @@ def _decide(compute: Callable[[Any], list[Interval]], count: int, places: int) -
     tiny = libmp.from_rational(1, 10 ** (places + 1), 53, libmp.round_down)
 
     def scaled(end: Any) -> int:
-        if libmp.mpf_lt(libmp.mpf_abs(end), tiny):
-            return 0
-        return int(round(Fraction(*libmp.to_rational(end)) * 10**places))
+        return 0 if libmp.mpf_lt(libmp.mpf_abs(end), tiny) else round(Fraction(*libmp.to_rational(end)) * 10**places)
 
     bits = START_BITS + 4 * places
     texts: list[str | None] = [None] * count

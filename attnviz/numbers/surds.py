@@ -1,9 +1,8 @@
 """Exact numbers a + b·√r: what scaled dot products become when d is not a perfect square.
 
-S/√d = (S/d)·√d, and a bias added to it keeps the form a + b·√r with a, b Fractions and
-r the squarefree part of d. Within one figure every value shares the same r, so sums,
-differences and rational multiples stay in this form: no float, no approximation.
-A value whose √r part is zero is returned as a plain Fraction (`surd` normalises).
+S/√d = (S/d)·√d, and a bias added to it keeps the form a + b·√r with a, b Fractions and r the squarefree part of d.
+Within one figure every value shares the same r, so sums, differences and rational multiples stay in this form: no
+float, no approximation. A value whose √r part is zero is returned as a plain Fraction (`surd` normalises).
 """
 
 from __future__ import annotations
@@ -44,9 +43,7 @@ def surd(a: Rational, b: Rational = 0, r: int = 1) -> Fraction | Surd:
     if b == 0 or r == 1:
         return a + b
     f, r = squarefree_split(r)
-    if r == 1:
-        return a + b * f
-    return Surd(a, b * f, r)
+    return a + b * f if r == 1 else Surd(a, b * f, r)
 
 
 def inverse_sqrt(d: int) -> Fraction | Surd:
@@ -82,15 +79,11 @@ class Surd:
             if other.r != self.r:
                 raise ValueError(f"cannot mix √{self.r} and √{other.r}")
             return other.a, other.b
-        if isinstance(other, (int, Fraction)):
-            return Fraction(other), Fraction(0)
-        return None
+        return (Fraction(other), Fraction(0)) if isinstance(other, (int, Fraction)) else None
 
     def __add__(self, other: Surd | Rational) -> Fraction | Surd:
         parts = self._parts(other)
-        if parts is None:
-            return NotImplemented
-        return surd(self.a + parts[0], self.b + parts[1], self.r)
+        return NotImplemented if parts is None else surd(self.a + parts[0], self.b + parts[1], self.r)
 
     __radd__ = __add__
 
@@ -99,23 +92,17 @@ class Surd:
 
     def __sub__(self, other: Surd | Rational) -> Fraction | Surd:
         parts = self._parts(other)
-        if parts is None:
-            return NotImplemented
-        return surd(self.a - parts[0], self.b - parts[1], self.r)
+        return NotImplemented if parts is None else surd(self.a - parts[0], self.b - parts[1], self.r)
 
     def __rsub__(self, other: Rational) -> Fraction | Surd:
         return -self + other
 
     def __mul__(self, other: Surd | Rational) -> Fraction | Surd:
-        if isinstance(other, Surd):
-            a, b = other.a, other.b
-            if other.r != self.r:
-                raise ValueError(f"cannot mix √{self.r} and √{other.r}")
-            # (x + y√r)(a + b√r) = xa + yb·r + (xb + ya)√r
-            return surd(self.a * a + self.b * b * self.r, self.a * b + self.b * a, self.r)
-        if isinstance(other, (int, Fraction)):
-            return surd(self.a * other, self.b * other, self.r)
-        return NotImplemented
+        parts = self._parts(other)  # (x + y√r)(a + b√r) = xa + yb·r + (xb + ya)√r
+        if parts is None:
+            return NotImplemented
+        a, b = parts
+        return surd(self.a * a + self.b * b * self.r, self.a * b + self.b * a, self.r)
 
     __rmul__ = __mul__
 
@@ -141,13 +128,11 @@ def sign(x: Fraction | Surd | int) -> int:
     """
     if not isinstance(x, Surd):
         return (x > 0) - (x < 0)
-    a_sign = (x.a > 0) - (x.a < 0)
-    b_sign = (x.b > 0) - (x.b < 0)
+    a_sign, b_sign = (x.a > 0) - (x.a < 0), (x.b > 0) - (x.b < 0)
     if a_sign == b_sign or a_sign == 0:
         return b_sign
     # Opposite signs: a + b√r has the sign of the larger magnitude, a² versus b²·r.
     return a_sign if x.a * x.a > x.b * x.b * x.r else b_sign
-
 
 
 def format_exact(x: Fraction | Surd | int) -> str:
@@ -163,6 +148,4 @@ def format_exact(x: Fraction | Surd | int) -> str:
         return format_number(x)
     p, q = x.b.numerator, x.b.denominator
     radical = {1: "", -1: "-"}.get(p, str(p)) + f"√{x.r}" + (f"/{q}" if q != 1 else "")
-    if x.a == 0:
-        return radical
-    return format_number(x.a) + ("" if radical.startswith("-") else "+") + radical
+    return radical if x.a == 0 else format_number(x.a) + ("" if radical.startswith("-") else "+") + radical

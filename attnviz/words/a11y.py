@@ -47,8 +47,7 @@ def figure_sentence(attention: Attention, highlight: Highlight, shown: str = "sc
     outputs = sorted(highlight.outputs)
     if outputs:
         parts.append(f"output of {'row' if len(outputs) == 1 else 'rows'} "
-                     f"{', '.join(str(r - 1 + base) for r in outputs)} "
-                     "computed this step")
+                     f"{', '.join(str(r - 1 + base) for r in outputs)} computed this step")
     return "; ".join(parts)
 
 

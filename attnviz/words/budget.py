@@ -1,10 +1,9 @@
 """Budgets: how much a figure, a page or an image may become, checked before the work that makes it.
 
-Each input limit (64 tokens, 40 digits, 200 sections) holds alone, but together they allow
-gigabytes of output. So what the output will be is estimated first, from exact values and the
-figure's words (no layout, no drawing), and refused at once with the budget named and the way out.
-Budgets are on output size (characters, pixels), not on token counts: a view that draws less of a
-large grid fits where the full view does not.
+Each input limit (64 tokens, 40 digits, 200 sections) holds alone, but together they allow gigabytes of output. So what
+the output will be is estimated first, from exact values and the figure's words (no layout, no drawing), and refused at
+once with the budget named and the way out. Budgets are on output size (characters, pixels), not on token counts: a view
+that draws less of a large grid fits where the full view does not.
 
     value digits   no score, logit or output of more than MAX_VALUE_DIGITS digits (numerator and
                    denominator each), bounded from the inputs' digits before any score is summed
@@ -143,7 +142,6 @@ def check_shapes(shapes: int, where: str = "-f") -> None:
 
 def check_png(width: float, height: float, scale: float, where: str = "scale") -> None:
     """Refuse a PNG of more than PNG_PIXELS pixels, or wider or taller than Cairo can draw, before drawing."""
-
     pixels = (round(width * scale), round(height * scale))
     if max(pixels) > MAX_PIXELS_A_SIDE or pixels[0] * pixels[1] > PNG_PIXELS:
         limit = (f"the budget of {PNG_PIXELS:,} pixels" if max(pixels) <= MAX_PIXELS_A_SIDE
@@ -185,19 +183,12 @@ _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
-    """The fields of a record or dataclass type, found once per type (`_find_field_names`)."""
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = _find_field_names(cls)
-    return names
-
-
-def _find_field_names(cls: type) -> tuple[str, ...]:
-    """The fields of an `attnviz.records` record or a dataclass type; () for anything else.
+    """The fields of an `attnviz.records` record or a dataclass type, found once per type; () for anything else.
     (Not `dataclasses.fields`: importing dataclasses costs the default render a quarter of its time.)"""
-    if fields := getattr(cls, "__record_fields__", None):
-        return tuple(f.name for f in fields)
-    fields = getattr(cls, "__dataclass_fields__", None)
-    return tuple(fields) if isinstance(fields, dict) else ()
-
-
+    if cls not in _FIELD_NAMES:
+        if fields := getattr(cls, "__record_fields__", None):
+            _FIELD_NAMES[cls] = tuple(f.name for f in fields)
+        else:
+            fields = getattr(cls, "__dataclass_fields__", None)
+            _FIELD_NAMES[cls] = tuple(fields) if isinstance(fields, dict) else ()
+    return _FIELD_NAMES[cls]

@@ -26,8 +26,7 @@ FEWER_SAID = "the softmax caption"  # how the choice begins, in `Layout.choices`
 def kept_captions(n: int, named: Iterable[int], first: int, last: int) -> tuple[int, ...]:
     """Sorted 0-based positions of the captions kept of `n`: the `first` and `last` few and `named` (0-based);
     all of them when that leaves none out."""
-    keep = set(range(min(first, n))) | set(range(max(0, n - last), n)) | set(named)
-    return tuple(sorted(keep))
+    return tuple(sorted(set(range(min(first, n))) | set(range(max(0, n - last), n)) | set(named)))
 
 
 def with_fewer_captions(words: FigureText, first: int, last: int) -> tuple[FigureText, str] | None:

@@ -21,8 +21,7 @@ if TYPE_CHECKING:
     from .highlight import Highlight
 
 __all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow",
-           "Wording", "describe",
-           "at_step", "with_normalizers", "hidden_ranges"]
+           "Wording", "describe", "at_step", "with_normalizers", "hidden_ranges"]
 
 DEFAULT_TITLE = "Attention honesty boundary"
 DEFAULT_SUBTITLE = "Exact score and mask structure with named softmax."
@@ -43,8 +42,7 @@ class Cell:
     text: str  # the exact score, or "masked"
     masked: bool
     computed: bool
-    # Not yet computed, in a step-by-step series: drawn empty (out of repr: rarely set).
-    pending: bool = field(default=False, repr=False)
+    pending: bool = field(default=False, repr=False)  # not yet computed (a step-by-step series): drawn empty
     gap: bool = field(default=False, repr=False)  # an elided figure's ⋮, ⋯ or ⋱ for rows and keys not shown
 
 
@@ -56,8 +54,7 @@ class SoftmaxRow:
     scores: str  # "row 2: scores [0,1]"
     weights: str  # "weights e^0/(e^0+e^1), e^1/(e^0+e^1)"
     computed: bool
-    # Not yet computed, in a step-by-step series: drawn empty (out of repr: rarely set).
-    pending: bool = field(default=False, repr=False)
+    pending: bool = field(default=False, repr=False)  # not yet computed (a step-by-step series): drawn empty
 
 
 @dataclass(frozen=True)
@@ -67,11 +64,9 @@ class OutputRow:
     q: int
     text: str  # "O3 = w31·V1 + w32·V2 + w33·V3 = (2/3,1)"
     computed: bool = False
-    # Not yet computed, in a step-by-step series: drawn empty (out of repr: rarely set).
-    pending: bool = field(default=False, repr=False)
+    pending: bool = field(default=False, repr=False)  # not yet computed (a step-by-step series): drawn empty
     value: str | None = None  # the value the text ends with, "(2/3,1)"; None while the output stays named
     approximate: bool = False  # the value is rounded (written after "≈")
-
 
 
 @dataclass(frozen=True)
@@ -91,29 +86,24 @@ class FigureText:
     softmax_heading: str
     softmax_rows: tuple[SoftmaxRow, ...]
     footer: str
-    # Optional parts, left out of repr() (a figure's id digests every field: figures.identity).
+    # Optional parts, out of repr() (the captions say them; a figure's id digests every field: figures.identity)
     more_vectors: tuple[str, ...] = field(default=(), repr=False)  # after the K line: "V1=(1,0); ...", "B1=(0,-1); ..."
     outputs_heading: str = field(default="", repr=False)
     output_rows: tuple[OutputRow, ...] = field(default=(), repr=False)  # of OutputRow, when value vectors are given
-    # What the grid's kept cells show (`SHOW`). The grid caption already says it, so it stays out of repr.
-    show: str = field(default="scores", repr=False)
-    # How named weights are written (`notation.SOFTMAX_FORMS`); the weights lines already say it.
-    softmax: str = field(default="expanded", repr=False)
+    show: str = field(default="scores", repr=False)  # what the grid's kept cells show (`SHOW`)
+    softmax: str = field(default="expanded", repr=False)  # how named weights are written (`notation.SOFTMAX_FORMS`)
     view: str = field(default="full", repr=False)  # "full", or "scores": vectors and grid, no captions
-    # What an elided figure leaves out, "rows 5–60 and keys 5–60 not shown" (the grid caption says it too).
-    elided: str = field(default="", repr=False)
+    elided: str = field(default="", repr=False)  # what an elided figure leaves out: "rows 5–60 and keys 5–60 not shown"
     base: int = field(default=1, repr=False)  # the index base of labels and captions (0 or 1)
-
 
 
 @dataclass(frozen=True, slots=True)
 class Wording:
-    """How a figure's words are written. `q_labels`, `k_labels`: the tokens (None: Q1.., K1..); `softmax`: how
-    named weights are written (`notation.SOFTMAX_FORMS`); `places`: decimal places for rounded weights (None:
-    named, exact); `show`: what the grid's cells show (`SHOW`); `view`: `VIEWS`; `shown`: (rows, columns),
-    sorted 0-based positions, for an elided figure: only these are drawn, with ⋮, ⋯ and ⋱ for the rest, and
-    long caption lists keep their first and last terms; `base`: the index base of every label, caption and
-    rule (0 or 1; cells' data stay 1-based)."""
+    """How a figure's words are written. `q_labels`, `k_labels`: the tokens (None: Q1.., K1..); `softmax`: how named
+    weights are written (`notation.SOFTMAX_FORMS`); `places`: decimal places for rounded weights (None: named, exact);
+    `show`: what the grid's cells show (`SHOW`); `view`: `VIEWS`; `shown`: (rows, columns), sorted 0-based positions,
+    for an elided figure: only these are drawn, with ⋮, ⋯ and ⋱ for the rest, and long caption lists keep their first
+    and last terms; `base`: the index base of every label, caption and rule (0 or 1; cells' data stay 1-based)."""
 
     title: str | None = None
     subtitle: str | None = None
@@ -254,8 +244,7 @@ def at_step(words: FigureText, highlight: Highlight = NO_HIGHLIGHT,
     Pending parts keep their text, so every step of a series has the same geometry.
     """
     cells = tuple(tuple(replace(cell, computed=(cell.q, cell.k) in highlight.cells,
-                                pending=(cell.q, cell.k) in pending_cells) for cell in row)
-                  for row in words.cells)
+                                pending=(cell.q, cell.k) in pending_cells) for cell in row) for row in words.cells)
     rows = tuple(replace(row, computed=row.q in highlight.softmax_rows, pending=row.q in pending_rows)
                  for row in words.softmax_rows)
     outputs = tuple(replace(row, computed=row.q in highlight.outputs, pending=row.q in pending_outputs)
@@ -273,8 +262,7 @@ def shown_positions(n: int, named: Iterable[int] = (), first: int = SHOW_FIRST,
     An axis short enough to draw whole is drawn whole."""
     if n <= first + last + 2:
         return tuple(range(n))
-    keep = set(range(first)) | set(range(n - last, n)) | {p - 1 for p in named if 1 <= p <= n}
-    return tuple(sorted(keep))
+    return tuple(sorted(set(range(first)) | set(range(n - last, n)) | {p - 1 for p in named if 1 <= p <= n}))
 
 
 def with_gaps(positions: Iterable[int]) -> list[int | None]:
@@ -312,16 +300,14 @@ def describe_bias(attention: Attention, words: FigureText) -> FigureText:
         cell if cell.gap else
         replace(cell, text="masked" if cell.masked else
                 notation.format_exact(sum((b.value(cell.q - 1, cell.k - 1) for b in attention.biases), 0)),
-                computed=False)
-        for cell in row) for row in words.cells)
+                computed=False) for cell in row) for row in words.cells)
     given = formula == "B_ij"  # an explicit matrix: its entries are the definition
     return replace(words, title="Bias B_ij",
                    subtitle="the given bias matrix, added to every logit" if given else
                    f"B_ij={formula}, added to every logit",
                    badge="exact bias", note="", q_line="", k_line="", more_vectors=(),
                    grid_caption=f"bias {'B_ij' if given else f'B_ij={formula}'} with {attention.mask.name} mask",
-                   cells=cells,
-                   softmax_rows=(), output_rows=(), view="scores", show="bias")
+                   cells=cells, softmax_rows=(), output_rows=(), view="scores", show="bias")
 
 
 def _alibi_panel(attention: Attention, words: FigureText, slope: Exact) -> FigureText:
@@ -338,8 +324,7 @@ def _alibi_panel(attention: Attention, words: FigureText, slope: Exact) -> Figur
                    softmax_rows=(), output_rows=(), view="scores", show="bias")
 
 
-def _cell(attention: Attention, matrix: Sequence[Sequence[Exact] | None], i: int, j: int,
-          highlight: Highlight) -> Cell:
+def _cell(attention: Attention, matrix: Sequence[Sequence[Exact] | None], i: int, j: int, highlight: Highlight) -> Cell:
     """The cell of query i and key j (0-based), of a row the figure computed."""
     values, kept = matrix[i], attention.kept[i]
     assert values is not None and kept is not None  # an elided figure draws only the rows it computed
@@ -405,8 +390,7 @@ def _output_row(attention: Attention, i: int, places: int | None, computed: bool
         exact, approximate = attention.output(i), False
         value = None if exact is None else notation.vector_text(exact)
     return OutputRow(i + 1, notation.output_line(i + base, columns, value, approximate, wide, elided),
-                     computed=computed,
-                     value=value, approximate=approximate)
+                     computed=computed, value=value, approximate=approximate)
 
 
 def with_normalizers(words: FigureText, attention: Attention) -> FigureText | None:

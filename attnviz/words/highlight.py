@@ -27,8 +27,7 @@ if TYPE_CHECKING:
     from ..engine.attention import Attention
     from ..typing import HighlightSpec
 
-__all__ = ["Highlight", "NO_HIGHLIGHT", "parse_targets", "parse_one", "is_pair", "show_target",
-           "numbered"]
+__all__ = ["Highlight", "NO_HIGHLIGHT", "parse_targets", "parse_one", "is_pair", "show_target", "numbered"]
 
 # ASCII digits only (`(?a)`): fullwidth `３` is refused here as in vectors.
 # Patterns, compiled (by `re`, once) only when a target is given as text.
@@ -68,16 +67,13 @@ def parse_targets(targets: HighlightSpec | None, attention: Attention, base: int
 
 def _checked(target: object, attention: Attention, base: int) -> tuple[str, int | None, int | None]:
     """(kind, I, J) of one target, I and J 1-based, once they are known to be in the grid."""
-    kind, i, j = parse_one(target)
-    n_q, n_k = attention.shape
+    (kind, i, j), (n_q, n_k), where = parse_one(target), attention.shape, f"highlight {show_target(target)}"
     if kind in ("output=", "output") and attention.values is None:
-        raise InputError("the figure has no outputs: give value vectors (v)", f"highlight {show_target(target)}")
+        raise InputError("the figure has no outputs: give value vectors (v)", where)
     if i is not None and not base <= i < n_q + base:
-        raise InputError(f"{numbered('row', i)} is outside the grid (rows {base}..{n_q - 1 + base})",
-                         f"highlight {show_target(target)}")
+        raise InputError(f"{numbered('row', i)} is outside the grid (rows {base}..{n_q - 1 + base})", where)
     if j is not None and not base <= j < n_k + base:
-        raise InputError(f"{numbered('column', j)} is outside the grid (columns {base}..{n_k - 1 + base})",
-                         f"highlight {show_target(target)}")
+        raise InputError(f"{numbered('column', j)} is outside the grid (columns {base}..{n_k - 1 + base})", where)
     return kind, (None if i is None else i + 1 - base), (None if j is None else j + 1 - base)
 
 
@@ -105,8 +101,7 @@ def named_positions(targets: HighlightSpec | None, base: int = 1) -> tuple[set[i
     if targets is None:
         return set(), set()
     listed: Iterable[object] = [targets] if isinstance(targets, str) or is_pair(targets) else targets
-    rows: set[int] = set()
-    columns: set[int] = set()
+    rows, columns = set[int](), set[int]()
     for target in listed:
         kind, i, j = parse_one(target)
         if i is not None:
@@ -148,7 +143,6 @@ def _read_index(text: str) -> int:
 
 def numbered(noun: str, n: int) -> str:
     """`row 70`, or `a row number of 5,000 digits` (no str() of a huge integer)."""
-
     size = digits(n)
     return f"{noun} {n}" if size <= 100 else f"a {noun} number of {size:,} digits"
 

@@ -1,7 +1,6 @@
 """The figure's notation: exact values written as the seed writes them.
 
-Tiny pure functions, each returning one piece of text. Indices are 1-based here,
-as in the figure.
+Tiny pure functions, each returning one piece of text. Indices are 1-based here, as in the figure.
 """
 
 from __future__ import annotations
@@ -24,9 +23,8 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 __all__ = ["SOFTMAX_FORMS", "elide", "and_list", "format_exact", "exponential", "vector_text", "vector_line",
-           "scores_line",
-           "weights_line", "weight_terms", "sum_terms", "normalizer_line", "wide_indices", "weight_name", "output_line",
-           "logit_formula"]
+           "scores_line", "weights_line", "weight_terms", "sum_terms", "normalizer_line", "wide_indices", "weight_name",
+           "output_line", "logit_formula"]
 
 #: How a row's named softmax is written: `e^a/(e^a+e^b)`, `e^a/Z_i`, or with like terms collected.
 SOFTMAX_FORMS = ("expanded", "normalizer", "grouped")
@@ -92,15 +90,12 @@ def scores_line(row: int | str, scores: Iterable[Exact], word: str = "scores", e
 def sum_terms(exponents: Iterable[Exact], form: str = "expanded") -> list[tuple[int, Exact]]:
     """A row's sum as (count, exponent) terms: each exponent once, or (grouped) like terms collected,
     in order of first appearance: [1, 1, 2] -> [(2, 1), (1, 2)], written 2e^1+e^2."""
-    if form != "grouped":
-        return [(1, x) for x in exponents]
-    return [(n, x) for x, n in Counter(exponents).items()]
+    return [(1, x) for x in exponents] if form != "grouped" else [(n, x) for x, n in Counter(exponents).items()]
 
 
 def _sum(exponents: Iterable[Exact], form: str, row: int | None = None, elided: bool = False) -> str:
     """e^a+e^a+e^b, or with like terms collected, 2e^a+e^b."""
-    total = "+".join(elide((f"{n if n > 1 else ''}{exponential(x)}" for n, x in sum_terms(exponents, form)),
-                           elided))
+    total = "+".join(elide((f"{n if n > 1 else ''}{exponential(x)}" for n, x in sum_terms(exponents, form)), elided))
     if len(total) > MAX_ROW_TEXT:
         raise InputError(f"{_row(row)} softmax sum alone is {len(total):,} characters, past the limit of "
                          f"{MAX_ROW_TEXT:,} per row; use fewer tokens or shorter numbers", "q/k")
@@ -116,8 +111,7 @@ def normalizer_line(weights: Weights, row: int, elided: bool = False) -> str:
     return f"Z_{row}={_sum(weights.exponents, 'expanded', row, elided)}" if weights.kind == "named" else ""
 
 
-def weight_terms(weights: Weights, form: str = "expanded", row: int | None = None,
-                 elided: bool = False) -> list[str]:
+def weight_terms(weights: Weights, form: str = "expanded", row: int | None = None, elided: bool = False) -> list[str]:
     """Each weight of one row as text: pinned values, or e^a/(e^a+e^b+...), e^a/Z_row, e^a/(2e^a+e^b).
 
     >>> from fractions import Fraction

@@ -1,24 +1,24 @@
 """User text (titles, token labels): checked once here, escaped once by the SVG backend.
 
-Any character is shown verbatim except those XML 1.0 cannot carry at all (most C0
-control characters, lone surrogates, U+FFFE/U+FFFF); those are refused with a clear
-error rather than silently dropped, so what the figure shows is what was given.
+Any character is shown verbatim except those XML 1.0 cannot carry at all (most C0 control characters, lone surrogates,
+U+FFFE/U+FFFF); those are refused with a clear error rather than silently dropped, so what the figure shows is what was
+given.
 
-The checks themselves (`check_text`, the limits, `BIDI_CONTROLS`) are `engine.text_check`'s, re-exported
-here: the engine checks a pasted mask function's name, rule and docstring with them.
+The checks themselves (`check_text`, the limits, `BIDI_CONTROLS`) are `engine.text_check`'s, re-exported here: the
+engine checks a pasted mask function's name, rule and docstring with them.
 
-Right-to-left text: a label is isolated (`isolate`: FSI ... PDI) wherever it sits inside a
-longer line, so that it cannot pull the numbers and punctuation after it into its own direction
-(`Q(שלום)=(5,6)`, and a sentence naming two Hebrew labels, keep their order). The explicit bidi
-controls (embeddings, overrides, isolates: U+202A-U+202E, U+2066-U+2069) are refused in every
-user text instead of isolated: an override inside a label is harmless only while every isolate
-around it is closed, and a label's own PDI (U+2069) would close attnviz's isolate early, letting an
-override that follows reverse the rest of the line. Labels need none of them: the isolation that
-keeps them in place is attnviz's, and right-to-left text shows right without them.
+Right-to-left text: a label is isolated (`isolate`: FSI ... PDI) wherever it sits inside a longer line, so that it
+cannot pull the numbers and punctuation after it into its own direction (`Q(שלום)=(5,6)`, and a sentence naming two
+Hebrew labels, keep their order). The explicit bidi controls (embeddings, overrides, isolates: U+202A-U+202E,
+U+2066-U+2069) are refused in every user text instead of isolated: an override inside a label is harmless only while
+every isolate around it is closed, and a label's own PDI (U+2069) would close attnviz's isolate early, letting an
+override that follows reverse the rest of the line. Labels need none of them: the isolation that keeps them in place is
+attnviz's, and right-to-left text shows right without them.
 """
 
 from __future__ import annotations
 
+from ..engine.runs import union_runs
 from ..engine.text_check import BIDI_CONTROLS, MAX_LABEL, MAX_TITLE, check_text
 from ..numbers.exact import InputError
 
@@ -42,9 +42,7 @@ def isolate(text: str) -> str:
     """
     import unicodedata  # its tables load on first use: only labels need them
 
-    if any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
-        return FSI + text + PDI
-    return text
+    return FSI + text + PDI if any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text) else text
 
 
 def graphemes(text: str) -> list[str]:
@@ -109,7 +107,7 @@ def concat(*parts: str) -> str:
         spans.extend((at + a, at + b) for a, b in user_spans(part))
         at += len(part)
     text = "".join(parts)
-    return Line(text, _merged(spans)) if spans else text
+    return Line(text, union_runs(tuple(spans), ())) if spans else text  # the spans sorted, overlaps merged
 
 
 def joined(separator: str, parts: Iterable[str]) -> str:
@@ -122,12 +120,3 @@ def joined(separator: str, parts: Iterable[str]) -> str:
         out += [separator, part] if n else [part]
     return concat(*out)
 
-
-def _merged(spans: list[Span]) -> tuple[Span, ...]:
-    out: list[Span] = []
-    for a, b in sorted(spans):
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(b, out[-1][1]))
-        elif a < b:
-            out.append((a, b))
-    return tuple(out)
