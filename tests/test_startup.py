@@ -25,6 +25,7 @@ NOT_FOR_DEFAULT_RENDER = (
     "fontTools", "jinja2", "latex2mathml", "mpmath", "cairosvg", "cairocffi", "numpy",
     "torch", "transformers",  # real-valued inputs and model configs import them only when given them
     "attnviz.figures.model", "attnviz.engine.model_masks",
+    "attnviz.figures.composite", "attnviz.layout.panel_fit", "attnviz.layout.map_fit", "attnviz.layout.mask_map",
     # attnviz: other commands, other options
     "attnviz.engine.masks", "attnviz.engine.logits", "attnviz.numbers.rounding", "attnviz.publish.document",
     "attnviz.publish.page", "attnviz.publish.walkthrough.scores", "attnviz.publish.gallery",

@@ -11,13 +11,14 @@ from ..numbers.exact import InputError
 from ..records import replace
 from ..render.themes import get_theme, with_dark_selector
 from . import api  # api.figure looked up at each call, so a wrapped figure() is the one used
-from .composite import Composite, compose, within
 from .figure import Figure
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
+
+    from .composite import Composite
 
 __all__ = ["build"]
 
@@ -33,6 +34,7 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
                              if key in kwargs}
     if panels is None:
         return _one(kwargs, arrange, parts, id_prefix)
+    from .composite import compose, within  # start-up: one figure, the usual one, is no composite
     whole = {key: kwargs.pop(key) for key in ("title", "theme", "embed_font", "frame", "id_prefix") if key in kwargs}
     selector = kwargs.pop("dark_selector", None)  # the whole figure's, with its theme
     whole.setdefault("id_prefix", id_prefix)
@@ -77,6 +79,8 @@ def _one(kwargs: dict[str, Any], arrange: str | None, parts: Mapping[str, Any], 
 
 def _with_bias(kwargs: dict[str, Any], id_prefix: str | None) -> Composite:
     """The scores figure and its bias matrix side by side, under the figure's title."""
+    from .composite import compose  # start-up: only a bias shown beside the scores composes two panels
+
     kwargs.pop("id_prefix", None)
     if kwargs.get("bias") is None:
         raise InputError("shows the bias matrix beside the scores: give a bias too (--bias)", "show")
