@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from attnviz.integrations.docs_cache import FigureCache, cache_secret, entry_digest, figure_key
+from attnviz.integrations.docs_cache import FigureCache, cache_secret, entry_digest, figure_key, key_path
 from attnviz.integrations.settings import Setting
 from test_docs_cache import PAGES, own_key, pages, sphinx  # noqa: F401 - own_key: each test's own user key
 from test_mkdocs import site
@@ -215,6 +215,18 @@ def test_a_hostile_key_turns_the_cache_off(tmp_path, own_key, make):  # noqa: F8
     reused, svg = draw(cache)
     assert reused == [False, False]  # every figure drawn, none kept
     assert 'id="attnviz-t-1"' in svg and not list((tmp_path / "cache").glob("*.json"))
+
+
+def test_a_key_that_cannot_be_made_turns_the_cache_off(tmp_path, monkeypatch):
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file" / "cache"))
+    assert draw(FigureCache(str(tmp_path / "cache")))[0] == [False, False]
+
+
+def test_a_relative_xdg_cache_home_is_ignored(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert key_path() == str(tmp_path / "home" / ".cache" / "attnviz-docs-cache.key")
 
 
 def test_a_damaged_key_is_made_again(tmp_path, own_key):  # noqa: F811

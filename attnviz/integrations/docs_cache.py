@@ -147,7 +147,9 @@ def code_digest() -> str:
 
 def key_path() -> str:
     """Where the key of the docs caches' digests lives: the user's own cache folder, never a docs cache."""
-    folder = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(folder):  # unset, empty or relative: the XDG spec says to ignore it
+        folder = os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(folder, KEY_FILE)
 
 
