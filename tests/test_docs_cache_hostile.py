@@ -223,6 +223,13 @@ def test_a_key_that_cannot_be_made_turns_the_cache_off(tmp_path, monkeypatch):
     assert draw(FigureCache(str(tmp_path / "cache")))[0] == [False, False]
 
 
+def test_a_cache_folder_that_is_a_link_is_not_used(tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    os.symlink(tmp_path / "elsewhere", tmp_path / "cache")
+    assert draw(FigureCache(str(tmp_path / "cache")))[0] == [False, False]
+    assert not list((tmp_path / "elsewhere").iterdir())  # nothing written where the link points
+
+
 def test_a_relative_xdg_cache_home_is_ignored(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))

@@ -156,7 +156,7 @@ def key_path() -> str:
 def cache_secret(folder: str) -> bytes | None:
     """The key of the digests in `folder`: the user's key (`key_path`) with the folder's real path, so an entry is
     good in its own cache only; None when there is none (then the cache is off)."""
-    if _holds_key(folder):
+    if os.path.islink(folder) or _holds_key(folder):  # a link: entries would be written wherever it points
         return None
     key = _secret(key_path())
     if key is None:
