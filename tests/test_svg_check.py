@@ -27,7 +27,9 @@ def arguments(entry):
     return flag_arguments([*entry.args, "--title", entry.title])[0]
 
 
-LOOKS = [*({"theme": theme, "frame": frame} for theme, frame in itertools.product(THEME_NAMES, FRAME_NAMES)),
+# Every theme and every frame (each theme in a different frame, so each frame is drawn in several themes).
+LOOKS = [*({"theme": theme, "frame": frame} for theme, frame in zip(THEME_NAMES, itertools.cycle(FRAME_NAMES))),
+         *({"theme": theme, "frame": frame} for theme, frame in zip(reversed(THEME_NAMES), FRAME_NAMES)),
          {"theme": "auto", "embed_font": True}, {"theme": "dark", "embed_font": True, "frame": "slide"},
          {"theme": "auto", "dark_selector": 'html.dark, [data-mode="night"] body'}]
 
@@ -54,7 +56,7 @@ def test_every_figure_attnviz_draws_passes():
         slowest = max(slowest, time.perf_counter() - start)
         seen.update(tag for tag in ELEMENTS if f"<{tag}" in svg)
         count += 1
-    assert count > 1000 and seen == set(ELEMENTS)  # every element of the list is one attnviz writes
+    assert count > 400 and seen == set(ELEMENTS)  # every element of the list is one attnviz writes
     assert slowest < 1.0
 
 
