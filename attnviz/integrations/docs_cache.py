@@ -25,7 +25,10 @@ is drawn again; never an error, never a wait):
   it) is a miss, not a figure that says what attnviz did not draw. A cache restored onto another
   machine is drawn again once there.
 
-The entries are read as the key is: no link followed, regular files only, a bounded read. No path
+The entries are read as the key is: no link followed, regular files only, a bounded read; each is written
+by a rename, which replaces a link or FIFO rather than writing through it; a cache folder that is itself a link
+is not used. (Sphinx keeps its own cache beside ours, the doctrees, which it unpickles: whoever can write
+there can run code in the build, whatever attnviz does.) No path
 comes from an entry: the file name is the key, and the id prefix (which names image files) is the
 one asked for.
 """
