@@ -8,7 +8,9 @@ import re
 import subprocess
 import sys
 
-from attnviz.integrations.docs_cache import FigureCache, entry_digest, figure_key
+import pytest
+
+from attnviz.integrations.docs_cache import FigureCache, cache_secret, entry_digest, figure_key
 from attnviz.integrations.settings import Setting
 from test_mkdocs import site
 from test_sphinx import CONF, write_project
@@ -20,6 +22,13 @@ PAGES = {  # 3 pages, 6 figures: two from flags, one from a TOML body each
     "tokens": "Tokens\n======\n\n.. attnviz::\n   :q: 1,0; 0,1\n   :k: 1,0; 0,1\n   :tokens: <s> cat\n\n"
               ".. attnviz::\n   :q: 2,0; 0,1\n   :k: 1,0; 0,1\n   :softmax: normalizer\n",
 }
+
+
+@pytest.fixture(autouse=True)
+def own_key(tmp_path, monkeypatch):
+    """Each test's docs caches are keyed from a user cache folder of its own (builds inherit the variable)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    return tmp_path / "user-cache" / "attnviz-docs-cache.key"
 
 
 def sphinx(src, out, *args):
@@ -169,8 +178,8 @@ def test_an_entry_is_good_only_under_its_own_key_and_secret(tmp_path):
     (tmp_path / "b" / entry_one.name).write_bytes(entry_one.read_bytes())
     assert other.figure(one, id_prefix="p-1")[1] is False
     assert cache.figure(one, id_prefix="p-1")[1] is True  # in its own cache it is still good
-    secret = (tmp_path / "a" / "secret").read_bytes()
-    assert len(secret) == 32 and secret != (tmp_path / "b" / "secret").read_bytes()
+    secret = cache_secret(str(tmp_path / "a"))  # the user's key, for this folder (its own, not in the folder)
+    assert len(secret) == 32 and secret != cache_secret(str(tmp_path / "b"))
     assert json.loads(entry_one.read_text(encoding="utf-8"))["digest"] == entry_digest(
         secret, figure_key(one, "p-1"), drawn_one.svg, drawn_one.alt)
 
