@@ -1,6 +1,7 @@
 """A `-j N` batch stopped at any moment, or losing a worker: its workers end, are reaped, leave no temporary, and
 the command exits promptly with one line; never a hang, never a zombie (issue 39)."""
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -68,10 +69,8 @@ def no_leftovers():
     yield
     while STARTED:
         process = STARTED.pop()
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         process.communicate()
 
 

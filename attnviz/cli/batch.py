@@ -14,7 +14,7 @@ import sys
 import time
 
 from ..errors import InputError, printable
-from .signals import Stopped, one_line
+from .signals import Stopped, describe, one_line
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ def _run_one(job: Job, index: int) -> tuple[int, Failure | None]:
     except OSError as err:
         return index, (False, f"cannot write: {err.filename or job.target}: {err.strerror or err}")
     except Exception as err:  # noqa: BLE001 - one figure's bug must not cost the others theirs
-        return index, (True, f"{type(err).__name__}: {one_line(err)}")
+        return index, (True, describe(err))
     return index, None
 
 
