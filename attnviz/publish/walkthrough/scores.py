@@ -105,7 +105,7 @@ def walkthrough(fig: Figure) -> tuple[Document, list[Figure]]:
 def check_walk_size(steps: int, cells: int, what: str, where: str) -> None:
     """Refuses a walkthrough of more than MAX_STEPS steps or MAX_WALK_CELLS cells drawn in all (`cells` a step)."""
     if steps > MAX_STEPS:
-        raise InputError(f"{steps} steps ({what}); the limit is {MAX_STEPS}", where)
+        raise InputError(f"{steps:,} steps ({what}); the limit is {MAX_STEPS}", where)
     if steps * cells > MAX_WALK_CELLS:
         raise InputError(f"{steps} steps of {cells:,} cells each ({what}) would draw {steps * cells:,} cells; the "
                          f"limit is {MAX_WALK_CELLS:,}: use fewer tokens", where)
