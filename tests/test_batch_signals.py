@@ -163,3 +163,43 @@ def test_a_killed_worker_is_one_line_and_its_job_alone_fails(tmp_path):
                         "(out of memory?)")
     assert lines[1].endswith(f"; 1 failed: {tmp_path}/specs/killed.toml") and len(lines) == 2
     assert sorted(os.listdir(out)) == ["a.svg", "b.svg", "c.svg", "d.svg", "e.svg"]
+
+
+@pytest.mark.parametrize("second", ["SIGTERM", "SIGINT"])
+def test_a_second_signal_while_stopping_still_gives_one_line(tmp_path, second):
+    """The workers in C code take the grace period to stop; a second signal meanwhile does not cut the stop short,
+    nor cost the line that says what was written, nor change the status the first signal gave."""
+    process, _, marks = start(tmp_path, ["a.toml", "busy1.toml", "busy2.toml"])
+    wait_for(lambda: (marks / "busy1.toml").exists() and (marks / "busy2.toml").exists())
+    workers = children(process.pid)
+    os.kill(process.pid, signal.SIGTERM)
+    time.sleep(0.3)
+    os.kill(process.pid, getattr(signal, second))
+    status, lines = finish(process, 10)
+    assert status == 143
+    assert len(lines) == 1 and lines[0].startswith("attnviz: stopped: at least "), lines
+    wait_for(lambda: all(gone(pid) for pid in workers), 5)
+
+
+def test_more_processes_than_four_a_cpu_is_one_line(tmp_path):
+    """`-j 100000` over as many specs would fork a hundred thousand interpreters: refused before any work."""
+    most = 4 * (os.cpu_count() or 1)
+    done = subprocess.run([sys.executable, "-m", "attnviz", "render", "a.toml", "b.toml", "-j", "100000"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"attnviz: error: argument -j/--jobs: at most {most} processes (4 a CPU), got 100000 "
+                           "(see 'attnviz render --help')\n")
+
+
+@pytest.mark.parametrize("given, message", [
+    ("9" * 5000, f"at most {4 * (os.cpu_count() or 1)} processes (4 a CPU), got 999999999999…"),
+    ("x" * 5000, "expected a number of processes (1 or more) or auto, got 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
+    ("\u0663", "expected a number of processes (1 or more) or auto, got '\u0663'"),  # an Arabic-Indic 3
+    ("000", "expected a number of processes (1 or more) or auto, got '000'"),
+])
+def test_a_hostile_process_count_is_one_short_line(given, message):
+    from clirun import run_cli
+
+    result = run_cli("render", "a.toml", "b.toml", "-j", given)
+    assert (result.code, result.stdout) == (2, "")
+    assert result.stderr == f"attnviz: error: argument -j/--jobs: {message} (see 'attnviz render --help')\n"

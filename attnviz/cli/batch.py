@@ -283,8 +283,8 @@ def _ended(worker: _Worker, jobs: Sequence[Job], pending: list[int]) -> Iterator
 
 def _stop(pool: dict[int, _Worker], jobs: Sequence[Job]) -> None:
     """Stop every worker still in `pool` and reap it: SIGTERM (each removes the temporary file it writes), then
-    SIGKILL after GRACE seconds (and its temporary removed here). A second signal must not cut this short, so
-    the stop signals wait until the workers are gone."""
+    SIGKILL after GRACE seconds (and its temporary removed here). A second signal must not cut this short, nor
+    replace the first: the stop signals wait until the workers are gone, and are then dropped."""
     if not pool:
         return
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
@@ -303,6 +303,8 @@ def _stop(pool: dict[int, _Worker], jobs: Sequence[Job]) -> None:
             if worker.sent:
                 _remove_temporaries(jobs[worker.sent[0]], worker.pid)
         pool.clear()
+        while signal.sigtimedwait(_STOPS, 0) is not None:  # a second signal: the command is stopping already
+            continue
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
