@@ -87,3 +87,31 @@ def test_a_walkthrough_at_its_limits_ends_in_files_or_one_line(tmp_path, case):
     else:
         assert status == 2 and len(lines) == 1, lines[:3]
         assert lines[0].startswith(ends), lines[0][:300]
+
+
+def test_a_batch_of_specs_at_their_limits_ends_in_figures_or_one_line_each(tmp_path):
+    """Every limit at once, in `-j 2` workers of 2 GB each: each spec a figure or one line, then the summary."""
+    specs = {
+        "normalizer-64": {**qk(64, 64), "softmax": "normalizer", "title": T300, "subtitle": T300},
+        "expanded-64": qk(64, 64),
+        "mask-1024": {"view": "mask", "n": 1024, "title": T300, "subtitle": T300, "x_title": "X" * 300,
+                      "y_title": "Y" * 300, "mask": "window=3,symmetric | global=1 | random=5,seed=3"},
+        "elided-1024": {**qk(1024, 2, "1"), "elide": True, "tokens": ["W" * 100] * 1024, "title": T300},
+        "decimal-30": {**qk(64, 64), "softmax": "normalizer", "weights": "decimal=30"},
+        "decimal-gap": {"q": "1e18; 1e18", "k": "1; 1e18", "weights": "decimal=6"},
+    }
+    paths = []
+    for name, spec in specs.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(spec), encoding="utf-8")
+        paths.append(str(path))
+    done = subprocess.run([sys.executable, "-m", "attnviz", "render", *paths, "-o", f"{tmp_path}/out/", "-j", "2"],
+                          capture_output=True, text=True, timeout=120, preexec_fn=bounded)
+    lines = done.stderr.splitlines()
+    written = {name.removesuffix(".svg") for name in os.listdir(tmp_path / "out")}
+    failed = [name for name in specs if name not in written]
+    assert done.returncode == (0 if not failed else done.returncode) and done.returncode in (0, 1, 2)
+    assert len(lines) == len(failed) + 1 and all(line.startswith("attnviz: ") for line in lines), lines
+    assert lines[-1].startswith(f"attnviz: {len(written)} of {len(specs)} figures written")
+    for name in failed:
+        assert sum(f"/{name}.json" in line for line in lines[:-1]) == 1, (name, lines)
