@@ -16,7 +16,8 @@ SPEC = 'q = "1,0; 0,1; 1,1"\nk = "1,0; 0,1; 1,1"\n'
 
 # The command with some jobs made slow or fatal by their spec's name: `busy` runs a sum of 10^12 numbers (a loop in C
 # that never lets a signal's Python handler run: minutes), `sleep` sleeps, `killed` is killed as the
-# out-of-memory killer kills (SIGKILL), halfway through writing its file. Each notes in MARKS that it started.
+# out-of-memory killer kills (SIGKILL), halfway through writing its file. Each notes in MARKS that it started, and
+# in which process.
 DRIVER = """
 import os, signal, sys, time
 from attnviz.cli import commands
@@ -25,7 +26,8 @@ made = commands.figure_from_args
 
 def figure_from_args(args, *rest, **keywords):
     name = os.path.basename(args.spec)
-    open(os.path.join(os.environ["MARKS"], name), "w").close()
+    with open(os.path.join(os.environ["MARKS"], name), "w") as mark:
+        mark.write(str(os.getpid()))
     if name.startswith("busy"):
         sum(range(10 ** 12))
     elif name.startswith("sleep"):
@@ -203,3 +205,18 @@ def test_a_hostile_process_count_is_one_short_line(given, message):
     result = run_cli("render", "a.toml", "b.toml", "-j", given)
     assert (result.code, result.stdout) == (2, "")
     assert result.stderr == f"attnviz: error: argument -j/--jobs: {message} (see 'attnviz render --help')\n"
+
+
+def test_a_worker_killed_from_outside_is_one_line_not_a_hang(tmp_path):
+    """The out-of-memory killer picks a worker busy in C code: its job fails in one line, the rest are written."""
+    names = ["a.toml", "busy1.toml", "b.toml", "c.toml"]
+    process, out, marks = start(tmp_path, names)
+    wait_for(lambda: (marks / "busy1.toml").exists() and (marks / "busy1.toml").read_text())
+    time.sleep(0.2)
+    os.kill(int((marks / "busy1.toml").read_text()), signal.SIGKILL)
+    status, lines = finish(process, 30)
+    assert status == 2
+    assert lines[0] == (f"attnviz: error: {tmp_path}/specs/busy1.toml: its worker process was killed by SIGKILL "
+                        "(out of memory?)")
+    assert len(lines) == 2 and lines[1].startswith("attnviz: 3 of 4 figures written")
+    assert sorted(os.listdir(out)) == ["a.svg", "b.svg", "c.svg"]
