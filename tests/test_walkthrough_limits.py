@@ -53,6 +53,11 @@ CASES = {
         ["walkthrough", "--flash", "32,32", "--softmax", "normalizer"], qk(64, 64),
         "attnviz: error: --flash: row 49's weights would be 202,860 characters written out, past the limit of "
         "200,000 per row; the last step compares"),
+    "flash with every limit at once: 38-digit scale and slope, 40-digit values, decimals, labels": (
+        ["walkthrough", "--flash", "7,7", "--flash-order", "fa1", "--title", T300, "--subtitle", T300, "--tokens",
+         " ".join("W" * 99 + str(n % 10) for n in range(14)), "--weights", "decimal=30", "--scale", "1/" + "7" * 39,
+         "--bias", "alibi=1/" + "7" * 38, "--v", vectors(14, 64, "9" * 40), "--softmax", "grouped", "--show",
+         "logits", "--decimals", "12", "--theme", "contrast", "--embed-font"], qk(14, 2, "1"), 0),
     "decode from the first token, 64 tokens": (
         ["walkthrough", "--decode", "1"], qk(64, 2, "1"), "attnviz: error: --decode: 64 steps"),
     "decode the last tokens, 64 labelled tokens, every limit": (
