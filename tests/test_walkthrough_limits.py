@@ -41,7 +41,8 @@ CASES = {
     "largest scores walkthrough, longest titles": (
         ["walkthrough", "--title", T300, "--subtitle", T300], qk(12, 2, "1"), 0),
     "largest scores walkthrough, 40-digit 64-dim vectors": (
-        ["walkthrough", "--title", T300, "--subtitle", T300], qk(12, 64), "attnviz: error: walkthrough: the formulas"),
+        ["walkthrough", "--title", T300, "--subtitle", T300], qk(12, 64),
+        "attnviz: error: walkthrough: the page would be about"),
     "64 tokens of 64 40-digit dimensions": (
         ["walkthrough"], qk(64, 64), "attnviz: error: softmax: row 49's weights would be 202,860 characters"),
     "flash in 1x1 tiles, 64 tokens": (
@@ -58,6 +59,11 @@ CASES = {
          " ".join("W" * 99 + str(n % 10) for n in range(14)), "--weights", "decimal=30", "--scale", "1/" + "7" * 39,
          "--bias", "alibi=1/" + "7" * 38, "--v", vectors(14, 64, "9" * 40), "--softmax", "grouped", "--show",
          "logits", "--decimals", "12", "--theme", "contrast", "--embed-font"], qk(14, 2, "1"), 0),
+    "scores walkthrough with every limit at once, values of 64 40-digit dimensions": (
+        ["walkthrough", "--title", T300, "--subtitle", T300, "--tokens", " ".join("W" * 100 for _ in range(6)),
+         "--weights", "decimal=30", "--scale", "1/" + "7" * 39, "--bias", "alibi=1/" + "7" * 38, "--v",
+         vectors(6, 64, "9" * 40), "--softmax", "grouped", "--show", "logits", "--decimals", "12"], qk(6, 2, "1"), 0),
+    "scores walkthrough of 64 40-digit dimensions, few tokens": (["walkthrough"], qk(4, 64), 0),
     "decode from the first token, 64 tokens": (
         ["walkthrough", "--decode", "1"], qk(64, 2, "1"), "attnviz: error: --decode: 64 steps"),
     "decode the last tokens, 64 labelled tokens, every limit": (

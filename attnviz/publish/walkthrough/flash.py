@@ -14,12 +14,11 @@ from dataclasses import replace
 from ...words import notation
 from ...words.figure_text import at_step
 from ..document import Section, make_document
-from ..mathml import MAX_TEX
 from ...numbers.exact import InputError
 from ...figures.api import Figure
 from ...engine.tiled_softmax import ORDERS, flash_steps, tiles
 from ...words.highlight import parse_targets
-from .scores import LEGEND, tex_exponent, tex_grouped, tex_number, check_walk_size
+from .scores import LEGEND, tex_exponent, tex_grouped, tex_number, check_walk_size, fit_tex
 from .flash_state import ell_text, exponent_term, flash_overlay
 from ...figures.overlaid import OverlaidFigure
 
@@ -140,20 +139,8 @@ def _tile_section(step: FlashStep, count: int, attention: Attention, state: Stat
     # The heading names the tile with ASCII hyphens: it is also the step's file name (slugified).
     heading = f"Tile {step.index}: {tile_text.replace('–', '-').replace(' × ', ', ')}"
     return Section(heading=heading, paragraphs=(" ".join(parts),),
-                   formula=_fitting(formulas),
+                   formula=fit_tex(formulas, r";\quad "),
                    highlight=tuple((i, j) for i in step.rows for j in step.keys))
-
-
-def _fitting(formulas: Sequence[str]) -> str | None:
-    """The rows' TeX joined, as many rows as fit one formula (MAX_TEX characters): long scores, a long scale or
-    slope would make a tile's formula too long to typeset; its sentences still give every row."""
-    joined = ""
-    for tex in formulas:
-        longer = rf"{joined};\quad {tex}" if joined else tex
-        if len(longer) > MAX_TEX:
-            break
-        joined = longer
-    return joined or None
 
 
 def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> tuple[str, str | None]:
