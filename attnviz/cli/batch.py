@@ -224,19 +224,20 @@ def _in_processes(jobs: Sequence[Job], workers: int) -> Iterator[tuple[int, Fail
 
 def _start(jobs: Sequence[Job], pool: dict[int, _Worker]) -> _Worker:
     """A new worker, added to `pool`. It starts with the stop signals blocked, so none arrives before
-    _worker_signals sets its handlers; it closes the other workers' pipes, so each one's death is seen."""
-    tasks, results = os.pipe(), os.pipe()
+    _worker_signals sets its handlers; it closes the other workers' pipes, so each one's death is seen. Here the
+    stop signals wait until it is in `pool`, so that none can leave a worker that _stop does not know of."""
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
     try:
+        tasks, results = os.pipe(), os.pipe()
         pid = os.fork()
         if pid == 0:
             _work(jobs, tasks[0], results[1], [tasks[1], results[0]] + [fd for w in pool.values()
                                                                        for fd in (w.tasks, w.results) if fd >= 0])
+        os.close(tasks[0])
+        os.close(results[1])
+        worker = pool[results[0]] = _Worker(pid, tasks[1], results[0])
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
-    os.close(tasks[0])
-    os.close(results[1])
-    worker = pool[results[0]] = _Worker(pid, tasks[1], results[0])
     return worker
 
 
