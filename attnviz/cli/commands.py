@@ -16,7 +16,7 @@ from ..render.formats import FORMATS
 from .parser import (DEFAULT_OUTPUT, DEFAULT_PAGE_DIR, UsageError, build_parser, join_negative_values,
                      unrecognized)
 from .arguments import figure_from_args, stdin_bytes, walkthrough_from_args, walkthrough_steps
-from .signals import StopSignals, Stopped, emit, one_line, report, writing
+from .signals import StopSignals, Stopped, describe, emit, one_line, report, writing
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -424,7 +424,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # noqa: BLE001 - the last line of defence: no traceback for users
         if debug:
             raise
-        print(f"attnviz: internal error: {type(err).__name__}: {one_line(err)}; please report this bug "
+        print(f"attnviz: internal error: {describe(err)}; please report this bug "
               "with the command you ran (and --debug for the traceback)", file=sys.stderr)
         return 1
 

@@ -394,14 +394,18 @@ def _positive_number(text: str) -> float:
 
 
 def _jobs(text: str) -> int:
-    """`-j N`: a number of worker processes, or `auto` (one per CPU)."""
+    """`-j N`: a number of worker processes, at most 4 a CPU, or `auto` (one per CPU)."""
     if text == "auto":
         return os.cpu_count() or 1
-    if not text.isdigit() or int(text) < 1:
-        from argparse import ArgumentTypeError  # start-up: loaded with the parser already; named here only
+    from argparse import ArgumentTypeError  # start-up: loaded with the parser already; named here only
 
-        raise ArgumentTypeError(f"expected a number of processes (1 or more) or auto, got {text!r}")
-    return int(text)
+    digits = text.lstrip("0") if text.isascii() and text.isdigit() else ""
+    if not digits:
+        raise ArgumentTypeError(f"expected a number of processes (1 or more) or auto, got {text!r:.40}")
+    most = 4 * (os.cpu_count() or 1)  # past a few a CPU, more processes only take memory
+    if len(digits) > 6 or int(digits) > most:  # a 5,000-digit N is not even read as a number
+        raise ArgumentTypeError(f"at most {most} processes (4 a CPU), got {digits:.12}{'…' * (len(digits) > 12)}")
+    return int(digits)
 
 
 def _slides_arguments(slides: argparse.ArgumentParser) -> None:

@@ -57,7 +57,7 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
         theme = fig.theme
     prefill_cache, steps = decode_steps(attention, prompt)
     n = attention.shape[0]
-    check_walk_size(len(steps) + 1, n * n, f"the prefill and {len(steps)} decoded tokens", "decode")
+    check_walk_size(len(steps) + 1, n * n, f"the prefill and {len(steps):,} decoded tokens", "decode")
     words = replace(words, grid_caption=f"{words.grid_caption}; decoded with a KV cache after a prompt of {prompt}")
     sections = [_prefill_section(attention, prompt, prefill_cache)]
     sections += [_step_section(step, n, prompt, attention, words) for step in steps]

@@ -18,7 +18,7 @@ from ...numbers.exact import InputError
 from ...figures.api import Figure
 from ...engine.tiled_softmax import ORDERS, flash_steps, tiles
 from ...words.highlight import parse_targets
-from .scores import LEGEND, tex_exponent, tex_grouped, tex_number, check_walk_size
+from .scores import LEGEND, tex_exponent, tex_grouped, tex_number, check_walk_size, fit_tex
 from .flash_state import ell_text, exponent_term, flash_overlay
 from ...figures.overlaid import OverlaidFigure
 
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
     from ...layout.figure import Wraps
     from ...engine.attention import Attention
+    from ...engine.attention import Weights
     from ...engine.tiled_softmax import FlashStep, Tile
     from ...typing import Exact, FlashOrder, HighlightTarget, ThemeName
     from ...words.figure_text import FigureText
@@ -60,7 +61,7 @@ def flash_walkthrough(fig: Figure, block: tuple[int, int],
         raise err.relocated(lambda where: "flash") from None
     steps = flash_steps(attention, block, order)
     n_q, n_k = attention.shape
-    check_walk_size(len(steps) + 1, n_q * n_k, f"{len(steps)} tiles and the final step; use larger blocks",
+    check_walk_size(len(steps) + 1, n_q * n_k, f"{len(steps):,} tiles and the final step; use larger blocks",
                     "flash")
     br, bc = block
     name, loops = ORDER_NAMES[order]
@@ -138,7 +139,7 @@ def _tile_section(step: FlashStep, count: int, attention: Attention, state: Stat
     # The heading names the tile with ASCII hyphens: it is also the step's file name (slugified).
     heading = f"Tile {step.index}: {tile_text.replace('–', '-').replace(' × ', ', ')}"
     return Section(heading=heading, paragraphs=(" ".join(parts),),
-                   formula=r";\quad ".join(formulas) or None,
+                   formula=fit_tex(formulas, r";\quad "),
                    highlight=tuple((i, j) for i in step.rows for j in step.keys))
 
 
@@ -206,7 +207,7 @@ def _final_section(attention: Attention, steps: Sequence[FlashStep], skipped: Se
             parts.append(f"Row {i} keeps no key, so its softmax is undefined, tiled or not.")
             continue
         m, exps, seen = final[i]
-        one_shot = notation.weight_terms(weights, "expanded", i)
+        one_shot = _one_shot(weights, i)
         tiled = [f"{notation.exponential(x)}/({ell_text(exps)})" for x in exps]
         pairs = ", ".join(f"{t} = {o}" for t, o in zip(tiled, one_shot))
         parts.append(f"Row {i} (m_{i} = {notation.format_exact(m)}, keys {', '.join(map(str, seen))}): {pairs}.")
@@ -223,6 +224,17 @@ def _final_section(attention: Attention, steps: Sequence[FlashStep], skipped: Se
     outputs = ("output",) if attention.values is not None else ()
     return Section(heading="Tiled softmax equals the one-shot softmax", paragraphs=(" ".join(parts),),
                    formula=formula, highlight=("softmax", *outputs))
+
+
+def _one_shot(weights: Weights, i: int) -> list[str]:
+    """Row `i`'s one-shot weights, each with its sum written out: the last step's comparison needs the sums in full,
+    whatever form the figure writes them in, so a row too long is refused without advice to change the form."""
+    try:
+        return notation.weight_terms(weights, "expanded", i)
+    except InputError as err:
+        raise InputError(err.what.split(": this form")[0] + "; the last step compares every row's tiled and "
+                         "one-shot weights with their sums written out: use fewer tokens or shorter numbers",
+                         "flash") from None
 
 
 def _figures(fig: Figure, words: FigureText, steps: Sequence[FlashStep], all_tiles: Sequence[Tile],

@@ -18,6 +18,7 @@ from ...words.budget import check_page, figure_chars
 from ...words.user_text import concat, isolate, user_text
 from ...words.figure_text import at_step
 from ..document import Section, make_document
+from ..mathml import MAX_TEX
 from ...engine.attention import dot
 from ...numbers.exact import InputError, format_number
 from ...figures.api import Figure
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     #: ("score", i, j), ("mask",), ("softmax", i) or ("output", i): 1-based.
     Step: TypeAlias = tuple[Any, ...]
 
-__all__ = ["MAX_STEPS", "MAX_WALK_CELLS", "check_walk_size", "SERIES", "LEGEND", "plan", "walkthrough"]
+__all__ = ["MAX_STEPS", "MAX_WALK_CELLS", "check_walk_size", "fit_tex", "SERIES", "LEGEND", "plan", "walkthrough"]
 
 #: The most steps one walkthrough may have.
 MAX_STEPS = 100
@@ -105,10 +106,26 @@ def walkthrough(fig: Figure) -> tuple[Document, list[Figure]]:
 def check_walk_size(steps: int, cells: int, what: str, where: str) -> None:
     """Refuses a walkthrough of more than MAX_STEPS steps or MAX_WALK_CELLS cells drawn in all (`cells` a step)."""
     if steps > MAX_STEPS:
-        raise InputError(f"{steps} steps ({what}); the limit is {MAX_STEPS}", where)
+        raise InputError(f"{steps:,} steps ({what}); the limit is {MAX_STEPS}", where)
     if steps * cells > MAX_WALK_CELLS:
         raise InputError(f"{steps} steps of {cells:,} cells each ({what}) would draw {steps * cells:,} cells; the "
                          f"limit is {MAX_WALK_CELLS:,}: use fewer tokens", where)
+
+
+def fit_tex(parts: Iterable[str], sep: str = "") -> str | None:
+    r"""The parts of a step's formula joined by `sep`, each one kept only while the formula fits MAX_TEX characters
+    (long scores, values or a long scale would make it too long to typeset); None when none fits. The step's
+    sentences say everything in words.
+
+    >>> fit_tex(["x", " = " + "1" * 5000, " = y"])
+    'x = y'
+    """
+    joined = None
+    for part in parts:
+        longer = part if joined is None else joined + sep + part
+        if len(longer) <= MAX_TEX:
+            joined = longer
+    return joined
 
 
 def _count_steps(steps: Sequence[Step]) -> str:
@@ -167,14 +184,15 @@ def _score_section(i: int, j: int, attention: Attention, words: FigureText) -> S
     tex_terms = " + ".join(rf"{tex_grouped(a)} \cdot {tex_grouped(b)}" for a, b in zip(q, k))
     who = _labels(words.q_labels[i - 1], words.k_labels[j - 1], i, j)
     sentence = f"S_{{{i},{j}}} = Q{i}·K{j} = {terms} = {format_number(value)}"
-    formula = rf"S_{{{i},{j}}} = Q_{{{i}}} \cdot K_{{{j}}} = {tex_terms} = {tex_number(value)}"
+    formula = [rf"S_{{{i},{j}}} = Q_{{{i}}} \cdot K_{{{j}}}", f" = {tex_terms}", f" = {tex_number(value)}"]
     paragraph = concat(f"The score of query {i} and key {j}", who, f" is their dot product: {sentence}.")
     if words.show == "logits":  # the cell shows the logit, not the score: say how one gives the other
         logit, tex_logit = _logit(i, j, attention)
         paragraph = concat(f"The score of query {i} and key {j}", who,
                            f" is their dot product, and the cell shows its logit: {sentence}; {logit}.")
-        formula += rf",\quad {tex_logit}"
-    return Section(heading=f"Score of Q{i} and K{j}", paragraphs=(paragraph,), formula=formula, highlight=((i, j),))
+        formula.append(rf",\quad {tex_logit}")
+    return Section(heading=f"Score of Q{i} and K{j}", paragraphs=(paragraph,), formula=fit_tex(formula),
+                   highlight=((i, j),))
 
 
 def _logit(i: int, j: int, attention: Attention) -> tuple[str, str]:
@@ -260,6 +278,8 @@ def softmax_section(i: int, attention: Attention, shown_weights: str, form: str 
             formula = rf"\operatorname{{softmax}}(s)_t = \frac{{e^{{s_t}}}}{{{denominator}}},\quad s = ({args})"
         if form == "normalizer":  # the figure's Z_i, named in the fractions and defined once
             formula = formula.replace(denominator, f"Z_{{{i}}}") + rf",\quad Z_{{{i}}} = {denominator}"
+    if formula is not None and len(formula) > MAX_TEX:  # too many or too long scores: the rule, not the numbers
+        formula = r"\operatorname{softmax}(s)_t = \frac{e^{s_t}}{\sum_u e^{s_u}}"
     return Section(heading=f"Softmax of row {i}", paragraphs=(paragraph,), formula=formula,
                    highlight=(f"softmax={i}",))
 
@@ -276,33 +296,33 @@ def _output_section(i: int, attention: Attention, shown: OutputRow) -> Section:
     wide = notation.wide_indices(attention.shape)  # as the figure writes the weights: w3,12 rather than w312
     names = [f"w_{{{i},{j}}}" if wide else f"w_{{{i}{j}}}" for j in columns]
     sentence = f"O_{i} = " + " + ".join(f"{w}·V_{j}" for w, j in zip(names, columns))
-    formula = rf"O_{{{i}}} = " + " + ".join(rf"{w} \cdot V_{{{j}}}" for w, j in zip(names, columns))
+    formula = [rf"O_{{{i}}} = " + " + ".join(rf"{w} \cdot V_{{{j}}}" for w, j in zip(names, columns))]
     value, approximate = shown.value, shown.approximate
     if weights.kind == "pinned":  # exact weights: the sum, term by term
         assert attention.values is not None  # an output is a step only with value vectors
         values = [attention.values[j - 1] for j in columns]
         sentence += " = " + " + ".join(f"{format_number(w)}·{notation.vector_text(v)}"
                                        for w, v in zip(weights.values, values))
-        formula += " = " + " + ".join(rf"{tex_number(w)} \cdot {_tex_vector(v)}"
-                                      for w, v in zip(weights.values, values))
+        formula.append(" = " + " + ".join(rf"{tex_number(w)} \cdot {_tex_vector(v)}"
+                                          for w, v in zip(weights.values, values)))
         each = "exactly 1" if len(columns) == 1 else f"each exactly {format_number(weights.values[0])}"
         if approximate:
             paragraph = (f"Row {i}'s weights are pinned, {each}, so its output is a sum of exact terms, which the "
                          f"figure shows rounded, marked ≈: {sentence} ≈ {value}.")
-            formula += rf" \approx {value}"
+            formula.append(rf" \approx {value}")
         else:
             paragraph = f"Row {i}'s weights are pinned, {each}, so its output is exact: {sentence} = {value}."
             exact = attention.output(i - 1)  # TeX'd when the figure shows it as is; else the figure's decimals
             assert exact is not None and value is not None  # pinned weights: the output is exact, and shown
-            formula += " = " + (_tex_vector(exact) if value == notation.vector_text(exact) else value)
+            formula.append(" = " + (_tex_vector(exact) if value == notation.vector_text(exact) else value))
     elif approximate:
         paragraph = (f"Row {i}'s output is its weights times the value vectors: {sentence} ≈ {value}. The weights "
                      "are named, so the figure shows the output rounded, marked ≈.")
-        formula += rf" \approx {value}"
+        formula.append(rf" \approx {value}")
     else:
         paragraph = (f"Row {i}'s output is its weights times the value vectors: {sentence}. The weights are named, "
                      "so the output stays named: no decimal is pinned.")
-    return Section(heading=heading, paragraphs=(paragraph,), formula=formula, highlight=highlight)
+    return Section(heading=heading, paragraphs=(paragraph,), formula=fit_tex(formula), highlight=highlight)
 
 
 def _labels(q_label: str, k_label: str, i: int, j: int) -> str:
