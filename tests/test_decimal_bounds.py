@@ -64,7 +64,9 @@ def hostile_rows(draw):
     rational = st.one_of(small, st.builds(lambda s, m, x: s * m + x, st.sampled_from([-1, 1]), size, small))
     huge_surd = st.builds(lambda a, b, m: surd(a, b * m, r), rational, st.sampled_from([1, -1, F(1, 2)]), size)
     cancelling = st.builds(lambda m, x: surd(-_below_root(r, m), m, r) + x, size, small)  # m·√r - a in [0, 10^-6]
-    exponent = st.one_of(rational, huge_surd, cancelling, st.builds(lambda a, b: surd(a, b, r), small, small))
+    threshold = st.fractions(-75, 75, max_denominator=1000)  # gaps about (N+1)·ln 10 + ln k, where 0 starts
+    mixed = st.builds(lambda a, b: surd(a, b, r), small, small)
+    exponent = st.one_of(rational, huge_surd, cancelling, threshold, mixed)
     row = draw(st.lists(exponent, min_size=2, max_size=5).filter(lambda xs: len(set(xs)) > 1))
     assume(all(not isinstance(x, Surd) or x.r == r for x in row))
     return row
@@ -109,6 +111,18 @@ def test_gaps_are_exact_with_surds():
 ])
 def test_far_weights_are_decided_from_the_gap(exponents, places, texts):
     assert [text for text, _ in rounded_weights(softmax_weights(exponents), places)] == texts
+
+
+@pytest.mark.parametrize("places", range(1, MAX_PLACES + 1))
+def test_a_row_decided_by_its_gaps_needs_no_interval(places, monkeypatch):
+    from attnviz.numbers import rounding
+
+    monkeypatch.setattr(rounding, "_mpmath", lambda: pytest.fail("mpmath reached"))
+    zero, one = "0." + "0" * places, "1." + "0" * places
+    gap = (places + 1) * F(2302586, 10**6) + 3 * F(693148, 10**6) + F(1, 10**6)  # just past the bound for k = 4
+    rows = [[F(0), F(BIG * BIG)], [F(-gap), F(0), surd(-BIG, 1, 2), F(-gap)], [surd(0, BIG, 3), surd(0, -BIG, 3)]]
+    assert [[text for text, _ in rounded_weights(softmax_weights(row), places)] for row in rows] == [
+        [zero, one], [zero, one, zero, zero], [one, zero]]
 
 
 @pytest.mark.parametrize("exponents, column, text", [
