@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from attnviz.engine.attention import softmax_weights
 from attnviz.numbers.exact import MAX_DIGITS
-from attnviz.numbers.rounding import MAX_PLACES, _gaps, rounded_output, rounded_weights
+from attnviz.numbers.rounding import LN2_ABOVE, LN10_ABOVE, MAX_PLACES, _gaps, rounded_output, rounded_weights
 from attnviz.numbers.surds import Surd, surd
 
 F = Fraction
@@ -96,6 +96,12 @@ def test_decimal_outputs_match_a_high_precision_reference_over_huge_gaps(exponen
     assert approximate and texts == [reference_text(output, places)]
 
 
+def test_the_logarithms_bounds_are_above_them():
+    with mpmath.workdps(50):
+        assert mpmath.log(2) < mp_value(LN2_ABOVE) < mpmath.log(2) + 1e-6
+        assert mpmath.log(10) < mp_value(LN10_ABOVE) < mpmath.log(10) + 1e-6
+
+
 def test_gaps_are_exact_with_surds():
     assert _gaps([F(1), surd(0, 1, 2), F(-BIG)]) == [surd(0, 1, 2) - 1, F(0), surd(BIG, 1, 2)]
 
@@ -119,7 +125,7 @@ def test_a_row_decided_by_its_gaps_needs_no_interval(places, monkeypatch):
 
     monkeypatch.setattr(rounding, "_mpmath", lambda: pytest.fail("mpmath reached"))
     zero, one = "0." + "0" * places, "1." + "0" * places
-    gap = (places + 1) * F(2302586, 10**6) + 3 * F(693148, 10**6) + F(1, 10**6)  # just past the bound for k = 4
+    gap = (places + 1) * LN10_ABOVE + 3 * LN2_ABOVE + F(1, 10**6)  # just past the bound for k = 4
     rows = [[F(0), F(BIG * BIG)], [F(-gap), F(0), surd(-BIG, 1, 2), F(-gap)], [surd(0, BIG, 3), surd(0, -BIG, 3)]]
     assert [[text for text, _ in rounded_weights(softmax_weights(row), places)] for row in rows] == [
         [zero, one], [zero, one, zero, zero], [one, zero]]

@@ -42,8 +42,8 @@ __all__ = ["MAX_PLACES", "parse_weights", "round_fraction", "rounded_weights", "
 
 MAX_PLACES = 30
 START_BITS, MAX_BITS = 64, 1 << 15
-#: ln 2 and ln 10 between two rationals (0.6931471..., 2.3025850...): every decision from a gap is exact.
-LN2, LN10 = (Fraction(693147, 10**6), Fraction(693148, 10**6)), (Fraction(2302585, 10**6), Fraction(2302586, 10**6))
+#: Rationals just above ln 2 = 0.6931471... and ln 10 = 2.3025850...: every decision from a gap is exact.
+LN2_ABOVE, LN10_ABOVE = Fraction(693148, 10**6), Fraction(2302586, 10**6)
 #: A term e^-gap whose gap is past FAR nats is under 2^-(1.44·MAX_BITS), finer than any precision used: it is
 #: held as the interval [0, e^-FAR], never computed (e^-(10^200) would need 10^200-bit exponents' arithmetic).
 FAR = MAX_BITS
@@ -84,7 +84,7 @@ def round_fraction(value: Fraction, places: int) -> tuple[str, bool]:
 def rounded_weights(weights: Weights, places: int) -> list[tuple[str, bool]]:
     """One row's weights as [(text, approximate), ...]; `weights` is an `engine.Weights`.
 
-    Decided from the exact gaps to the row's largest score first: a weight whose gap is past NEGLIGIBLE(N, k)
+    Decided from the exact gaps to the row's largest logit first: a weight whose gap is past (N+1)·ln 10 + ln k
     is under 10^-(N+1)/k, so it rounds to 0, and the largest, alone, rounds to 1 when every other one does.
     Only the rest are enclosed in intervals, so no gap, however large, reaches mpmath's exponential."""
     if weights.kind == "pinned":
@@ -92,7 +92,7 @@ def rounded_weights(weights: Weights, places: int) -> list[tuple[str, bool]]:
     if weights.kind == "undefined":
         return []
     gaps = _gaps(weights.exponents)
-    negligible = (places + 1) * LN10[1] + _ln_above(len(gaps))  # e^-gap < 10^-(places+1)/k past it
+    negligible = (places + 1) * LN10_ABOVE + _ln_above(len(gaps))  # e^-gap < 10^-(places+1)/k past it
     near = [t for t, gap in enumerate(gaps) if not _beyond(gap, negligible)]
     kept = set(near)
     if len(near) == 1:  # the largest alone: 1 - w < (k-1)·10^-(places+1)/k, so it rounds to 1
@@ -136,8 +136,7 @@ def _known_output(gaps: Sequence[Exact], column: Sequence[Fraction], places: int
     if not any(far):
         return None
     near = _rational_output([g for g, f in zip(gaps, far) if not f], [v for v, f in zip(column, far) if not f])
-    twice = Fraction(1, 2) if near is None else near * 2 * 10**places
-    if twice.denominator != 1 or twice.numerator % 2 == 0:
+    if near is None or (twice := near * 2 * 10**places).denominator != 1 or twice.numerator % 2 == 0:
         return None  # no tie: the intervals decide it, the far terms' part being far below any boundary
     # O = c + Σ_far e^-g·(V - c) / Σ e^-g: past the tie c = (m + 1/2)/10^N by the sign of that sum
     tie = twice / (2 * 10**places)
@@ -197,7 +196,7 @@ def _beyond(gap: Exact, bound: Fraction | int) -> bool:
 
 def _ln_above(n: int) -> Fraction:
     """A rational upper bound on ln n (n >= 1): n < 2^bits, so ln n < bits·ln 2."""
-    return n.bit_length() * LN2[1]
+    return n.bit_length() * LN2_ABOVE
 
 
 def _mpmath() -> tuple[Any, Any]:
