@@ -2,6 +2,7 @@
 row's largest logit decides first, and every printed digit stays correct, checked against mpmath at high precision."""
 
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -170,9 +171,8 @@ def attnviz_bounded(*args, memory=1 << 30):
 
 
 def weights_text(svg):
-    import re
-
-    return [m for m in re.findall(r">(weights [^<]*|O1 [^<]*)<", svg)]
+    """The figure's rounded weights and first output, as written."""
+    return re.findall(r">(weights [^<]*|O1 [^<]*)<", svg)
 
 
 @pytest.mark.parametrize("q, k, extra, places, expected", [
@@ -197,3 +197,19 @@ def test_the_issues_reproducers_finish_fast_in_little_memory(q, k, extra, places
     assert code == 0 and err == "", err
     assert weights_text(out) == expected
     assert seconds < 2 and megabytes < 300, (seconds, megabytes)
+
+
+def test_a_batch_of_the_reproducers_finishes_fast_in_little_memory(tmp_path):
+    specs, cases = [], [(16, 3), (17, 3), (30, MAX_PLACES), (39, 1)]
+    for exponent, places in cases:
+        spec = tmp_path / f"e{exponent}.toml"
+        spec.write_text(f'q = "1e{exponent}"\nk = "1;1e{exponent}"\nmask = "none"\nweights = "decimal={places}"\n'
+                        f'v = "0.0015;-1"\n', encoding="utf-8")
+        specs.append(str(spec))
+    code, _, err, seconds, megabytes = attnviz_bounded("render", "-j", "2", *specs, "-o", f"{tmp_path}/out/")
+    assert code == 0 and "4 of 4 figures written" in err, err
+    assert seconds < 6 and megabytes < 300, (seconds, megabytes)
+    for exponent, places in cases:
+        zero, one = "0." + "0" * places, "1." + "0" * places
+        assert weights_text((tmp_path / "out" / f"e{exponent}.svg").read_text(encoding="utf-8")) == [
+            f"weights ≈{zero}, ≈{one}", f"O1 = w11·V1 + w12·V2 ≈ (-{one})"]
