@@ -9,6 +9,12 @@ That loop ends because the value is never a rounding boundary: by Lindemann–We
 are linearly independent over the algebraic numbers, so a named weight (exponents not all equal) is irrational, and an
 output is rational only in the case `_rational_output` detects (then it is rounded exactly, like pinned weights). A
 precision cap guards the loop anyway. mpmath is imported only here, and only when decimal weights are asked for.
+
+Time and memory are bounded for any logits within the digit limits, because the gaps to a row's largest logit
+(exact: Fractions or surds a + b·√r, compared exactly) are looked at first: a weight whose gap is past
+(N+1)·ln 10 + ln k (with rational bounds on the logarithms) is under 10^-(N+1)/k and rounds to 0, and the largest
+then rounds to 1 if it is alone; a term whose gap is past FAR is held as [0, e^-FAR], never computed; and an output
+that is a rounding tie but for such terms is rounded by the sign of their pull, decided on its own.
 """
 
 from __future__ import annotations
@@ -17,8 +23,10 @@ import importlib
 import re
 from fractions import Fraction
 
+from math import isqrt
+
 from .exact import InputError
-from .surds import Surd
+from .surds import Surd, sign
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -34,6 +42,11 @@ __all__ = ["MAX_PLACES", "parse_weights", "round_fraction", "rounded_weights", "
 
 MAX_PLACES = 30
 START_BITS, MAX_BITS = 64, 1 << 15
+#: Rationals just above ln 2 = 0.6931471... and ln 10 = 2.3025850...: every decision from a gap is exact.
+LN2_ABOVE, LN10_ABOVE = Fraction(693148, 10**6), Fraction(2302586, 10**6)
+#: A term e^-gap whose gap is past FAR nats is under 2^-(1.44·MAX_BITS), finer than any precision used: it is
+#: held as the interval [0, e^-FAR], never computed (e^-(10^200) would need 10^200-bit exponents' arithmetic).
+FAR = MAX_BITS
 
 
 def parse_weights(value: object) -> int | None:
@@ -69,13 +82,24 @@ def round_fraction(value: Fraction, places: int) -> tuple[str, bool]:
 
 
 def rounded_weights(weights: Weights, places: int) -> list[tuple[str, bool]]:
-    """One row's weights as [(text, approximate), ...]; `weights` is an `engine.Weights`."""
+    """One row's weights as [(text, approximate), ...]; `weights` is an `engine.Weights`.
+
+    Decided from the exact gaps to the row's largest logit first: a weight whose gap is past (N+1)·ln 10 + ln k
+    is under 10^-(N+1)/k, so it rounds to 0, and the largest, alone, rounds to 1 when every other one does.
+    Only the rest are enclosed in intervals, so no gap, however large, reaches mpmath's exponential."""
     if weights.kind == "pinned":
         return [round_fraction(v, places) for v in weights.values]
     if weights.kind == "undefined":
         return []
-    exps = weights.exponents
-    return [(text, True) for text in _decide(lambda iv: _weight_intervals(iv, exps), len(exps), places)]
+    gaps = _gaps(weights.exponents)
+    negligible = (places + 1) * LN10_ABOVE + _ln_above(len(gaps))  # e^-gap < 10^-(places+1)/k past it
+    near = [t for t, gap in enumerate(gaps) if not _beyond(gap, negligible)]
+    kept = set(near)
+    if len(near) == 1:  # the largest alone: 1 - w < (k-1)·10^-(places+1)/k, so it rounds to 1
+        texts = iter([_fixed(10**places, places)])
+    else:
+        texts = iter(_decide(lambda iv: _weight_intervals(iv, gaps, near), len(near), places))
+    return [(next(texts) if t in kept else _fixed(0, places), True) for t in range(len(gaps))]
 
 
 def rounded_output(weights: Weights, values: Sequence[Sequence[Fraction]], places: int) -> tuple[list[str], bool]:
@@ -88,17 +112,61 @@ def rounded_output(weights: Weights, values: Sequence[Sequence[Fraction]], place
         if any(approx for _, approx in texts):
             return [_fixed(round(x * 10**places), places) for x in exact], True
         return [text for text, _ in texts], False
-    exps = weights.exponents
+    gaps = _gaps(weights.exponents)
     columns = [[v[c] for v in values] for c in range(len(values[0]))]
-    rational = [_rational_output(exps, column) for column in columns]
-    irrational = [column for column, r in zip(columns, rational) if r is None]
+    known = [_known_output(gaps, column, places) for column in columns]
+    pending = [column for column, text in zip(columns, known) if text is None]
 
     def outputs(iv: Any) -> list[Interval]:
-        ws = _weight_intervals(iv, exps)
-        return [sum((w * _interval(iv, Fraction(v)) for w, v in zip(ws, column)), iv.mpf(0)) for column in irrational]
+        terms = _terms(iv, gaps)
+        total = sum(terms, iv.mpf(0))
+        return [sum((t * _interval(iv, v) for t, v in zip(terms, column)), iv.mpf(0)) / total for column in pending]
 
-    decided = iter(_decide(outputs, len(irrational), places))
-    return [_fixed(round(r * 10**places), places) if r is not None else next(decided) for r in rational], True
+    decided = iter(_decide(outputs, len(pending), places))
+    return [text if text is not None else next(decided) for text in known], True
+
+
+def _known_output(gaps: Sequence[Exact], column: Sequence[Fraction], places: int) -> str | None:
+    """An output's text when it is decided without intervals: a rational output, rounded exactly; or one that
+    is a rounding tie c up to terms whose gaps are past FAR, rounded the way their sum pulls it."""
+    rational = _rational_output(gaps, column)
+    if rational is not None:
+        return _fixed(round(rational * 10**places), places)
+    far = [_beyond(gap, FAR) for gap in gaps]
+    if not any(far):
+        return None
+    near = _rational_output([g for g, f in zip(gaps, far) if not f], [v for v, f in zip(column, far) if not f])
+    if near is None or (twice := near * 2 * 10**places).denominator != 1 or twice.numerator % 2 == 0:
+        return None  # no tie: the intervals decide it, the far terms' part being far below any boundary
+    # O = c + Σ_far e^-g·(V - c) / Σ e^-g: past the tie c = (m + 1/2)/10^N by the sign of that sum
+    tie = twice / (2 * 10**places)
+    pull = _sign_of_sum([g for g, f in zip(gaps, far) if f], [v - tie for v, f in zip(column, far) if f])
+    return _fixed((twice.numerator - 1) // 2 + (pull > 0), places)
+
+
+def _sign_of_sum(gaps: Sequence[Exact], coefficients: Sequence[Fraction]) -> int:
+    """The sign of Σ e^-g·s, never 0 here: equal gaps are summed first (the e^-g of distinct gaps are linearly
+    independent), then Σ e^-(g - g_min)·s is enclosed at rising precision until the interval excludes 0."""
+    groups: dict[Exact, Fraction] = {}
+    for gap, s in zip(gaps, coefficients):
+        groups[gap] = groups.get(gap, Fraction(0)) + s
+    kept = [(gap, s) for gap, s in groups.items() if s]
+    relative = _gaps([-gap for gap, _ in kept])  # g - g_min, all >= 0
+
+    def total(iv: Any) -> list[Interval]:
+        return [sum((t * _interval(iv, s) for t, (_, s) in zip(_terms(iv, relative), kept)), iv.mpf(0))]
+
+    mpf_sign = _mpmath()[1].mpf_sign
+
+    def settle(ends: tuple[Any, Any]) -> int | None:
+        low, high = mpf_sign(ends[0]), mpf_sign(ends[1])
+        return 1 if low > 0 else -1 if high < 0 else None
+
+    try:
+        return int(_refine(total, settle)[0])
+    except _Undecided:
+        raise InputError(f"cannot decide an output's rounding within {MAX_BITS} bits of precision; "
+                         "use fewer decimals", "weights") from None
 
 
 def _rational_output(exponents: Sequence[Exact], column: Sequence[Fraction]) -> Fraction | None:
@@ -113,14 +181,38 @@ def _rational_output(exponents: Sequence[Exact], column: Sequence[Fraction]) -> 
     return means.pop() if len(means) == 1 else None
 
 
+def _gaps(exponents: Sequence[Exact]) -> list[Exact]:
+    """Each exponent's exact distance below the largest (compared exactly, surds included): all >= 0."""
+    top = exponents[0]
+    for x in exponents[1:]:
+        top = x if sign(x - top) > 0 else top
+    return [top - x for x in exponents]
+
+
+def _beyond(gap: Exact, bound: Fraction | int) -> bool:
+    """gap > bound, exactly."""
+    return sign(gap - bound) > 0
+
+
+def _ln_above(n: int) -> Fraction:
+    """A rational upper bound on ln n (n >= 1): n < 2^bits, so ln n < bits·ln 2."""
+    return n.bit_length() * LN2_ABOVE
+
+
+def _mpmath() -> tuple[Any, Any]:
+    # By name, here: mpmath (the decimal extra; no type hints, so `Any`) is slow to import; only decimal=N needs it
+    try:
+        return importlib.import_module("mpmath").iv, importlib.import_module("mpmath.libmp")
+    except ImportError:
+        raise InputError("decimal weights need mpmath: pip install 'attnviz[decimal]'", "weights") from None
+
+
 def _decide(compute: Callable[[Any], list[Interval]], count: int, places: int) -> list[str]:
     """Texts of the `count` intervals `compute(iv)` returns, each rounded to `places` decimals: evaluated at
     rising precision until both ends of every interval round to the same text."""
-    # By name, here: mpmath (the decimal extra; no type hints, so `Any`) is slow to import; only decimal=N needs it
-    try:
-        iv, libmp = importlib.import_module("mpmath").iv, importlib.import_module("mpmath.libmp")
-    except ImportError:
-        raise InputError("decimal weights need mpmath: pip install 'attnviz[decimal]'", "weights") from None
+    if not count:
+        return []
+    libmp = _mpmath()[1]
     # An end under 10^-(places+1) rounds to 0: it is not made a fraction, whose denominator would be 2 to the
     # power of its exponent (a weight e^(-10^10) is an end of 10^10 bits' exponent: gigabytes)
     tiny = libmp.from_rational(1, 10 ** (places + 1), 53, libmp.round_down)
@@ -128,42 +220,73 @@ def _decide(compute: Callable[[Any], list[Interval]], count: int, places: int) -
     def scaled(end: Any) -> int:
         return 0 if libmp.mpf_lt(libmp.mpf_abs(end), tiny) else round(Fraction(*libmp.to_rational(end)) * 10**places)
 
-    bits = START_BITS + 4 * places
-    texts: list[str | None] = [None] * count
+    def settle(ends: tuple[Any, Any]) -> str | None:
+        low, high = (scaled(end) for end in ends)
+        return _fixed(low, places) if low == high else None
+
+    try:
+        return _refine(compute, settle, START_BITS + 4 * places)
+    except _Undecided:
+        raise InputError(f"cannot decide the rounding to {places} decimals within {MAX_BITS} bits of precision; "
+                         "use fewer decimals", "weights") from None
+
+
+class _Undecided(Exception):
+    """Raised by `_refine` when MAX_BITS is not enough."""
+
+
+def _refine(compute: Callable[[Any], list[Interval]], settle: Callable[[Any], Any], bits: int = START_BITS,
+            ) -> list[Any]:
+    """settle(ends) of each interval `compute(iv)` returns, at rising precision until none is None."""
+    iv = _mpmath()[0]
+    results: list[Any] = []
     saved = iv.prec
     try:
-        while None in texts and bits <= MAX_BITS:
+        while bits <= MAX_BITS:
             iv.prec = bits
-            for n, interval in enumerate(compute(iv)):
-                low, high = (scaled(end) for end in interval._mpi_)
-                if texts[n] is None and low == high:
-                    texts[n] = _fixed(low, places)
+            found = [settle(interval._mpi_) for interval in compute(iv)]
+            results = [old if old is not None else new for old, new in zip(results, found)] if results else found
+            if None not in results:
+                return results
             bits *= 2
     finally:
         iv.prec = saved
-    if None in texts:
-        raise InputError(f"cannot decide the rounding to {places} decimals within {MAX_BITS} bits of precision; "
-                         "use fewer decimals", "weights")
-    return [text for text in texts if text is not None]
+    raise _Undecided
 
 
 def _interval(iv: Any, x: Exact) -> Interval:
-    """An exact value (Fraction or Surd) as an mpmath interval that contains it."""
+    """An exact value (Fraction or Surd) as an mpmath interval that contains it: a surd from exact rational
+    bounds on √r, close enough that a + b·√r is known to ~2^-prec however large a and b are."""
     if isinstance(x, Surd):
-        return _interval(iv, x.a) + _interval(iv, x.b) * iv.sqrt(x.r)
+        low, high = _surd_bounds(x, iv.prec)
+        return iv.mpf([_interval(iv, low).a, _interval(iv, high).b])
     return iv.mpf(x.numerator) / x.denominator
 
 
-def _weight_intervals(iv: Any, exponents: Sequence[Exact]) -> list[Interval]:
-    """Intervals holding each e^x_t / Σ_u e^x_u, as e^(x_t - x_1) / Σ_u e^(x_u - x_1): the differences are
-    exact, so nothing cancels in floating point, and each exponential is computed once per row."""
-    terms = [iv.exp(_interval(iv, x - exponents[0])) for x in exponents]
+def _surd_bounds(x: Surd, bits: int) -> tuple[Fraction, Fraction]:
+    """Rationals low <= a + b·√r <= high, at most 2^-bits apart."""
+    shift = bits + max(0, abs(x.b.numerator).bit_length() - x.b.denominator.bit_length() + 1)
+    root = isqrt(x.r << (2 * shift))  # root/2^shift <= √r < (root + 1)/2^shift
+    ends = sorted(x.a + x.b * Fraction(n, 1 << shift) for n in (root, root + 1))
+    return ends[0], ends[1]
+
+
+def _terms(iv: Any, gaps: Sequence[Exact]) -> list[Interval]:
+    """Intervals holding each e^-gap; a gap past FAR is held as [0, e^-FAR], below any precision used."""
+    floor = iv.mpf([0, iv.exp(iv.mpf(-FAR)).b])
+    return [floor if _beyond(gap, FAR) else iv.exp(-_interval(iv, gap)) for gap in gaps]
+
+
+def _weight_intervals(iv: Any, gaps: Sequence[Exact], rows: Sequence[int]) -> list[Interval]:
+    """Intervals holding e^-g_t / Σ_u e^-g_u for t in `rows`: the largest term is e^0 = 1 and every other is at
+    most 1, so nothing overflows, the sum is at least 1, and each exponential is computed once per row."""
+    terms = _terms(iv, gaps)
     total = sum(terms, iv.mpf(0))
-    return [term / total for term in terms]
+    return [terms[t] / total for t in rows]
 
 
 def _fixed(scaled: int, places: int) -> str:
     """The integer `scaled` / 10^places as text with exactly `places` decimals."""
-    sign = "-" if scaled < 0 else ""
+    minus = "-" if scaled < 0 else ""
     whole, frac = divmod(abs(scaled), 10**places)
-    return f"{sign}{whole}.{frac:0{places}d}" if places else f"{sign}{whole}"
+    return f"{minus}{whole}.{frac:0{places}d}" if places else f"{minus}{whole}"
