@@ -16,6 +16,7 @@ from .frames import MAIN_ROLES, wider_frame
 from .items import STYLES, Layout, Text, measure, right_edge, text_height, translate
 from .mask_map import LEGEND, axis_items, lay_out_legend, map_axes, map_body
 from .figure import PAD, split_keep, wrap
+from .wrapping import ANYWHERE
 from .metrics import ASCENT
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -63,7 +64,7 @@ def texts_block(parts: Sequence[tuple[str, str]], x: float, y: float, width: flo
     for role, text in parts:
         if not text:
             continue
-        lines = wrap(split_keep(text, " "), role, width)
+        lines = wrap(split_keep(text, " "), role, width, finer=(ANYWHERE,))  # a word longer than a line is cut
         items.append(Text(role, x, y + ASCENT * STYLES[role].size, lines))
         y += text_height(role, len(lines)) + gap_after.get(role, 8)
     return items, y
