@@ -21,6 +21,11 @@ HOSTILE = {
     "CJK": "注意力机制的可视化" * 10,
     "emoji": "👩‍👩‍👧‍👦🎉" * 30,
     "combining marks": "e\u0301\u0302\u0303" * 60,
+    "300 letters (the limit)": "W" * 300,
+    "zero-width spaces": "\u200b".join(["abc"] * 70),
+    "no-break spaces": "\u00a0".join(["word"] * 50),
+    "bidi overrides": "abc \u202eRTL override\u202c " * 8,
+    "one wide glyph": "\ufdfd" * 40,
     "seeded mix": "".join(_rng.choice(_ALPHABET) for _ in range(90)),
     "seeded words": " ".join("".join(_rng.choice(_ALPHABET) for _ in range(_rng.randint(1, 30))) for _ in range(12)),
 }
