@@ -402,6 +402,15 @@ def test_a_long_axis_title_is_shortened_to_its_grid_on_one_line(frame):
     assert map_x - 14 <= x0 and x1 <= map_x + 8 * cell + 14
     assert top - 18 <= y0 and y1 <= top + 8 * cell + 18
     assert outside(layout) == []
+    assert f"long axis titles shortened: {'X' * 72}; {'Y' * 72}" in layout.choices  # the description says them whole
+
+
+def test_axis_titles_shortened_in_panels_are_said_whole():
+    fig = attnviz.figure(view="mask", n=8, head_masks=["causal", "window=2"], x_title="X" * 72, frame="slide")
+    assert f"long axis titles shortened: {'X' * 72}" in fig.layout().choices
+    composed = attnviz.compose(attnviz.figure(view="mask", n=4, y_title="Y" * 72), attnviz.figure(view="mask", n=4))
+    assert f"long axis titles shortened: {'Y' * 72}" in composed.layout().choices
+    assert "Y" * 72 in composed.svg()
 
 
 def test_axis_titles_that_fit_are_drawn_whole():

@@ -196,7 +196,8 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None,
         y += PAD - 8
     names = [layout.title for layout in layouts]
     return Layout(width=max(right, _WRAP + 2 * PAD), height=y, title=title or " | ".join(names),
-                  desc="; ".join(layout.desc for layout in layouts), items=items)
+                  desc="; ".join(layout.desc for layout in layouts), items=items,
+                  choices=tuple(dict.fromkeys(choice for layout in layouts for choice in layout.choices)))
 
 
 def check_part(value: object, where: str, choices: Sequence[str] = PANEL_PARTS) -> str:

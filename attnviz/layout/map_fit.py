@@ -14,7 +14,7 @@ import math
 from ..numbers.exact import InputError
 from .frames import MAIN_ROLES, wider_frame
 from .items import STYLES, Layout, Text, measure, right_edge, text_height, translate
-from .mask_map import LEGEND, axis_items, lay_out_legend, map_axes, map_body
+from .mask_map import LEGEND, axis_items, lay_out_legend, map_axes, map_body, shortened_axes
 from .figure import PAD, split_keep, wrap
 from .wrapping import ANYWHERE
 from .metrics import ASCENT
@@ -238,4 +238,4 @@ def _placed(words: MapText, items: list[Item], width: float, height: float, grid
             choices: tuple[str, ...]) -> Layout:
     desc = "; ".join(part for part in (words.subtitle, words.caption) if part) + "."
     return Layout(width=width, height=height, title=words.title or words.caption, desc=desc, items=items, grid=grid,
-                  choices=choices)
+                  choices=choices + shortened_axes([words], items))

@@ -38,8 +38,8 @@ if TYPE_CHECKING:
         y_title: str | None
 
 __all__ = ["MAX_MAP_TOKENS", "MapText", "row_runs", "describe_map", "lay_out_map", "LEGEND", "shared_legend", "Axes",
-           "map_axes", "axis_items", "panel_title", "axis_title", "map_body", "map_geometry", "lay_out_legend",
-           "legend_entries"]
+           "map_axes", "axis_items", "panel_title", "axis_title", "shortened_axes", "map_body", "map_geometry",
+           "lay_out_legend", "legend_entries"]
 
 #: Largest side of a mask map. Beyond it a cell is under half a pixel on a slide.
 MAX_MAP_TOKENS = 1024
@@ -421,7 +421,16 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
         items += legend
     right = max([map_x + map_w + 14, PAD + wrap_w] + [right_edge(item) for item in items])
     return Layout(width=right + PAD, height=y + PAD - 12, title=words.title or words.caption,
-                    desc=words.subtitle or words.caption, items=items, grid=(map_x, top, cell))
+                  desc=words.subtitle or words.caption, items=items, grid=(map_x, top, cell),
+                  choices=shortened_axes([words], items))
+
+
+def shortened_axes(maps: Sequence[MapText], items: Iterable[Item]) -> tuple[str, ...]:
+    """The choice said when an axis title is drawn shortened (`axis_title`): the titles whole, for the description."""
+    drawn = {item.text for item in Layout(0, 0, "", "", list(items)).walk()
+             if isinstance(item, Text) and item.role == "axis-title"}
+    whole = dict.fromkeys(title for words in maps for title in (words.x_title, words.y_title) if title not in drawn)
+    return (f"long axis titles shortened: {'; '.join(whole)}",) if whole else ()
 
 
 def shared_legend(maps: Sequence[MapText], hide: bool = False) -> tuple[list[str], tuple[str, ...]]:

@@ -17,7 +17,7 @@ from .items import STYLES, Group, Layout, Text, text_height, translate
 from .frames import wider_frame
 from .map_fit import Y_TITLE_W, canvas, min_cell, quantize, settle, texts_block
 from .mask_map import (X_TITLE_SPILL, axis_items, axis_title, lay_out_legend, map_body, panel_title,
-                       shared_legend)
+                       shared_legend, shortened_axes)
 from .metrics import ASCENT, DESCENT
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -203,4 +203,4 @@ def _place(plan: _Plan, top_items: list[Item], keys: list[str], part_names: tupl
     desc = "; ".join(f"panel {n}: {name}: {m.subtitle}; {m.caption}" for n, (name, m) in enumerate(zip(names, maps), 1))
     desc += "."
     return Layout(width=plan.width, height=height, title=title or " | ".join(names), desc=desc, items=items,
-                  choices=tuple(choices))
+                  choices=tuple(choices) + shortened_axes(maps, items))
