@@ -16,6 +16,7 @@ from attnviz.layout.frames import get_frame, text_floor_misses
 from attnviz.layout.items import Group, Rect
 from attnviz.numbers.exact import InputError
 from clirun import run_cli
+from hostile_texts import VIEWS, cases, drawn, outside
 from test_layout import assert_clean
 from test_views import brute_kept, kept_from_svg
 
@@ -372,3 +373,47 @@ def test_composed_figures_print_no_taller_than_a_page_in_a_column():
             refused.layout()
         assert str(error.value) == (f"frame: the {panels} panels print {inches} inches tall in the column-wide frame, "
                                     "past a page's 9; try fewer panels or tokens, --view mask or --frame doc")
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_no_hostile_text_reaches_past_its_figure(view):
+    """Issue 39: every title, subtitle, axis title and token label of every view in every frame stays inside the
+    canvas (wrapped, cut between letters, shortened with "…"), overlapping nothing, or the figure is refused in one
+    line (tests/hostile_texts.py: long words, many short words, right-to-left, CJK, emoji, combining marks).
+    Chromium's twin: tests/test_viewbox_browser.py."""
+    for case in [case for case in cases() if case[0] == view]:
+        got = drawn(*case)
+        if got is not None:
+            assert outside(got[1]) == [], case
+            assert_clean(got[1])
+
+
+@pytest.mark.parametrize("frame", ["doc"] + FRAMES)
+def test_a_long_axis_title_is_shortened_to_its_grid_on_one_line(frame):
+    """A 72-letter axis title was drawn 411 units above the figure and 481 below it: now one line, no longer than
+    the grid's side and the margins beside it (X_TITLE_SPILL, Y_TITLE_SPILL), ending with "…"."""
+    layout = attnviz.figure(view="mask", n=8, x_title="X" * 72, y_title="Y" * 72, frame=frame).layout()
+    map_x, top, cell = layout.grid
+    x_title, y_title = [text for text, _ in layout.texts_in_boxes() if text.role == "axis-title"]
+    assert x_title.lines[0].startswith("XXX") and x_title.lines[0].endswith("…") and len(x_title.lines) == 1
+    assert y_title.lines[0].startswith("YYY") and y_title.lines[0].endswith("…") and len(y_title.lines) == 1
+    (x0, _, x1, _), = x_title.line_boxes()
+    (_, y0, _, y1), = y_title.line_boxes()
+    assert map_x - 14 <= x0 and x1 <= map_x + 8 * cell + 14
+    assert top - 18 <= y0 and y1 <= top + 8 * cell + 18
+    assert outside(layout) == []
+    assert f"long axis titles shortened: {'X' * 72}; {'Y' * 72}" in layout.choices  # the description says them whole
+
+
+def test_axis_titles_shortened_in_panels_are_said_whole():
+    fig = attnviz.figure(view="mask", n=8, head_masks=["causal", "window=2"], x_title="X" * 72, frame="slide")
+    assert f"long axis titles shortened: {'X' * 72}" in fig.layout().choices
+    composed = attnviz.compose(attnviz.figure(view="mask", n=4, y_title="Y" * 72), attnviz.figure(view="mask", n=4))
+    assert f"long axis titles shortened: {'Y' * 72}" in composed.layout().choices
+    assert "Y" * 72 in composed.svg()
+
+
+def test_axis_titles_that_fit_are_drawn_whole():
+    layout = attnviz.figure(view="mask", n=3, x_title="key j", y_title="query position i").layout()
+    assert [text.text for text, _ in layout.texts_in_boxes() if text.role == "axis-title"] == [
+        "key j", "query position i"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from .figure import Drawable, Figure, check_id_prefix
 from .panel_rows import heading, placed_panels
-from ..layout.figure import PAD, Layout
+from ..layout.figure import PAD, Layout, right_edge
 from ..render.themes import get_theme
 from ..layout.frames import FRAMES, get_frame
 from ..layout.panel_fit import PANEL_PARTS, shared_text
@@ -182,6 +182,7 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None,
                 layouts[n] = _panel_layout(panels[n], cell, top)
     items, y = heading(title, shared, max(_WRAP, sum(layouts[n].width for n in rows[0]) - 2 * PAD))
     placed, right, y = placed_panels(layouts, kinds, rows, columns, attrs, y)
+    right = max([right] + [right_edge(item) + PAD for item in items])  # a word longer than a line widens the figure
     items += placed
     # start-up: only composed figures with mask maps draw their legend
     from ..layout.mask_map import lay_out_legend, shared_legend
@@ -195,7 +196,8 @@ def compose_layouts(panels: Sequence[Drawable], columns: int, title: str | None,
         y += PAD - 8
     names = [layout.title for layout in layouts]
     return Layout(width=max(right, _WRAP + 2 * PAD), height=y, title=title or " | ".join(names),
-                  desc="; ".join(layout.desc for layout in layouts), items=items)
+                  desc="; ".join(layout.desc for layout in layouts), items=items,
+                  choices=tuple(dict.fromkeys(choice for layout in layouts for choice in layout.choices)))
 
 
 def check_part(value: object, where: str, choices: Sequence[str] = PANEL_PARTS) -> str:

@@ -10,6 +10,7 @@ Multi-head attention is one straight line a head, multi-query attention one bus 
 from __future__ import annotations
 
 from .figure import PAD, split_keep, wrap
+from .wrapping import ANYWHERE
 from .items import STYLES, Group, Layout, Rect, Text, measure, text_height
 from .metrics import ASCENT, DESCENT
 
@@ -39,7 +40,7 @@ def lay_out_heads(kv_heads: Sequence[int], base: int, title: str, subtitle: str,
     wrap_w = max(200, row_w) if compact else max(480, LABEL_W + row_w)
     y: float = PAD
     for role, text, gap in (("title", title, 8), ("subtitle", subtitle, 22)):
-        lines = wrap(split_keep(text, " "), role, wrap_w)
+        lines = wrap(split_keep(text, " "), role, wrap_w, finer=(ANYWHERE,))  # a word longer than a line is cut
         # the title and subtitle may be the user's: escaped as text by every backend
         items.append(Text(role, PAD, y + ASCENT * STYLES[role].size, lines, user=((0, len(text)),)))
         y += text_height(role, len(lines)) + gap

@@ -180,8 +180,8 @@ class Layout:
     items: list[Text | Rect | Mark | Group] = field(default_factory=list)
     grid: tuple[float, float, float] | None = None  # (x, y, cell size) of the grid's top-left corner, for panels
     # The choices the layout made to fit its frame (layout.frames), in the documented order, as short
-    # phrases ("landscape: the captions beside the grid"); none for the doc frame. The SVG's <desc> and
-    # --verbose say them.
+    # phrases ("landscape: the captions beside the grid"); in the doc frame, only a mask map's axis titles shortened.
+    # The SVG's <desc> and --verbose say them.
     choices: tuple[str, ...] = ()
 
     def texts_in_boxes(self) -> list[tuple[Text, tuple[float, float, float, float] | None]]:

@@ -14,8 +14,9 @@ import math
 from ..numbers.exact import InputError
 from .frames import MAIN_ROLES, wider_frame
 from .items import STYLES, Layout, Text, measure, right_edge, text_height, translate
-from .mask_map import LEGEND, axis_items, lay_out_legend, map_axes, map_body
+from .mask_map import LEGEND, axis_items, lay_out_legend, map_axes, map_body, shortened_axes
 from .figure import PAD, split_keep, wrap
+from .wrapping import ANYWHERE
 from .metrics import ASCENT
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -63,7 +64,7 @@ def texts_block(parts: Sequence[tuple[str, str]], x: float, y: float, width: flo
     for role, text in parts:
         if not text:
             continue
-        lines = wrap(split_keep(text, " "), role, width)
+        lines = wrap(split_keep(text, " "), role, width, finer=(ANYWHERE,))  # a word longer than a line is cut
         items.append(Text(role, x, y + ASCENT * STYLES[role].size, lines))
         y += text_height(role, len(lines)) + gap_after.get(role, 8)
     return items, y
@@ -237,4 +238,4 @@ def _placed(words: MapText, items: list[Item], width: float, height: float, grid
             choices: tuple[str, ...]) -> Layout:
     desc = "; ".join(part for part in (words.subtitle, words.caption) if part) + "."
     return Layout(width=width, height=height, title=words.title or words.caption, desc=desc, items=items, grid=grid,
-                  choices=choices)
+                  choices=choices + shortened_axes([words], items))

@@ -12,7 +12,7 @@ from ..records import dataclass
 
 from ..engine.runs import scan_runs
 from ..numbers.exact import InputError
-from ..words.user_text import user_spans, user_text
+from ..words.user_text import graphemes, user_spans, user_text
 from .breaks import split_terms
 from .figure import (ASCENT, DESCENT, PAD, STYLES, Group, Layout, Rect, Text, measure, right_edge, split_keep,
                      text_height, wrap)
@@ -38,7 +38,8 @@ if TYPE_CHECKING:
         y_title: str | None
 
 __all__ = ["MAX_MAP_TOKENS", "MapText", "row_runs", "describe_map", "lay_out_map", "LEGEND", "shared_legend", "Axes",
-           "map_axes", "axis_items", "map_body", "map_geometry", "lay_out_legend", "legend_entries"]
+           "map_axes", "axis_items", "panel_title", "axis_title", "shortened_axes", "map_body", "map_geometry",
+           "lay_out_legend", "legend_entries"]
 
 #: Largest side of a mask map. Beyond it a cell is under half a pixel on a slide.
 MAX_MAP_TOKENS = 1024
@@ -264,6 +265,48 @@ def map_axes(words: MapText, cell: float) -> Axes:
                 col_step)
 
 
+#: How far an axis title, centred on its side of the grid, may reach past the grid's ends: the margin right of the
+#: grid (14), and the gap above the legend or the next row of panels (18).
+X_TITLE_SPILL, Y_TITLE_SPILL = 14, 18
+TITLE_LINES = 2  # a panel's title wraps to at most this many lines, then shortens with "…"
+
+
+def panel_title(title: str, width: float, role: str = "panel-title", most: int = TITLE_LINES
+                ) -> tuple[tuple[str, ...], bool]:
+    """`title` wrapped to `width` in at most `most` lines; a line wider than `width` (one long word) or
+    a title longer than that ends shortened with "…". Returns (lines, shortened).
+
+    >>> panel_title("three packed documents", 150)
+    (('three packed ', 'documents'), False)
+    >>> panel_title("sliding-window", 100)
+    (('sliding-…',), True)
+    """
+    style = STYLES[role]
+    lines: list[str] = []
+    wrapped = wrap(split_keep(title, " "), role, width)
+    for n, line in enumerate(wrapped):
+        last = n == most - 1 and n < len(wrapped) - 1
+        if measure(line.rstrip(), style) <= width and not last:
+            lines.append(line)
+            continue
+        letters = graphemes(line.rstrip())  # cut between letters, never inside one
+        while letters and measure("".join(letters) + "…", style) > width:
+            letters.pop()
+        lines.append("".join(letters).rstrip() + "…")
+        return tuple(lines), True
+    return tuple(lines), False
+
+
+def axis_title(text: str, width: float) -> tuple[str]:
+    """An axis title on one line at most `width` wide (the grid's extent), shortened with "…" when longer, cut
+    between letters (never inside one: a letter and its marks stay together).
+
+    >>> axis_title("key j", 100), axis_title("X" * 72, 100), axis_title("e\u0301" * 30, 50) == ("e\u0301" * 4 + "…",)
+    (('key j',), ('XXXXXXXX…',), True)
+    """
+    return (panel_title(text, width, "axis-title", 1)[0][0],)
+
+
 def axis_items(words: MapText, axes: Axes, map_x: float, top: float, cell: float, titles: bool = True,
                title_left: float = PAD) -> list[Item]:
     """The key axis's title and ticks above the map, the query axis's ticks and title left of it
@@ -274,7 +317,7 @@ def axis_items(words: MapText, axes: Axes, map_x: float, top: float, cell: float
     if titles:
         y_titles = top - axes.top - 6 - 6  # the key axis title's baseline sits above its ticks
         items.append(Text("axis-title", map_x + cell * n_k / 2, y_titles - STYLES["axis-title"].size * DESCENT,
-                          (words.x_title,), anchor="middle"))
+                          axis_title(words.x_title, cell * n_k + 2 * X_TITLE_SPILL), anchor="middle"))
     for j in axes.cols:
         cx = map_x + (j + 0.5) * cell
         if axes.upright:
@@ -289,7 +332,8 @@ def axis_items(words: MapText, axes: Axes, map_x: float, top: float, cell: float
                           user=user_spans(words.q_labels[i]), anchor="end"))
     if titles:
         title_x = title_left + (ASCENT - DESCENT) / 2 * STYLES["axis-title"].size + text_height("axis-title") / 2
-        items.append(Text("axis-title", title_x, top + cell * n_q / 2, (words.y_title,), anchor="middle", rotate=-90))
+        y_title = axis_title(words.y_title, cell * n_q + 2 * Y_TITLE_SPILL)
+        items.append(Text("axis-title", title_x, top + cell * n_q / 2, y_title, anchor="middle", rotate=-90))
     return items
 
 
@@ -377,7 +421,16 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
         items += legend
     right = max([map_x + map_w + 14, PAD + wrap_w] + [right_edge(item) for item in items])
     return Layout(width=right + PAD, height=y + PAD - 12, title=words.title or words.caption,
-                    desc=words.subtitle or words.caption, items=items, grid=(map_x, top, cell))
+                  desc=words.subtitle or words.caption, items=items, grid=(map_x, top, cell),
+                  choices=shortened_axes([words], items))
+
+
+def shortened_axes(maps: Sequence[MapText], items: Iterable[Item]) -> tuple[str, ...]:
+    """The choice said when an axis title is drawn shortened (`axis_title`): the titles whole, for the description."""
+    drawn = {item.text for item in Layout(0, 0, "", "", list(items)).walk()
+             if isinstance(item, Text) and item.role == "axis-title"}
+    whole = dict.fromkeys(title for words in maps for title in (words.x_title, words.y_title) if title not in drawn)
+    return (f"long axis titles shortened: {'; '.join(whole)}",) if whole else ()
 
 
 def shared_legend(maps: Sequence[MapText], hide: bool = False) -> tuple[list[str], tuple[str, ...]]:

@@ -12,11 +12,12 @@ import math
 
 from ..records import dataclass
 from ..numbers.exact import InputError
-from .figure import PAD, split_keep, wrap
-from .items import STYLES, Group, Layout, Text, measure, text_height, translate
+from .figure import PAD
+from .items import STYLES, Group, Layout, Text, text_height, translate
 from .frames import wider_frame
 from .map_fit import Y_TITLE_W, canvas, min_cell, quantize, settle, texts_block
-from .mask_map import axis_items, lay_out_legend, map_body, shared_legend
+from .mask_map import (X_TITLE_SPILL, axis_items, axis_title, lay_out_legend, map_body, panel_title,
+                       shared_legend, shortened_axes)
 from .metrics import ASCENT, DESCENT
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -33,38 +34,11 @@ PANEL_PARTS = ("auto", "show", "shared", "hide")  # what a panel's rule caption 
 COL_GAP, ROW_GAP = 20, 18
 PRINT_FIGURE_IN = 4.5  # a column frame's panels stand at most this many inches tall
 MAX_LINES = 3  # a panel's caption or subtitle wraps to this many lines, then shortens with "…"
-TITLE_LINES = 2  # a panel's title wraps to at most this many lines, then shortens with "…"
 
 
 def shared_text(texts: Sequence[str]) -> str | None:
     """The one text every panel has, or None when they differ (or some have none)."""
     return texts[0] if texts and texts[0] and all(text == texts[0] for text in texts) else None
-
-
-def panel_title(title: str, width: float, role: str = "panel-title", most: int = TITLE_LINES
-                ) -> tuple[tuple[str, ...], bool]:
-    """`title` wrapped to `width` in at most `most` lines; a line wider than `width` (one long word) or
-    a title longer than that ends shortened with "…". Returns (lines, shortened).
-
-    >>> panel_title("three packed documents", 150)
-    (('three packed ', 'documents'), False)
-    >>> panel_title("sliding-window", 100)
-    (('sliding-…',), True)
-    """
-    style = STYLES[role]
-    lines: list[str] = []
-    wrapped = wrap(split_keep(title, " "), role, width)
-    for n, line in enumerate(wrapped):
-        last = n == most - 1 and n < len(wrapped) - 1
-        if measure(line.rstrip(), style) <= width and not last:
-            lines.append(line)
-            continue
-        cut = line.rstrip()
-        while cut and measure(cut + "…", style) > width:
-            cut = cut[:-1]
-        lines.append(cut.rstrip() + "…")
-        return tuple(lines), True
-    return tuple(lines), False
 
 
 def rearranged(columns: int, asked: int, n: int) -> tuple[str, ...]:
@@ -211,10 +185,11 @@ def _place(plan: _Plan, top_items: list[Item], keys: list[str], part_names: tupl
     if plan.shared_axes:  # the key axis's title under the panels, the query axis's at their left
         words = maps[0]
         size = STYLES["axis-title"].size
-        items.append(Text("axis-title", (grid_left + grid_right) / 2, y + 8 + ASCENT * size, (words.x_title,),
-                          anchor="middle"))
+        x_title = axis_title(words.x_title, grid_right - grid_left + 2 * X_TITLE_SPILL)
+        items.append(Text("axis-title", (grid_left + grid_right) / 2, y + 8 + ASCENT * size, x_title, anchor="middle"))
         title_x = PAD + (ASCENT - DESCENT) / 2 * size + Y_TITLE_W / 2
-        items.append(Text("axis-title", title_x, (grid_top + y) / 2, (words.y_title,), anchor="middle", rotate=-90))
+        y_title = axis_title(words.y_title, y - grid_top)
+        items.append(Text("axis-title", title_x, (grid_top + y) / 2, y_title, anchor="middle", rotate=-90))
         y += text_height("axis-title") + 10
     y += 12
     if keys:
@@ -228,4 +203,4 @@ def _place(plan: _Plan, top_items: list[Item], keys: list[str], part_names: tupl
     desc = "; ".join(f"panel {n}: {name}: {m.subtitle}; {m.caption}" for n, (name, m) in enumerate(zip(names, maps), 1))
     desc += "."
     return Layout(width=plan.width, height=height, title=title or " | ".join(names), desc=desc, items=items,
-                  choices=tuple(choices))
+                  choices=tuple(choices) + shortened_axes(maps, items))
