@@ -20,7 +20,7 @@ from ...render.svg import fmt
 from ...render.tex_escape import escape, prose, typed_line
 from ...render.tikz import colour_definitions, picture, tikz_items, tikz_styles
 from ...words.user_text import user_spans
-from ..mathml import check_tex
+from ..mathml import check_tex, tex_to_mathml
 from .visible import visible_highlights
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -44,7 +44,9 @@ _THEMED = {"text": "fg", "background": "bg", "computed-fill": "structure.fg!22!b
 
 def safe_formula(tex: str) -> str | None:
     r"""`tex` if pdflatex may read it: the commands and environments the page's formulas may use
-    (`mathml.check_tex`), balanced braces, no unescaped `$ # %`, `&` only in a matrix; else None.
+    (`mathml.check_tex`: braces balanced, environments closed, rows no wider than their environment), no
+    unescaped `$ #`, and a formula latex2mathml reads (`\frac` without its arguments, `x^` or `a_b_c`
+    would stop pdflatex); else None.
 
     >>> safe_formula(r"\frac{e^{1}}{e^{1}+e^{2}},\ S_{1,2}")
     '\\frac{e^{1}}{e^{1}+e^{2}},\\ S_{1,2}'
@@ -52,18 +54,12 @@ def safe_formula(tex: str) -> str | None:
     (None, None, None, None)
     """
     try:
-        check_tex(tex)
+        check_tex(tex, cells=True)
+        tex_to_mathml(tex)
     except InputError:
         return None
-    bare = _ESCAPE.sub("", tex)  # `\{`, `\%`, `\\` are escapes: what is left is the raw text
-    if "^^" in tex or any(ch in bare for ch in "$#%") or ("&" in bare and r"\begin" not in tex):
-        return None
-    depth = 0
-    for ch in bare:
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        if depth < 0:
-            return None
-    return tex if depth == 0 else None
+    bare = _ESCAPE.sub("", tex)  # `\$`, `\#` are escapes: what is left is the raw text
+    return None if any(ch in bare for ch in "$#") else tex
 
 
 def _formula(tex: str | None) -> str:
