@@ -75,6 +75,11 @@ def _formula(tex: str | None) -> str:
     return r"\par\smallskip$\displaystyle " + breakable + "$"
 
 
+def _typed(text: str) -> str:
+    """A heading or title: the user's spans as typed (straight quotes), attnviz's words escaped."""
+    return typed_line(text, user_spans(text), escape)
+
+
 _MATH = re.compile(r"(?<!\\)\$(.+?)(?<!\\)\$", re.S)
 
 
@@ -131,14 +136,14 @@ def _frame(slide: Slide, figure: str, size: tuple[float, float], text_w: float, 
     notes = r"\par ".join(typed_line(note, user_spans(note), prose) for note in slide.notes)
     if wide:  # the figure across the slide, its text under it (deck.wide)
         return [
-            rf"\begin{{frame}}{{{escape(slide.heading)}}}",
+            rf"\begin{{frame}}{{{_typed(slide.heading)}}}",
             rf"\resizebox{{{fmt(size[0])}pt}}{{{fmt(size[1])}pt}}{{{figure}}}\par\smallskip",
             rf"\begin{{minipage}}{{{fmt(text_w)}pt}}\raggedright\small " + body + r"\end{minipage}",
-            rf"\note{{\scriptsize\textbf{{{escape(slide.heading)}}}\par {notes}}}",
+            rf"\note{{\scriptsize\textbf{{{_typed(slide.heading)}}}\par {notes}}}",
             r"\end{frame}",
         ]
     return [
-        rf"\begin{{frame}}{{{escape(slide.heading)}}}",
+        rf"\begin{{frame}}{{{_typed(slide.heading)}}}",
         r"\begin{columns}[T,onlytextwidth]",
         rf"\begin{{column}}{{{fmt(size[0])}pt}}",
         rf"\resizebox{{{fmt(size[0])}pt}}{{{fmt(size[1])}pt}}{{{figure}}}",
@@ -147,7 +152,7 @@ def _frame(slide: Slide, figure: str, size: tuple[float, float], text_w: float, 
         r"\raggedright\small " + body,
         r"\end{column}",
         r"\end{columns}",
-        rf"\note{{\scriptsize\textbf{{{escape(slide.heading)}}}\par {notes}}}",
+        rf"\note{{\scriptsize\textbf{{{_typed(slide.heading)}}}\par {notes}}}",
         r"\end{frame}",
     ]
 
@@ -204,10 +209,11 @@ def beamer_document(deck: Deck) -> str:
         *_colours(deck.theme),
         tikz_styles().rstrip("\n"),
         *_SAVING,
-        rf"\title{{{escape(page.title if page else deck.title)}}}",
-        rf"\subtitle{{{escape(page.subtitle if page else deck.heading)}}}",
-        rf"\author{{{escape(page.author) if page else ''}}}",
-        rf"\date{{{escape(page.date) if page else ''}}}",
+        # a title page's fields are the user's (--title, --author, --date, a document's title and heading)
+        rf"\title{{{escape(page.title, True) if page else _typed(deck.title)}}}",
+        rf"\subtitle{{{escape(page.subtitle, True) if page else _typed(deck.heading)}}}",
+        rf"\author{{{escape(page.author, True) if page else ''}}}",
+        rf"\date{{{escape(page.date, True) if page else ''}}}",
         r"\begin{document}",
         *boxes,
         *frames,
