@@ -62,6 +62,16 @@ def safe_formula(tex: str) -> str | None:
     return None if any(ch in bare for ch in "$#") else tex
 
 
+#: `<`, `>`, `|` typed in a formula, and a command (or escape) with what it delimits: `\left<`, `\|` stay.
+_SIGNS = re.compile(r"(\\(?:left|right|middle|[bB]igg?[lr]?)(?![A-Za-z])\s*)?(\\[A-Za-z]+|\\.|[<>|])", re.S)
+
+
+def _sign(match: re.Match[str]) -> str:
+    """`<` as `\\ensuremath{<}`: math's sign in math (its spacing kept) and in `\\text{...}`, where OT1's text
+    font has ¡ ¿ and — at those places (`\\text{<b>}` read ¡b¿)."""
+    return match[0] if match[1] or match[2][0] == "\\" else rf"\ensuremath{{{match[2]}}}"
+
+
 def _formula(tex: str | None) -> str:
     """The formula under the sentences (the deck checked its parts fit the column), or the TeX as text
     when it is unsafe."""
@@ -71,7 +81,7 @@ def _formula(tex: str | None) -> str:
     if not safe:
         return rf"\par\texttt{{{escape(tex)}}}"
     # In-line math in display style: TeX may break it after an `=` or `+`, and after `,\quad` here.
-    breakable = safe.replace(r",\quad", r",\quad\allowbreak ").replace(r",\ ", r",\ \allowbreak ")
+    breakable = _SIGNS.sub(_sign, safe).replace(r",\quad", r",\quad\allowbreak ").replace(r",\ ", r",\ \allowbreak ")
     return r"\par\smallskip$\displaystyle " + breakable + "$"
 
 
@@ -157,6 +167,10 @@ def _frame(slide: Slide, figure: str, size: tuple[float, float], text_w: float, 
     ]
 
 
+#: hyperref writes titles into the PDF's information and outline as plain strings, dropping `\ttfamily` and
+#: `\char`: a user's typewriter quote, backquote and double quote (`tex_escape.escape`) are named there.
+_PDF_STRINGS = (r"\pdfstringdefDisableCommands{\def\char#1#2{\ifnum#1#2=13 \textquotesingle\else"
+                r"\ifnum#1#2=18 \textasciigrave\else\textquotedbl\fi\fi}}")
 #: Each part of the figure typeset once: with pdfTeX a form XObject (a page draws it by reference), else a box.
 _SAVING = [
     r"\makeatletter",
@@ -201,6 +215,7 @@ def beamer_document(deck: Deck) -> str:
         rf"\documentclass[aspectratio={deck.aspect.replace(':', '')},11pt]{{beamer}}",
         r"\usepackage{amsmath, amssymb, bm}",  # every command a page's formula may use (mathml.TEX_COMMANDS)
         r"\usepackage{tikz}",
+        _PDF_STRINGS,
         r"\DeclareMathOperator*{\argmax}{arg\,max}",
         r"\DeclareMathOperator*{\argmin}{arg\,min}",
         r"\setbeamertemplate{navigation symbols}{}",
