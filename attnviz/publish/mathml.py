@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 from ..numbers.exact import InputError
 
 __all__ = ["tex_to_mathml", "check_tex", "TEX_COMMANDS", "TEX_SYMBOLS", "TEX_ENVIRONMENTS", "MAX_TEX", "MAX_MATHML",
-           "MAX_ARRAY_COLUMNS"]
+           "MAX_ARRAY_COLUMNS", "group_end"]
 
 # Attributes latex2mathml can emit that point elsewhere or carry CSS (which can load URLs).
 _DROPPED = {"href", "style", "src", "xlink:href"}
@@ -65,6 +65,7 @@ _COMMAND = re.compile(r"\\([A-Za-z]+|.?)", re.S)
 _STRUCTURE = re.compile(r"\\(begin|end)(?![A-Za-z])|\\\\|\\[A-Za-z]+|\\.|[{}&]", re.S)
 _NAME = re.compile(r"\s*\{([A-Za-z]+)\}")
 _POSITION = re.compile(r"\s*\[[tcb]\]")  # an array's, aligned's or gathered's optional [t], [c] or [b]
+_BRACE = re.compile(r"\\.|[{}]", re.S)
 _REPEAT = re.compile(r"\*\s*\{\s*(\d+)\s*\}\s*\{")
 
 
@@ -198,7 +199,7 @@ def _array(tex: str, at: int, where: str | None) -> tuple[int, int]:
     """An array's preamble from `at`: (its columns, where it ends). Column letters only (no @{...}, p{width}
     or >{...} code), repeated with `*{n}{...}`; at most `MAX_ARRAY_COLUMNS` once every repetition is multiplied."""
     start = re.compile(r"\s*\{").match(tex, at)
-    end = _group_end(tex, start.end() - 1) if start else None
+    end = group_end(tex, start.end() - 1) if start else None
     preamble = tex[start.end():end] if start and end else tex[at:at + 20]
     columns = _columns(preamble, 0) if start and end else None
     if not columns:
@@ -217,7 +218,7 @@ def _columns(preamble: str, depth: int) -> int | None:
         if preamble[at] in "lcr| ":
             count, at = count + (preamble[at] in "lcr"), at + 1
             continue
-        end = _group_end(preamble, repeat.end() - 1) if repeat and depth < 4 else None
+        end = group_end(preamble, repeat.end() - 1) if repeat and depth < 4 else None
         inner = _columns(preamble[repeat.end():end], depth + 1) if repeat and end else None
         if not repeat or not inner or not int(repeat[1]):
             return None
@@ -225,13 +226,17 @@ def _columns(preamble: str, depth: int) -> int | None:
     return count or None
 
 
-def _group_end(text: str, opening: int) -> int | None:
-    """The index of the } that closes the { at `opening`, or None."""
+def group_end(text: str, opening: int) -> int | None:
+    r"""The index of the } that closes the { at `opening` (`\{` and `\}` are escapes), or None.
+
+    >>> group_end(r"{a\}{b}}c", 0)
+    7
+    """
     depth = 0
-    for n in range(opening, len(text)):
-        depth += {"{": 1, "}": -1}.get(text[n], 0)
+    for match in _BRACE.finditer(text, opening):
+        depth += {"{": 1, "}": -1}.get(match[0], 0)
         if not depth:
-            return n
+            return match.start()
     return None
 
 

@@ -20,7 +20,7 @@ from ...render.svg import fmt
 from ...render.tex_escape import escape, prose, typed_line
 from ...render.tikz import colour_definitions, picture, tikz_items, tikz_styles
 from ...words.user_text import user_spans
-from ..mathml import check_tex, tex_to_mathml
+from ..mathml import check_tex, group_end, tex_to_mathml
 from .visible import visible_highlights
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -62,14 +62,28 @@ def safe_formula(tex: str) -> str | None:
     return None if any(ch in bare for ch in "$#") else tex
 
 
-#: `<`, `>`, `|` typed in a formula, and a command (or escape) with what it delimits: `\left<`, `\|` stay.
-_SIGNS = re.compile(r"(\\(?:left|right|middle|[bB]igg?[lr]?)(?![A-Za-z])\s*)?(\\[A-Za-z]+|\\.|[<>|])", re.S)
+_TEXT = re.compile(r"\\text(?:rm|it|bf)?\s*\{")
+_SIGN = re.compile(r"\\.|[<>|]", re.S)
 
 
-def _sign(match: re.Match[str]) -> str:
-    """`<` as `\\ensuremath{<}`: math's sign in math (its spacing kept) and in `\\text{...}`, where OT1's text
-    font has ¡ ¿ and — at those places (`\\text{<b>}` read ¡b¿)."""
-    return match[0] if match[1] or match[2][0] == "\\" else rf"\ensuremath{{{match[2]}}}"
+def _text_signs(tex: str) -> str:
+    r"""`<`, `>` and `|` in a formula's `\text{...}` as math's signs: OT1's text font has ¡ ¿ and — at their
+    places (`\text{<b>}` read ¡b¿).
+
+    >>> _text_signs(r"a<b \text{<b>|\}} |x|")
+    'a<b \\text{\\ensuremath{<}b\\ensuremath{>}\\ensuremath{|}\\}} |x|'
+    """
+    out: list[str] = []
+    at = 0
+    for match in _TEXT.finditer(tex):
+        if match.start() < at:  # a \text inside a \text already written
+            continue
+        end = group_end(tex, match.end() - 1) or len(tex)  # (the formula's braces balance: checked first)
+        inner = _SIGN.sub(lambda sign: sign[0] if len(sign[0]) > 1 else rf"\ensuremath{{{sign[0]}}}",
+                          tex[match.end():end])
+        out += [tex[at:match.end()], inner]
+        at = end
+    return "".join(out) + tex[at:]
 
 
 def _formula(tex: str | None) -> str:
@@ -81,7 +95,7 @@ def _formula(tex: str | None) -> str:
     if not safe:
         return rf"\par\texttt{{{escape(tex)}}}"
     # In-line math in display style: TeX may break it after an `=` or `+`, and after `,\quad` here.
-    breakable = _SIGNS.sub(_sign, safe).replace(r",\quad", r",\quad\allowbreak ").replace(r",\ ", r",\ \allowbreak ")
+    breakable = _text_signs(safe).replace(r",\quad", r",\quad\allowbreak ").replace(r",\ ", r",\ \allowbreak ")
     return r"\par\smallskip$\displaystyle " + breakable + "$"
 
 
