@@ -30,6 +30,12 @@ REFUSED = [
     (r"\begin{array}[t]{p{300cm}} x \end{array}", "an array's columns may be l, c, r and |"),
     (r"\begin{array}[t]{*{2}{p{300cm}}} x \end{array}", "an array's columns may be l, c, r and |"),
     (r"\begin{array} x \end{array}", "an array's columns may be l, c, r and |"),
+    ("{" * 260 + "x" + "}" * 260, "a formula nested more than 32 deep"),  # TeX: grouping levels=255
+    (r"\sqrt{" * 33 + "x" + "}" * 33, "a formula nested more than 32 deep"),
+    (r"\left(" * 33 + "x" + r"\right)" * 33, "a formula nested more than 32 deep"),
+    (r"\left( x", r"a \left has no \right"),
+    (r"x \right)", r"a \right closes no \left"),
+    (r"\left( {x \right)}", "a { is never closed"),
 ]
 #: Cells TeX cannot set (MathML reads them as typed): text in a Beamer deck.
 CELLS = [
@@ -48,6 +54,8 @@ ALLOWED = [
     r"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix} \begin{cases} 1 & x > 0 \\ 0 & \text{else} \end{cases}",
     r"\begin{aligned} a &= b & c &= d \\ e &= f \end{aligned}",
     r"\left( \begin{smallmatrix} 1&2&3&4&5&6&7&8&9&10&11&12 \end{smallmatrix} \right) \{ \}",
+    r"\sqrt{" * 32 + "x" + "}" * 32,
+    "".join([r"\sqrt{\left(\begin{matrix}"] * 10) + "x" + "".join([r"\end{matrix}\right)}"] * 10),
 ]
 
 
@@ -91,7 +99,7 @@ def _spec(tmp_path, formula):
     return spec
 
 
-@pytest.mark.parametrize("formula", [REFUSED[0][0], REFUSED[8][0], CELLS[0][0], CELLS[-1][0], r"x^"])
+@pytest.mark.parametrize("formula", [REFUSED[0][0], REFUSED[8][0], REFUSED[16][0], CELLS[0][0], CELLS[-1][0], r"x^"])
 def test_the_issues_formulas_are_refused_by_a_page_and_compile_as_text_in_beamer(tmp_path, formula):
     spec = _spec(tmp_path, formula)
     refusing = (["page", str(spec), "-o", str(tmp_path / "site")],

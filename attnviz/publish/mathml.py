@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 from ..numbers.exact import InputError
 
 __all__ = ["tex_to_mathml", "check_tex", "TEX_COMMANDS", "TEX_SYMBOLS", "TEX_ENVIRONMENTS", "MAX_TEX", "MAX_MATHML",
-           "MAX_ARRAY_COLUMNS", "group_end"]
+           "MAX_ARRAY_COLUMNS", "MAX_NESTING", "group_end"]
 
 # Attributes latex2mathml can emit that point elsewhere or carry CSS (which can load URLs).
 _DROPPED = {"href", "style", "src", "xlink:href"}
@@ -65,6 +65,8 @@ _COMMAND = re.compile(r"\\([A-Za-z]+|.?)", re.S)
 _STRUCTURE = re.compile(r"\\(begin|end)(?![A-Za-z])|\\\\|\\[A-Za-z]+|\\.|[{}&]", re.S)
 _NAME = re.compile(r"\s*\{([A-Za-z]+)\}")
 _POSITION = re.compile(r"\s*\[[tcb]\]")  # an array's, aligned's or gathered's optional [t], [c] or [b]
+_CLOSES = {"}": "{", "\\right": "\\left"}  # what each closes
+MAX_NESTING = 32  # braces, \left and environments inside one another (TeX stops at 255 groups; \sqrt takes several)
 _BRACE = re.compile(r"\\.|[{}]", re.S)
 _REPEAT = re.compile(r"\*\s*\{\s*(\d+)\s*\}\s*\{")
 
@@ -139,26 +141,30 @@ def _check_structure(tex: str, where: str | None, cells: bool) -> None:
     """Environments named in braces and closed in order inside the group they open in; an array's columns
     bounded (`_array`); with `cells`, `&` and `\\\\` only directly inside an environment, a row no wider than it.
     TeX stops at any of these (`\\end{{frame}}` closes no environment a formula opened: it ends the slide)."""
-    stack: list[list[str | int]] = []  # [environment or "{", its columns (0: any), the row's columns so far]
+    stack: list[list[str | int]] = []  # [environment, "{" or "\\left", its columns (0: any), the row's so far]
     at = 0
     while match := _STRUCTURE.search(tex, at):
         at, token = match.end(), match[0]
         if match[1]:
             at = _environment(tex, at, match[1], stack, where)
-        elif token == "{":
-            stack.append(["{", 0, 1])
-        elif token == "}":
-            if not stack or stack[-1][0] != "{":
-                raise InputError(_unclosed(stack[-1][0]) if stack else "a } closes no {", where)
+        elif token in ("{", "\\left"):
+            stack.append([token, 0, 1])
+        elif token in _CLOSES:
+            if not stack or stack[-1][0] != _CLOSES[token]:
+                raise InputError(_unclosed(stack[-1][0]) if stack else f"a {token} closes no {_CLOSES[token]}", where)
             stack.pop()
         elif token in ("&", "\\\\") and cells:
             _cell(token, stack, where)
+        if len(stack) > MAX_NESTING:
+            raise InputError(f"a formula nested more than {MAX_NESTING} deep (braces, \\left, environments); "
+                             "TeX stops at 255 groups", where)
     if stack:
         raise InputError(_unclosed(stack[-1][0]), where)
 
 
 def _unclosed(name: object) -> str:
-    return "a { is never closed" if name == "{" else f"\\begin{{{name}}} is never closed"
+    return {"{": "a { is never closed", "\\left": "a \\left has no \\right"}.get(
+        str(name), f"\\begin{{{name}}} is never closed")
 
 
 def _environment(tex: str, at: int, verb: str, stack: list[list[str | int]], where: str | None) -> int:
