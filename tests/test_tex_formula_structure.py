@@ -112,3 +112,28 @@ def test_the_issues_formulas_are_refused_by_a_page_and_compile_as_text_in_beamer
     run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "deck.tex"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout[-1500:]
+
+
+#: Math inside `\text{...}`: MathML reads it; pdflatex, in text mode, stops ("Missing $ inserted").
+TEXT_MATH = [r"\text{a_b}", r"\text{a^b}", r"\text{\frac12}", r"\text{\alpha}", r"\text{\sum}", r"\text{\to}",
+             r"\text{\begin{matrix}1\end{matrix}}", r"\text{\|}", r"\text{\backslash}", r"\text{\not}",
+             r"\text{\hat{x}}", r"\text{\mathrm{x}}", r"\textbf{\sqrt{x}}", r"\text{\textit{\vec x}}"]
+
+
+@pytest.mark.parametrize("formula", TEXT_MATH)
+def test_math_inside_text_is_text_in_beamer(formula):
+    check_tex(formula)  # a page and a PowerPoint deck typeset it (MathML)
+    assert safe_formula(formula) is None
+
+
+def test_text_inside_a_formula_may_hold_text_commands_and_escapes():
+    formula = r"x = \text{a \quad b, c\_d \{e\} 50\% \ldots \textit{f} \ g\,h} \mathrm{a_b}"
+    assert safe_formula(formula) == formula
+
+
+def test_math_inside_text_compiles_as_text_in_beamer(tmp_path):
+    _spec(tmp_path, " ".join(TEXT_MATH[:6]))
+    assert run_cli("slides", str(tmp_path / "doc.toml"), "-f", "beamer", "-o", str(tmp_path / "deck.tex")).code == 0
+    run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "deck.tex"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stdout[-1500:]

@@ -45,8 +45,8 @@ _THEMED = {"text": "fg", "background": "bg", "computed-fill": "structure.fg!22!b
 def safe_formula(tex: str) -> str | None:
     r"""`tex` if pdflatex may read it: the commands and environments the page's formulas may use
     (`mathml.check_tex`: braces balanced, environments closed, rows no wider than their environment), no
-    unescaped `$ #`, and a formula latex2mathml reads (`\frac` without its arguments, `x^` or `a_b_c`
-    would stop pdflatex); else None.
+    unescaped `$ #`, no math in `\text{...}` (TeX's text mode), and a formula latex2mathml reads (`\frac`
+    without its arguments, `x^` or `a_b_c` would stop pdflatex); else None.
 
     >>> safe_formula(r"\frac{e^{1}}{e^{1}+e^{2}},\ S_{1,2}")
     '\\frac{e^{1}}{e^{1}+e^{2}},\\ S_{1,2}'
@@ -59,11 +59,28 @@ def safe_formula(tex: str) -> str | None:
     except InputError:
         return None
     bare = _ESCAPE.sub("", tex)  # `\$`, `\#` are escapes: what is left is the raw text
-    return None if any(ch in bare for ch in "$#") else tex
+    text_only = all(_TEXT_ONLY.fullmatch(tex[start:stop]) for start, stop in _texts(tex))
+    return tex if text_only and not any(ch in bare for ch in "$#") else None
 
 
 _TEXT = re.compile(r"\\text(?:rm|it|bf)?\s*\{")
 _SIGN = re.compile(r"\\.|[<>|]", re.S)
+
+
+#: What `\text{...}` may hold in TeX's text mode: characters but `_` and `^`, escapes, spaces, dots and text.
+_TEXT_ONLY = re.compile(r"(?:[^\\_^]|\\[_{}%&#$,;:! ]|\\(?:quad|qquad|space|ldots|dots|text|textrm|textit|textbf)"
+                        r"(?![A-Za-z]))*")
+
+
+def _texts(tex: str) -> list[tuple[int, int]]:
+    """Where the outermost `\\text{...}` groups' contents start and stop (pdflatex sets them in text mode)."""
+    out: list[tuple[int, int]] = []
+    at = 0
+    for match in _TEXT.finditer(tex):
+        if match.start() >= at:  # not a \text inside one already read
+            at = group_end(tex, match.end() - 1) or len(tex)  # (the formula's braces balance: checked first)
+            out.append((match.end(), at))
+    return out
 
 
 def _text_signs(tex: str) -> str:
@@ -75,14 +92,10 @@ def _text_signs(tex: str) -> str:
     """
     out: list[str] = []
     at = 0
-    for match in _TEXT.finditer(tex):
-        if match.start() < at:  # a \text inside a \text already written
-            continue
-        end = group_end(tex, match.end() - 1) or len(tex)  # (the formula's braces balance: checked first)
-        inner = _SIGN.sub(lambda sign: sign[0] if len(sign[0]) > 1 else rf"\ensuremath{{{sign[0]}}}",
-                          tex[match.end():end])
-        out += [tex[at:match.end()], inner]
-        at = end
+    for start, stop in _texts(tex):
+        out += [tex[at:start], _SIGN.sub(lambda sign: sign[0] if len(sign[0]) > 1 else rf"\ensuremath{{{sign[0]}}}",
+                                         tex[start:stop])]
+        at = stop
     return "".join(out) + tex[at:]
 
 
