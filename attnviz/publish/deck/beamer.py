@@ -20,7 +20,8 @@ from ...render.svg import fmt
 from ...render.tex_escape import escape, prose, typed_line
 from ...render.tikz import colour_definitions, picture, tikz_items, tikz_styles
 from ...words.user_text import user_spans
-from ..mathml import check_tex, group_end, tex_to_mathml
+from ..mathml import check_tex, tex_to_mathml
+from .tex_safety import tex_sets, text_signs
 from .visible import visible_highlights
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -45,8 +46,8 @@ _THEMED = {"text": "fg", "background": "bg", "computed-fill": "structure.fg!22!b
 def safe_formula(tex: str) -> str | None:
     r"""`tex` if pdflatex may read it: the commands and environments the page's formulas may use
     (`mathml.check_tex`: braces balanced, environments closed, rows no wider than their environment), no
-    unescaped `$ #`, no math in `\text{...}` (TeX's text mode), and a formula latex2mathml reads (`\frac`
-    without its arguments, `x^` or `a_b_c` would stop pdflatex); else None.
+    unescaped `$ #`, a formula latex2mathml reads (`\frac` without its arguments, `x^` or `a_b_c` would stop
+    pdflatex) and pdflatex sets (`tex_safety.tex_sets`: arguments, delimiters, text in `\text{...}`); else None.
 
     >>> safe_formula(r"\frac{e^{1}}{e^{1}+e^{2}},\ S_{1,2}")
     '\\frac{e^{1}}{e^{1}+e^{2}},\\ S_{1,2}'
@@ -59,44 +60,7 @@ def safe_formula(tex: str) -> str | None:
     except InputError:
         return None
     bare = _ESCAPE.sub("", tex)  # `\$`, `\#` are escapes: what is left is the raw text
-    text_only = all(_TEXT_ONLY.fullmatch(tex[start:stop]) for start, stop in _texts(tex))
-    return tex if text_only and not any(ch in bare for ch in "$#") else None
-
-
-_TEXT = re.compile(r"\\text(?:rm|it|bf)?\s*\{")
-_SIGN = re.compile(r"\\.|[<>|]", re.S)
-
-
-#: What `\text{...}` may hold in TeX's text mode: characters but `_` and `^`, escapes, spaces, dots and text.
-_TEXT_ONLY = re.compile(r"(?:[^\\_^]|\\[_{}%&#$,;:! ]|\\(?:quad|qquad|space|ldots|dots|text|textrm|textit|textbf)"
-                        r"(?![A-Za-z]))*")
-
-
-def _texts(tex: str) -> list[tuple[int, int]]:
-    """Where the outermost `\\text{...}` groups' contents start and stop (pdflatex sets them in text mode)."""
-    out: list[tuple[int, int]] = []
-    at = 0
-    for match in _TEXT.finditer(tex):
-        if match.start() >= at:  # not a \text inside one already read
-            at = group_end(tex, match.end() - 1) or len(tex)  # (the formula's braces balance: checked first)
-            out.append((match.end(), at))
-    return out
-
-
-def _text_signs(tex: str) -> str:
-    r"""`<`, `>` and `|` in a formula's `\text{...}` as math's signs: OT1's text font has ¡ ¿ and — at their
-    places (`\text{<b>}` read ¡b¿).
-
-    >>> _text_signs(r"a<b \text{<b>|\}} |x|")
-    'a<b \\text{\\ensuremath{<}b\\ensuremath{>}\\ensuremath{|}\\}} |x|'
-    """
-    out: list[str] = []
-    at = 0
-    for start, stop in _texts(tex):
-        out += [tex[at:start], _SIGN.sub(lambda sign: sign[0] if len(sign[0]) > 1 else rf"\ensuremath{{{sign[0]}}}",
-                                         tex[start:stop])]
-        at = stop
-    return "".join(out) + tex[at:]
+    return tex if tex_sets(tex) and not any(ch in bare for ch in "$#") else None
 
 
 def _formula(tex: str | None) -> str:
@@ -108,7 +72,7 @@ def _formula(tex: str | None) -> str:
     if not safe:
         return rf"\par\texttt{{{escape(tex)}}}"
     # In-line math in display style: TeX may break it after an `=` or `+`, and after `,\quad` here.
-    breakable = _text_signs(safe).replace(r",\quad", r",\quad\allowbreak ").replace(r",\ ", r",\ \allowbreak ")
+    breakable = text_signs(safe).replace(r",\quad", r",\quad\allowbreak ").replace(r",\ ", r",\ \allowbreak ")
     return r"\par\smallskip$\displaystyle " + breakable + "$"
 
 
@@ -240,7 +204,8 @@ def beamer_document(deck: Deck) -> str:
         "% attnviz: a Beamer deck; compile with pdflatex. Colours are defined once, below: \\colorlet any",
         "% attnviz-* colour in the preamble to restyle. Handouts: \\documentclass[handout,...]; notes: show notes.",
         rf"\documentclass[aspectratio={deck.aspect.replace(':', '')},11pt]{{beamer}}",
-        r"\usepackage{amsmath, amssymb, bm}",  # every command a page's formula may use (mathml.TEX_COMMANDS)
+        r"\usepackage{amsmath, amssymb, bm, mathtools}",  # every command formulas may use (mathml.TEX_COMMANDS):
+        r"\providecommand\lt{<}\providecommand\gt{>}",  # \xmapsto is mathtools'; \lt and \gt MathJax's
         r"\usepackage{tikz}",
         _PDF_STRINGS,
         r"\DeclareMathOperator*{\argmax}{arg\,max}",
