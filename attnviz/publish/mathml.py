@@ -56,8 +56,9 @@ TEX_SYMBOLS = frozenset("{}_%&#$|,;:! \\")
 #: The environments a formula may use (`\begin{NAME}`): matrices, cases and alignments.
 TEX_ENVIRONMENTS = frozenset("matrix pmatrix bmatrix Bmatrix vmatrix Vmatrix smallmatrix cases aligned "
                              "gathered array".split())
-#: The columns a row of each environment may have (amsmath's `MaxMatrixCols` is 10); 0: any number.
-_COLUMNS = {"matrix": 10, "pmatrix": 10, "bmatrix": 10, "Bmatrix": 10, "vmatrix": 10, "Vmatrix": 10, "smallmatrix": 0,
+#: The columns a row of each environment may have (a Beamer deck sets amsmath's `MaxMatrixCols` to the array's
+#: limit, `MAX_ARRAY_COLUMNS`); 0: any number.
+_COLUMNS = {"matrix": 64, "pmatrix": 64, "bmatrix": 64, "Bmatrix": 64, "vmatrix": 64, "Vmatrix": 64, "smallmatrix": 0,
             "cases": 2, "aligned": 0, "gathered": 1}
 MAX_ARRAY_COLUMNS = 64  # an array's columns, its `*{n}{...}` repetitions multiplied out (TeX expands them all)
 _COMMAND = re.compile(r"\\([A-Za-z]+|.?)", re.S)

@@ -20,7 +20,7 @@ from ...render.svg import fmt
 from ...render.tex_escape import escape, prose, typed_line
 from ...render.tikz import colour_definitions, picture, tikz_items, tikz_styles
 from ...words.user_text import user_spans
-from ..mathml import check_tex, tex_to_mathml
+from ..mathml import MAX_ARRAY_COLUMNS, check_tex, tex_to_mathml
 from .tex_safety import tex_sets, text_signs
 from .visible import visible_highlights
 
@@ -206,6 +206,7 @@ def beamer_document(deck: Deck) -> str:
         rf"\documentclass[aspectratio={deck.aspect.replace(':', '')},11pt]{{beamer}}",
         r"\usepackage{amsmath, amssymb, bm, mathtools}",  # every command formulas may use (mathml.TEX_COMMANDS):
         r"\providecommand\lt{<}\providecommand\gt{>}",  # \xmapsto is mathtools'; \lt and \gt MathJax's
+        rf"\setcounter{{MaxMatrixCols}}{{{MAX_ARRAY_COLUMNS}}}",  # a matrix as wide as an array may be
         r"\usepackage{tikz}",
         _PDF_STRINGS,
         r"\DeclareMathOperator*{\argmax}{arg\,max}",
