@@ -201,7 +201,8 @@ def beamer_document(deck: Deck) -> str:
         frames += _frame(slide, figure, figure_size, text_w, deck.wide)
     page = deck.title_page
     lines = [
-        "% attnviz: a Beamer deck; compile with pdflatex. Colours are defined once, below: \\colorlet any",
+        "% attnviz: a Beamer deck; compile with pdflatex -no-shell-escape (it runs nothing, reads no file of",
+        "% yours). Colours are defined once, below: \\colorlet any",
         "% attnviz-* colour in the preamble to restyle. Handouts: \\documentclass[handout,...]; notes: show notes.",
         rf"\documentclass[aspectratio={deck.aspect.replace(':', '')},11pt]{{beamer}}",
         r"\usepackage{amsmath, amssymb, bm, mathtools}",  # every command formulas may use (mathml.TEX_COMMANDS):
