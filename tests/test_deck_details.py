@@ -222,7 +222,8 @@ def test_a_one_cell_highlight_at_512_tokens_is_ringed_in_beamer(ringed_deck, tmp
 
     tex = tmp_path / "deck.tex"
     tex.write_text(beamer_document(ringed_deck), encoding="utf-8")
-    subprocess.run([tool("pdflatex"), "-interaction=nonstopmode", "-halt-on-error", tex.name], cwd=tmp_path,
+    subprocess.run([tool("pdflatex"), "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
+                    tex.name], cwd=tmp_path,
                    capture_output=True, timeout=300, check=True)
     # Beamer places the figure by its own margins and title: within a few pixels of the deck's geometry.
     width, height = _ring_px(tmp_path / "deck.pdf", _cell_px(ringed_deck), tmp_path)

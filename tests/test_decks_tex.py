@@ -34,7 +34,8 @@ def run(*command, cwd=None):
 def pdflatex(tex, handout=False):
     source = (r"\PassOptionsToClass{handout}{beamer}" if handout else "") + rf"\input{{{tex.name}}}"
     job = tex.stem + ("-handout" if handout else "")
-    subprocess.run([tool("pdflatex"), "-interaction=nonstopmode", "-halt-on-error", f"-jobname={job}", source],
+    subprocess.run([tool("pdflatex"), "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
+                    f"-jobname={job}", source],
                    cwd=tex.parent, capture_output=True, timeout=300, check=True)
     return tex.with_name(f"{job}.pdf"), tex.with_name(f"{job}.log").read_text(encoding="latin-1")
 
@@ -237,7 +238,8 @@ def test_a_paper_inputs_one_step_at_column_width(tmp_path):
     assert result.code == 0
     assert {p.name for p in (tmp_path / "fig").iterdir()} == {"steps.tex", *(f"step-{n}.tex" for n in range(1, 11))}
     (tmp_path / "paper.tex").write_text(PAPER, encoding="utf-8")
-    subprocess.run([tool("pdflatex"), "-interaction=nonstopmode", "-halt-on-error", "paper.tex"], cwd=tmp_path,
+    subprocess.run([tool("pdflatex"), "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
+                    "paper.tex"], cwd=tmp_path,
                    capture_output=True, timeout=300, check=True)
     log = (tmp_path / "paper.log").read_text(encoding="latin-1")
     assert [o for o in overfull(log) if o > 1] == [] and font_warnings(log) == []

@@ -17,7 +17,8 @@ import xml.etree.ElementTree as ET
 
 from ..numbers.exact import InputError
 
-__all__ = ["tex_to_mathml", "check_tex", "TEX_COMMANDS", "TEX_SYMBOLS", "TEX_ENVIRONMENTS", "MAX_TEX", "MAX_MATHML"]
+__all__ = ["tex_to_mathml", "check_tex", "TEX_COMMANDS", "TEX_SYMBOLS", "TEX_ENVIRONMENTS", "MAX_TEX", "MAX_MATHML",
+           "MAX_ARRAY_COLUMNS", "MAX_NESTING", "group_end"]
 
 # Attributes latex2mathml can emit that point elsewhere or carry CSS (which can load URLs).
 _DROPPED = {"href", "style", "src", "xlink:href"}
@@ -55,9 +56,20 @@ TEX_SYMBOLS = frozenset("{}_%&#$|,;:! \\")
 #: The environments a formula may use (`\begin{NAME}`): matrices, cases and alignments.
 TEX_ENVIRONMENTS = frozenset("matrix pmatrix bmatrix Bmatrix vmatrix Vmatrix smallmatrix cases aligned "
                              "gathered array".split())
-_ARRAY_PREAMBLE = re.compile(r"\\begin\s*\{\s*array\s*\}\s*\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}")
+#: The columns a row of each environment may have (a Beamer deck sets amsmath's `MaxMatrixCols` to the array's
+#: limit, `MAX_ARRAY_COLUMNS`); 0: any number.
+_COLUMNS = {"matrix": 64, "pmatrix": 64, "bmatrix": 64, "Bmatrix": 64, "vmatrix": 64, "Vmatrix": 64, "smallmatrix": 0,
+            "cases": 2, "aligned": 0, "gathered": 1}
+MAX_ARRAY_COLUMNS = 64  # an array's columns, its `*{n}{...}` repetitions multiplied out (TeX expands them all)
 _COMMAND = re.compile(r"\\([A-Za-z]+|.?)", re.S)
-_ENVIRONMENT = re.compile(r"\\(?:begin|end)\s*\{([^{}]*)\}")
+#: What the structure check reads: \begin and \end, the line break, other commands and escapes, braces, tabs.
+_STRUCTURE = re.compile(r"\\(begin|end)(?![A-Za-z])|\\\\|\\[A-Za-z]+|\\.|[{}&]", re.S)
+_NAME = re.compile(r"\s*\{([A-Za-z]+)\}")
+_POSITION = re.compile(r"\s*\[[tcb]\]")  # an array's, aligned's or gathered's optional [t], [c] or [b]
+_CLOSES = {"}": "{", "\\right": "\\left"}  # what each closes
+MAX_NESTING = 32  # braces, \left and environments inside one another (TeX stops at 255 groups; \sqrt takes several)
+_BRACE = re.compile(r"\\.|[{}]", re.S)
+_REPEAT = re.compile(r"\*\s*\{\s*(\d+)\s*\}\s*\{")
 
 
 def tex_to_mathml(tex: str, where: str | None = None) -> str:
@@ -99,8 +111,11 @@ def tex_to_mathml(tex: str, where: str | None = None) -> str:
     return mathml
 
 
-def check_tex(tex: str, where: str | None = None) -> None:
-    """Refuse a formula that is too long or uses a command outside `TEX_COMMANDS`, before it is typeset.
+def check_tex(tex: str, where: str | None = None, cells: bool = False) -> None:
+    """Refuse a formula that is too long, uses a command outside `TEX_COMMANDS`, leaves a brace or environment
+    open or closes one it did not open, or has an array wider than `MAX_ARRAY_COLUMNS`, before it is typeset.
+    `cells`: also `&` and `\\\\` only where TeX takes them (a row no wider than its environment), for pdflatex;
+    MathML reads `\\text{&}` as typed.
 
     >>> check_tex(r"\\frac{1}{2} \\to x")
     >>> check_tex(r"\\rule{300em}{300em}")  # doctest: +ELLIPSIS
@@ -114,19 +129,122 @@ def check_tex(tex: str, where: str | None = None) -> None:
         raise InputError("^^ is not allowed in a formula (TeX reads ^^5c as a backslash); write x^{2}, not x^^2", where)
     if re.search(r"(?<!\\)%", tex):  # a comment would swallow the rest of the line it is written on
         raise InputError("% starts a TeX comment; write \\% for a percent sign", where)
-    for match in _ARRAY_PREAMBLE.finditer(tex):  # only column letters: no @{...}, p{width} or >{...} code
-        if not re.fullmatch(r"[lcr|]+", match[1].replace(" ", "")):
-            raise InputError(f"an array's columns may be l, c, r and |, not {match[1]!r}", where)
     for match in _COMMAND.finditer(tex):
         name = match[1]
         if name not in TEX_COMMANDS and name not in TEX_SYMBOLS:
             shown = "a lone \\ at the end" if not name else f"\\{name}"
             raise InputError(f"{shown} is not a command formulas may use (no macros, sizes, colours, classes or "
                              "links; docs/pages-and-walkthroughs.rst lists the commands)", where)
-    for match in _ENVIRONMENT.finditer(tex):
-        if match[1].strip() not in TEX_ENVIRONMENTS:
-            raise InputError(f"the environment {match[1].strip()!r} is not one formulas may use; use "
-                             f"{', '.join(sorted(TEX_ENVIRONMENTS))}", where)
+    _check_structure(tex, where, cells)
+
+
+def _check_structure(tex: str, where: str | None, cells: bool) -> None:
+    """Environments named in braces and closed in order inside the group they open in; an array's columns
+    bounded (`_array`); with `cells`, `&` and `\\\\` only directly inside an environment, a row no wider than it.
+    TeX stops at any of these (`\\end{{frame}}` closes no environment a formula opened: it ends the slide)."""
+    stack: list[list[str | int]] = []  # [environment, "{" or "\\left", its columns (0: any), the row's so far]
+    at = 0
+    while match := _STRUCTURE.search(tex, at):
+        at, token = match.end(), match[0]
+        if match[1]:
+            at = _environment(tex, at, match[1], stack, where)
+        elif token in ("{", "\\left"):
+            stack.append([token, 0, 1])
+        elif token in _CLOSES:
+            if not stack or stack[-1][0] != _CLOSES[token]:
+                raise InputError(_unclosed(stack[-1][0]) if stack else f"a {token} closes no {_CLOSES[token]}", where)
+            stack.pop()
+        elif token in ("&", "\\\\") and cells:
+            _cell(token, stack, where)
+        if len(stack) > MAX_NESTING:
+            raise InputError(f"a formula nested more than {MAX_NESTING} deep (braces, \\left, environments); "
+                             "TeX stops at 255 groups", where)
+    if stack:
+        raise InputError(_unclosed(stack[-1][0]), where)
+
+
+def _unclosed(name: object) -> str:
+    return {"{": "a { is never closed", "\\left": "a \\left has no \\right"}.get(
+        str(name), f"\\begin{{{name}}} is never closed")
+
+
+def _environment(tex: str, at: int, verb: str, stack: list[list[str | int]], where: str | None) -> int:
+    """Reads `\\begin{NAME}` (and an array's preamble) or `\\end{NAME}` from `at`; returns where it ends."""
+    named = _NAME.match(tex, at)
+    if not named:
+        raise InputError(f"\\{verb} takes an environment's name in braces, as \\{verb}{{matrix}}", where)
+    name, at = named[1], named.end()
+    if name not in TEX_ENVIRONMENTS:
+        raise InputError(f"the environment {name!r} is not one formulas may use; use "
+                         f"{', '.join(sorted(TEX_ENVIRONMENTS))}", where)
+    if verb == "end":
+        if not stack or stack[-1][0] != name:
+            raise InputError(f"\\end{{{name}}} closes no \\begin{{{name}}}", where)
+        stack.pop()
+        return at
+    position = _POSITION.match(tex, at) if name in ("array", "aligned", "gathered") else None
+    at = position.end() if position else at
+    columns = _COLUMNS.get(name, 0)
+    if name == "array":
+        columns, at = _array(tex, at, where)
+    stack.append([name, columns, 1])
+    return at
+
+
+def _cell(token: str, stack: list[list[str | int]], where: str | None) -> None:
+    """A column separator `&` or a line break `\\\\` in the innermost environment."""
+    if not stack or stack[-1][0] == "{":
+        raise InputError("& separates columns only directly inside an environment (write \\& for an ampersand)"
+                         if token == "&" else "\\\\ breaks lines only directly inside an environment", where)
+    top = stack[-1]
+    top[2] = int(top[2]) + 1 if token == "&" else 1
+    if top[1] and int(top[2]) > int(top[1]):
+        raise InputError(f"a row of {top[2]} columns in \\begin{{{top[0]}}}, which has {top[1]}", where)
+
+
+def _array(tex: str, at: int, where: str | None) -> tuple[int, int]:
+    """An array's preamble from `at`: (its columns, where it ends). Column letters only (no @{...}, p{width}
+    or >{...} code), repeated with `*{n}{...}`; at most `MAX_ARRAY_COLUMNS` once every repetition is multiplied."""
+    start = re.compile(r"\s*\{").match(tex, at)
+    end = group_end(tex, start.end() - 1) if start else None
+    preamble = tex[start.end():end] if start and end else tex[at:at + 20]
+    columns = _columns(preamble, 0) if start and end else None
+    if not columns:
+        raise InputError(f"an array's columns may be l, c, r and |, repeated as *{{n}}{{...}}; not {preamble!r}", where)
+    if columns > MAX_ARRAY_COLUMNS:
+        raise InputError(f"an array of {columns:,} columns; the limit is {MAX_ARRAY_COLUMNS}", where)
+    assert end is not None  # `columns` is a number only when the preamble's group closes
+    return columns, end + 1
+
+
+def _columns(preamble: str, depth: int) -> int | None:
+    """The columns `preamble` makes, or None if it is not column letters, bars and repetitions (at most 4 deep)."""
+    count, at = 0, 0
+    while at < len(preamble):
+        repeat = _REPEAT.match(preamble, at)
+        if preamble[at] in "lcr| ":
+            count, at = count + (preamble[at] in "lcr"), at + 1
+            continue
+        end = group_end(preamble, repeat.end() - 1) if repeat and depth < 4 else None
+        inner = _columns(preamble[repeat.end():end], depth + 1) if repeat and end else None
+        if not repeat or not inner or not int(repeat[1]):
+            return None
+        count, at = count + int(repeat[1]) * inner, (end or 0) + 1
+    return count or None
+
+
+def group_end(text: str, opening: int) -> int | None:
+    r"""The index of the } that closes the { at `opening` (`\{` and `\}` are escapes), or None.
+
+    >>> group_end(r"{a\}{b}}c", 0)
+    7
+    """
+    depth = 0
+    for match in _BRACE.finditer(text, opening):
+        depth += {"{": 1, "}": -1}.get(match[0], 0)
+        if not depth:
+            return match.start()
+    return None
 
 
 def _char(match: re.Match[str]) -> str:

@@ -14,10 +14,10 @@ import unicodedata
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from typing import NoReturn
 
-__all__ = ["escape", "math", "value_line", "prose", "typed_line", "word_math"]
+__all__ = ["escape", "joined", "math", "value_line", "prose", "typed_line", "word_math"]
 
 _SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
             "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", "<": r"\textless{}",
@@ -44,33 +44,53 @@ _GREEK.update({"Γ": "Gamma", "Δ": "Delta", "Θ": "Theta", "Λ": "Lambda", "Ξ"
                "Ψ": "Psi", "Ω": "Omega", "Σ": "Sigma"})
 
 
+#: TeX's ligatures of two characters (OT1's, and T1's `,,`): text typed side by side is kept apart by `{}`.
+_LIGATURES = frozenset(["?`", "!`", "``", "''", ",,", "--"])
+#: A user's quotes as typed: straight, in typewriter type (OT1 roman has only curly ones).
+_STRAIGHT = {"'": r"{\ttfamily\char13}", "`": r"{\ttfamily\char18}"}
+
+
 def escape(text: str, straight: bool = False) -> str:
-    r"""`text` for LaTeX's text mode, every character kept or named; `straight`: an apostrophe stays a
-    straight quote (a user's text: `it's` as typed), as a double quote always does.
+    r"""`text` for LaTeX's text mode, every character kept or named, no two side by side read as one of TeX's
+    ligatures (`?`` is not ¿, `''` not ”); `straight`: a user's text, its quote and backquote typed as
+    straight quotes (`it's` as typed), as a double quote always is.
 
     A character pdflatex has no glyph for (CJK, emoji) is written as its code point,
     `[U+732B]`, in typewriter type, so nothing is lost silently.
 
     >>> escape("a_b & 50% <s> 1-2")
     'a\\_b \\& 50\\% \\textless{}s\\textgreater{} 1-{}2'
-    >>> escape("café Δ猫")
-    "caf\\'{e} $\\Delta$\\texttt{[U+732B]}"
+    >>> escape("café Δ猫"), escape("?` ''")
+    ("caf\\'{e} $\\Delta$\\texttt{[U+732B]}", "?{}` '{}'")
+    """
+    return joined(_STRAIGHT[ch] if straight and ch in _STRAIGHT else _character(ch) for ch in text)
+
+
+def joined(pieces: Iterable[str]) -> str:
+    """TeX written piece by piece, `{}` between two pieces whose meeting characters TeX would join.
+
+    >>> joined(["Q(?", "`)", ",", ",", ""])
+    'Q(?{}`),{},'
     """
     out: list[str] = []
-    for ch in text:
-        if ch in _SPECIAL:
-            out.append(_SPECIAL[ch])
-        elif straight and ch == "'":
-            out.append(r"{\ttfamily\char13}")
-        elif " " <= ch <= "~":
-            out.append(ch)
-        elif ch in _SYMBOLS:
-            out.append(_SYMBOLS[ch])
-        elif ch in _GREEK and ch != "ο":
-            out.append(rf"$\{_GREEK[ch]}$")
-        else:
-            out.append(_accented(ch) or rf"\texttt{{[U+{ord(ch):04X}]}}")
+    for piece in pieces:
+        if out and piece and out[-1][-1] + piece[0] in _LIGATURES:
+            out.append("{}")
+        if piece:
+            out.append(piece)
     return "".join(out)
+
+
+def _character(ch: str) -> str:
+    if ch in _SPECIAL:
+        return _SPECIAL[ch]
+    if " " <= ch <= "~":
+        return ch
+    if ch in _SYMBOLS:
+        return _SYMBOLS[ch]
+    if ch in _GREEK and ch != "ο":
+        return rf"$\{_GREEK[ch]}$"
+    return _accented(ch) or rf"\texttt{{[U+{ord(ch):04X}]}}"
 
 
 def _accented(ch: str) -> str | None:
@@ -330,4 +350,4 @@ def typed_line(line: str, user: Sequence[tuple[int, int]], typeset: Callable[[st
         at = stop
     if at < len(line):
         out.append(typeset(line[at:]))
-    return "".join(out)
+    return joined(out)

@@ -14,7 +14,7 @@ from ..layout.items import LEADING, measure, spans_within
 from ..layout.math_text import SCRIPT_SCALE, SUB_DROP, SUP_RISE, math_runs, runs_width
 from .painter import DASHES, stripes, walk
 from .themes import COLOUR_NAMES, get_theme
-from .tex_escape import escape, typed_line, value_line
+from .tex_escape import escape, joined, typed_line, value_line
 from .svg import fmt
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -176,5 +176,5 @@ def script_runs(runs: Iterable[Run], scale: float = SCRIPT_SCALE) -> str:
     """
     size = fmt(10 * scale)
     shifts = {"sup": fmt(10 * SUP_RISE), "sub": fmt(-10 * SUB_DROP)}
-    return "".join(rf"\attnvizscript{{{shifts[kind]}pt}}{{{size}pt}}{{{escape(run)}}}"
-                   if kind in shifts else escape(run) for run, kind in runs)
+    return joined(rf"\attnvizscript{{{shifts[kind]}pt}}{{{size}pt}}{{{escape(run)}}}"
+                  if kind in shifts else escape(run, kind == "user") for run, kind in runs)

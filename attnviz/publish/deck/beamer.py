@@ -20,7 +20,8 @@ from ...render.svg import fmt
 from ...render.tex_escape import escape, prose, typed_line
 from ...render.tikz import colour_definitions, picture, tikz_items, tikz_styles
 from ...words.user_text import user_spans
-from ..mathml import check_tex
+from ..mathml import MAX_ARRAY_COLUMNS, check_tex, tex_to_mathml
+from .tex_safety import tex_sets, text_signs
 from .visible import visible_highlights
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -44,7 +45,9 @@ _THEMED = {"text": "fg", "background": "bg", "computed-fill": "structure.fg!22!b
 
 def safe_formula(tex: str) -> str | None:
     r"""`tex` if pdflatex may read it: the commands and environments the page's formulas may use
-    (`mathml.check_tex`), balanced braces, no unescaped `$ # %`, `&` only in a matrix; else None.
+    (`mathml.check_tex`: braces balanced, environments closed, rows no wider than their environment), no
+    unescaped `$ #`, a formula latex2mathml reads (`\frac` without its arguments, `x^` or `a_b_c` would stop
+    pdflatex) and pdflatex sets (`tex_safety.tex_sets`: arguments, delimiters, text in `\text{...}`); else None.
 
     >>> safe_formula(r"\frac{e^{1}}{e^{1}+e^{2}},\ S_{1,2}")
     '\\frac{e^{1}}{e^{1}+e^{2}},\\ S_{1,2}'
@@ -52,18 +55,12 @@ def safe_formula(tex: str) -> str | None:
     (None, None, None, None)
     """
     try:
-        check_tex(tex)
+        check_tex(tex, cells=True)
+        tex_to_mathml(tex)
     except InputError:
         return None
-    bare = _ESCAPE.sub("", tex)  # `\{`, `\%`, `\\` are escapes: what is left is the raw text
-    if "^^" in tex or any(ch in bare for ch in "$#%") or ("&" in bare and r"\begin" not in tex):
-        return None
-    depth = 0
-    for ch in bare:
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        if depth < 0:
-            return None
-    return tex if depth == 0 else None
+    bare = _ESCAPE.sub("", tex)  # `\$`, `\#` are escapes: what is left is the raw text
+    return tex if tex_sets(tex) and not any(ch in bare for ch in "$#") else None
 
 
 def _formula(tex: str | None) -> str:
@@ -75,8 +72,13 @@ def _formula(tex: str | None) -> str:
     if not safe:
         return rf"\par\texttt{{{escape(tex)}}}"
     # In-line math in display style: TeX may break it after an `=` or `+`, and after `,\quad` here.
-    breakable = safe.replace(r",\quad", r",\quad\allowbreak ").replace(r",\ ", r",\ \allowbreak ")
+    breakable = text_signs(safe).replace(r",\quad", r",\quad\allowbreak ").replace(r",\ ", r",\ \allowbreak ")
     return r"\par\smallskip$\displaystyle " + breakable + "$"
+
+
+def _typed(text: str) -> str:
+    """A heading or title: the user's spans as typed (straight quotes), attnviz's words escaped."""
+    return typed_line(text, user_spans(text), escape)
 
 
 _MATH = re.compile(r"(?<!\\)\$(.+?)(?<!\\)\$", re.S)
@@ -135,14 +137,14 @@ def _frame(slide: Slide, figure: str, size: tuple[float, float], text_w: float, 
     notes = r"\par ".join(typed_line(note, user_spans(note), prose) for note in slide.notes)
     if wide:  # the figure across the slide, its text under it (deck.wide)
         return [
-            rf"\begin{{frame}}{{{escape(slide.heading)}}}",
+            rf"\begin{{frame}}{{{_typed(slide.heading)}}}",
             rf"\resizebox{{{fmt(size[0])}pt}}{{{fmt(size[1])}pt}}{{{figure}}}\par\smallskip",
             rf"\begin{{minipage}}{{{fmt(text_w)}pt}}\raggedright\small " + body + r"\end{minipage}",
-            rf"\note{{\scriptsize\textbf{{{escape(slide.heading)}}}\par {notes}}}",
+            rf"\note{{\scriptsize\textbf{{{_typed(slide.heading)}}}\par {notes}}}",
             r"\end{frame}",
         ]
     return [
-        rf"\begin{{frame}}{{{escape(slide.heading)}}}",
+        rf"\begin{{frame}}{{{_typed(slide.heading)}}}",
         r"\begin{columns}[T,onlytextwidth]",
         rf"\begin{{column}}{{{fmt(size[0])}pt}}",
         rf"\resizebox{{{fmt(size[0])}pt}}{{{fmt(size[1])}pt}}{{{figure}}}",
@@ -151,11 +153,15 @@ def _frame(slide: Slide, figure: str, size: tuple[float, float], text_w: float, 
         r"\raggedright\small " + body,
         r"\end{column}",
         r"\end{columns}",
-        rf"\note{{\scriptsize\textbf{{{escape(slide.heading)}}}\par {notes}}}",
+        rf"\note{{\scriptsize\textbf{{{_typed(slide.heading)}}}\par {notes}}}",
         r"\end{frame}",
     ]
 
 
+#: hyperref writes titles into the PDF's information and outline as plain strings, dropping `\ttfamily` and
+#: `\char`: a user's typewriter quote, backquote and double quote (`tex_escape.escape`) are named there.
+_PDF_STRINGS = (r"\pdfstringdefDisableCommands{\def\char#1#2{\ifnum#1#2=13 \textquotesingle\else"
+                r"\ifnum#1#2=18 \textasciigrave\else\textquotedbl\fi\fi}}")
 #: Each part of the figure typeset once: with pdfTeX a form XObject (a page draws it by reference), else a box.
 _SAVING = [
     r"\makeatletter",
@@ -195,11 +201,15 @@ def beamer_document(deck: Deck) -> str:
         frames += _frame(slide, figure, figure_size, text_w, deck.wide)
     page = deck.title_page
     lines = [
-        "% attnviz: a Beamer deck; compile with pdflatex. Colours are defined once, below: \\colorlet any",
+        "% attnviz: a Beamer deck; compile with pdflatex -no-shell-escape (it runs nothing, reads no file of",
+        "% yours). Colours are defined once, below: \\colorlet any",
         "% attnviz-* colour in the preamble to restyle. Handouts: \\documentclass[handout,...]; notes: show notes.",
         rf"\documentclass[aspectratio={deck.aspect.replace(':', '')},11pt]{{beamer}}",
-        r"\usepackage{amsmath, amssymb, bm}",  # every command a page's formula may use (mathml.TEX_COMMANDS)
+        r"\usepackage{amsmath, amssymb, bm, mathtools}",  # every command formulas may use (mathml.TEX_COMMANDS):
+        r"\providecommand\lt{<}\providecommand\gt{>}",  # \xmapsto is mathtools'; \lt and \gt MathJax's
+        rf"\setcounter{{MaxMatrixCols}}{{{MAX_ARRAY_COLUMNS}}}",  # a matrix as wide as an array may be
         r"\usepackage{tikz}",
+        _PDF_STRINGS,
         r"\DeclareMathOperator*{\argmax}{arg\,max}",
         r"\DeclareMathOperator*{\argmin}{arg\,min}",
         r"\setbeamertemplate{navigation symbols}{}",
@@ -208,10 +218,11 @@ def beamer_document(deck: Deck) -> str:
         *_colours(deck.theme),
         tikz_styles().rstrip("\n"),
         *_SAVING,
-        rf"\title{{{escape(page.title if page else deck.title)}}}",
-        rf"\subtitle{{{escape(page.subtitle if page else deck.heading)}}}",
-        rf"\author{{{escape(page.author) if page else ''}}}",
-        rf"\date{{{escape(page.date) if page else ''}}}",
+        # a title page's fields are the user's (--title, --author, --date, a document's title and heading)
+        rf"\title{{{escape(page.title, True) if page else _typed(deck.title)}}}",
+        rf"\subtitle{{{escape(page.subtitle, True) if page else _typed(deck.heading)}}}",
+        rf"\author{{{escape(page.author, True) if page else ''}}}",
+        rf"\date{{{escape(page.date, True) if page else ''}}}",
         r"\begin{document}",
         *boxes,
         *frames,
