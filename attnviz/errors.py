@@ -3,11 +3,13 @@ importing the exact-number machinery (`attnviz --version` and `--help` import no
 
 from __future__ import annotations
 
+import os
+
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["InputError", "printable"]
+__all__ = ["InputError", "printable", "one_line", "describe"]
 
 
 class InputError(ValueError):
@@ -37,3 +39,42 @@ def printable(text: str) -> str:
     a\nb\x1b[31m.toml
     """
     return text.translate(_ESCAPES)
+
+
+def one_line(err: BaseException) -> str:
+    """The error's message on one line, control characters (a path's escape sequence) escaped."""
+    return printable(" ".join(str(err).split()))
+
+
+#: The longest message an internal error's line repeats: a bug's exception may hold a whole input.
+MAX_MESSAGE = 300
+#: What the line says of an exception with no message, by its type's name (else "no message").
+_SILENT = {"MemoryError": "out of memory"}
+
+
+def describe(err: BaseException) -> str:
+    """An internal error's exception on one line: its type and message (shortened), or, with no message (`raise
+    IndexError()`, or a `str()` that fails), its type, what that means and where it was raised.
+
+    >>> describe(KeyError("k")), describe(IndexError())
+    ("KeyError: 'k'", 'IndexError (no message; raised at <unknown>)')
+    """
+    name = type(err).__name__
+    try:
+        message = one_line(err)
+    except Exception:  # noqa: BLE001 - a broken __str__ must not cost the line
+        message = ""
+    if message:
+        return f"{name}: {message[:MAX_MESSAGE]}" + ("…" if len(message) > MAX_MESSAGE else "")
+    return f"{name} ({_SILENT.get(name, 'no message')}; raised at {_origin(err)})"
+
+
+def _origin(err: BaseException) -> str:
+    """Where `err` was raised: the innermost frame's file (its folder and name) and line, as a bug report wants."""
+    tb = err.__traceback__
+    if tb is None:
+        return "<unknown>"
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    path = tb.tb_frame.f_code.co_filename.replace(os.sep, "/").split("/")
+    return printable(f"{'/'.join(path[-2:]) if len(path) > 2 else '/'.join(path)}:{tb.tb_lineno}")

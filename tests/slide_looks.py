@@ -34,7 +34,7 @@ def main(out="out/looks/slides"):
     for format, name in (("beamer", "beamer.tex"), ("pptx", "deck.pptx"), ("pdf", "pages.pdf"),
                          ("svg-animated", "deck.svg"), ("revealjs", "reveal")):
         write_deck(deck, format, out / name)
-    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "beamer.tex"], cwd=out, check=True,
+    subprocess.run(["pdflatex", "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", "beamer.tex"], cwd=out, check=True,
                    stdout=subprocess.DEVNULL)
     pages_to_png(out / "beamer.pdf", out / "beamer", PAGES)
     pages_to_png(out / "pages.pdf", out / "pdf", PAGES)

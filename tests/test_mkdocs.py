@@ -220,6 +220,20 @@ def test_a_failure_of_attnviz_is_not_a_silent_code_block(monkeypatch):
     assert not isinstance(caught.value, FenceError) and isinstance(caught.value.__cause__, RuntimeError)
 
 
+def test_a_failure_with_no_message_is_still_said(monkeypatch):
+    import attnviz
+
+    def broken(self, id_prefix=None):
+        raise IndexError()
+
+    monkeypatch.setattr(attnviz.Figure, "svg", broken)
+    with pytest.raises(FenceInternalError) as caught:
+        convert(ISSUE_EXAMPLE)
+    said = str(caught.value)
+    assert re.fullmatch(r"attnviz block 1: internal error: IndexError \(no message; raised at "
+                        r"tests/test_mkdocs\.py:\d+\); please report this bug", said), said
+
+
 def test_block_lines_are_found_by_number_and_checked_by_body():
     page = "# T\n\n```attnviz\nq = 1\n```\n\n    ```attnviz\n    k = 2\n    ```\n"
     assert _block_line(page, "q = 1", 1) == 4

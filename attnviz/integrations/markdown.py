@@ -33,6 +33,7 @@ except ImportError:  # the MkDocs plugin says in one line what to install (`mkdo
 from . import settings as embed
 from ..io import spec
 from ..io.spec import value_from_text
+from ..errors import describe
 from ..numbers.exact import InputError
 from ..words.user_text import check_text
 
@@ -133,8 +134,8 @@ def fence_format(source: str, language: str, class_name: str, options: Mapping[s
     except InputError as err:
         raise FenceError(f"{_where(number, page_line=first_line)}: {embed.say(err)}") from None
     except Exception as err:  # a bug: superfences lets only its own exceptions stop the build
-        raise FenceInternalError(f"{_where(number, page_line=first_line)}: internal error: {type(err).__name__}: "
-                                 f"{err}; please report this bug") from err
+        raise FenceInternalError(f"{_where(number, page_line=first_line)}: internal error: {describe(err)}; "
+                                 "please report this bug") from err
     # Accessible names are unique on a page: MkDocs makes a Markdown instance anew for each page.
     seen: set[str] = getattr(md, "attnviz_names", set())
     md.attnviz_names = seen
