@@ -265,3 +265,37 @@ def test_redundant_parentheses_do_not_change_a_rule():
     from attnviz.engine.masks import resolve
 
     assert resolve("(causal)", 4, 4).rule_text(1) == resolve("causal", 4, 4).rule_text(1) == "j<=i"
+
+
+# --- words/short_labels.py (pass 3) ------------------------------------------------------------------------
+
+
+def test_a_label_one_letter_over_the_most_is_drawn_whole_without_loading_the_segmentation():
+    """A label of LABEL_CHARS + 1 letters is drawn whole, and (being no longer) needs no cut: `regex` stays unloaded."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from attnviz.words.short_labels import short_label, LABEL_CHARS;"
+            "print(LABEL_CHARS, short_label('abcdefghi'), short_label('abcdefghij'), 'regex' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["8", "abcdefghi", "abcdefgh…", "True"]
+    code = "import sys; from attnviz.words.short_labels import short_label; short_label('abcdefghi'); print('regex' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split() == ["False"]
+
+
+@pytest.mark.parametrize("q_tokens, k_tokens, q_short, k_short", [
+    (["cat", "dog"], ["a", "b"], None, None),  # no label long: no choice
+    (["internationalization", "dog"], ["a", "b"], ("internat…", "dog"), ("a", "b")),  # only a query label is long
+    (["cat", "dog"], ["a", "internationalization"], ("cat", "dog"), ("a", "internat…")),  # only a key label is long
+])
+def test_short_labels_are_a_choice_when_any_label_of_either_axis_is_long(q_tokens, k_tokens, q_short, k_short):
+    from attnviz.words.short_labels import with_short_labels
+
+    fig = attnviz.figure([[1, 0], [0, 1]], [[1, 0], [0, 1]], q_tokens=q_tokens, k_tokens=k_tokens)
+    made = with_short_labels(fig.words)
+    if q_short is None:
+        assert made is None
+        return
+    words, said = made
+    assert (words.q_labels, words.k_labels) == (q_short, k_short)
+    assert said == "long token labels shortened in the grid's headers with … (whole: internationalization)"
