@@ -299,3 +299,24 @@ def test_short_labels_are_a_choice_when_any_label_of_either_axis_is_long(q_token
     words, said = made
     assert (words.q_labels, words.k_labels) == (q_short, k_short)
     assert said == "long token labels shortened in the grid's headers with … (whole: internationalization)"
+
+
+# --- words/user_text.py (pass 3) ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("labels", [5, {"a", "b"}, {"a": 1, "b": 2}, "ab"])
+def test_labels_that_are_not_a_list_are_refused(labels):
+    """A set or a dict of the right size, a number, a string: only a list (or tuple) of labels is accepted."""
+    from attnviz.words.user_text import check_labels
+
+    with pytest.raises(InputError, match="expected a list of 2 strings"):
+        check_labels(labels, 2, "tokens")
+
+
+def test_concat_moves_each_user_span_by_the_text_before_it():
+    """The spans are where the user's words are in the joined text (found here with str.find, half-open)."""
+    from attnviz.words.user_text import concat, user_spans, user_text
+
+    line = concat("xy", concat("Q(", user_text("cat"), ")"), "=", user_text("dog"))
+    assert line == "xyQ(cat)=dog"
+    assert user_spans(line) == tuple((line.find(w), line.find(w) + len(w)) for w in ("cat", "dog")) == ((4, 7), (9, 12))
