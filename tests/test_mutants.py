@@ -320,3 +320,32 @@ def test_concat_moves_each_user_span_by_the_text_before_it():
     line = concat("xy", concat("Q(", user_text("cat"), ")"), "=", user_text("dog"))
     assert line == "xyQ(cat)=dog"
     assert user_spans(line) == tuple((line.find(w), line.find(w) + len(w)) for w in ("cat", "dog")) == ((4, 7), (9, 12))
+
+
+# --- engine/mask_grammar.py (pass 3) -----------------------------------------------------------------------
+
+
+def test_a_numpy_boolean_matrix_is_the_mask_it_marks():
+    """A boolean array (FlexAttention's create_mask gives one) keeps exactly its True cells."""
+    import numpy as np
+
+    from attnviz.engine.masks import resolve
+
+    marked = [[1, 0, 0], [1, 1, 0], [0, 1, 1]]
+    mask = resolve(np.array(marked).astype(bool), 3, 3)
+    assert [[int(bool(mask.keep(i, j))) for j in range(3)] for i in range(3)] == marked
+    assert mask.rule_text(1) == "(i,j) marked 1 in [100; 110; 011]"
+
+
+# --- layout/wrapping.py (pass 3) ---------------------------------------------------------------------------
+
+
+def test_math_width_typesets_only_when_asked():
+    """Typeset, S_ij's underscore is not drawn and ij is a smaller subscript: narrower than the plain letters Sij;
+    not typeset, the width is the plain measure of the text as written."""
+    from attnviz.layout.items import STYLES, measure
+    from attnviz.layout.wrapping import math_width
+
+    style = STYLES["title"]
+    assert math_width("S_ij", style) == measure("S_ij", style)
+    assert math_width("S_ij", style, math=True) < measure("Sij", style) < measure("S_ij", style)
