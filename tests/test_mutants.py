@@ -349,3 +349,57 @@ def test_math_width_typesets_only_when_asked():
     style = STYLES["title"]
     assert math_width("S_ij", style) == measure("S_ij", style)
     assert math_width("S_ij", style, math=True) < measure("Sij", style) < measure("S_ij", style)
+
+
+def test_random_keys_default_to_seed_0():
+    from attnviz.engine.masks import resolve
+
+    def cells(text):
+        mask = resolve(text, 6, 6)
+        return [[bool(mask.keep(i, j)) for j in range(6)] for i in range(6)], mask.rule_text(1)
+
+    assert cells("random=2") == cells("random=2,seed=0") != cells("random=2,seed=1")
+    assert cells("random=2")[1] == "j in 2 random keys of row i (seed 0)"
+
+
+def test_a_line_exactly_as_wide_as_its_room_fits_and_a_hair_wider_breaks():
+    from attnviz.layout.items import STYLES
+    from attnviz.layout.wrapping import widths, wrap
+
+    s = STYLES["title"]
+    width = widths(s.size, s.family, s.bold, s.italic, False, 0)
+    room = width("ab ") + width("cd")  # the running sum the wrap keeps
+    assert wrap(["ab ", "cd"], "title", room) == ("ab cd",)
+    assert wrap(["ab ", "cd"], "title", room - 0.01) == ("ab ", "cd")
+
+
+def test_a_word_cut_anywhere_fits_the_indented_lines():
+    """Lines after the first are indented: the cut pieces are made to fit max_width - indent, so no line is wider
+    than its room (and every character is kept)."""
+    from attnviz.layout.items import STYLES
+    from attnviz.layout.wrapping import ANYWHERE, widths, wrap
+
+    s = STYLES["title"]
+    width = widths(s.size, s.family, s.bold, s.italic, False, 0)
+    text, most, indent = "abcdefghijklmnopqrstuvwx", width("abcdefgh"), width("abcd")
+    lines = wrap([text], "title", most, indent=indent, finer=(ANYWHERE,))
+    assert "".join(lines) == text and len(lines) > 2
+    assert width(lines[0]) <= most
+    assert all(width(line) <= most - indent for line in lines[1:])
+
+
+# --- layout/frames.py (pass 3) ------------------------------------------------------------------------------
+
+
+def test_a_deck_region_is_judged_at_its_share_of_the_slide_s_pixels():
+    """A deck figure's region (552 or 902.4 pt of a 960 pt wide 16:9 slide judged at 1,280 px; 400 or 662.4 pt of
+    a 720 pt wide 4:3 slide at 960 px) is judged at the same share of the slide's pixels, rounded down."""
+    from attnviz.layout.frames import DECK_FRAMES, FRAMES, PT_PER_IN
+
+    for name, frame in DECK_FRAMES.items():
+        slide = FRAMES["slide-4:3" if "4:3" in name else "slide"]
+        share = frame.width_in / slide.width_in
+        assert frame.judged_px == int(share * slide.judged_px + 1e-9), name
+        assert frame.is_slide and frame.floor_pt == 14.0 and frame.main_pt == (14.0 if frame.compact else 18.0)
+    assert {n: round(f.width_in * PT_PER_IN, 1) for n, f in DECK_FRAMES.items() if not f.compact} == {
+        "slide-figure": 552.0, "slide-4:3-figure": 400.0, "slide-figure-wide": 902.4, "slide-4:3-figure-wide": 662.4}
