@@ -403,3 +403,20 @@ def test_a_deck_region_is_judged_at_its_share_of_the_slide_s_pixels():
         assert frame.is_slide and frame.floor_pt == 14.0 and frame.main_pt == (14.0 if frame.compact else 18.0)
     assert {n: round(f.width_in * PT_PER_IN, 1) for n, f in DECK_FRAMES.items() if not f.compact} == {
         "slide-figure": 552.0, "slide-4:3-figure": 400.0, "slide-figure-wide": 902.4, "slide-4:3-figure-wide": 662.4}
+
+
+# --- layout/framed.py (pass 3) ------------------------------------------------------------------------------
+
+
+def test_an_elision_made_first_keeps_the_figure_s_own_softmax_captions():
+    """A 24-token grid is too big for a slide: it is elided first (choice 10), with the captions it has (expanded);
+    the normalizer captions are choice 5, made and said after it, and the second elision keeps them."""
+    import random
+
+    draw = random.Random(1)
+    vectors = [[draw.randint(-3, 3) for _ in range(2)] for _ in range(24)]
+    fig = attnviz.figure(vectors, vectors, frame="slide")
+    said = [choice.split(":")[0] for choice in fig.layout().choices]
+    assert fig.words.softmax == "expanded"
+    first, second = [n for n, choice in enumerate(said) if choice == "elided"]
+    assert first < said.index("normalizer captions") < second
