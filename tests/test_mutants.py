@@ -401,8 +401,14 @@ def test_a_deck_region_is_judged_at_its_share_of_the_slide_s_pixels():
         share = frame.width_in / slide.width_in
         assert frame.judged_px == int(share * slide.judged_px + 1e-9), name
         assert frame.is_slide and frame.floor_pt == 14.0 and frame.main_pt == (14.0 if frame.compact else 18.0)
-    assert {n: round(f.width_in * PT_PER_IN, 1) for n, f in DECK_FRAMES.items() if not f.compact} == {
-        "slide-figure": 552.0, "slide-4:3-figure": 400.0, "slide-figure-wide": 902.4, "slide-4:3-figure-wide": 662.4}
+    size = {n: (round(f.width_in * PT_PER_IN, 1), round(f.height_in * PT_PER_IN, 1)) for n, f in DECK_FRAMES.items()}
+    # beside the text: 552 (16:9) or 400 (4:3) pt wide, from under the title (100.8 pt) to the bottom margin (28.8 pt of
+    # a 540 pt slide); across: the slide between its 28.8 pt margins, 310 pt tall, the text under it; compact: the
+    # region beside the text
+    beside = 540 - 100.8 - 28.8
+    assert size == {"slide-figure": (552.0, beside), "slide-4:3-figure": (400.0, beside),
+                    "slide-figure-wide": (960 - 2 * 28.8, 310.0), "slide-4:3-figure-wide": (720 - 2 * 28.8, 310.0),
+                    "slide-figure-compact": (552.0, beside), "slide-4:3-figure-compact": (400.0, beside)}
 
 
 # --- layout/framed.py (pass 3) ------------------------------------------------------------------------------
@@ -420,3 +426,19 @@ def test_an_elision_made_first_keeps_the_figure_s_own_softmax_captions():
     assert fig.words.softmax == "expanded"
     first, second = [n for n, choice in enumerate(said) if choice == "elided"]
     assert first < said.index("normalizer captions") < second
+
+
+@pytest.mark.parametrize("frame, ways", [
+    ("column", "--frame column-wide, --view scores, --view mask, fewer tokens"),  # the wider frame first
+    ("slide-4:3", "--frame slide, --view scores, --view mask, fewer tokens"),
+    ("slide", "--view scores, --view mask, fewer tokens"),
+])
+def test_a_refusal_names_the_wider_frame_first(frame, ways):
+    from types import SimpleNamespace
+
+    from attnviz.layout.framed import _refusal
+    from attnviz.layout.frames import get_frame
+
+    too_big = SimpleNamespace(width=5000.0, height=3000.0)
+    message = _refusal(too_big, get_frame(frame), 1000.0, None if frame == "column" else 560.0, "full")
+    assert message.endswith("; try " + ways)
