@@ -442,3 +442,47 @@ def test_a_refusal_names_the_wider_frame_first(frame, ways):
     too_big = SimpleNamespace(width=5000.0, height=3000.0)
     message = _refusal(too_big, get_frame(frame), 1000.0, None if frame == "column" else 560.0, "full")
     assert message.endswith("; try " + ways)
+
+
+# --- words/caption_rows.py (pass 3) -------------------------------------------------------------------------
+
+SIX_VECTORS = [[1, 0], [0, 1], [1, 1], [2, 1], [1, 2], [0, 2]]
+
+
+@pytest.mark.parametrize("n, highlight, kept", [
+    (6, None, [1, 6]),  # the first and the last row's captions
+    (6, ["softmax=3"], [1, 3, 6]),  # and the highlighted row's
+    (6, ["row=4"], [1, 4, 6]),
+    (3, None, [1, 3]),  # one row left out: "row 2", "caption"
+    (2, None, None),  # nothing to leave out: no choice
+])
+def test_fewer_captions_keep_the_first_the_last_and_the_highlighted_rows(n, highlight, kept):
+    from attnviz.words.caption_rows import with_fewer_captions
+
+    vectors = SIX_VECTORS[:n]
+    words = attnviz.figure(vectors, vectors, highlight=highlight).words
+    made = with_fewer_captions(words, 1, 1)
+    if kept is None:
+        assert made is None
+        return
+    fewer, said = made
+    assert [row.q for row in fewer.softmax_rows] == kept
+    left_out = [q for q in range(1, n + 1) if q not in kept]
+    runs, start = [], left_out[0]  # the left-out rows as ranges, written "2–5"
+    for a, b in zip(left_out, left_out[1:] + [None]):
+        if b != a + 1:
+            runs.append(f"{start}–{a}" if a > start else f"{a}")
+            start = b
+    rows = ("row " if len(left_out) == 1 else "rows ") + ", ".join(runs)
+    assert fewer.softmax_heading == f"{words.softmax_heading}; {rows} not shown"
+    caption = "caption" if len(left_out) == 1 else "captions"
+    assert said.startswith(f"the softmax {caption} of {rows} left to this description: row {left_out[0]}: scores ")
+
+
+def test_an_elided_figure_gets_no_fewer_captions():
+    from attnviz.words.caption_rows import with_fewer_captions
+
+    vectors = [[i % 3, 1] for i in range(10)]
+    words = attnviz.figure(vectors, vectors, elide=True).words
+    assert words.elided and len(words.softmax_rows) > 2
+    assert with_fewer_captions(words, 1, 1) is None
