@@ -453,6 +453,7 @@ SIX_VECTORS = [[1, 0], [0, 1], [1, 1], [2, 1], [1, 2], [0, 2]]
     (6, None, [1, 6]),  # the first and the last row's captions
     (6, ["softmax=3"], [1, 3, 6]),  # and the highlighted row's
     (6, ["row=4"], [1, 4, 6]),
+    (6, ["output=4"], [1, 4, 6]),  # (with values: the output rows follow their captions)
     (3, None, [1, 3]),  # one row left out: "row 2", "caption"
     (2, None, None),  # nothing to leave out: no choice
 ])
@@ -460,13 +461,15 @@ def test_fewer_captions_keep_the_first_the_last_and_the_highlighted_rows(n, high
     from attnviz.words.caption_rows import with_fewer_captions
 
     vectors = SIX_VECTORS[:n]
-    words = attnviz.figure(vectors, vectors, highlight=highlight).words
+    values = vectors if highlight == ["output=4"] else None
+    words = attnviz.figure(vectors, vectors, v=values, highlight=highlight).words
     made = with_fewer_captions(words, 1, 1)
     if kept is None:
         assert made is None
         return
     fewer, said = made
     assert [row.q for row in fewer.softmax_rows] == kept
+    assert [row.q for row in fewer.output_rows] == (kept if values else [])
     left_out = [q for q in range(1, n + 1) if q not in kept]
     runs, start = [], left_out[0]  # the left-out rows as ranges, written "2–5"
     for a, b in zip(left_out, left_out[1:] + [None]):
@@ -486,3 +489,11 @@ def test_an_elided_figure_gets_no_fewer_captions():
     words = attnviz.figure(vectors, vectors, elide=True).words
     assert words.elided and len(words.softmax_rows) > 2
     assert with_fewer_captions(words, 1, 1) is None
+
+
+def test_a_highlighted_cell_of_a_one_key_grid_keeps_its_row_s_caption():
+    from attnviz.words.caption_rows import with_fewer_captions
+
+    words = attnviz.figure(SIX_VECTORS, [[1, 1]], mask="none", highlight=["3,1"]).words
+    fewer, _ = with_fewer_captions(words, 1, 1)
+    assert [row.q for row in fewer.softmax_rows] == [1, 3, 6]
