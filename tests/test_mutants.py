@@ -497,3 +497,23 @@ def test_a_highlighted_cell_of_a_one_key_grid_keeps_its_row_s_caption():
     words = attnviz.figure(SIX_VECTORS, [[1, 1]], mask="none", highlight=["3,1"]).words
     fewer, _ = with_fewer_captions(words, 1, 1)
     assert [row.q for row in fewer.softmax_rows] == [1, 3, 6]
+
+
+# --- words/figure_text.py (pass 3) --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bias, subtitle, caption", [
+    ("matrix=0,0,0;-1,0,0;-2,-1/3,0", "the given bias matrix, added to every logit", "bias B_ij with causal mask"),
+    (["alibi=1", "alibi=1/4"], "B_ij=(j-i)+1/4·(j-i), added to every logit",
+     "bias B_ij=(j-i)+1/4·(j-i) with causal mask"),
+])
+def test_a_bias_panel_says_a_given_matrix_or_the_bias_formula(bias, subtitle, caption):
+    """A matrix's entries are its definition (no formula to write); a sum of biases is written as its formula. Each
+    kept cell is B_ij = L_ij - S_ij, exactly."""
+    q = [[1, 0], [0, 1], [1, 1]]
+    fig = attnviz.figure(q, q, bias=bias)
+    words, attention = fig.bias_panel().words, fig.attention
+    assert (words.title, words.subtitle, words.grid_caption) == ("Bias B_ij", subtitle, caption)
+    assert [[cell.text for cell in row] for row in words.cells] == [
+        [attnviz.words.notation.format_exact(attention.logits[i][j] - attention.scores[i][j]) if j <= i else "masked"
+         for j in range(3)] for i in range(3)]
