@@ -517,3 +517,16 @@ def test_a_bias_panel_says_a_given_matrix_or_the_bias_formula(bias, subtitle, ca
     assert [[cell.text for cell in row] for row in words.cells] == [
         [attnviz.words.notation.format_exact(attention.logits[i][j] - attention.scores[i][j]) if j <= i else "masked"
          for j in range(3)] for i in range(3)]
+
+
+def test_rounded_weights_mark_only_the_inexact_ones():
+    """--weights decimal=3: e^0/(e^0+e^1) and e^1/(e^0+e^1) are irrational, written ≈ their 3 decimals; the weights
+    of a uniform row are exactly 0.5 and 1, written without ≈."""
+    import math
+
+    pytest.importorskip("mpmath")
+    unequal = attnviz.figure([[1, 0], [0, 1]], [[1, 0], [0, 1]], weights="decimal=3").words.softmax_rows
+    low, high = 1 / (1 + math.e), math.e / (1 + math.e)
+    assert [row.weights for row in unequal] == ["weights 1", f"weights ≈{low:.3f}, ≈{high:.3f}"]
+    uniform = attnviz.figure([[0, 0], [0, 0]], [[0, 0], [0, 0]], weights="decimal=3").words.softmax_rows
+    assert [row.weights for row in uniform] == ["weights 1", "weights 0.5, 0.5"]
