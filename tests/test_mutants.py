@@ -532,3 +532,59 @@ def test_rounded_weights_mark_only_the_inexact_ones():
     assert [row.weights for row in unequal] == ["weights 1", f"weights ≈{low:.3f}, ≈{high:.3f}"]
     uniform = attnviz.figure([[0, 0], [0, 0]], [[0, 0], [0, 0]], weights="decimal=3").words.softmax_rows
     assert [row.weights for row in uniform] == ["weights 1", "weights 0.5, 0.5"]
+
+
+# --- layout/framed.py and words/figure_text.py, second sample (pass 3) ---------------------------------------
+
+
+def _random_vectors(n, big):
+    import random
+
+    draw = random.Random(1)
+    return [[draw.randint(-big, big) for _ in range(2)] for _ in range(n)]
+
+
+def test_the_three_elisions_keep_the_documented_rows():
+    """docs/frame-output.rst, choice 10: the first four and last two rows and keys, then the first two and the last
+    one, then the first and the last (24 tokens of wide values on a 4:3 slide make all three)."""
+    n = 24
+    fig = attnviz.figure(_random_vectors(n, 300), _random_vectors(n, 300), frame="slide-4:3")
+    elided = [choice for choice in fig.layout().choices if choice.startswith("elided")]
+    assert elided == [f"elided: rows {first + 1}–{n - last} and keys {first + 1}–{n - last} not shown"
+                      for first, last in ((4, 2), (2, 1), (1, 1))]
+
+
+def test_an_elision_after_the_labels_choice_keeps_the_labels_short():
+    from attnviz.layout.items import Text
+    from attnviz.words.short_labels import short_label
+
+    tokens = [f"token-number-{i}" for i in range(24)]
+    vectors = _random_vectors(24, 3)
+    layout = attnviz.figure(vectors, vectors, tokens=tokens, frame="slide").layout()
+    said = [choice.split(" ")[0] for choice in layout.choices]
+    assert said.index("long") < len(said) - 1 - said[::-1].index("elided:")  # labels shortened, then elided again
+    texts = [t.text for t in layout.walk() if isinstance(t, Text)]
+    assert not set(texts) & set(tokens)  # no header draws a whole label
+    assert short_label(tokens[0]) == "token-nu…" and "token-nu…" in texts
+
+
+def test_a_grid_is_too_big_when_its_narrowest_cells_and_gaps_pass_the_frame():
+    """10 columns of cells at least 10 wide with 2 between: 120 > 115 wide; 5 rows of 10 + 2: 60 > 59 tall."""
+    from types import SimpleNamespace
+
+    from attnviz.layout.framed import _grid_too_big
+
+    metrics = SimpleNamespace(cell_min_w=10, cell_gap=2, cell_h=10)
+    words = SimpleNamespace(cells=[[None]] * 5, k_labels=[""] * 10)
+    assert _grid_too_big(words, metrics, 115, 1000) and not _grid_too_big(words, metrics, 120, 1000)
+    assert _grid_too_big(words, metrics, 1000, 59) and not _grid_too_big(words, metrics, 1000, 60)
+
+
+@pytest.mark.parametrize("base", [0, 1])
+def test_repeated_labels_are_named_with_their_position(base):
+    vectors = [[1, 0], [0, 1], [1, 1]]
+    tokens = ["the", "cat", "the"]
+    words = attnviz.figure(vectors, vectors, tokens=tokens, index_base=base).words
+    assert [row.scores.split(":")[0] for row in words.softmax_rows] == [
+        f"row {i + base} ({label})" for i, label in enumerate(tokens)]
+    assert all(f"Q{i + base}({label})=" in words.q_line for i, label in enumerate(tokens))
