@@ -588,3 +588,4 @@ def test_repeated_labels_are_named_with_their_position(base):
     assert [row.scores.split(":")[0] for row in words.softmax_rows] == [
         f"row {i + base} ({label})" for i, label in enumerate(tokens)]
     assert all(f"Q{i + base}({label})=" in words.q_line for i, label in enumerate(tokens))
+    assert all(f"K{j + base}({label})=" in words.k_line for j, label in enumerate(tokens))
