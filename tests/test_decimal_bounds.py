@@ -148,14 +148,32 @@ def test_an_output_tied_but_for_far_keys_rounds_the_way_they_pull(exponents, col
 
 # The issue's reproducers, through the command, in a process with 1 GB of address space.
 
+#: Runs attnviz's command and, as it exits, writes its peak RSS in kB to the file PEAK_FILE names: the larger
+#: of this process image's own high-water mark (VmHWM, which starts afresh at exec, unlike `ru_maxrss`, which
+#: keeps the forking test process's) and its reaped workers' (a `-j` batch forks them from this small process).
+PEAK_PROBE = """
+import atexit, os, resource, runpy, sys
+
+def peak():
+    with open("/proc/self/status") as status:
+        own = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    with open(os.environ["PEAK_FILE"], "w") as out:
+        out.write(str(max(own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)))
+
+atexit.register(peak)
+sys.argv = ["attnviz", *sys.argv[1:]]
+runpy.run_module("attnviz", run_name="__main__")
+"""
+
+
 def attnviz_bounded(*args, memory=1 << 30):
     """Run `attnviz` with RLIMIT_AS = `memory`; (exit code, stdout, stderr, CPU seconds, peak RSS in MB)."""
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        process = subprocess.Popen([sys.executable, "-m", "attnviz", *args], cwd=ROOT, stdout=out, stderr=err,
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PEAK_FILE": os.path.join(tmp, "peak")}
+        process = subprocess.Popen([sys.executable, "-c", PEAK_PROBE, *args], cwd=ROOT, stdout=out, stderr=err,
                                    env=env, preexec_fn=limit)
         deadline = time.monotonic() + 30
         while not (done := os.wait4(process.pid, os.WNOHANG))[0]:
@@ -166,8 +184,10 @@ def attnviz_bounded(*args, memory=1 << 30):
             time.sleep(0.02)
         _, status, usage = done
         out.seek(0), err.seek(0)
+        with open(env["PEAK_FILE"]) as peak:
+            megabytes = int(peak.read()) / 1024
         return (os.waitstatus_to_exitcode(status), out.read().decode(), err.read().decode(),
-                usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+                usage.ru_utime + usage.ru_stime, megabytes)
 
 
 def weights_text(svg):
