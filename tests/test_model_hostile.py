@@ -47,7 +47,7 @@ def test_an_auto_map_tokenizer_folder_is_refused_before_transformers_runs_its_co
 
 def test_an_auto_map_in_the_tokenizer_folders_config_is_refused_too(tmp_path):
     (tmp_path / "config.json").write_text(json.dumps({"auto_map": {"AutoConfig": "x.Y"}}))
-    with pytest.raises(InputError, match="auto_map"):
+    with pytest.raises(InputError, match="has an auto_map"):
         model_figure({**GEMMA2, "num_hidden_layers": 2}, tokens="a b", tokenizer=tmp_path)
 
 
@@ -118,7 +118,7 @@ def test_a_huge_number_in_a_dict_is_an_input_error(key, value):
                                      {"image_tokens": (0, 10**5000)}], ids=["n", "pad_left", "layers", "image"])
 def test_a_huge_number_as_an_option_is_an_input_error(options):
     with pytest.raises(InputError) as caught:
-        model_figure({**GEMMA2, "num_hidden_layers": 4}, **options)
+        model_figure({"model_type": "gemma3", "text_config": {**GEMMA2, "num_hidden_layers": 4}}, **options)
     assert len(str(caught.value)) < 300
 
 
