@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
     from ..typing import Align
 
-__all__ = ["LayerType", "Stack", "ModelLayers", "Tokens", "PanelPlan", "MODEL_TYPES", "model_layers",
+__all__ = ["MAX_LAYERS", "MAX_SIZE", "shown", "LayerType", "Stack",
+           "ModelLayers", "Tokens", "PanelPlan", "MODEL_TYPES", "model_layers",
            "plan_panels", "layer_list_text"]
 
 #: The model types read, by family: how each chooses its layers' masks.
@@ -43,6 +44,8 @@ _WHERE = "config"
 _EVERY = {"gemma2": ("", 2), "gpt_oss": ("", 2), "gemma3_text": ("sliding_window_pattern", 6),
           "cohere2": ("sliding_window_pattern", 4), "modernbert": ("global_attn_every_n_layers", 3)}
 _INSTEAD = "draw it with attnviz render --view mask --mask ... instead"
+MAX_LAYERS = 256  # a stack's layers: real models have under 200 (checked before any list of layers is made)
+MAX_SIZE = 10**9  # a window, a chunk, a layer interval: real ones are under a million
 
 
 @dataclass(frozen=True)
@@ -129,16 +132,26 @@ def _missing(key: str, model_type: str, why: str = "") -> InputError:
     return InputError(f"the {model_type} config has no {key!r}{why}; give it in the config, or {_INSTEAD}", _WHERE)
 
 
-def _int(config: Mapping[str, object], key: str, model_type: str, low: int = 1) -> int:
+def shown(value: object) -> str:
+    """A value as an error message shows it, briefly: a huge number by its size, a list by its length."""
+    if isinstance(value, int) and not -10**12 < value < 10**12:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+    if isinstance(value, (list, tuple, dict)):
+        return f"a {type(value).__name__} of {len(value):,} items"
+    return f"{value!r:.40}"
+
+
+def _int(config: Mapping[str, object], key: str, model_type: str, high: int = MAX_SIZE) -> int:
     if config.get(key) is None:
         raise _missing(key, model_type)
-    return _optional(config, key, 0, low)
+    return _optional(config, key, 0, 1, high)
 
 
-def _optional(config: Mapping[str, object], key: str, default: int, low: int = 1) -> int:
+def _optional(config: Mapping[str, object], key: str, default: int, low: int = 1, high: int = MAX_SIZE) -> int:
     value = default if config.get(key) is None else config.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InputError(f"{key} is {value!r:.40}; expected a whole number from {low}", _WHERE)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        more = f"; attnviz draws at most {MAX_LAYERS} layers (real models have under 200)" if high == MAX_LAYERS else ""
+        raise InputError(f"{key} is {shown(value)}; expected a whole number from {low} to {high:,}{more}", _WHERE)
     return value
 
 
@@ -166,11 +179,11 @@ def model_layers(config: Mapping[str, object]) -> ModelLayers:
     if model_type in _ENCODER_DECODERS:
         return _encoder_decoder(config, model_type)
     if model_type in _ENCODERS:
-        n = _int(config, "n_layers" if model_type == "distilbert" else "num_hidden_layers", model_type)
+        n = _int(config, "n_layers" if model_type == "distilbert" else "num_hidden_layers", model_type, MAX_LAYERS)
         kind = "full" if config.get("is_decoder") else "bidirectional"
         return ModelLayers(model_type, (Stack("encoder" if kind == "bidirectional" else "decoder",
                                               (LayerType(kind),) * n),))
-    n = _int(config, "num_hidden_layers", model_type)
+    n = _int(config, "num_hidden_layers", model_type, MAX_LAYERS)
     if model_type in _FULL:
         return ModelLayers(model_type, (Stack("decoder", (LayerType("full"),) * n),))
     if model_type in _MISTRAL_LIKE:
@@ -211,11 +224,10 @@ def _layer_types(config: Mapping[str, object], model_type: str, n: int) -> list[
     """`layer_types` as given, or derived as the config class derives it."""
     given = config.get("layer_types")
     if given is not None:
-        if not isinstance(given, (list, tuple)) or not all(isinstance(t, str) for t in given):
+        names = _check_list(given, "layer_types", n)
+        if not all(isinstance(t, str) for t in names):
             raise InputError("layer_types is not a list of names", _WHERE)
-        if len(given) != n:
-            raise InputError(f"layer_types names {len(given)} layers, but num_hidden_layers is {n}", _WHERE)
-        return list(given)
+        return [str(t) for t in names]
     sliding, full = "sliding_attention", "full_attention"
     if model_type in _EVERY:  # every n-th layer full (ModernBERT's from its first), the others sliding
         key, every = _EVERY[model_type]
@@ -227,8 +239,7 @@ def _layer_types(config: Mapping[str, object], model_type: str, n: int) -> list[
         if not no_rope:
             every = _optional(config, "no_rope_layer_interval", 4)
             no_rope = [int((i + 1) % every != 0) for i in range(n)]
-        if not isinstance(no_rope, (list, tuple)) or len(no_rope) != n:
-            raise InputError(f"no_rope_layers should name {n} layers", _WHERE)
+        no_rope = _check_list(no_rope, "no_rope_layers", n)
         return ["chunked_attention" if flag else full for flag in no_rope]
     use = bool(config.get("use_sliding_window")) and config.get("sliding_window") not in (None, 0)
     first = _optional(config, "max_window_layers", 28, 0)
@@ -237,12 +248,22 @@ def _layer_types(config: Mapping[str, object], model_type: str, n: int) -> list[
     return [sliding if use and i >= first else full for i in range(n)]  # qwen2, qwen3
 
 
+def _check_list(value: object, key: str, n: int) -> Sequence[object]:
+    """A per-layer list (`layer_types`, `no_rope_layers`) names exactly the `n` layers (so at most MAX_LAYERS)."""
+    if not isinstance(value, (list, tuple)):
+        raise InputError(f"{key} is {shown(value)}, not a list of the {n} layers", _WHERE)
+    if len(value) != n:
+        raise InputError(f"{key} names {len(value):,} layers, but the config has {n}", _WHERE)
+    return value
+
+
 def _encoder_decoder(config: Mapping[str, object], model_type: str) -> ModelLayers:
     if model_type == "bart":
-        n_enc, n_dec = _int(config, "encoder_layers", model_type), _int(config, "decoder_layers", model_type)
+        n_enc = _int(config, "encoder_layers", model_type, MAX_LAYERS)
+        n_dec = _int(config, "decoder_layers", model_type, MAX_LAYERS)
     else:
-        n_enc = _int(config, "num_layers", model_type)
-        n_dec = _optional(config, "num_decoder_layers", n_enc)
+        n_enc = _int(config, "num_layers", model_type, MAX_LAYERS)
+        n_dec = _optional(config, "num_decoder_layers", n_enc, 1, MAX_LAYERS)
     return ModelLayers(model_type, (Stack("encoder", (LayerType("bidirectional"),) * n_enc),
                                     Stack("decoder", (LayerType("full"),) * n_dec),
                                     Stack("cross", (LayerType("cross"),) * n_dec)))

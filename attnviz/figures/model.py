@@ -12,14 +12,17 @@ A config is a `config.json`, a model folder holding one, a dict, or a transforme
 
 from __future__ import annotations
 
-import json
+import contextlib
+import io
 import os
+import sys
 
 from .composite import compose_layouts
 from .figure import Drawable, Figure, check_id_prefix, without_gc_pauses
 from .options import figure_options
 from .single import one_head_figure
-from ..engine.model_masks import Tokens, model_layers, plan_panels
+from ..engine.model_masks import MAX_LAYERS, Tokens, model_layers, plan_panels, shown
+from .model_files import check_tokenizer_folder, read_json
 from ..layout.figure import PAD, STYLES, Group, Layout, Rect, Text, measure, text_height, wrap, split_keep
 from ..layout.frames import fit_to_frame, get_frame, text_floor_misses, wider_frame
 from ..layout.mask_map import legend_entries
@@ -57,17 +60,7 @@ def load_config(config: object) -> dict[str, object]:
     if isinstance(config, (str, os.PathLike)):
         path = os.fspath(config)
         path = os.path.join(path, "config.json") if os.path.isdir(path) else path
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_CONFIG_BYTES + 1)
-        except OSError as error:
-            raise InputError(f"cannot read {path!r}: {error.strerror or error}", "config") from None
-        if len(data) > MAX_CONFIG_BYTES:
-            raise InputError(f"{path!r} is over {MAX_CONFIG_BYTES:,} bytes; a config.json is a few kilobytes", "config")
-        try:
-            value = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise InputError(f"{path!r} is not JSON: {error}", "config") from None
+        value = read_json(path, MAX_CONFIG_BYTES, "config")
     elif isinstance(config, dict):
         value = config
     elif callable(to_dict := getattr(config, "to_dict", None)):
@@ -91,6 +84,11 @@ class ModelFigure(Drawable):
         self.theme, self.embed_font, self.frame = theme, embed_font, frame
         self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
 
+    @property
+    def strip_layers(self) -> int:
+        """The rectangles of the strip of layers, one a layer of each stack (counted in the figure's budget)."""
+        return sum(len(stack.layers) for stack in self.model.stacks)
+
     def _key(self) -> object:
         return ("model", self.title, self.notes, tuple(panel._key() for panel in self.panels))
 
@@ -101,7 +99,11 @@ class ModelFigure(Drawable):
 
     @without_gc_pauses
     def layout(self) -> Layout:
-        """The panels composed, then the strip of layers and the notes under them."""
+        """The panels composed, then the strip of layers and the notes under them (refused first if together
+        they are over the budget)."""
+        from ..words.budget import check_figure, drawable_chars  # start-up: loaded when drawn
+
+        check_figure(None, size=drawable_chars(self))
         columns = len(self.panels) if len(self.panels) <= 3 else 3
         attrs = [(("data-stack", plan.stack), ("data-layers", ",".join(map(str, plan.layers)))) for plan in self.plans]
         frame = get_frame(self.frame)
@@ -283,7 +285,7 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
 
 def _count(value: object, where: str, low: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 1024:
-        raise InputError(f"expected a whole number from {low} to 1024, got {value!r:.40}", where)
+        raise InputError(f"expected a whole number from {low} to 1024, got {shown(value)}", where)
     return value
 
 
@@ -294,12 +296,13 @@ def _image(value: tuple[int, int] | str | None) -> tuple[int, int] | None:
     if isinstance(value, str):
         first, dash, last = value.partition("-")
         if not dash or not first.strip().isdigit() or not last.strip().isdigit():
-            raise InputError(f"expected image tokens as FIRST-LAST like 2-5 (0-based), got {value!r:.40}",
+            raise InputError(f"expected image tokens as FIRST-LAST like 2-5 (0-based), got {shown(value)}",
                              "image_tokens")
         value = (int(first), int(last))
     if not (isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value)) \
-            or value[0] > value[1] or value[0] < 0:
-        raise InputError(f"expected image tokens (first, last) with first <= last, got {value!r:.40}", "image_tokens")
+            or not 0 <= value[0] <= value[1] <= 1024:
+        raise InputError(f"expected image tokens (first, last) with 0 <= first <= last <= 1024, got {shown(value)}",
+                         "image_tokens")
     return value
 
 
@@ -307,12 +310,13 @@ def _layer_numbers(layers: object) -> tuple[int, ...]:
     if isinstance(layers, str):
         parts = [p.strip() for p in layers.split(",")]
         if not all(p.isascii() and p.isdigit() and len(p) <= 6 for p in parts):
-            raise InputError(f"expected all, types or layer numbers like 0,5, got {layers!r:.40}", "layers")
+            raise InputError(f"expected all, types or layer numbers like 0,5, got {shown(layers)}", "layers")
         return tuple(sorted({int(p) for p in parts}))
-    if isinstance(layers, (list, tuple)) and layers and all(isinstance(x, int) and not isinstance(x, bool)
-                                                           for x in layers):
+    if isinstance(layers, (list, tuple)) and 0 < len(layers) <= MAX_LAYERS and \
+            all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < MAX_LAYERS for x in layers):
         return tuple(sorted(set(layers)))
-    raise InputError(f"expected all, types or layer numbers like 0,5, got {layers!r:.40}", "layers")
+    raise InputError(f"expected all, types or layer numbers from 0 to {MAX_LAYERS - 1} like 0,5, got {shown(layers)}",
+                     "layers")
 
 
 def _tokens(tokens: str | Sequence[str] | None, tokenizer: str | os.PathLike[str] | None) -> tuple[str, ...] | None:
@@ -333,9 +337,20 @@ def _tokenize(text: str, path: str) -> list[str]:
                          "spaces", "tokenizer") from None
     if not os.path.isdir(path):
         raise InputError(f"{path!r} is not a tokenizer folder (tokenizer.json and its config)", "tokenizer")
+    check_tokenizer_folder(path, MAX_CONFIG_BYTES)
     try:
-        tok = AutoTokenizer.from_pretrained(path, local_files_only=True)
+        from transformers import AutoTokenizer  # optional: only --tokenizer needs it
+    except ImportError:
+        raise InputError("--tokenizer needs transformers (pip install attnviz[models]); or give --tokens split on "
+                         "spaces", "tokenizer") from None
+    try:  # no code from the folder, no question asked on standard input, nothing said on standard output
+        with contextlib.redirect_stdout(sys.stderr):
+            stdin, sys.stdin = sys.stdin, io.StringIO()
+            try:
+                tok = AutoTokenizer.from_pretrained(path, local_files_only=True, trust_remote_code=False)
+            finally:
+                sys.stdin = stdin
     except Exception as error:  # transformers raises many kinds: each is one line here
-        raise InputError(f"cannot load the tokenizer in {path!r}: {str(error).splitlines()[0][:200]}",
-                         "tokenizer") from None
+        said = " ".join(str(error).split()) or type(error).__name__
+        raise InputError(f"cannot load the tokenizer in {path!r}: {said[:200]}", "tokenizer") from None
     return list(tok.tokenize(text))

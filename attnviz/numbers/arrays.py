@@ -49,6 +49,8 @@ def array_rows(value: object, name: str) -> tuple[object, str | None]:
     moved = None
     if is_tensor(value):
         device = str(getattr(value, "device", "cpu"))
+        if device == "meta":
+            raise InputError("a tensor on the meta device has no values: give one on the CPU or a GPU", name)
         tensor = value.detach()  # type: ignore[attr-defined]
         if device != "cpu":
             tensor, moved = tensor.cpu(), f"{name} was on {device}; read on the CPU"

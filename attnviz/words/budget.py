@@ -56,6 +56,7 @@ _WAYS_OUT = ("write each row's softmax sum once (--softmax normalizer), show par
 _KEPT_RUN, _COMPUTED_RUN, _EMPTY_ROW = 110, 190, 130
 _MAP_WAYS_OUT = ("the map draws one rectangle per run of kept keys: use a simpler mask (fewer, longer runs: "
                  "fewer documents or segments), fewer tokens, or another --view")
+_STRIP_LAYER = 220  # a model figure's strip: one rectangle a layer (class, place, data-layer, data-type), and ticks
 _MATHML_PER_TEX = 12  # MathML characters per TeX character, at most ~11 in practice
 
 
@@ -87,10 +88,11 @@ def _map_chars(words: object) -> int:
 
 
 def drawable_chars(fig: Drawable) -> int:
-    """`figure_chars` of a figure, or summed over the panels of a composed one (heads, `compose`)."""
+    """`figure_chars` of a figure, or summed over the panels of a composed one (heads, `compose`), with a
+    model figure's strip of layers (`strip_layers`: one rectangle a layer)."""
     panels: Sequence[Drawable] | None = getattr(fig, "panels", None)
     if panels is not None:
-        return sum(map(drawable_chars, panels))
+        return sum(map(drawable_chars, panels)) + _STRIP_LAYER * getattr(fig, "strip_layers", 0)
     words: object = getattr(fig, "words", None)  # a figure without panels has words
     return figure_chars(words, fig.embed_font)
 

@@ -1,0 +1,99 @@
+"""Reading a model's files safely (`attnviz model`'s config, a tokenizer folder before transformers reads it).
+
+A user's small input file: only a regular file (never a FIFO, a device or a folder, which
+would hang or never end), opened without waiting, read with a bound; JSON with its nesting and numbers bounded
+before it is parsed (Python's parser recurses once a level, and an integer of thousands of digits is an error).
+A tokenizer folder holds only regular files and folders, and no `auto_map` (the folder's own Python code).
+Here, in the figures stage, because `model_figure` is the first to read them."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from itertools import accumulate
+
+from ..errors import InputError
+
+__all__ = ["read_regular", "check_regular", "read_json", "check_tokenizer_folder", "MAX_DEPTH", "MAX_DIGITS"]
+
+MAX_DEPTH = 64  # a config.json nests 3 or 4 levels
+MAX_DIGITS = 40  # of a whole number: a config's largest (a vocabulary, a position count) have under 10
+MAX_FOLDER_FILES = 1000  # a tokenizer folder holds a few
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def check_regular(mode: int, path: str, where: str) -> None:
+    """Refuse anything but a regular file (`mode`: its `st_mode`)."""
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
+        raise InputError(f"{path!r} is not a regular file ({kind})", where)
+
+
+def read_regular(path: str, limit: int, where: str) -> bytes:
+    """The bytes of the regular file at `path` (links followed), refused past `limit` bytes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise InputError(f"cannot read {path!r}: {error.strerror or error}", where) from None
+    try:
+        check_regular(os.fstat(fd).st_mode, path, where)
+        data = os.read(fd, limit + 1)  # a regular file: one read takes it whole, up to the bound
+    except OSError as error:
+        raise InputError(f"cannot read {path!r}: {error.strerror or error}", where) from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise InputError(f"{path!r} is over {limit:,} bytes; a config.json is a few kilobytes", where)
+    return data
+
+
+def _whole(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise InputError(f"a number of {len(text.lstrip('-')):,} digits; a config's numbers have at most {MAX_DIGITS}",
+                         "config")
+    return int(text)
+
+
+def read_json(path: str, limit: int, where: str) -> object:
+    """The JSON value in the regular file at `path`: nested at most MAX_DEPTH deep, whole numbers of at most
+    MAX_DIGITS digits, both checked before the parse."""
+    try:
+        text = read_regular(path, limit, where).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path!r} is not JSON: {error}", where) from None
+    brackets = _BRACKETS.sub("", _STRING.sub("", text))
+    if max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH:
+        raise InputError(f"{path!r} is nested more than {MAX_DEPTH} deep; a config.json nests a few levels", where)
+    try:
+        return json.loads(text, parse_int=_whole)
+    except InputError as error:
+        raise InputError(f"{path!r}: {error.what}", where) from None
+    except json.JSONDecodeError as error:
+        raise InputError(f"{path!r} is not JSON: {error}", where) from None
+
+
+def check_tokenizer_folder(path: str, limit: int) -> None:
+    """Refuse a tokenizer folder transformers would hang on (a FIFO, a device) or run code from (`auto_map`)."""
+    try:
+        with os.scandir(path) as entries:
+            listed = [entry for _, entry in zip(range(MAX_FOLDER_FILES + 1), entries)]
+    except OSError as error:
+        raise InputError(f"cannot read {path!r}: {error.strerror or error}", "tokenizer") from None
+    if len(listed) > MAX_FOLDER_FILES:
+        raise InputError(f"{path!r} holds over {MAX_FOLDER_FILES} files; a tokenizer folder holds a few", "tokenizer")
+    for entry in listed:
+        try:
+            mode = entry.stat().st_mode  # links followed, nothing opened
+        except OSError as error:
+            raise InputError(f"cannot read {entry.path!r}: {error.strerror or error}", "tokenizer") from None
+        if not entry.is_dir():
+            check_regular(mode, entry.path, "tokenizer")
+        if entry.name in ("config.json", "tokenizer_config.json"):
+            value = read_json(entry.path, limit, "tokenizer")
+            if isinstance(value, dict) and "auto_map" in value:
+                raise InputError(f"{entry.path!r} has an auto_map: the folder's own Python code, which attnviz never "
+                                 "runs; give a tokenizer transformers has built in", "tokenizer")
