@@ -34,8 +34,8 @@ def main(out="out/looks/slides"):
     for format, name in (("beamer", "beamer.tex"), ("pptx", "deck.pptx"), ("pdf", "pages.pdf"),
                          ("svg-animated", "deck.svg"), ("revealjs", "reveal")):
         write_deck(deck, format, out / name)
-    subprocess.run(["pdflatex", "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", "beamer.tex"], cwd=out, check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(["pdflatex", "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", "beamer.tex"],
+                   cwd=out, check=True, stdout=subprocess.DEVNULL)
     pages_to_png(out / "beamer.pdf", out / "beamer", PAGES)
     pages_to_png(out / "pages.pdf", out / "pdf", PAGES)
     subprocess.run(["soffice", "--headless", "--convert-to", "pdf", "--outdir", str(out / "pptx"),
