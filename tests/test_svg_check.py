@@ -86,6 +86,8 @@ HOSTILE = {
     "relative url() fill": ROOT.format('<rect x="0" y="0" width="1" height="1" fill="url(x.svg#a)"/>'),
     "url() of another figure": ROOT.format('<rect x="0" y="0" width="1" height="1" fill="url(#q-hatch)"/>'),
     "escaped url": ROOT.format('<rect x="0" y="0" width="1" height="1" fill="u\\72l(https://e.example/)"/>'),
+    "url() inside rotate()": ROOT.format('<rect x="0" y="0" width="1" height="1" fill="rotate( url(x.svg#a)"/>'),
+    "unclosed url()": ROOT.format('<rect x="0" y="0" width="1" height="1" fill="url(#p-a"/>'),
     "style attribute": ROOT.format('<rect x="0" y="0" width="1" height="1" style="fill:url(//e.example/)"/>'),
     "DOCTYPE with entities": '<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>'
                              + ROOT.format('<title id="p-title">&b;</title>'),

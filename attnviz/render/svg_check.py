@@ -53,6 +53,7 @@ _WORDS = re.compile(r"aria-label|aria-description|class|data-[a-z-]+")
 #: Every other value: numbers, names, colours, `rotate(...)`, `url(#id)`, font lists; the functions named.
 _VALUE = re.compile(r"[A-Za-z0-9 #.,%()'_-]*")
 _FUNCTIONS = frozenset({"url", "rotate"})
+_CALL = re.compile(r"([A-Za-z_-]*)\(([^()]*)\)")  # one call, its argument holding no other
 
 
 class _Refused(Exception):
@@ -128,7 +129,9 @@ class _Reader:
         elif not _WORDS.fullmatch(attribute) and attribute != "xmlns":
             if not _VALUE.fullmatch(value):
                 raise _Refused(f"{attribute}={value[:40]!r}: not a value attnviz writes")
-            for function, argument in re.findall(r"([A-Za-z_-]*)\(([^)]*)\)?", value):
+            if {"(", ")"} & set(_CALL.sub("", value)):  # a call inside another (`rotate( url(x)`) or left open
+                raise _Refused(f"{attribute}={value[:40]!r}: not a value attnviz writes")
+            for function, argument in _CALL.findall(value):
                 if function.lower() not in _FUNCTIONS:
                     raise _Refused(f"{attribute}: {function}() is not a function attnviz writes")
                 if function.lower() == "url":
