@@ -51,6 +51,13 @@ def test_an_auto_map_in_the_tokenizer_folders_config_is_refused_too(tmp_path):
         model_figure({**GEMMA2, "num_hidden_layers": 2}, tokens="a b", tokenizer=tmp_path)
 
 
+@pytest.mark.parametrize("name", ["Config.json", "TOKENIZER_CONFIG.JSON"])
+def test_an_auto_map_is_refused_whatever_the_case_of_its_file_name(tmp_path, name):
+    (tmp_path / name).write_text(json.dumps({"auto_map": {"AutoConfig": "x.Y"}}))  # macOS and Windows open it as such
+    with pytest.raises(InputError, match="has an auto_map"):
+        model_figure({**GEMMA2, "num_hidden_layers": 2}, tokens="a b", tokenizer=tmp_path)
+
+
 def test_a_tokenizer_error_without_a_message_is_still_one_line(tmp_path, monkeypatch):
     import transformers
 

@@ -92,7 +92,7 @@ def check_tokenizer_folder(path: str, limit: int) -> None:
             raise InputError(f"cannot read {entry.path!r}: {error.strerror or error}", "tokenizer") from None
         if not entry.is_dir():
             check_regular(mode, entry.path, "tokenizer")
-        if entry.name in ("config.json", "tokenizer_config.json"):
+        if entry.name.lower() in ("config.json", "tokenizer_config.json"):  # as a case-blind file system opens them
             value = read_json(entry.path, limit, "tokenizer")
             if isinstance(value, dict) and "auto_map" in value:
                 raise InputError(f"{entry.path!r} has an auto_map: the folder's own Python code, which attnviz never "
