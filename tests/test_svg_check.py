@@ -106,6 +106,9 @@ HOSTILE = {
     "nested svg": ROOT.format('<svg xmlns="http://www.w3.org/2000/svg" id="p-2"/>'),
     "tspan outside a text": ROOT.format('<tspan x="0">a</tspan>'),
     "an element inside <style>": ROOT.format("<style><g/></style>"),
+    "a second <style> after a good one": ROOT.format("<style>body { display: none }</style>"
+                                                     "<style>:where(#p) rect.a { fill: red }</style>"),
+    "an empty <style> after a good one": ROOT.format("<style>:where(#p) rect.a { fill: red }</style><style></style>"),
 }
 
 

@@ -114,7 +114,9 @@ class _Reader:
             self.value(attribute, value)
         if name == "svg" and (attributes.get("xmlns") != SVG_NS or attributes.get("id") != self.prefix):
             raise _Refused(f"the root is not an SVG with id {self.prefix!r}")
-        if name == "style":
+        if name == "style":  # one style sheet, as attnviz writes: each is checked, none slips past a later one
+            if self.css is not None:
+                raise _Refused("a second <style>")
             self.css = ""
         self.open.append(name)
 
