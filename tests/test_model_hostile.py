@@ -69,6 +69,20 @@ def test_a_tokenizer_error_without_a_message_is_still_one_line(tmp_path, monkeyp
         model_figure({**GEMMA2, "num_hidden_layers": 2}, tokens="a b", tokenizer=tmp_path)
 
 
+def test_a_tokenizer_error_is_said_as_an_internal_error_is(tmp_path, monkeypatch):
+    """Control characters escaped (`errors.describe`), a long message cut, the exception's type named."""
+    import transformers
+
+    def fail(*args, **kwargs):
+        raise OSError("no tokenizer\x1b[2J here\n" + "x" * 5000)
+
+    monkeypatch.setattr(transformers.AutoTokenizer, "from_pretrained", fail)
+    with pytest.raises(InputError) as caught:
+        model_figure({**GEMMA2, "num_hidden_layers": 2}, tokens="a b", tokenizer=tmp_path)
+    said = str(caught.value)
+    assert "OSError: no tokenizer\\x1b[2J here" in said and "\x1b" not in said and len(said) < 600, said
+
+
 def test_the_tokenizer_is_loaded_without_remote_code_and_without_standard_input(tmp_path, monkeypatch):
     import transformers
 

@@ -27,6 +27,7 @@ from ..layout.figure import PAD, STYLES, Group, Layout, Rect, Text, measure, tex
 from ..layout.frames import fit_to_frame, get_frame, text_floor_misses, wider_frame
 from ..layout.mask_map import legend_entries
 from ..layout.metrics import ASCENT, DESCENT
+from ..errors import describe
 from ..numbers.exact import InputError
 from ..records import replace
 from ..render.themes import get_theme
@@ -351,6 +352,5 @@ def _tokenize(text: str, path: str) -> list[str]:
             finally:
                 sys.stdin = stdin
     except Exception as error:  # transformers raises many kinds: each is one line here
-        said = " ".join(str(error).split()) or type(error).__name__
-        raise InputError(f"cannot load the tokenizer in {path!r}: {said[:200]}", "tokenizer") from None
+        raise InputError(f"cannot load the tokenizer in {path!r}: {describe(error)}", "tokenizer") from None
     return list(tok.tokenize(text))
