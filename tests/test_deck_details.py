@@ -276,3 +276,13 @@ def test_model_and_panels_verbose_say_their_choices(tmp_path):
     panels = _said(run_cli("render", "--view", "mask", "--n", "8", "--panel", str(spec), "--panel", str(spec),
                            "--frame", "slide", "--verbose", "-o", "-"))
     assert panels and all(line.startswith("attnviz: frame slide: ") for line in panels)
+
+
+@pytest.mark.parametrize("letter", ["👍🏽", "e\u0301", "का", "🇫🇷"])
+def test_a_shortened_slide_title_is_cut_between_letters(letter):
+    """The deck's title rule cuts as wrapping and short labels do (`graphemes`): never inside a letter."""
+    from attnviz.publish.deck.model import _title
+    from attnviz.words.user_text import graphemes
+
+    title, shortened = _title(letter * 200, 300)
+    assert shortened and title.endswith("…") and set(graphemes(title[:-1])) == {letter}, title

@@ -14,6 +14,7 @@ import copy
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import accumulate
 
 from ...figures.api import Figure
 from ...layout.frames import DECK_FRAMES, fit_to_frame, get_frame
@@ -22,7 +23,7 @@ from ...numbers.exact import InputError
 from ...words.a11y import figure_sentence
 from ...words.figure_text import FigureText, at_step
 from ...words.highlight import Highlight
-from ...words.user_text import Line, user_spans
+from ...words.user_text import Line, graphemes, user_spans
 from ..document import Section, build_figures, make_document
 from ..walkthrough.scores import walkthrough
 from .formats import STEP_SECONDS
@@ -225,10 +226,11 @@ def _title(heading: str, width: float) -> tuple[str, bool]:
     and whether it was shortened."""
     if title_lines(heading, width) is not None:
         return heading, False
-    cut = len(heading)
-    while cut > 1 and title_lines(_slice(heading, 0, cut).rstrip() + "…", width) is None:
+    ends = list(accumulate(map(len, graphemes(heading))))  # cut between letters, never inside one
+    cut = len(ends)
+    while cut > 1 and title_lines(_slice(heading, 0, ends[cut - 1]).rstrip() + "…", width) is None:
         cut = max(1, cut - max(1, cut // 8))
-    return _slice(heading, 0, cut).rstrip() + "…", True
+    return _slice(heading, 0, ends[cut - 1]).rstrip() + "…", True
 
 
 def _pages(heading: str, paragraphs: Sequence[str], formula: str | None, box: Box
