@@ -132,6 +132,8 @@ def test_deep_nesting_within_the_bound_is_bounded():
 
 
 SCOPE = ":where(#p)"
+FACE = ('@font-face {{ font-family: "{}"; font-weight: normal; font-style: normal; '
+        'src: url(data:font/woff;base64,AAAA) format("woff") }}')
 HOSTILE_CSS = {
     "@import": '@import url("https://evil.example/a.css");',
     "@import without url": "@import 'https://evil.example/a.css';",
@@ -149,6 +151,8 @@ HOSTILE_CSS = {
     "nested rule": f"{SCOPE} {{ fill: red; body & {{ display: none }} }}",
     "nested rule without &": f"{SCOPE} {{ fill: red; body {{ display: none }} }}",
     "a font from elsewhere": '@font-face { font-family: "x"; src: url(https://evil.example/f.woff) }',
+    "an embedded font named as the page's": FACE.format("Arial"),
+    "another figure's embedded font": FACE.format("q-sans"),
     "an unknown at-rule": "@media print { body { display: none } }",
     "unbalanced": f"{SCOPE} {{ fill: red",
     "a brace in a string": f'{SCOPE} {{ font-family: "}} body {{ display: none }} " }}',

@@ -153,7 +153,7 @@ def _refuse(*_: object) -> None:
 
 # The style sheet: at-rules as `themes` and `font_embed` write them, and rules that paint the figure's own elements.
 _GROUPS = frozenset({"@supports (color: var(--attnviz-x))", "@media (prefers-color-scheme: dark)"})
-_FONT_FACE = re.compile(r'\s*font-family: "[A-Za-z0-9_-]+"; font-weight: (?:normal|bold); '
+_FONT_FACE = re.compile(r'\s*font-family: "([A-Za-z0-9_-]+)"; font-weight: (?:normal|bold); '
                         r'font-style: (?:normal|italic); src: url\(data:font/woff;base64,[A-Za-z0-9+/]*={0,2}\) '
                         r'format\("woff"\)\s*')
 _DESCENDANT = r"(?:\s+(?:[a-z]+)?(?:\.[A-Za-z0-9_-]+)+|\s+:is\(\.[A-Za-z0-9_-]+(?:,\s*\.[A-Za-z0-9_-]+)*\))*"
@@ -212,7 +212,7 @@ def _check_blocks(css: str, id_prefix: str) -> None:
         elif brace == "}":
             if not open_blocks:
                 raise _Refused("an unbalanced '}'")
-            _check_body(open_blocks.pop(), text)
+            _check_body(open_blocks.pop(), text, id_prefix)
         elif open_blocks or text.strip():
             raise _Refused("an unclosed block" if open_blocks else "text outside any rule")
 
@@ -242,13 +242,14 @@ def _check_selector(selector: str, id_prefix: str) -> None:
         raise _Refused(f"a selector that reaches outside the figure: {selector[:80]!r}")
 
 
-def _check_body(kind: str, body: str) -> None:
+def _check_body(kind: str, body: str, id_prefix: str) -> None:
     if kind == "group":
         if body.strip():
             raise _Refused("text outside any rule")
-    elif kind == "face":
-        if not _FONT_FACE.fullmatch(body):
-            raise _Refused("an @font-face that is not an embedded font")
+    elif kind == "face":  # a face is the page's, not the figure's: only the figure's own names (font_embed's)
+        face = _FONT_FACE.fullmatch(body)
+        if not (face and face[1].startswith(id_prefix + "-")):
+            raise _Refused("an @font-face that is not one of this figure's embedded fonts")
     else:
         for declaration in filter(str.strip, body.split(";")):
             name, colon, value = declaration.partition(":")
