@@ -104,3 +104,15 @@ def test_an_error_about_a_path_echoes_no_escape_sequence(tmp_path):
     output = run_cli("render", "-o", str(tmp_path / "file" / "\x1b[2J.svg"))  # a file in the way of a folder
     assert output.code == 2 and output.stderr.count("\n") == 1 and "\x1b" not in output.stderr
     assert output.stderr.startswith(rf"attnviz: error: -o {tmp_path}/file/\x1b[2J.svg: cannot write: ")
+
+
+def test_a_batch_that_cannot_write_a_figure_echoes_no_escape_sequence(tmp_path):
+    specs = []
+    for name in ("a", "b"):
+        spec = tmp_path / f"{name}.toml"
+        spec.write_text('q = "1,0"\nk = "1,0"\n', encoding="utf-8")
+        specs.append(str(spec))
+    (tmp_path / "file\x1b[2J").write_text("", encoding="utf-8")  # a file in the way of the output folder
+    result = run_cli("render", *specs, "-o", f"{tmp_path}/file\x1b[2J/out/")
+    assert result.code == 2 and "\x1b" not in result.stderr
+    assert all(line.startswith("attnviz: ") for line in result.stderr.splitlines()), result.stderr

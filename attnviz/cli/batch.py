@@ -138,7 +138,7 @@ def _run_one(job: Job, index: int) -> tuple[int, Failure | None]:
     except InputError as err:
         return index, (False, one_line(err))
     except OSError as err:
-        return index, (False, f"cannot write: {err.filename or job.target}: {err.strerror or err}")
+        return index, (False, printable(f"cannot write: {err.filename or job.target}: {err.strerror or err}"))
     except Exception as err:  # noqa: BLE001 - one figure's bug must not cost the others theirs
         return index, (True, describe(err))
     return index, None
