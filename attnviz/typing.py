@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from .numbers.surds import Surd
 
 __all__ = ["Exact", "Number", "Vector", "Vectors", "MaskFunction", "MaskItem", "MaskSpec", "BiasFunction", "BiasSpec",
-           "ScaleSpec", "HighlightTarget", "HighlightSpec", "Labels", "Shape", "View", "Align", "SoftmaxForm", "Show",
+           "SinkSpec", "ScaleSpec",
+           "HighlightTarget", "HighlightSpec", "Labels", "Shape", "View", "Align", "SoftmaxForm", "Show",
            "ThemeName", "FrameName", "ColorBy", "IndexBase", "Arrange", "FlashOrder",
            "FigureOptions", "PanelParts", "ModelOptions"]
 
@@ -62,6 +63,8 @@ MaskSpec: TypeAlias = MaskItem | Sequence[MaskItem]
 BiasFunction: TypeAlias = Callable[[int, int], Number] | Callable[[Any, int, int, int, int], object]
 #: A bias: "alibi=M", "matrix=0,-1;0,0", a bias function, an `engine.Bias`, or a sequence of these.
 BiasSpec: TypeAlias = Union[str, BiasFunction, "Bias", Sequence[Union[str, BiasFunction, "Bias"]]]
+#: A sink logit or a sigmoid's bias: an exact number, or text ("s", "-ln(n)").
+SinkSpec: TypeAlias = Number
 #: The logits' scale: "sqrt" (S/√d) or an exact positive number R (R·S).
 ScaleSpec: TypeAlias = Literal["sqrt"] | Number
 #: One highlight target: a cell (i, j), or "I,J", "row=I", "mask", "softmax=I", "softmax",
@@ -110,6 +113,9 @@ class FigureOptions(TypedDict, total=False):
     align: Align
     scale: ScaleSpec | None
     bias: BiasSpec | None
+    sink: SinkSpec | None
+    sigmoid: SinkSpec | None
+    softcap: ScaleSpec | None
     decimals: int | None
     softmax: SoftmaxForm
     weights: str

@@ -20,10 +20,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterable, Sequence
     from typing import Literal
 
+    from .softmax_forms import Form, Logit, Sigmoid
     from ..typing import Exact, Vectors
 
 __all__ = ["BoundMask", "CAUSAL", "Scale", "Bias", "Attention", "Weights", "attend", "dot", "exact_vectors",
-           "check_matrix_shape", "softmax_weights"]
+           "check_matrix_shape", "softmax_weights", "form_weights"]
 
 #: Largest grid side and vector dimension accepted; bigger inputs are refused at once.
 MAX_TOKENS = 64
@@ -75,11 +76,18 @@ class Weights:
 
     kind "pinned": `values` are the exact weights (every kept score equal). kind "named": `exponents` are the kept
     scores; weight t is e^x_t / sum_u e^x_u. kind "undefined": no kept score, so there is nothing to normalise.
+
+    Other forms (`engine.softmax_forms`): with a `sink` s (a number or a name), weight t is e^x_t / (e^s + sum_u e^x_u)
+    and the sink's share e^s/(...) reads no value; with `form` "sigmoid", weight t is σ(x_t) on its own, or
+    1/(1 + n·e^(-x_t)) with `sigmoid_count` n (b = -ln n), and `values` hold them when every one is exact.
     """
 
     kind: Literal["pinned", "named", "undefined"]
-    exponents: tuple[Exact, ...] = ()
+    exponents: tuple[Logit, ...] = ()
     values: tuple[Fraction, ...] = ()
+    sink: Exact | str | None = None
+    form: Literal["softmax", "sigmoid"] = "softmax"
+    sigmoid_count: int = 0  # n of a sigmoid's bias -ln n (0: the bias is in the exponents)
 
 
 @dataclass(frozen=True)
@@ -97,8 +105,9 @@ class Attention:
     kept: tuple[tuple[bool, ...] | None, ...]  # kept[i][j] is True when the mask keeps the cell
     scale: Scale | None = None  # None: the logits are the scores
     biases: tuple[Bias, ...] = ()
-    logits: tuple[tuple[Exact, ...] | None, ...] | None = None  # scale·S_ij + biases, the softmax's exponents
+    logits: tuple[tuple[Logit, ...] | None, ...] | None = None  # scale·S_ij + biases (capped), the softmax's exponents
     values: tuple[tuple[Fraction, ...], ...] | None = None  # value vectors V_j, when given
+    form: Form | None = None  # a sink, sigmoid attention or soft-capping (`engine.softmax_forms`); None: plain softmax
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -111,7 +120,7 @@ class Attention:
         assert scores is not None and kept is not None  # an elided figure asks only for the rows it shows
         return tuple(s for s, keep in zip(scores, kept) if keep)
 
-    def kept_logits(self, i: int) -> tuple[Exact, ...]:
+    def kept_logits(self, i: int) -> tuple[Logit, ...]:
         """Row i's unmasked logits (the softmax's exponents), in column order."""
         logits, kept = (self.scores if self.logits is None else self.logits)[i], self.kept[i]
         assert logits is not None and kept is not None  # an elided figure asks only for the rows it shows
@@ -119,15 +128,23 @@ class Attention:
 
     @property
     def transformed(self) -> bool:
-        """True when the softmax's exponents differ from the raw scores (a scale or a bias)."""
-        return self.scale is not None or bool(self.biases)
+        """True when the softmax's exponents differ from the raw scores (a scale, a bias or a soft cap)."""
+        return self.scale is not None or bool(self.biases) or self.softcap is not None
+
+    @property
+    def softcap(self) -> Fraction | None:
+        """The soft cap c of the logits c·tanh(L/c), when there is one."""
+        return None if self.form is None else self.form.softcap
 
     def weights(self, i: int) -> Weights:
-        """Row i's softmax weights, pinned or named."""
-        return softmax_weights(self.kept_logits(i))
+        """Row i's weights, pinned or named: its softmax, or as its form (`engine.softmax_forms`) makes them."""
+        if self.form is None or self.form.plain:
+            return softmax_weights(self.kept_logits(i))
+        return form_weights(self.form, self.kept_logits(i))
 
     def output(self, i: int) -> tuple[Fraction, ...] | None:
-        """Row i's output Σ w_ij·V_j exactly, when its weights are pinned; else None."""
+        """Row i's output Σ w_ij·V_j exactly, when its weights are pinned; else None (a sink's share reads no
+        value, so a row whose every key is masked has the output 0 beside a sink)."""
         weights, row = self.weights(i), self.kept[i]
         if self.values is None or weights.kind != "pinned" or row is None:
             return None
@@ -204,13 +221,15 @@ def score_matrix(q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction]
                  if rows is None or i in rows else None for i, (qi, qd) in enumerate(q_ints))
 
 
-def attend(q: Vectors, k: Vectors, mask: BoundMask = CAUSAL, *, scale: Scale | None = None, biases: Sequence[Bias] = (),
-           v: Vectors | None = None, rows: Collection[int] | None = None) -> Attention:
+def attend(q: Vectors, k: Vectors, mask: BoundMask = CAUSAL, *, scale: Scale | None = None,  # noqa: PLR0913  the engine's one entry, keyword options
+           biases: Sequence[Bias] = (), v: Vectors | None = None, rows: Collection[int] | None = None,
+           form: Form | None = None) -> Attention:
     """Compute the exact scores, mask and logits for query vectors q and key vectors k.
 
-    The logits (the softmax's exponents) are scale.factor·S_ij plus every bias; `v`, the value
-    vectors (one per key), make the outputs Σ w_ij·V_j computable where the weights are pinned.
+    The logits (the softmax's exponents) are scale.factor·S_ij plus every bias, soft-capped when `form` says;
+    `v`, the value vectors (one per key), make the outputs Σ w_ij·V_j computable where the weights are pinned.
     `rows`: compute only these query rows (0-based), whole, for an elided figure; the others are None.
+    `form`: a sink, sigmoid attention or a soft cap (`engine.softmax_forms`); None is the plain softmax.
     """
     limit = MAX_TOKENS if rows is None else MAX_ELIDED_TOKENS
     q, k = exact_vectors(q, "q", limit), exact_vectors(k, "k", limit)
@@ -224,16 +243,24 @@ def attend(q: Vectors, k: Vectors, mask: BoundMask = CAUSAL, *, scale: Scale | N
     scores = score_matrix(q, k, rows)
     kept = tuple(tuple(bool(mask.keep(i, j)) for j in range(len(k))) if rows is None or i in rows else None
                  for i in range(len(q)))
-    logits = None
+    logits: tuple[tuple[Logit, ...] | None, ...] | None
+    exact_logits: tuple[tuple[Exact, ...] | None, ...] | None = None
     if scale is not None or biases:
         factor = 1 if scale is None else scale.factor
-        logits = tuple(tuple(row[j] * factor + sum((b.value(i, j) for b in biases), Fraction(0))
+        exact_logits = tuple(tuple(row[j] * factor + sum((b.value(i, j) for b in biases), Fraction(0))
                              for j in range(len(k))) if row is not None else None for i, row in enumerate(scores))
+    if form is not None and form.softcap is not None:
+        from .softmax_forms import capped  # start-up: only a soft cap needs it
+
+        cap = form.softcap
+        logits = tuple(None if row is None else tuple(capped(cap, x) for x in row) for row in (exact_logits or scores))
+    else:
+        logits = exact_logits
     return Attention(q=q, k=k, mask=mask, scores=scores, kept=kept, scale=scale, biases=tuple(biases),
-                     logits=logits, values=v)
+                     logits=logits, values=v, form=None if form is None or form.plain else form)
 
 
-def softmax_weights(scores: Iterable[Exact]) -> Weights:
+def softmax_weights(scores: Iterable[Logit]) -> Weights:
     """The softmax of exact scores, pinned where exact arithmetic allows and named otherwise.
 
     >>> softmax_weights([Fraction(2), Fraction(2)]).values
@@ -247,3 +274,33 @@ def softmax_weights(scores: Iterable[Exact]) -> Weights:
     if all(s == scores[0] for s in scores):  # e^a / (k·e^a) = 1/k exactly (no hashing: Fractions hash slowly)
         return Weights("pinned", exponents=scores, values=(Fraction(1, len(scores)),) * len(scores))
     return Weights("named", exponents=scores)
+
+
+def form_weights(form: Form, logits: Sequence[Logit]) -> Weights:
+    """One row's weights under `form` from its kept logits (already capped): the plain softmax's, with a sink
+    term in the denominator, or each logit's own sigmoid."""
+    if form.sigmoid is not None:
+        return _sigmoid_weights(form.sigmoid, tuple(logits))
+    plain = softmax_weights(logits)
+    if form.sink is None:
+        return plain
+    s = form.sink.value
+    if not logits:  # every key masked: the sink takes the whole row; every weight is 0
+        return Weights("pinned", sink=s)
+    if plain.kind == "pinned" and not form.sink.named and s == logits[0]:  # e^s = e^x: 1/(k+1) each, the sink too
+        return Weights("pinned", exponents=tuple(logits), values=(Fraction(1, len(logits) + 1),) * len(logits),
+                       sink=s)
+    return Weights("named", exponents=tuple(logits), sink=s)
+
+
+def _sigmoid_weights(sigmoid: Sigmoid, logits: tuple[Logit, ...]) -> Weights:
+    from .softmax_forms import sigmoid_value  # start-up: only sigmoid attention needs it
+
+    count = len(logits) if sigmoid.per_row else sigmoid.count
+    shifted = logits if sigmoid.bias is None or sigmoid.bias == 0 else tuple(
+        x + sigmoid.bias for x in logits)  # type: ignore[operator]  # exact: no soft cap with sigmoid (resolve_form)
+    values = [sigmoid_value(x, count) for x in shifted]
+    exact = all(v is not None for v in values)
+    return Weights("pinned" if exact else "named", exponents=shifted,
+                   values=tuple(v for v in values if v is not None) if exact else (), sigmoid_count=count or 0,
+                   form="sigmoid")

@@ -49,7 +49,8 @@ def check_values(attention: Attention) -> None:
     if attention.logits is None:
         return
     for row in attention.logits:
-        for value in row or ():  # an elided figure computes only the rows it shows
+        for logit in row or ():  # an elided figure computes only the rows it shows
+            value = logit.x if hasattr(logit, "cap") else logit  # type: ignore[union-attr]  # c·tanh(x/c): its x
             parts = (value.a, value.b) if isinstance(value, Surd) else (value,)  # a + b·√r is written with a, b
             size = max(max(digits(x.numerator), digits(x.denominator)) for x in parts)
             if size > MAX_VALUE_DIGITS:

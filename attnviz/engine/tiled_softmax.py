@@ -14,7 +14,7 @@ A tile whose every cell is masked is skipped (no step), as FlashAttention's bloc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from .attention import CAUSAL, attend, exact_vectors
 from .limits import check_inputs, check_values
@@ -128,8 +128,11 @@ def _whole(rows: tuple[Row | None, ...]) -> tuple[Row, ...]:
 
 
 def flash_steps(attention: Attention, block: tuple[int, int], order: FlashOrder = "fa2") -> tuple[FlashStep, ...]:
-    """The steps of the tiled online softmax over an `engine.Attention`'s logits."""
-    logits = _whole(attention.scores if attention.logits is None else attention.logits)
+    """The steps of the tiled online softmax over an `engine.Attention`'s logits (exact: the plain softmax's)."""
+    if attention.form is not None:
+        raise InputError("the tiled online softmax is drawn for the plain softmax of exact logits", "flash")
+    logits = cast("tuple[tuple[Exact, ...], ...]",
+                  _whole(attention.scores if attention.logits is None else attention.logits))
     kept = _whole(attention.kept)
     # i -> (m, seen keys): ℓ's exponents are s_ij − m for the seen keys
     state: dict[int, tuple[Exact | None, tuple[int, ...]]] = {}

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeAlias
 
     from ..layout.figure import Layout
-    from ..typing import Arrange, FigureOptions, MaskSpec, Vectors, View
+    from ..typing import Arrange, FigureOptions, MaskSpec, SinkSpec, Vectors, View
     from ..words.figure_text import FigureText
     from .figure import Drawable, Figure
 
@@ -131,7 +131,8 @@ class HeadsFigure(Composite):
 
 
 #: The options each head's panel takes from the figure's (the others are the whole figure's, or the mask view's).
-PANEL_OPTIONS = ("highlight", "mask", "align", "scale", "bias", "softmax", "weights", "show", "tokens", "q_tokens",
+PANEL_OPTIONS = ("highlight", "mask", "align", "scale", "bias", "sink", "sigmoid", "softcap",
+                 "softmax", "weights", "show", "tokens", "q_tokens",
                  "k_tokens", "elide", "decimals", "index_base", "theme", "embed_font", "frame")
 #: The options each head's mask map takes from the figure's.
 MAP_OPTIONS = ("n", "shape", "align", "tokens", "q_tokens", "k_tokens", "x_title", "y_title", "index_base", "theme",
@@ -148,6 +149,7 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None, 
     q, k, v = check_heads(q_heads, k_heads, v_heads, options["decimals"])
     n_heads, n_kv = len(q), len(k)
     masks = check_head_masks(head_masks, n_heads)
+    sinks = head_sinks(options["sink"], n_heads)
     group = n_heads // n_kv
     cells = sum(len(q[h]) * len(k[kv_head(h, n_heads, n_kv)]) for h in range(n_heads))
     if cells > MAX_HEAD_CELLS:
@@ -160,7 +162,7 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None, 
         shared = f"KV head {g + b}" if group == 1 else f"KV head {g + b}, shared by query heads {first}–{last}"
         subtitle = options["subtitle"] if options["subtitle"] is not None else f"Reads {shared}."
         panel = figure_options(options, PANEL_OPTIONS, title=f"Query head {h + b}", subtitle=subtitle,
-                               mask=options["mask"] if masks is None else masks[h])
+                               mask=options["mask"] if masks is None else masks[h], sink=sinks[h])
         try:
             fig = one_head_figure(q[h], k[g], None if v is None else v[g], view, panel)
         except InputError as err:
@@ -196,6 +198,17 @@ def reads(n_heads: int, n_kv: int, b: int) -> str:
     rule = f"⌊h/{group}⌋" if b == 0 else f"⌊(h−1)/{group}⌋+1"
     return (f"every query head reads KV head {b}" if n_kv == 1 else "query head h reads KV head h" if group == 1
             else f"query head h reads KV head {rule}")
+
+
+def head_sinks(sink: SinkSpec | None, n_heads: int) -> list[SinkSpec | None]:
+    """Each query head's sink logit: one for all, or one per head written `"s1 | s2"` (GPT-OSS's per-head `sinks`)."""
+    if not isinstance(sink, str) or "|" not in sink:
+        return [sink] * n_heads
+    sinks = [part.strip() for part in sink.split("|")]
+    if len(sinks) != n_heads:
+        raise InputError(f"{len(sinks)} sink logits for {n_heads} query head{'s' * (n_heads != 1)}; give one per "
+                         "head, \"s1 | s2\", or one for all", "sink")
+    return list(sinks)
 
 
 def check_head_masks(head_masks: Sequence[MaskSpec] | None, n_heads: int) -> list[MaskSpec] | None:

@@ -188,6 +188,20 @@ OPTIONS = (
            dash_value=True,
            help="added to the logits: alibi=M (slope M, e.g. 1/2, 2^-3, 2^(-1/2) or head:H/N) or "
                 "matrix=ROW;ROW;...; repeatable"),
+    Option("sink", type="SinkSpec | None", default=None, check="number_or_name", example='sink = "s"',
+           expects="a sink logit in every row's softmax denominator: an exact number (0 is the quiet softmax) or a "
+                   "name; with q_heads, one per head: \"s1 | s2\"", flag="--sink", metavar="S", dash_value=True,
+           help="a sink logit in every softmax denominator, e^x/(e^S+Σe^x): an exact number (0: the quiet softmax, "
+                "softmax plus one) or a name like s; per head \"s1 | s2\""),
+    Option("sigmoid", type="SinkSpec | None", default=None, check="number_or_name", example='sigmoid = "-ln(n)"',
+           expects="sigmoid attention's bias b, w = σ(L + b) with no row sum: an exact number, -ln(N) or -ln(n) "
+                   "(n each row's unmasked keys)", flag="--sigmoid", metavar="B", dash_value=True,
+           help="sigmoid attention, w=σ(L+B) per cell, no row sum: B an exact number, -ln(N) or -ln(n) (n the row's "
+                "unmasked keys)"),
+    Option("softcap", type="ScaleSpec | None", default=None, check="number_or_name", example="softcap = 50",
+           expects="a soft cap c on the logits, c·tanh(L/c) before the mask and softmax (Gemma 2: 50)",
+           flag="--softcap", metavar="C", help="soft-cap the logits at C: C·tanh(L/C) before the softmax "
+                                               "(Gemma 2's 50, Grok-1's 30)"),
     Option("v", type="Vectors | None", default=None, check="vectors", example="v = [[1, 0], [0, 1], [1, 1]]",
            expects="value vectors, one per key", flag="--v", metavar="VECTORS", dash_value=True,
            help="value vectors, one per key: the figure writes each output"),
@@ -304,7 +318,8 @@ def figure_options(given: Mapping[str, object], names: Collection[str] = DEFAULT
 #: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).
 FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "x_title", "y_title", "q", "k", "q_heads",
                 "k_heads", "v_heads", "head_masks", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "mask_name",
-                "mask_rule", "align", "scale", "bias", "v", "decimals", "softmax", "weights", "show", "title",
+                "mask_rule", "align", "scale", "bias", "sink", "sigmoid", "softcap", "v",
+                "decimals", "softmax", "weights", "show", "title",
                 "subtitle")
 #: How figures look, not what they say: also `attnviz page`'s.
 LOOK_FLAGS = ("frame", "theme", "dark_selector", "embed_font")

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from typing import TypeAlias
 
     from ..engine.attention import BoundMask
+    from ..engine.softmax_forms import Form
     from ..words.figure_text import FigureText
 
     from ..typing import FigureOptions, Labels, MaskSpec, Shape, Vectors, View
@@ -105,8 +106,10 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
         scale = resolve_scale(options["scale"], len(q[0]))
         biases = resolve_biases(options["bias"], n_q, n_k, options["align"], scale=scale,
                                 scores=lambda i, j: dot(q[i], k[j]))
+    form = _form(options, places)
     check_inputs(q, k, v)  # from the digits alone, before a score is summed
-    attention = attend(q, k, bound, scale=scale, biases=biases, v=v, rows=None if shown is None else set(shown[0]))
+    attention = attend(q, k, bound, scale=scale, biases=biases, v=v, rows=None if shown is None else set(shown[0]),
+                       form=form)
     check_values(attention)
     marks = parse_targets(options["highlight"], attention, options["index_base"])
     q_labels, k_labels = _axis_labels(options["tokens"], options["q_tokens"], options["k_tokens"], n_q, n_k)
@@ -116,7 +119,7 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
     elif not seed:
         from ..words.titles import content_title  # start-up: the seed figure keeps the seed's title
 
-        title = content_title(mask, bound.name, n_q, n_k)
+        title = content_title(mask, bound.name, n_q, n_k, form)
     subtitle = None if options["subtitle"] is None else check_text(options["subtitle"], "subtitle")
     wording = Wording(title=title, subtitle=subtitle, q_labels=q_labels, k_labels=k_labels, places=places, view=view,
                       softmax=options["softmax"], show=options["show"], base=options["index_base"])
@@ -134,6 +137,19 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
 
     return ScoresFigure(attention, marks, words_for(shown), id_prefix=options["id_prefix"], theme=options["theme"],
                         embed_font=options["embed_font"], frame=options["frame"], elided=elided)
+
+
+def _form(options: FigureOptions, places: int | None) -> Form | None:
+    """The options' softmax form (a sink, sigmoid attention, a soft cap), or None for the plain softmax."""
+    if options["sink"] is None and options["sigmoid"] is None and options["softcap"] is None:
+        return None
+    from ..engine.softmax_forms import resolve_form  # start-up: only a form needs it
+
+    form = resolve_form(options["sink"], options["sigmoid"], options["softcap"])
+    if places is not None and form.sink is not None and form.sink.named:
+        raise InputError(f"decimal weights need the sink's value, but it is the name {form.sink.value!r}; give a "
+                         "number (--sink -1/2) or keep the weights named", "weights")
+    return form
 
 
 def _exact_vectors(q: Vectors, k: Vectors, v: Vectors | None, elide: object,
@@ -228,9 +244,10 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, mask: 
     """The mask view: a map of the kept cells, from a grid shape alone or from vectors' counts."""
     from ..layout.mask_map import describe_map  # start-up: only the mask view describes a map
 
-    for name, value in (("scale", options["scale"]), ("bias", options["bias"]), ("v", v)):
+    for name, value in (("scale", options["scale"]), ("bias", options["bias"]), ("v", v), ("sink", options["sink"]),
+                        ("sigmoid", options["sigmoid"]), ("softcap", options["softcap"])):
         if value is not None:
-            raise InputError("the mask view draws which cells are kept, not scores or logits; "
+            raise InputError("the mask view draws which cells are kept, not scores, logits or weights; "
                              "use the full or scores view for them", name)
     for name, changed in (("softmax", options["softmax"] != "expanded"), ("weights", options["weights"] != "named"),
                           ("show", options["show"] != "scores")):

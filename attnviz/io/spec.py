@@ -140,6 +140,12 @@ def _number_or_text(value: object, where: str) -> str | int | Decimal:
     return value
 
 
+def _number_or_name(value: object, where: str) -> str | int | Decimal:
+    if isinstance(value, bool) or not isinstance(value, (str, int, Decimal)):
+        raise InputError(f"expected an exact number like \"-1/2\" or 0.5, or a name, got {kind_of(value)}", where)
+    return value
+
+
 def _whole_number(value: object, where: str) -> int:
     if type(value) is not int:
         raise InputError(f"expected a whole number, got {kind_of(value)}", where)
@@ -257,7 +263,8 @@ def _show(value: object) -> str:
 #: How each option's values are checked, by the name the option table (figures.options) gives.
 _CHECKS = {"panels": _panels, "arrange": _arrange, "text": _text, "whole_number": _whole_number, "shape": _shape,
            "vectors": _vectors, "head_vectors": _head_vectors, "strings": _strings, "highlight": _highlight,
-           "masks": _masks, "number_or_text": _number_or_text, "string_or_strings": _string_or_strings,
+           "masks": _masks, "number_or_text": _number_or_text, "number_or_name": _number_or_name,
+           "string_or_strings": _string_or_strings,
            "bool": _bool, "block": _block, "count": _count, "head_masks": _head_masks, "panel_part": _panel_part,
            "panel_legend": _panel_legend}
 #: Every spec key, in the reference's order: made from the option table, so the spec, the flags, the

@@ -34,11 +34,12 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..engine.attention import Weights
+    from ..engine.softmax_forms import Logit
     from ..typing import Exact
 
     Interval = Any  # an mpmath interval (mpmath has no type hints)
 
-__all__ = ["MAX_PLACES", "parse_weights", "round_fraction", "rounded_weights", "rounded_output"]
+__all__ = ["MAX_PLACES", "parse_weights", "round_fraction", "rounded_weights", "rounded_output", "rounded_sink_share"]
 
 MAX_PLACES = 30
 START_BITS, MAX_BITS = 64, 1 << 15
@@ -91,7 +92,10 @@ def rounded_weights(weights: Weights, places: int) -> list[tuple[str, bool]]:
         return [round_fraction(v, places) for v in weights.values]
     if weights.kind == "undefined":
         return []
-    gaps = _gaps(weights.exponents)
+    if _other_form(weights):
+        return [(text, True) for text in _decide(lambda iv: _form_intervals(iv, weights), len(weights.exponents),
+                                                 places)]
+    gaps = _gaps(weights.exponents)  # type: ignore[arg-type]  # exact: the plain softmax's
     negligible = (places + 1) * LN10_ABOVE + _ln_above(len(gaps))  # e^-gap < 10^-(places+1)/k past it
     near = [t for t, gap in enumerate(gaps) if not _beyond(gap, negligible)]
     kept = set(near)
@@ -112,7 +116,14 @@ def rounded_output(weights: Weights, values: Sequence[Sequence[Fraction]], place
         if any(approx for _, approx in texts):
             return [_fixed(round(x * 10**places), places) for x in exact], True
         return [text for text, _ in texts], False
-    gaps = _gaps(weights.exponents)
+    if _other_form(weights):
+        def form_outputs(iv: Any) -> list[Interval]:
+            terms = _form_intervals(iv, weights)
+            return [sum((t * _interval(iv, v[c]) for t, v in zip(terms, values)), iv.mpf(0))
+                    for c in range(len(values[0]))]
+
+        return _decide(form_outputs, len(values[0]), places), True
+    gaps = _gaps(weights.exponents)  # type: ignore[arg-type]  # exact: the plain softmax's
     columns = [[v[c] for v in values] for c in range(len(values[0]))]
     known = [_known_output(gaps, column, places) for column in columns]
     pending = [column for column, text in zip(columns, known) if text is None]
@@ -124,6 +135,42 @@ def rounded_output(weights: Weights, values: Sequence[Sequence[Fraction]], place
 
     decided = iter(_decide(outputs, len(pending), places))
     return [text if text is not None else next(decided) for text in known], True
+
+
+def _other_form(weights: Weights) -> bool:
+    """Whether the row's weights are not the plain softmax of exact logits: a sink, sigmoids or capped logits."""
+    return weights.sink is not None or weights.form == "sigmoid" or any(
+        hasattr(x, "cap") for x in weights.exponents)
+
+
+def _logit_interval(iv: Any, x: Logit) -> Interval:
+    """An interval holding an exact logit, or a capped one c·tanh(x/c)."""
+    if hasattr(x, "cap"):  # tanh(y) = 1 - 2/(e^(2y) + 1): mpmath's intervals have exp, not tanh
+        cap = _interval(iv, x.cap)  # a Capped
+        return cap * (1 - 2 / (iv.exp(2 * _interval(iv, x.x) / cap) + 1))  # type: ignore[union-attr]
+    return _interval(iv, x)  # exact
+
+
+def rounded_sink_share(weights: Weights, places: int) -> str:
+    """The sink's share of a row, e^s/(e^s+Σe^x), rounded to `places` (marked ≈ by the caller when not exact)."""
+    if weights.kind == "pinned":
+        text, approximate = round_fraction(1 - sum(weights.values, Fraction(0)), places)
+        return ("≈" if approximate else "") + text
+    return "≈" + _decide(lambda iv: [1 - sum(_form_intervals(iv, weights), iv.mpf(0))], 1, places)[0]
+
+
+def _form_intervals(iv: Any, weights: Weights) -> list[Interval]:
+    """Intervals holding each weight of a row with a sink (e^x_t/(e^s+Σe^x_u)), of sigmoids (1/(1+n·e^(-x_t))) or
+    of capped logits; the exponents are taken relative to the largest exact one, so no term overflows."""
+    logits = [_logit_interval(iv, x) for x in weights.exponents]
+    if weights.form == "sigmoid":
+        count = iv.mpf(weights.sigmoid_count or 1)
+        return [1 / (1 + count * iv.exp(-x)) for x in logits]
+    sink = None if weights.sink is None else _interval(iv, weights.sink)  # type: ignore[arg-type]  # a number
+    top = max([x.b for x in logits] + ([sink.b] if sink is not None else []))
+    terms = [iv.exp(x - top) for x in logits]
+    total = sum(terms, iv.mpf(0)) + (iv.exp(sink - top) if sink is not None else 0)
+    return [t / total for t in terms]
 
 
 def _known_output(gaps: Sequence[Exact], column: Sequence[Fraction], places: int) -> str | None:

@@ -6,6 +6,7 @@ This is the anatomy as data: no positions, no colours. `layout` places it.
 from __future__ import annotations
 
 from . import notation
+from .forms import capped_formula, form_words
 from .highlight import NO_HIGHLIGHT
 from .user_text import concat, isolate, joined, user_text
 from ..records import dataclass, field, replace
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..engine.attention import Attention, Weights
+    from ..engine.softmax_forms import Logit
     from ..typing import Exact
     from .highlight import Highlight
 
@@ -131,7 +133,8 @@ class _Facts:
         # An axis short enough to draw whole leaves nothing out: then the captions are whole too.
         self.elided = len(self.rows) < n_q or len(self.columns) < n_k
         self.display_rows, self.display_columns = with_gaps(self.rows), with_gaps(self.columns)
-        self.formula = notation.logit_formula(attention.scale, attention.biases)
+        self.formula = capped_formula(notation.logit_formula(attention.scale, attention.biases), attention.form)
+        self.form = form_words(attention.form)
         hidden = (hidden_ranges(self.rows, n_q, "rows", self.base) + hidden_ranges(self.columns, n_k, "keys", self.base)
                   if self.elided else [])
         self.left_out = f"{notation.and_list(hidden)} not shown" if hidden else ""
@@ -188,6 +191,33 @@ def _softmax_rows(f: _Facts) -> tuple[SoftmaxRow, ...]:
                  for i, weights in ((i, a.weights(i)) for i in f.rows))  # each row's softmax, worked out once
 
 
+def _subtitle(f: _Facts) -> str:
+    if f.attention.form is None:
+        return DEFAULT_SUBTITLE if f.w.places is None else ROUNDED_SUBTITLE
+    if f.w.places is None:
+        return f"Exact score and mask structure with {f.form.subtitle}"
+    return f"Exact score and mask structure with rounded {f.form.noun} weights."
+
+
+def _softmax_heading(f: _Facts) -> str:
+    """What the weights are, over what: `row softmax over unmasked scores`, with the form's words."""
+    over = f"logits L_ij={f.formula}" if f.attention.transformed else "scores"
+    form, sink, symbol, count = f.attention.form, "", "s", ""
+    if form is not None and form.sink is not None:
+        value = form.sink.value
+        symbol = value if isinstance(value, str) else "s"
+        sink = symbol if isinstance(value, str) else f"s={notation.format_exact(value)}"
+    if form is not None and form.sigmoid is not None:
+        count = " = 1/(1+n_i·e^(-{0}))" if form.sigmoid.per_row else \
+            f" = 1/(1+{form.sigmoid.count}·e^(-{{0}}))" if form.sigmoid.count is not None else ""
+    letter = "L_ij" if f.attention.transformed else "S_ij"
+    return f.form.heading.format(x=over, s=sink, e=notation.sink_term(symbol),
+                                 b="" if form is None or form.sigmoid is None else form.sigmoid.text(),
+                                 n=count.format(letter), l=letter, m="; n_i counts row i's unmasked keys"
+                                 if form is not None and form.sigmoid is not None and form.sigmoid.per_row else "",
+                                 x1=f"logit, L_ij={f.formula}" if f.attention.transformed else "score")
+
+
 def _more_vectors(f: _Facts) -> tuple[str, ...]:
     a = f.attention
     return tuple(_vector_line(name, vectors, tuple(f"{name}{j + f.base}" for j in range(len(vectors))),
@@ -199,9 +229,9 @@ def _more_vectors(f: _Facts) -> tuple[str, ...]:
 _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("title", lambda f: DEFAULT_TITLE if f.w.title is None else user_text(f.w.title)),
     ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else SCORES_SUBTITLE
-     if f.w.view == "scores" else DEFAULT_SUBTITLE if f.w.places is None else ROUNDED_SUBTITLE),
+     if f.w.view == "scores" else _subtitle(f)),
     ("badge", lambda f: f"exact scores, exact {f.attention.mask.name} mask" + (
-        "" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} softmax")),
+        "" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} {f.form.badge}")),
     ("note", lambda f: f"displayed Q,K {'integer' if f.attention.all_integer else 'rational'} vectors are the score "
      f"source; {f.attention.mask.name} mask keeps {f.attention.mask.rule_text(f.base)}"),
     ("q_line", lambda f: _vector_line("Q", f.attention.q, f.q_names, f.rows, f.elided)),
@@ -212,11 +242,10 @@ _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("cells", lambda f: tuple(tuple(_gap_cell(i, j) if i is None or j is None else
                                     _cell(f.attention, f.matrix, i, j, f.highlight) for j in f.display_columns)
                               for i in f.display_rows)),
-    ("softmax_heading", lambda f: "row softmax over unmasked " + (f"logits L_ij={f.formula}"
-                                                                  if f.attention.transformed else "scores")),
+    ("softmax_heading", _softmax_heading),
     ("softmax_rows", _softmax_rows),
-    ("footer", lambda f: "softmax is named: no decimal attention weights are pinned" if f.w.places is None else
-     f"softmax weights marked ≈ are rounded to {f.w.places} decimal{'s' * (f.w.places > 1)}, not exact"),
+    ("footer", lambda f: f.form.footer if f.w.places is None else
+     f"{f.form.noun} weights marked ≈ are rounded to {f.w.places} decimal{'s' * (f.w.places > 1)}, not exact"),
     ("more_vectors", _more_vectors),
     ("outputs_heading", lambda f: "outputs: O_i is the sum of w_ij·V_j over the unmasked keys j of row i"
      if f.output_rows else ""),
@@ -324,11 +353,11 @@ def _alibi_panel(attention: Attention, words: FigureText, slope: Exact) -> Figur
                    softmax_rows=(), output_rows=(), view="scores", show="bias")
 
 
-def _cell(attention: Attention, matrix: Sequence[Sequence[Exact] | None], i: int, j: int, highlight: Highlight) -> Cell:
+def _cell(attention: Attention, matrix: Sequence[Sequence[Logit] | None], i: int, j: int, highlight: Highlight) -> Cell:
     """The cell of query i and key j (0-based), of a row the figure computed."""
     values, kept = matrix[i], attention.kept[i]
     assert values is not None and kept is not None  # an elided figure draws only the rows it computed
-    return Cell(i + 1, j + 1, notation.format_exact(values[j]) if kept[j] else "masked",
+    return Cell(i + 1, j + 1, notation.logit_text(values[j]) if kept[j] else "masked",
                 masked=not kept[j], computed=(i + 1, j + 1) in highlight.cells)
 
 
@@ -354,8 +383,8 @@ def _vector_line(name: str, vectors: Sequence[Sequence[Fraction]], labels: Seque
 
 def _scores_line(attention: Attention, i: int, weights: Weights, row_name: str, softmax: str, elided: bool = False,
                  base: int = 1) -> str:
-    line = notation.scores_line(row_name, weights.exponents or attention.kept_logits(i),
-                                "logits" if attention.transformed else "scores", elided)
+    line = notation.scores_line(row_name, attention.kept_logits(i) if weights.form == "sigmoid" or not weights.exponents
+                                else weights.exponents, "logits" if attention.transformed else "scores", elided)
     if softmax == "normalizer" and (z := notation.normalizer_line(weights, i + base, elided)):
         line = concat(line, f"; {z}")
     return line
@@ -369,7 +398,8 @@ def _weights_line(weights: Weights, i: int, softmax: str, places: int | None, el
 
     rounded_weights: Callable[[Weights, int], list[tuple[str, bool]]] = rounding.rounded_weights  # (untyped)
     terms = [("≈" if approximate else "") + text for text, approximate in rounded_weights(weights, places)]
-    return notation.weights_line(weights, decimals=terms, elided=elided)
+    share = rounding.rounded_sink_share(weights, places) if weights.sink is not None and weights.exponents else None
+    return notation.weights_line(weights, decimals=terms, elided=elided, share=share)
 
 
 def _output_row(attention: Attention, i: int, places: int | None, computed: bool, elided: bool = False,

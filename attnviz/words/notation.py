@@ -6,6 +6,7 @@ Tiny pure functions, each returning one piece of text. Indices are 1-based here,
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 
 from ..numbers.exact import InputError, format_number
 from ..numbers.surds import format_exact  # moved to numbers (the engine writes it too); still importable from here
@@ -14,16 +15,17 @@ from .user_text import concat, joined
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
-    from fractions import Fraction
     from typing import TypeVar
 
     from ..engine.attention import Bias, Scale, Weights
+    from ..engine.softmax_forms import Logit
     from ..typing import Exact
 
     T = TypeVar("T")
 
 __all__ = ["SOFTMAX_FORMS", "elide", "and_list", "format_exact", "exponential", "vector_text", "vector_line",
-           "scores_line", "weights_line", "weight_terms", "sum_terms", "normalizer_line", "wide_indices", "weight_name",
+           "scores_line", "weights_line", "weight_terms", "sum_terms", "logit_text", "sink_term", "sink_share",
+           "sigmoid_term", "normalizer_line", "wide_indices", "weight_name",
            "output_line", "logit_formula"]
 
 #: How a row's named softmax is written: `e^a/(e^a+e^b)`, `e^a/Z_i`, or with like terms collected.
@@ -35,15 +37,32 @@ SOFTMAX_FORMS = ("expanded", "normalizer", "grouped")
 MAX_ROW_TEXT = 200_000
 
 
-def exponential(x: Exact | int) -> str:
+def logit_text(x: Logit | int) -> str:
+    """An exponent as the figure writes it: exact (`1/2`, `√2/2`), or a capped logit `50·tanh(1/50)`."""
+    return x.text() if hasattr(x, "cap") else format_exact(x)  # type: ignore[union-attr,arg-type]  # Capped or exact
+
+
+def exponential(x: Logit | int) -> str:
     """`e^x`, with the exponent in parentheses unless it is a non-negative integer.
 
     >>> from fractions import Fraction
     >>> exponential(2), exponential(-1), exponential(Fraction(1, 2))
     ('e^2', 'e^(-1)', 'e^(1/2)')
     """
-    text = format_exact(x)
+    text = logit_text(x)
     return f"e^{text}" if text.isdigit() else f"e^({text})"
+
+
+def sink_term(sink: Exact | str) -> str:
+    """A sink logit's term of the denominator: `1` for the quiet softmax's 0, `e^s` for a name, `e^(-1/2)`.
+
+    >>> from fractions import Fraction
+    >>> sink_term(Fraction(0)), sink_term("s"), sink_term("s_h"), sink_term(Fraction(-1, 2))
+    ('1', 'e^s', 'e^(s_h)', 'e^(-1/2)')
+    """
+    if isinstance(sink, str):
+        return f"e^{sink}" if len(sink) == 1 else f"e^({sink})"
+    return "1" if sink == 0 else exponential(sink)
 
 
 def and_list(items: Iterable[str]) -> str:
@@ -81,21 +100,23 @@ def vector_line(name: str, vectors: Sequence[Sequence[Fraction]], labels: Sequen
     return joined("; ", (concat(label, f"={vector_text(vec)}") for label, vec in zip(labels, vectors)))
 
 
-def scores_line(row: int | str, scores: Iterable[Exact], word: str = "scores", elided: bool = False) -> str:
+def scores_line(row: int | str, scores: Iterable[Logit], word: str = "scores", elided: bool = False) -> str:
     """`row 2: scores [0,1]`; `row` is the row's number or its token label; `word` names the values."""
     return concat("row ", row if isinstance(row, str) else str(row),
-                  f": {word} [{','.join(elide(map(format_exact, scores), elided))}]")
+                  f": {word} [{','.join(elide(map(logit_text, scores), elided))}]")
 
 
-def sum_terms(exponents: Iterable[Exact], form: str = "expanded") -> list[tuple[int, Exact]]:
+def sum_terms(exponents: Iterable[Logit], form: str = "expanded") -> list[tuple[int, Logit]]:
     """A row's sum as (count, exponent) terms: each exponent once, or (grouped) like terms collected,
     in order of first appearance: [1, 1, 2] -> [(2, 1), (1, 2)], written 2e^1+e^2."""
     return [(1, x) for x in exponents] if form != "grouped" else [(n, x) for x, n in Counter(exponents).items()]
 
 
-def _sum(exponents: Iterable[Exact], form: str, row: int | None = None, elided: bool = False) -> str:
-    """e^a+e^a+e^b, or with like terms collected, 2e^a+e^b."""
-    total = "+".join(elide((f"{n if n > 1 else ''}{exponential(x)}" for n, x in sum_terms(exponents, form)), elided))
+def _sum(exponents: Iterable[Logit], form: str, row: int | None = None, elided: bool = False,
+         sink: Exact | str | None = None) -> str:
+    """e^a+e^a+e^b, or with like terms collected, 2e^a+e^b; a sink's term first (`e^s+e^a+e^b`, `1+e^a+e^b`)."""
+    terms = elide((f"{n if n > 1 else ''}{exponential(x)}" for n, x in sum_terms(exponents, form)), elided)
+    total = "+".join(([sink_term(sink)] if sink is not None else []) + terms)
     if len(total) > MAX_ROW_TEXT:
         raise InputError(f"{_row(row)} softmax sum alone is {len(total):,} characters, past the limit of "
                          f"{MAX_ROW_TEXT:,} per row; use fewer tokens or shorter numbers", "q/k")
@@ -108,7 +129,8 @@ def _row(row: int | None) -> str:
 
 def normalizer_line(weights: Weights, row: int, elided: bool = False) -> str:
     """`Z_2=e^0+e^1`, the named row's normalizer (the `normalizer` form defines it once per row)."""
-    return f"Z_{row}={_sum(weights.exponents, 'expanded', row, elided)}" if weights.kind == "named" else ""
+    return (f"Z_{row}={_sum(weights.exponents, 'expanded', row, elided, weights.sink)}"
+            if weights.kind == "named" and weights.form == "softmax" else "")
 
 
 def weight_terms(weights: Weights, form: str = "expanded", row: int | None = None, elided: bool = False) -> list[str]:
@@ -122,11 +144,13 @@ def weight_terms(weights: Weights, form: str = "expanded", row: int | None = Non
     """
     if weights.kind == "pinned":
         return elide((format_number(v) for v in weights.values), elided)
+    if weights.form == "sigmoid":
+        return elide((sigmoid_term(x, weights.sigmoid_count) for x in weights.exponents), elided)
     if weights.kind == "named":
         if form == "normalizer":
             denominator = f"Z_{row}"
         else:
-            denominator = f"({_sum(weights.exponents, form, row, elided)})"
+            denominator = f"({_sum(weights.exponents, form, row, elided, weights.sink)})"
             size = len(elide(weights.exponents, elided)) * len(denominator)
             if size > MAX_ROW_TEXT:
                 raise InputError(f"{_row(row)} weights would be {size:,} characters written out, past the limit "
@@ -136,15 +160,49 @@ def weight_terms(weights: Weights, form: str = "expanded", row: int | None = Non
     return []
 
 
-def weights_line(weights: Weights, form: str = "expanded", row: int | None = None,
-                 decimals: Sequence[str] | None = None, elided: bool = False) -> str:
-    """`weights e^0/(e^0+e^1), e^1/(e^0+e^1)`; in words when the row has no kept key.
+def sigmoid_term(x: Logit, count: int) -> str:
+    """One sigmoid weight: `σ(x)` (`1/2` at 0), or with a bias -ln n, `1/(1+n·e^(-x))` (`1/(1+n)` at 0).
 
-    `decimals`, when given, are the weights already rounded (`≈0.269`), written instead."""
+    >>> from fractions import Fraction
+    >>> sigmoid_term(Fraction(1), 0), sigmoid_term(Fraction(0), 0), sigmoid_term(Fraction(1), 6)
+    ('σ(1)', '1/2', '1/(1+6·e^(-1))')
+    >>> sigmoid_term(Fraction(0), 6), sigmoid_term(Fraction(-2), 1)
+    ('1/7', '1/(1+e^2)')
+    """
+    if x == 0:
+        return format_number(Fraction(1, 1 + (count or 1)))
+    if not count:
+        return f"σ({logit_text(x)})"
+    return f"1/(1+{f'{count}·' if count > 1 else ''}{exponential(-x)})"  # type: ignore[operator]  # exact x
+
+
+def sink_share(weights: Weights, form: str = "expanded", row: int | None = None, elided: bool = False) -> str:
+    """The sink's share of the row, the mass that reads no value: `e^s/(e^s+e^0+e^1)`, `1/Z_2`; "" without a sink."""
+    if weights.sink is None:
+        return ""
+    if weights.kind == "pinned":
+        return format_number(1 - sum(weights.values, Fraction(0)))
+    denominator = (f"Z_{row}" if form == "normalizer" else
+                   f"({_sum(weights.exponents, form, row, elided, weights.sink)})")
+    return f"{sink_term(weights.sink)}/{denominator}"
+
+
+def weights_line(weights: Weights, form: str = "expanded", row: int | None = None,
+                 decimals: Sequence[str] | None = None, elided: bool = False, share: str | None = None) -> str:
+    """`weights e^0/(e^0+e^1), e^1/(e^0+e^1)`; in words when the row has no kept key; with a sink, its share after
+    (`; sink e^s/(e^s+e^0)`).
+
+    `decimals`, when given, are the weights already rounded (`≈0.269`), written instead (`share` the sink's)."""
     if weights.kind == "undefined":
         return "weights undefined (every key masked)"
+    if not weights.exponents and weights.kind == "pinned":  # a sink's row, or a sigmoid's, with every key masked
+        return ("weights none (every key masked): the sink takes the whole row" if weights.sink is not None else
+                "weights none (every key masked)")
     terms = elide(decimals, elided) if decimals is not None else weight_terms(weights, form, row, elided)
-    return "weights " + ", ".join(terms)
+    line = "weights " + ", ".join(terms)
+    if weights.sink is not None:
+        line += "; sink " + (share if share is not None else sink_share(weights, form, row, elided))
+    return line
 
 
 def wide_indices(shape: tuple[int, int]) -> bool:

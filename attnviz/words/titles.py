@@ -10,6 +10,7 @@ import re
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
+    from ..engine.softmax_forms import Form
     from ..typing import MaskSpec
 
 __all__ = ["content_title", "mask_phrase", "size_phrase"]
@@ -57,10 +58,14 @@ def size_phrase(n_q: int, n_k: int) -> str:
     return f"{n_q} quer{'y' if n_q == 1 else 'ies'}, {n_k} key{'s' * (n_k != 1)}"
 
 
-def content_title(mask: MaskSpec, name: str, n_q: int, n_k: int) -> str:
-    """The title of a figure given none: its mask and its size.
+def content_title(mask: MaskSpec, name: str, n_q: int, n_k: int, form: Form | None = None) -> str:
+    """The title of a figure given none: its mask, its softmax form when not the plain one, and its size.
 
     >>> content_title("causal", "causal", 3, 3), content_title("window=3", "sliding-window", 6, 6)
     ('Causal attention, 3 tokens', 'Sliding window of 3, 6 tokens')
     """
-    return f"{mask_phrase(mask, name)}, {size_phrase(n_q, n_k)}"
+    if form is None:
+        return f"{mask_phrase(mask, name)}, {size_phrase(n_q, n_k)}"
+    from .forms import form_words  # start-up: only a figure with a form names it
+
+    return f"{mask_phrase(mask, name)}{form_words(form).title}, {size_phrase(n_q, n_k)}"

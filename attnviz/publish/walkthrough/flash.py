@@ -21,6 +21,7 @@ from ...words.highlight import parse_targets
 from .scores import LEGEND, tex_exponent, tex_grouped, tex_number, check_walk_size, fit_tex
 from .flash_state import ell_text, exponent_term, flash_overlay
 from ...figures.overlaid import OverlaidFigure
+from ...words.forms import form_name
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -38,12 +39,22 @@ if TYPE_CHECKING:
     #: Each row's running state so far: i -> (m_i, ℓ_i's exponents).
     State: TypeAlias = dict[int, tuple[Exact, tuple[Exact, ...]]]
 
-__all__ = ["ORDER_NAMES", "flash_walkthrough"]
+__all__ = ["ORDER_NAMES", "FLASH_REFUSALS", "flash_walkthrough"]
 
 #: Each loop order's name and its loops, in words.
 ORDER_NAMES = {"fa2": ("FlashAttention-2", "outer loop over query blocks, inner over key blocks"),
                "fa1": ("FlashAttention-1", "outer loop over key blocks, inner over query blocks")}
 SERIES = "FlashAttention, tile by tile"
+#: Why a form is not stepped tile by tile, after "the FlashAttention walkthrough steps the plain softmax's …; ".
+FLASH_REFUSALS = {
+    "sigmoid": "sigmoid attention needs no running maximum (each weight is σ(L+b) on its own, no row sum): draw the "
+               "scores walkthrough (drop --flash)",
+    "sink": "a sink's running state (m = s, ℓ = 1 at the start) is not drawn yet: drop --flash for the scores "
+            "walkthrough",
+    "quiet": "the quiet softmax's running state (m = 0, ℓ = 1 at the start) is not drawn yet: drop --flash for the "
+             "scores walkthrough",
+    "softcap": "capped logits c·tanh(L/c) have no exact running maximum differences to draw: drop --flash",
+}
 
 
 def flash_walkthrough(fig: Figure, block: tuple[int, int],
@@ -55,6 +66,10 @@ def flash_walkthrough(fig: Figure, block: tuple[int, int],
     attention = fig.attention
     if TYPE_CHECKING:  # a walkthrough is of a full figure: its vectors and its words
         assert isinstance(attention, Attention) and isinstance(fig.words, FigureText)
+    if attention.form is not None:
+        raise InputError("the FlashAttention walkthrough steps the plain softmax's running maximum; "
+                         + FLASH_REFUSALS[form_name(attention.form) if attention.softcap is None else "softcap"],
+                         "flash")
     try:
         all_tiles = tiles(attention, block, order)
     except InputError as err:

@@ -24,6 +24,7 @@ from ...numbers.exact import InputError, format_number
 from ...figures.api import Figure
 from ...words.highlight import parse_targets
 from ...numbers.surds import Surd, sign
+from ...engine.softmax_forms import Capped
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
     from typing import Any, TypeAlias, cast
 
     from ...layout.figure import Wraps
-    from ...engine.attention import Attention
+    from ...engine.attention import Attention, Weights
+    from ...engine.softmax_forms import Logit
     from ...typing import Exact, ThemeName
     from ...words.figure_text import FigureText, OutputRow
     from ..document import Document
@@ -215,7 +217,7 @@ def _logit(i: int, j: int, attention: Attention) -> tuple[str, str]:
         filled.append(value)
     logit = logit_row[j - 1]
     named_text, filled_text = "".join(named), "".join(filled)
-    text = f"L_{{{i},{j}}} = {named_text} = {filled_text} = {notation.format_exact(logit)}"
+    text = f"L_{{{i},{j}}} = {named_text} = {filled_text} = {notation.logit_text(logit)}"
     tex = rf"L_{{{i},{j}}} = {_tex_text(named_text)} = {_tex_text(filled_text)} = {tex_number(logit)}"
     return text, tex
 
@@ -246,7 +248,14 @@ def softmax_section(i: int, attention: Attention, shown_weights: str, form: str 
     scores = attention.kept_logits(i - 1)
     word = "logits" if attention.transformed else "scores"
     weights = attention.weights(i - 1)
-    shown = f"[{','.join(map(notation.format_exact, scores))}]"
+    shown = f"[{','.join(map(notation.logit_text, scores))}]"
+    if weights.sink is not None or weights.form == "sigmoid":
+        return _form_section(i, weights, shown, word, shown_weights)
+    return _softmax_section(i, weights, scores, shown, word, shown_weights, form)
+
+
+def _softmax_section(i: int, weights: Weights, scores: Sequence[Logit], shown: str, word: str,  # noqa: PLR0913  one row's facts
+                     shown_weights: str, form: str) -> Section:
     args = ", ".join(tex_number(s) for s in scores)
     if weights.kind == "undefined":
         paragraph = f"Row {i} has no unmasked score: the mask removes every key, so its softmax is undefined."
@@ -282,6 +291,44 @@ def softmax_section(i: int, attention: Attention, shown_weights: str, form: str 
         formula = r"\operatorname{softmax}(s)_t = \frac{e^{s_t}}{\sum_u e^{s_u}}"
     return Section(heading=f"Softmax of row {i}", paragraphs=(paragraph,), formula=formula,
                    highlight=(f"softmax={i}",))
+
+
+def _form_section(i: int, weights: Weights, shown: str, word: str, shown_weights: str) -> Section:
+    """Row i's weights with a sink in the denominator or as sigmoids: the figure's own caption, said and typeset."""
+    caption = shown_weights.removeprefix("weights ")
+    if weights.form == "sigmoid":
+        paragraph = (f"Row {i}'s unmasked {word} are {shown}. Sigmoid attention weighs each on its own, with no row "
+                     f"sum: weights {caption}; masked keys weigh 0, and the row need not sum to 1.")
+        terms = [_tex_sigmoid(x, weights.sigmoid_count) for x in weights.exponents]
+        formula = r"w = \left(" + ", ".join(terms) + r"\right)" if terms else None
+    else:
+        sink = notation.sink_term(weights.sink if weights.sink is not None else "s")
+        paragraph = (f"Row {i}'s unmasked {word} are {shown}. A sink logit adds {sink} to the denominator and reads "
+                     f"no value: weights {caption}.")
+        denominator = ("1" if sink == "1" else _tex_power(weights.sink)) + "".join(
+            f"+e^{{{tex_exponent(x)}}}" for x in weights.exponents)
+        formula = r"w = \left(" + ", ".join(rf"\frac{{e^{{{tex_exponent(x)}}}}}{{{denominator}}}"
+                                            for x in weights.exponents) + r"\right)" if weights.exponents else None
+    if formula is not None and len(formula) > MAX_TEX:
+        formula = None  # too long to typeset: the sentence names every weight
+    return Section(heading=f"Softmax of row {i}" if weights.form != "sigmoid" else f"Sigmoid weights of row {i}",
+                   paragraphs=(paragraph,), formula=formula, highlight=(f"softmax={i}",))
+
+
+def _tex_power(sink: Exact | str | None) -> str:
+    """The sink's term in TeX: `e^{s}`, `e^{s_h}`, `e^{-\\frac{1}{2}}`."""
+    if isinstance(sink, str) or sink is None:
+        return rf"e^{{{sink or 's'}}}"
+    return rf"e^{{{tex_exponent(sink)}}}"
+
+
+def _tex_sigmoid(x: Logit, count: int) -> str:
+    """One sigmoid weight in TeX: `\\sigma(1)`, `\\frac{1}{2}`, `\\frac{1}{1+6e^{-1}}`."""
+    if x == 0:
+        return tex_number(Fraction(1, 1 + (count or 1)))
+    if not count:
+        return rf"\sigma({tex_number(x)})"
+    return rf"\frac{{1}}{{1+{count if count > 1 else ''}e^{{{tex_exponent(-x)}}}}}"  # type: ignore[operator]
 
 
 def _output_section(i: int, attention: Attention, shown: OutputRow) -> Section:
@@ -339,19 +386,21 @@ def _factor(x: Fraction) -> str:
     return f"({text})" if x < 0 or Fraction(x).denominator != 1 else text
 
 
-def _tex_sum(exponents: Iterable[Exact], form: str = "expanded") -> str:
+def _tex_sum(exponents: Iterable[Logit], form: str = "expanded") -> str:
     """`e^{0}+e^{1}`, or as the figure's grouped form writes it: `2e^{1}+e^{2}`."""
     return "+".join(f"{n if n > 1 else ''}e^{{{tex_exponent(x)}}}" for n, x in notation.sum_terms(exponents, form))
 
 
-def tex_exponent(x: Exact) -> str:
-    """An exponent as the formulas write it: `1/2` as typed for a rational, TeX for a + b·√r."""
-    return tex_number(x) if isinstance(x, Surd) else format_number(x)
+def tex_exponent(x: Logit) -> str:
+    """An exponent as the formulas write it: `1/2` as typed for a rational, TeX for a + b·√r or a capped logit."""
+    return tex_number(x) if isinstance(x, (Surd, Capped)) else format_number(x)
 
 
-def tex_number(x: Exact | int) -> str:
+def tex_number(x: Logit | int) -> str:
     """`3`, `\\frac{1}{2}`, `{-\\frac{1}{2}}`: a negative number is a group, so its minus sign is
-    typeset as a sign, not as a subtraction with spaces around it."""
+    typeset as a sign, not as a subtraction with spaces around it. A capped logit is `{50\\tanh(\\frac{1}{50})}`."""
+    if isinstance(x, Capped):
+        return rf"{{{format_number(x.cap)}\tanh({tex_number(x.x * (1 / x.cap))})}}"
     if isinstance(x, Surd):  # a + b√r: `{\frac{\sqrt{3}}{3}}`, `{-\frac{1}{2}+2\sqrt{2}}`
         p, q = abs(x.b.numerator), x.b.denominator
         radical = ("" if p == 1 else str(p)) + rf"\sqrt{{{x.r}}}"

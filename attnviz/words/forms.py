@@ -1,0 +1,75 @@
+"""The words a figure says of its softmax form (`engine.softmax_forms`): the badge's, the subtitle's, the softmax
+heading's, the footer's and the title's, one record per form, so every figure names what it draws.
+"""
+
+from __future__ import annotations
+
+from ..numbers.exact import format_number
+from ..records import dataclass
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from ..engine.softmax_forms import Form
+
+__all__ = ["FormWords", "FORM_WORDS", "form_name", "form_words", "capped_formula"]
+
+
+@dataclass(frozen=True)
+class FormWords:
+    """What a figure says of its form. `{x}` is what the weights are taken over ("scores", "logits L_ij=…"),
+    `{s}` the sink, `{b}` the sigmoid's bias after L_ij (`-ln 6`)."""
+
+    badge: str  # after "exact scores, exact causal mask, " (with "named" or "rounded" before it)
+    subtitle: str  # after "Exact score and mask structure with "
+    heading: str
+    footer: str  # when the weights are named
+    title: str  # after the mask's phrase: "Causal attention with a sink logit, 3 tokens"
+    noun: str = "softmax"  # what the rounded footer calls the weights
+
+
+FORM_WORDS = {
+    "softmax": FormWords("softmax", "named softmax.", "row softmax over unmasked {x}",
+                         "softmax is named: no decimal attention weights are pinned", ""),
+    "sink": FormWords("softmax with a sink logit", "named softmax and a sink logit in each denominator.",
+                      "row softmax over unmasked {x}, with a sink logit {s} in each denominator: "
+                      "e^x_j/({e}+Σ_k e^x_k)",
+                      "softmax is named: no decimal attention weights are pinned; the sink's share reads no value",
+                      " with a sink logit"),
+    "quiet": FormWords("quiet softmax (softmax plus one)", "named quiet softmax (softmax plus one).",
+                       "row quiet softmax (softmax plus one) over unmasked {x}: e^x_j/(1+Σ_k e^x_k)",
+                       "softmax is named: no decimal attention weights are pinned; the 1's share reads no value",
+                       ", quiet softmax"),
+    "sigmoid": FormWords("sigmoid attention", "named sigmoid weights, not normalised.",
+                         "sigmoid weights w_ij=σ({l}{b}){n} for each unmasked {x1}: no row normalisation, a row "
+                         "need not sum to 1{m}",
+                         "sigmoid weights are named: no decimals are pinned; masked cells weigh 0",
+                         ", sigmoid weights", noun="sigmoid"),
+}
+
+
+def form_name(form: Form | None) -> str:
+    """The key of `FORM_WORDS` for a form: softmax, sink, quiet or sigmoid."""
+    if form is None or form.sink is None and form.sigmoid is None:
+        return "softmax"
+    if form.sigmoid is not None:
+        return "sigmoid"
+    return "quiet" if form.sink is not None and form.sink.quiet else "sink"
+
+
+def form_words(form: Form | None) -> FormWords:
+    """The form's words, with a soft cap said in the badge and title ("… of logits capped at 50")."""
+    words = FORM_WORDS[form_name(form)]
+    if form is None or form.softcap is None:
+        return words
+    cap = format_number(form.softcap)
+    return FormWords(f"{words.badge}, logits capped at {cap}", f"{words.subtitle[:-1]}, logits capped at {cap}.",
+                     words.heading, words.footer, f"{words.title}, logits capped at {cap}", words.noun)
+
+
+def capped_formula(formula: str, form: Form | None) -> str:
+    """The logit formula with the soft cap around it: `50·tanh(S_ij/50)`, `30·tanh((S_ij/√2)/30)`."""
+    if form is None or form.softcap is None:
+        return formula
+    cap = format_number(form.softcap)
+    inner = formula if formula == "S_ij" else f"({formula})"
+    return f"{cap}·tanh({inner}/{cap})"
