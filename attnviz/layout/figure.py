@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..words.a11y import cell_label
+from ..words.a11y import cell_label, cell_values
 from ..words.user_text import user_spans
 from .items import (LEADING, STYLES, Group, Layout, Mark, Rect, Text, TextStyle, measure, right_edge, text_height,
                     translate)
@@ -420,7 +420,7 @@ class _Placer:
             gap = text("elision", x + w / 2, centre(y + h / 2, "elision"), (cell.text,), anchor="middle")
             return Group(("attnviz-elided",), (), (gap,), box=(x, y, x + w, y + h))
         assert label is not None  # every cell but a gap has its label
-        attrs = (("data-q", str(cell.q)), ("data-k", str(cell.k)), ("aria-label", label))
+        attrs = (("data-q", str(cell.q)), ("data-k", str(cell.k)), *cell_values(cell), ("aria-label", label))
         if cell.pending:  # not computed yet: an empty cell with a light outline, no text
             return Group(("attnviz-cell", "attnviz-pending"), attrs, (Rect("cell-pending", x, y, w, h, rx=6),),
                          box=(x, y, x + w, y + h))

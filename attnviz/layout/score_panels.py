@@ -10,7 +10,7 @@ even that puts a value under the frame's floor, the figure is refused in one lin
 from __future__ import annotations
 
 from ..numbers.exact import InputError
-from ..words.a11y import cell_label
+from ..words.a11y import cell_label, cell_values
 from ..words.user_text import user_spans
 from .figure import split_keep, wrap
 from .frames import MAIN_ROLES, fit_to_frame, text_floor_misses, wider_frame
@@ -87,7 +87,7 @@ def _cell(cell: Cell, x: float, y: float, w: float, words: FigureText, i: int, j
         return Group(("attnviz-elided",), (), (Text("elision", x + w / 2, y + CELL_H / 2 + (ASCENT - DESCENT) / 2
                                                       * size, (cell.text,), anchor="middle"),), box=box)
     label = cell_label(cell, words.q_labels[i], words.k_labels[j], _NOUN.get(words.show, "score"), words.base)
-    attrs = (("data-q", str(cell.q)), ("data-k", str(cell.k)), ("aria-label", label))
+    attrs = (("data-q", str(cell.q)), ("data-k", str(cell.k)), *cell_values(cell), ("aria-label", label))
     if cell.pending:
         return Group(("attnviz-cell", "attnviz-pending"), attrs, (Rect("cell-pending", x, y, w, CELL_H, rx=5),),
                      box=box)

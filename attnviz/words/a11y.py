@@ -65,6 +65,14 @@ def map_sentence(words: MapText) -> str:
     return "; ".join(parts)
 
 
+def cell_values(cell: Cell) -> tuple[tuple[str, str], ...]:
+    """A cell's checkable values as attributes: `data-value` (what it shows) and `data-weight` (its weight), as
+    expressions (`words.values`); none for a pending cell, whose value is not computed yet."""
+    if getattr(cell, "pending", False):
+        return ()
+    return tuple((name, value) for name, value in (("data-value", cell.value), ("data-weight", cell.weight)) if value)
+
+
 def cell_label(cell: Cell, q_label: str, k_label: str, shown: str = "score", base: int = 1) -> str:
     """E.g. "Q3 K3 score 2, computed this step" or "Q1 K2 masked"; token labels read "Q(the) K(cat) ...".
     `shown`: what a kept cell's value is, "score" or "logit" (the grid's `show`)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import notation
 from .forms import capped_formula, form_words
+from .values import MAX_WEIGHT_EXPRESSION, python_logit, weight_expressions
 from .highlight import NO_HIGHLIGHT
 from .user_text import concat, isolate, joined, user_text
 from ..records import dataclass, field, replace
@@ -46,6 +47,8 @@ class Cell:
     computed: bool
     pending: bool = field(default=False, repr=False)  # not yet computed (a step-by-step series): drawn empty
     gap: bool = field(default=False, repr=False)  # an elided figure's ⋮, ⋯ or ⋱ for rows and keys not shown
+    value: str = field(default="", repr=False)  # what the cell shows, as an expression (`words.values`): data-value
+    weight: str = field(default="", repr=False)  # its weight as an expression: data-weight ("" when not written)
 
 
 @dataclass(frozen=True)
@@ -240,8 +243,8 @@ _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("k_labels", lambda f: _axis_labels(f.w.k_labels, "K", f.shape[1], f.base, f.display_columns, "⋯")),
     ("q_labels", lambda f: _axis_labels(f.w.q_labels, "Q", f.shape[0], f.base, f.display_rows, "⋮")),
     ("cells", lambda f: tuple(tuple(_gap_cell(i, j) if i is None or j is None else
-                                    _cell(f.attention, f.matrix, i, j, f.highlight) for j in f.display_columns)
-                              for i in f.display_rows)),
+                                    _cell(f.attention, f.matrix, i, j, f.highlight, weights) for j in f.display_columns)
+                              for i, weights in ((i, _row_weights(f.attention, i)) for i in f.display_rows))),
     ("softmax_heading", _softmax_heading),
     ("softmax_rows", _softmax_rows),
     ("footer", lambda f: f.form.footer if f.w.places is None else
@@ -353,12 +356,26 @@ def _alibi_panel(attention: Attention, words: FigureText, slope: Exact) -> Figur
                    softmax_rows=(), output_rows=(), view="scores", show="bias")
 
 
-def _cell(attention: Attention, matrix: Sequence[Sequence[Logit] | None], i: int, j: int, highlight: Highlight) -> Cell:
-    """The cell of query i and key j (0-based), of a row the figure computed."""
+def _cell(attention: Attention, matrix: Sequence[Sequence[Logit] | None], i: int, j: int,  # noqa: PLR0913  a cell's facts
+          highlight: Highlight, weights: dict[int, str]) -> Cell:
+    """The cell of query i and key j (0-based), of a row the figure computed; `weights` its row's by key."""
     values, kept = matrix[i], attention.kept[i]
     assert values is not None and kept is not None  # an elided figure draws only the rows it computed
     return Cell(i + 1, j + 1, notation.logit_text(values[j]) if kept[j] else "masked",
-                masked=not kept[j], computed=(i + 1, j + 1) in highlight.cells)
+                masked=not kept[j], computed=(i + 1, j + 1) in highlight.cells,
+                value=python_logit(values[j]) if kept[j] else "", weight=weights.get(j, "0" if weights else ""))
+
+
+def _row_weights(attention: Attention, i: int | None) -> dict[int, str]:
+    """Row i's weights as expressions (`words.values`) by 0-based key; {} for a gap, a row without weights, or
+    one whose expressions are past `MAX_WEIGHT_EXPRESSION` (its cells keep their data-value alone)."""
+    if i is None or attention.kept[i] is None:
+        return {}
+    expressions = weight_expressions(attention.weights(i))
+    if not expressions or len(expressions[-1]) > MAX_WEIGHT_EXPRESSION:
+        return {}
+    kept = [j for j, keep in enumerate(attention.kept[i] or ()) if keep]
+    return dict(zip(kept, expressions))
 
 
 def _gap_cell(i: int | None, j: int | None) -> Cell:

@@ -1,0 +1,71 @@
+"""Values a reader can check: each drawn score, logit and weight as a machine-readable expression.
+
+The expressions are Python syntax over integer and fraction literals (`3`, `-1/2`), names left as names (a sink
+`s`), and the functions `exp`, `log`, `tanh`, `sigmoid` and `sqrt`: `exp(1)/(exp(s)+exp(0)+exp(1))`. They are
+written into `data-value` (what a cell shows) and `data-weight` (its weight) beside `data-q`/`data-k`;
+docs/anatomy.rst gives the grammar. Evaluated with those names bound (math.exp, …), they give float64 values; with
+a computer algebra system, the exact ones.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from ..engine.attention import Weights
+    from ..engine.softmax_forms import Logit
+    from ..typing import Exact
+
+__all__ = ["python_number", "python_logit", "weight_expressions", "MAX_WEIGHT_EXPRESSION"]
+
+#: A row's weights are written into `data-weight` when each expression is at most this long (a 16-key row is
+#: about 300 characters each); past it the cells keep `data-value` alone, so a 64-token figure stays small.
+MAX_WEIGHT_EXPRESSION = 1_000
+
+
+def python_number(x: Exact | int) -> str:
+    """`3`, `-1/2`, `(1/2+3/2*sqrt(2))`: an exact value as a Python expression.
+
+    >>> from attnviz.numbers.surds import surd
+    >>> python_number(Fraction(-1, 2)), python_number(surd(0, Fraction(1, 2), 2)), python_number(surd(1, -1, 3))
+    ('-1/2', '1/2*sqrt(2)', '(1-1*sqrt(3))')
+    """
+    if isinstance(x, (int, Fraction)):
+        x = Fraction(x)
+        return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    radical = f"{python_number(x.b)}*sqrt({x.r})"
+    return radical if x.a == 0 else f"({python_number(x.a)}{'' if x.b < 0 else '+'}{radical})"
+
+
+def python_logit(x: Logit) -> str:
+    """An exponent: exact, or a capped logit `50*tanh(1/50)`."""
+    if hasattr(x, "cap"):
+        return f"{python_number(x.cap)}*tanh({python_number(x.x * (1 / x.cap))})"  # type: ignore[union-attr]
+    return python_number(x)  # exact
+
+
+def _sink(sink: Exact | str) -> str:
+    return f"exp({sink})" if isinstance(sink, str) else f"exp({python_number(sink)})"
+
+
+def weight_expressions(weights: Weights) -> list[str]:
+    """Each kept key's weight in a row, in key order: `1/3`; `exp(0)/(exp(s)+exp(0)+exp(1))`; `sigmoid(-1)`;
+    `1/(1+6*exp(-1))`. [] for a row with no weights."""
+    if weights.kind == "pinned":
+        return [python_number(v) for v in weights.values]
+    if weights.kind == "undefined":
+        return []
+    if weights.form == "sigmoid":
+        return [_sigmoid(x, weights.sigmoid_count) for x in weights.exponents]
+    terms = [f"exp({python_logit(x)})" for x in weights.exponents]
+    denominator = "+".join(([_sink(weights.sink)] if weights.sink is not None else []) + terms)
+    return [f"{term}/({denominator})" for term in terms]
+
+
+def _sigmoid(x: Logit, count: int) -> str:
+    if x == 0:
+        return python_number(Fraction(1, 1 + (count or 1)))
+    if not count:
+        return f"sigmoid({python_logit(x)})"
+    return f"1/(1+{count}*exp({python_number(-x)}))"  # type: ignore[operator]  # exact: no cap with sigmoid

@@ -1,0 +1,186 @@
+"""Softmax forms (issue 34): a sink logit, the quiet softmax, sigmoid attention and logit soft-capping.
+
+Every drawn weight's `data-weight` expression, evaluated in float64, is checked against the real implementations:
+transformers' GPT-OSS eager attention with sinks, Gemma 2's eager soft-capping, torch.sigmoid of the biased logits;
+and against formulas written here from the papers (numpy), never against attnviz's own code.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, strategies as st
+
+import attnviz
+from attnviz.numbers.exact import InputError
+from clirun import run_cli
+
+_CELL = re.compile(r'data-q="(\d+)" data-k="(\d+)"(?: data-value="([^"]*)")?(?: data-weight="([^"]*)")?')
+_NAMES = {"exp": math.exp, "log": math.log, "tanh": math.tanh, "sqrt": math.sqrt,
+          "sigmoid": lambda x: 1 / (1 + math.exp(-x))}
+
+
+def drawn_weights(svg: str, n_q: int, n_k: int, **names: float) -> np.ndarray:
+    """The figure's data-weight expressions evaluated in float64 (NaN where a cell has none)."""
+    out = np.full((n_q, n_k), np.nan)
+    for q, k, _, weight in _CELL.findall(svg):
+        if weight:
+            out[int(q) - 1, int(k) - 1] = eval(weight, {"__builtins__": {}}, {**_NAMES, **names})  # noqa: S307
+    return out
+
+
+def additive_mask(keep: np.ndarray) -> torch.Tensor:
+    return torch.where(torch.tensor(keep), 0.0, float("-inf")).to(torch.float64)[None, None]
+
+
+def keep_matrix(n: int, window: int | None) -> np.ndarray:
+    i, j = np.indices((n, n))
+    keep = j <= i
+    return keep & (i - j < window) if window else keep
+
+
+vectors = st.integers(2, 5).flatmap(lambda n: st.integers(1, 3).flatmap(lambda d: st.tuples(
+    st.lists(st.lists(st.integers(-3, 3), min_size=d, max_size=d), min_size=n, max_size=n),
+    st.lists(st.lists(st.integers(-3, 3), min_size=d, max_size=d), min_size=n, max_size=n))))
+
+
+@given(vectors, st.fractions(-3, 3, max_denominator=4), st.sampled_from([None, 2, 3]))
+def test_sink_weights_equal_gpt_oss_eager_attention(qk, sink, window):
+    """GPT-OSS's eager attention with `sinks` (sliding and full layers), float64, to 1e-12."""
+    from transformers.models.gpt_oss.modeling_gpt_oss import eager_attention_forward
+
+    q, k = qk
+    n, d = len(q), len(q[0])
+    mask = f"window={window}" if window else "causal"
+    svg = attnviz.figure(q, k, mask=mask, scale="sqrt", sink=str(sink)).svg()
+    module = SimpleNamespace(sinks=torch.tensor([float(sink)], dtype=torch.float64), num_key_value_groups=1,
+                             training=False)
+    qt, kt = (torch.tensor(x, dtype=torch.float64)[None, None] for x in (q, k))
+    _, weights = eager_attention_forward(module, qt, kt, kt, additive_mask(keep_matrix(n, window)), d ** -0.5)
+    np.testing.assert_allclose(drawn_weights(svg, n, n), np.where(keep_matrix(n, window), weights[0, 0].numpy(), 0),
+                               rtol=0, atol=1e-12)
+
+
+@given(vectors, st.sampled_from([None, 3]))
+def test_soft_capped_weights_equal_gemma2_eager_attention(qk, window):
+    """Gemma 2's eager soft-capping (its softmax is float32: 1e-6) and the float64 formula (1e-12)."""
+    from transformers.models.gemma2.modeling_gemma2 import eager_attention_forward
+
+    q, k = qk
+    n = len(q)
+    svg = attnviz.figure(q, k, mask=f"window={window}" if window else "causal", softcap=2).svg()
+    keep = keep_matrix(n, window)
+    module = SimpleNamespace(num_key_value_groups=1, training=False, head_dim=len(q[0]))
+    qt, kt = (torch.tensor(x, dtype=torch.float64)[None, None] for x in (q, k))
+    _, weights = eager_attention_forward(module, qt, kt, kt, additive_mask(keep), scaling=1.0, softcap=2.0)
+    drawn = drawn_weights(svg, n, n)
+    np.testing.assert_allclose(drawn, np.where(keep, weights[0, 0].numpy(), 0), rtol=0, atol=1e-6)
+    logits = 2 * np.tanh(np.array(q, float) @ np.array(k, float).T / 2)
+    exps = np.where(keep, np.exp(logits - logits.max(axis=1, keepdims=True)), 0)
+    np.testing.assert_allclose(drawn, exps / exps.sum(axis=1, keepdims=True), rtol=0, atol=1e-12)
+
+
+@given(vectors, st.sampled_from(["0", "-1/2", "-ln(6)", "-ln(n)"]))
+def test_sigmoid_weights_equal_torch_sigmoid(qk, bias):
+    """σ(L + b) per cell, masked cells 0, no row sum: torch.sigmoid of the biased logits."""
+    q, k = qk
+    n = len(q)
+    svg = attnviz.figure(q, k, sigmoid=bias).svg()
+    keep = keep_matrix(n, None)
+    logits = torch.tensor(q, dtype=torch.float64) @ torch.tensor(k, dtype=torch.float64).T
+    f64 = torch.float64
+    b = {"0": torch.zeros(n, 1, dtype=f64), "-1/2": torch.full((n, 1), -0.5, dtype=f64),
+         "-ln(6)": torch.full((n, 1), -math.log(6), dtype=f64),
+         "-ln(n)": -torch.log(torch.tensor(keep.sum(axis=1), dtype=f64))[:, None]}[bias]
+    expected = torch.where(torch.tensor(keep), torch.sigmoid(logits + b), 0).numpy()
+    np.testing.assert_allclose(drawn_weights(svg, n, n), expected, rtol=0, atol=1e-12)
+
+
+@given(vectors)
+def test_quiet_softmax_is_softmax_plus_one(qk):
+    """--sink 0 is e^x_i/(1 + Σ e^x_j) (Miller's "quiet" softmax), written from its definition."""
+    q, k = qk
+    n = len(q)
+    keep = keep_matrix(n, None)
+    logits = np.array(q, float) @ np.array(k, float).T
+    exps = np.where(keep, np.exp(logits), 0)
+    expected = exps / (1 + exps.sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(drawn_weights(attnviz.figure(q, k, sink=0).svg(), n, n), expected, rtol=0, atol=1e-12)
+
+
+def test_a_named_sink_stays_a_name_and_its_share_is_said():
+    fig = attnviz.figure(sink="s")
+    rows = [row.weights for row in fig.words.softmax_rows]
+    assert rows[1] == "weights e^0/(e^s+e^0+e^1), e^1/(e^s+e^0+e^1); sink e^s/(e^s+e^0+e^1)"
+    assert fig.words.badge == "exact scores, exact causal mask, named softmax with a sink logit"
+    assert "K(sink)" not in fig.svg() and "Ksink" not in fig.svg()  # never a key with a vector
+    for s in (-2.0, 0.0, 1.5):  # the name evaluates to the formula for any s
+        drawn = drawn_weights(fig.svg(), 3, 3, s=s)
+        assert drawn[1, 0] == pytest.approx(1 / (math.exp(s) + 1 + math.e), abs=1e-12)
+
+
+def test_exact_where_the_arithmetic_pins_it():
+    """σ(0) = 1/2, σ(0 − ln 6) = 1/7, and a sink equal to a row's equal logits gives 1/(k+1) to each."""
+    assert [r.weights for r in attnviz.figure(sigmoid="-ln(6)").words.softmax_rows][1] == "weights 1/7, 1/(1+6·e^(-1))"
+    assert [r.weights for r in attnviz.figure(sigmoid="-1").words.softmax_rows][0] == "weights 1/2"
+    fig = attnviz.figure([[1, 0], [1, 0]], [[1, 0], [1, 0]], sink=1, v=[[2, 0], [0, 2]])
+    assert fig.words.softmax_rows[1].weights == "weights 1/3, 1/3; sink 1/3"
+    assert fig.attention.output(1) == (Fraction(2, 3), Fraction(2, 3))
+
+
+def test_a_sink_row_with_every_key_masked_has_weights_zero():
+    fig = attnviz.figure([[1, 0], [0, 1]], [[1, 0], [0, 1]], mask="matrix=10;00", sink="s", v=[[1, 0], [0, 1]])
+    assert fig.words.softmax_rows[1].weights == "weights none (every key masked): the sink takes the whole row"
+    assert fig.attention.output(1) == (0, 0)
+
+
+def test_decimal_weights_are_correctly_rounded_for_every_form():
+    cases = {"sink": (dict(sink="-1"), lambda x: np.exp(x) / (np.exp(-1) + np.exp(x).sum())),
+             "softcap": (dict(softcap=2), lambda x: np.exp(2 * np.tanh(x / 2)) / np.exp(2 * np.tanh(x / 2)).sum()),
+             "sigmoid": (dict(sigmoid="-ln(6)"), lambda x: 1 / (1 + 6 * np.exp(-x)))}
+    for name, (option, formula) in cases.items():
+        fig = attnviz.figure([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], [1, 1]], weights="decimal=6", **option)
+        printed = fig.words.softmax_rows[2].weights.removeprefix("weights ").split(";")[0].split(", ")
+        expected = formula(np.array([1.0, 1.0, 2.0]))
+        assert [float(p.lstrip("≈")) for p in printed] == pytest.approx(list(np.round(expected, 6)), abs=0), name
+
+
+@pytest.mark.parametrize("frame", ["slide", "slide-4:3", "column", "column-wide", "doc"])
+@pytest.mark.parametrize("option", [dict(sink="s"), dict(sink=0), dict(sigmoid="-ln(n)"), dict(softcap=50)])
+def test_every_form_fits_every_frame(frame, option):
+    fig = attnviz.figure(frame=frame, **option)
+    assert fig.svg().startswith("<svg") and "data-weight" in fig.svg()
+
+
+@pytest.mark.parametrize("options, where, words", [
+    (dict(sink="s", sigmoid="0"), "sink", "no denominator for a sink"),
+    (dict(softcap=0), "softcap", "must be positive"),
+    (dict(sigmoid="ln(6)"), "sigmoid", "expected an exact bias"),
+    (dict(sink="s", weights="decimal=3"), "weights", "the name 's'"),
+    (dict(sink="s", view="mask"), "sink", "mask view"),
+])
+def test_forms_refuse_what_they_cannot_name(options, where, words):
+    with pytest.raises(InputError) as err:
+        attnviz.figure(**options)
+    assert err.value.where == where and words in str(err.value)
+
+
+def test_per_head_sinks_and_their_count():
+    fig = attnviz.figure(q_heads=[[[1, 0], [0, 1]], [[0, 1], [1, 1]]], k_heads=[[[1, 0], [0, 1]]], sink="s_1 | s_2")
+    assert "e^(s_2)" in fig.panels[1].words.softmax_rows[1].weights
+    with pytest.raises(InputError, match="3 sink logits for 2 query heads"):
+        attnviz.figure(q_heads=[[[1, 0]], [[0, 1]]], k_heads=[[[1, 0]]], sink="a | b | c")
+
+
+def test_the_command_line_takes_every_form(tmp_path):
+    for flags in (["--sink", "s"], ["--sigmoid=-ln(n)"], ["--softcap", "50"], ["--sink", "0"]):
+        result = run_cli("render", *flags, "-o", str(tmp_path / "f.svg"))
+        assert result.code == 0, result.stderr
+    result = run_cli("walkthrough", "--sink", "-1", "--flash", "2,2", "-o", str(tmp_path / "w"))
+    assert result.code == 2 and result.stderr.count("\n") == 1 and "sink" in result.stderr
