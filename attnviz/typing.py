@@ -63,7 +63,7 @@ MaskSpec: TypeAlias = MaskItem | Sequence[MaskItem]
 BiasFunction: TypeAlias = Callable[[int, int], Number] | Callable[[Any, int, int, int, int], object]
 #: A bias: "alibi=M", "matrix=0,-1;0,0", a bias function, an `engine.Bias`, or a sequence of these.
 BiasSpec: TypeAlias = Union[str, BiasFunction, "Bias", Sequence[Union[str, BiasFunction, "Bias"]]]
-#: A sink logit or a sigmoid's bias: an exact number, or text ("s", "-ln(n)").
+#: A sink logit, a sigmoid's bias or differential attention's λ: an exact number, or text ("s", "-ln(n)", "λ").
 SinkSpec: TypeAlias = Number
 #: The logits' scale: "sqrt" (S/√d) or an exact positive number R (R·S).
 ScaleSpec: TypeAlias = Literal["sqrt"] | Number
@@ -116,6 +116,7 @@ class FigureOptions(TypedDict, total=False):
     sink: SinkSpec | None
     sigmoid: SinkSpec | None
     softcap: ScaleSpec | None
+    differential: SinkSpec | None
     decimals: int | None
     softmax: SoftmaxForm
     weights: str

@@ -184,3 +184,41 @@ def test_the_command_line_takes_every_form(tmp_path):
         assert result.code == 0, result.stderr
     result = run_cli("walkthrough", "--sink", "-1", "--flash", "2,2", "-o", str(tmp_path / "w"))
     assert result.code == 2 and result.stderr.count("\n") == 1 and "sink" in result.stderr
+
+
+def _softmax(logits: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    exps = np.where(keep, np.exp(logits - logits.max(axis=1, keepdims=True)), 0)
+    return exps / exps.sum(axis=1, keepdims=True)
+
+
+@given(st.integers(2, 4).flatmap(lambda n: st.lists(st.lists(st.integers(-2, 2), min_size=2, max_size=2),
+                                                    min_size=4 * n, max_size=4 * n)),
+       st.sampled_from([Fraction(1, 2), Fraction(4, 5), Fraction(1)]))
+def test_differential_entries_equal_the_diff_transformer_formula(rows, lam):
+    """softmax(Q1K1ᵀ) − λ·softmax(Q2K2ᵀ) (Ye et al. 2024), each drawn entry's data-value and its certified sign."""
+    n = len(rows) // 4
+    q1, q2, k1, k2 = (rows[t * n:(t + 1) * n] for t in range(4))
+    fig = attnviz.figure(q_heads=[q1, q2], k_heads=[k1, k2], differential=str(lam))
+    svg = fig.panels[2].svg()
+    keep = keep_matrix(n, None)
+    expected = (_softmax(np.array(q1, float) @ np.array(k1, float).T, keep)
+                - float(lam) * _softmax(np.array(q2, float) @ np.array(k2, float).T, keep))
+    drawn = np.full((n, n), np.nan)
+    for q, k, value, _ in _CELL.findall(svg):
+        if value:
+            drawn[int(q) - 1, int(k) - 1] = eval(value, {"__builtins__": {}}, _NAMES)  # noqa: S307
+    np.testing.assert_allclose(np.where(keep, drawn, 0), np.where(keep, expected, 0), rtol=0, atol=1e-12)
+    for row, cells in enumerate(fig.panels[2].words.cells):
+        for cell in cells:
+            if not cell.masked and abs(expected[row, cell.k - 1]) > 1e-9:
+                assert cell.sign == np.sign(expected[row, cell.k - 1])
+
+
+def test_differential_names_lambda_and_refuses_what_it_cannot_subtract():
+    fig = attnviz.figure(q_heads=[[[1, 0], [0, 1]], [[0, 1], [1, 0]]], k_heads=[[[1, 0], [0, 1]]], differential="λ")
+    assert fig.panels[2].words.cells[1][0].text == "a21−λ·b21" and fig.panels[2].words.cells[1][0].sign is None
+    assert fig.panels[2].words.cells[0][0].text == "1−λ·1"
+    with pytest.raises(InputError, match="two query heads"):
+        attnviz.figure(differential="1/2")
+    with pytest.raises(InputError, match="two plain softmax maps"):
+        attnviz.figure(q_heads=[[[1, 0]], [[0, 1]]], k_heads=[[[1, 0]]], differential="1/2", sink="s")

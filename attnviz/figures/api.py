@@ -151,6 +151,12 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
         raise InputError("colour by part in a mask map (view='mask') of one head", "color_by")
     record = figure_options(record, mask=named_mask(record["mask"], record["mask_name"], record["mask_rule"]),
                             mask_name=None, mask_rule=None)
+    if record["differential"] is not None and view != "mask":  # A1, A2 and A1 − λ·A2
+        from .differential import differential_figure  # start-up: only differential attention needs it
+
+        if k_heads is None:
+            raise InputError("differential attention needs k_heads too (one or two KV heads)", "k_heads")
+        return differential_figure(q_heads, k_heads, v_heads, record)  # type: ignore[return-value]
     if view == "heads":  # the schematic: which KV head each query head reads
         from .heads_schematic import heads_schematic
 

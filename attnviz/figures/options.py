@@ -202,6 +202,11 @@ OPTIONS = (
            expects="a soft cap c on the logits, c·tanh(L/c) before the mask and softmax (Gemma 2: 50)",
            flag="--softcap", metavar="C", help="soft-cap the logits at C: C·tanh(L/C) before the softmax "
                                                "(Gemma 2's 50, Grok-1's 30)"),
+    Option("differential", type="SinkSpec | None", default=None, check="number_or_name", example='differential = "λ"',
+           expects="differential attention's λ (an exact number or a name), with two query heads: softmax(A1) − "
+                   "λ·softmax(A2)", flag="--differential", metavar="LAMBDA", dash_value=True,
+           help="with two query heads (--q-heads, --k-heads): draw A1, A2 and A1 − LAMBDA·A2, LAMBDA an exact "
+                "number or a name"),
     Option("v", type="Vectors | None", default=None, check="vectors", example="v = [[1, 0], [0, 1], [1, 1]]",
            expects="value vectors, one per key", flag="--v", metavar="VECTORS", dash_value=True,
            help="value vectors, one per key: the figure writes each output"),
@@ -318,7 +323,7 @@ def figure_options(given: Mapping[str, object], names: Collection[str] = DEFAULT
 #: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).
 FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "x_title", "y_title", "q", "k", "q_heads",
                 "k_heads", "v_heads", "head_masks", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "mask_name",
-                "mask_rule", "align", "scale", "bias", "sink", "sigmoid", "softcap", "v",
+                "mask_rule", "align", "scale", "bias", "sink", "sigmoid", "softcap", "differential", "v",
                 "decimals", "softmax", "weights", "show", "title",
                 "subtitle")
 #: How figures look, not what they say: also `attnviz page`'s.

@@ -141,6 +141,9 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
 
 def _form(options: FigureOptions, places: int | None) -> Form | None:
     """The options' softmax form (a sink, sigmoid attention, a soft cap), or None for the plain softmax."""
+    if options["differential"] is not None:
+        raise InputError("differential attention subtracts two heads' softmax maps: give two query heads "
+                         "(q_heads and k_heads; --q-heads, --k-heads)", "differential")
     if options["sink"] is None and options["sigmoid"] is None and options["softcap"] is None:
         return None
     from ..engine.softmax_forms import resolve_form  # start-up: only a form needs it
@@ -245,7 +248,8 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, mask: 
     from ..layout.mask_map import describe_map  # start-up: only the mask view describes a map
 
     for name, value in (("scale", options["scale"]), ("bias", options["bias"]), ("v", v), ("sink", options["sink"]),
-                        ("sigmoid", options["sigmoid"]), ("softcap", options["softcap"])):
+                        ("sigmoid", options["sigmoid"]), ("softcap", options["softcap"]),
+                        ("differential", options["differential"])):
         if value is not None:
             raise InputError("the mask view draws which cells are kept, not scores, logits or weights; "
                              "use the full or scores view for them", name)

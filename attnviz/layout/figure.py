@@ -425,7 +425,7 @@ class _Placer:
             return Group(("attnviz-cell", "attnviz-pending"), attrs, (Rect("cell-pending", x, y, w, h, rx=6),),
                          box=(x, y, x + w, y + h))
         role = "masked" if cell.masked else ("score-computed" if cell.computed else "score")
-        rect_role = "cell-masked" if cell.masked else "cell-score"
+        rect_role = "cell-masked" if cell.masked else SIGN_ROLES.get(cell.sign or 0, "cell-score")
         children: list[Item] = [Rect(rect_role, x, y, w, h, rx=6)]
         if cell.computed:  # a masked cell keeps its hatching under the highlight's outline
             children += [Rect("cell-computed-outline" if cell.masked else "cell-computed", x, y, w, h, rx=6),
@@ -438,6 +438,8 @@ class _Placer:
 
 
 _ROW_PAD_X = 12  # a softmax or output row's text, in from its band's left edge
+#: A differential entry's cell by its certified sign (figures.differential); a cell of unknown sign is a score's.
+SIGN_ROLES = {1: "cell-positive", -1: "cell-negative"}
 
 
 def _wrapper(wraps: Wraps | None, m: Metrics, style: Callable[[str], TextStyle], math: Callable[[str], bool],

@@ -39,7 +39,8 @@ if TYPE_CHECKING:
 
     Interval = Any  # an mpmath interval (mpmath has no type hints)
 
-__all__ = ["MAX_PLACES", "parse_weights", "round_fraction", "rounded_weights", "rounded_output", "rounded_sink_share"]
+__all__ = ["MAX_PLACES", "parse_weights", "round_fraction", "rounded_weights", "rounded_output", "rounded_sink_share",
+           "certified_sign"]
 
 MAX_PLACES = 30
 START_BITS, MAX_BITS = 64, 1 << 15
@@ -149,6 +150,31 @@ def _logit_interval(iv: Any, x: Logit) -> Interval:
         cap = _interval(iv, x.cap)  # a Capped
         return cap * (1 - 2 / (iv.exp(2 * _interval(iv, x.x) / cap) + 1))  # type: ignore[union-attr]
     return _interval(iv, x)  # exact
+
+
+def certified_sign(wa: Weights, ta: int, wb: Weights, tb: int, lam: Fraction) -> int:
+    """The sign of a − λ·b, a the weight `ta` of row `wa` and b the weight `tb` of row `wb` (plain softmaxes),
+    decided on intervals at rising precision (a difference exactly 0 is a rounding tie at 0: said as 0)."""
+    def difference(iv: Any) -> list[Interval]:
+        return [_one_weight(iv, wa, ta) - _interval(iv, lam) * _one_weight(iv, wb, tb)]
+
+    mpf_sign = _mpmath()[1].mpf_sign
+
+    def settle(ends: tuple[Any, Any]) -> int | None:
+        low, high = mpf_sign(ends[0]), mpf_sign(ends[1])
+        return 1 if low > 0 else -1 if high < 0 else None
+
+    try:
+        return int(_refine(difference, settle)[0])
+    except _Undecided:
+        return 0  # equal to within 2^-MAX_BITS: by Lindemann–Weierstrass only when exactly equal
+
+
+def _one_weight(iv: Any, weights: Weights, t: int) -> Interval:
+    if weights.kind == "pinned":
+        return _interval(iv, weights.values[t])
+    gaps = _gaps(weights.exponents)  # type: ignore[arg-type]  # exact: the plain softmax's
+    return _weight_intervals(iv, gaps, [t])[0]
 
 
 def rounded_sink_share(weights: Weights, places: int) -> str:

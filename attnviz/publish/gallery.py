@@ -194,6 +194,17 @@ mask = "causal & keys=4,8,12,16"
            "--frame", "slide")),
     Entry("flash-state-slide", "FlashAttention-2 on a slide: a tile and each row's m and ℓ",
           ("--q", Q5, "--k", Q5, "--flash", "2,2", "--frame", "slide"), step=3),
+    # Softmax forms (issue 34): each as the models and papers use it, named, never a made-up key.
+    Entry("form-gpt-oss-sink", "GPT-OSS: a sink logit per head in the denominator, window of 2",
+          ("--q-heads", "1,0; 0,1; 1,1 | 0,1; 1,1; 1,0", "--k-heads", "1,0; 0,1; 1,1", "--mask", "window=2",
+           "--sink", "s_1 | s_2")),
+    _entry("form-quiet-softmax", "The quiet softmax (softmax plus one): --sink 0", "--sink", "0",
+           "--softmax", "normalizer"),
+    _entry("form-sigmoid", "Sigmoid attention, b = −ln n: no row normalisation", "--sigmoid", "-ln(n)"),
+    _entry("form-softcap", "Gemma 2: logits soft-capped at 50, window of 3", "--softcap", "50", "--mask",
+           "window=3", "--softmax", "normalizer"),
+    Entry("form-differential", "DIFF Transformer: A₁, A₂ and A₁ − λ·A₂",
+          ("--q-heads", "1,0; 0,1; 1,1 | 0,1; 1,0; 1,1", "--k-heads", "1,0; 0,1; 1,1", "--differential", "1/2")),
 )
 
 

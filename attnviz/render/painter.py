@@ -97,6 +97,8 @@ class Paint:
 _STROKE_MEANING: dict[str, StrokeMeaning] = {
     "cell-masked": {"dash": "dashed"},
     "cell-computed": {"width": 3},
+    "cell-positive": {"width": 2.5},
+    "cell-negative": {"width": 2.5},
     "cell-computed-outline": {"width": 3},
     "cell-pending": {"dash": "dotted"},
     "softmax-pending": {"dash": "dotted"},

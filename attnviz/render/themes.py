@@ -66,7 +66,10 @@ SHAPE_PAINT: dict[str, tuple[str | None, str | None]] = {
     "cell-score": ("cell-fill", "cell-stroke"),
     "cell-masked": ("hatch", "masked-stroke"),
     "cell-computed": ("computed-fill", "computed-stroke"),
-    "cell-computed-outline": (None, "computed-stroke"),  # on a masked cell: its hatching shows through
+    "cell-computed-outline": (None, "computed-stroke"),
+    # a differential entry by its sign (figures.differential): Okabe and Ito's blue and vermillion edges
+    "cell-positive": ("badge-fill", "part-1"),
+    "cell-negative": ("computed-fill", "part-6"),  # on a masked cell: its hatching shows through
     "softmax-band": ("band-fill", None),
     "softmax-bar": ("computed-stroke", None),
     "rule": ("rule", None),

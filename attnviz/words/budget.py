@@ -65,7 +65,7 @@ def figure_chars(words: object, embed_font: bool = False) -> int:
     total = _FIXED + _FONTS * bool(embed_font)
     # The grid's cells, most of a large figure's words, counted directly rather than walked field by field.
     cells = getattr(words, "cells", ())
-    total += sum(2 * len(cell.text) + _MARKUP["Cell"] for row in cells for cell in row)
+    total += sum(2 * len(cell.text) + _MARKUP["Cell"] + _checkable(cell) for row in cells for cell in row)
     for kind, text in _texts(words, skip="cells"):
         total += 2 * len(text) + _MARKUP.get(kind, _OTHER_MARKUP)
     # Each cell's aria-label names its row's and column's labels ("Q(the) K(cat) score 2").
@@ -74,6 +74,12 @@ def figure_chars(words: object, embed_font: bool = False) -> int:
         cells = sum(map(len, getattr(words, "cells", ())))
         total += cells * sum(sum(map(len, axis)) // len(axis) for axis in labels)
     return total + _map_chars(words)
+
+
+def _checkable(cell: object) -> int:
+    """A cell's data-value and data-weight attributes (`words.values`), with their names and quotes."""
+    value, weight = getattr(cell, "value", ""), getattr(cell, "weight", "")
+    return (len(value) + 14 if value else 0) + (len(weight) + 15 if weight else 0)
 
 
 def _map_chars(words: object) -> int:

@@ -49,6 +49,7 @@ class Cell:
     gap: bool = field(default=False, repr=False)  # an elided figure's ⋮, ⋯ or ⋱ for rows and keys not shown
     value: str = field(default="", repr=False)  # what the cell shows, as an expression (`words.values`): data-value
     weight: str = field(default="", repr=False)  # its weight as an expression: data-weight ("" when not written)
+    sign: int | None = field(default=None, repr=False)  # a differential entry's certified sign (1, -1, 0)
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 
 __all__ = ["python_number", "python_logit", "weight_expressions", "MAX_WEIGHT_EXPRESSION"]
 
-#: A row's weights are written into `data-weight` when each expression is at most this long (a 16-key row is
-#: about 300 characters each); past it the cells keep `data-value` alone, so a 64-token figure stays small.
-MAX_WEIGHT_EXPRESSION = 1_000
+#: A row's weights are written into `data-weight` when each expression is at most this long (a row of 24 integer
+#: scores is about 240 characters each); past it the cells keep `data-value` alone, so a 64-token figure stays small.
+MAX_WEIGHT_EXPRESSION = 300
 
 
 def python_number(x: Exact | int) -> str:

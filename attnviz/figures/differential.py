@@ -1,0 +1,142 @@
+"""Differential attention (DIFF Transformer, Ye et al. 2024): two heads' softmax maps A₁, A₂ and A₁ − λ·A₂.
+
+Drawn as three panels: each head's full figure (its named softmax), then the difference grid. A difference entry
+a_ij − λ·b_ij is exact when both weights are pinned and λ is a number; otherwise it is named from the two heads'
+weights (`a31−1/2·b31`). Its sign, when λ is a number, is decided exactly or certified by interval arithmetic
+(`numbers.rounding`), and both coloured (blue positive, vermillion negative: Okabe and Ito's colour-blind-safe pair)
+and written in the cell (`(+)`, `(−)`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..numbers.exact import InputError, format_number
+from ..records import replace
+from ..words.figure_text import Cell, Wording, describe
+from ..words.values import python_number, weight_expressions
+from .figure import ScoresFigure
+from .single import one_head_figure
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..engine.attention import Attention, Weights
+    from ..typing import FigureOptions, Vectors
+    from .composite import Composite
+
+__all__ = ["differential_figure", "parse_lambda", "difference_entry"]
+
+_SIGN_TEXT = {1: " (+)", -1: " (−)", 0: ""}
+
+
+def parse_lambda(value: object) -> Fraction | str:
+    """λ: an exact number or a name (`λ`, `lambda_1`)."""
+    from ..engine.softmax_forms import parse_sink  # the same grammar as a sink: a number or a name
+
+    try:
+        return parse_sink(value).value  # type: ignore[return-value]  # a Fraction or a name
+    except InputError as err:
+        raise InputError(err.what.replace("(0 is the quiet softmax) ", ""), "differential") from None
+
+
+def differential_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], v_heads: Sequence[Vectors] | None,
+                        options: FigureOptions) -> Composite:
+    """Head 1's and head 2's full figures and their difference A₁ − λ·A₂, composed in a row."""
+    from .composite import compose  # start-up: only differential attention composes here
+
+    lam = parse_lambda(options["differential"])
+    for name in ("sink", "sigmoid", "softcap"):
+        if options[name] is not None:
+            raise InputError(f"differential attention subtracts two plain softmax maps; --{name} changes them: "
+                             "give one or the other", name)
+    if len(q_heads) != 2 or len(k_heads) not in (1, 2) or (v_heads is not None and len(v_heads) != len(k_heads)):
+        raise InputError(f"differential attention takes two query heads (Q₁, Q₂) and one or two KV heads; got "
+                         f"{len(q_heads)} and {len(k_heads)}", "differential")
+    heads = []
+    for h in range(2):
+        k, v = k_heads[h % len(k_heads)], None if v_heads is None else v_heads[h % len(v_heads)]
+        title = f"{'ab'[h]}_ij: head {h + 1}'s softmax A{'₁₂'[h]}"
+        fig = one_head_figure(q_heads[h], k, v, "full", replace_options(options, title=title, differential=None))
+        if TYPE_CHECKING:  # the full view: a ScoresFigure
+            assert isinstance(fig, ScoresFigure)
+        heads.append(fig)
+    difference = _difference_figure(heads[0], heads[1], lam, options)
+    title = options["title"] or f"Differential attention: A₁ − {_lambda_text(lam)}·A₂"
+    return compose(heads[0], heads[1], difference, arrange="row", title=title, id_prefix=options["id_prefix"],
+                   theme=options["theme"], embed_font=options["embed_font"], frame=options["frame"])
+
+
+def replace_options(options: FigureOptions, **changes: object) -> FigureOptions:
+    from .options import figure_options  # (the options record's maker, as heads use it)
+
+    return figure_options(options, **changes)  # type: ignore[arg-type]
+
+
+def _lambda_text(lam: Fraction | str) -> str:
+    return lam if isinstance(lam, str) else format_number(lam)
+
+
+def _difference_figure(first: ScoresFigure, second: ScoresFigure, lam: Fraction | str,
+                       options: FigureOptions) -> ScoresFigure:
+    """The grid of a_ij − λ·b_ij over the two heads' figures (their masks must keep the same cells)."""
+    a, b = first.attention, second.attention
+    if a.kept != b.kept or a.shape != b.shape:
+        raise InputError("the two heads' masks keep different cells; differential attention subtracts maps of "
+                         "one shape and mask", "differential")
+    words = describe(a, wording=Wording(view="scores", title=f"A₁ − {_lambda_text(lam)}·A₂"))
+    rows = [(_weights_by_key(a, i), _weights_by_key(b, i)) for i in range(a.shape[0])]
+    cells = tuple(tuple(_cell(cell, rows[cell.q - 1], lam) for cell in row) for row in words.cells)
+    words = replace(words, subtitle=f"Differential attention: head 1's weights minus {_lambda_text(lam)} times "
+                                    "head 2's.", badge="exact mask, named differences",
+                    note=f"a_ij, b_ij: heads 1 and 2's weights; λ = {_lambda_text(lam)}"
+                    + ("; (+) positive, (−) negative, as certified" if not isinstance(lam, str) else
+                       "; the sign depends on λ"), q_line="", k_line="", more_vectors=(),
+                    grid_caption=f"a_ij − {_lambda_text(lam)}·b_ij with {a.mask.name} mask", cells=cells)
+    return ScoresFigure(a, first.highlight, words, theme=options["theme"], embed_font=options["embed_font"],
+                        frame=options["frame"])
+
+
+def _weights_by_key(attention: Attention, i: int) -> dict[int, tuple[Weights, int, str]]:
+    """Row i's weights by 0-based key: (the row's Weights, the weight's place in it, its expression)."""
+    weights = attention.weights(i)
+    kept = [j for j, keep in enumerate(attention.kept[i] or ()) if keep]
+    return {j: (weights, t, expression) for t, (j, expression) in enumerate(zip(kept, weight_expressions(weights)))}
+
+
+def _cell(cell: Cell, row: tuple[dict[int, tuple[Weights, int, str]], ...], lam: Fraction | str) -> Cell:
+    if cell.masked or cell.gap:
+        return replace(cell, value="", weight="")
+    (wa, ta, ea), (wb, tb, eb) = row[0][cell.k - 1], row[1][cell.k - 1]
+    text, value, sign = difference_entry(cell.q, cell.k, (wa, ta, ea), (wb, tb, eb), lam)
+    return replace(cell, text=text + _SIGN_TEXT.get(sign if sign is not None else 0, "") if value is None else text,
+                   value=f"({ea})-({_lambda_text(lam)})*({eb})" if isinstance(lam, str) else
+                   f"({ea})-{python_number(lam)}*({eb})", weight="", sign=sign)
+
+
+def difference_entry(i: int, j: int, a: tuple[Weights, int, str], b: tuple[Weights, int, str],
+                     lam: Fraction | str) -> tuple[str, Fraction | None, int | None]:
+    """(text, exact value or None, sign or None) of a_ij − λ·b_ij."""
+    (wa, ta, _), (wb, tb, _) = a, b
+    exact_a = wa.values[ta] if wa.kind == "pinned" else None
+    exact_b = wb.values[tb] if wb.kind == "pinned" else None
+    if exact_a is not None and exact_b is not None and not isinstance(lam, str):
+        value = exact_a - lam * exact_b
+        return format_number(value), value, (value > 0) - (value < 0)
+    name_a = format_number(exact_a) if exact_a is not None else f"a{i}{j}"
+    name_b = format_number(exact_b) if exact_b is not None else f"b{i}{j}"
+    text = f"{name_a}−{_lambda_text(lam)}·{name_b}"
+    if isinstance(lam, str):
+        return text, None, None
+    return text, None, _certified_sign(wa, ta, wb, tb, lam)
+
+
+def _certified_sign(wa: Weights, ta: int, wb: Weights, tb: int, lam: Fraction) -> int | None:
+    """The sign of a − λ·b, certified by interval arithmetic (None when the decimal extra is missing)."""
+    try:
+        from ..numbers.rounding import certified_sign  # (mpmath: the decimal extra)
+
+        return certified_sign(wa, ta, wb, tb, lam)
+    except InputError:
+        return None
