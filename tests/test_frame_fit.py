@@ -142,7 +142,7 @@ def refused_in_one_line():
 REFUSED = {
     "slide": set(),
     "slide-4:3": {"gallery/decode-mistral", "browser/negative-fractions", "browser/long-labels",
-                  "browser/decode-rolling"},
+                  "browser/decode-rolling", "gallery/form-differential"},
     "column": set(),
     "column-wide": set(),
 }

@@ -300,7 +300,7 @@ def test_index_base_0_counts_labels_captions_and_targets_from_0():
     svg = fig.svg()
     assert ">Q0<" in svg and ">K2<" in svg and "Q0=(1,0); Q1=(0,1); Q2=(1,1)" in svg
     assert "row 0: scores [1]" in svg and "O2 = w20·V0 + w21·V1 + w22·V2" in svg
-    assert re.search(r'data-q="3" data-k="3" aria-label="Q2 K2 score 2, computed this step"', svg)
+    assert re.search(r'data-q="3" data-k="3" [^>]*aria-label="Q2 K2 score 2, computed this step"', svg)
     assert "cell (2,2) computed this step; softmax of row 0 computed this step" in fig.description()
     one = attnviz.figure(highlight=["3,3", "softmax=1"], v=[[1], [2], [3]])
     assert fig.attention.scores == one.attention.scores and fig.highlight == one.highlight

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["differential_figure", "parse_lambda", "difference_entry"]
 
 _SIGN_TEXT = {1: " (+)", -1: " (−)", 0: ""}
+_COMPARED = {1: ">0", -1: "<0", 0: "=0"}
 
 
 def parse_lambda(value: object) -> Fraction | str:
@@ -54,11 +55,15 @@ def differential_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], 
     if len(q_heads) != 2 or len(k_heads) not in (1, 2) or (v_heads is not None and len(v_heads) != len(k_heads)):
         raise InputError(f"differential attention takes two query heads (Q₁, Q₂) and one or two KV heads; got "
                          f"{len(q_heads)} and {len(k_heads)}", "differential")
+    # In a doc each head is its full figure, its named softmax written out; a slide or a column has room for the
+    # heads' score grids (a_ij, b_ij are their row softmaxes) beside the difference.
+    view = "full" if options["frame"] == "doc" else "scores"
     heads = []
     for h in range(2):
         k, v = k_heads[h % len(k_heads)], None if v_heads is None else v_heads[h % len(v_heads)]
-        title = f"{'ab'[h]}_ij: head {h + 1}'s softmax A{'₁₂'[h]}"
-        fig = one_head_figure(q_heads[h], k, v, "full", replace_options(options, title=title, differential=None))
+        title = (f"{'ab'[h]}_ij: head {h + 1}'s softmax A{'₁₂'[h]}" if view == "full" else
+                 f"head {h + 1}'s scores; {'ab'[h]}_ij their row softmax")
+        fig = one_head_figure(q_heads[h], k, v, view, replace_options(options, title=title, differential=None))
         if TYPE_CHECKING:  # the full view: a ScoresFigure
             assert isinstance(fig, ScoresFigure)
         heads.append(fig)
@@ -85,15 +90,18 @@ def _difference_figure(first: ScoresFigure, second: ScoresFigure, lam: Fraction 
     if a.kept != b.kept or a.shape != b.shape:
         raise InputError("the two heads' masks keep different cells; differential attention subtracts maps of "
                          "one shape and mask", "differential")
-    words = describe(a, wording=Wording(view="scores", title=f"A₁ − {_lambda_text(lam)}·A₂"))
+    compact = options["frame"] != "doc"  # a slide's or a column's cell names its entry d_ij, defined in the title
+    title = f"d_ij = a_ij − {_lambda_text(lam)}·b_ij" if compact else f"A₁ − {_lambda_text(lam)}·A₂"
+    words = describe(a, wording=Wording(view="scores", title=title))
     rows = [(_weights_by_key(a, i), _weights_by_key(b, i)) for i in range(a.shape[0])]
-    cells = tuple(tuple(_cell(cell, rows[cell.q - 1], lam) for cell in row) for row in words.cells)
+    cells = tuple(tuple(_cell(cell, rows[cell.q - 1], lam, compact) for cell in row) for row in words.cells)
     words = replace(words, subtitle=f"Differential attention: head 1's weights minus {_lambda_text(lam)} times "
                                     "head 2's.", badge="exact mask, named differences",
                     note=f"a_ij, b_ij: heads 1 and 2's weights; λ = {_lambda_text(lam)}"
-                    + ("; (+) positive, (−) negative, as certified" if not isinstance(lam, str) else
+                    + ("; (+) or >0 positive, (−) or <0 negative, as certified" if not isinstance(lam, str) else
                        "; the sign depends on λ"), q_line="", k_line="", more_vectors=(),
-                    grid_caption=f"a_ij − {_lambda_text(lam)}·b_ij with {a.mask.name} mask", cells=cells)
+                    grid_caption=f"a_ij − {_lambda_text(lam)}·b_ij with {a.mask.name} mask",
+                    cells=cells)
     return ScoresFigure(a, first.highlight, words, theme=options["theme"], embed_font=options["embed_font"],
                         frame=options["frame"])
 
@@ -105,14 +113,22 @@ def _weights_by_key(attention: Attention, i: int) -> dict[int, tuple[Weights, in
     return {j: (weights, t, expression) for t, (j, expression) in enumerate(zip(kept, weight_expressions(weights)))}
 
 
-def _cell(cell: Cell, row: tuple[dict[int, tuple[Weights, int, str]], ...], lam: Fraction | str) -> Cell:
+def _cell(cell: Cell, row: tuple[dict[int, tuple[Weights, int, str]], ...], lam: Fraction | str,
+          compact: bool) -> Cell:
     if cell.masked or cell.gap:
         return replace(cell, value="", weight="")
     (wa, ta, ea), (wb, tb, eb) = row[0][cell.k - 1], row[1][cell.k - 1]
     text, value, sign = difference_entry(cell.q, cell.k, (wa, ta, ea), (wb, tb, eb), lam)
+    if compact and value is None:  # its sign as a comparison: `d21<0`
+        return replace(cell, text=f"d{cell.q}{cell.k}{_COMPARED.get(sign, '') if sign is not None else ''}",
+                       value=_value(ea, eb, lam), weight="", sign=sign)
     return replace(cell, text=text + _SIGN_TEXT.get(sign if sign is not None else 0, "") if value is None else text,
-                   value=f"({ea})-({_lambda_text(lam)})*({eb})" if isinstance(lam, str) else
-                   f"({ea})-{python_number(lam)}*({eb})", weight="", sign=sign)
+                   value=_value(ea, eb, lam), weight="", sign=sign)
+
+
+def _value(a: str, b: str, lam: Fraction | str) -> str:
+    """a − λ·b as an expression (`words.values`)."""
+    return f"({a})-({lam})*({b})" if isinstance(lam, str) else f"({a})-{python_number(lam)}*({b})"
 
 
 def difference_entry(i: int, j: int, a: tuple[Weights, int, str], b: tuple[Weights, int, str],

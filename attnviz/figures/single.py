@@ -251,7 +251,7 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, mask: 
                         ("sigmoid", options["sigmoid"]), ("softcap", options["softcap"]),
                         ("differential", options["differential"])):
         if value is not None:
-            raise InputError("the mask view draws which cells are kept, not scores, logits or weights; "
+            raise InputError("the mask view draws which cells are kept, not scores or logits (nor weights); "
                              "use the full or scores view for them", name)
     for name, changed in (("softmax", options["softmax"] != "expanded"), ("weights", options["weights"] != "named"),
                           ("show", options["show"] != "scores")):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..numbers.exact import InputError
 from ..words.a11y import cell_label, cell_values
 from ..words.user_text import user_spans
-from .figure import split_keep, wrap
+from .figure import SIGN_ROLES, split_keep, wrap
 from .frames import MAIN_ROLES, fit_to_frame, text_floor_misses, wider_frame
 from .items import STYLES, Group, Layout, Mark, Rect, Text, measure, right_edge, text_height, translate
 from .metrics import ASCENT, DESCENT
@@ -91,7 +91,8 @@ def _cell(cell: Cell, x: float, y: float, w: float, words: FigureText, i: int, j
     if cell.pending:
         return Group(("attnviz-cell", "attnviz-pending"), attrs, (Rect("cell-pending", x, y, w, CELL_H, rx=5),),
                      box=box)
-    children: list[Item] = [Rect("cell-masked" if cell.masked else "cell-score", x, y, w, CELL_H, rx=5)]
+    children: list[Item] = [Rect("cell-masked" if cell.masked else SIGN_ROLES.get(cell.sign or 0, "cell-score"),
+                                 x, y, w, CELL_H, rx=5)]
     if cell.computed:
         children += [Rect("cell-computed-outline" if cell.masked else "cell-computed", x, y, w, CELL_H, rx=5),
                      Mark("computed-mark", x + w - 3, y + 3, 9)]
