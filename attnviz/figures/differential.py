@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..engine.attention import Attention, Weights
-    from ..typing import FigureOptions, Vectors
+    from ..typing import FigureOptions, Vectors, View
     from .composite import Composite
 
 __all__ = ["differential_figure", "parse_lambda", "difference_entry"]
@@ -57,7 +57,7 @@ def differential_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], 
                          f"{len(q_heads)} and {len(k_heads)}", "differential")
     # In a doc each head is its full figure, its named softmax written out; a slide or a column has room for the
     # heads' score grids (a_ij, b_ij are their row softmaxes) beside the difference.
-    view = "full" if options["frame"] == "doc" else "scores"
+    view: View = "full" if options["frame"] == "doc" else "scores"
     heads = []
     for h in range(2):
         k, v = k_heads[h % len(k_heads)], None if v_heads is None else v_heads[h % len(v_heads)]
