@@ -182,8 +182,41 @@ def test_the_command_line_takes_every_form(tmp_path):
     for flags in (["--sink", "s"], ["--sigmoid=-ln(n)"], ["--softcap", "50"], ["--sink", "0"]):
         result = run_cli("render", *flags, "-o", str(tmp_path / "f.svg"))
         assert result.code == 0, result.stderr
-    result = run_cli("walkthrough", "--sink", "-1", "--flash", "2,2", "-o", str(tmp_path / "w"))
-    assert result.code == 2 and result.stderr.count("\n") == 1 and "sink" in result.stderr
+    for flags, words in ((["--sink", "s"], "give it a number"), (["--sigmoid", "0"], "no running maximum"),
+                         (["--softcap", "50"], "capped logits")):
+        result = run_cli("walkthrough", *flags, "--flash", "2,2", "-o", str(tmp_path / "w"))
+        assert result.code == 2 and result.stderr.count("\n") == 1 and words in result.stderr
+
+
+@given(vectors, st.fractions(-3, 3, max_denominator=2), st.sampled_from([(1, 1), (2, 2), (2, 1), (1, 3)]))
+def test_flash_with_a_sink_starts_at_m_s_and_ends_at_the_one_shot_softmax(qk, sink, block):
+    """As the sink kernels do: m_i = s, ℓ_i = 1 at the start; after the last tile e^(m_i)·ℓ_i = e^s + Σ_j e^(x_ij),
+    and the walkthrough's weights e^(x−m)/ℓ are GPT-OSS's."""
+    from attnviz.engine.tiled_softmax import flash_steps
+
+    q, k = qk
+    n = len(q)
+    fig = attnviz.figure(q, k, sink=str(sink))
+    final = {}
+    for step in flash_steps(fig.attention, block):
+        assert step.start == sink
+        for i in step.m:
+            final[i] = (step.m[i], step.l[i], step.sink[i])
+    logits = np.array(q, float) @ np.array(k, float).T
+    for i in range(1, n + 1):
+        m, exps, sink_exp = final[i]
+        total = math.exp(m) * (math.exp(sink_exp) + sum(math.exp(x) for x in exps))
+        expected = math.exp(sink) + sum(math.exp(logits[i - 1, j]) for j in range(i))
+        assert total == pytest.approx(expected, rel=1e-12)
+        assert sink_exp == sink - m and m == max([sink, *[Fraction(int(round(logits[i - 1, j]))) for j in range(i)]])
+
+
+def test_the_flash_walkthrough_with_a_sink_says_its_start(tmp_path):
+    steps = attnviz.walkthrough(attnviz.figure(sink="-1", v=[[1, 0], [0, 1], [1, 1]]), flash=(2, 2))
+    text = " ".join(p for section in steps.document.sections for p in section.paragraphs)
+    assert "m_1 = max(-1, 1) = 1" in text and "ℓ_1 = e^(-1-1)·(1) + e^(1-1) = e^(-2)+e^0" in text
+    assert "the sink's share e^(-2)/(e^(-2)+e^0) = e^(-1)/(e^(-1)+e^1)" in text
+    assert "m_i = s = -1, ℓ_i = e^(s−s) = 1" in steps.document.intro[0]
 
 
 def _softmax(logits: np.ndarray, keep: np.ndarray) -> np.ndarray:

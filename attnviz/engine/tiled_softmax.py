@@ -13,7 +13,7 @@ A tile whose every cell is masked is skipped (no step), as FlashAttention's bloc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from .attention import CAUSAL, attend, exact_vectors
@@ -66,6 +66,10 @@ class FlashStep:
     scores: dict[tuple[int, int], Exact]
     masked: tuple[tuple[int, int], ...]
     o: dict[int, tuple[tuple[Exact, int], ...]]
+    # With a sink logit s (GPT-OSS's kernels): every row starts at m = s, ℓ = e^(s−s) = 1, and `sink[i]` is the
+    # exponent s − m_i of the sink's term of ℓ_i after this tile; `start` is s (None: no sink, m = −∞, ℓ = 0).
+    sink: dict[int, Exact] = field(default_factory=dict)
+    start: Exact | None = None
 
     def __repr__(self) -> str:
         """`<FlashStep 3: queries 3..3 × keys 3..3; m3 = 2, ℓ3 = e^(-1)+e^(-1)+e^0, rescale e^(-1)>`: each row's
@@ -75,7 +79,7 @@ class FlashStep:
             if i not in self.m:
                 rows.append(f"m{i} = −∞, ℓ{i} = 0")
                 continue
-            ell = "+".join(_exp(x) for x in self.l[i])
+            ell = "+".join(_exp(x) for x in ((self.sink[i],) if i in self.sink else ()) + self.l[i])
             rescale = self.rescale[i]
             rows.append(f"m{i} = {format_exact(self.m[i])}, ℓ{i} = {ell}"
                         + ("" if rescale is None else f", rescale {_exp(rescale)}"))
@@ -128,19 +132,21 @@ def _whole(rows: tuple[Row | None, ...]) -> tuple[Row, ...]:
 
 
 def flash_steps(attention: Attention, block: tuple[int, int], order: FlashOrder = "fa2") -> tuple[FlashStep, ...]:
-    """The steps of the tiled online softmax over an `engine.Attention`'s logits (exact: the plain softmax's)."""
-    if attention.form is not None:
-        raise InputError("the tiled online softmax is drawn for the plain softmax of exact logits", "flash")
+    """The steps of the tiled online softmax over an `engine.Attention`'s logits (exact: the plain softmax's, or
+    with a sink logit that is a number, every row's state then starting at m = s, ℓ = 1)."""
+    start = _sink_start(attention)
     logits = cast("tuple[tuple[Exact, ...], ...]",
                   _whole(attention.scores if attention.logits is None else attention.logits))
     kept = _whole(attention.kept)
-    # i -> (m, seen keys): ℓ's exponents are s_ij − m for the seen keys
+    # i -> (m, seen keys): ℓ's exponents are s_ij − m for the seen keys (and s − m for a sink's term)
     state: dict[int, tuple[Exact | None, tuple[int, ...]]] = {}
+    if start is not None:
+        state = {i: (start, ()) for i in range(1, attention.shape[0] + 1)}
     steps: list[FlashStep] = []
     for tile in tiles(attention, block, order):
         if tile.skipped:
             continue
-        m, l, rescale, seen, o = {}, {}, {}, {}, {}  # noqa: E741 - ℓ, as FlashStep.l
+        m, l, rescale, seen, o, sink = {}, {}, {}, {}, {}, {}  # noqa: E741 - ℓ, as FlashStep.l
         scores = {(i, j): logits[i - 1][j - 1] for i in tile.rows for j in tile.keys if kept[i - 1][j - 1]}
         for i in tile.rows:
             new = [j for j in tile.keys if (i, j) in scores]
@@ -157,11 +163,25 @@ def flash_steps(attention: Attention, block: tuple[int, int], order: FlashOrder 
             m[i], seen[i] = new_m, keys
             l[i] = tuple(logits[i - 1][j - 1] - new_m for j in keys)
             rescale[i] = None if old_m is None else old_m - new_m
+            if start is not None:
+                sink[i] = start - new_m
             if attention.values is not None:
                 o[i] = tuple(zip(l[i], keys))
         masked = tuple((i, j) for i in tile.rows for j in tile.keys if (i, j) not in scores)
-        steps.append(FlashStep(len(steps) + 1, tile.rows, tile.keys, m, l, rescale, seen, scores, masked, o))
+        steps.append(FlashStep(len(steps) + 1, tile.rows, tile.keys, m, l, rescale, seen, scores, masked, o, sink,
+                               start))
     return tuple(steps)
+
+
+def _sink_start(attention: Attention) -> Exact | None:
+    """The sink logit s a row's state starts from (None: the plain softmax, from −∞); other forms refused."""
+    form = attention.form
+    if form is None:
+        return None
+    if form.sigmoid is not None or form.softcap is not None or form.sink is None or form.sink.named:
+        raise InputError("the tiled online softmax is drawn for the plain softmax of exact logits, or with a sink "
+                         "logit that is a number", "flash")
+    return cast("Exact", form.sink.value)
 
 
 def flash(q: Vectors, k: Vectors, v: Vectors | None = None, block: tuple[int, int] = (2, 2),

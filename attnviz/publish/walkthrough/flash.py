@@ -9,6 +9,8 @@ tiles are skipped, and the step after them says so. The numbers come from `flash
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from dataclasses import replace
 
 from ...words import notation
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
     from ..document import Document
 
     #: Each row's running state so far: i -> (m_i, ℓ_i's exponents).
-    State: TypeAlias = dict[int, tuple[Exact, tuple[Exact, ...]]]
+    State: TypeAlias = dict[int, tuple[Exact, tuple[Exact, ...], Exact | None]]  # m, ℓ's exponents, a sink's
 
 __all__ = ["ORDER_NAMES", "FLASH_REFUSALS", "flash_walkthrough"]
 
@@ -49,10 +51,8 @@ SERIES = "FlashAttention, tile by tile"
 FLASH_REFUSALS = {
     "sigmoid": "sigmoid attention needs no running maximum (each weight is σ(L+b) on its own, no row sum): draw the "
                "scores walkthrough (drop --flash)",
-    "sink": "a sink's running state (m = s, ℓ = 1 at the start) is not drawn yet: drop --flash for the scores "
-            "walkthrough",
-    "quiet": "the quiet softmax's running state (m = 0, ℓ = 1 at the start) is not drawn yet: drop --flash for the "
-             "scores walkthrough",
+    "sink": "a sink that is a name cannot be compared with the scores for m = max(s, …): give it a number "
+            "(--sink -1/2)",
     "softcap": "capped logits c·tanh(L/c) have no exact running maximum differences to draw: drop --flash",
 }
 
@@ -66,10 +66,11 @@ def flash_walkthrough(fig: Figure, block: tuple[int, int],
     attention = fig.attention
     if TYPE_CHECKING:  # a walkthrough is of a full figure: its vectors and its words
         assert isinstance(attention, Attention) and isinstance(fig.words, FigureText)
-    if attention.form is not None:
-        raise InputError("the FlashAttention walkthrough steps the plain softmax's running maximum; "
-                         + FLASH_REFUSALS[form_name(attention.form) if attention.softcap is None else "softcap"],
-                         "flash")
+    form = attention.form
+    if form is not None and (form.sink is None or form.sink.named or form.softcap is not None):
+        raise InputError("the FlashAttention walkthrough steps the plain softmax's running maximum (or one that "
+                         "starts at a sink logit's number); "
+                         + FLASH_REFUSALS[form_name(form) if form.softcap is None else "softcap"], "flash")
     try:
         all_tiles = tiles(attention, block, order)
     except InputError as err:
@@ -88,6 +89,8 @@ def flash_walkthrough(fig: Figure, block: tuple[int, int],
 
     sections: list[Section] = []
     state: State = {}
+    if steps and steps[0].start is not None:  # a sink logit s: every row starts at m = s, ℓ = e^(s−s) = 1
+        state = {i: (steps[0].start, (), Fraction(0)) for i in range(1, n_q + 1)}
     pending_skips: list[Tile] = []
     for tile in all_tiles:  # the skipped tiles are named in the step that follows them
         if tile.skipped:
@@ -111,10 +114,19 @@ def _intro(attention: Attention, steps: Sequence[FlashStep], all_tiles: Sequence
     skips = (f" {skipped} of the {len(all_tiles)} tiles are fully masked by the {attention.mask.name} mask and "
              "skipped." if skipped else f" No tile is fully masked, so all {len(all_tiles)} are computed.")
     return (f"The {n_q}×{n_k} grid in tiles of {block[0]} queries × {block[1]} keys, in {name}'s order ({loops}), "
-            f"one step per tile.{skips} Each row i starts at m_i = −∞, ℓ_i = 0. A tile's {word} s raise the running "
+            f"one step per tile.{skips} Each row i starts at {_start(steps)}. A tile's {word} s raise the running "
             "maximum m_i; the old ℓ_i is multiplied by the rescale factor e^(m_old−m_new), which turns each of its "
             "terms e^(s−m_old) into e^(s−m_new), and the tile's terms e^(s−m_i) are added: every exponent stays "
             "exact. The last step shows that e^(s−m_i)/ℓ_i is the one-shot named softmax.")
+
+
+def _start(steps: Sequence[FlashStep]) -> str:
+    """A row's state before its first tile: −∞ and 0, or with a sink logit s, s and e^(s−s) = 1."""
+    start = steps[0].start if steps else None
+    if start is None:
+        return "m_i = −∞, ℓ_i = 0"
+    return (f"m_i = s = {notation.format_exact(start)}, ℓ_i = e^(s−s) = 1, as the sink kernels start: the sink logit "
+            "is a term of every denominator that reads no value, and ℓ_i's first term is its e^(s−m_i)")
 
 
 def _span(indices: Sequence[int], one: str, many: str) -> str:
@@ -126,8 +138,11 @@ def _tile_name(tile: Tile | FlashStep) -> str:
     return f"{_span(tile.rows, 'query', 'queries')} × {_span(tile.keys, 'key', 'keys')}"
 
 
-def _tex_sum(exponents: Sequence[Exact]) -> str:
-    return "+".join(f"e^{{{tex_exponent(x)}}}" for x in exponents) if exponents else "0"
+def _tex_sum(exponents: Sequence[Exact], sink: Exact | None = None) -> str:
+    """ℓ in TeX: a sink's term first (`1` at e^0), then each kept key's; `0` when empty."""
+    terms = ([] if sink is None else ["1" if sink == 0 else f"e^{{{tex_exponent(sink)}}}"]) + [
+        f"e^{{{tex_exponent(x)}}}" for x in exponents]
+    return "+".join(terms) or "0"
 
 
 def _tile_section(step: FlashStep, count: int, attention: Attention, state: State, skipped: Sequence[Tile],
@@ -163,13 +178,13 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
     new = [j for j in step.keys if (i, j) in step.scores]
     if i not in step.m:
         return f"Row {i}: every key of this tile is masked and none is kept yet, so m_{i} = −∞ and ℓ_{i} = 0.", None
-    m, exps = step.m[i], step.l[i]
+    m, exps, sink = step.m[i], step.l[i], step.sink.get(i)
     old = state.get(i)
-    state[i] = (m, exps)
+    state[i] = (m, exps, sink)
     new_scores = [step.scores[i, j] for j in new]
     named_new = [f"e^({notation.format_exact(s)}-{exponent_term(m)})" for s in new_scores]
     tex_new = [f"e^{{{tex_number(s)}-{tex_grouped(m)}}}" for s in new_scores]
-    m_text, ell = notation.format_exact(m), ell_text(exps)
+    m_text, ell = notation.format_exact(m), ell_text(exps, sink=sink)
     if not new:
         return (f"Row {i}: every key of this tile is masked, so m_{i} = {m_text} and ℓ_{i} = {ell} stay as they "
                 "were.", None)
@@ -180,7 +195,7 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
         tex = (rf"m_{{{i}}} = \max(-\infty, {', '.join(map(tex_number, new_scores))}) = {tex_number(m)},\ "
                rf"\ell_{{{i}}} = {' + '.join(tex_new)} = {_tex_sum(exps)}")
         return text, tex
-    old_m, old_l = old
+    old_m, old_l, old_sink = old
     inputs = ", ".join(map(notation.format_exact, [old_m, *new_scores]))
     factor = f"e^({notation.format_exact(old_m)}-{exponent_term(m)})"
     tex_factor = f"e^{{{tex_number(old_m)}-{tex_grouped(m)}}}"
@@ -191,10 +206,11 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
         moved = f"the maximum stays, so the rescale factor is {factor} = e^0 = 1"
     else:
         moved = f"the maximum rises, so the old ℓ_{i} is rescaled by {factor} = {notation.exponential(rescale)}"
-    text = (f"Row {i}: m_{i} = max({inputs}) = {m_text}; {moved}: ℓ_{i} = {factor}·({ell_text(old_l)}) + "
-            f"{' + '.join(named_new)} = {ell}.")
+    text = (f"Row {i}: m_{i} = max({inputs}) = {m_text}; {moved}: ℓ_{i} = {factor}·({ell_text(old_l, sink=old_sink)})"
+            f" + {' + '.join(named_new)} = {ell}.")
     tex = (rf"m_{{{i}}} = \max({', '.join(map(tex_number, [old_m, *new_scores]))}) = {tex_number(m)},\ "
-           rf"\ell_{{{i}}} = {tex_factor}\left({_tex_sum(old_l)}\right) + {' + '.join(tex_new)} = {_tex_sum(exps)}")
+           rf"\ell_{{{i}}} = {tex_factor}\left({_tex_sum(old_l, old_sink)}\right) + {' + '.join(tex_new)} = "
+           rf"{_tex_sum(exps, sink)}")
     if attention.values is not None:
         text += (f" The output accumulator is rescaled the same way: Õ_{i} = {factor}·Õ_{i} + "
                  + " + ".join(f"e^({notation.format_exact(s)}-{exponent_term(m)})·V_{j}"
@@ -205,10 +221,10 @@ def _row_update(step: FlashStep, i: int, attention: Attention, state: State) -> 
 
 def _final_section(attention: Attention, steps: Sequence[FlashStep], skipped: Sequence[Tile]) -> Section:
     """Row by row: e^(s−m_i)/ℓ_i, multiplied above and below by e^(m_i), is the one-shot named softmax."""
-    final: dict[int, tuple[Exact, tuple[Exact, ...], tuple[int, ...]]] = {}
+    final: dict[int, tuple[Exact, tuple[Exact, ...], tuple[int, ...], Exact | None]] = {}
     for step in steps:
         for i in step.m:
-            final[i] = (step.m[i], step.l[i], step.seen[i])
+            final[i] = (step.m[i], step.l[i], step.seen[i], step.sink.get(i))
     parts: list[str] = []
     if skipped:
         parts.append("Skipped at the end, fully masked: " + notation.and_list(map(_tile_name, skipped)) + ".")
@@ -219,12 +235,16 @@ def _final_section(attention: Attention, steps: Sequence[FlashStep], skipped: Se
     for i in range(1, n_q + 1):
         weights = attention.weights(i - 1)
         if i not in final:
-            parts.append(f"Row {i} keeps no key, so its softmax is undefined, tiled or not.")
+            parts.append(f"Row {i} keeps no key, so its softmax is undefined, tiled or not." if weights.sink is None
+                         else f"Row {i} keeps no key: the sink takes the whole row, and every weight is 0.")
             continue
-        m, exps, seen = final[i]
+        m, exps, seen, sink = final[i]
         one_shot = _one_shot(weights, i)
-        tiled = [f"{notation.exponential(x)}/({ell_text(exps)})" for x in exps]
+        tiled = [f"{notation.exponential(x)}/({ell_text(exps, sink=sink)})" for x in exps]
         pairs = ", ".join(f"{t} = {o}" for t, o in zip(tiled, one_shot))
+        if sink is not None:
+            pairs += (f"; the sink's share {ell_text((), sink=sink)}/({ell_text(exps, sink=sink)}) = "
+                      f"{notation.sink_share(weights, 'expanded', i)}")
         parts.append(f"Row {i} (m_{i} = {notation.format_exact(m)}, keys {', '.join(map(str, seen))}): {pairs}.")
     if attention.values is not None:
         parts.append("Likewise each output O_i = Õ_i/ℓ_i is the figure's Σ_j w_ij·V_j.")
@@ -232,10 +252,11 @@ def _final_section(attention: Attention, steps: Sequence[FlashStep], skipped: Se
     formula = (r"\frac{e^{s_{ij}-m_i}}{\sum_t e^{s_{it}-m_i}} = \frac{e^{-m_i}\,e^{s_{ij}}}{e^{-m_i}\sum_t "
                r"e^{s_{it}}} = \frac{e^{s_{ij}}}{\sum_t e^{s_{it}}}")
     if last is not None:
-        m, exps, seen = final[last]
+        m, exps, seen, sink = final[last]
         scores = [x + m for x in exps]
-        formula += (rf",\quad \text{{row {last}: }}\frac{{e^{{{tex_exponent(exps[-1])}}}}}{{{_tex_sum(exps)}}} = "
-                    rf"\frac{{e^{{{tex_exponent(scores[-1])}}}}}{{{_tex_sum(scores)}}}")
+        formula += (rf",\quad \text{{row {last}: }}\frac{{e^{{{tex_exponent(exps[-1])}}}}}{{{_tex_sum(exps, sink)}}} "
+                    rf"= \frac{{e^{{{tex_exponent(scores[-1])}}}}}"
+                    rf"{{{_tex_sum(scores, None if sink is None else sink + m)}}}")
     outputs = ("output",) if attention.values is not None else ()
     return Section(heading="Tiled softmax equals the one-shot softmax", paragraphs=(" ".join(parts),),
                    formula=formula, highlight=("softmax", *outputs))

@@ -28,10 +28,12 @@ def exponent_term(x: Exact) -> str:
     return f"({text})" if text.startswith("-") or "+" in text or "-" in text[1:] else text
 
 
-def ell_text(exponents: Sequence[Exact], form: str = "expanded") -> str:
-    """ℓ_i as attnviz names a non-pinned sum: `e^(-1)+e^0`, grouped `2e^(-1)+e^0`; `0` when empty."""
+def ell_text(exponents: Sequence[Exact], form: str = "expanded", sink: Exact | None = None) -> str:
+    """ℓ_i as attnviz names a non-pinned sum: `e^(-1)+e^0`, grouped `2e^(-1)+e^0`; `0` when empty; a sink's term
+    e^(s−m) first, written `1` at e^0."""
     terms = notation.sum_terms(exponents, "grouped" if form == "grouped" else "expanded")
-    return "+".join(f"{n if n > 1 else ''}{notation.exponential(x)}" for n, x in terms) or "0"
+    first = [] if sink is None else ["1" if sink == 0 else notation.exponential(sink)]
+    return "+".join(first + [f"{n if n > 1 else ''}{notation.exponential(x)}" for n, x in terms]) or "0"
 
 
 def flash_overlay(steps: Sequence[FlashStep], all_tiles: Sequence[Tile], done: int, n_q: int,
@@ -46,27 +48,34 @@ def flash_overlay(steps: Sequence[FlashStep], all_tiles: Sequence[Tile], done: i
             walked += 1
             is_current = current is not None and walked == done and done <= len(steps)
         tiles.append(TileBox((tile.rows[0], tile.rows[-1]), (tile.keys[0], tile.keys[-1]), tile.skipped, is_current))
-    state: dict[int, tuple[Exact, tuple[Exact, ...]]] = {}
+    start = steps[0].start if steps else None  # a sink logit s: every row starts at m = s, ℓ = 1
+    state: dict[int, tuple[Exact, tuple[Exact, ...], Exact | None]] = {}
     before: dict[int, Exact] = {}
     for step in steps[:done]:
         before = {i: state[i][0] for i in state}
         for i in step.m:
-            state[i] = (step.m[i], step.l[i])
+            state[i] = (step.m[i], step.l[i], step.sink.get(i))
     rows = []
     for i in range(1, n_q + 1):
         in_tile = current is not None and i in current.rows
         # a row whose keys in this tile are all masked keeps its state: no rescale
         updated = current is not None and in_tile and any((i, j) in current.scores for j in current.keys)
+        if i not in state and start is not None:  # the sink's start state
+            s = notation.format_exact(start)
+            rows.append(StateRow(i, s, (f"m{i} = s = {s}", f"ℓ{i} = 1"), in_tile,
+                                 notation=(f"m_{i} = s = {s}", f"ℓ_{i} = 1")))
+            continue
         if i not in state:
             rows.append(StateRow(i, "-inf", (f"m{i} = −∞", f"ℓ{i} = 0"), in_tile,
                                  notation=(f"m_{i} = −∞", f"ℓ_{i} = 0")))
             continue
-        m, exps = state[i]
+        m, exps, sink = state[i]
         m_text = notation.format_exact(m)
         first = f" = {m_text}"  # after m_i: the doc frame writes m3, a frame that typesets m_3 (m₃)
         rescale = ""
-        if updated and current is not None and i in before and current.rescale.get(i) is not None:
-            old = before[i]
+        old_m = before.get(i, start)  # a row's first keys rescale from the sink's m = s, when there is one
+        if updated and current is not None and old_m is not None and current.rescale.get(i) is not None:
+            old = old_m
             factor = current.rescale[i]
             assert factor is not None  # the row had a state before this tile
             rescale = notation.format_exact(factor)
@@ -74,7 +83,7 @@ def flash_overlay(steps: Sequence[FlashStep], all_tiles: Sequence[Tile], done: i
             first += f", rescale e^({notation.format_exact(old)}-{exponent_term(m)}) = {value}"
         elif updated and i not in before:
             first += ", its first keys"
-        ell = f" = {ell_text(exps, form)}"
+        ell = f" = {ell_text(exps, form, sink)}"
         rows.append(StateRow(i, m_text, (f"m{i}{first}", f"ℓ{i}{ell}"), in_tile, rescale,
                              notation=(f"m_{i}{first}", f"ℓ_{i}{ell}")))
     heading = (f"running state after tile {done} of {len(steps)}" if current is not None
