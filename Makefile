@@ -74,6 +74,7 @@ bench: $(BIN)/attnviz
 	$(BIN)/python benchmarks/bench_render.py
 	$(BIN)/python benchmarks/bench_slides.py
 	$(BIN)/python benchmarks/bench_views.py
+	$(BIN)/python benchmarks/bench_forms.py
 
 # attnviz's own docs, drawn by its own Sphinx directive; warnings are errors. -E: figures follow code changes.
 docs: $(DOCS_BIN)/sphinx-build

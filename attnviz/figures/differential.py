@@ -9,6 +9,7 @@ and written in the cell (`(+)`, `(−)`).
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from ..numbers.exact import InputError, format_number
@@ -101,7 +102,7 @@ def _difference_figure(first: ScoresFigure, second: ScoresFigure, lam: Fraction 
                     + ("; (+) or >0 positive, (−) or <0 negative, as certified" if not isinstance(lam, str) else
                        "; the sign depends on λ"), q_line="", k_line="", more_vectors=(),
                     grid_caption=f"a_ij − {_lambda_text(lam)}·b_ij with {a.mask.name} mask",
-                    cells=cells)
+                    cells=cells, show="differences")
     return ScoresFigure(a, first.highlight, words, theme=options["theme"], embed_font=options["embed_font"],
                         frame=options["frame"])
 
@@ -131,6 +132,17 @@ def _value(a: str, b: str, lam: Fraction | str) -> str:
     return f"({a})-({lam})*({b})" if isinstance(lam, str) else f"({a})-{python_number(lam)}*({b})"
 
 
+def _float_weight(weights: Weights, t: int) -> float:
+    """Weight t of a plain softmax row in float64, its exponents shifted by the largest."""
+    if weights.kind == "pinned":
+        return float(weights.values[t])
+    exponents = [float(x) if isinstance(x, Fraction) else float(x.a) + float(x.b) * math.sqrt(x.r)  # type: ignore[union-attr]
+                 for x in weights.exponents]
+    top = max(exponents)
+    terms = [math.exp(x - top) for x in exponents]
+    return terms[t] / math.fsum(terms)
+
+
 def difference_entry(i: int, j: int, a: tuple[Weights, int, str], b: tuple[Weights, int, str],
                      lam: Fraction | str) -> tuple[str, Fraction | None, int | None]:
     """(text, exact value or None, sign or None) of a_ij − λ·b_ij."""
@@ -148,8 +160,17 @@ def difference_entry(i: int, j: int, a: tuple[Weights, int, str], b: tuple[Weigh
     return text, None, _certified_sign(wa, ta, wb, tb, lam)
 
 
+#: A difference this far from 0 has its float64 sign: float64's error in a softmax weight of at most 1,024 terms
+#: (exponents shifted by the row's largest) is under 10^-12, so past 10^-9 the sign cannot be wrong.
+FLOAT_MARGIN = 1e-9
+
+
 def _certified_sign(wa: Weights, ta: int, wb: Weights, tb: int, lam: Fraction) -> int | None:
-    """The sign of a − λ·b, certified by interval arithmetic (None when the decimal extra is missing)."""
+    """The sign of a − λ·b: from float64 when it is far from 0 (`FLOAT_MARGIN`), else certified by interval
+    arithmetic (None when the decimal extra, mpmath, is missing)."""
+    estimate = _float_weight(wa, ta) - float(lam) * _float_weight(wb, tb)
+    if abs(estimate) > FLOAT_MARGIN * max(1.0, abs(float(lam))):
+        return 1 if estimate > 0 else -1
     try:
         from ..numbers.rounding import certified_sign  # (mpmath: the decimal extra)
 

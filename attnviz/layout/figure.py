@@ -460,7 +460,8 @@ def _wrapper(wraps: Wraps | None, m: Metrics, style: Callable[[str], TextStyle],
     return wrapped
 
 
-_CELL_NOUN = {"scores": "score", "logits": "logit", "bias": "bias"}  # what a kept cell's text is, for screen readers
+# What a kept cell's text is, for screen readers.
+_CELL_NOUN = {"scores": "score", "logits": "logit", "bias": "bias", "differences": "difference"}
 
 
 def _row_bands(words: FigureText, x0: float, top: float, x1: float, cell_h: float, gap: float) -> list[Item]:

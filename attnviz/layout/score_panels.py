@@ -33,7 +33,8 @@ __all__ = ["fit_score_panels", "grid_title"]
 CELL_PAD, CELL_GAP, CELL_H, CELL_MIN = 8, 3, 32, 34
 COL_GAP, ROW_GAP = 18, 14
 MARGIN = 16  # the canvas's margin: the slide or the page has its own
-_NOUN = {"scores": "score", "logits": "logit", "bias": "bias"}  # what a kept cell's text is, for screen readers
+# What a kept cell's text is, for screen readers.
+_NOUN = {"scores": "score", "logits": "logit", "bias": "bias", "differences": "difference"}
 
 
 def grid_title(words: FigureText, n: int) -> str:

@@ -34,6 +34,10 @@ def figure_sentence(attention: Attention, highlight: Highlight, shown: str = "sc
         masked = sum(not keep for row in attention.kept for keep in row or ())
     parts = [f"{n_q} by {n_k} {attention.mask.name} attention {shown}",
              f"{_count(masked, 'cell')} masked" if masked else "no cells masked"]
+    if attention.form is not None and shown != "differences":
+        from .forms import form_words  # start-up: only a figure with a softmax form names it
+
+        parts.append(f"weights: {form_words(attention.form).badge}")
     cells = sorted(highlight.cells)
     if len(cells) > _LIST_AT_MOST:
         parts.append(f"{len(cells)} cells computed this step")
