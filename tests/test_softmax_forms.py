@@ -255,3 +255,18 @@ def test_differential_names_lambda_and_refuses_what_it_cannot_subtract():
         attnviz.figure(differential="1/2")
     with pytest.raises(InputError, match="two plain softmax maps"):
         attnviz.figure(q_heads=[[[1, 0]], [[0, 1]]], k_heads=[[[1, 0]]], differential="1/2", sink="s")
+
+
+def test_differential_decimals_are_correctly_rounded():
+    q_heads = [[[1, 0], [0, 1], [1, 1]], [[0, 1], [1, 0], [1, 1]]]
+    fig = attnviz.figure(q_heads=q_heads, k_heads=[[[1, 0], [0, 1], [1, 1]]], differential="1/2", weights="decimal=4")
+    keep = keep_matrix(3, None)
+    k = np.array([[1, 0], [0, 1], [1, 1]], float)
+    expected = (_softmax(np.array(q_heads[0], float) @ k.T, keep) - 0.5 * _softmax(np.array(q_heads[1], float) @ k.T,
+                                                                                    keep))
+    for row, cells in enumerate(fig.panels[2].words.cells):
+        for cell in cells:
+            if not cell.masked:
+                assert float(cell.text.lstrip("≈")) == round(expected[row, cell.k - 1], 4)
+    with pytest.raises(InputError, match="λ's value"):
+        attnviz.figure(q_heads=q_heads, k_heads=[[[1, 0], [0, 1], [1, 1]]], differential="λ", weights="decimal=4")

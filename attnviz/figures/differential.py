@@ -91,11 +91,19 @@ def _difference_figure(first: ScoresFigure, second: ScoresFigure, lam: Fraction 
     if a.kept != b.kept or a.shape != b.shape:
         raise InputError("the two heads' masks keep different cells; differential attention subtracts maps of "
                          "one shape and mask", "differential")
-    compact = options["frame"] != "doc"  # a slide's or a column's cell names its entry d_ij, defined in the title
+    places = None
+    if options["weights"] != "named":
+        from ..numbers.rounding import parse_weights  # start-up: only rounded weights need it
+
+        places = parse_weights(options["weights"])
+        if isinstance(lam, str):
+            raise InputError(f"decimal differences need λ's value, but it is the name {lam!r}; give a number or keep "
+                             "the weights named", "weights")
+    compact = options["frame"] != "doc" and places is None  # a slide's or column's cell names its entry d_ij
     title = f"d_ij = a_ij − {_lambda_text(lam)}·b_ij" if compact else f"A₁ − {_lambda_text(lam)}·A₂"
     words = describe(a, wording=Wording(view="scores", title=title))
     rows = [(_weights_by_key(a, i), _weights_by_key(b, i)) for i in range(a.shape[0])]
-    cells = tuple(tuple(_cell(cell, rows[cell.q - 1], lam, compact) for cell in row) for row in words.cells)
+    cells = tuple(tuple(_cell(cell, rows[cell.q - 1], lam, compact, places) for cell in row) for row in words.cells)
     words = replace(words, subtitle=f"Differential attention: head 1's weights minus {_lambda_text(lam)} times "
                                     "head 2's.", badge="exact mask, named differences",
                     note=f"a_ij, b_ij: heads 1 and 2's weights; λ = {_lambda_text(lam)}"
@@ -114,12 +122,17 @@ def _weights_by_key(attention: Attention, i: int) -> dict[int, tuple[Weights, in
     return {j: (weights, t, expression) for t, (j, expression) in enumerate(zip(kept, weight_expressions(weights)))}
 
 
-def _cell(cell: Cell, row: tuple[dict[int, tuple[Weights, int, str]], ...], lam: Fraction | str,
-          compact: bool) -> Cell:
+def _cell(cell: Cell, row: tuple[dict[int, tuple[Weights, int, str]], ...], lam: Fraction | str,  # noqa: PLR0913  a cell's facts
+          compact: bool, places: int | None) -> Cell:
     if cell.masked or cell.gap:
         return replace(cell, value="", weight="")
     (wa, ta, ea), (wb, tb, eb) = row[0][cell.k - 1], row[1][cell.k - 1]
     text, value, sign = difference_entry(cell.q, cell.k, (wa, ta, ea), (wb, tb, eb), lam)
+    if places is not None and not isinstance(lam, str):  # --weights decimal=N: the difference rounded, marked ≈
+        from ..numbers.rounding import rounded_difference  # (mpmath: the decimal extra)
+
+        return replace(cell, text=rounded_difference(wa, ta, wb, tb, lam, places), value=_value(ea, eb, lam),
+                       weight="", sign=sign)
     if compact and value is None:  # its sign as a comparison: `d21<0`
         return replace(cell, text=f"d{cell.q}{cell.k}{_COMPARED.get(sign, '') if sign is not None else ''}",
                        value=_value(ea, eb, lam), weight="", sign=sign)

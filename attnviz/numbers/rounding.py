@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     Interval = Any  # an mpmath interval (mpmath has no type hints)
 
 __all__ = ["MAX_PLACES", "parse_weights", "round_fraction", "rounded_weights", "rounded_output", "rounded_sink_share",
-           "certified_sign"]
+           "certified_sign", "rounded_difference"]
 
 MAX_PLACES = 30
 START_BITS, MAX_BITS = 64, 1 << 15
@@ -168,6 +168,15 @@ def certified_sign(wa: Weights, ta: int, wb: Weights, tb: int, lam: Fraction) ->
         return int(_refine(difference, settle)[0])
     except _Undecided:
         return 0  # equal to within 2^-MAX_BITS: by Lindemann–Weierstrass only when exactly equal
+
+
+def rounded_difference(wa: Weights, ta: int, wb: Weights, tb: int, lam: Fraction, places: int) -> str:
+    """a − λ·b rounded to `places` decimals (marked ≈ unless exact), a and b weights of plain softmax rows."""
+    if wa.kind == "pinned" and wb.kind == "pinned":
+        text, approximate = round_fraction(wa.values[ta] - lam * wb.values[tb], places)
+        return ("≈" if approximate else "") + text
+    return "≈" + _decide(lambda iv: [_one_weight(iv, wa, ta) - _interval(iv, lam) * _one_weight(iv, wb, tb)], 1,
+                         places)[0]
 
 
 def _one_weight(iv: Any, weights: Weights, t: int) -> Interval:
