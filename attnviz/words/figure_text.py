@@ -212,12 +212,12 @@ def _softmax_heading(f: _Facts) -> str:
         symbol = value if isinstance(value, str) else "s"
         sink = symbol if isinstance(value, str) else f"s={notation.format_exact(value)}"
     if form is not None and form.sigmoid is not None:
-        count = " = 1/(1+n_i·e^(-{0}))" if form.sigmoid.per_row else \
-            f" = 1/(1+{form.sigmoid.count}·e^(-{{0}}))" if form.sigmoid.count is not None else ""
+        count = " = 1/(1+n_i·e^(-x))" if form.sigmoid.per_row else \
+            f" = 1/(1+{form.sigmoid.count}·e^(-x))" if form.sigmoid.count is not None else ""
     letter = "L_ij" if f.attention.transformed else "S_ij"
     return f.form.heading.format(x=over, s=sink, e=notation.sink_term(symbol),
                                  b="" if form is None or form.sigmoid is None else form.sigmoid.text(),
-                                 n=count.format(letter), l=letter, m="; n_i counts row i's unmasked keys"
+                                 n=count, l=letter, m="; n_i counts row i's unmasked keys"
                                  if form is not None and form.sigmoid is not None and form.sigmoid.per_row else "",
                                  x1=f"logit, L_ij={f.formula}" if f.attention.transformed else "score")
 

@@ -40,7 +40,7 @@ FORM_WORDS = {
                        "softmax is named: no decimal attention weights are pinned; the 1's share reads no value",
                        ", quiet softmax"),
     "sigmoid": FormWords("sigmoid attention", "named sigmoid weights, not normalised.",
-                         "sigmoid weights w_ij=σ({l}{b}){n} for each unmasked {x1}: no row normalisation, a row "
+                         "sigmoid weights w_ij=σ(x{b}){n}, x={l}, for each unmasked {x1}: no row normalisation, a row "
                          "need not sum to 1{m}",
                          "sigmoid weights are named: no decimals are pinned; masked cells weigh 0",
                          ", sigmoid weights", noun="sigmoid"),
