@@ -198,7 +198,7 @@ OPTIONS = (
                    "(n each row's unmasked keys)", flag="--sigmoid", metavar="B", dash_value=True,
            help="sigmoid attention, w=σ(L+B) per cell, no row sum: B an exact number, -ln(N) or -ln(n) (n the row's "
                 "unmasked keys)"),
-    Option("softcap", type="ScaleSpec | None", default=None, check="number_or_name", example="softcap = 50",
+    Option("softcap", type="ScaleSpec | None", default=None, check="number_or_name", example='softcap = "50"',
            expects="a soft cap c on the logits, c·tanh(L/c) before the mask and softmax (Gemma 2: 50)",
            flag="--softcap", metavar="C", help="soft-cap the logits at C: C·tanh(L/C) before the softmax "
                                                "(Gemma 2's 50, Grok-1's 30)"),
