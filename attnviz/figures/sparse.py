@@ -1,0 +1,175 @@
+"""`sparse = "moba=B,K"` and `sparse = "nsa=L,D,S,N,W"`: the mask computed from Q and K by MoBA's gate or NSA's
+branches (engine.moba, engine.nsa), bound as the figure's mask, with the badge and title saying what computed it;
+and the panels drawn beside it as the papers draw them (MoBA's gate scores with the chosen blocks marked; NSA's three
+branches), which `sparse_panels` makes and a spec or the command composes.
+"""
+
+from __future__ import annotations
+
+from ..engine.bound_mask import BoundMask
+from ..engine.runs import scan_runs
+from ..numbers.exact import InputError
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from fractions import Fraction
+
+    from typing import TypedDict
+
+    from .composite import Composite
+    from .figure import Figure
+    from ..engine.moba import MobaSelection
+    from ..engine.nsa import NsaSelection
+    from ..typing import Exact, FrameName, MaskSpec, ThemeName, Vectors
+
+    class Look(TypedDict):
+        """How the panels look: the figure's own."""
+
+        theme: ThemeName
+        frame: FrameName
+        embed_font: bool
+else:
+    Look = dict
+
+__all__ = ["KINDS", "sparse_mask", "sparse_panels", "parse_sparse", "check_mask_free"]
+
+#: The selections `sparse` takes: its name before "=", and its parameters' form.
+KINDS = {"moba": "moba=B,K (blocks of B keys, K blocks a query counting its own)",
+         "nsa": "nsa=L,D,S,N,W[,initial=I][,local=R] (compression block l, stride d, selection block l', top n, "
+                "window w)"}
+
+
+def parse_sparse(spec: object) -> tuple[str, str]:
+    """("moba", "2,2") from "moba=2,2"."""
+    kind, _, rest = spec.partition("=") if isinstance(spec, str) else ("", "", "")
+    if kind.strip() not in KINDS or not rest:
+        raise InputError(f"expected {' or '.join(KINDS.values())}, got {spec!r:.60}", "sparse")
+    return kind.strip(), rest
+
+
+def check_mask_free(mask: MaskSpec) -> None:
+    """A sparse selection is the figure's mask (causal within it): another mask is refused, not combined."""
+    if not (isinstance(mask, str) and mask == "causal"):
+        raise InputError("computes the mask from Q and K (causal within it); drop --mask", "sparse")
+
+
+def _bound(kept: Sequence[Sequence[bool]], name: str, rule: str, computed: str) -> BoundMask:
+    n_q, n_k = len(kept), len(kept[0]) if kept else 0
+    return BoundMask(name, rule, lambda i, j: kept[i][j], row_runs=lambda i: scan_runs(kept[i].__getitem__, n_k),
+                     shape=(n_q, n_k), computed=computed)
+
+
+def moba_phrase(selection: MobaSelection) -> str:
+    """"MoBA selection computed from Q and K, block 4, top 2": what the badge and title say."""
+    return f"MoBA selection computed from Q and K, block {selection.block}, top {selection.top}"
+
+
+def nsa_phrase(selection: NsaSelection) -> str:
+    """"NSA branches computed from Q and K, l=4, d=2, l'=4, n=3, w=2"."""
+    return f"NSA branches computed from Q and K, {selection.parameters.text()}"
+
+
+def select(spec: object, q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction]],
+           scale: Exact | None = None) -> MobaSelection | NsaSelection:
+    """The selection `spec` names, computed from exact q and k."""
+    kind, rest = parse_sparse(spec)
+    if kind == "moba":
+        from ..engine.moba import moba_selection, parse_moba  # start-up: only MoBA needs it
+
+        return moba_selection(q, k, *parse_moba(rest))
+    from ..engine.nsa import nsa_selection, parse_nsa  # start-up: only NSA needs it
+
+    return nsa_selection(q, k, parse_nsa(rest), scale)
+
+
+def sparse_mask(spec: object, q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction]],
+                scale: Exact | None = None) -> BoundMask:
+    """The figure's mask: MoBA's chosen blocks (causal), or NSA's union of its three branches."""
+    selection = select(spec, q, k, scale)
+    if hasattr(selection, "block"):
+        if TYPE_CHECKING:
+            assert isinstance(selection, MobaSelection)
+        tie = " (a tie broken by torch.topk's order)" if any(selection.tied) else ""
+        return _bound(selection.kept, "MoBA", f"j<=i in the {selection.top} blocks of {selection.block} keys its "
+                      f"gate q_i·mean(K_b) chose{tie}", moba_phrase(selection))
+    if TYPE_CHECKING:
+        assert isinstance(selection, NsaSelection)
+    return _bound(selection.maps["union"], "NSA", "j in a read compressed block, a selected block (j<=i) or the "
+                  "window: g_cmp·o_cmp + g_slc·o_slc + g_win·o_win", nsa_phrase(selection))
+
+
+def sparse_panels(fig: Figure, spec: object, vectors: tuple[Vectors | None, Vectors | None] | None = None
+                  ) -> list[Figure]:
+    """The panels drawn beside `fig` (a figure drawn with `sparse=spec`): MoBA's gate scores, one row per query
+    and one column per key block, the chosen blocks marked; NSA's three branches as mask maps. A mask map keeps
+    no vectors: give them (`vectors`, as `fig` was drawn from them)."""
+    from .api import figure  # start-up: only a sparse figure's panels are drawn here
+    from ..engine.attention import Attention, exact_vectors
+
+    attention = fig.attention
+    if isinstance(attention, Attention):
+        q, k = attention.q, attention.k
+    elif vectors is not None and vectors[0] is not None and vectors[1] is not None:
+        q, k = exact_vectors(vectors[0], "q"), exact_vectors(vectors[1], "k")
+    else:
+        raise InputError("a mask map keeps no vectors: give the q and k it was drawn from", "sparse")
+    scale = getattr(getattr(attention, "scale", None), "factor", None)
+    selection = select(spec, q, k, scale)
+    common = Look(theme=fig.theme, frame=fig.frame, embed_font=fig.embed_font)  # type: ignore[typeddict-item]
+    if hasattr(selection, "block"):
+        if TYPE_CHECKING:
+            assert isinstance(selection, MobaSelection)
+        return [_gate_panel(selection, q, common)]
+    if TYPE_CHECKING:
+        assert isinstance(selection, NsaSelection)
+    from ..engine.nsa import BRANCHES  # start-up: only NSA's panels name its branches
+
+    n = len(q)
+    panels: list[Figure] = []
+    for key, gate, words in BRANCHES:
+        kept = selection.maps[key]
+        rule = {"cmp": f"j in a complete compressed block ({selection.parameters.cmp} keys, stride "
+                       f"{selection.parameters.stride}; φ = mean)",
+                "slc": f"j<=i in the top {selection.parameters.top} selection blocks of {selection.parameters.slc} "
+                       "keys by the compressed softmax's importance",
+                "win": f"i-{selection.parameters.window}<j<=i"}[key]
+        mask = _bound(kept, f"{words} ({gate})", rule, nsa_phrase(selection))
+        panels.append(figure(view="mask", shape=f"{n}x{n}", mask=mask, title=f"{words}, gate {gate}", **common))
+    return panels
+
+
+def _gate_panel(selection: MobaSelection, q: Sequence[Sequence[Fraction]], common: Look) -> Figure:
+    """MoBA's gate: S_ib = q_i·mean(K_b) as a score grid, future blocks masked, chosen (and own) blocks marked."""
+    n_blocks = len(selection.blocks)
+    seen = [[selection.status(i, b) != "future" for b in range(n_blocks)] for i in range(len(q))]
+    mask = BoundMask("no future block", "b<=block(i)", lambda i, b: seen[i][b],
+                     row_runs=lambda i: scan_runs(seen[i].__getitem__, n_blocks), shape=(len(q), n_blocks),
+                     computed="gate scores q_i·mean(K_b), exact; chosen blocks marked")
+    marked = [(i + 1, b + 1) for i in range(len(q)) for b in range(n_blocks)
+              if selection.status(i, b) in ("own", "chosen")]
+    labels = [f"b{b + 1}:{lo + 1}-{hi + 1}" if hi > lo else f"b{b + 1}:{lo + 1}" for b, (lo, hi) in
+              enumerate(selection.blocks)]
+    from .api import figure  # start-up: only a sparse figure's panels are drawn here
+
+    tie = "; ties broken by torch.topk's order" if any(selection.tied) else ""
+    return figure(q, [list(mean) for mean in selection.means], view="scores", mask=mask, highlight=marked,
+                  k_tokens=labels, title=f"MoBA gate q_i·mean(K_b), top {selection.top} marked",
+                  subtitle=f"Own block always, future blocks never (−∞), the rest by gate score{tie}.",
+                  **common)
+
+
+def with_sparse_panels(fig: Figure, spec: object, id_prefix: str | None = None,
+                       vectors: tuple[Vectors | None, Vectors | None] | None = None) -> Composite:
+    """`fig` and its sparse panels in one figure, under its title: MoBA's gate then the mask; NSA's three branches
+    then their union (in a grid of two columns)."""
+    from .composite import compose  # start-up: only a sparse figure composes its panels
+    from ..records import replace
+    from ..render.themes import get_theme
+
+    panels = sparse_panels(fig, spec, vectors)
+    arrange = "row" if len(panels) == 1 else "grid:2"
+    name = "the mask: the chosen blocks' keys, causal" if len(panels) == 1 else "union of the branches, NSA's keys"
+    main = type(fig)(fig.attention, fig.highlight, replace(fig.words, title=name), theme=get_theme(fig.theme),
+                     embed_font=fig.embed_font, frame=fig.frame)
+    return compose(*panels, main, arrange=arrange, title=fig.words.title, id_prefix=id_prefix)
