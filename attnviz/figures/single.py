@@ -265,7 +265,7 @@ def _logit_terms(q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction]
 def _sparse_scores_mask(q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction]], mask: MaskSpec,
                         options: FigureOptions, scale: Exact | None) -> BoundMask:
     """A sparse selection's mask for the full and scores views, from their exact vectors."""
-    from .sparse import check_mask_free, sparse_mask  # start-up: only a sparse figure computes its mask
+    from .sparse_mask import check_mask_free, sparse_mask  # start-up: only a sparse figure computes its mask
 
     check_mask_free(mask)
     return sparse_mask(options["sparse"], q, k, scale)
@@ -273,7 +273,7 @@ def _sparse_scores_mask(q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fr
 
 def _sparse_map_mask(q: Vectors | None, k: Vectors | None, mask: MaskSpec, options: FigureOptions) -> BoundMask:
     """A sparse selection's map: computed from the vectors, which it needs."""
-    from .sparse import check_mask_free, sparse_mask  # start-up: only a sparse figure computes its mask
+    from .sparse_mask import check_mask_free, sparse_mask  # start-up: only a sparse figure computes its mask
 
     if q is None or k is None or options["n"] is not None or options["shape"] is not None:
         raise InputError("computes the mask from Q and K: give q and k (not n or shape)", "sparse")
