@@ -268,6 +268,11 @@ OPTIONS = (
            expects="the loop order: fa2 (outer over query blocks) or fa1 (outer over key blocks)",
            flag="--flash-order", metavar="ORDER",
            help="with --flash: fa2 (default; outer loop over query blocks) or fa1 (outer over key blocks)"),
+    Option("split_kv", scope="walkthrough", check="count", example="split_kv = 2",
+           expects="Flash-Decoding's chunk size C: the keys in chunks of C, computed side by side, then combined",
+           flag="--split-kv", metavar="C",
+           help="Flash-Decoding (split-KV): the keys in chunks of C computed side by side, one step per chunk with "
+                "its own m_c, ℓ_c and partial output, then the combine step (m = max m_c, ℓ = Σ e^(m_c−m)·ℓ_c)"),
     Option("aspect", scope="deck", flag="--aspect", metavar="16:9|4:3",
            help="attnviz slides: the slides' shape, 16:9 (default, 13.333 × 7.5 in) or 4:3 (10 × 7.5 in)"),
     Option("steps", scope="deck", flag="--steps", metavar="RANGES",
@@ -319,6 +324,6 @@ LOOK_FLAGS = ("frame", "theme", "dark_selector", "embed_font")
 #: `attnviz render`'s panels.
 PANEL_FLAGS = ("panel", "arrange", "panel_captions", "panel_subtitles", "panel_legend")
 #: Which walkthrough (`attnviz walkthrough` and `slides`).
-WALKTHROUGH_FLAGS = ("flash", "flash_order", "decode")
+WALKTHROUGH_FLAGS = ("flash", "flash_order", "decode", "split_kv")
 #: A deck's own options (`attnviz slides`; `publish.deck.model.from_sections`'s keywords of the same names).
 DECK_FLAGS = ("aspect", "steps", "author", "date", "step_seconds")

@@ -262,6 +262,10 @@ def make(entry: Entry) -> Drawable:
         from .walkthrough.flash import flash_walkthrough  # start-up: only a FlashAttention entry steps through it
 
         _, figures = flash_walkthrough(fig, walk["flash"], walk.get("flash_order", "fa2"))
+    elif "split_kv" in walk:
+        from .walkthrough.flash_decoding import split_kv_walkthrough  # start-up: only a Flash-Decoding entry
+
+        _, figures = split_kv_walkthrough(fig, walk["split_kv"])
     else:
         from .walkthrough.decode import decode_walkthrough  # start-up: only a decoding entry steps through it
 
