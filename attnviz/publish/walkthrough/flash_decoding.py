@@ -208,8 +208,7 @@ def _figures(fig: Figure, words: FigureText, run: SplitKV, document: Document) -
     n_q = attention.shape[0]
     count = len(run.chunks)
     overlays = [_overlay(run, n + 1, n_q, words.softmax) for n in range(len(document.sections))]
-    # every strip as wide in every step: slides do not jump
-    widths = tuple(max(column) for column in zip(*(overlay.strip_widths() for overlay in overlays)))
+    walk = tuple(overlay.strips for overlay in overlays)  # every strip as wide in every step: slides do not jump
     wraps: Wraps = {}
     figures: list[Figure] = []
     every_row = frozenset(range(1, n_q + 1))
@@ -221,6 +220,6 @@ def _figures(fig: Figure, words: FigureText, run: SplitKV, document: Document) -
         figures.append(OverlaidFigure(attention, marks, at_step(words, marks, frozenset(later), rows, rows),
                                       id_prefix=section.id_prefix, theme=fig.theme,
                                       embed_font=fig.embed_font, frame=fig.frame,
-                                      overlays=(replace(overlays[n], widths=widths),)).as_step(wraps))
+                                      overlays=(replace(overlays[n], walk=walk),)).as_step(wraps))
     return figures
 
