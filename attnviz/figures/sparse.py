@@ -86,12 +86,19 @@ def _gate_panel(selection: MobaSelection, q: Sequence[Sequence[Fraction]], commo
     labels = [f"b{b + 1}:{lo + 1}-{hi + 1}" if hi > lo else f"b{b + 1}:{lo + 1}" for b, (lo, hi) in
               enumerate(selection.blocks)]
     from .api import figure  # start-up: only a sparse figure's panels are drawn here
+    from ..records import replace
+    from ..render.themes import get_theme
 
     tie = "; ties broken by torch.topk's order" if any(selection.tied) else ""
-    return figure(q, [list(mean) for mean in selection.means], view="scores", mask=mask, highlight=marked,
+    gate = figure(q, [list(mean) for mean in selection.means], view="scores", mask=mask, highlight=marked,
                   k_tokens=labels, title=f"MoBA gate q_i·mean(K_b), top {selection.top} marked",
                   subtitle=f"Own block always, future blocks never (−∞), the rest by gate score{tie}.",
                   **common)
+    # its grid is of gate scores against the blocks' mean keys, not of S_ij against keys
+    words = replace(gate.words, grid_caption="gate s_ib=q_i·mean(K_b), K(b…) the mean key of block b; "
+                                             "future blocks masked")
+    return type(gate)(gate.attention, gate.highlight, words, theme=get_theme(gate.theme),
+                      embed_font=gate.embed_font, frame=gate.frame)
 
 
 def with_sparse_panels(fig: Figure, spec: object, id_prefix: str | None = None,
@@ -103,7 +110,8 @@ def with_sparse_panels(fig: Figure, spec: object, id_prefix: str | None = None,
     from ..render.themes import get_theme
 
     panels = sparse_panels(fig, spec, vectors)
-    arrange = "row" if len(panels) == 1 else "grid:2"
+    # a paper column stacks them; elsewhere side by side (NSA's four in two rows)
+    arrange = "column" if fig.frame == "column" else "row" if len(panels) == 1 else "grid:2"
     name = "the mask: the chosen blocks' keys, causal" if len(panels) == 1 else "union of the branches, NSA's keys"
     main = type(fig)(fig.attention, fig.highlight, replace(fig.words, title=name), theme=get_theme(fig.theme),
                      embed_font=fig.embed_font, frame=fig.frame)
