@@ -116,6 +116,7 @@ def test_command_draws_gate_panel_and_map(tmp_path):
     (["--sparse", "moba=2"], "expected moba=B,K"),
     (["--sparse", "moba=2,2", "--mask", "window=2"], "drop --mask"),
     (["--sparse", "lsh=2"], "expected moba=B,K"),
+    (["--sparse", "moba=" + "1" * 5000 + ",2"], "expected moba=B,K"),
 ])
 def test_bad_input_is_one_line(args, message):
     result = run_cli("render", "--q", "1,0;0,1", "--k", "1,0;0,1", *args, "-o", "/dev/null")

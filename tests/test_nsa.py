@@ -129,6 +129,7 @@ def test_panels_name_the_gates_and_compression(tmp_path):
     ("nsa=2,2,2,2,2", "at least 3"),
     ("nsa=2,2,2", "expected nsa=L,D,S,N,W"),
     ("nsa=2,2,2,3,2,far=1", "expected nsa=L,D,S,N,W"),
+    ("nsa=2,2,2,3," + "9" * 5000, "expected nsa=L,D,S,N,W"),
 ])
 def test_bad_parameters_are_one_line(spec, message):
     result = run_cli("render", "--q", "1,0;0,1", "--k", "1,0;0,1", "--sparse", spec, "-o", "/dev/null")

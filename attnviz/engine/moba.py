@@ -22,7 +22,7 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["MobaSelection", "moba_selection", "parse_moba", "block_ranges"]
+__all__ = ["MobaSelection", "moba_selection", "parse_moba", "block_ranges", "is_small_whole"]
 
 #: Gate entries as the reference writes them before its top-k: +∞ (own block), −∞ (a future block), else the score.
 PLUS, MINUS = (1, Fraction(0)), (-1, Fraction(0))
@@ -59,13 +59,18 @@ class MobaSelection:
 def parse_moba(text: str) -> tuple[int, int]:
     """`4,2` -> (block 4, top 2): the text after `moba=`."""
     parts = [part.strip() for part in text.split(",")]
-    if len(parts) != 2 or not all(part.isdigit() and part.isascii() for part in parts):
+    if len(parts) != 2 or not all(map(is_small_whole, parts)):
         raise InputError("expected moba=B,K (B keys a block, K blocks a query counting its own), "
                          f"got moba={text!r:.40}", "sparse")
     block, top = int(parts[0]), int(parts[1])
     if block < 1 or top < 1:
         raise InputError(f"MoBA's block size and top K must be at least 1, got moba={block},{top}", "sparse")
     return block, top
+
+
+def is_small_whole(text: str) -> bool:
+    """Whether `text` is a whole number of at most 7 ASCII digits (a block size, a count): no larger one is read."""
+    return text.isascii() and text.isdigit() and len(text) <= 7
 
 
 def block_ranges(n: int, block: int) -> tuple[tuple[int, int], ...]:

@@ -26,6 +26,7 @@ import importlib.util
 from fractions import Fraction
 from functools import cmp_to_key
 
+from .moba import is_small_whole
 from ..numbers.exact import InputError
 from ..records import dataclass
 
@@ -83,7 +84,7 @@ def parse_nsa(text: str) -> NsaParameters:
     parts = [part.strip() for part in text.split(",")]
     named = dict(part.split("=", 1) for part in parts[5:] if part.count("=") == 1)
     given = parts[:5]
-    if (len(given) != 5 or not all(p.isascii() and p.isdigit() for p in given + list(named.values()))
+    if (len(given) != 5 or not all(map(is_small_whole, given + list(named.values())))
             or set(named) - {"initial", "local"} or len(named) != len(parts) - 5):
         raise InputError(f"expected nsa=L,D,S,N,W[,initial=I][,local=R] (compression block, stride, selection "
                          f"block, top n, window), got nsa={text!r:.60}", "sparse")
