@@ -268,7 +268,7 @@ OPTIONS = (
            expects="the loop order: fa2 (outer over query blocks) or fa1 (outer over key blocks)",
            flag="--flash-order", metavar="ORDER",
            help="with --flash: fa2 (default; outer loop over query blocks) or fa1 (outer over key blocks)"),
-    Option("split_kv", scope="walkthrough", check="count", example="split_kv = 2",
+    Option("split_kv", scope="walkthrough", check="chunk", example="split_kv = 2",
            expects="Flash-Decoding's chunk size C: the keys in chunks of C, computed side by side, then combined",
            flag="--split-kv", metavar="C",
            help="Flash-Decoding (split-KV): the keys in chunks of C computed side by side, one step per chunk with "
