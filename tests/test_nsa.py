@@ -134,3 +134,21 @@ def test_panels_name_the_gates_and_compression(tmp_path):
 def test_bad_parameters_are_one_line(spec, message):
     result = run_cli("render", "--q", "1,0;0,1", "--k", "1,0;0,1", "--sparse", spec, "-o", "/dev/null")
     assert result.code == 2 and message in result.stderr
+
+
+def test_scaled_logits_select_by_the_scaled_importance():
+    # with scale = "sqrt" (d = 2) the compressed scores are s/√2: surds, compared exactly or by intervals
+    from attnviz.engine.nsa import nsa_selection, parse_nsa
+    from attnviz.numbers.surds import inverse_sqrt
+    from fractions import Fraction
+
+    q = [[1, 0], [0, 1], [1, 1], [2, 0], [0, 2], [1, -1], [3, 1], [0, 1], [1, 2], [2, 1], [-1, 1], [1, 3]]
+    spec = "4,1,2,3,2,initial=1,local=1"
+    expected, gap = reference_nsa(np.array(q) / np.sqrt(2), q, 4, 1, 2, 3, 2, 1, 1)
+    assert gap > 1e-9
+    exact = [[Fraction(x) for x in row] for row in q]
+    selection = nsa_selection(exact, exact, parse_nsa(spec), inverse_sqrt(2))
+    assert [list(row) for row in selection.maps["slc"]] == expected["slc"].tolist()
+    fig = attnviz.figure(q, q, sparse=f"nsa={spec}", scale="sqrt")
+    n = len(q)
+    assert [[bool(fig.attention.mask.keep(i, j)) for j in range(n)] for i in range(n)] == expected["union"].tolist()
