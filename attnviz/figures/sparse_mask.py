@@ -42,6 +42,7 @@ def check_mask_free(mask: MaskSpec) -> None:
 
 
 def bound_cells(kept: Sequence[Sequence[bool]], name: str, rule: str, computed: str) -> BoundMask:
+    """The cells `kept[i][j]` (0-based) as a bound mask named `name`, its rule `rule` and its badge `computed`."""
     n_q, n_k = len(kept), len(kept[0]) if kept else 0
     return BoundMask(name, rule, lambda i, j: kept[i][j], row_runs=lambda i: scan_runs(kept[i].__getitem__, n_k),
                      shape=(n_q, n_k), computed=computed)
