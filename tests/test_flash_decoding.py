@@ -100,7 +100,9 @@ def strips(svg):
         if "attnviz-strip" in (g.get("class") or "").split():
             rows = {int(r.get("data-q")): ["".join(t.itertext()) for t in r.iter(f"{SVG}text")]
                     for r in g.iter(f"{SVG}g") if "attnviz-state" in (r.get("class") or "").split()}
-            out[g.get("data-strip")] = rows
+            heading = next(t for t in g.iter(f"{SVG}text") if "".join(t.itertext()).startswith(("chunk", "combined")))
+            out["".join(heading.itertext())] = rows
+            assert (g.get("data-k") is None) == ("attnviz-strip-combined" in g.get("class"))
     chunks = [el.get("data-keys") for el in root.iter(f"{SVG}rect")
               if "attnviz-tile" in (el.get("class") or "").split()]
     return out, chunks

@@ -34,10 +34,11 @@ else:
 __all__ = ["sparse_panels", "with_sparse_panels"]
 
 
-def sparse_panels(fig: Figure, spec: object, vectors: tuple[Vectors | None, Vectors | None] | None = None
-                  ) -> list[Figure]:
+def sparse_panels(fig: Figure, spec: object, vectors: tuple[Vectors | None, Vectors | None] | None = None,
+                  gate_map: bool = False) -> list[Figure]:
     """The panels drawn beside `fig` (a figure drawn with `sparse=spec`): MoBA's gate scores, one row per query
-    and one column per key block, the chosen blocks marked; NSA's three branches as mask maps. A mask map keeps
+    and one column per key block, the chosen blocks marked (with `gate_map`, the chosen blocks as a map, no
+    scores: where a frame holds no score grid beside a map); NSA's three branches as mask maps. A mask map keeps
     no vectors: give them (`vectors`, as `fig` was drawn from them)."""
     from .api import figure  # start-up: only a sparse figure's panels are drawn here
     from ..engine.attention import Attention, exact_vectors
@@ -55,7 +56,7 @@ def sparse_panels(fig: Figure, spec: object, vectors: tuple[Vectors | None, Vect
     if hasattr(selection, "block"):
         if TYPE_CHECKING:
             assert isinstance(selection, MobaSelection)
-        return [_gate_panel(selection, q, common)]
+        return [_gate_map(selection, common) if gate_map else _gate_panel(selection, q, common)]
     if TYPE_CHECKING:
         assert isinstance(selection, NsaSelection)
     from ..engine.nsa import BRANCHES  # start-up: only NSA's panels name its branches
@@ -72,6 +73,20 @@ def sparse_panels(fig: Figure, spec: object, vectors: tuple[Vectors | None, Vect
         mask = bound_cells(kept, f"{words} ({gate})", rule, nsa_phrase(selection))
         panels.append(figure(view="mask", shape=f"{n}x{n}", mask=mask, title=f"{words}, gate {gate}", **common))
     return panels
+
+
+def _gate_map(selection: MobaSelection, common: Look) -> Figure:
+    """MoBA's choice as a map: a row per query, a column per block, the blocks it reads kept."""
+    from .api import figure  # start-up: only a sparse figure's panels are drawn here
+
+    n_q, n_blocks = len(selection.own), len(selection.blocks)
+    chosen = [[selection.status(i, b) in ("own", "chosen") for b in range(n_blocks)] for i in range(n_q)]
+    mask = bound_cells(chosen, "chosen block", "block b read by query i: its own, or a top gate q_i·mean(K_b)",
+                       "MoBA's chosen blocks")
+    labels = [f"b{b + 1}" for b in range(n_blocks)]
+    return figure(view="mask", shape=f"{n_q}x{n_blocks}", mask=mask, k_tokens=labels, x_title="key block b",
+                  q_tokens=[str(i + 1) for i in range(n_q)],
+                  title=f"MoBA's blocks, top {selection.top} by gate (scores: doc frame)", **common)
 
 
 def _gate_panel(selection: MobaSelection, q: Sequence[Sequence[Fraction]], common: Look) -> Figure:
@@ -104,15 +119,42 @@ def _gate_panel(selection: MobaSelection, q: Sequence[Sequence[Fraction]], commo
 def with_sparse_panels(fig: Figure, spec: object, id_prefix: str | None = None,
                        vectors: tuple[Vectors | None, Vectors | None] | None = None) -> Composite:
     """`fig` and its sparse panels in one figure, under its title: MoBA's gate then the mask; NSA's three branches
-    then their union (in a grid of two columns)."""
+    then their union (in a grid of two columns), each arranged as its frame holds it."""
+    refused = None
+    for gate_map in (False, True) if fig.view == "mask" and fig.frame != "doc" else (False,):
+        try:
+            return _composed(fig, sparse_panels(fig, spec, vectors, gate_map), id_prefix)
+        except InputError as err:  # the gate's scores beside a map, past the frame: the gate as a map
+            refused = err
+    assert refused is not None  # (a way was tried)
+    raise refused
+
+
+def _composed(fig: Figure, panels: Sequence[Figure], id_prefix: str | None) -> Composite:
+    """`panels` then `fig` in the first arrangement that fits its frame at its floor."""
     from .composite import compose  # start-up: only a sparse figure composes its panels
     from ..records import replace
     from ..render.themes import get_theme
 
-    panels = sparse_panels(fig, spec, vectors)
-    # a paper column stacks them; elsewhere side by side (NSA's four in two rows)
-    arrange = "column" if fig.frame == "column" else "row" if len(panels) == 1 else "grid:2"
     name = "the mask: the chosen blocks' keys, causal" if len(panels) == 1 else "union of the branches, NSA's keys"
     main = type(fig)(fig.attention, fig.highlight, replace(fig.words, title=name), theme=get_theme(fig.theme),
                      embed_font=fig.embed_font, frame=fig.frame)
-    return compose(*panels, main, arrange=arrange, title=fig.words.title, id_prefix=id_prefix)
+    refused = None
+    for arrange in ARRANGEMENTS[len(panels) > 1]:  # the first that fits the frame at its floor
+        composed = compose(*panels, main, arrange=arrange, title=fig.words.title, id_prefix=id_prefix)
+        if fig.frame == "doc":
+            return composed
+        try:
+            composed.layout()
+        except InputError as err:
+            if err.where != "frame":
+                raise
+            refused = err
+            continue
+        return composed
+    assert refused is not None  # (every arrangement was tried)
+    raise refused
+
+
+#: The arrangements a sparse figure's panels try, in order (MoBA's two panels; NSA's four).
+ARRANGEMENTS = (("row", "column"), ("grid:2", "row", "column"))

@@ -31,9 +31,10 @@ class Strip:
     """One chunk's state (or the combine step's): its heading and each row's lines; `current` when this step
     computes it."""
 
-    heading: str  # "chunk 1: keys 1–2", "combine"
+    heading: str  # "chunk 1", "combined"
     rows: tuple[StateRow, ...]
     current: bool = False
+    keys: str = ""  # `data-k`: a chunk's keys, "1-3" (1-based); "" for the combine step's strip
 
 
 @dataclass(frozen=True)
@@ -177,8 +178,9 @@ class SplitOverlay:
         height = n_q * step  # a row's place for every query, filled or not: every step the same size
         frame: tuple[Item, ...] = (Rect("tile-current" if strip.current else "tile", x, top - 4, width,
                                         max(height, step) + 4, rx=6, attrs=(("class", "attnviz-strip-frame"),)),)
-        classes = ("attnviz-strip",) + (("attnviz-computed",) if strip.current else ())
-        return Group(classes, (("data-strip", strip.heading),), frame + (heading,) + rows,
+        classes = ("attnviz-strip",) + (() if strip.keys else ("attnviz-strip-combined",)) + (
+            ("attnviz-computed",) if strip.current else ())
+        return Group(classes, (("data-k", strip.keys),) if strip.keys else (), frame + (heading,) + rows,
                      box=(x, top - 10 - 1.3 * STYLES["side-heading"].size, x + width, top + max(height, step)))
 
     def _row(self, row: StateRow, x: float, top: float, width: float) -> Group:

@@ -199,7 +199,7 @@ mask = "causal & keys=4,8,12,16"
           ("--q", Q5, "--k", Q5, "--flash", "2,2", "--frame", "slide"), step=3),
     # Sparse and split attention computed from Q and K (issue 35): MoBA's gate, NSA's branches, Flash-Decoding.
     Entry("sparse-moba", "MoBA: blocks of 2 keys, top 2, chosen by the gate q·mean(K)",
-          ("--q", M6, "--k", M6, "--sparse", "moba=2,2")),
+          ("--q", M6, "--k", M6, "--sparse", "moba=2,2", "--view", "mask")),
     Entry("sparse-nsa", "NSA: compressed, selected and window branches, and their union",
           ("--q", Q12, "--k", Q12, "--sparse", "nsa=4,2,2,3,2,local=1", "--view", "mask")),
     Entry("flash-decoding-chunks", "Flash-Decoding: one query, keys in chunks of 3, combined",

@@ -166,7 +166,8 @@ def _strips(run: SplitKV, done: int, n_q: int, form: str) -> tuple[Strip, ...]:
     for state in run.chunks:
         rows = tuple(_row(i, state.m.get(i), state.l.get(i, ()), form) for i in range(1, n_q + 1)
                      ) if state.index <= done else ()
-        strips.append(Strip(f"chunk {state.index}", rows, state.index == done))  # its keys: outlined on the grid
+        strips.append(Strip(f"chunk {state.index}", rows, state.index == done,  # its keys: outlined on the grid
+                            f"{state.keys[0]}-{state.keys[-1]}"))
     # (a chunk's ℓ is ℓ_c in the combined strip: the strip's heading names c)
     rows = tuple(_combined_row(run, i) for i in range(1, n_q + 1)) if done > len(run.chunks) else ()
     strips.append(Strip("combined", rows, done == len(run.chunks) + 1))
