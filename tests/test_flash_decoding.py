@@ -131,6 +131,8 @@ def test_each_step_fills_its_strip_and_the_combine_step_names_the_rescales():
     assert second["chunk 2"][1] == ["m = −∞", "ℓ = 0"]
     combined, _ = strips(steps[2].svg())
     assert combined["combined"][4] == ["m = 4", "ℓ = e^(-2)·ℓ1+ℓ2"]  # e^(m_1 − m)·ℓ_1 + e^(m_2 − m)·ℓ_2
+    assert "chunk 2 (keys 3–4): row 1 m = −∞, ℓ = 0, " in steps[2].description()  # what assistive technology reads
+    assert "row 4 m = 4, ℓ = e^(-2)·ℓ1+ℓ2" in steps[2].description()
     text = " ".join(steps.document.sections[2].paragraphs)
     assert ("Row 4: m = max(2, 4) = 4; ℓ = e^(2-4)·(e^0+e^(-2)) + e^(4-4)·(e^(-2)+e^0) = "
             "e^(-2)+e^(-4)+e^(-2)+e^0") in text

@@ -134,7 +134,9 @@ class SplitOverlay:
         """The chunks and each strip's state in words."""
         current = [t for t in self.tiles if t.current]
         now = "".join(f", keys {t.keys[0]}–{t.keys[1]} this step" for t in current)
-        strips = "; ".join(f"{strip.heading}: " + (", ".join(", ".join(row.lines) for row in strip.rows) or "not yet")
+        strips = "; ".join(f"{strip.heading}"
+                           + (f" (keys {strip.keys.replace('-', '–')})" if strip.keys else "") + ": "
+                           + (", ".join(f"row {row.q} " + ", ".join(row.lines) for row in strip.rows) or "not yet")
                            for strip in self.strips)
         return f"{self.heading}: {len(self.tiles)} chunks outlined{now}; {strips}"
 
