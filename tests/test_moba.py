@@ -123,3 +123,10 @@ def test_bad_input_is_one_line(args, message):
     assert result.code == 2
     assert result.stderr.startswith("attnviz: error:") and message in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_a_long_elided_figure_draws_the_gate_as_a_map():
+    vectors = ";".join(f"{i % 3},{i % 5}" for i in range(100))
+    result = run_cli("render", "--q", vectors, "--k", vectors, "--elide", "--sparse", "moba=4,2", "-o", "-")
+    assert result.code == 0, result.stderr
+    assert "MoBA's blocks, top 2 by gate" in result.stdout and "100 queries × 25 keys" in result.stdout

@@ -38,10 +38,10 @@ def sparse_panels(fig: Figure, spec: object, vectors: tuple[Vectors | None, Vect
                   gate_map: bool = False) -> list[Figure]:
     """The panels drawn beside `fig` (a figure drawn with `sparse=spec`): MoBA's gate scores, one row per query
     and one column per key block, the chosen blocks marked (with `gate_map`, the chosen blocks as a map, no
-    scores: where a frame holds no score grid beside a map); NSA's three branches as mask maps. A mask map keeps
-    no vectors: give them (`vectors`, as `fig` was drawn from them)."""
+    scores: where a frame holds no score grid beside a map, or past 64 queries); NSA's three branches as mask
+    maps. A mask map keeps no vectors: give them (`vectors`, as `fig` was drawn from them)."""
     from .api import figure  # start-up: only a sparse figure's panels are drawn here
-    from ..engine.attention import Attention, exact_vectors
+    from ..engine.attention import MAX_TOKENS, Attention, exact_vectors
 
     attention = fig.attention
     if isinstance(attention, Attention):
@@ -56,7 +56,9 @@ def sparse_panels(fig: Figure, spec: object, vectors: tuple[Vectors | None, Vect
     if hasattr(selection, "block"):
         if TYPE_CHECKING:
             assert isinstance(selection, MobaSelection)
-        return [_gate_map(selection, common) if gate_map else _gate_panel(selection, q, common)]
+        # past a score grid's 64 rows (an elided figure), the gate as a map too
+        return [_gate_map(selection, common) if gate_map or len(q) > MAX_TOKENS else
+                _gate_panel(selection, q, common)]
     if TYPE_CHECKING:
         assert isinstance(selection, NsaSelection)
     from ..engine.nsa import BRANCHES  # start-up: only NSA's panels name its branches
@@ -86,7 +88,7 @@ def _gate_map(selection: MobaSelection, common: Look) -> Figure:
     labels = [f"b{b + 1}" for b in range(n_blocks)]
     return figure(view="mask", shape=f"{n_q}x{n_blocks}", mask=mask, k_tokens=labels, x_title="key block b",
                   q_tokens=[str(i + 1) for i in range(n_q)],
-                  title=f"MoBA's blocks, top {selection.top} by gate (scores: doc frame)", **common)
+                  title=f"MoBA's blocks, top {selection.top} by gate q_i·mean(K_b)", **common)
 
 
 def _gate_panel(selection: MobaSelection, q: Sequence[Sequence[Fraction]], common: Look) -> Figure:
