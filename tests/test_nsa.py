@@ -152,3 +152,47 @@ def test_scaled_logits_select_by_the_scaled_importance():
     fig = attnviz.figure(q, q, sparse=f"nsa={spec}", scale="sqrt")
     n = len(q)
     assert [[bool(fig.attention.mask.keep(i, j)) for j in range(n)] for i in range(n)] == expected["union"].tolist()
+
+
+def reference_fla_topk(q, k, bs, n_top):
+    """fla's naive_nsa_topk (flash-linear-attention), one head, transcribed: blocks of bs keys mean-pooled, each
+    query's softmax over the complete past blocks, the first, previous and own blocks forced to 1.0, torch.topk over
+    the scores (ties in torch's CPU order), the allowed ones kept."""
+    import torch
+
+    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+    n = len(k)
+    n_blocks = -(-n // bs)
+    k_cmp = np.stack([k[c * bs:(c + 1) * bs].mean(axis=0) for c in range(n_blocks)])
+    chosen = []
+    for t in range(n):
+        visible = [(c + 1) * bs - 1 <= t for c in range(n_blocks)]
+        own = t // bs
+        forced = [c in (own, 0, own - 1) for c in range(n_blocks)]
+        logits = np.where(visible, k_cmp @ q[t], -np.inf)
+        probs = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum() if any(visible) else (
+            np.zeros(n_blocks))
+        scores = np.where(forced, 1.0, np.nan_to_num(probs))
+        top = torch.topk(torch.from_numpy(scores), min(n_top, n_blocks)).indices.tolist()
+        chosen.append({c for c in top if visible[c] or forced[c]})
+    return chosen
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 14), st.integers(1, 3), st.integers(3, 5), st.integers(1, 2), st.data())
+def test_ties_are_broken_as_the_reference_topk_breaks_them(n, bs, n_top, dim, data):
+    from attnviz.engine.nsa import nsa_selection, parse_nsa
+    from fractions import Fraction
+
+    vec = st.integers(-1, 1)  # few distinct values: many exact ties
+    q = [[data.draw(vec) for _ in range(dim)] for _ in range(n)]
+    k = [[data.draw(vec) for _ in range(dim)] for _ in range(n)]
+    exact = ([[Fraction(x) for x in row] for row in q], [[Fraction(x) for x in row] for row in k])
+    selection = nsa_selection(*exact, parse_nsa(f"{bs},{bs},{bs},{n_top},1"))
+    assert [set(s) for s in selection.selected] == reference_fla_topk(q, k, bs, n_top)
+
+
+def test_a_broken_tie_is_said():
+    q = [[0, 0]] * 10
+    fig = attnviz.figure(q, q, sparse="nsa=2,2,2,4,1")  # query 9: blocks 2 and 3 tie for the one free place
+    assert "a tie broken by torch.topk's order" in fig.attention.mask.rule

@@ -17,7 +17,9 @@ The output is g_cmp·o_cmp + g_slc·o_slc + g_win·o_win, the gates g named (the
 a sigmoid). Importances are sums of e^(s)/Σ e^(s): attnviz compares them exactly where the signs decide
 (every term on one side) and otherwise with interval arithmetic (numbers.rounding) until the interval excludes 0;
 two blocks of exactly equal importance (equal e^s terms: by Lindemann–Weierstrass nothing else is equal) tied at the
-cut are refused, since the reference's sort leaves their order unspecified.
+cut are broken as the reference code breaks them where there is one (fla's `naive_nsa_topk`: l = d = l', the initial
+and 2 local blocks forced, `torch.topk` over the scores, whose CPU order engine.topk_order replays) and refused
+otherwise, since the paper leaves their order unspecified.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from fractions import Fraction
 from functools import cmp_to_key
 
 from .moba import is_small_whole
+from .topk_order import topk_indices
 from ..numbers.exact import InputError
 from ..records import dataclass
 
@@ -77,6 +80,7 @@ class NsaSelection:
     selected: tuple[frozenset[int], ...]
     forced: tuple[frozenset[int], ...]
     maps: dict[str, tuple[tuple[bool, ...], ...]]
+    tied: tuple[bool, ...] = ()  # per query: a tie at the cut, broken by the reference's torch.topk order
 
 
 def parse_nsa(text: str) -> NsaParameters:
@@ -126,19 +130,40 @@ def nsa_selection(q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction
     n_slc = -(-n // p.slc)
     importance = tuple(tuple(_importance(scores[t], compressed[t], j, p) for j in range(n_slc)) for t in range(n))
     selected, forced = [], []
+    reference = p.cmp == p.stride == p.slc and (p.initial, p.local) == (1, 2)  # fla's naive_nsa_topk's setting
+    tied = []
     for t in range(n):
         own = t // p.slc
         always = frozenset(j for j in range(own + 1) if j < p.initial or own - p.local < j)
         rest = sorted((j for j in range(own + 1) if j not in always), key=_most_important(importance[t]))
         room = max(0, p.top - len(always))
-        if 0 < room < len(rest) and _compare(importance[t][rest[room - 1]], importance[t][rest[room]]) == 0:
+        tie = 0 < room < len(rest) and _compare(importance[t][rest[room - 1]], importance[t][rest[room]]) == 0
+        if tie and not reference:
             raise InputError(f"NSA: query {t + 1}'s selection blocks {rest[room - 1] + 1} and {rest[room] + 1} have "
-                             f"exactly equal importance at the top-{p.top} cut; the reference leaves their order "
-                             f"unspecified (change n or the vectors)", "sparse")
-        selected.append(always | frozenset(rest[:room]))
+                             f"exactly equal importance at the top-{p.top} cut; the paper leaves their order "
+                             "unspecified, and a reference breaks it only with l = d = l' and the initial and 2 "
+                             "local blocks (change n or the vectors)", "sparse")
+        chosen = _reference_choice(importance[t], compressed[t], always, p) if tie else (
+            always | frozenset(rest[:room]))
+        tied.append(tie)
+        selected.append(chosen)
         forced.append(always)
     maps = _maps(n, p, compressed, selected)
-    return NsaSelection(p, compressed, scores, importance, tuple(selected), tuple(forced), maps)
+    return NsaSelection(p, compressed, scores, importance, tuple(selected), tuple(forced), maps, tuple(tied))
+
+
+def _reference_choice(row: Sequence[dict[Exact, int]], visible: Sequence[int], forced: frozenset[int],
+                      p: NsaParameters) -> frozenset[int]:
+    """The blocks the reference (fla's `naive_nsa_topk`, l = d = l') selects where importances tie: `torch.topk`
+    over every block's score (a forced block 1, a visible one its p_cmp, any other 0), keeping the allowed ones
+    (forced or complete). Scores are compared exactly, as fractions of the visible blocks' Σ e^s."""
+    total: dict[Exact, int] = {}
+    for c in visible:  # l = d = l': block c's importance is its one term
+        for s, count in row[c].items():
+            total[s] = total.get(s, 0) + count
+    values = [total if j in forced else row[j] if j in visible else {} for j in range(len(row))]
+    picked = topk_indices(values, min(p.top, len(row)), lambda a, b: _compare(a, b) > 0)
+    return frozenset(j for j in picked if j in forced or j in visible)
 
 
 def _most_important(row: Sequence[dict[Exact, int]]) -> Callable[[int], Any]:

@@ -83,5 +83,6 @@ def sparse_mask(spec: object, q: Sequence[Sequence[Fraction]], k: Sequence[Seque
                       f"gate q_i·mean(K_b) chose{tie}", moba_phrase(selection))
     if TYPE_CHECKING:
         assert isinstance(selection, NsaSelection)
+    tie = " (a tie broken by torch.topk's order, as fla's naive_nsa_topk)" if any(selection.tied) else ""
     return bound_cells(selection.maps["union"], "NSA", "j in a read compressed block, a selected block (j<=i) or the "
-                  "window: g_cmp·o_cmp + g_slc·o_slc + g_win·o_win", nsa_phrase(selection))
+                       f"window{tie}: g_cmp·o_cmp + g_slc·o_slc + g_win·o_win", nsa_phrase(selection))
