@@ -108,6 +108,7 @@ class FigureOptions(TypedDict, total=False):
     k_tokens: Labels | None
     highlight: HighlightSpec | None
     mask: MaskSpec
+    sparse: str | None
     mask_name: str | None
     mask_rule: str | None
     align: Align

@@ -135,18 +135,19 @@ def walkthrough_from_args(args: Namespace, spec: tuple[Mapping[str, Any], str] |
         except InputError as err:  # named as the user gave the heads: the flag, or the spec's key
             given = "--q-heads" if args.q_heads is not None else f"{printable(args.spec)}: q_heads"
             raise err.relocated(lambda where: given if where == "q_heads" else where) from None
-    check_walkable(fig, scores_view="flash" in walk or "decode" in walk)  # their steps are compact as scores too
+    check_walkable(fig, scores_view=bool(walk.keys() & {"flash", "decode", "split_kv"}))  # compact as scores too
     return walkthrough_steps(fig, walk)
 
 
 def walkthrough_steps(fig: Any, walk: Walk) -> tuple[Any, Any]:
     """(Document, figures) of the walkthrough `walk` asks for: flash tiles, decoding, or the default."""
-    if "flash" in walk and "decode" in walk:
-        raise InputError("choose one walkthrough: FlashAttention tiles or KV-cache decoding, not both",
-                         f"{walk['flash'][1]} and {walk['decode'][1]}")
+    chosen = [key for key in ("flash", "decode", "split_kv") if key in walk]
+    if len(chosen) > 1:
+        raise InputError("choose one walkthrough: FlashAttention tiles, KV-cache decoding or Flash-Decoding's chunks",
+                         " and ".join(walk[key][1] for key in chosen))
     if "flash_order" in walk and "flash" not in walk:
         raise InputError("orders FlashAttention's tiles: give the tiles too (--flash BR,BC)", walk["flash_order"][1])
-    if "flash" not in walk and "decode" not in walk:
+    if not chosen:
         from ..publish.walkthrough.scores import walkthrough  # start-up: each walkthrough loads only its own steps
 
         return walkthrough(fig)
@@ -156,6 +157,10 @@ def walkthrough_steps(fig: Any, walk: Walk) -> tuple[Any, Any]:
             from ..publish.walkthrough.flash import flash_walkthrough  # start-up: only its own steps
 
             return flash_walkthrough(fig, walk["flash"][0], walk.get("flash_order", ("fa2", ""))[0])
+        if "split_kv" in walk:
+            from ..publish.walkthrough.flash_decoding import split_kv_walkthrough  # start-up: only its own steps
+
+            return split_kv_walkthrough(fig, walk["split_kv"][0])
         from ..publish.walkthrough.decode import decode_walkthrough  # start-up: only its own steps
 
         return decode_walkthrough(fig, walk["decode"][0])

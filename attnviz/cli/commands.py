@@ -18,6 +18,9 @@ from .parser import (DEFAULT_OUTPUT, DEFAULT_PAGE_DIR, UsageError, build_parser,
 from .arguments import figure_from_args, stdin_bytes, walkthrough_from_args, walkthrough_steps
 from .signals import StopSignals, Stopped, describe, emit, one_line, report, writing
 
+#: The keys that make `attnviz slides` a walkthrough's deck (figures.options.WALKTHROUGH_FLAGS).
+WALKS = ("flash", "flash_order", "decode", "split_kv")
+
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from argparse import Namespace
@@ -249,8 +252,8 @@ def _slides_deck(args: Namespace, spec: Any) -> tuple[Any, str]:
     else:
         figure_keys = ("q", "k", "highlight", "view", "n", "shape", "panels")  # a figure of its own, not the seed
         given = spec is not None or any(getattr(args, key, None) is not None for key in figure_keys)
-        walk = any(getattr(args, key) is not None for key in ("flash", "flash_order", "decode")) or (
-            spec is not None and any(key in spec[0] for key in ("flash", "flash_order", "decode")))
+        walk = any(getattr(args, key) is not None for key in WALKS) or (
+            spec is not None and any(key in spec[0] for key in WALKS))
         title_from = "title"  # a walkthrough's title is attnviz's own, always short
         if args.walkthrough or walk or not given:  # --flash and --decode are walkthroughs too
             deck = decks.from_sections(*walkthrough_from_args(args, spec), **_deck_options(args))

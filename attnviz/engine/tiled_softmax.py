@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from .attention import Attention
     from ..typing import Exact, FlashOrder, MaskSpec, ScaleSpec, Vectors
 
-__all__ = ["ORDERS", "MAX_TILES", "FlashStep", "Tile", "tiles", "flash_steps", "flash", "check_block"]
+__all__ = ["ORDERS", "MAX_TILES", "FlashStep", "Tile", "tiles", "flash_steps", "flash", "check_block",
+           "exact_attention"]
 
 Row = TypeVar("Row")
 ORDERS = ("fa2", "fa1")
@@ -229,5 +230,8 @@ def _attention(q: Vectors, k: Vectors, v: Vectors | None, mask: MaskSpec, scale:
     check_values(attention)
     return attention
 
+
+#: The exact attention a walk of vectors reads (engine.split_kv reads them the same way).
+exact_attention = _attention
 
 setattr(flash, "FlashStep", FlashStep)  # noqa: B010 - `attnviz.flash.FlashStep`, the path documented before 0.2

@@ -168,6 +168,14 @@ OPTIONS = (
                 "(R keys a row), sink=S (the first S keys), matrix=ROW;ROW;... (rows of 0/1); combined with & "
                 '(both), | (either), ~ or ! (not) and parentheses, e.g. "window=3,symmetric | global=1"; repeatable: '
                 "a cell is kept only when every mask keeps it"),
+    Option("sparse", type="str | None", default=None, check="text", example='sparse = "moba=2,2"',
+           expects="a mask computed from Q and K: moba=B,K (MoBA: blocks of B keys, K a query counting its own) or "
+                   "nsa=L,D,S,N,W (NSA: compression block l, stride d, selection block l', top n, window w)",
+           flag="--sparse", metavar="SELECTION",
+           help="the mask computed from Q and K: moba=B,K (MoBA's gate q·mean(K_block), blocks of B keys, top K "
+                "counting the own block) or nsa=L,D,S,N,W[,initial=I][,local=R] (NSA: compression block l, stride d, "
+                "selection block l', top n counting I initial and R local blocks, window w); the figure adds the "
+                "gate scores (MoBA) or the three branches (NSA) as panels"),
     Option("mask_name", type="str | None", default=None, check="text", example='mask_name = "local + summary"',
            expects="the mask's name as the caption says it", flag="--mask-name", metavar="NAME", dash_value=True,
            help="the mask's name in the caption and title (any mask; a matrix's default is 'explicit')"),
@@ -279,6 +287,11 @@ OPTIONS = (
            expects="the loop order: fa2 (outer over query blocks) or fa1 (outer over key blocks)",
            flag="--flash-order", metavar="ORDER",
            help="with --flash: fa2 (default; outer loop over query blocks) or fa1 (outer over key blocks)"),
+    Option("split_kv", scope="walkthrough", check="chunk", example="split_kv = 2",
+           expects="Flash-Decoding's chunk size C: the keys in chunks of C, computed side by side, then combined",
+           flag="--split-kv", metavar="C",
+           help="Flash-Decoding (split-KV): the keys in chunks of C computed side by side, one step per chunk with "
+                "its own m_c, ℓ_c and partial output, then the combine step (m = max m_c, ℓ = Σ e^(m_c−m)·ℓ_c)"),
     Option("aspect", scope="deck", flag="--aspect", metavar="16:9|4:3",
            help="attnviz slides: the slides' shape, 16:9 (default, 13.333 × 7.5 in) or 4:3 (10 × 7.5 in)"),
     Option("steps", scope="deck", flag="--steps", metavar="RANGES",
@@ -322,15 +335,14 @@ def figure_options(given: Mapping[str, object], names: Collection[str] = DEFAULT
 # The order the flags appear in `--help`: what a figure shows, then how it looks.
 #: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).
 FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "x_title", "y_title", "q", "k", "q_heads",
-                "k_heads", "v_heads", "head_masks", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "mask_name",
-                "mask_rule", "align", "scale", "bias", "sink", "sigmoid", "softcap", "differential", "v",
-                "decimals", "softmax", "weights", "show", "title",
-                "subtitle")
+                "k_heads", "v_heads", "head_masks", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "sparse",
+                "mask_name", "mask_rule", "align", "scale", "bias", "sink", "sigmoid", "softcap", "differential", "v",
+                "decimals", "softmax", "weights", "show", "title", "subtitle")
 #: How figures look, not what they say: also `attnviz page`'s.
 LOOK_FLAGS = ("frame", "theme", "dark_selector", "embed_font")
 #: `attnviz render`'s panels.
 PANEL_FLAGS = ("panel", "arrange", "panel_captions", "panel_subtitles", "panel_legend")
 #: Which walkthrough (`attnviz walkthrough` and `slides`).
-WALKTHROUGH_FLAGS = ("flash", "flash_order", "decode")
+WALKTHROUGH_FLAGS = ("flash", "flash_order", "decode", "split_kv")
 #: A deck's own options (`attnviz slides`; `publish.deck.model.from_sections`'s keywords of the same names).
 DECK_FLAGS = ("aspect", "steps", "author", "date", "step_seconds")

@@ -22,11 +22,11 @@ if TYPE_CHECKING:
     from fractions import Fraction
     from typing import TypeAlias
 
-    from ..engine.attention import BoundMask
+    from ..engine.attention import Bias, BoundMask, Scale
     from ..engine.softmax_forms import Form
     from ..words.figure_text import FigureText
 
-    from ..typing import FigureOptions, Labels, MaskSpec, Shape, Vectors, View
+    from ..typing import Exact, FigureOptions, Labels, MaskSpec, Shape, Vectors, View
 
     Rows: TypeAlias = "tuple[tuple[Fraction, ...], ...]"  # exact vectors
 
@@ -99,15 +99,11 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
     # The default figure needs no parsing, so `attnviz render` skips importing the option modules.
     q_first = numbered_from(options["q_tokens"]) if options["tokens"] is None else None  # the rule's i: its label
     bound = bound_mask(mask, n_q, n_k, options, q_first)
-    scale, biases = None, ()
-    if options["scale"] is not None or options["bias"] is not None:
-        from ..engine.logits import resolve_biases, resolve_scale  # start-up: only a scale or a bias needs them
-
-        scale = resolve_scale(options["scale"], len(q[0]))
-        biases = resolve_biases(options["bias"], n_q, n_k, options["align"], scale=scale,
-                                scores=lambda i, j: dot(q[i], k[j]))
+    scale, biases = _logit_terms(q, k, options)
     form = _form(options, places)
     check_inputs(q, k, v)  # from the digits alone, before a score is summed
+    if options["sparse"] is not None:  # MoBA's or NSA's selection: the mask computed from Q and K
+        bound = _sparse_scores_mask(q, k, mask, options, None if scale is None else scale.factor)
     attention = attend(q, k, bound, scale=scale, biases=biases, v=v, rows=None if shown is None else set(shown[0]),
                        form=form)
     check_values(attention)
@@ -119,7 +115,7 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
     elif not seed:
         from ..words.titles import content_title  # start-up: the seed figure keeps the seed's title
 
-        title = content_title(mask, bound.name, n_q, n_k, form)
+        title = bound.computed if bound.computed is not None else content_title(mask, bound.name, n_q, n_k, form)
     subtitle = None if options["subtitle"] is None else check_text(options["subtitle"], "subtitle")
     wording = Wording(title=title, subtitle=subtitle, q_labels=q_labels, k_labels=k_labels, places=places, view=view,
                       softmax=options["softmax"], show=options["show"], base=options["index_base"])
@@ -262,13 +258,49 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, mask: 
     n_q, n_k = _map_shape(q, k, options["n"], options["shape"], labels)
     q_labels, k_labels = _axis_labels(tokens, q_tokens, k_tokens, n_q, n_k)
     bound = bound_mask(mask, n_q, n_k, options, numbered_from(q_labels) if tokens is None else None)
+    if options["sparse"] is not None:  # MoBA's or NSA's selection: the mask computed from Q and K
+        bound = _sparse_map_mask(q, k, mask, options)
     texts = {name: None if value is None else check_text(value, name)
              for name, value in (("title", options["title"]), ("subtitle", options["subtitle"]),
                                  ("x_title", options["x_title"]), ("y_title", options["y_title"]))}
+    if texts["title"] is None and bound.computed is not None:
+        texts["title"] = bound.computed
     words = describe_map(bound, n_q, n_k, highlight=options["highlight"], q_labels=q_labels, k_labels=k_labels,
                          base=options["index_base"], color_by=options["color_by"], **texts)
     return MaskMapFigure(MaskCells(bound, n_q, n_k), None, words, id_prefix=options["id_prefix"],
                          theme=options["theme"], embed_font=options["embed_font"], frame=options["frame"])
+
+
+def _logit_terms(q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction]], options: FigureOptions
+                 ) -> tuple[Scale | None, Sequence[Bias]]:
+    """The logits' scale and biases, when the options give them."""
+    if options["scale"] is None and options["bias"] is None:
+        return None, ()
+    from ..engine.logits import resolve_biases, resolve_scale  # start-up: only a scale or a bias needs them
+
+    scale = resolve_scale(options["scale"], len(q[0]))
+    return scale, resolve_biases(options["bias"], len(q), len(k), options["align"], scale=scale,
+                                 scores=lambda i, j: dot(q[i], k[j]))
+
+
+def _sparse_scores_mask(q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction]], mask: MaskSpec,
+                        options: FigureOptions, scale: Exact | None) -> BoundMask:
+    """A sparse selection's mask for the full and scores views, from their exact vectors."""
+    from .sparse_mask import check_mask_free, sparse_mask  # start-up: only a sparse figure computes its mask
+
+    check_mask_free(mask)
+    return sparse_mask(options["sparse"], q, k, scale)
+
+
+def _sparse_map_mask(q: Vectors | None, k: Vectors | None, mask: MaskSpec, options: FigureOptions) -> BoundMask:
+    """A sparse selection's map: computed from the vectors, which it needs."""
+    from .sparse_mask import check_mask_free, sparse_mask  # start-up: only a sparse figure computes its mask
+
+    if q is None or k is None or options["n"] is not None or options["shape"] is not None:
+        raise InputError("computes the mask from Q and K: give q and k (not n or shape)", "sparse")
+    check_mask_free(mask)
+    (q, k, _), _notes = _exact_vectors(q, k, None, False, options["decimals"])
+    return sparse_mask(options["sparse"], q, k)
 
 
 def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape | None,

@@ -240,12 +240,19 @@ def _block(value: object, where: str) -> tuple[int, ...]:
     return tuple(value)
 
 
-def _count(value: object, where: str) -> int:
-    """A positive whole number, or its digits as text."""
-    value = _small_int(value.strip()) if isinstance(value, str) else value
-    if type(value) is not int or value < 1:
-        raise InputError(f"expected a whole number of prompt tokens, at least 1, got {_show(value)}", where)
-    return value
+def _positive(what: str) -> Callable[[object, str], int]:
+    """The check of a positive whole number (or its digits as text) that the error calls `what`."""
+    def check(value: object, where: str) -> int:
+        value = _small_int(value.strip()) if isinstance(value, str) else value
+        if type(value) is not int or value < 1:
+            raise InputError(f"expected {what}, at least 1, got {_show(value)}", where)
+        return value
+
+    return check
+
+
+_count = _positive("a whole number of prompt tokens")
+_chunk = _positive("a chunk size C (a whole number of keys a chunk)")  # Flash-Decoding's
 
 
 def _small_int(text: str) -> int | str:
@@ -266,7 +273,7 @@ _CHECKS = {"panels": _panels, "arrange": _arrange, "text": _text, "whole_number"
            "masks": _masks, "number_or_text": _number_or_text, "number_or_name": _number_or_name,
            "string_or_strings": _string_or_strings,
            "bool": _bool, "block": _block, "count": _count, "head_masks": _head_masks, "panel_part": _panel_part,
-           "panel_legend": _panel_legend}
+           "panel_legend": _panel_legend, "chunk": _chunk}
 #: Every spec key, in the reference's order: made from the option table, so the spec, the flags, the
 #: Sphinx and MkDocs options and `figure()` cannot drift apart.
 KEYS = {option.name: Key(option.expects, _CHECKS[option.check], option.example) for option in SPEC_OPTIONS}

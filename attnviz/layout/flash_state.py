@@ -20,7 +20,8 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from .items import Item, Layout
 
-__all__ = ["TileBox", "StateRow", "FlashOverlay", "Below", "cell_box", "grid_bottom", "STATE_GAP", "BELOW_GAP"]
+__all__ = ["TileBox", "StateRow", "FlashOverlay", "Below", "cell_box", "grid_bottom", "STATE_GAP", "BELOW_GAP",
+           "BLOCK_GAP", "COLUMN_GAP", "heading_height", "tile_rect"]
 
 STATE_GAP = 24  # between the grid's last column and the state column
 BELOW_GAP = 20  # between the grid's last row and mechanics drawn under it, and after them
@@ -200,3 +201,8 @@ def _tile_rect(tile: TileBox, grid: tuple[float, float, float], cells: tuple[flo
     attrs = (("class", classes), ("data-rows", f"{tile.rows[0]}-{tile.rows[1]}"),
              ("data-keys", f"{tile.keys[0]}-{tile.keys[1]}"))
     return Rect(role, x, y, w, h, rx=3, attrs=attrs)
+
+
+# The names Flash-Decoding's strips (layout.split_state) share with this state column.
+BLOCK_GAP, COLUMN_GAP = _BLOCK_GAP, _COLUMN_GAP
+heading_height, tile_rect = _heading_h, _tile_rect

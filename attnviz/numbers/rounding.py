@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     Interval = Any  # an mpmath interval (mpmath has no type hints)
 
 __all__ = ["MAX_PLACES", "parse_weights", "round_fraction", "rounded_weights", "rounded_output", "rounded_sink_share",
-           "certified_sign", "rounded_difference"]
+           "certified_sign", "rounded_difference", "sign_of_exp_sum"]
 
 MAX_PLACES = 30
 START_BITS, MAX_BITS = 64, 1 << 15
@@ -224,6 +224,12 @@ def _known_output(gaps: Sequence[Exact], column: Sequence[Fraction], places: int
     tie = twice / (2 * 10**places)
     pull = _sign_of_sum([g for g, f in zip(gaps, far) if f], [v - tie for v, f in zip(column, far) if f])
     return _fixed((twice.numerator - 1) // 2 + (pull > 0), places)
+
+
+def sign_of_exp_sum(exponents: Sequence[Exact], coefficients: Sequence[Fraction]) -> int:
+    """The sign of Σ c·e^x for exact exponents x and rational coefficients c, not all 0 once equal exponents are
+    summed (NSA's selection compares its importances with it), certified by interval arithmetic."""
+    return _sign_of_sum([-x for x in exponents], coefficients)
 
 
 def _sign_of_sum(gaps: Sequence[Exact], coefficients: Sequence[Fraction]) -> int:

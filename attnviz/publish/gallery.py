@@ -21,6 +21,9 @@ __all__ = ["Entry", "ENTRIES", "ModelEntry", "MODEL_ENTRIES", "dilated", "make",
 
 Q5 = "1,0; 0,1; 1,1; 1,-1; 0,2"
 Q6 = "1,0; 0,1; 1,1; 1,-1; 0,2; 2,1"
+Q8 = "1,0; 0,1; 1,1; 2,0; 0,2; 1,-1; 3,1; 0,0"
+M6 = "1,0; 0,1; 1,1; 2,0; 0,2; 0,0"  # MoBA's gate ties in its last rows: torch.topk's order decides
+Q12 = "1,0; 0,1; 1,1; 2,0; 0,2; 1,-1; 3,1; 0,1; 1,2; 2,1; -1,1; 1,3"
 
 
 @dataclass(frozen=True)
@@ -205,6 +208,13 @@ mask = "causal & keys=4,8,12,16"
            "window=3", "--softmax", "normalizer"),
     Entry("form-differential", "DIFF Transformer: A₁, A₂ and A₁ − λ·A₂",
           ("--q-heads", "1,0; 0,1; 1,1 | 0,1; 1,0; 1,1", "--k-heads", "1,0; 0,1; 1,1", "--differential", "1/2")),
+    # Sparse and split attention computed from Q and K (issue 35): MoBA's gate, NSA's branches, Flash-Decoding.
+    Entry("sparse-moba", "MoBA: blocks of 2 keys, top 2, chosen by the gate q·mean(K)",
+          ("--q", M6, "--k", M6, "--sparse", "moba=2,2", "--view", "mask")),
+    Entry("sparse-nsa", "NSA: compressed, selected and window branches, and their union",
+          ("--q", Q12, "--k", Q12, "--sparse", "nsa=4,2,2,3,2,local=1", "--view", "mask")),
+    Entry("flash-decoding-chunks", "Flash-Decoding: one query, keys in chunks of 3, combined",
+          ("--q", "1,1", "--k", Q8, "--mask", "none", "--split-kv", "3"), step=4),
 )
 
 
@@ -273,6 +283,10 @@ def make(entry: Entry) -> Drawable:
         from .walkthrough.flash import flash_walkthrough  # start-up: only a FlashAttention entry steps through it
 
         _, figures = flash_walkthrough(fig, walk["flash"], walk.get("flash_order", "fa2"))
+    elif "split_kv" in walk:
+        from .walkthrough.flash_decoding import split_kv_walkthrough  # start-up: only a Flash-Decoding entry
+
+        _, figures = split_kv_walkthrough(fig, walk["split_kv"])
     else:
         from .walkthrough.decode import decode_walkthrough  # start-up: only a decoding entry steps through it
 

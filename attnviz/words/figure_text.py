@@ -234,7 +234,7 @@ _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("title", lambda f: DEFAULT_TITLE if f.w.title is None else user_text(f.w.title)),
     ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else SCORES_SUBTITLE
      if f.w.view == "scores" else _subtitle(f)),
-    ("badge", lambda f: f"exact scores, exact {f.attention.mask.name} mask" + (
+    ("badge", lambda f: ("exact scores, " + (f.attention.mask.computed or f"exact {f.attention.mask.name} mask")) + (
         "" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} {f.form.badge}")),
     ("note", lambda f: f"displayed Q,K {'integer' if f.attention.all_integer else 'rational'} vectors are the score "
      f"source; {f.attention.mask.name} mask keeps {f.attention.mask.rule_text(f.base)}"),

@@ -49,13 +49,15 @@ class Walkthrough(tuple["Drawable", ...]):
 
 
 def walkthrough(fig: Drawable, *, flash: tuple[int, int] | None = None, decode: int | None = None,
-                flash_order: FlashOrder = "fa2") -> Walkthrough:
+                flash_order: FlashOrder = "fa2", split_kv: int | None = None) -> Walkthrough:
     """The steps behind `fig` (from `attnviz.figure`), each a figure with `.svg()` and notebook display.
 
     `flash` = (Br, Bc): FlashAttention's tiles, one step per tile that keeps a cell, each drawn with every
     tile outlined and each row's running m_i, ℓ_i and rescale factor beside the grid, in `flash_order`
     "fa2" or "fa1"; `decode` = P: KV-cache decoding after a prompt of P tokens, each step drawn with its
-    cache's slots; neither: every score, the mask and each row's softmax. A figure of several heads
+    cache's slots; `split_kv` = C: Flash-Decoding, the keys in chunks of C computed side by side (each
+    chunk's m_c and ℓ_c in its own strip beside the grid), then the combine step; none: every score, the mask
+    and each row's softmax. A figure of several heads
     steps head by head. `fig` is a full figure (or, with `flash` or `decode`, a scores view), drawn
     whole, counted from 1.
 
@@ -68,20 +70,22 @@ def walkthrough(fig: Drawable, *, flash: tuple[int, int] | None = None, decode: 
     """
     from ...figures.heads import HeadsFigure  # start-up: loaded only when a walkthrough is asked for
 
-    if flash is not None and decode is not None:
-        raise InputError("choose one walkthrough: FlashAttention tiles or KV-cache decoding, not both",
-                         "flash and decode")
+    chosen = [name for name, value in (("flash", flash), ("decode", decode), ("split_kv", split_kv))
+              if value is not None]
+    if len(chosen) > 1:
+        raise InputError("choose one walkthrough: FlashAttention tiles, KV-cache decoding or Flash-Decoding's chunks",
+                         " and ".join(chosen))
     if isinstance(fig, HeadsFigure):
-        if flash is not None or decode is not None:
+        if chosen:
             raise InputError("steps through one head; for several heads the walkthrough goes head by head (give q "
-                             "and k for one head)", "flash" if flash is not None else "decode")
+                             "and k for one head)", chosen[0])
         from .heads import heads_walkthrough  # start-up: each walkthrough loads only its own steps
 
         for panel in fig.panels:
             check_walkable(panel)
         document, panels = heads_walkthrough(fig)
         return Walkthrough(panels, document)
-    check_walkable(fig, scores_view=flash is not None or decode is not None)
+    check_walkable(fig, scores_view=bool(chosen))
     figures: Sequence[Drawable]
     if TYPE_CHECKING:  # past the heads and the checks: one full figure (or its scores view)
         assert isinstance(fig, Figure)
@@ -89,6 +93,10 @@ def walkthrough(fig: Drawable, *, flash: tuple[int, int] | None = None, decode: 
         from .flash import flash_walkthrough  # start-up: each walkthrough loads only its own steps
 
         document, figures = flash_walkthrough(fig, flash, flash_order)
+    elif split_kv is not None:
+        from .flash_decoding import split_kv_walkthrough  # start-up: each walkthrough loads only its own steps
+
+        document, figures = split_kv_walkthrough(fig, split_kv)
     elif decode is not None:
         from .decode import decode_walkthrough  # start-up: each walkthrough loads only its own steps
 

@@ -1,0 +1,162 @@
+"""The panels a sparse figure draws beside its mask, as the papers draw them: MoBA's gate scores with the chosen
+blocks marked, NSA's three branches as mask maps (`sparse_panels`); a spec or the command composes them with the
+figure (`with_sparse_panels`). The mask itself is figures.sparse_mask's.
+"""
+
+from __future__ import annotations
+
+from ..engine.bound_mask import BoundMask
+from ..engine.runs import scan_runs
+from ..numbers.exact import InputError
+from .sparse_mask import bound_cells, nsa_phrase, select
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from fractions import Fraction
+    from typing import TypedDict
+
+    from .composite import Composite
+    from .figure import Figure
+    from ..engine.moba import MobaSelection
+    from ..engine.nsa import NsaSelection
+    from ..typing import FrameName, ThemeName, Vectors
+
+    class Look(TypedDict):
+        """How the panels look: the figure's own."""
+
+        theme: ThemeName
+        frame: FrameName
+        embed_font: bool
+else:
+    Look = dict
+
+__all__ = ["sparse_panels", "with_sparse_panels"]
+
+
+def sparse_panels(fig: Figure, spec: object, vectors: tuple[Vectors | None, Vectors | None] | None = None,
+                  gate_map: bool = False) -> list[Figure]:
+    """The panels drawn beside `fig` (a figure drawn with `sparse=spec`): MoBA's gate scores, one row per query
+    and one column per key block, the chosen blocks marked (with `gate_map`, the chosen blocks as a map, no
+    scores: where a frame holds no score grid beside a map, or past 64 queries); NSA's three branches as mask
+    maps. A mask map keeps no vectors: give them (`vectors`, as `fig` was drawn from them)."""
+    from .api import figure  # start-up: only a sparse figure's panels are drawn here
+    from ..engine.attention import MAX_TOKENS, Attention, exact_vectors
+
+    attention = fig.attention
+    if isinstance(attention, Attention):
+        q, k = attention.q, attention.k
+    elif vectors is not None and vectors[0] is not None and vectors[1] is not None:
+        q, k = exact_vectors(vectors[0], "q"), exact_vectors(vectors[1], "k")
+    else:
+        raise InputError("a mask map keeps no vectors: give the q and k it was drawn from", "sparse")
+    scale = getattr(getattr(attention, "scale", None), "factor", None)
+    selection = select(spec, q, k, scale)
+    common = Look(theme=fig.theme, frame=fig.frame, embed_font=fig.embed_font)  # type: ignore[typeddict-item]
+    if hasattr(selection, "block"):
+        if TYPE_CHECKING:
+            assert isinstance(selection, MobaSelection)
+        # past a score grid's 64 rows (an elided figure), the gate as a map too
+        return [_gate_map(selection, common) if gate_map or len(q) > MAX_TOKENS else
+                _gate_panel(selection, q, common)]
+    if TYPE_CHECKING:
+        assert isinstance(selection, NsaSelection)
+    from ..engine.nsa import BRANCHES  # start-up: only NSA's panels name its branches
+
+    n = len(q)
+    panels: list[Figure] = []
+    for key, gate, words in BRANCHES:
+        kept = selection.maps[key]
+        rule = {"cmp": f"j in a complete compressed block ({selection.parameters.cmp} keys, stride "
+                       f"{selection.parameters.stride}; φ = mean)",
+                "slc": f"j<=i in the top {selection.parameters.top} selection blocks of {selection.parameters.slc} "
+                       "keys by the compressed softmax's importance",
+                "win": f"i-{selection.parameters.window}<j<=i"}[key]
+        mask = bound_cells(kept, f"{words} ({gate})", rule, nsa_phrase(selection))
+        panels.append(figure(view="mask", shape=f"{n}x{n}", mask=mask, title=f"{words}, gate {gate}", **common))
+    return panels
+
+
+def _gate_map(selection: MobaSelection, common: Look) -> Figure:
+    """MoBA's choice as a map: a row per query, a column per block, the blocks it reads kept."""
+    from .api import figure  # start-up: only a sparse figure's panels are drawn here
+
+    n_q, n_blocks = len(selection.own), len(selection.blocks)
+    chosen = [[selection.status(i, b) in ("own", "chosen") for b in range(n_blocks)] for i in range(n_q)]
+    mask = bound_cells(chosen, "chosen block", "block b read by query i: its own, or a top gate q_i·mean(K_b)",
+                       "MoBA's chosen blocks")
+    labels = [f"b{b + 1}" for b in range(n_blocks)]
+    return figure(view="mask", shape=f"{n_q}x{n_blocks}", mask=mask, k_tokens=labels, x_title="key block b",
+                  q_tokens=[str(i + 1) for i in range(n_q)],
+                  title=f"MoBA's blocks, top {selection.top} by gate q_i·mean(K_b)", **common)
+
+
+def _gate_panel(selection: MobaSelection, q: Sequence[Sequence[Fraction]], common: Look) -> Figure:
+    """MoBA's gate: S_ib = q_i·mean(K_b) as a score grid, future blocks masked, chosen (and own) blocks marked."""
+    n_blocks = len(selection.blocks)
+    seen = [[selection.status(i, b) != "future" for b in range(n_blocks)] for i in range(len(q))]
+    mask = BoundMask("no future block", "b<=block(i)", lambda i, b: seen[i][b],
+                     row_runs=lambda i: scan_runs(seen[i].__getitem__, n_blocks), shape=(len(q), n_blocks),
+                     computed="gate scores q_i·mean(K_b), exact; chosen blocks marked")
+    marked = [(i + 1, b + 1) for i in range(len(q)) for b in range(n_blocks)
+              if selection.status(i, b) in ("own", "chosen")]
+    labels = [f"b{b + 1}:{lo + 1}-{hi + 1}" if hi > lo else f"b{b + 1}:{lo + 1}" for b, (lo, hi) in
+              enumerate(selection.blocks)]
+    from .api import figure  # start-up: only a sparse figure's panels are drawn here
+    from ..records import replace
+    from ..render.themes import get_theme
+
+    tie = "; ties broken by torch.topk's order" if any(selection.tied) else ""
+    gate = figure(q, [list(mean) for mean in selection.means], view="scores", mask=mask, highlight=marked,
+                  k_tokens=labels, title=f"MoBA gate q_i·mean(K_b), top {selection.top} marked",
+                  subtitle=f"Own block always, future blocks never (−∞), the rest by gate score{tie}.",
+                  **common)
+    # its grid is of gate scores against the blocks' mean keys, not of S_ij against keys
+    words = replace(gate.words, grid_caption="gate s_ib=q_i·mean(K_b), K(b…) the mean key of block b; "
+                                             "future blocks masked")
+    return type(gate)(gate.attention, gate.highlight, words, theme=get_theme(gate.theme),
+                      embed_font=gate.embed_font, frame=gate.frame)
+
+
+def with_sparse_panels(fig: Figure, spec: object, id_prefix: str | None = None,
+                       vectors: tuple[Vectors | None, Vectors | None] | None = None) -> Composite:
+    """`fig` and its sparse panels in one figure, under its title: MoBA's gate then the mask; NSA's three branches
+    then their union (in a grid of two columns), each arranged as its frame holds it."""
+    refused = None
+    for gate_map in (False, True) if fig.view == "mask" and fig.frame != "doc" else (False,):
+        try:
+            return _composed(fig, sparse_panels(fig, spec, vectors, gate_map), id_prefix)
+        except InputError as err:  # the gate's scores beside a map, past the frame: the gate as a map
+            refused = err
+    assert refused is not None  # (a way was tried)
+    raise refused
+
+
+def _composed(fig: Figure, panels: Sequence[Figure], id_prefix: str | None) -> Composite:
+    """`panels` then `fig` in the first arrangement that fits its frame at its floor."""
+    from .composite import compose  # start-up: only a sparse figure composes its panels
+    from ..records import replace
+    from ..render.themes import get_theme
+
+    name = "the mask: the chosen blocks' keys, causal" if len(panels) == 1 else "union of the branches, NSA's keys"
+    main = type(fig)(fig.attention, fig.highlight, replace(fig.words, title=name), theme=get_theme(fig.theme),
+                     embed_font=fig.embed_font, frame=fig.frame)
+    refused = None
+    for arrange in ARRANGEMENTS[len(panels) > 1]:  # the first that fits the frame at its floor
+        composed = compose(*panels, main, arrange=arrange, title=fig.words.title, id_prefix=id_prefix)
+        if fig.frame == "doc":
+            return composed
+        try:
+            composed.layout()
+        except InputError as err:
+            if err.where != "frame":
+                raise
+            refused = err
+            continue
+        return composed
+    assert refused is not None  # (every arrangement was tried)
+    raise refused
+
+
+#: The arrangements a sparse figure's panels try, in order (MoBA's two panels; NSA's four).
+ARRANGEMENTS = (("row", "column"), ("grid:2", "row", "column"))
