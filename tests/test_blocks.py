@@ -4,10 +4,10 @@ combinations and a hypothesis sample of pasted mask functions, block sizes that 
 then the figures: outlines on mask maps and score grids, classed and ranged, the legend and the words."""
 
 import re
+import tomllib
 from fractions import Fraction
 
 import pytest
-import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch.nn.attention.flex_attention import create_block_mask
@@ -15,6 +15,7 @@ from torch.nn.attention.flex_attention import create_block_mask
 import attnviz
 from attnviz.engine.blocks import block_classes, parse_blocks, percent_text
 from attnviz.engine.masks import resolve
+from attnviz.layout.frames import get_frame, text_floor_misses
 from attnviz.numbers.exact import InputError
 from clirun import run_cli
 from test_mask_parity import FLEX, PARITY, flex_cases
@@ -23,7 +24,10 @@ from test_mask_parity import FLEX, PARITY, flex_cases
 def torch_blocks(mask_mod, n_q, n_k, size):
     """What torch computes: (kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices, sparsity)."""
     bm = create_block_mask(mask_mod, 1, 1, n_q, n_k, device="cpu", BLOCK_SIZE=size)
-    as_tuple = lambda t: tuple(tuple(row) for row in t[0, 0].tolist()) if t.dim() == 4 else tuple(t[0, 0].tolist())
+
+    def as_tuple(t):
+        return tuple(tuple(row) for row in t[0, 0].tolist()) if t.dim() == 4 else tuple(t[0, 0].tolist())
+
     return (as_tuple(bm.kv_num_blocks), as_tuple(bm.kv_indices), as_tuple(bm.full_kv_num_blocks),
             as_tuple(bm.full_kv_indices), bm.sparsity())
 
@@ -43,18 +47,21 @@ def assert_same(ours, theirs):
     assert float(ours.sparsity) == pytest.approx(sparsity, abs=1e-9)
 
 
+def causal_mod(b, h, q, kv):
+    return q >= kv
+
+
 def test_the_flexattention_blog_s_picture_16_causal_tokens_at_block_4():
     blocks = attnviz_blocks("causal", 16, 16, (4, 4))
     assert (blocks.count("full"), blocks.count("partial"), blocks.count("empty")) == (6, 4, 6)
     assert blocks.sparsity == Fraction(75, 2)
     assert blocks.summary() == "blocks of 4: 6 full, 4 partial, 6 empty, sparsity 37.5%"
-    assert_same(blocks, torch_blocks(lambda b, h, q, kv: q >= kv, 16, 16, 4))
+    assert_same(blocks, torch_blocks(causal_mod, 16, 16, 4))
 
 
 @pytest.mark.parametrize("size", [(4, 4), (3, 3), (5, 2), (2, 7), (1, 1), (16, 16), (20, 3)])
 def test_sizes_that_do_not_divide_the_grid_pad_as_torch_pads(size):
-    mod = lambda b, h, q, kv: q >= kv
-    assert_same(attnviz_blocks("causal", 13, 13, size), torch_blocks(mod, 13, 13, size))
+    assert_same(attnviz_blocks("causal", 13, 13, size), torch_blocks(causal_mod, 13, 13, size))
 
 
 def test_a_ragged_edge_block_is_never_full_and_sparsity_can_fall_below_zero():
@@ -126,8 +133,10 @@ def test_pasted_mask_functions_blocks_match_create_block_mask(mod, n_q, n_k, bq,
 
 
 def test_a_1024_token_map_is_counted_from_runs():
-    mod = lambda b, h, q, kv: (q >= kv) & (q - kv < 256)
-    assert_same(attnviz_blocks("window=256", 1024, 1024, (128, 128)), torch_blocks(mod, 1024, 1024, 128))
+    def window_mod(b, h, q, kv):
+        return (q >= kv) & (q - kv < 256)
+
+    assert_same(attnviz_blocks("window=256", 1024, 1024, (128, 128)), torch_blocks(window_mod, 1024, 1024, 128))
 
 
 @pytest.mark.parametrize("value, expected", [(4, (4, 4)), ("4", (4, 4)), ("4,2", (4, 2)), ([3, 5], (3, 5)),
@@ -143,7 +152,7 @@ def test_bad_block_sizes_are_refused_in_words(value):
 
 
 def test_too_many_blocks_are_refused():
-    with pytest.raises(InputError, match="at most 4,096"):
+    with pytest.raises(InputError, match="at most 64 a side"):
         attnviz_blocks("causal", 1024, 1024, (1, 1))
 
 
@@ -152,3 +161,88 @@ def test_too_many_blocks_are_refused():
                                          (Fraction(-92), "−92%")])
 def test_sparsity_is_written_exactly_or_marked_approximate(value, text):
     assert percent_text(value) == text
+
+
+# --- The figures: outlines classed and ranged, the legend, the words ---
+
+def _outlines(svg):
+    pattern = r'<rect class="attnviz-block-(full|partial|empty)" data-q="(\d+)-(\d+)" data-k="(\d+)-(\d+)"'
+    return re.findall(pattern, svg)
+
+
+def test_the_blog_s_mask_map_outlines_each_block_with_its_class_and_ranges():
+    fig = attnviz.figure(view="mask", n=16, blocks=4)
+    svg = fig.svg()
+    found = _outlines(svg)
+    assert len(found) == 16
+    assert sorted(kind for kind, *_ in found).count("full") == 6
+    assert [kind for kind, *_ in found].count("partial") == 4
+    assert [kind for kind, *_ in found].count("empty") == 6
+    for kind, q0, q1, k0, k1 in found:  # causal: above the diagonal empty, on it partial, below it full
+        qb, kb = (int(q0) - 1) // 4, (int(k0) - 1) // 4
+        assert (int(q1) - int(q0), int(k1) - int(k0)) == (3, 3)
+        assert kind == ("empty" if kb > qb else "partial" if kb == qb else "full")
+    for words in ("full block: no mask call", "partial block: masked per element", "empty block: skipped",
+                  "sparsity 37.5%"):
+        assert words in svg
+    summary = "blocks of 4: 6 full, 4 partial, 6 empty, sparsity 37.5%"
+    assert summary in fig.words.subtitle and summary in fig.description()
+
+
+def test_ragged_blocks_are_ranged_to_the_grid_not_the_padding():
+    found = _outlines(attnviz.figure(view="mask", n=10, blocks="4,3").svg())
+    assert {(q0, q1) for _, q0, q1, _, _ in found} == {("1", "4"), ("5", "8"), ("9", "10")}
+    assert {(k0, k1) for _, _, _, k0, k1 in found} == {("1", "3"), ("4", "6"), ("7", "9"), ("10", "10")}
+    assert "blocks of 4×3" in attnviz.figure(view="mask", n=10, blocks=(4, 3)).words.subtitle
+
+
+def test_a_score_grid_outlines_its_blocks_and_says_them_in_the_badge():
+    six = [[1, 0], [0, 1], [1, 1], [2, 0], [0, 2], [1, 2]]
+    fig = attnviz.figure(six, six, mask="window=3", blocks=2)
+    svg = fig.svg()
+    blocks = attnviz_blocks("window=3", 6, 6, (2, 2))
+    assert len(_outlines(svg)) == 9
+    assert blocks.summary() in fig.words.badge
+    assert f"FlexAttention {blocks.summary()}" in fig.description()
+    assert "FlexAttention blocks of 2" in svg
+
+
+@pytest.mark.parametrize("frame", ["slide", "slide-4:3", "column", "column-wide"])
+@pytest.mark.parametrize("kwargs", [{"view": "mask", "n": 16, "blocks": 4},
+                                    {"view": "mask", "n": 1024, "mask": "window=256", "blocks": 128},
+                                    {"q": [[1, 0], [0, 1], [1, 1], [1, 2]], "k": [[1, 0], [0, 1], [1, 1], [1, 2]],
+                                     "blocks": 2}])
+def test_every_frame_keeps_its_floors_with_blocks(kwargs, frame):
+    from test_layout import assert_clean
+
+    layout = attnviz.figure(frame=frame, **kwargs).layout()
+    assert text_floor_misses(layout, get_frame(frame)) == []
+    assert_clean(layout)  # nothing overlapping or spilling
+    assert any(getattr(item, "role", "").startswith("block-") for item in layout.walk())
+
+
+def test_the_option_is_one_flag_one_spec_key_one_keyword(tmp_path):
+    result = run_cli("render", "--view", "mask", "--n", "16", "--blocks", "4", "-o", str(tmp_path / "a.svg"))
+    assert result.code == 0, result.stderr
+    spec = tmp_path / "b.toml"
+    spec.write_text('view = "mask"\nn = 16\nblocks = 4\n', encoding="utf-8")
+    assert tomllib.loads(spec.read_text())["blocks"] == 4
+    result = run_cli("render", str(spec), "-o", str(tmp_path / "b.svg"))
+    assert result.code == 0, result.stderr
+    assert (tmp_path / "a.svg").read_bytes() == (tmp_path / "b.svg").read_bytes()
+
+
+@pytest.mark.parametrize("args, words", [(["--blocks", "0"], "block sizes run from 1"),
+                                         (["--blocks", "x"], "block size"),
+                                         (["--blocks", "1"], "at most 64 a side")])
+def test_bad_blocks_on_the_command_line_are_one_line_and_exit_2(args, words, tmp_path):
+    result = run_cli("render", "--view", "mask", "--n", "100", *args, "-o", str(tmp_path / "x.svg"))
+    assert result.code == 2
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("attnviz: error:") and words in result.stderr
+
+
+def test_blocks_need_one_head_s_whole_grid():
+    with pytest.raises(InputError, match="whole grid"):
+        attnviz.figure([[1, 0]] * 8, [[1, 0]] * 8, blocks=2, elide=True)
+    with pytest.raises(InputError, match="one head"):
+        attnviz.figure(q_heads=[[[1, 0]], [[0, 1]]], k_heads=[[[1, 0]]], blocks=2)

@@ -21,7 +21,7 @@ from ..records import dataclass
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable
 
     from .runs import Runs
 
@@ -31,7 +31,7 @@ __all__ = ["CLASSES", "COSTS", "MAX_BLOCKS", "Blocks", "parse_blocks", "block_cl
 CLASSES = ("full", "partial", "empty")
 #: What each class costs the kernel, as the legend says it.
 COSTS = {"full": "no mask call", "partial": "masked per element", "empty": "skipped"}
-MAX_BLOCKS = 4096  # blocks drawn in one figure (64 × 64): beyond it an outline is under a pixel on a slide
+MAX_BLOCKS = 64  # blocks a side drawn in one figure: a 640-unit map's block is then 10 units, its outline legible
 _LIMIT = 10**6  # a block size beyond any grid is one block
 
 
@@ -41,20 +41,14 @@ def parse_blocks(value: object, where: str = "blocks") -> tuple[int, int]:
     >>> parse_blocks(4), parse_blocks("4,2"), parse_blocks([3, 5])
     ((4, 4), (4, 2), (3, 5))
     """
-    parts: Sequence[object]
-    if isinstance(value, str):
-        parts = [part.strip() for part in value.split(",")]
-        parts = [int(p) if p.isascii() and p.isdecimal() and len(p) <= 7 else p for p in parts]
-    elif isinstance(value, (list, tuple)):
-        parts = list(value)
-    else:
-        parts = [value]
-    if len(parts) == 1:
-        parts = [parts[0], parts[0]]
-    if len(parts) != 2 or not all(type(p) is int for p in parts):
+    parts = [p.strip() for p in value.split(",")] if isinstance(value, str) else \
+        list(value) if isinstance(value, (list, tuple)) else [value]
+    sizes = [int(p) if isinstance(p, str) and p.isascii() and p.isdecimal() and len(p) <= 7 else p for p in parts]
+    sizes = sizes * 2 if len(sizes) == 1 else sizes
+    if len(sizes) != 2 or not all(type(p) is int for p in sizes):
         raise InputError(f"expected a block size B (e.g. 4) or BQ,BK (query rows, key columns, e.g. 4,2), got "
                          f"{value!r:.40}", where)
-    bq, bk = (int(p) for p in parts)  # type: ignore[call-overload]  # checked to be ints above
+    bq, bk = (p for p in sizes if isinstance(p, int))
     if not (1 <= bq <= _LIMIT and 1 <= bk <= _LIMIT):
         raise InputError(f"block sizes run from 1 to {_LIMIT}, got {bq},{bk}", where)
     return bq, bk
@@ -83,8 +77,8 @@ class Blocks:
     def _indices(self, kind: str) -> tuple[tuple[int, ...], ...]:
         """Per query block, the key blocks of this class ascending, then the others ascending (torch's stable
         descending argsort of the 0/1 row)."""
-        return tuple(tuple([kb for kb, k in enumerate(row) if k == kind] + [kb for kb, k in enumerate(row) if k != kind])
-                     for row in self.kinds)
+        return tuple(tuple([kb for kb, k in enumerate(row) if k == kind] + [kb for kb, k in enumerate(row)
+                                                                            if k != kind]) for row in self.kinds)
 
     @property
     def kv_num_blocks(self) -> tuple[int, ...]:
@@ -118,12 +112,19 @@ class Blocks:
         (bq, bk), (n_q, n_k) = self.size, self.shape
         return (qb * bq, min(n_q, qb * bq + bq) - 1), (kb * bk, min(n_k, kb * bk + bk) - 1)
 
+    def sparsity_words(self) -> str:
+        """"sparsity 37.5%", as the legend says it."""
+        return f"sparsity {percent_text(self.sparsity)}"
+
+    def size_words(self) -> str:
+        """"blocks of 4", or "blocks of 4×2" (query rows × keys)."""
+        bq, bk = self.size
+        return f"blocks of {bq}" if bq == bk else f"blocks of {bq}×{bk}"
+
     def summary(self) -> str:
         """What was computed, in words: "blocks of 4: 6 full, 4 partial, 6 empty, sparsity 37.5%"."""
-        bq, bk = self.size
-        size = str(bq) if bq == bk else f"{bq}×{bk}"
         counts = ", ".join(f"{self.count(kind)} {kind}" for kind in CLASSES)
-        return f"blocks of {size}: {counts}, sparsity {percent_text(self.sparsity)}"
+        return f"{self.size_words()}: {counts}, {self.sparsity_words()}"
 
 
 def percent_text(value: Fraction) -> str:
@@ -155,9 +156,9 @@ def block_classes(runs: Callable[[int], Runs], shape: tuple[int, int], size: tup
     """
     (n_q, n_k), (bq, bk) = shape, size
     rows, cols = -(-n_q // bq), -(-n_k // bk)
-    if rows * cols > MAX_BLOCKS:
-        raise InputError(f"{rows} × {cols} blocks of {bq}×{bk}; a figure draws at most {MAX_BLOCKS:,}: give bigger "
-                         "blocks", where)
+    if max(rows, cols) > MAX_BLOCKS:
+        raise InputError(f"{rows} × {cols} blocks of {bq}×{bk}; a figure draws at most {MAX_BLOCKS} a side: give "
+                         "bigger blocks", where)
     kept = [[0] * cols for _ in range(rows)]
     for i in range(n_q):
         counts = kept[i // bq]

@@ -243,6 +243,12 @@ OPTIONS = (
            metavar="WHAT",
            help="none (default) or part: a mask map colours each part of a union (a | b) by the first part "
                 "that keeps the cell, one legend entry a part"),
+    Option("blocks", type="BlockSize | None", default=None, check="blocks", example="blocks = [4, 4]",
+           expects="FlexAttention's block size B or (BQ, BK): each block outlined and classed full, partial or empty "
+                   "as create_block_mask classes it", flag="--blocks", metavar="B|BQ,BK",
+           help="outline FlexAttention's blocks of B (or BQ query rows by BK keys) on the mask map or score grid, "
+                "each classed full (no mask call), partial (masked per element) or empty (skipped) as "
+                "create_block_mask classes it, with the sparsity"),
     Option("dark_selector", type="str | None", default=None, check="text", example='dark_selector = "html.dark"',
            expects="with theme auto: the CSS selector of the page's own dark toggle (dark inside it, light elsewhere)",
            flag="--dark-selector", metavar="SELECTOR",
@@ -302,10 +308,10 @@ def figure_options(given: Mapping[str, object], names: Collection[str] = DEFAULT
 
 # The order the flags appear in `--help`: what a figure shows, then how it looks.
 #: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).
-FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "x_title", "y_title", "q", "k", "q_heads",
-                "k_heads", "v_heads", "head_masks", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "mask_name",
-                "mask_rule", "align", "scale", "bias", "v", "decimals", "softmax", "weights", "show", "title",
-                "subtitle")
+FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "blocks", "x_title", "y_title", "q", "k",
+                "q_heads", "k_heads", "v_heads", "head_masks", "tokens", "q_tokens", "k_tokens", "highlight", "mask",
+                "mask_name", "mask_rule", "align", "scale", "bias", "v", "decimals", "softmax", "weights", "show",
+                "title", "subtitle")
 #: How figures look, not what they say: also `attnviz page`'s.
 LOOK_FLAGS = ("frame", "theme", "dark_selector", "embed_font")
 #: `attnviz render`'s panels.

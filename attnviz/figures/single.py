@@ -17,13 +17,14 @@ from ..engine.mask_cells import MaskCells
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from fractions import Fraction
     from typing import TypeAlias
 
-    from ..engine.attention import BoundMask
+    from ..engine.attention import Attention, BoundMask
     from ..words.figure_text import FigureText
+    from ..words.highlight import Highlight
 
     from ..typing import FigureOptions, Labels, MaskSpec, Shape, Vectors, View
 
@@ -132,8 +133,29 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
         names): a frame's choice when the whole grid does not fit."""
         return words_for(_shown(options, n_q, n_k, first, last))
 
-    return ScoresFigure(attention, marks, words_for(shown), id_prefix=options["id_prefix"], theme=options["theme"],
-                        embed_font=options["embed_font"], frame=options["frame"], elided=elided)
+    return _made(attention, marks, words_for(shown), options, elided)
+
+
+def _made(attention: Attention, marks: Highlight, words: FigureText, options: FigureOptions,
+          elided: Callable[[int, int], FigureText]) -> ScoresFigure:
+    """The figure of these words: a plain score grid, or with FlexAttention's blocks outlined over it (`blocks`, their
+    counts in the badge)."""
+    if options["blocks"] is None:
+        return ScoresFigure(attention, marks, words, id_prefix=options["id_prefix"], theme=options["theme"],
+                            embed_font=options["embed_font"], frame=options["frame"], elided=elided)
+    from ..engine.blocks import block_classes, parse_blocks  # start-up: only --blocks classes blocks
+    from ..layout.block_overlay import BlocksOverlay
+    from .blocked import BlockedScoresFigure
+
+    if options["elide"]:
+        raise InputError("blocks are outlined on the whole grid: leave out elide, or draw the mask map "
+                         "(view='mask', to 1,024 tokens)", "blocks")
+    n_q, n_k = attention.shape
+    blocks = block_classes(lambda i: attention.mask.runs(i, n_k), (n_q, n_k), parse_blocks(options["blocks"]))
+    words = replace(words, badge=f"{words.badge}; {blocks.summary()}")
+    return BlockedScoresFigure(attention, marks, words, id_prefix=options["id_prefix"], theme=options["theme"],
+                               embed_font=options["embed_font"], frame=options["frame"],
+                               overlays=(BlocksOverlay(blocks),))
 
 
 def _exact_vectors(q: Vectors, k: Vectors, v: Vectors | None, elide: object,
@@ -246,6 +268,10 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, mask: 
                                  ("x_title", options["x_title"]), ("y_title", options["y_title"]))}
     words = describe_map(bound, n_q, n_k, highlight=options["highlight"], q_labels=q_labels, k_labels=k_labels,
                          base=options["index_base"], color_by=options["color_by"], **texts)
+    if options["blocks"] is not None:
+        from ..layout.mask_map import with_blocks  # start-up: only --blocks classes blocks
+
+        words = with_blocks(words, options["blocks"], subtitled=texts["subtitle"] is None)
     return MaskMapFigure(MaskCells(bound, n_q, n_k), None, words, id_prefix=options["id_prefix"],
                          theme=options["theme"], embed_font=options["embed_font"], frame=options["frame"])
 

@@ -234,6 +234,14 @@ def _block(value: object, where: str) -> tuple[int, ...]:
     return tuple(value)
 
 
+def _blocks(value: object, where: str) -> object:
+    """FlexAttention's block size: `4`, `[4, 2]`, `"4"` or `"4,2"` (checked as the figure reads it)."""
+    from ..engine.blocks import parse_blocks  # start-up: only a spec with blocks reads them
+
+    parse_blocks(value, where)
+    return value
+
+
 def _count(value: object, where: str) -> int:
     """A positive whole number, or its digits as text."""
     value = _small_int(value.strip()) if isinstance(value, str) else value
@@ -258,7 +266,8 @@ def _show(value: object) -> str:
 _CHECKS = {"panels": _panels, "arrange": _arrange, "text": _text, "whole_number": _whole_number, "shape": _shape,
            "vectors": _vectors, "head_vectors": _head_vectors, "strings": _strings, "highlight": _highlight,
            "masks": _masks, "number_or_text": _number_or_text, "string_or_strings": _string_or_strings,
-           "bool": _bool, "block": _block, "count": _count, "head_masks": _head_masks, "panel_part": _panel_part,
+           "bool": _bool, "block": _block, "blocks": _blocks, "count": _count,
+           "head_masks": _head_masks, "panel_part": _panel_part,
            "panel_legend": _panel_legend}
 #: Every spec key, in the reference's order: made from the option table, so the spec, the flags, the
 #: Sphinx and MkDocs options and `figure()` cannot drift apart.

@@ -8,11 +8,12 @@ the runs lie on (a difference of texture, not of colour alone). No word sits ins
 from __future__ import annotations
 
 import math
-from ..records import dataclass
+from ..records import dataclass, replace
 
 from ..engine.runs import scan_runs
 from ..numbers.exact import InputError
 from ..words.user_text import graphemes, user_spans, user_text
+from .block_outlines import BLOCK_LEGEND, map_outlines
 from .breaks import split_terms
 from .figure import (ASCENT, DESCENT, PAD, STYLES, Group, Layout, Rect, Text, measure, right_edge, split_keep,
                      text_height, wrap)
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from typing import TypedDict, Unpack
 
     from ..engine.attention import BoundMask
+    from ..engine.blocks import Blocks
     from ..typing import HighlightSpec
     from .frames import Frame
     from .items import Item
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_MAP_TOKENS", "MapText", "row_runs", "describe_map", "lay_out_map", "LEGEND", "shared_legend", "Axes",
            "map_axes", "axis_items", "panel_title", "axis_title", "shortened_axes", "map_body", "map_geometry",
-           "lay_out_legend", "legend_entries"]
+           "lay_out_legend", "legend_entries", "with_blocks"]
 
 #: Largest side of a mask map. Beyond it a cell is under half a pixel on a slide.
 MAX_MAP_TOKENS = 1024
@@ -49,7 +51,10 @@ GRID_LINES_FROM = 8  # cells at least this big are separated by thin lines
 TICK_GAP = 6  # clear space between two tick labels
 #: Legend entries: (key, shape role, words).
 LEGEND = (("kept", "kept", "kept"), ("masked", "map-masked", "masked"), ("computed", "computed", "computed this step"),
-          ("empty", "map-empty-row", "row with no kept key"))
+          ("empty", "map-empty-row", "row with no kept key"),
+          *BLOCK_LEGEND)  # `--blocks`: FlexAttention's block classes and what each costs the kernel
+#: A legend key that is words alone, no swatch: "note:sparsity 37.5%".
+NOTE = "note:"
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,7 @@ class MapText:
     # `--color-by part`: the union's part names (legend order) and, per row, each run's part (0-based)
     parts: tuple[str, ...] = ()
     run_parts: tuple[tuple[int, ...], ...] = ()
+    blocks: Blocks | None = None  # `--blocks`: FlexAttention's block mask of this grid, outlined over the map
     view = "mask"  # not a field: what every map is
 
     @property
@@ -86,6 +92,9 @@ class MapText:
             keys.append("computed")
         if any(not runs for runs in self.runs):
             keys.append("empty")
+        if self.blocks is not None:
+            keys += [f"block-{kind}" for kind in ("full", "partial", "empty") if self.blocks.count(kind)]
+            keys.append(f"{NOTE}{self.blocks.sparsity_words()}")
         return keys
 
 
@@ -147,6 +156,17 @@ def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpe
         parts=parts,
         run_parts=run_parts,
     )
+
+
+def with_blocks(words: MapText, size: object, subtitled: bool = True) -> MapText:
+    """`words` with FlexAttention's blocks of `size` (B or (BQ, BK)) classed as `create_block_mask` classes them, to
+    outline over the map; the map's own subtitle (`subtitled`) then says what was computed."""
+    from ..engine.blocks import block_classes, parse_blocks  # start-up: only --blocks classes blocks
+
+    runs = [tuple((a - 1, b) for a, b in row) for row in words.runs]
+    blocks = block_classes(runs.__getitem__, words.shape, parse_blocks(size))
+    return replace(words, blocks=blocks, subtitle=f"{words.subtitle}; {blocks.summary()}" if subtitled
+                   else words.subtitle)
 
 
 def _computed_runs(targets: HighlightSpec | None, runs: Sequence[Runs], n_q: int, n_k: int,
@@ -371,6 +391,8 @@ def map_body(words: MapText, map_x: float, top: float, cell: float, framed: bool
         children.append(Group(("attnviz-computed",), (), computed))
     children.append(Rect("map-frame", map_x, top, map_w, map_h))
     items: list[Item] = [Group(("attnviz-map",), (("data-shape", f"{n_q}x{n_k}"),), tuple(children))]
+    if words.blocks is not None:  # over the map, each block's outline inset so neighbours' stay apart
+        items.append(map_outlines(words.blocks, map_x, top, cell))
     for i in empty:  # a row with no kept key: a bar in the margin, named in the legend
         items.append(Rect("map-empty-row", map_x + map_w + 4, top + i * cell, 6, max(cell, 2),
                           attrs=(("data-q", str(i + 1)),)))
@@ -450,24 +472,26 @@ def lay_out_legend(keys: Sequence[str], x0: float, y: float, max_width: float,
     """The legend's swatches and words, wrapped to `max_width`; returns (items, y below it). `parts`: the names
     of a union's parts, one entry each (`--color-by part`) in place of "kept"."""
     part_entries = tuple((f"part-{n}", f"kept-part-{n}", name) for n, name in enumerate(parts, 1))
-    return legend_entries([entry for entry in part_entries + LEGEND if entry[0] in keys], x0, y, max_width)
+    notes = tuple((key, "", key.removeprefix(NOTE)) for key in keys if key.startswith(NOTE))
+    return legend_entries([entry for entry in part_entries + LEGEND + notes if entry[0] in keys], x0, y, max_width)
 
 
 def legend_entries(entries: Iterable[tuple[str, str, str]], x0: float, y: float, max_width: float,
                    framed: bool = True) -> tuple[list[Group], float]:
     """Legend entries (key, swatch role, words) wrapped to `max_width`, each swatch outlined as a map's cell
-    (`framed`); returns (items, y below them)."""
+    (`framed`; a block's swatch is its outline alone; an entry without a role is its words alone); returns (items,
+    y below them)."""
     swatch, gap, row_h, style = 14, 22, 22, STYLES["legend"]
     items: list[Group] = []
     x = x0
     for key, role, words in entries:
-        width = swatch + 6 + measure(words, style)
+        width = (swatch + 6 if role else 0) + measure(words, style)
         if x > x0 and x + width > x0 + max_width:
             x, y = x0, y + row_h
-        frame = (Rect("map-frame", x, y, swatch, swatch),) if framed else ()
-        items.append(Group(("attnviz-legend-entry",), (("data-legend", key),), (
-            Rect(role, x, y, swatch, swatch), *frame,
-            Text("legend", x + swatch + 6, y + swatch / 2 + (ASCENT - DESCENT) / 2 * style.size, (words,)))))
+        baseline = y + swatch / 2 + (ASCENT - DESCENT) / 2 * style.size
+        frame = (Rect("map-frame", x, y, swatch, swatch),) if framed and not role.startswith("block-") else ()
+        shapes = (Rect(role, x, y, swatch, swatch), *frame) if role else ()
+        items.append(Group(("attnviz-legend-entry",), (("data-legend", key.removeprefix(NOTE)),), (
+            *shapes, Text("legend", x + width - measure(words, style), baseline, (words,)))))
         x += width + gap
     return [Group(("attnviz-legend",), (), tuple(items))], y + row_h
-
