@@ -165,7 +165,8 @@ OPTIONS = (
            help="causal (default), none (or full), window=W[,symmetric][,dilation=D], global=J,J,..., "
                 "prefix=P[,P,...][,documents=ID,...], chunk=C[,offset=O], segments=ID,ID,... (causal), "
                 "documents=ID,ID,... (bidirectional), padding=J,J,..., keys=J,J,... (key columns), random=R,seed=S "
-                "(R keys a row), sink=S (the first S keys), matrix=ROW;ROW;... (rows of 0/1); combined with & "
+                "(R keys a row), sink=S (the first S keys), matrix=ROW;ROW;... (rows of 0/1), "
+                "tree=PARENT,PARENT,...[,prompt=P] (a token tree: each its parent, -1 the prompt); combined with & "
                 '(both), | (either), ~ or ! (not) and parentheses, e.g. "window=3,symmetric | global=1"; repeatable: '
                 "a cell is kept only when every mask keeps it"),
     Option("mask_name", type="str | None", default=None, check="text", example='mask_name = "local + summary"',
