@@ -8,8 +8,8 @@ position S]", "i and j in the same segment of (ids)", "(i,j) marked 1 in [rows]"
 f(i-1,j-1) is true", "every cell", "j in R random keys of row i (seed S)" (drawn again by
 `floyd_keys`, the generator docs/reference.rst documents, written here from that text), `and`, `or`,
 `not`, `,` (and), `, or`, parentheses,
-"j on i's path in the tree of parents (-1,0,0,1) from position F", and a final ", aligned top-left|bottom-right" and ", i the
-query's label".
+"j on i's path in the tree of parents (-1,0,0,1) from position F", and a final ", aligned
+top-left|bottom-right" and ", i the query's label".
 """
 
 import re
