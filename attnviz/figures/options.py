@@ -187,8 +187,10 @@ OPTIONS = (
     Option("bias", type="BiasSpec | None", default=None, check="string_or_strings", example='bias = "alibi=1/2"',
            expects="a bias added to the logits, or a list of them", flag="--bias", metavar="BIAS", action="append",
            dash_value=True,
-           help="added to the logits: alibi=M (slope M, e.g. 1/2, 2^-3, 2^(-1/2) or head:H/N) or "
-                "matrix=ROW;ROW;...; repeatable"),
+           help="added to the logits: alibi=M (slope M, e.g. 1/2, 2^-3, 2^(-1/2) or head:H/N), "
+                "matrix=ROW;ROW;... or t5=NUM_BUCKETS,MAX_DISTANCE,values=B0,B1,... (T5's relative-position "
+                "buckets, bidirectional unless the mask is causal; --show bias draws each cell's bucket); "
+                "repeatable"),
     Option("v", type="Vectors | None", default=None, check="vectors", example="v = [[1, 0], [0, 1], [1, 1]]",
            expects="value vectors, one per key", flag="--v", metavar="VECTORS", dash_value=True,
            help="value vectors, one per key: the figure writes each output"),

@@ -105,7 +105,8 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
 
         scale = resolve_scale(options["scale"], len(q[0]))
         biases = resolve_biases(options["bias"], n_q, n_k, options["align"], scale=scale,
-                                scores=lambda i, j: dot(q[i], k[j]))
+                                scores=lambda i, j: dot(q[i], k[j]),
+                                causal=_keeps_no_future(bound, n_q, n_k, options["align"]))
     check_inputs(q, k, v)  # from the digits alone, before a score is summed
     attention = attend(q, k, bound, scale=scale, biases=biases, v=v, rows=None if shown is None else set(shown[0]))
     check_values(attention)
@@ -156,6 +157,12 @@ def _made(attention: Attention, marks: Highlight, words: FigureText, options: Fi
     return BlockedScoresFigure(attention, marks, words, id_prefix=options["id_prefix"], theme=options["theme"],
                                embed_font=options["embed_font"], frame=options["frame"],
                                overlays=(BlocksOverlay(blocks),))
+
+
+def _keeps_no_future(bound: BoundMask, n_q: int, n_k: int, align: str) -> bool:
+    """True when the mask keeps no key after its query's position (as T5's decoder), for T5's buckets."""
+    offset = n_k - n_q if align == "bottom-right" else 0
+    return all(stop <= i + offset + 1 for i in range(n_q) for _, stop in bound.runs(i, n_k))
 
 
 def _exact_vectors(q: Vectors, k: Vectors, v: Vectors | None, elide: object,
