@@ -78,6 +78,7 @@ class MapText:
     run_parts: tuple[tuple[int, ...], ...] = ()
     blocks: Blocks | None = None  # `--blocks`: FlexAttention's block mask of this grid, outlined over the map
     view = "mask"  # not a field: what every map is
+    ID_WHEN_SET = ("blocks",)  # not a field: the figure's id counts `blocks` only when given (figures.identity)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -492,6 +493,6 @@ def legend_entries(entries: Iterable[tuple[str, str, str]], x0: float, y: float,
         frame = (Rect("map-frame", x, y, swatch, swatch),) if framed and not role.startswith("block-") else ()
         shapes = (Rect(role, x, y, swatch, swatch), *frame) if role else ()
         items.append(Group(("attnviz-legend-entry",), (("data-legend", key.removeprefix(NOTE)),), (
-            *shapes, Text("legend", x + width - measure(words, style), baseline, (words,)))))
+            *shapes, Text("legend", x + swatch + 6 if role else x, baseline, (words,)))))
         x += width + gap
     return [Group(("attnviz-legend",), (), tuple(items))], y + row_h
