@@ -3,6 +3,8 @@ ancestors and itself; cell for cell equal to FlexAttention's `create_mask` with 
 Medusa's and EAGLE's tree attention builds it), square and as the verification step draws it (the tree's tokens as
 queries, the prompt and tree as keys, bottom-right)."""
 
+import re
+
 import pytest
 import torch
 from hypothesis import given, settings
@@ -12,6 +14,7 @@ from torch.nn.attention.flex_attention import create_mask
 import attnviz
 from attnviz.engine.masks import resolve
 from attnviz.engine.tree_mask import ancestors, depths, parse_tree
+from attnviz.layout.frames import get_frame, text_floor_misses
 from attnviz.numbers.exact import InputError
 from clirun import run_cli
 
@@ -98,3 +101,26 @@ def test_the_tree_s_mask_map_and_score_grid_draw():
     six = [[1, 0]] * 9
     grid = attnviz.figure(six, six, mask="tree=-1,-1,0,0,1,1,prompt=3", frame="slide")
     assert grid.attention.mask.keep(8, 4) and not grid.attention.mask.keep(8, 3)
+
+
+def test_the_tree_is_drawn_beside_its_map_labelled_as_the_grid():
+    fig = attnviz.figure(view="mask", tokens="The cat sat on in the a the my".split(),
+                         mask="tree=-1,-1,0,0,1,1,prompt=3")
+    svg = fig.svg()
+    assert svg.count('class="attnviz-tree-node"') == 7  # the prompt and six tokens
+    assert svg.count('class="attnviz-tree-edge"') == 6
+    for position, label in ((4, "on"), (5, "in"), (9, "my")):
+        assert re.search(rf'attnviz-tree-node" data-k="{position}">.*?>{label}</text>', svg)
+    assert '<g class="attnviz-tree-edge" data-k="9" data-parent="1">' in svg  # "my" continues "in"
+
+
+@pytest.mark.parametrize("frame", ["slide", "slide-4:3", "column", "column-wide"])
+def test_every_frame_draws_the_tree_where_it_fits_and_says_so_where_not(frame):
+    from test_layout import assert_clean
+
+    layout = attnviz.figure(view="mask", n=9, mask="tree=-1,-1,0,0,1,1,prompt=3", frame=frame).layout()
+    assert text_floor_misses(layout, get_frame(frame)) == []
+    assert_clean(layout)
+    drawn = any(getattr(item, "classes", ("",))[0] == "attnviz-tree" for item in layout.walk())
+    assert drawn or "token tree left out (the rule names each token's parent)" in layout.choices
+    assert drawn or frame != "slide"  # a 16:9 slide has the room beside its map

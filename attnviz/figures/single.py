@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ..engine.attention import Attention, BoundMask
     from ..words.figure_text import FigureText
     from ..words.highlight import Highlight
+    from ..layout.mask_map import MapText
 
     from ..typing import FigureOptions, Labels, MaskSpec, Shape, Vectors, View
 
@@ -279,8 +280,22 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, mask: 
         from ..layout.mask_map import with_blocks  # start-up: only --blocks classes blocks
 
         words = with_blocks(words, options["blocks"], subtitled=texts["subtitle"] is None)
+    lone = mask[0] if isinstance(mask, (list, tuple)) and len(mask) == 1 else mask  # --mask is repeatable
+    if isinstance(lone, str) and not any(op in lone for op in "&|~!()") and lone.strip().lower().startswith("tree"):
+        words = _with_tree(words, lone)
     return MaskMapFigure(MaskCells(bound, n_q, n_k), None, words, id_prefix=options["id_prefix"],
                          theme=options["theme"], embed_font=options["embed_font"], frame=options["frame"])
+
+
+def _with_tree(words: MapText, mask: str) -> MapText:
+    """A lone token tree's map with the tree itself, drawn beside the map where it fits."""
+    from ..engine.mask_grammar import parse_mask  # start-up: only a tree's map draws its tree
+    from ..layout.tree_drawing import TreeText
+
+    option = parse_mask(mask)
+    prompt = dict(option.options).get("prompt", 0)
+    labels = words.k_labels[prompt:]
+    return replace(words, tree=TreeText(f"prompt ({prompt})" if prompt else "prompt", prompt, option.value, labels))
 
 
 def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape | None,

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
     from ..engine.attention import BoundMask
     from ..engine.blocks import Blocks
+    from .tree_drawing import TreeText
     from ..typing import HighlightSpec
     from .frames import Frame
     from .items import Item
@@ -78,7 +79,8 @@ class MapText:
     run_parts: tuple[tuple[int, ...], ...] = ()
     blocks: Blocks | None = None  # `--blocks`: FlexAttention's block mask of this grid, outlined over the map
     view = "mask"  # not a field: what every map is
-    ID_WHEN_SET = ("blocks",)  # not a field: the figure's id counts `blocks` only when given (figures.identity)
+    tree: TreeText | None = None  # `--mask tree=...`: the token tree, drawn beside the map where it fits
+    ID_WHEN_SET = ("blocks", "tree")  # not a field: the figure's id counts `blocks` only when given (figures.identity)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -439,6 +441,11 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
     items += axis_items(words, axes, map_x, top, cell)
     items += map_body(words, map_x, top, cell)
     y = top + map_h + 18
+    if words.tree is not None:  # the token tree right of the map (past a row's empty-row bar)
+        from .tree_drawing import tree_items
+
+        items.append(tree_items(words.tree, map_x + map_w + 32, top))
+        y = max(y, top + words.tree.size()[1] + 18)
     if words.legend:
         legend, y = lay_out_legend(words.legend_keys(), PAD, y, wrap_w, words.parts)
         items += legend
