@@ -158,6 +158,7 @@ def test_too_many_blocks_are_refused():
 
 @pytest.mark.parametrize("value, text", [(Fraction(75, 2), "37.5%"), (Fraction(0), "0%"), (Fraction(100), "100%"),
                                          (Fraction(1, 8), "0.125%"), (Fraction(200, 3), "≈66.67%"),
+                                         (Fraction(4300, 64), "67.1875%"), (Fraction(1, 3 * 10**4), "≈0.00%"),
                                          (Fraction(-92), "−92%")])
 def test_sparsity_is_written_exactly_or_marked_approximate(value, text):
     assert percent_text(value) == text

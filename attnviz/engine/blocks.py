@@ -128,14 +128,14 @@ class Blocks:
 
 
 def percent_text(value: Fraction) -> str:
-    """A percentage as text: exact when it has at most 3 decimals, else rounded to 2 and marked ≈.
+    """A percentage as text: exact when it has at most 6 decimals, else rounded to 2 and marked ≈.
 
     >>> percent_text(Fraction(75, 2)), percent_text(Fraction(100, 3)), percent_text(Fraction(-92))
     ('37.5%', '≈33.33%', '−92%')
     """
     sign = "−" if value < 0 else ""
     value = abs(value)
-    for places in range(4):
+    for places in range(7):
         scaled = value * 10**places
         if scaled.denominator == 1:
             whole, part = divmod(int(scaled), 10**places)
