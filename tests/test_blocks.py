@@ -247,3 +247,9 @@ def test_blocks_need_one_head_s_whole_grid():
         attnviz.figure([[1, 0]] * 8, [[1, 0]] * 8, blocks=2, elide=True)
     with pytest.raises(InputError, match="one head"):
         attnviz.figure(q_heads=[[[1, 0]], [[0, 1]]], k_heads=[[[1, 0]]], blocks=2)
+
+
+def test_a_walkthrough_refuses_blocks_it_would_not_draw(tmp_path):
+    result = run_cli("walkthrough", "--q", "1,0;0,1;1,1", "--k", "1,0;0,1;1,1", "--blocks", "2", "-o",
+                     str(tmp_path / "w"))
+    assert result.code == 2 and "not on a walkthrough's steps" in result.stderr
