@@ -277,14 +277,23 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, mask: 
     words = describe_map(bound, n_q, n_k, highlight=options["highlight"], q_labels=q_labels, k_labels=k_labels,
                          base=options["index_base"], color_by=options["color_by"], **texts)
     if options["blocks"] is not None:
-        from ..layout.mask_map import with_blocks  # start-up: only --blocks classes blocks
-
-        words = with_blocks(words, options["blocks"], subtitled=texts["subtitle"] is None)
+        words = _with_blocks(words, options["blocks"], subtitled=texts["subtitle"] is None)
     lone = mask[0] if isinstance(mask, (list, tuple)) and len(mask) == 1 else mask  # --mask is repeatable
     if isinstance(lone, str) and not any(op in lone for op in "&|~!()") and lone.strip().lower().startswith("tree"):
         words = _with_tree(words, lone)
     return MaskMapFigure(MaskCells(bound, n_q, n_k), None, words, id_prefix=options["id_prefix"],
                          theme=options["theme"], embed_font=options["embed_font"], frame=options["frame"])
+
+
+def _with_blocks(words: MapText, size: object, subtitled: bool = True) -> MapText:
+    """`words` with FlexAttention's blocks of `size` (B or (BQ, BK)) classed as `create_block_mask` classes them, to
+    outline over the map; the map's own subtitle (`subtitled`) then says what was computed."""
+    from ..engine.blocks import block_classes, parse_blocks  # start-up: only --blocks classes blocks
+
+    runs = [tuple((a - 1, b) for a, b in row) for row in words.runs]
+    blocks = block_classes(runs.__getitem__, words.shape, parse_blocks(size))
+    return replace(words, blocks=blocks, subtitle=f"{words.subtitle}; {blocks.summary()}" if subtitled
+                   else words.subtitle)
 
 
 def _with_tree(words: MapText, mask: str) -> MapText:

@@ -8,7 +8,7 @@ the runs lie on (a difference of texture, not of colour alone). No word sits ins
 from __future__ import annotations
 
 import math
-from ..records import dataclass, replace
+from ..records import dataclass
 
 from ..engine.runs import scan_runs
 from ..numbers.exact import InputError
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_MAP_TOKENS", "MapText", "row_runs", "describe_map", "lay_out_map", "LEGEND", "shared_legend", "Axes",
            "map_axes", "axis_items", "panel_title", "axis_title", "shortened_axes", "map_body", "map_geometry",
-           "lay_out_legend", "legend_entries", "with_blocks"]
+           "lay_out_legend", "legend_entries"]
 
 #: Largest side of a mask map. Beyond it a cell is under half a pixel on a slide.
 MAX_MAP_TOKENS = 1024
@@ -159,17 +159,6 @@ def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpe
         parts=parts,
         run_parts=run_parts,
     )
-
-
-def with_blocks(words: MapText, size: object, subtitled: bool = True) -> MapText:
-    """`words` with FlexAttention's blocks of `size` (B or (BQ, BK)) classed as `create_block_mask` classes them, to
-    outline over the map; the map's own subtitle (`subtitled`) then says what was computed."""
-    from ..engine.blocks import block_classes, parse_blocks  # start-up: only --blocks classes blocks
-
-    runs = [tuple((a - 1, b) for a, b in row) for row in words.runs]
-    blocks = block_classes(runs.__getitem__, words.shape, parse_blocks(size))
-    return replace(words, blocks=blocks, subtitle=f"{words.subtitle}; {blocks.summary()}" if subtitled
-                   else words.subtitle)
 
 
 def _computed_runs(targets: HighlightSpec | None, runs: Sequence[Runs], n_q: int, n_k: int,
