@@ -118,3 +118,24 @@ def test_parse_reads_sizes_and_values():
     assert parse_t5("32,128,values=" + ",".join(["0"] * 32))[:2] == (32, 128)
     with pytest.raises(InputError):
         parse_t5("x,y,values=0")
+
+
+@pytest.mark.parametrize("bidirectional", [True, False])
+def test_the_model_note_s_ranges_are_transformers_buckets(bidirectional):
+    from attnviz.engine.t5_buckets import bucket_ranges
+
+    ranges = bucket_ranges(bidirectional, 32, 128)
+    buckets = theirs(bidirectional, 32, 128, -torch.arange(0, 400))
+    for bucket, (first, last) in enumerate(ranges):
+        held = [n for n in range(400) if buckets[n] == bucket]
+        assert held[0] == first and (held[-1] == last if last is not None else held[-1] == 399)
+
+
+def test_attnviz_model_says_a_t5_config_s_buckets():
+    from attnviz.figures.model import model_figure
+
+    fig = model_figure({"model_type": "t5", "num_layers": 1, "num_decoder_layers": 1,
+                        "relative_attention_num_buckets": 32, "relative_attention_max_distance": 128}, n=4)
+    note = fig.notes[-1]
+    assert note.startswith("Relative-position bias: 32 buckets, max distance 128")
+    assert "8–11, 12–15, 16–22, 23–31, 32–45, 46–63, 64–90, 91+" in note

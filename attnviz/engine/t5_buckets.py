@@ -27,7 +27,8 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from ..typing import Exact
 
-__all__ = ["MAX_BUCKETS", "relative_position_bucket", "check_buckets", "t5_bias", "parse_t5"]
+__all__ = ["MAX_BUCKETS", "relative_position_bucket", "check_buckets", "t5_bias", "parse_t5", "bucket_ranges",
+           "config_note"]
 
 MAX_BUCKETS = 1024
 
@@ -108,3 +109,46 @@ def t5_bias(text: str, offset: int, causal: bool) -> Bias:
     return Bias(f"+b[bucket(j-i{shift})]", lambda i, j: values[bucket(i, j)],
                 named=lambda i, j: f"+b[{bucket(i - 1, j - 1)}]", buckets=bucket,
                 bucket_words=f"{num_buckets} buckets, max distance {max_distance}, {side}")
+
+
+def bucket_ranges(bidirectional: bool, num_buckets: int, max_distance: int) -> list[tuple[int, int | None]]:
+    """The distances (keys before the query) each bucket of one side holds, exactly: (first, last), last None for
+    the bucket every farther distance shares.
+
+    >>> bucket_ranges(True, 32, 128)[6:]
+    [(6, 6), (7, 7), (8, 11), (12, 15), (16, 22), (23, 31), (32, 45), (46, 63), (64, 90), (91, None)]
+    """
+    check_buckets(num_buckets, max_distance, bidirectional)
+    ranges: list[tuple[int, int | None]] = []
+    n, last = 0, (num_buckets // 2 if bidirectional else num_buckets) - 1
+    while True:
+        bucket = relative_position_bucket(-n, bidirectional, num_buckets, max_distance)
+        if bucket == last:
+            ranges.append((n, None))
+            return ranges
+        if ranges and relative_position_bucket(-ranges[-1][0], bidirectional, num_buckets, max_distance) == bucket:
+            ranges[-1] = (ranges[-1][0], n)
+        else:
+            ranges.append((n, n))
+        n += 1
+
+
+def _ranges_text(ranges: list[tuple[int, int | None]]) -> str:
+    return ", ".join(f"{a}+" if b is None else str(a) if a == b else f"{a}–{b}" for a, b in ranges)
+
+
+def config_note(config: dict[str, object]) -> str | None:
+    """What a T5-style config's relative-position buckets hold, for `attnviz model` (None without them)."""
+    num_buckets = config.get("relative_attention_num_buckets")
+    max_distance = config.get("relative_attention_max_distance", 128)  # transformers' T5Config default
+    if type(num_buckets) is not int or type(max_distance) is not int:
+        return None
+    try:
+        encoder = bucket_ranges(True, num_buckets, max_distance)
+        decoder = bucket_ranges(False, num_buckets, max_distance)
+    except InputError:
+        return None
+    return (f"Relative-position bias: {num_buckets} buckets, max distance {max_distance}, one learned number a bucket "
+            f"and head, added to each logit. The encoder's buckets are bidirectional; each side's hold the distances "
+            f"{_ranges_text(encoder)}. The decoder's are one-sided (keys before the query): {_ranges_text(decoder)}. "
+            f"attnviz render --bias t5={num_buckets},{max_distance},values=... draws each cell's bucket.")
