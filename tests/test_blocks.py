@@ -253,3 +253,15 @@ def test_a_walkthrough_refuses_blocks_it_would_not_draw(tmp_path):
     result = run_cli("walkthrough", "--q", "1,0;0,1;1,1", "--k", "1,0;0,1;1,1", "--blocks", "2", "-o",
                      str(tmp_path / "w"))
     assert result.code == 2 and "not on a walkthrough's steps" in result.stderr
+
+
+def test_composed_mask_maps_outline_each_panel_s_blocks(tmp_path):
+    spec = tmp_path / "panels.toml"
+    spec.write_text('view = "mask"\nn = 16\nblocks = 4\n[[panel]]\nmask = "causal"\n[[panel]]\nmask = "window=4"\n',
+                    encoding="utf-8")
+    result = run_cli("render", str(spec), "--frame", "slide", "-o", "-")
+    assert result.code == 0, result.stderr
+    found = _outlines(result.stdout)
+    assert len(found) == 32
+    window = attnviz_blocks("window=4", 16, 16, (4, 4))
+    assert [kind for kind, *_ in found[16:]] == [kind for row in window.kinds for kind in row]
