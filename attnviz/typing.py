@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["Exact", "Number", "Vector", "Vectors", "MaskFunction", "MaskItem", "MaskSpec", "BiasFunction", "BiasSpec",
            "SinkSpec", "ScaleSpec",
            "HighlightTarget", "HighlightSpec", "Labels", "Shape", "View", "Align", "SoftmaxForm", "Show",
-           "ThemeName", "FrameName", "ColorBy", "IndexBase", "Arrange", "FlashOrder",
+           "ThemeName", "FrameName", "ColorBy", "BlockSize", "IndexBase", "Arrange", "FlashOrder",
            "FigureOptions", "PanelParts", "ModelOptions"]
 
 # Aliases with a string forward reference (a name imported only for type checking) stay `Union[...]`:
@@ -89,6 +89,8 @@ ThemeName: TypeAlias = Literal["light", "dark", "print", "contrast", "auto"]
 #: Where a figure lands: a docs page, a 16:9 or 4:3 slide, a paper column (layout.frames).
 FrameName: TypeAlias = Literal["doc", "slide", "slide-4:3", "column", "column-wide"]
 ColorBy: TypeAlias = Literal["none", "part"]
+#: FlexAttention's block size: B, or (BQ, BK) query rows by key columns; text "4" or "4,2" too.
+BlockSize: TypeAlias = int | str | tuple[int, int]
 #: Whether positions are counted from 0 or from 1.
 IndexBase: TypeAlias = Literal[0, 1]
 #: How composed panels are arranged: "row", "column" or "grid:C" (C columns).
@@ -131,6 +133,7 @@ class FigureOptions(TypedDict, total=False):
     theme: ThemeName
     frame: FrameName
     color_by: ColorBy
+    blocks: BlockSize | None
     dark_selector: str | None
     embed_font: bool
     id_prefix: str | None

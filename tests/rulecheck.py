@@ -7,8 +7,9 @@ keeps different cells fails. Understood: comparisons (chains, `|x|`, `mod`), `in
 position S]", "i and j in the same segment of (ids)", "(i,j) marked 1 in [rows]", "(i,j) where
 f(i-1,j-1) is true", "every cell", "j in R random keys of row i (seed S)" (drawn again by
 `floyd_keys`, the generator docs/reference.rst documents, written here from that text), `and`, `or`,
-`not`, `,` (and), `, or`, parentheses, and a final ", aligned top-left|bottom-right" and ", i the
-query's label".
+`not`, `,` (and), `, or`, parentheses,
+"j on i's path in the tree of parents (-1,0,0,1) from position F", and a final ", aligned
+top-left|bottom-right" and ", i the query's label".
 """
 
 import re
@@ -29,6 +30,8 @@ _PHRASES = [
      lambda m: f"_call({m[1]!r}, {m[2]}, {m[3]})"),
     (re.compile(r"j in (\d+) random keys? of row " + AT + r" \(seed (\d+)\)"),
      lambda m: f"_random({m[1]}, {m[2]}, {m[3]})"),
+    (re.compile(r"j on " + AT + r"'s path in the tree of parents \(([-\d,]*)\) from position (-?\d+)"),
+     lambda m: f"_path({m[1]}, j, [{m[2]}], {m[3]})"),
     (re.compile(r"every cell"), lambda m: "True"),
 ]
 
@@ -114,11 +117,21 @@ def predicate(rule, base, functions=None, n_k=None):
         def call(name, a, b):
             return bool(functions[name](a, b))
 
+        def path(x, y, parents, first):  # y is x or one of its ancestors in the tree (tree tokens from `first`)
+            t = x - first
+            if not 0 <= t < len(parents):
+                return False
+            while t >= 0:
+                if y - first == t:
+                    return True
+                t = parents[t]
+            return False
+
         def random(count, position, seed):
             return j - base in floyd_keys(count, n_k, seed, position - base)
 
         return bool(eval(expression, {"__builtins__": {"abs": abs}},  # noqa: S307 - our own rule text
                          {"i": i, "j": j, "base": base, "_block": block, "_segment": segment, "_matrix": matrix,
-                          "_call": call, "_random": random}))
+                          "_call": call, "_random": random, "_path": path}))
 
     return keep

@@ -129,10 +129,27 @@ def _document_prefix(draw, n_q, n_k, off):
     return f"prefix={p},documents={text}", doc_prefix
 
 
+def _tree(draw, n_q, n_k, off):  # a token tree as Medusa verifies it: an ancestor table indexed by position
+    prompt = draw(st.integers(0, n_k - 1))
+    parents = [draw(st.integers(-1, t - 1)) for t in range(n_k - prompt)]
+    table = torch.zeros(n_k, n_k, dtype=torch.bool)
+    for q in range(n_k):
+        if q < prompt:
+            table[q, :q + 1] = True
+            continue
+        table[q, :prompt] = True
+        t = q - prompt
+        while t >= 0:
+            table[q, prompt + t] = True
+            t = parents[t]
+    text = f"tree={','.join(map(str, parents))}" + (f",prompt={prompt}" if prompt else "")
+    return text, lambda b, h, q, kv: table[q + off, kv]
+
+
 #: The FlexAttention mask_mod a user would write for each family the table marks `flex`, query i at i+off.
 FLEX = {"causal": _causal, "none": _full, "window": _window, "global": _global, "prefix": _prefix, "chunk": _chunk,
         "segments": _segments, "documents": _documents, "padding": _padding, "keys": _keys, "sink": _sink,
-        "matrix": _matrix}
+        "matrix": _matrix, "tree": _tree}
 PARITY = [name for name, family in MASK_FAMILIES.items() if family.flex]
 
 

@@ -111,12 +111,34 @@ def _document_prefix(draw, n_q, n_k, offset, base):
         j <= i + offset or (in_prefix(i + offset) and in_prefix(j)))
 
 
+def _tree(draw, n_q, n_k, offset, base):
+    prompt = draw(st.integers(0, n_k - 1))
+    parents = [draw(st.integers(-1, t - 1)) for t in range(n_k - prompt)]
+
+    def on_path(q, j):
+        t = q - prompt
+        while t >= 0:
+            if j - prompt == t:
+                return True
+            t = parents[t]
+        return False
+
+    def keep(i, j):
+        q = i + offset
+        if q < prompt:
+            return j <= q
+        return j < prompt or (q - prompt < len(parents) and on_path(q, j))
+
+    return f"tree={','.join(map(str, parents))},prompt={prompt}", keep
+
+
 #: Each family of the table (attnviz.engine.mask_grammar.MASK_FAMILIES) drawn with its brute-force keep(i, j) on
 #: 0-based cells, written here from the family's documented rule: a new family fails
 #: test_the_property_test_draws_every_family until it has its strategy here.
 BRUTE = {"causal": _no_value("causal"), "none": _no_value("none"), "window": _window, "global": _global,
          "prefix": _prefix, "chunk": _chunk, "segments": _segments, "documents": _documents, "padding": _padding,
-         "keys": _keys, "random": _random, "sink": _sink, "matrix": _matrix}
+         "keys": _keys, "random": _random, "sink": _sink, "matrix": _matrix,
+         "tree": _tree}
 #: Families whose ids must cover every query's position.
 NEEDS_IDS = ("segments", "documents")
 

@@ -57,7 +57,7 @@ def test_each_entry_names_what_its_family_binds(kind):
     examples = {"causal": "causal", "none": "none", "window": "window=2", "global": "global=1", "prefix": "prefix=2",
                 "chunk": "chunk=2", "segments": "segments=1,1,2,2", "documents": "documents=1,1,2,2",
                 "padding": "padding=4", "keys": "keys=1", "random": "random=2,seed=3", "sink": "sink=2",
-                "matrix": "matrix=1000;1100;1110;1111"}
+                "matrix": "matrix=1000;1100;1110;1111", "tree": "tree=-1,0,prompt=2"}
     option = parse_mask(examples[kind])
     assert option.kind == kind
     # the reference's name is the figure's (`none &`: padding alone is causal + padding)

@@ -56,6 +56,9 @@ class Bias:
     # and formulas write it as a call around that logit, `rel(S_ij/√2,i-1,j-1)`.
     wraps: str | None = None
     slope: Exact | None = None  # ALiBi's slope, when this is ALiBi
+    # T5's relative-position buckets, when this is T5's bias: (i, j) -> the bucket (0-based), and what they are
+    buckets: Callable[[int, int], int] | None = None
+    bucket_words: str = ""
 
     def at(self, i: int, j: int) -> tuple[str, str]:
         """(named, filled) for cell (i, j), 1-based: `("+1/2·(j-i)", "+1/2·(1-2)")`."""

@@ -129,20 +129,21 @@ def _perfect_power(base: int) -> tuple[int, int]:
 
 
 def resolve_biases(bias: BiasSpec | None, n_q: int, n_k: int, align: str = "top-left", *,
-                   scale: Scale | None = None, scores: Callable[[int, int], Exact] | None = None
-                   ) -> Any:  # a tuple[Bias, ...]: see the note below
+                   scale: Scale | None = None, scores: Callable[[int, int], Exact] | None = None,
+                   causal: bool = False) -> Any:  # a tuple[Bias, ...]: see the note below
     """Biases (a string, a callable, or a list of them) as a tuple of `Bias` for an n_q×n_k grid.
 
     A FlexAttention `score_mod(score, b, h, q_idx, kv_idx)` among them is given the logit so far:
-    `scores(i, j)` (S_ij, exact) times the `scale`, plus the biases before it."""
+    `scores(i, j)` (S_ij, exact) times the `scale`, plus the biases before it. `causal`: the mask keeps no key after
+    its query (T5's buckets are then a decoder's, one-sided)."""
     # Declared Any, not tuple[Bias, ...], for one caller: figures.api assigns it to a variable first
     # set to () (so typed tuple[()]); annotate that variable there, then declare the tuple here.
-    biases: tuple[Bias, ...] = _resolve_biases(bias, n_q, n_k, align, scale, scores)
+    biases: tuple[Bias, ...] = _resolve_biases(bias, n_q, n_k, align, scale, scores, causal)
     return biases
 
 
 def _resolve_biases(bias: BiasSpec | None, n_q: int, n_k: int, align: str, scale: Scale | None,
-                    scores: Callable[[int, int], Exact] | None) -> tuple[Bias, ...]:
+                    scores: Callable[[int, int], Exact] | None, causal: bool = False) -> tuple[Bias, ...]:
     if bias is None:
         return ()
     if align not in ALIGNMENTS:
@@ -157,7 +158,7 @@ def _resolve_biases(bias: BiasSpec | None, n_q: int, n_k: int, align: str, scale
             assert scores is not None  # a score_mod is given the scores (figure() passes them)
             out.append(_score_mod(item, _logit_so_far(scores, factor, tuple(out))))
             continue
-        out.append(_one(item, n_q, n_k, offset))
+        out.append(_one(item, n_q, n_k, offset, causal))
         slope = out[-1].slope
         if isinstance(slope, Surd):
             here = f"bias {item!r}"
@@ -244,7 +245,7 @@ def _score_mod(function: Callable[..., object], before: Callable[[int, int], Exa
     return Bias(f"→{label}", value, named=lambda i, j: f"→{label}", filled=lambda i, j: f"→{label}", wraps=label)
 
 
-def _one(item: object, n_q: int, n_k: int, offset: int) -> Bias:
+def _one(item: object, n_q: int, n_k: int, offset: int, causal: bool = False) -> Bias:
     if callable(item):
         return _custom(item)
     if not isinstance(item, str):
@@ -253,15 +254,24 @@ def _one(item: object, n_q: int, n_k: int, offset: int) -> Bias:
     where = f"bias {item!r}"
     kind, has_value, value = (part.strip() for part in item.partition("="))
     kind = kind.lower()
-    if kind not in ("alibi", "matrix"):
+    if kind not in _FORMS:
         raise InputError(f"unknown bias {kind!r}; biases are alibi=M (a slope like 1/2, 2^-3, 2^(-1/2) or "
-                         "head:H/N) and matrix=ROW;ROW;... (rows of exact numbers)", where)
+                         "head:H/N), matrix=ROW;ROW;... (rows of exact numbers) and t5=NUM_BUCKETS,MAX_DISTANCE,"
+                         "values=B0,B1,... (T5's relative-position buckets)", where)
     if not has_value or not value:
-        raise InputError(f"'{kind}' needs a value: " + ("alibi=M" if kind == "alibi" else "matrix=ROW;ROW;..."), where)
+        raise InputError(f"'{kind}' needs a value: {_FORMS[kind]}", where)
     try:
+        if kind == "t5":
+            from .t5_buckets import t5_bias  # start-up: only T5's buckets need them
+
+            return t5_bias(value, offset, causal)
         return _alibi(parse_slope(value), offset) if kind == "alibi" else _matrix(value, n_q, n_k)
     except InputError as err:
         raise InputError(err.what, f"{where}" + (f": {err.where}" if err.where else "")) from None
+
+
+#: Each bias's form, as errors write it.
+_FORMS = {"alibi": "alibi=M", "matrix": "matrix=ROW;ROW;...", "t5": "t5=NUM_BUCKETS,MAX_DISTANCE,values=B0,B1,..."}
 
 
 def _alibi(slope: Exact, offset: int) -> Bias:

@@ -10,6 +10,7 @@ import difflib
 import re
 
 from . import mask_families as bind
+from . import tree_mask
 from ..numbers.arrays import is_tensor
 from ..numbers.exact import InputError
 from ..records import dataclass, field
@@ -253,6 +254,9 @@ MASK_FAMILIES: dict[str, Family] = {
                    (("``sink=S``", "sink", "``j<=S``: the first S keys, for every query"),)),
     "matrix": Family("matrix=ROW;ROW;...", _matrix, bind.matrix, "(rows of 0/1)",
                      (("``matrix=100;110;111``", "explicit", "the cells marked 1"),)),
+    "tree": Family("tree=PARENT,PARENT,...[,prompt=P]", tree_mask.parse_tree, tree_mask.tree,
+                   "(a token tree: each its parent, -1 the prompt)",
+                   (("``tree=-1,0,0,1,prompt=3``", "tree", "prompt causal; prompt + ancestors + itself"),)),
 }
 #: Each family's form, in the words of error messages.
 FAMILIES = tuple(family.form for family in MASK_FAMILIES.values())

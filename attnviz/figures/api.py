@@ -111,6 +111,9 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     text under 7 pt) or "column-wide" (7 inches): the layout is made for it (`layout.frames`).
     `color_by`: "none" (default) or "part": a mask map colours each part of a union (`a | b`) by the first
     part that keeps the cell, with one legend entry per part.
+    `blocks`: FlexAttention's block size, B or (BQ, BK): every block of the mask map or score grid outlined and
+    classed full (no mask call), partial (masked per element) or empty (skipped) as torch's `create_block_mask`
+    classes it, with `BlockMask.sparsity()` (`engine.blocks`); one head's figure.
     `mask_name`, `mask_rule`: the mask's name and rule as the caption says them (any mask: a matrix's
     caption is then its name and rule, not its rows); user text, shown as given.
     `dark_selector` (with theme "auto"): a CSS selector of the page's own dark toggle, e.g. "html.dark":
@@ -138,6 +141,8 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
         if view != "mask" or q is not None or k is not None:
             raise InputError("gives each head its own mask: give q_heads and k_heads, or draw the heads' mask maps "
                              "(view='mask' with n or shape)", "head_masks")
+        if record["blocks"] is not None:
+            raise InputError("blocks are outlined on one head's mask map: give mask and n", "blocks")
         return head_mask_maps(head_masks, record)
     if q_heads is None and k_heads is None and v_heads is None:
         return one_head_figure(q, k, v, view, record)
@@ -147,8 +152,7 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
     if given or q_heads is None:
         raise InputError("give q_heads, k_heads (and v_heads) for several heads, or q, k (and v) for one, "
                          "not both", given[0] if given else "q_heads")
-    if record["color_by"] != "none":
-        raise InputError("colour by part in a mask map (view='mask') of one head", "color_by")
+    _check_several_heads(record)
     record = figure_options(record, mask=named_mask(record["mask"], record["mask_name"], record["mask_rule"]),
                             mask_name=None, mask_rule=None)
     if record["differential"] is not None and view != "mask":  # A1, A2 and A1 − λ·A2
@@ -162,6 +166,14 @@ def figure(q: Vectors | None = None, k: Vectors | None = None, *, v: Vectors | N
 
         return heads_schematic(q_heads, k_heads, v_heads, record)
     return heads_figure(q_heads, k_heads, v_heads, head_masks, view, record)
+
+
+def _check_several_heads(record: FigureOptions) -> None:
+    """Refuses the options only one head's figure takes."""
+    if record["color_by"] != "none":
+        raise InputError("colour by part in a mask map (view='mask') of one head", "color_by")
+    if record["blocks"] is not None:
+        raise InputError("blocks are outlined on one head's mask map or score grid: give q and k (or n)", "blocks")
 
 
 # `attnviz.figure.Figure`, the path documented before 0.2 (setattr: a type checker refuses a new attribute on

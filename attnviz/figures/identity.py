@@ -52,6 +52,9 @@ def canonical(value: object) -> str:
     # a record (attnviz.records) or a dataclass: every field, by name, in declaration order
     names = [f.name for f in getattr(value, "__record_fields__", ())]
     names = names or list(getattr(value, "__dataclass_fields__", ()))
+    # a field added after figures were drawn counts once it is set, so those figures keep their ids
+    later = getattr(value, "ID_WHEN_SET", ())
+    names = [name for name in names if name not in later or getattr(value, name) is not None]
     if names:
         written = ",".join(f"{name}={canonical(getattr(value, name))}" for name in names)
         return f"{type(value).__name__}({written})"

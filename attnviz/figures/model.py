@@ -231,6 +231,14 @@ def _notes(model: ModelLayers, tokens: Tokens, longest: int) -> list[str]:
     return notes
 
 
+def _bucket_notes(config: dict[str, object]) -> list[str]:
+    """T5's relative-position buckets, where the config has them: which distances share a bucket."""
+    from ..engine.t5_buckets import config_note  # start-up: only a T5-style config has buckets
+
+    note = config_note(config)
+    return [] if note is None else [note]
+
+
 #: `model_figure()`'s keywords at their defaults (their types: `attnviz.typing.ModelOptions`).
 MODEL_DEFAULTS = {"n": None, "tokens": None, "layers": "types", "pad_left": 0, "pad_right": 0, "decode": 0,
                   "image_tokens": None, "decoder_n": None, "tokenizer": None, "title": None, "theme": "light",
@@ -256,7 +264,8 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
     if unknown := options.keys() - MODEL_DEFAULTS.keys():
         raise TypeError(f"model_figure() got an unexpected keyword argument {min(unknown)!r}")
     o: ModelOptions = {**MODEL_DEFAULTS, **options}  # type: ignore[typeddict-item]  # each at its default
-    model = model_layers(load_config(config))
+    raw = load_config(config)
+    model = model_layers(raw)
     labels, n = _tokens(o["tokens"], o["tokenizer"]), o["n"]
     if labels is not None and n is not None and n != len(labels):
         raise InputError(f"n is {n} but {len(labels)} tokens are given; give one of them", "n")
@@ -279,7 +288,7 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
             k_tokens=k_labels, index_base=0, theme=o["theme"], embed_font=o["embed_font"], frame=o["frame"])))
     heading = f"{model.model_type}: attention masks by layer" if o["title"] is None else check_text(o["title"], "title")
     longest = row.decoder_n if encoder_decoder and row.decoder_n else row.n
-    notes = _notes(model, row, max(longest, row.n))
+    notes = _notes(model, row, max(longest, row.n)) + _bucket_notes(raw)
     return ModelFigure(model, plans, panels, row, heading, notes, theme_name, bool(o["embed_font"]),
                        get_frame(o["frame"]).name, o["id_prefix"])
 

@@ -165,7 +165,8 @@ OPTIONS = (
            help="causal (default), none (or full), window=W[,symmetric][,dilation=D], global=J,J,..., "
                 "prefix=P[,P,...][,documents=ID,...], chunk=C[,offset=O], segments=ID,ID,... (causal), "
                 "documents=ID,ID,... (bidirectional), padding=J,J,..., keys=J,J,... (key columns), random=R,seed=S "
-                "(R keys a row), sink=S (the first S keys), matrix=ROW;ROW;... (rows of 0/1); combined with & "
+                "(R keys a row), sink=S (the first S keys), matrix=ROW;ROW;... (rows of 0/1), "
+                "tree=PARENT,PARENT,...[,prompt=P] (a token tree: each its parent, -1 the prompt); combined with & "
                 '(both), | (either), ~ or ! (not) and parentheses, e.g. "window=3,symmetric | global=1"; repeatable: '
                 "a cell is kept only when every mask keeps it"),
     Option("sparse", type="str | None", default=None, check="text", example='sparse = "moba=2,2"',
@@ -194,8 +195,10 @@ OPTIONS = (
     Option("bias", type="BiasSpec | None", default=None, check="string_or_strings", example='bias = "alibi=1/2"',
            expects="a bias added to the logits, or a list of them", flag="--bias", metavar="BIAS", action="append",
            dash_value=True,
-           help="added to the logits: alibi=M (slope M, e.g. 1/2, 2^-3, 2^(-1/2) or head:H/N) or "
-                "matrix=ROW;ROW;...; repeatable"),
+           help="added to the logits: alibi=M (slope M, e.g. 1/2, 2^-3, 2^(-1/2) or head:H/N), "
+                "matrix=ROW;ROW;... or t5=NUM_BUCKETS,MAX_DISTANCE,values=B0,B1,... (T5's relative-position "
+                "buckets, bidirectional unless the mask is causal; --show bias draws each cell's bucket); "
+                "repeatable"),
     Option("sink", type="SinkSpec | None", default=None, check="number_or_name", example='sink = "s"',
            expects="a sink logit in every row's softmax denominator: an exact number (0 is the quiet softmax) or a "
                    "name; with q_heads, one per head: \"s1 | s2\"", flag="--sink", metavar="S", dash_value=True,
@@ -270,6 +273,12 @@ OPTIONS = (
            metavar="WHAT",
            help="none (default) or part: a mask map colours each part of a union (a | b) by the first part "
                 "that keeps the cell, one legend entry a part"),
+    Option("blocks", type="BlockSize | None", default=None, check="blocks", example="blocks = [4, 4]",
+           expects="FlexAttention's block size B or (BQ, BK): each block outlined and classed full, partial or empty "
+                   "as create_block_mask classes it", flag="--blocks", metavar="B|BQ,BK",
+           help="outline FlexAttention's blocks of B (or BQ query rows by BK keys) on the mask map or score grid, "
+                "each classed full (no mask call), partial (masked per element) or empty (skipped) as "
+                "create_block_mask classes it, with the sparsity"),
     Option("dark_selector", type="str | None", default=None, check="text", example='dark_selector = "html.dark"',
            expects="with theme auto: the CSS selector of the page's own dark toggle (dark inside it, light elsewhere)",
            flag="--dark-selector", metavar="SELECTOR",
@@ -334,10 +343,10 @@ def figure_options(given: Mapping[str, object], names: Collection[str] = DEFAULT
 
 # The order the flags appear in `--help`: what a figure shows, then how it looks.
 #: Every figure-making command's flags (`attnviz walkthrough` leaves out --highlight).
-FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "x_title", "y_title", "q", "k", "q_heads",
-                "k_heads", "v_heads", "head_masks", "tokens", "q_tokens", "k_tokens", "highlight", "mask", "sparse",
-                "mask_name", "mask_rule", "align", "scale", "bias", "sink", "sigmoid", "softcap", "differential", "v",
-                "decimals", "softmax", "weights", "show", "title", "subtitle")
+FIGURE_FLAGS = ("view", "n", "shape", "index_base", "elide", "color_by", "blocks", "x_title", "y_title", "q", "k",
+                "q_heads", "k_heads", "v_heads", "head_masks", "tokens", "q_tokens", "k_tokens", "highlight", "mask",
+                "sparse", "mask_name", "mask_rule", "align", "scale", "bias", "sink", "sigmoid", "softcap",
+                "differential", "v", "decimals", "softmax", "weights", "show", "title", "subtitle")
 #: How figures look, not what they say: also `attnviz page`'s.
 LOOK_FLAGS = ("frame", "theme", "dark_selector", "embed_font")
 #: `attnviz render`'s panels.

@@ -17,14 +17,16 @@ from ..engine.mask_cells import MaskCells
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from fractions import Fraction
     from typing import TypeAlias
 
-    from ..engine.attention import Bias, BoundMask, Scale
+    from ..engine.attention import Attention, Bias, BoundMask, Scale
     from ..engine.softmax_forms import Form
     from ..words.figure_text import FigureText
+    from ..words.highlight import Highlight
+    from ..layout.mask_map import MapText
 
     from ..typing import Exact, FigureOptions, Labels, MaskSpec, Shape, Vectors, View
 
@@ -99,7 +101,7 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
     # The default figure needs no parsing, so `attnviz render` skips importing the option modules.
     q_first = numbered_from(options["q_tokens"]) if options["tokens"] is None else None  # the rule's i: its label
     bound = bound_mask(mask, n_q, n_k, options, q_first)
-    scale, biases = _logit_terms(q, k, options)
+    scale, biases = _logit_terms(q, k, options, bound)
     form = _form(options, places)
     check_inputs(q, k, v)  # from the digits alone, before a score is summed
     if options["sparse"] is not None:  # MoBA's or NSA's selection: the mask computed from Q and K
@@ -131,8 +133,35 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
         names): a frame's choice when the whole grid does not fit."""
         return words_for(_shown(options, n_q, n_k, first, last))
 
-    return ScoresFigure(attention, marks, words_for(shown), id_prefix=options["id_prefix"], theme=options["theme"],
-                        embed_font=options["embed_font"], frame=options["frame"], elided=elided)
+    return _made(attention, marks, words_for(shown), options, elided)
+
+
+def _made(attention: Attention, marks: Highlight, words: FigureText, options: FigureOptions,
+          elided: Callable[[int, int], FigureText]) -> ScoresFigure:
+    """The figure of these words: a plain score grid, or with FlexAttention's blocks outlined over it (`blocks`, their
+    counts in the badge)."""
+    if options["blocks"] is None:
+        return ScoresFigure(attention, marks, words, id_prefix=options["id_prefix"], theme=options["theme"],
+                            embed_font=options["embed_font"], frame=options["frame"], elided=elided)
+    from ..engine.blocks import block_classes, parse_blocks  # start-up: only --blocks classes blocks
+    from ..layout.block_overlay import BlocksOverlay
+    from .blocked import BlockedScoresFigure
+
+    if options["elide"]:
+        raise InputError("blocks are outlined on the whole grid: leave out elide, or draw the mask map "
+                         "(view='mask', to 1,024 tokens)", "blocks")
+    n_q, n_k = attention.shape
+    blocks = block_classes(lambda i: attention.mask.runs(i, n_k), (n_q, n_k), parse_blocks(options["blocks"]))
+    words = replace(words, badge=f"{words.badge}; {blocks.summary()}")
+    return BlockedScoresFigure(attention, marks, words, id_prefix=options["id_prefix"], theme=options["theme"],
+                               embed_font=options["embed_font"], frame=options["frame"],
+                               overlays=(BlocksOverlay(blocks),))
+
+
+def _keeps_no_future(bound: BoundMask, n_q: int, n_k: int, align: str) -> bool:
+    """True when the mask keeps no key after its query's position (as T5's decoder), for T5's buckets."""
+    offset = n_k - n_q if align == "bottom-right" else 0
+    return all(stop <= i + offset + 1 for i in range(n_q) for _, stop in bound.runs(i, n_k))
 
 
 def _form(options: FigureOptions, places: int | None) -> Form | None:
@@ -267,20 +296,27 @@ def _mask_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, mask: 
         texts["title"] = bound.computed
     words = describe_map(bound, n_q, n_k, highlight=options["highlight"], q_labels=q_labels, k_labels=k_labels,
                          base=options["index_base"], color_by=options["color_by"], **texts)
+    if options["blocks"] is not None:
+        words = _with_blocks(words, options["blocks"], subtitled=texts["subtitle"] is None)
+    lone = mask[0] if isinstance(mask, (list, tuple)) and len(mask) == 1 else mask  # --mask is repeatable
+    if isinstance(lone, str) and not any(op in lone for op in "&|~!()") and lone.strip().lower().startswith("tree"):
+        words = _with_tree(words, lone)
     return MaskMapFigure(MaskCells(bound, n_q, n_k), None, words, id_prefix=options["id_prefix"],
                          theme=options["theme"], embed_font=options["embed_font"], frame=options["frame"])
 
 
-def _logit_terms(q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction]], options: FigureOptions
-                 ) -> tuple[Scale | None, Sequence[Bias]]:
-    """The logits' scale and biases, when the options give them."""
+def _logit_terms(q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction]], options: FigureOptions,
+                 bound: BoundMask) -> tuple[Scale | None, Sequence[Bias]]:
+    """The logits' scale and biases, when the options give them (a T5 bias is bidirectional unless `bound` keeps no
+    future key)."""
     if options["scale"] is None and options["bias"] is None:
         return None, ()
     from ..engine.logits import resolve_biases, resolve_scale  # start-up: only a scale or a bias needs them
 
     scale = resolve_scale(options["scale"], len(q[0]))
     return scale, resolve_biases(options["bias"], len(q), len(k), options["align"], scale=scale,
-                                 scores=lambda i, j: dot(q[i], k[j]))
+                                 scores=lambda i, j: dot(q[i], k[j]),
+                                 causal=_keeps_no_future(bound, len(q), len(k), options["align"]))
 
 
 def _sparse_scores_mask(q: Sequence[Sequence[Fraction]], k: Sequence[Sequence[Fraction]], mask: MaskSpec,
@@ -301,6 +337,28 @@ def _sparse_map_mask(q: Vectors | None, k: Vectors | None, mask: MaskSpec, optio
     check_mask_free(mask)
     (q, k, _), _notes = _exact_vectors(q, k, None, False, options["decimals"])
     return sparse_mask(options["sparse"], q, k)
+
+
+def _with_blocks(words: MapText, size: object, subtitled: bool = True) -> MapText:
+    """`words` with FlexAttention's blocks of `size` (B or (BQ, BK)) classed as `create_block_mask` classes them, to
+    outline over the map; the map's own subtitle (`subtitled`) then says what was computed."""
+    from ..engine.blocks import block_classes, parse_blocks  # start-up: only --blocks classes blocks
+
+    runs = [tuple((a - 1, b) for a, b in row) for row in words.runs]
+    blocks = block_classes(runs.__getitem__, words.shape, parse_blocks(size))
+    return replace(words, blocks=blocks, subtitle=f"{words.subtitle}; {blocks.summary()}" if subtitled
+                   else words.subtitle)
+
+
+def _with_tree(words: MapText, mask: str) -> MapText:
+    """A lone token tree's map with the tree itself, drawn beside the map where it fits."""
+    from ..engine.mask_grammar import parse_mask  # start-up: only a tree's map draws its tree
+    from ..layout.tree_drawing import TreeText
+
+    option = parse_mask(mask)
+    prompt = dict(option.options).get("prompt", 0)
+    labels = words.k_labels[prompt:]
+    return replace(words, tree=TreeText(f"prompt ({prompt})" if prompt else "prompt", prompt, option.value, labels))
 
 
 def _map_shape(q: Vectors | None, k: Vectors | None, n: int | None, shape: Shape | None,

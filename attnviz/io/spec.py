@@ -240,6 +240,15 @@ def _block(value: object, where: str) -> tuple[int, ...]:
     return tuple(value)
 
 
+def _blocks(value: object, where: str) -> object:
+    """FlexAttention's block size: `4`, `[4, 2]`, `"4"` or `"4,2"` (checked as the figure reads it)."""
+    from ..engine.blocks import parse_blocks  # start-up: only a spec with blocks reads them
+
+    parse_blocks(value, where)
+    return value
+
+
+
 def _positive(what: str) -> Callable[[object, str], int]:
     """The check of a positive whole number (or its digits as text) that the error calls `what`."""
     def check(value: object, where: str) -> int:
@@ -272,8 +281,8 @@ _CHECKS = {"panels": _panels, "arrange": _arrange, "text": _text, "whole_number"
            "vectors": _vectors, "head_vectors": _head_vectors, "strings": _strings, "highlight": _highlight,
            "masks": _masks, "number_or_text": _number_or_text, "number_or_name": _number_or_name,
            "string_or_strings": _string_or_strings,
-           "bool": _bool, "block": _block, "count": _count, "head_masks": _head_masks, "panel_part": _panel_part,
-           "panel_legend": _panel_legend, "chunk": _chunk}
+           "bool": _bool, "block": _block, "blocks": _blocks, "count": _count, "head_masks": _head_masks,
+           "panel_part": _panel_part, "panel_legend": _panel_legend, "chunk": _chunk}
 #: Every spec key, in the reference's order: made from the option table, so the spec, the flags, the
 #: Sphinx and MkDocs options and `figure()` cannot drift apart.
 KEYS = {option.name: Key(option.expects, _CHECKS[option.check], option.example) for option in SPEC_OPTIONS}

@@ -189,7 +189,8 @@ def _above(words: MapText, parts: Sequence[tuple[str, str]], width: float, heigh
         if words.legend:
             items += lay_out_legend(words.legend_keys(), PAD + dx, top + dy + cell * words.shape[0] + 18, wrap_w,
                                     words.parts)[0]
-        return _placed(words, items, width, content_h if height is None else height, (map_x + dx, top + dy, cell), ())
+        return _placed(words, items, width, content_h if height is None else height, (map_x + dx, top + dy, cell),
+                       (TREE_LEFT_OUT,) if words.tree is not None else ())
 
     return cell, make
 
@@ -212,6 +213,8 @@ def _beside(words: MapText, parts: Sequence[tuple[str, str]], width: float, heig
     if keys:
         legend, y = lay_out_legend(keys, text_x, y, text_w, words.parts)
         texts += legend
+    tree, y, tree_said = _tree_in_column(words, text_x, y, text_w, PAD + room_h)
+    texts += tree
     text_h = y - PAD
     map_h = text_height("axis-title") + 6 + axes.top + 6 + cell * n_q
     if text_h > room_h:
@@ -225,9 +228,25 @@ def _beside(words: MapText, parts: Sequence[tuple[str, str]], width: float, heig
         items = [translate(item, dx, dy + (block_h - text_h) / 2) for item in texts]
         items += _map_items(words, axes, map_x + dx, top + dy, cell)
         return _placed(words, items, width, height, (map_x + dx, top + dy, cell),
-                       ("landscape: the title, captions and legend beside the map",))
+                       ("landscape: the title, captions and legend beside the map", *tree_said))
 
     return cell, make
+
+
+TREE_LEFT_OUT = "token tree left out (the rule names each token's parent)"
+
+
+def _tree_in_column(words: MapText, x: float, y: float, width: float, bottom: float
+                    ) -> tuple[list[Item], float, tuple[str, ...]]:
+    """A token tree under the words beside a slide's map, where it fits: (its items, y below it, the choice said)."""
+    if words.tree is None:
+        return [], y, ()
+    from .tree_drawing import tree_items  # start-up: only a tree's map draws its tree
+
+    tree_w, tree_h = words.tree.size()
+    if tree_w > width or y + 6 + tree_h > bottom:
+        return [], y, (TREE_LEFT_OUT,)
+    return [tree_items(words.tree, x, y + 6)], y + 6 + tree_h + 8, ("the token tree under the legend",)
 
 
 def _map_items(words: MapText, axes: Axes, map_x: float, top: float, cell: float) -> list[Item]:

@@ -13,6 +13,7 @@ from ..records import dataclass
 from ..engine.runs import scan_runs
 from ..numbers.exact import InputError
 from ..words.user_text import graphemes, user_spans, user_text
+from .block_outlines import BLOCK_LEGEND, map_outlines
 from .breaks import split_terms
 from .figure import (ASCENT, DESCENT, PAD, STYLES, Group, Layout, Rect, Text, measure, right_edge, split_keep,
                      text_height, wrap)
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
     from typing import TypedDict, Unpack
 
     from ..engine.attention import BoundMask
+    from ..engine.blocks import Blocks
+    from .tree_drawing import TreeText
     from ..typing import HighlightSpec
     from .frames import Frame
     from .items import Item
@@ -49,7 +52,10 @@ GRID_LINES_FROM = 8  # cells at least this big are separated by thin lines
 TICK_GAP = 6  # clear space between two tick labels
 #: Legend entries: (key, shape role, words).
 LEGEND = (("kept", "kept", "kept"), ("masked", "map-masked", "masked"), ("computed", "computed", "computed this step"),
-          ("empty", "map-empty-row", "row with no kept key"))
+          ("empty", "map-empty-row", "row with no kept key"),
+          *BLOCK_LEGEND)  # `--blocks`: FlexAttention's block classes and what each costs the kernel
+#: A legend key that is words alone, no swatch: "note:sparsity 37.5%".
+NOTE = "note:"
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,10 @@ class MapText:
     # `--color-by part`: the union's part names (legend order) and, per row, each run's part (0-based)
     parts: tuple[str, ...] = ()
     run_parts: tuple[tuple[int, ...], ...] = ()
+    blocks: Blocks | None = None  # `--blocks`: FlexAttention's block mask of this grid, outlined over the map
     view = "mask"  # not a field: what every map is
+    tree: TreeText | None = None  # `--mask tree=...`: the token tree, drawn beside the map where it fits
+    ID_WHEN_SET = ("blocks", "tree")  # not a field: the figure's id counts `blocks` only when given (figures.identity)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -86,6 +95,9 @@ class MapText:
             keys.append("computed")
         if any(not runs for runs in self.runs):
             keys.append("empty")
+        if self.blocks is not None:
+            keys += [f"block-{kind}" for kind in ("full", "partial", "empty") if self.blocks.count(kind)]
+            keys.append(f"{NOTE}{self.blocks.sparsity_words()}")
         return keys
 
 
@@ -371,6 +383,8 @@ def map_body(words: MapText, map_x: float, top: float, cell: float, framed: bool
         children.append(Group(("attnviz-computed",), (), computed))
     children.append(Rect("map-frame", map_x, top, map_w, map_h))
     items: list[Item] = [Group(("attnviz-map",), (("data-shape", f"{n_q}x{n_k}"),), tuple(children))]
+    if words.blocks is not None:  # over the map, each block's outline inset so neighbours' stay apart
+        items.append(map_outlines(words.blocks, map_x, top, cell))
     for i in empty:  # a row with no kept key: a bar in the margin, named in the legend
         items.append(Rect("map-empty-row", map_x + map_w + 4, top + i * cell, 6, max(cell, 2),
                           attrs=(("data-q", str(i + 1)),)))
@@ -416,6 +430,11 @@ def lay_out_map(words: MapText, cell: float | None = None, grid_top: float | Non
     items += axis_items(words, axes, map_x, top, cell)
     items += map_body(words, map_x, top, cell)
     y = top + map_h + 18
+    if words.tree is not None:  # the token tree right of the map (past a row's empty-row bar)
+        from .tree_drawing import tree_items
+
+        items.append(tree_items(words.tree, map_x + map_w + 32, top))
+        y = max(y, top + words.tree.size()[1] + 18)
     if words.legend:
         legend, y = lay_out_legend(words.legend_keys(), PAD, y, wrap_w, words.parts)
         items += legend
@@ -450,24 +469,26 @@ def lay_out_legend(keys: Sequence[str], x0: float, y: float, max_width: float,
     """The legend's swatches and words, wrapped to `max_width`; returns (items, y below it). `parts`: the names
     of a union's parts, one entry each (`--color-by part`) in place of "kept"."""
     part_entries = tuple((f"part-{n}", f"kept-part-{n}", name) for n, name in enumerate(parts, 1))
-    return legend_entries([entry for entry in part_entries + LEGEND if entry[0] in keys], x0, y, max_width)
+    notes = tuple((key, "", key.removeprefix(NOTE)) for key in keys if key.startswith(NOTE))
+    return legend_entries([entry for entry in part_entries + LEGEND + notes if entry[0] in keys], x0, y, max_width)
 
 
 def legend_entries(entries: Iterable[tuple[str, str, str]], x0: float, y: float, max_width: float,
                    framed: bool = True) -> tuple[list[Group], float]:
     """Legend entries (key, swatch role, words) wrapped to `max_width`, each swatch outlined as a map's cell
-    (`framed`); returns (items, y below them)."""
+    (`framed`; a block's swatch is its outline alone; an entry without a role is its words alone); returns (items,
+    y below them)."""
     swatch, gap, row_h, style = 14, 22, 22, STYLES["legend"]
     items: list[Group] = []
     x = x0
     for key, role, words in entries:
-        width = swatch + 6 + measure(words, style)
+        width = (swatch + 6 if role else 0) + measure(words, style)
         if x > x0 and x + width > x0 + max_width:
             x, y = x0, y + row_h
-        frame = (Rect("map-frame", x, y, swatch, swatch),) if framed else ()
-        items.append(Group(("attnviz-legend-entry",), (("data-legend", key),), (
-            Rect(role, x, y, swatch, swatch), *frame,
-            Text("legend", x + swatch + 6, y + swatch / 2 + (ASCENT - DESCENT) / 2 * style.size, (words,)))))
+        baseline = y + swatch / 2 + (ASCENT - DESCENT) / 2 * style.size
+        frame = (Rect("map-frame", x, y, swatch, swatch),) if framed and not role.startswith("block-") else ()
+        shapes = (Rect(role, x, y, swatch, swatch), *frame) if role else ()
+        items.append(Group(("attnviz-legend-entry",), (("data-legend", key.removeprefix(NOTE)),), (
+            *shapes, Text("legend", x + swatch + 6 if role else x, baseline, (words,)))))
         x += width + gap
     return [Group(("attnviz-legend",), (), tuple(items))], y + row_h
-

@@ -215,6 +215,16 @@ mask = "causal & keys=4,8,12,16"
           ("--q", Q12, "--k", Q12, "--sparse", "nsa=4,2,2,3,2,local=1", "--view", "mask")),
     Entry("flash-decoding-chunks", "Flash-Decoding: one query, keys in chunks of 3, combined",
           ("--q", "1,1", "--k", Q8, "--mask", "none", "--split-kv", "3"), step=4),
+
+    # Sparse and split attention as it runs (issue 35): FlexAttention's blocks, a token tree, T5's buckets.
+    Entry("paper-flexattention-blocks", "FlexAttention's BlockMask: 16 causal tokens, blocks of 4",
+          ("--view", "mask", "--n", "16", "--blocks", "4", "--frame", "slide")),
+    Entry("paper-medusa-tree", "Medusa's tree attention: two heads, top 2 each, after a 3-token prompt",
+          ("--view", "mask", "--tokens", "The cat sat on in the a the my", "--mask", "tree=-1,-1,0,0,1,1,prompt=3",
+           "--frame", "slide")),
+    Entry("bias-t5-buckets", "T5's relative-position buckets: 8 buckets, max distance 8",
+          ("--q", Q6, "--k", Q6, "--mask", "none", "--bias", "t5=8,8,values=0,-1/4,-1/2,-1,1/4,1/2,1,2",
+           "--show", "bias")),
 )
 
 

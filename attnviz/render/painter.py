@@ -111,6 +111,9 @@ _STROKE_MEANING: dict[str, StrokeMeaning] = {
     "slot-empty": {"dash": "dotted"},
     "evicted": {"width": 2, "fill_opacity": 0.35},
     "future": {"dash": "dotted"},
+    "block-full": {"width": 2},
+    "block-partial": {"width": 2, "dash": "dashed"},
+    "block-empty": {"width": 1.5, "dash": "dotted"},
 }
 
 #: The masked cells' stripes (masked-hatch on masked-fill): they read as "masked" without colour, and in greyscale.

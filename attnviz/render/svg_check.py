@@ -42,7 +42,7 @@ ELEMENTS: dict[str, tuple[frozenset[str] | None, frozenset[str]]] = {
     "g": (_GRAPHIC, frozenset({"class", "aria-label", "fill", "shape-rendering", "data-head", "data-k",
                                "data-kv-head", "data-layers", "data-legend", "data-m", "data-panel", "data-q",
                                "data-rescale", "data-shape", "data-stack", "data-t", "data-value",
-                               "data-weight"})),
+                               "data-weight", "data-block", "data-sparsity", "data-parent", "data-tokens"})),
     "rect": (_GRAPHIC | {"pattern"}, frozenset(_RECT)),
     "polygon": (_GRAPHIC, frozenset({"class", "fill", "points"})),
     "text": (_GRAPHIC, frozenset({"class", "x", "y", "fill", "font-family", "font-size", "font-style",

@@ -109,6 +109,10 @@ SHAPE_PAINT: dict[str, tuple[str | None, str | None]] = {
     "qhead": ("badge-fill", "badge-stroke"),
     "kvhead": ("computed-fill", "computed-stroke"),
     "head-link": ("text-muted", None),
+    # `--blocks`: FlexAttention's block classes, outlines told apart by their dash as well as their colour
+    "block-full": (None, "part-3"),
+    "block-partial": (None, "part-2"),
+    "block-empty": (None, "masked-stroke"),
 }
 
 #: Every custom property, in the order docs/styling.rst documents them: `--attnviz-<name>`.

@@ -66,6 +66,8 @@ def map_sentence(words: MapText) -> str:
     computed = sum(b - a + 1 for row in words.computed for a, b in row)
     if computed:
         parts.append(f"{_count(computed, 'cell')} computed this step")
+    if words.blocks is not None:  # `--blocks`: what was computed of FlexAttention's block mask
+        parts.append(f"FlexAttention {words.blocks.summary()}, outlined over the map")
     return "; ".join(parts)
 
 

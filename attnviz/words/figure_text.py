@@ -329,6 +329,9 @@ def describe_bias(attention: Attention, words: FigureText) -> FigureText:
     slope = attention.biases[0].slope if len(attention.biases) == 1 else None
     if slope is not None:  # ALiBi as the paper draws it: the distances j-i, times the slope m stated once
         return _alibi_panel(attention, words, slope)
+    buckets = attention.biases[0].buckets if len(attention.biases) == 1 else None
+    if buckets is not None:  # T5: each cell's bucket, an exact integer; the bias is the head's b[bucket]
+        return _bucket_panel(attention, words, buckets)
     cells = tuple(tuple(
         cell if cell.gap else
         replace(cell, text="masked" if cell.masked else
@@ -341,6 +344,20 @@ def describe_bias(attention: Attention, words: FigureText) -> FigureText:
                    badge="exact bias", note="", q_line="", k_line="", more_vectors=(),
                    grid_caption=f"bias {'B_ij' if given else f'B_ij={formula}'} with {attention.mask.name} mask",
                    cells=cells, softmax_rows=(), output_rows=(), view="scores", show="bias")
+
+
+def _bucket_panel(attention: Attention, words: FigureText, buckets: Callable[[int, int], int]) -> FigureText:
+    """T5's bias panel: each kept cell shows its relative-position bucket k, so B_ij = b[k] reads off the grid
+    (`engine.t5_buckets`)."""
+    cells = tuple(tuple(
+        cell if cell.gap else
+        replace(cell, text="masked" if cell.masked else str(buckets(cell.q - 1, cell.k - 1)), computed=False)
+        for cell in row) for row in words.cells)
+    return replace(words, title="T5 relative-position buckets",
+                   subtitle=f"B_ij = b[k], k the bucket of j-i: {attention.biases[0].bucket_words}",
+                   badge="exact buckets", note="", q_line="", k_line="", more_vectors=(),
+                   grid_caption=f"bucket k of j-i, with {attention.mask.name} mask", cells=cells,
+                   softmax_rows=(), output_rows=(), view="scores", show="bias")
 
 
 def _alibi_panel(attention: Attention, words: FigureText, slope: Exact) -> FigureText:

@@ -127,6 +127,11 @@ def check_walkable(fig: object, scores_view: bool = False) -> None:
                          "--elide")
     if fig.words.base != 1:
         raise InputError("walkthrough sentences count from 1; drop --index-base 0", "--index-base")
+    from ...figures.blocked import BlockedScoresFigure  # start-up: as the two above
+
+    if isinstance(fig, BlockedScoresFigure):
+        raise InputError("FlexAttention's blocks are outlined on one figure, not on a walkthrough's steps: drop "
+                         "--blocks (or draw them with attnviz render)", "--blocks")
 
 
 class ShownFlashStep(FlashStep):
