@@ -50,6 +50,8 @@ class BoundMask:
     shape: tuple[int, int] | None = None  # (n_q, n_k), when bound to a grid
     # A union's parts in order, (name, i -> runs): `--color-by part` colours each run by the first part keeping it.
     parts: tuple[tuple[str, Callable[[int], Runs]], ...] = field(default=(), repr=False)
+    # The rule is the user's words, not read or checked: the figure marks it as given and claims no exact mask.
+    given: bool = field(default=False, repr=False)
 
     def rule_text(self, base: int = 1) -> str:
         """The rule with positions counted from `base` (0 or 1)."""

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..engine.attention import Attention, Weights
+    from ..engine.bound_mask import BoundMask
     from ..typing import Exact
     from .highlight import Highlight
 
@@ -169,6 +170,11 @@ def _axis_labels(labels: Sequence[str] | None, letter: str, n: int, base: int,
     return tuple(gap if i is None else named[i] for i in display)
 
 
+def _mask_claim(mask: BoundMask) -> str:
+    """What the badge says of the mask: exact, or its rule as the user gave it (not read, not checked)."""
+    return f"{mask.name} mask as given" if mask.given else f"exact {mask.name} mask"
+
+
 def _grid_caption(f: _Facts) -> str:
     mask = f.attention.mask.name
     if not f.attention.transformed:
@@ -200,7 +206,7 @@ _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("title", lambda f: DEFAULT_TITLE if f.w.title is None else user_text(f.w.title)),
     ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else SCORES_SUBTITLE
      if f.w.view == "scores" else DEFAULT_SUBTITLE if f.w.places is None else ROUNDED_SUBTITLE),
-    ("badge", lambda f: f"exact scores, exact {f.attention.mask.name} mask" + (
+    ("badge", lambda f: f"exact scores, {_mask_claim(f.attention.mask)}" + (
         "" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} softmax")),
     ("note", lambda f: f"displayed Q,K {'integer' if f.attention.all_integer else 'rational'} vectors are the score "
      f"source; {f.attention.mask.name} mask keeps {f.attention.mask.rule_text(f.base)}"),
