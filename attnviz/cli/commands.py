@@ -74,6 +74,8 @@ def _write_figure(fig: Drawable, output: str, args: Namespace) -> int:
 def _say_choices(args: Namespace, fig: Drawable) -> None:
     """With --verbose, the choices a figure's frame layout made, one a line on standard error (none for doc)."""
     if getattr(args, "verbose", False):
+        if getattr(fig, "rounding", ""):
+            print(f"attnviz: {fig.rounding}", file=sys.stderr)
         for choice in fig.layout().choices:
             print(f"attnviz: frame {fig.frame}: {choice}", file=sys.stderr)
 

@@ -39,20 +39,13 @@ _BY_NAME: dict[str, Callable[[int], Iterator[str]]] = {
 
 
 def family_texts(name: str, n_k: int) -> Iterator[str] | None:
-    """The masks a name of a known family can mean on n_k keys (in the mask grammar), or None for any other name."""
+    """The masks a name of a known family can mean on n_k keys (in the mask grammar), or None for any other name.
+    A name with "=" is tried as the grammar's text itself."""
     key = " ".join(name.lower().replace("-", " ").replace("_", " ").split())
     key = key.removesuffix(" attention").removesuffix(" mask")
     if key in _BY_NAME:
         return _BY_NAME[key](n_k)
-    if "=" not in name:  # a family with its size ("window=3"): read by the grammar
-        return None
-    from .masks import parse_expression  # the grammar sits above this module
-
-    try:
-        parse_expression(name)
-    except InputError:
-        return None
-    return iter((name,))
+    return iter((name,)) if "=" in name else None  # a family with its size ("window=3"), if the grammar reads it
 
 
 def checked_caption(inner: Bound, name: str | None, rule: str | None, grid: Grid,
@@ -111,8 +104,11 @@ def _check_name(inner: Bound, name: str, grid: Grid, bind: Callable[[str], Bound
     drawn = [_normal(inner.runs(i)) for i in range(grid.n_q)]
     tried = []
     for text in texts:
+        try:
+            family = bind(text)
+        except InputError:  # "a=b" is a name, not a mask attnviz reads
+            return
         tried.append(text)
-        family = bind(text)
         if all(_normal(family.runs(i)) == drawn[i] for i in range(grid.n_q)):
             return
     shown = tried[0] if len(tried) == 1 else f"{tried[0]} .. {tried[-1]}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from . import notation
 from .highlight import NO_HIGHLIGHT
 from .user_text import concat, isolate, joined, user_text
+from ..numbers.exact import DecimalForm, terminates
 from ..records import dataclass, field, replace
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
     from ..typing import Exact
     from .highlight import Highlight
 
-__all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow",
+__all__ = ["exact_for", "rounded_subtitle",
+           "DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow",
            "Wording", "describe", "at_step", "with_normalizers", "hidden_ranges"]
 
 DEFAULT_TITLE = "Attention honesty boundary"
@@ -104,7 +106,8 @@ class Wording:
     weights are written (`notation.SOFTMAX_FORMS`); `places`: decimal places for rounded weights (None: named, exact);
     `show`: what the grid's cells show (`SHOW`); `view`: `VIEWS`; `shown`: (rows, columns), sorted 0-based positions,
     for an elided figure: only these are drawn, with ⋮, ⋯ and ⋱ for the rest, and long caption lists keep their first
-    and last terms; `base`: the index base of every label, caption and rule (0 or 1; cells' data stay 1-based)."""
+    and last terms; `base`: the index base of every label, caption and rule (0 or 1; cells' data stay 1-based);
+    `rounded`: the decimals the inputs were rounded to (None: taken as given), said wherever exactness is."""
 
     title: str | None = None
     subtitle: str | None = None
@@ -116,6 +119,8 @@ class Wording:
     view: str = "full"
     shown: tuple[Sequence[int], Sequence[int]] | None = None
     base: int = 1
+    rounded: int | None = None  # the inputs were rounded to this many decimals: exact means exact for them
+    decimal_inputs: bool = False  # the inputs came as decimals (or were rounded to them): write values that end so
 
 
 class _Facts:
@@ -137,9 +142,30 @@ class _Facts:
                   if self.elided else [])
         self.left_out = f"{notation.and_list(hidden)} not shown" if hidden else ""
         self.row_names, self.q_names, self.k_names = _names(wording, n_q, n_k)
-        self.output_rows = tuple(_output_row(attention, i, wording.places, computed=(i + 1) in highlight.outputs,
-                                             elided=self.elided, base=self.base)
-                                 for i in self.rows) if attention.values is not None else ()
+        self.decimal = _decimal_kinds(attention, self.rows) if wording.decimal_inputs else {}
+        with DecimalForm(self.decimal.get("outputs", False)):
+            self.output_rows = tuple(_output_row(attention, i, wording.places, computed=(i + 1) in highlight.outputs,
+                                                 elided=self.elided, base=self.base)
+                                     for i in self.rows) if attention.values is not None else ()
+
+
+#: The kind of quantity each part of the figure writes, each kind written in one form (`_decimal_kinds`).
+_PART_KINDS = {"q_line": "vectors", "k_line": "vectors", "more_vectors": "vectors", "cells": "scores",
+               "softmax_rows": "scores", "output_rows": "outputs"}
+
+
+def _decimal_kinds(attention: Attention, rows: Iterable[int]) -> dict[str, bool]:
+    """For inputs that came as decimals: which kinds of quantity (vectors, scores, outputs) end as decimals in every
+    value the figure shows, and so are written as decimals (a kind with one value that does not end, 1/3, is written
+    in fractions throughout)."""
+    shown = list(rows)
+    biases = [row for b in attention.biases for row in b.rows]
+    vectors = [*attention.q, *attention.k, *(attention.values or ()), *biases]
+    matrices = [attention.scores, *([attention.logits] if attention.logits is not None else [])]
+    scores = [m[i] or () for m in matrices for i in shown]
+    outputs = [attention.output(i) or () for i in shown] if attention.values is not None else []
+    return {kind: all(terminates(x) for row in values for x in row)
+            for kind, values in (("vectors", vectors), ("scores", scores), ("outputs", outputs))}
 
 
 def _names(wording: Wording, n_q: int, n_k: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
@@ -168,6 +194,23 @@ def _axis_labels(labels: Sequence[str] | None, letter: str, n: int, base: int,
     """An axis's labels in the grid's headers: the tokens or Q1.., K1.., with `gap` where some are left out."""
     named = tuple(map(user_text, labels)) if labels else tuple(f"{letter}{i + base}" for i in range(n))
     return tuple(gap if i is None else named[i] for i in display)
+
+
+def exact_for(rounded: int | None) -> str:
+    """"exact for inputs rounded to 2 decimals": what exact means when the inputs were rounded ("" when not)."""
+    return "" if rounded is None else f"exact for inputs rounded to {rounded} decimal{'s' * (rounded != 1)}"
+
+
+def rounded_subtitle(subtitle: str, rounded: int | None) -> str:
+    """The default subtitle, its exactness bound to the rounded inputs: "Score and mask structure with named softmax,
+    exact for inputs rounded to 2 decimals."."""
+    if rounded is None:
+        return subtitle
+    return f"{subtitle.removeprefix('Exact ').capitalize().removesuffix('.')}, {exact_for(rounded)}."
+
+
+def _scores_claim(rounded: int | None) -> str:
+    return "exact scores" if rounded is None else f"scores {exact_for(rounded)}"
 
 
 def _mask_claim(mask: BoundMask) -> str:
@@ -204,9 +247,10 @@ def _more_vectors(f: _Facts) -> tuple[str, ...]:
 #: Each text of the figure and what writes it, in document order (`describe` walks them).
 _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("title", lambda f: DEFAULT_TITLE if f.w.title is None else user_text(f.w.title)),
-    ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else SCORES_SUBTITLE
-     if f.w.view == "scores" else DEFAULT_SUBTITLE if f.w.places is None else ROUNDED_SUBTITLE),
-    ("badge", lambda f: f"exact scores, {_mask_claim(f.attention.mask)}" + (
+    ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else rounded_subtitle(
+        SCORES_SUBTITLE if f.w.view == "scores" else DEFAULT_SUBTITLE if f.w.places is None else ROUNDED_SUBTITLE,
+        f.w.rounded)),
+    ("badge", lambda f: f"{_scores_claim(f.w.rounded)}, {_mask_claim(f.attention.mask)}" + (
         "" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} softmax")),
     ("note", lambda f: f"displayed Q,K {'integer' if f.attention.all_integer else 'rational'} vectors are the score "
      f"source; {f.attention.mask.name} mask keeps {f.attention.mask.rule_text(f.base)}"),
@@ -237,8 +281,11 @@ _AS_IS = Wording()  # the seed's words: its title, Q1.. and K1.., named weights,
 def describe(attention: Attention, highlight: Highlight = NO_HIGHLIGHT, wording: Wording = _AS_IS) -> FigureText:
     """Every text of the figure for one attention pattern, written as `wording` says (each by its part)."""
     facts = _Facts(attention, highlight, wording)
-    return FigureText(**{name: write(facts) for name, write in _PARTS}, show=facts.show, softmax=wording.softmax,
-                      view=wording.view, base=wording.base)
+    texts = {}
+    for name, write in _PARTS:
+        with DecimalForm(facts.decimal.get(_PART_KINDS.get(name, ""), False)):
+            texts[name] = write(facts)
+    return FigureText(**texts, show=facts.show, softmax=wording.softmax, view=wording.view, base=wording.base)
 
 
 def at_step(words: FigureText, highlight: Highlight = NO_HIGHLIGHT,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..numbers.exact import InputError, format_number
+from ..numbers.exact import DecimalForm, InputError, format_number
 from ..numbers.surds import format_exact  # moved to numbers (the engine writes it too); still importable from here
 from .user_text import concat, joined
 
@@ -120,8 +120,9 @@ def weight_terms(weights: Weights, form: str = "expanded", row: int | None = Non
     >>> weight_terms(w, "grouped"), weight_terms(w, "normalizer", row=3)[2]
     (['e^1/(2e^1+e^2)', 'e^1/(2e^1+e^2)', 'e^2/(2e^1+e^2)'], 'e^2/Z_3')
     """
-    if weights.kind == "pinned":
-        return elide((format_number(v) for v in weights.values), elided)
+    if weights.kind == "pinned":  # a weight is a quantity of its own, computed: in fractions (1/2, 1/3) always
+        with DecimalForm(False):
+            return elide([format_number(v) for v in weights.values], elided)
     if weights.kind == "named":
         if form == "normalizer":
             denominator = f"Z_{row}"
