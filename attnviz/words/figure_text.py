@@ -5,6 +5,8 @@ This is the anatomy as data: no positions, no colours. `layout` places it.
 
 from __future__ import annotations
 
+import functools
+
 from . import notation
 from .highlight import NO_HIGHLIGHT
 from .user_text import concat, isolate, joined, user_text
@@ -145,13 +147,21 @@ class _Facts:
         self.decimal = _decimal_kinds(attention, self.rows) if wording.decimal_inputs else {}
         with DecimalForm(self.decimal.get("outputs", False)):
             self.output_rows = tuple(_output_row(attention, i, wording.places, computed=(i + 1) in highlight.outputs,
-                                                 elided=self.elided, base=self.base)
+                                                 elided=self.elided, base=self.base, rounded=wording.rounded)
                                      for i in self.rows) if attention.values is not None else ()
 
 
-#: The kind of quantity each part of the figure writes, each kind written in one form (`_decimal_kinds`).
-_PART_KINDS = {"q_line": "vectors", "k_line": "vectors", "more_vectors": "vectors", "cells": "scores",
-               "softmax_rows": "scores", "output_rows": "outputs"}
+#: The kind of quantity each part of the figure writes, each kind written in one form (`_decimal_kinds`); the grid
+#: shows scores or logits (`show`), the softmax rows the logits (the scores when there is no scale or bias).
+_PART_KINDS = {"q_line": "vectors", "k_line": "vectors", "more_vectors": "vectors", "output_rows": "outputs"}
+
+
+def _kind(f: _Facts, part: str) -> str:
+    if part == "cells":
+        return f.show if f.show == "logits" else "scores"
+    if part == "softmax_rows":
+        return "logits"
+    return _PART_KINDS.get(part, "")
 
 
 def _decimal_kinds(attention: Attention, rows: Iterable[int]) -> dict[str, bool]:
@@ -161,11 +171,11 @@ def _decimal_kinds(attention: Attention, rows: Iterable[int]) -> dict[str, bool]
     shown = list(rows)
     biases = [row for b in attention.biases for row in b.rows]
     vectors = [*attention.q, *attention.k, *(attention.values or ()), *biases]
-    matrices = [attention.scores, *([attention.logits] if attention.logits is not None else [])]
-    scores = [m[i] or () for m in matrices for i in shown]
+    scores = [attention.scores[i] or () for i in shown]
+    logits = [attention.logits[i] or () for i in shown] if attention.logits is not None else scores
     outputs = [attention.output(i) or () for i in shown] if attention.values is not None else []
     return {kind: all(terminates(x) for row in values for x in row)
-            for kind, values in (("vectors", vectors), ("scores", scores), ("outputs", outputs))}
+            for kind, values in (("vectors", vectors), ("scores", scores), ("logits", logits), ("outputs", outputs))}
 
 
 def _names(wording: Wording, n_q: int, n_k: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
@@ -213,6 +223,21 @@ def _scores_claim(rounded: int | None) -> str:
     return "exact scores" if rounded is None else f"scores {exact_for(rounded)}"
 
 
+def _footer(f: _Facts) -> str:
+    places, rounded = f.w.places, f.w.rounded
+    if places is None:
+        return "softmax is named: no decimal attention weights are pinned"
+    if rounded is None:
+        return f"softmax weights marked ≈ are rounded to {places} decimal{'s' * (places > 1)}, not exact"
+    return (f"weights marked ≈ show only the digits (up to {places}) that hold for every input within "
+            f"±{_half_unit_text(rounded)} of those shown")
+
+
+def _half_unit_text(rounded: int) -> str:
+    """Half a unit in the last place of inputs rounded to `rounded` decimals: "0.005" for 2."""
+    return "0." + "0" * (rounded) + "5"
+
+
 def _mask_claim(mask: BoundMask) -> str:
     """What the badge says of the mask: exact, or its rule as the user gave it (not read, not checked)."""
     return f"{mask.name} mask as given" if mask.given else f"exact {mask.name} mask"
@@ -232,7 +257,8 @@ def _grid_caption(f: _Facts) -> str:
 def _softmax_rows(f: _Facts) -> tuple[SoftmaxRow, ...]:
     a, w = f.attention, f.w
     return tuple(SoftmaxRow(i + 1, _scores_line(a, i, weights, f.row_names[i], w.softmax, f.elided, f.base),
-                            _weights_line(weights, i, w.softmax, w.places, f.elided, f.base),
+                            _weights_line(weights, i, w.softmax, w.places, f.elided, f.base,
+                                          None if w.rounded is None else (a, w.rounded)),
                             computed=(i + 1) in f.highlight.softmax_rows)
                  for i, weights in ((i, a.weights(i)) for i in f.rows))  # each row's softmax, worked out once
 
@@ -265,8 +291,7 @@ _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("softmax_heading", lambda f: "row softmax over unmasked " + (f"logits L_ij={f.formula}"
                                                                   if f.attention.transformed else "scores")),
     ("softmax_rows", _softmax_rows),
-    ("footer", lambda f: "softmax is named: no decimal attention weights are pinned" if f.w.places is None else
-     f"softmax weights marked ≈ are rounded to {f.w.places} decimal{'s' * (f.w.places > 1)}, not exact"),
+    ("footer", _footer),
     ("more_vectors", _more_vectors),
     ("outputs_heading", lambda f: "outputs: O_i is the sum of w_ij·V_j over the unmasked keys j of row i"
      if f.output_rows else ""),
@@ -283,7 +308,7 @@ def describe(attention: Attention, highlight: Highlight = NO_HIGHLIGHT, wording:
     facts = _Facts(attention, highlight, wording)
     texts = {}
     for name, write in _PARTS:
-        with DecimalForm(facts.decimal.get(_PART_KINDS.get(name, ""), False)):
+        with DecimalForm(facts.decimal.get(_kind(facts, name), False)):
             texts[name] = write(facts)
     return FigureText(**texts, show=facts.show, softmax=wording.softmax, view=wording.view, base=wording.base)
 
@@ -415,9 +440,17 @@ def _scores_line(attention: Attention, i: int, weights: Weights, row_name: str, 
 
 
 def _weights_line(weights: Weights, i: int, softmax: str, places: int | None, elided: bool = False,
-                  base: int = 1) -> str:
+                  base: int = 1, certain: tuple[Attention, int] | None = None) -> str:
+    """Row i's weights: named, rounded to `places` (marked ≈), or, for inputs rounded to some decimals (`certain`:
+    the attention and those decimals), with only the digits every input within that rounding gives."""
     if places is None:
         return notation.weights_line(weights, softmax, row=i + base, elided=elided)
+    if certain is not None and weights.kind != "undefined":
+        from ..numbers.certain import certain_weights  # rounded inputs' weights only: mpmath stays unimported
+
+        texts = certain_weights(certain[0], i, certain[1], places)
+        return notation.weights_line(weights, decimals=[("≈" if approximate else "") + text
+                                                        for text, approximate in texts], elided=elided)
     from ..numbers import rounding  # rounded weights only (--weights decimal=N): mpmath stays unimported
 
     rounded_weights: Callable[[Weights, int], list[tuple[str, bool]]] = rounding.rounded_weights  # (untyped)
@@ -426,12 +459,18 @@ def _weights_line(weights: Weights, i: int, softmax: str, places: int | None, el
 
 
 def _output_row(attention: Attention, i: int, places: int | None, computed: bool, elided: bool = False,
-                base: int = 1) -> OutputRow:
+                base: int = 1, rounded: int | None = None) -> OutputRow:
     kept = attention.kept[i]
     assert kept is not None and attention.values is not None  # a shown row of a figure with value vectors
     columns = [j + base for j, keep in enumerate(kept) if keep]
     wide = notation.wide_indices(attention.shape)
-    if places is not None:
+    if places is not None and rounded is not None and any(kept):
+        from ..numbers.certain import certain_output  # rounded inputs' outputs only: mpmath stays unimported
+
+        certain = certain_output(attention, i, rounded, places)
+        value: str | None = f"({','.join(text for text, _ in certain)})"
+        approximate = any(approx for _, approx in certain)
+    elif places is not None:
         from ..numbers import rounding  # rounded outputs only: mpmath stays unimported
 
         rounded_output: Callable[[Weights, Sequence[Sequence[Fraction]], int], tuple[list[str], bool]] = (
@@ -446,6 +485,11 @@ def _output_row(attention: Attention, i: int, places: int | None, computed: bool
                      computed=computed, value=value, approximate=approximate)
 
 
+def _in_form(decimal: bool, write: Callable[[], str]) -> str:
+    with DecimalForm(decimal):
+        return write()
+
+
 def with_normalizers(words: FigureText, attention: Attention) -> FigureText | None:
     """`words` with each named softmax row written with its normalizer (`e^1/Z_3`, and `Z_3=e^1+e^1+e^2` after
     the row's scores) instead of expanded, keeping what each row computed or has pending; None when the
@@ -458,10 +502,14 @@ def with_normalizers(words: FigureText, attention: Attention) -> FigureText | No
         if weights.kind != "named":  # pinned or undefined: written the same in every form
             rows.append(row)
             continue
-        if row.weights != _weights_line(weights, i, "expanded", None, elided, words.base):
+        expanded = functools.partial(_weights_line, weights, i, "expanded", None, elided, words.base)
+        forms = [form for form in (False, True)  # the logits' form: fractions, or decimals as they came
+                 if row.weights == _in_form(form, expanded)]
+        if not forms:
             return None
         named = True
-        z = notation.normalizer_line(weights, i + words.base, elided)
-        rows.append(replace(row, scores=concat(row.scores, f"; {z}"),
-                            weights=_weights_line(weights, i, "normalizer", None, elided, words.base)))
+        with DecimalForm(forms[0]):
+            z = notation.normalizer_line(weights, i + words.base, elided)
+            rows.append(replace(row, scores=concat(row.scores, f"; {z}"),
+                                weights=_weights_line(weights, i, "normalizer", None, elided, words.base)))
     return replace(words, softmax_rows=tuple(rows), softmax="normalizer") if named else None
