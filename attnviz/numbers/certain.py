@@ -110,7 +110,7 @@ def certain_text(low: Fraction, high: Fraction, places: int) -> tuple[str, bool]
     (('0.269', True), ('0.5', False))
     >>> certain_text(Fraction(995, 1000), Fraction(1005, 1000), 3)
     ('1.00', True)
-    >>> certain_text(Fraction(449, 1000), Fraction(451, 1000), 3)
+    >>> certain_text(Fraction(4449, 10000), Fraction(4551, 10000), 3)
     ('0.44..0.46', True)
     """
     if low == high:
