@@ -143,11 +143,12 @@ class _Facts:
         hidden = (hidden_ranges(self.rows, n_q, "rows", self.base) + hidden_ranges(self.columns, n_k, "keys", self.base)
                   if self.elided else [])
         self.left_out = f"{notation.and_list(hidden)} not shown" if hidden else ""
-        self.row_names, self.q_names, self.k_names = _names(wording, n_q, n_k)
+        self.row_names, self.q_names, self.k_names, self.v_names, self.o_names = _names(wording, n_q, n_k)
         self.decimal = _decimal_kinds(attention, self.rows) if wording.decimal_inputs else {}
         with DecimalForm(self.decimal.get("outputs", False)):
             self.output_rows = tuple(_output_row(attention, i, wording.places, computed=(i + 1) in highlight.outputs,
-                                                 elided=self.elided, base=self.base, rounded=wording.rounded)
+                                                 elided=self.elided, base=self.base, rounded=wording.rounded,
+                                                 names=(self.o_names[i], self.v_names))
                                      for i in self.rows) if attention.values is not None else ()
 
 
@@ -178,25 +179,32 @@ def _decimal_kinds(attention: Attention, rows: Iterable[int]) -> dict[str, bool]
             for kind, values in (("vectors", vectors), ("scores", scores), ("logits", logits), ("outputs", outputs))}
 
 
-def _names(wording: Wording, n_q: int, n_k: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """The rows' names in captions ("3", "sat", "10 (sat)") and the queries' and keys' in vector lines."""
+def _names(wording: Wording, n_q: int, n_k: int) -> tuple[tuple[str, ...], ...]:
+    """The rows' names in captions ("3", "sat", "10 (sat)") and the names of the queries, keys, values and outputs
+    in vector lines: Q(sat), K(the), V(the), O(sat) with token labels (the value of a key and the output of a query
+    are named as they are), else Q3, K1, V1, O3."""
     base, q_labels, k_labels = wording.base, wording.q_labels, wording.k_labels
     # Inside longer lines, right-to-left labels are isolated, so they cannot reorder what follows them.
     # The user's labels keep their type (`user_text`) inside every line they are written into.
     q_inline, k_inline = (tuple(user_text(isolate(label)) for label in labels) if labels else ()
                           for labels in (q_labels, k_labels))
     row_names = q_inline or tuple(str(i + base) for i in range(n_q))
-    # Vector lines keep the axis letter with a token, so Q and K lines stay apart: "Q(<s>)=(1,0)".
-    q_names = tuple(concat("Q(", label, ")") for label in q_inline)
-    k_names = tuple(concat("K(", label, ")") for label in k_inline)
     # Labels that repeat ("." twice) would name two rows alike: add the position, "row 10 (sat)", "Q10(sat)".
     if q_labels and len(set(q_labels)) < len(q_labels):
         row_names = tuple(concat(f"{i + base} (", label, ")") for i, label in enumerate(q_inline))
-        q_names = tuple(concat(f"Q{i + base}(", label, ")") for i, label in enumerate(q_inline))
-    if k_labels and len(set(k_labels)) < len(k_labels):
-        k_names = tuple(concat(f"K{j + base}(", label, ")") for j, label in enumerate(k_inline))
-    return (row_names, q_names or tuple(f"Q{i + base}" for i in range(n_q)),
-            k_names or tuple(f"K{j + base}" for j in range(n_k)))
+    axes = (("Q", q_labels, q_inline, n_q), ("K", k_labels, k_inline, n_k), ("V", k_labels, k_inline, n_k),
+            ("O", q_labels, q_inline, n_q))
+    return (row_names, *(_vector_names(letter, labels, inline, n, base) for letter, labels, inline, n in axes))
+
+
+def _vector_names(letter: str, labels: Sequence[str] | None, inline: tuple[str, ...], n: int,
+                  base: int) -> tuple[str, ...]:
+    """Q(<s>) (the axis letter kept with a token, so Q and K lines stay apart), Q10(sat) when labels repeat, Q1."""
+    if not labels:
+        return tuple(f"{letter}{i + base}" for i in range(n))
+    if len(set(labels)) < len(labels):
+        return tuple(concat(f"{letter}{i + base}(", label, ")") for i, label in enumerate(inline))
+    return tuple(concat(f"{letter}(", label, ")") for label in inline)
 
 
 def _axis_labels(labels: Sequence[str] | None, letter: str, n: int, base: int,
@@ -265,7 +273,8 @@ def _softmax_rows(f: _Facts) -> tuple[SoftmaxRow, ...]:
 
 def _more_vectors(f: _Facts) -> tuple[str, ...]:
     a = f.attention
-    return tuple(_vector_line(name, vectors, tuple(f"{name}{j + f.base}" for j in range(len(vectors))),
+    return tuple(_vector_line(name, vectors, f.v_names if name == "V" else
+                              tuple(f"{name}{j + f.base}" for j in range(len(vectors))),
                               f.rows if name == "V" else None, f.elided)
                  for name, vectors in [("V", a.values)] + [("B", b.rows) for b in a.biases] if vectors)
 
@@ -459,7 +468,9 @@ def _weights_line(weights: Weights, i: int, softmax: str, places: int | None, el
 
 
 def _output_row(attention: Attention, i: int, places: int | None, computed: bool, elided: bool = False,
-                base: int = 1, rounded: int | None = None) -> OutputRow:
+                base: int = 1, rounded: int | None = None,
+                names: tuple[str, Sequence[str]] | None = None) -> OutputRow:
+    """Row i's output line; `names`: the output's name and each value's (O(sat), V(the), ...), else O1, V1, ..."""
     kept = attention.kept[i]
     assert kept is not None and attention.values is not None  # a shown row of a figure with value vectors
     columns = [j + base for j, keep in enumerate(kept) if keep]
@@ -481,7 +492,8 @@ def _output_row(attention: Attention, i: int, places: int | None, computed: bool
     else:
         exact, approximate = attention.output(i), False
         value = None if exact is None else notation.vector_text(exact)
-    return OutputRow(i + 1, notation.output_line(i + base, columns, value, approximate, wide, elided),
+    named = None if names is None else (names[0], [names[1][j - base] for j in columns])
+    return OutputRow(i + 1, notation.output_line(i + base, columns, value, approximate, wide, elided, named),
                      computed=computed, value=value, approximate=approximate)
 
 

@@ -159,15 +159,17 @@ def weight_name(i: int, j: int, wide: bool = False) -> str:
 
 
 def output_line(i: int, columns: Sequence[int], value: str | None = None, approximate: bool = False,
-                wide: bool = False, elided: bool = False) -> str:
+                wide: bool = False, elided: bool = False, names: tuple[str, Sequence[str]] | None = None) -> str:
     """`O3 = w31·V1 + w32·V2 = (1,2)`: row i's output as the weighted sum of the kept keys' values.
 
-    `columns` are the kept keys (1-based); `value`, when known, is the output's text.
+    `columns` are the kept keys (1-based); `value`, when known, is the output's text; `names`: the output's name and
+    the kept values' (`O(sat)`, `V(the)`: the tokens that label the figure's rows and columns), else O3, V1, ...
     """
+    output, values = names if names is not None else (f"O{i}", [f"V{j}" for j in columns])
     if not columns:
-        return f"O{i} undefined (every key masked)"
-    terms = " + ".join(elide((f"{weight_name(i, j, wide)}·V{j}" for j in columns), elided))
-    return f"O{i} = {terms}" + (f" {'≈' if approximate else '='} {value}" if value is not None else "")
+        return concat(output, " undefined (every key masked)")
+    terms = joined(" + ", elide([concat(f"{weight_name(i, j, wide)}·", v) for j, v in zip(columns, values)], elided))
+    return concat(output, " = ", terms, f" {'≈' if approximate else '='} {value}" if value is not None else "")
 
 
 def logit_formula(scale: Scale | None, biases: Iterable[Bias]) -> str:
