@@ -15,7 +15,7 @@ and `Mask`: one panel per distinct pattern, every selected layer in exactly one.
 from __future__ import annotations
 
 from .bound_mask import BoundMask
-from .masks import Mask
+from .masks import Mask, resolve
 from .rule_text import number_ranges
 from ..numbers.exact import InputError
 from ..records import dataclass
@@ -31,18 +31,22 @@ __all__ = ["MAX_LAYERS", "MAX_SIZE", "shown", "LayerType", "Stack",
            "plan_panels", "layer_list_text"]
 
 #: The model types read, by family: how each chooses its layers' masks.
-_MISTRAL_LIKE = ("mistral", "mixtral", "phi3", "qwen3_moe")  # sliding_window on every layer, or none
+_MISTRAL_LIKE = ("mistral", "mixtral", "phi3", "qwen3_moe", "starcoder2")  # sliding_window on every layer, or none
 _LAYER_TYPED = ("gemma2", "gemma3_text", "gemma3", "llama4_text", "llama4", "qwen2", "qwen3", "qwen2_moe", "gpt_oss",
-                "cohere2", "modernbert")
+                "cohere2", "modernbert", "olmo3", "exaone4", "smollm3", "gemma3n_text")
 _FULL = ("llama",)
 _ENCODERS = ("bert", "roberta", "xlm-roberta", "electra", "camembert", "distilbert")
 _ENCODER_DECODERS = ("t5", "mt5", "bart")
-MODEL_TYPES = _MISTRAL_LIKE + _LAYER_TYPED + _FULL + _ENCODERS + _ENCODER_DECODERS
 _NESTED = {"gemma3": "gemma3_text", "llama4": "llama4_text"}  # multimodal configs: their text_config's type
+#: Vision wrappers around a text model (LLaVA and its kin): their masks are their `text_config`'s, image tokens
+#: causal like the text's (a part of their own in the figure).
+_WRAPPERS = ("llava", "llava_next", "llava_onevision", "mistral3")
+MODEL_TYPES = _MISTRAL_LIKE + _LAYER_TYPED + _FULL + _ENCODERS + _ENCODER_DECODERS + _WRAPPERS
 _WHERE = "config"
 #: Layer patterns of every n-th layer full: the config key that sets n (none: fixed) and its default.
 _EVERY = {"gemma2": ("", 2), "gpt_oss": ("", 2), "gemma3_text": ("sliding_window_pattern", 6),
-          "cohere2": ("sliding_window_pattern", 4), "modernbert": ("global_attn_every_n_layers", 3)}
+          "cohere2": ("sliding_window_pattern", 4), "modernbert": ("global_attn_every_n_layers", 3),
+          "olmo3": ("", 4), "gemma3n_text": ("", 5)}
 _INSTEAD = "draw it with attnviz render --view mask --mask ... instead"
 MAX_LAYERS = 256  # a stack's layers: real models have under 200 (checked before any list of layers is made)
 MAX_SIZE = 10**9  # a window, a chunk, a layer interval: real ones are under a million
@@ -76,12 +80,14 @@ class Stack:
 @dataclass(frozen=True)
 class ModelLayers:
     """A model's stacks, and what its masks add: learned sink logits (GPT-OSS), image tokens that see each
-    other both ways (Gemma 3)."""
+    other both ways (Gemma 3); and what differs between its layers besides the mask (NoPE layers)."""
 
     model_type: str
     stacks: tuple[Stack, ...]
     sinks: bool = False
     images: bool = False
+    no_rope: tuple[int, ...] = ()  # the decoder's layers without rotary positions (NoPE), 0-based
+    softcap: str = ""  # the logits' soft-capping value (Gemma 2's attn_logit_softcapping), as the config gives it
 
 
 @dataclass(frozen=True)
@@ -169,13 +175,8 @@ def model_layers(config: Mapping[str, object]) -> ModelLayers:
     if model_type not in MODEL_TYPES:
         raise InputError(f"model_type {model_type!r:.40} is not one attnviz reads (it reads "
                          f"{', '.join(MODEL_TYPES)}); {_INSTEAD}", _WHERE)
-    if model_type in _NESTED:
-        text = config.get("text_config") or {}
-        if not isinstance(text, dict):
-            raise InputError("text_config is not a table of keys", _WHERE)
-        images = model_type == "gemma3"
-        inner = model_layers({**text, "model_type": _NESTED[model_type]})
-        return ModelLayers(model_type, inner.stacks, inner.sinks, images)
+    if model_type in _NESTED or model_type in _WRAPPERS:
+        return _wrapped(config, model_type)
     if model_type in _ENCODER_DECODERS:
         return _encoder_decoder(config, model_type)
     if model_type in _ENCODERS:
@@ -198,7 +199,33 @@ def model_layers(config: Mapping[str, object]) -> ModelLayers:
                          f"sliding_attention, chunked_attention); {_INSTEAD}", _WHERE)
     made = {name: sizes[name]() for name in set(types)}
     stack = "encoder" if model_type == "modernbert" else "decoder"
-    return ModelLayers(model_type, (Stack(stack, tuple(made[t] for t in types)),), sinks=model_type == "gpt_oss")
+    cap = config.get("attn_logit_softcapping")
+    softcap = f"{cap:g}" if isinstance(cap, (int, float)) and not isinstance(cap, bool) and cap > 0 else ""
+    return ModelLayers(model_type, (Stack(stack, tuple(made[t] for t in types)),), sinks=model_type == "gpt_oss",
+                       no_rope=_no_rope(config, model_type, n), softcap=softcap)
+
+
+def _no_rope(config: Mapping[str, object], model_type: str, n: int) -> tuple[int, ...]:
+    """The layers without rotary positions (NoPE): SmolLM3's and Llama 4's `no_rope_layers` (0 marks one)."""
+    if model_type not in ("smollm3", "llama4_text"):
+        return ()
+    flags = config.get("no_rope_layers")
+    if not flags:
+        every = _optional(config, "no_rope_layer_interval", 4)
+        flags = [int((i + 1) % every != 0) for i in range(n)]
+    return tuple(i for i, flag in enumerate(_check_list(flags, "no_rope_layers", n)) if not flag)
+
+
+def _wrapped(config: Mapping[str, object], model_type: str) -> ModelLayers:
+    """A multimodal model's layers: its `text_config`'s (Gemma 3's image tokens see each other both ways)."""
+    text = config.get("text_config") or {}
+    if not isinstance(text, dict):
+        raise InputError("text_config is not a table of keys", _WHERE)
+    inner_type = _NESTED.get(model_type) or text.get("model_type") or "llama"  # LLaVA's default text model
+    if inner_type in _WRAPPERS or inner_type in _NESTED:
+        raise InputError(f"text_config's model_type {inner_type!r:.40} is itself a wrapper", _WHERE)
+    inner = model_layers({**text, "model_type": inner_type})
+    return ModelLayers(model_type, inner.stacks, inner.sinks, model_type == "gemma3", inner.no_rope, inner.softcap)
 
 
 def _mistral_layer(config: Mapping[str, object], model_type: str) -> LayerType:
@@ -234,18 +261,44 @@ def _layer_types(config: Mapping[str, object], model_type: str, n: int) -> list[
         every = _optional(config, key, every) if key else every
         first = 0 if model_type == "modernbert" else 1
         return [sliding if (i + first) % every else full for i in range(n)]
-    if model_type == "llama4_text":  # chunked where RoPE is, full on the no-RoPE layers
-        no_rope = config.get("no_rope_layers")
-        if not no_rope:
-            every = _optional(config, "no_rope_layer_interval", 4)
-            no_rope = [int((i + 1) % every != 0) for i in range(n)]
-        no_rope = _check_list(no_rope, "no_rope_layers", n)
-        return ["chunked_attention" if flag else full for flag in no_rope]
+    if model_type in _OWN_TYPES:
+        return _OWN_TYPES[model_type](config, n)
     use = bool(config.get("use_sliding_window")) and config.get("sliding_window") not in (None, 0)
     first = _optional(config, "max_window_layers", 28, 0)
     if model_type == "qwen2_moe":
         return [sliding if (i + 1) % 2 and i < first and use else full for i in range(n)]
     return [sliding if use and i >= first else full for i in range(n)]  # qwen2, qwen3
+
+
+def _exaone4_types(config: Mapping[str, object], n: int) -> list[str]:
+    """EXAONE 4: no window, every layer full; a pattern of letters ("LLLG": L local, G global) repeated; or every
+    `sliding_window_pattern`-th layer full."""
+    pattern = config.get("sliding_window_pattern")
+    if config.get("sliding_window") is None:
+        return ["full_attention"] * n
+    if not isinstance(pattern, str):
+        every = _optional(config, "sliding_window_pattern", 4)
+        return ["sliding_attention" if (i + 1) % every else "full_attention" for i in range(n)]
+    if not pattern or set(pattern) - {"L", "G"}:
+        raise InputError(f"sliding_window_pattern is {shown(pattern)}; expected letters L and G, e.g. LLLG", _WHERE)
+    return ["sliding_attention" if pattern[i % len(pattern)] == "L" else "full_attention" for i in range(n)]
+
+
+def _smollm3_types(config: Mapping[str, object], n: int) -> list[str]:
+    """SmolLM3: full, or (`use_sliding_window`) a window on the layers without RoPE."""
+    no_rope = set(_no_rope(config, "smollm3", n))
+    use = bool(config.get("use_sliding_window")) and config.get("sliding_window") is not None
+    return ["sliding_attention" if use and i in no_rope else "full_attention" for i in range(n)]
+
+
+def _llama4_types(config: Mapping[str, object], n: int) -> list[str]:
+    """Llama 4: chunked where RoPE is, full on the no-RoPE layers."""
+    no_rope = set(_no_rope(config, "llama4_text", n))
+    return ["full_attention" if i in no_rope else "chunked_attention" for i in range(n)]
+
+
+#: Model types whose layer_types, when a config leaves them out, are derived by a rule of their own.
+_OWN_TYPES = {"exaone4": _exaone4_types, "smollm3": _smollm3_types, "llama4_text": _llama4_types}
 
 
 def _check_list(value: object, key: str, n: int) -> Sequence[object]:
@@ -344,6 +397,27 @@ def _layer_mask(layer: LayerType, pad_left: int, image: tuple[int, int] | None) 
     return mask
 
 
+def with_sink(tokens: BoundMask) -> Mask:
+    """A mask bound to the tokens' keys with GPT-OSS's learned sink logit as a column before them (kept by every
+    row): its rule counts the tokens' keys as the axis does (j is the token's position) and names the sink apart, and
+    the sink is a part of its own (`parts`), coloured apart from the tokens' cells."""
+    assert tokens.shape is not None
+    n_q, n_k = tokens.shape
+
+    def runs(i: int) -> tuple[tuple[int, int], ...]:
+        return ((0, 1), *((a + 1, b + 1) for a, b in tokens.runs(i)))
+
+    def rule(base: int) -> str:
+        return f"the sink, and {tokens.rule_text(base)}"
+
+    def token_runs(i: int) -> tuple[tuple[int, int], ...]:
+        return tuple((a + 1, b + 1) for a, b in tokens.runs(i))
+
+    return Mask(BoundMask(f"{tokens.name} + sink", rule(0), lambda i, j: j == 0 or bool(tokens.keep(i, j - 1)),
+                          rule_at=rule, row_runs=runs, shape=(n_q, n_k + 1),
+                          parts=(("sink logit (not a token)", lambda i: ((0, 1),)), ("kept", token_runs))))
+
+
 def plan_panels(model: ModelLayers, tokens: Tokens, selection: str | Sequence[int] = "types") -> tuple[PanelPlan, ...]:
     """The panels to draw: one per distinct pattern of each stack ("types"), one per layer ("all"), or one
     per pattern of the listed layers (0-based, as transformers counts them).
@@ -397,14 +471,12 @@ def _panel(model: ModelLayers, stack: str, layer: LayerType, layers: tuple[int, 
     prompt = tokens.decode if stack != "encoder" else 0
     image = tokens.image if layer.kind in ("full", "sliding") else None
     mask = _layer_mask(layer, tokens.pad_left if pad else 0, image)
-    if model.sinks:  # key 0 is the sink logit: the tokens' keys, padding included, one further on
-        pad, n_k = tuple(p + 1 for p in pad), n_k + 1
     if pad:
         mask = mask & Mask(f"padding={','.join(map(str, pad))}")
-    if model.sinks:
-        mask = Mask("sink=1") | mask
     n_q -= prompt
     align: Align = "bottom-right" if n_q != n_k and stack != "cross" else "top-left"
+    if model.sinks:  # the sink logit is a column of its own before the tokens' keys, which keep their numbers
+        mask, n_k, align = with_sink(resolve(mask, n_q, n_k, align, 0, prompt or None)), n_k + 1, "top-left"
     words = {"encoder": "encoder", "decoder": "decoder self-attention"}.get(stack, "") if encoder_decoder else ""
     words = "decoder queries on encoder keys" if stack == "cross" else words
     return PanelPlan(stack, layer, layers, (n_q, n_k), align, mask, model.sinks, image, words)

@@ -21,7 +21,7 @@ from .composite import compose_layouts
 from .figure import Drawable, Figure, check_id_prefix, without_gc_pauses
 from .options import figure_options
 from .single import one_head_figure
-from ..engine.model_masks import MAX_LAYERS, Tokens, model_layers, plan_panels, shown
+from ..engine.model_masks import MAX_LAYERS, Tokens, layer_list_text, model_layers, plan_panels, shown
 from .model_files import check_tokenizer_folder, read_json
 from ..layout.figure import PAD, STYLES, Group, Layout, Rect, Text, measure, text_height, wrap, split_keep
 from ..layout.frames import fit_to_frame, get_frame, text_floor_misses, wider_frame
@@ -52,8 +52,8 @@ MAX_CONFIG_BYTES = 4_000_000  # a config.json is a few kilobytes; a tokenizer's 
 STRIP_ROLES = {"full": "layer-full", "sliding": "layer-sliding", "chunked": "layer-chunked",
                "bidirectional": "layer-bidirectional", "local": "layer-sliding", "cross": "layer-cross"}
 _SINK_NOTE = ("The sink column is not a token: it is a learned logit per head that GPT-OSS adds to every "
-              "row's softmax denominator (no value is read from it), so every row keeps it. The rule counts "
-              "the sink as key 0 and the tokens' keys from 1.")
+              "row's softmax denominator (no value is read from it), so every row keeps it; it is coloured "
+              "apart. The rule's j counts the tokens' keys as the axis does.")
 
 
 def load_config(config: object) -> dict[str, object]:
@@ -179,7 +179,8 @@ def _strip(model: ModelLayers, plans: Sequence[PanelPlan], x0: float, y: float,
         cells: list[Item] = []
         for index, layer in enumerate(stack.layers):
             kinds.setdefault(STRIP_ROLES[layer.kind] + layer.label, layer)
-            attrs: tuple[tuple[str, str], ...] = (("data-layer", str(index)), ("data-type", layer.kind))
+            attrs: tuple[tuple[str, str], ...] = (("data-layer", str(index)), ("data-type", layer.kind),
+                                                  *_layer_marks(model, stack.name, index))
             if (stack.name, index) not in shown:
                 attrs += (("data-drawn", "no"),)
             cells.append(Rect(STRIP_ROLES[layer.kind], x0 + label_w + index * cell, y, cell - 1, 14, attrs=attrs))
@@ -192,6 +193,19 @@ def _strip(model: ModelLayers, plans: Sequence[PanelPlan], x0: float, y: float,
     legend, y = legend_entries(((layer.kind, STRIP_ROLES[layer.kind], layer.label) for layer in kinds.values()),
                                x0, y, room, framed=False)
     return groups + legend, y + 6
+
+
+def _layer_marks(model: ModelLayers, stack: str, index: int) -> tuple[tuple[str, str], ...]:
+    """What differs in a layer besides its mask, as its strip cell's data: positions (RoPE or none, NoPE), the
+    logits' soft-capping, a learned sink logit."""
+    if stack != "decoder":
+        return ()
+    marks = [("data-positions", "nope" if index in model.no_rope else "rope")] if model.no_rope else []
+    if model.softcap:
+        marks.append(("data-softcap", model.softcap))
+    if model.sinks:
+        marks.append(("data-sink", "learned"))
+    return tuple(marks)
 
 
 def _labels(tokens: Sequence[str] | None, plan: PanelPlan, prompt: int,
@@ -221,6 +235,13 @@ def _notes(model: ModelLayers, tokens: Tokens, longest: int) -> list[str]:
                              "keep every cell full attention keeps here; give --n above it to see it.")
     if model.sinks:
         notes.append(_SINK_NOTE)
+    if model.no_rope:
+        layers = layer_list_text(model.no_rope).replace("layers", "Layers", 1).replace("layer", "Layer", 1)
+        notes.append(f"{layers} use no rotary positions (NoPE); the other "
+                     "layers rotate queries and keys (RoPE). The mask is the same either way.")
+    if model.softcap:
+        notes.append(f"Every layer soft-caps its logits at {model.softcap} (c·tanh(L/c)) before the softmax; the "
+                     "mask is not changed by it.")
     if tokens.decode:
         notes.append(f"Decoding: the queries are the {longest - tokens.decode} tokens after a prompt of "
                      f"{tokens.decode}, each against every key before it (the KV cache), as transformers builds "
@@ -276,7 +297,8 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
         q_labels, k_labels = _labels(labels, plan, row.decode, encoder_decoder)
         panels.append(one_head_figure(None, None, None, "mask", figure_options(
             {}, shape=plan.shape, mask=plan.mask, align=plan.align, title=plan.title, q_tokens=q_labels,
-            k_tokens=k_labels, index_base=0, theme=o["theme"], embed_font=o["embed_font"], frame=o["frame"])))
+            k_tokens=k_labels, index_base=0, theme=o["theme"], embed_font=o["embed_font"], frame=o["frame"],
+            color_by="part" if plan.sink else "none")))
     heading = f"{model.model_type}: attention masks by layer" if o["title"] is None else check_text(o["title"], "title")
     longest = row.decoder_n if encoder_decoder and row.decoder_n else row.n
     notes = _notes(model, row, max(longest, row.n))

@@ -1,0 +1,80 @@
+"""Issue 36: the model types added (starcoder2, olmo3, exaone4, smollm3, gemma3n_text, vision wrappers around a text
+config) against transformers' own masks, every layer, with left padding and in the decode shape (the helpers are
+tests/test_model_parity.py's)."""
+
+import pytest
+import transformers
+
+from attnviz.engine.model_masks import Tokens, model_layers, plan_panels
+from attnviz.numbers.exact import InputError
+from attnviz.figures.model import load_config, model_figure
+from test_model_parity import N, SMALL, compare, hf_decoder_masks, panel_of, small
+
+
+def _gemma3n(**keys):
+    config = transformers.Gemma3nTextConfig(**{**SMALL, "num_hidden_layers": 6, "sliding_window": 3,
+                                               "num_kv_shared_layers": 0, "laurel_rank": 2,
+                                               "altup_num_inputs": 2, "hidden_size_per_layer_input": 2,
+                                               "vocab_size_per_layer_input": 16, **keys})
+    config._attn_implementation = "eager"
+    return config
+
+
+ADDED = [
+    ("starcoder2", lambda: small("Starcoder2Config", num_hidden_layers=2, sliding_window=3)),
+    ("starcoder2-full", lambda: small("Starcoder2Config", num_hidden_layers=2, sliding_window=None)),
+    ("olmo3", lambda: small("Olmo3Config", num_hidden_layers=5, sliding_window=3)),
+    ("exaone4", lambda: small("Exaone4Config", num_hidden_layers=5, sliding_window=3, sliding_window_pattern=3)),
+    ("exaone4-LLG", lambda: small("Exaone4Config", num_hidden_layers=4, sliding_window=3,
+                                  layer_types=["sliding_attention", "sliding_attention", "full_attention",
+                                               "sliding_attention"])),
+    ("smollm3", lambda: small("SmolLM3Config", num_hidden_layers=4)),
+    ("smollm3-sliding", lambda: small("SmolLM3Config", num_hidden_layers=4, use_sliding_window=True,
+                                      sliding_window=3, no_rope_layer_interval=2)),
+    ("gemma3n_text", _gemma3n),
+]
+
+
+@pytest.mark.parametrize("pad_left, prompt", [(0, 0), (2, 0), (0, 5), (2, 5)])
+@pytest.mark.parametrize("name, make", ADDED, ids=[a[0] for a in ADDED])
+def test_added_decoders_equal_transformers_masks(name, make, pad_left, prompt):
+    config = make()
+    plans = plan_panels(model_layers(load_config(config)), Tokens(N, pad_left=pad_left, decode=prompt))
+    for layer, (theirs, kv_offset) in enumerate(hf_decoder_masks(config, N, pad_left, prompt)):
+        compare(panel_of(plans, "decoder", layer), theirs, kv_offset, prompt, (name, layer))
+
+
+WRAPPED = [
+    ("llava", lambda text: transformers.LlavaConfig(text_config=text)),
+    ("llava_next", lambda text: transformers.LlavaNextConfig(text_config=text)),
+    ("llava_onevision", lambda text: transformers.LlavaOnevisionConfig(text_config=text)),
+    ("mistral3", lambda text: transformers.Mistral3Config(text_config=text)),
+]
+
+#: The model types this file checks against transformers (tests/test_model_parity.py checks the others).
+CHECKED = {"starcoder2", "olmo3", "exaone4", "smollm3", "gemma3n_text", *(name for name, _ in WRAPPED)}
+
+
+@pytest.mark.parametrize("pad_left, prompt", [(0, 0), (2, 5)])
+@pytest.mark.parametrize("name, wrap", WRAPPED, ids=[w[0] for w in WRAPPED])
+def test_vision_wrappers_draw_their_text_models_masks(name, wrap, pad_left, prompt):
+    text = small("MistralConfig", num_hidden_layers=2, sliding_window=3)
+    config = wrap(text.to_dict())
+    config.get_text_config()._attn_implementation = "eager"
+    model = model_layers(load_config(config))
+    assert model.model_type == name
+    plans = plan_panels(model, Tokens(N, pad_left=pad_left, decode=prompt))
+    for layer, (theirs, kv_offset) in enumerate(hf_decoder_masks(config, N, pad_left, prompt)):
+        compare(panel_of(plans, "decoder", layer), theirs, kv_offset, prompt, (name, layer))
+
+
+def test_a_wrapper_without_a_known_text_model_is_one_line():
+    with pytest.raises(InputError) as caught:
+        model_layers({"model_type": "llava", "text_config": {"model_type": "falcon", "num_hidden_layers": 2}})
+    assert "falcon" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_no_rope_layers_are_read():
+    model = model_layers(load_config(small("SmolLM3Config", num_hidden_layers=8)))
+    assert model.no_rope == (3, 7)
+    assert "NoPE" in model_figure(small("SmolLM3Config", num_hidden_layers=8), n=4).svg()
