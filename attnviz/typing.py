@@ -147,6 +147,7 @@ class ModelOptions(TypedDict, total=False):
     pad_right: int
     decode: int
     image_tokens: tuple[int, int] | str | None
+    packed: str | Sequence[int] | None
     decoder_n: int | None
     tokenizer: str | PathLike[str] | None
     title: str | None

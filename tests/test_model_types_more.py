@@ -78,3 +78,43 @@ def test_no_rope_layers_are_read():
     model = model_layers(load_config(small("SmolLM3Config", num_hidden_layers=8)))
     assert model.no_rope == (3, 7)
     assert "NoPE" in model_figure(small("SmolLM3Config", num_hidden_layers=8), n=4).svg()
+
+
+PACKED = [("mistral", lambda: small("MistralConfig", num_hidden_layers=2, sliding_window=3)),
+          ("gemma2", lambda: small("Gemma2Config", num_hidden_layers=3, sliding_window=3)),
+          ("qwen2", lambda: small("Qwen2Config", num_hidden_layers=3, use_sliding_window=True, sliding_window=2,
+                                  max_window_layers=1)),
+          ("olmo3", lambda: small("Olmo3Config", num_hidden_layers=4, sliding_window=2))]
+
+
+@pytest.mark.parametrize("lengths", [(3, 4, 2), (1, 5, 3), (4, 5)])
+@pytest.mark.parametrize("name, make", PACKED, ids=[p[0] for p in PACKED])
+def test_packed_documents_equal_the_mask_transformers_derives_from_position_ids(name, make, lengths):
+    import torch
+    from transformers import masking_utils as mu
+
+    config, n = make(), sum(lengths)
+    position_ids = torch.tensor([[p for length in lengths for p in range(length)]])
+    made = mu.create_masks_for_generate(config, torch.zeros(1, n, config.hidden_size), None, None,
+                                        position_ids=position_ids)
+    plans = plan_panels(model_layers(load_config(config)), Tokens(n, packed=lengths))
+    for layer in range(config.num_hidden_layers):
+        kind = getattr(config, "layer_types", None)
+        mask = made[kind[layer]] if isinstance(made, dict) else made
+        theirs = (mask[0, 0] == 0).tolist() if mask.dtype != torch.bool else mask[0, 0].tolist()
+        compare(panel_of(plans, "decoder", layer), theirs, 0, 0, (name, lengths, layer))
+
+
+def test_packed_is_refused_where_transformers_does_not_pack(tmp_path):
+    from clirun import run_cli
+
+    config = tmp_path / "config.json"
+    config.write_text('{"model_type": "mistral", "num_hidden_layers": 2, "sliding_window": 3}')
+    for flags, words in ((["--n", "8"], "add up to 9, but the row has 8 tokens"),
+                         (["--pad-left", "1"], "--pad does not go with --packed"),
+                         (["--decode", "4"], "--decode does not go with --packed"),
+                         (["--packed", "3,x"], "expected two or more document lengths like 3,4,2")):
+        result = run_cli("model", str(config), "--packed", "3,4,2", *flags, "-o", str(tmp_path / "m.svg"))
+        assert result.code == 2 and words in result.stderr and result.stderr.count("\n") == 1, result.stderr
+    result = run_cli("model", str(config), "--packed", "3,4,2", "-o", str(tmp_path / "m.svg"))  # --n from them
+    assert result.code == 0 and "Packed: 3 documents of 3, 4, 2 tokens" in (tmp_path / "m.svg").read_text()

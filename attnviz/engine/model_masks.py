@@ -94,7 +94,7 @@ class ModelLayers:
 class Tokens:
     """The batch row drawn: `n` tokens (a decoder's `decoder_n`), `pad_left`/`pad_right` of them padding,
     the last `n - decode` of them decoded after a prompt of `decode` (0: the prefill), image tokens at
-    positions `image` (first, last; 0-based)."""
+    positions `image` (first, last; 0-based); `packed`: the lengths of documents packed in the row."""
 
     n: int
     pad_left: int = 0
@@ -102,6 +102,7 @@ class Tokens:
     decode: int = 0
     image: tuple[int, int] | None = None
     decoder_n: int | None = None
+    packed: tuple[int, ...] = ()  # several documents packed in the row, of these lengths (position_ids restart)
 
 
 @dataclass(frozen=True)
@@ -354,6 +355,12 @@ def _check_tokens(model: ModelLayers, tokens: Tokens) -> None:
             raise InputError("a decoded row is padded on the left; --pad-right is for encoders", "pad-right")
         if tokens.image:
             raise InputError("image tokens are drawn in the prefill; give --image-tokens without --decode", where)
+    if tokens.packed:
+        _check_packed(model, tokens)
+    _check_image(model, tokens)
+
+
+def _check_image(model: ModelLayers, tokens: Tokens) -> None:
     if tokens.image is not None:
         first, last = tokens.image
         if not model.images:
@@ -362,6 +369,21 @@ def _check_tokens(model: ModelLayers, tokens: Tokens) -> None:
         if not tokens.pad_left <= first <= last < tokens.n - tokens.pad_right:
             raise InputError(f"image tokens {first}-{last} are not all tokens of the row (positions "
                              f"{tokens.pad_left}..{tokens.n - tokens.pad_right - 1}, 0-based)", "image-tokens")
+
+
+def _check_packed(model: ModelLayers, tokens: Tokens) -> None:
+    """Packing as transformers reads it: from position_ids, with no padding mask and no cache; chunks would restart
+    at each document (not drawn)."""
+    for given, flag in ((tokens.pad_left or tokens.pad_right, "pad"), (tokens.decode, "decode"),
+                        (tokens.image, "image-tokens")):
+        if given:
+            raise InputError(f"packed documents are read from position_ids with no padding mask and no cache, "
+                             f"so --{flag} does not go with --packed", "packed")
+    if any(s.name != "decoder" for s in model.stacks):
+        raise InputError(f"{model.model_type} is not a decoder-only model; --packed draws a decoder's row", "packed")
+    if any(layer.kind == "chunked" for s in model.stacks for layer in s.layers):
+        raise InputError("packed documents restart their chunks at each document; chunked layers are not drawn "
+                         "packed", "packed")
 
 
 def _image_mask(first: int, last: int, window: int | None) -> Mask:
@@ -473,6 +495,9 @@ def _panel(model: ModelLayers, stack: str, layer: LayerType, layers: tuple[int, 
     mask = _layer_mask(layer, tokens.pad_left if pad else 0, image)
     if pad:
         mask = mask & Mask(f"padding={','.join(map(str, pad))}")
+    if tokens.packed:  # causal within each document (the layer's window too: positions restart, gaps stay)
+        ids = [n for n, length in enumerate(tokens.packed) for _ in range(length)]
+        mask = mask & Mask("segments=" + ",".join(map(str, ids)))
     n_q -= prompt
     align: Align = "bottom-right" if n_q != n_k and stack != "cross" else "top-left"
     if model.sinks:  # the sink logit is a column of its own before the tokens' keys, which keep their numbers

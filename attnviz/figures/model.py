@@ -246,6 +246,10 @@ def _notes(model: ModelLayers, tokens: Tokens, longest: int) -> list[str]:
         notes.append(f"Decoding: the queries are the {longest - tokens.decode} tokens after a prompt of "
                      f"{tokens.decode}, each against every key before it (the KV cache), as transformers builds "
                      "the mask from the cache's sizes.")
+    if tokens.packed:
+        notes.append(f"Packed: {len(tokens.packed)} documents of {', '.join(map(str, tokens.packed))} tokens in one "
+                     "row; each token attends only within its own document, the mask transformers derives from "
+                     "position_ids that restart at each document.")
     if tokens.pad_left or tokens.pad_right:
         notes.append("Padding keys are masked for every query, as transformers' mask masks them; the padded "
                      "queries' own rows are drawn as that mask leaves them (their outputs are ignored).")
@@ -254,7 +258,8 @@ def _notes(model: ModelLayers, tokens: Tokens, longest: int) -> list[str]:
 
 #: `model_figure()`'s keywords at their defaults (their types: `attnviz.typing.ModelOptions`).
 MODEL_DEFAULTS = {"n": None, "tokens": None, "layers": "types", "pad_left": 0, "pad_right": 0, "decode": 0,
-                  "image_tokens": None, "decoder_n": None, "tokenizer": None, "title": None, "theme": "light",
+                  "image_tokens": None, "packed": None, "decoder_n": None, "tokenizer": None, "title": None,
+                  "theme": "light",
                   "embed_font": False, "frame": "doc", "id_prefix": None}
 
 
@@ -266,7 +271,8 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
     is installed). `layers`: "types" (one panel per pattern), "all" (one per layer) or layer numbers, 0-based as
     transformers counts them. `pad_left`, `pad_right`: padding positions of the row. `decode`: draw the decode shape,
     the queries after a prompt of `decode` tokens. `image_tokens`: Gemma 3's image tokens (first, last), 0-based, or
-    "A-B". `decoder_n`: an encoder-decoder's decoder tokens (default half of `n`). Positions and layers count from 0.
+    "A-B". `packed`: the lengths of documents packed in the row ("3,4,2", adding up to n). `decoder_n`: an
+    encoder-decoder's decoder tokens (default half of `n`). Positions and layers count from 0.
 
     >>> fig = model_figure({"model_type": "gemma2", "num_hidden_layers": 4, "sliding_window": 3}, n=6)
     >>> [plan.title for plan in fig.plans]
@@ -281,13 +287,14 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
     labels, n = _tokens(o["tokens"], o["tokenizer"]), o["n"]
     if labels is not None and n is not None and n != len(labels):
         raise InputError(f"n is {n} but {len(labels)} tokens are given; give one of them", "n")
-    count = len(labels) if labels is not None else DEFAULT_TOKENS if n is None else _count(n, "n", 1)
+    count = len(labels) if labels is not None else _count(n, "n", 1) if n is not None else \
+        _packed_count(o["packed"]) or DEFAULT_TOKENS
     encoder_decoder = any(stack.name == "cross" for stack in model.stacks)
     decoder_n = o["decoder_n"]
     row = Tokens(count, _count(o["pad_left"], "pad_left"), _count(o["pad_right"], "pad_right"),
                  _count(o["decode"], "decode"), _image(o["image_tokens"]),
                  (_count(decoder_n, "decoder_n", 1) if decoder_n is not None else max(1, count // 2))
-                 if encoder_decoder else None)
+                 if encoder_decoder else None, _packed(o["packed"], count))
     plans = plan_panels(model, row, o["layers"] if o["layers"] in ("types", "all") else _layer_numbers(o["layers"]))
     if len(plans) > 16:
         raise InputError(f"{len(plans)} panels; a figure shows at most 16: give --layers types or fewer layers",
@@ -327,6 +334,31 @@ def _image(value: tuple[int, int] | str | None) -> tuple[int, int] | None:
         raise InputError(f"expected image tokens (first, last) with 0 <= first <= last <= 1024, got {shown(value)}",
                          "image_tokens")
     return value
+
+
+def _packed_count(value: str | Sequence[int] | None) -> int:
+    """The tokens packed documents take, when they are well formed (else 0: `_packed` says what is wrong)."""
+    try:
+        return sum(_packed(value, None))
+    except InputError:
+        return 0
+
+
+def _packed(value: str | Sequence[int] | None, n: int | None) -> tuple[int, ...]:
+    """Packed documents' lengths ("3,4,2"), which must add up to the row's n tokens; () when not packed."""
+    if value is None:
+        return ()
+    parts = value.split(",") if isinstance(value, str) else value
+    if not isinstance(parts, (list, tuple)) or not 2 <= len(parts) <= 64 or not all(
+            (isinstance(p, int) and not isinstance(p, bool) and p > 0) or
+            (isinstance(p, str) and p.strip().isascii() and p.strip().isdigit() and 0 < int(p) <= 1024)
+            for p in parts):
+        raise InputError(f"expected two or more document lengths like 3,4,2, got {shown(value)}", "packed")
+    lengths = tuple(int(p) for p in parts)
+    if n is not None and sum(lengths) != n:
+        raise InputError(f"the packed documents' lengths add up to {sum(lengths)}, but the row has {n} tokens; give "
+                         f"--n {sum(lengths)} or lengths that add up to {n}", "packed")
+    return lengths
 
 
 def _layer_numbers(layers: object) -> tuple[int, ...]:
