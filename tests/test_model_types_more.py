@@ -118,3 +118,21 @@ def test_packed_is_refused_where_transformers_does_not_pack(tmp_path):
         assert result.code == 2 and words in result.stderr and result.stderr.count("\n") == 1, result.stderr
     result = run_cli("model", str(config), "--packed", "3,4,2", "-o", str(tmp_path / "m.svg"))  # --n from them
     assert result.code == 0 and "Packed: 3 documents of 3, 4, 2 tokens" in (tmp_path / "m.svg").read_text()
+
+
+def test_image_tokens_are_a_part_of_their_own_and_the_sink_is_not_a_token():
+    config = {"model_type": "gemma3", "text_config": {"num_hidden_layers": 2, "sliding_window": 3,
+                                                      "sliding_window_pattern": 2}}
+    fig = model_figure(config, n=7, image_tokens="3-5")
+    svg = fig.svg()
+    assert ">image tokens, both ways<" in svg and ">kept<" in svg
+    # the image's cells are the first part: rows 3..5, keys 3..5
+    for plan in fig.plans:
+        bound = plan.mask.bind(*plan.shape)
+        assert bound.part_runs(4)[-1] == (3, 6, 0) and all(n == 1 for _, _, n in bound.part_runs(6))
+    oss = model_figure({"model_type": "gpt_oss", "num_hidden_layers": 2, "sliding_window": 3}, n=6, decode=2)
+    for plan in oss.plans:
+        bound = plan.mask.bind(*plan.shape)
+        assert "aligned" not in bound.rule_text(0) or "i the query's label" in bound.rule_text(0)
+        assert bound.rule_text(0).startswith("the sink, and ") and bound.part_runs(0)[0] == (0, 1, 0)
+    assert ">sink logit (not a token)<" in oss.svg()

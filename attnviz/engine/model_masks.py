@@ -18,7 +18,8 @@ from .bound_mask import BoundMask
 from .masks import Mask, resolve
 from .rule_text import number_ranges
 from ..numbers.exact import InputError
-from ..records import dataclass
+from ..records import dataclass, replace
+from .runs import intersect_runs
 
 TYPE_CHECKING = False  # a type checker takes it as True
 if TYPE_CHECKING:
@@ -419,6 +420,17 @@ def _layer_mask(layer: LayerType, pad_left: int, image: tuple[int, int] | None) 
     return mask
 
 
+def _with_image_part(bound: BoundMask, image: tuple[int, int]) -> Mask:
+    """A bound mask whose kept cells between two of the image's tokens are a part of their own (`parts`, first, so
+    they are coloured as the image's), the other kept cells the part "kept"."""
+    first, last = image
+
+    def image_runs(i: int) -> tuple[tuple[int, int], ...]:
+        return intersect_runs(bound.runs(i), ((first, last + 1),)) if first <= i <= last else ()
+
+    return Mask(replace(bound, parts=(("image tokens, both ways", image_runs), ("kept", bound.runs))))
+
+
 def with_sink(tokens: BoundMask) -> Mask:
     """A mask bound to the tokens' keys with GPT-OSS's learned sink logit as a column before them (kept by every
     row): its rule counts the tokens' keys as the axis does (j is the token's position) and names the sink apart, and
@@ -500,6 +512,8 @@ def _panel(model: ModelLayers, stack: str, layer: LayerType, layers: tuple[int, 
         mask = mask & Mask("segments=" + ",".join(map(str, ids)))
     n_q -= prompt
     align: Align = "bottom-right" if n_q != n_k and stack != "cross" else "top-left"
+    if image is not None:  # the image's cells a part of their own, coloured apart
+        mask = _with_image_part(resolve(mask, n_q, n_k, align, 0), image)
     if model.sinks:  # the sink logit is a column of its own before the tokens' keys, which keep their numbers
         mask, n_k, align = with_sink(resolve(mask, n_q, n_k, align, 0, prompt or None)), n_k + 1, "top-left"
     words = {"encoder": "encoder", "decoder": "decoder self-attention"}.get(stack, "") if encoder_decoder else ""

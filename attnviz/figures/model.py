@@ -305,7 +305,7 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
         panels.append(one_head_figure(None, None, None, "mask", figure_options(
             {}, shape=plan.shape, mask=plan.mask, align=plan.align, title=plan.title, q_tokens=q_labels,
             k_tokens=k_labels, index_base=0, theme=o["theme"], embed_font=o["embed_font"], frame=o["frame"],
-            color_by="part" if plan.sink else "none")))
+            color_by="part" if plan.sink or plan.image else "none")))
     heading = f"{model.model_type}: attention masks by layer" if o["title"] is None else check_text(o["title"], "title")
     longest = row.decoder_n if encoder_decoder and row.decoder_n else row.n
     notes = _notes(model, row, max(longest, row.n))
