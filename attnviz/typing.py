@@ -148,6 +148,7 @@ class ModelOptions(TypedDict, total=False):
     decode: int
     image_tokens: tuple[int, int] | str | None
     packed: str | Sequence[int] | None
+    prefix: int
     decoder_n: int | None
     tokenizer: str | PathLike[str] | None
     title: str | None

@@ -52,7 +52,8 @@ WRAPPED = [
 ]
 
 #: The model types this file checks against transformers (tests/test_model_parity.py checks the others).
-CHECKED = {"starcoder2", "olmo3", "exaone4", "smollm3", "gemma3n_text", *(name for name, _ in WRAPPED)}
+CHECKED = {"starcoder2", "olmo3", "exaone4", "smollm3", "gemma3n_text", "paligemma", "gemma",
+           *(name for name, _ in WRAPPED)}
 
 
 @pytest.mark.parametrize("pad_left, prompt", [(0, 0), (2, 5)])
@@ -136,3 +137,37 @@ def test_image_tokens_are_a_part_of_their_own_and_the_sink_is_not_a_token():
         assert "aligned" not in bound.rule_text(0) or "i the query's label" in bound.rule_text(0)
         assert bound.rule_text(0).startswith("the sink, and ") and bound.part_runs(0)[0] == (0, 1, 0)
     assert ">sink logit (not a token)<" in oss.svg()
+
+
+@pytest.mark.parametrize("text_name, keys", [("GemmaConfig", {"num_hidden_layers": 2}),
+                                             ("Gemma2Config", {"num_hidden_layers": 3, "sliding_window": 3})])
+@pytest.mark.parametrize("prefix, image", [(6, (0, 3)), (3, (0, 1)), (9, (0, 4))])
+def test_paligemma_prefix_lm_equals_transformers(text_name, keys, prefix, image):
+    import torch
+    from transformers import PaliGemmaConfig, PaliGemmaForConditionalGeneration
+
+    text = small(text_name, **keys)
+    config = PaliGemmaConfig(text_config=text.to_dict())
+    config.get_text_config()._attn_implementation = "eager"
+    token_types = torch.tensor([[0 if p < prefix else 1 for p in range(N)]])
+    made = PaliGemmaForConditionalGeneration.create_masks_for_generate(
+        config, torch.zeros(1, N, text.hidden_size), torch.ones(1, N, dtype=torch.long), None, None,
+        token_type_ids=token_types)
+    model = model_layers(load_config(config))
+    plans = plan_panels(model, Tokens(N, image=image, prefix=prefix))
+    assert all(p.prefix == prefix for p in plans)
+    for layer in range(config.get_text_config().num_hidden_layers):
+        kinds = getattr(config.get_text_config(), "layer_types", None)
+        mask = made[kinds[layer]] if isinstance(made, dict) else made
+        compare(panel_of(plans, "decoder", layer), (mask[0, 0] == 0).tolist(), 0, 0, ("paligemma", layer))
+    fig = model_figure(config, n=N, image_tokens=image, prefix=prefix)
+    assert ">prefix, both ways<" in fig.svg() and ">image tokens, both ways<" in fig.svg()
+
+
+def test_a_prefix_is_paligemmas_and_is_drawn_in_the_prefill():
+    paligemma = {"model_type": "paligemma", "text_config": {"model_type": "gemma", "num_hidden_layers": 1}}
+    for config, keys, words in (({"model_type": "llama", "num_hidden_layers": 1}, {"prefix": 3}, "no bidirectional"),
+                                (paligemma, {"prefix": 3, "decode": 2}, "prefill of an unpadded row"),
+                                (paligemma, {"prefix": 3, "image_tokens": "0-4"}, "give a longer --prefix")):
+        with pytest.raises(InputError, match=words):
+            model_figure(config, n=6, **keys)

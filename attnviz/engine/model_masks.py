@@ -23,7 +23,9 @@ from .runs import intersect_runs
 
 TYPE_CHECKING = False  # a type checker takes it as True
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
+
+    from .runs import Runs
 
     from ..typing import Align
 
@@ -35,13 +37,13 @@ __all__ = ["MAX_LAYERS", "MAX_SIZE", "shown", "LayerType", "Stack",
 _MISTRAL_LIKE = ("mistral", "mixtral", "phi3", "qwen3_moe", "starcoder2")  # sliding_window on every layer, or none
 _LAYER_TYPED = ("gemma2", "gemma3_text", "gemma3", "llama4_text", "llama4", "qwen2", "qwen3", "qwen2_moe", "gpt_oss",
                 "cohere2", "modernbert", "olmo3", "exaone4", "smollm3", "gemma3n_text")
-_FULL = ("llama",)
+_FULL = ("llama", "gemma")
 _ENCODERS = ("bert", "roberta", "xlm-roberta", "electra", "camembert", "distilbert")
 _ENCODER_DECODERS = ("t5", "mt5", "bart")
 _NESTED = {"gemma3": "gemma3_text", "llama4": "llama4_text"}  # multimodal configs: their text_config's type
 #: Vision wrappers around a text model (LLaVA and its kin): their masks are their `text_config`'s, image tokens
 #: causal like the text's (a part of their own in the figure).
-_WRAPPERS = ("llava", "llava_next", "llava_onevision", "mistral3")
+_WRAPPERS = ("llava", "llava_next", "llava_onevision", "mistral3", "paligemma")
 MODEL_TYPES = _MISTRAL_LIKE + _LAYER_TYPED + _FULL + _ENCODERS + _ENCODER_DECODERS + _WRAPPERS
 _WHERE = "config"
 #: Layer patterns of every n-th layer full: the config key that sets n (none: fixed) and its default.
@@ -89,6 +91,7 @@ class ModelLayers:
     images: bool = False
     no_rope: tuple[int, ...] = ()  # the decoder's layers without rotary positions (NoPE), 0-based
     softcap: str = ""  # the logits' soft-capping value (Gemma 2's attn_logit_softcapping), as the config gives it
+    prefix_lm: bool = False  # PaliGemma: the image and the text prefix see each other both ways (`Tokens.prefix`)
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,7 @@ class Tokens:
     image: tuple[int, int] | None = None
     decoder_n: int | None = None
     packed: tuple[int, ...] = ()  # several documents packed in the row, of these lengths (position_ids restart)
+    prefix: int = 0  # PaliGemma: the first `prefix` tokens (image and text prefix) see each other both ways
 
 
 @dataclass(frozen=True)
@@ -119,6 +123,7 @@ class PanelPlan:
     mask: Mask
     sink: bool = False
     image: tuple[int, int] | None = None
+    prefix: int = 0  # PaliGemma's prefix: positions 0..prefix-1 see each other both ways
 
     stack_words: str = ""  # "encoder", "decoder self-attention" in an encoder-decoder; else empty
 
@@ -126,7 +131,9 @@ class PanelPlan:
     def title(self) -> str:
         """The panel's title: its pattern, its parameters and its layers."""
         words = [self.layer.label]
-        if self.image:
+        if self.prefix:
+            words.append(f"prefix 0–{self.prefix - 1} both ways")
+        elif self.image:
             words.append(f"image tokens {self.image[0]}–{self.image[1]} both ways")
         if self.sink:
             words.append("a learned sink logit")
@@ -223,11 +230,13 @@ def _wrapped(config: Mapping[str, object], model_type: str) -> ModelLayers:
     text = config.get("text_config") or {}
     if not isinstance(text, dict):
         raise InputError("text_config is not a table of keys", _WHERE)
-    inner_type = _NESTED.get(model_type) or text.get("model_type") or "llama"  # LLaVA's default text model
+    default = "gemma" if model_type == "paligemma" else "llama"  # the text model a config leaves out
+    inner_type = _NESTED.get(model_type) or text.get("model_type") or default
     if inner_type in _WRAPPERS or inner_type in _NESTED:
         raise InputError(f"text_config's model_type {inner_type!r:.40} is itself a wrapper", _WHERE)
     inner = model_layers({**text, "model_type": inner_type})
-    return ModelLayers(model_type, inner.stacks, inner.sinks, model_type == "gemma3", inner.no_rope, inner.softcap)
+    return ModelLayers(model_type, inner.stacks, inner.sinks, model_type in ("gemma3", "paligemma"), inner.no_rope,
+                       inner.softcap, prefix_lm=model_type == "paligemma")
 
 
 def _mistral_layer(config: Mapping[str, object], model_type: str) -> LayerType:
@@ -362,6 +371,8 @@ def _check_tokens(model: ModelLayers, tokens: Tokens) -> None:
 
 
 def _check_image(model: ModelLayers, tokens: Tokens) -> None:
+    if tokens.prefix:
+        _check_prefix(model, tokens)
     if tokens.image is not None:
         first, last = tokens.image
         if not model.images:
@@ -370,6 +381,21 @@ def _check_image(model: ModelLayers, tokens: Tokens) -> None:
         if not tokens.pad_left <= first <= last < tokens.n - tokens.pad_right:
             raise InputError(f"image tokens {first}-{last} are not all tokens of the row (positions "
                              f"{tokens.pad_left}..{tokens.n - tokens.pad_right - 1}, 0-based)", "image-tokens")
+
+
+def _check_prefix(model: ModelLayers, tokens: Tokens) -> None:
+    """PaliGemma's prefix: the row's first tokens, holding the image; drawn in the prefill of an unpadded row."""
+    if not model.prefix_lm:
+        raise InputError(f"{model.model_type} has no bidirectional prefix (PaliGemma's does: model_type paligemma)",
+                         "prefix")
+    if not 1 <= tokens.prefix <= tokens.n:
+        raise InputError(f"a prefix of {tokens.prefix} is not within the row's {tokens.n} tokens", "prefix")
+    if tokens.pad_left or tokens.pad_right or tokens.decode or tokens.packed:
+        raise InputError("the prefix is drawn in the prefill of an unpadded row: give --prefix without --pad-left, "
+                         "--pad-right, --decode or --packed", "prefix")
+    if tokens.image is not None and tokens.image[1] >= tokens.prefix:
+        raise InputError(f"the image tokens {tokens.image[0]}-{tokens.image[1]} are part of the prefix (0-"
+                         f"{tokens.prefix - 1}): give a longer --prefix", "prefix")
 
 
 def _check_packed(model: ModelLayers, tokens: Tokens) -> None:
@@ -387,7 +413,7 @@ def _check_packed(model: ModelLayers, tokens: Tokens) -> None:
                          "packed", "packed")
 
 
-def _image_mask(first: int, last: int, window: int | None) -> Mask:
+def _image_mask(first: int, last: int, window: int | None, words: str = "the image tokens") -> Mask:
     """Gemma 3's image tokens: each sees every image token of its image (within the window on sliding
     layers: transformers' `blockwise_overlay`, and on sliding layers its `sliding_window_overlay`)."""
     def keep(i: int, j: int) -> bool:
@@ -399,12 +425,14 @@ def _image_mask(first: int, last: int, window: int | None) -> Mask:
 
     def rule(base: int) -> str:
         near = f", j>i-{window}" if window else ""
-        return f"i and j both in the image tokens {first + base}..{last + base}{near}"
+        return f"i and j both in {words} {first + base}..{last + base}{near}"
 
-    return Mask(BoundMask("image block", rule(0), keep, rule_at=rule, row_runs=runs))
+    return Mask(BoundMask("prefix" if words == "the prefix" else "image block", rule(0), keep, rule_at=rule,
+                          row_runs=runs))
 
 
-def _layer_mask(layer: LayerType, pad_left: int, image: tuple[int, int] | None) -> Mask:
+def _layer_mask(layer: LayerType, pad_left: int, image: tuple[int, int] | None,
+                words: str = "the image tokens") -> Mask:
     """One layer's pattern as a mask family (before padding)."""
     if layer.kind == "sliding":
         mask = Mask(f"window={layer.size}")
@@ -416,19 +444,22 @@ def _layer_mask(layer: LayerType, pad_left: int, image: tuple[int, int] | None) 
     else:
         mask = Mask("none" if layer.kind in ("bidirectional", "cross") else "causal")
     if image is not None:
-        mask = mask | _image_mask(*image, layer.size if layer.kind == "sliding" else None)
+        # Gemma 3's vision masks keep the window on sliding layers; PaliGemma's prefix (transformers' blockwise
+        # overlay, or-ed after the window) does not
+        window = layer.size if layer.kind == "sliding" and words != "the prefix" else None
+        mask = mask | _image_mask(*image, window, words)
     return mask
 
 
-def _with_image_part(bound: BoundMask, image: tuple[int, int]) -> Mask:
+def _with_image_part(bound: BoundMask, image: tuple[int, int] | None, prefix: int = 0) -> Mask:
     """A bound mask whose kept cells between two of the image's tokens are a part of their own (`parts`, first, so
-    they are coloured as the image's), the other kept cells the part "kept"."""
-    first, last = image
+    they are coloured as the image's), then those between two tokens of PaliGemma's prefix, the others "kept"."""
+    def block(first: int, last: int) -> Callable[[int], Runs]:
+        return lambda i: intersect_runs(bound.runs(i), ((first, last + 1),)) if first <= i <= last else ()
 
-    def image_runs(i: int) -> tuple[tuple[int, int], ...]:
-        return intersect_runs(bound.runs(i), ((first, last + 1),)) if first <= i <= last else ()
-
-    return Mask(replace(bound, parts=(("image tokens, both ways", image_runs), ("kept", bound.runs))))
+    parts = [("image tokens, both ways", block(*image))] if image is not None else []
+    parts += [("prefix, both ways", block(0, prefix - 1))] if prefix else []
+    return Mask(replace(bound, parts=(*parts, ("kept", bound.runs))))
 
 
 def with_sink(tokens: BoundMask) -> Mask:
@@ -504,7 +535,9 @@ def _panel(model: ModelLayers, stack: str, layer: LayerType, layers: tuple[int, 
     n_q = n_dec if stack == "cross" else n_q
     prompt = tokens.decode if stack != "encoder" else 0
     image = tokens.image if layer.kind in ("full", "sliding") else None
-    mask = _layer_mask(layer, tokens.pad_left if pad else 0, image)
+    both_ways = (0, tokens.prefix - 1) if tokens.prefix and layer.kind in ("full", "sliding") else image
+    mask = _layer_mask(layer, tokens.pad_left if pad else 0, both_ways,
+                       "the prefix" if tokens.prefix else "the image tokens")
     if pad:
         mask = mask & Mask(f"padding={','.join(map(str, pad))}")
     if tokens.packed:  # causal within each document (the layer's window too: positions restart, gaps stay)
@@ -512,10 +545,11 @@ def _panel(model: ModelLayers, stack: str, layer: LayerType, layers: tuple[int, 
         mask = mask & Mask("segments=" + ",".join(map(str, ids)))
     n_q -= prompt
     align: Align = "bottom-right" if n_q != n_k and stack != "cross" else "top-left"
-    if image is not None:  # the image's cells a part of their own, coloured apart
-        mask = _with_image_part(resolve(mask, n_q, n_k, align, 0), image)
+    if both_ways is not None:  # the image's (and the prefix's) cells a part of their own, coloured apart
+        mask = _with_image_part(resolve(mask, n_q, n_k, align, 0), image, tokens.prefix)
     if model.sinks:  # the sink logit is a column of its own before the tokens' keys, which keep their numbers
         mask, n_k, align = with_sink(resolve(mask, n_q, n_k, align, 0, prompt or None)), n_k + 1, "top-left"
     words = {"encoder": "encoder", "decoder": "decoder self-attention"}.get(stack, "") if encoder_decoder else ""
     words = "decoder queries on encoder keys" if stack == "cross" else words
-    return PanelPlan(stack, layer, layers, (n_q, n_k), align, mask, model.sinks, image, words)
+    return PanelPlan(stack, layer, layers, (n_q, n_k), align, mask, model.sinks, image,
+                     tokens.prefix if both_ways is not None else 0, words)

@@ -258,9 +258,8 @@ def _notes(model: ModelLayers, tokens: Tokens, longest: int) -> list[str]:
 
 #: `model_figure()`'s keywords at their defaults (their types: `attnviz.typing.ModelOptions`).
 MODEL_DEFAULTS = {"n": None, "tokens": None, "layers": "types", "pad_left": 0, "pad_right": 0, "decode": 0,
-                  "image_tokens": None, "packed": None, "decoder_n": None, "tokenizer": None, "title": None,
-                  "theme": "light",
-                  "embed_font": False, "frame": "doc", "id_prefix": None}
+                  "image_tokens": None, "packed": None, "prefix": 0, "decoder_n": None, "tokenizer": None,
+                  "title": None, "theme": "light", "embed_font": False, "frame": "doc", "id_prefix": None}
 
 
 def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure:
@@ -271,7 +270,8 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
     is installed). `layers`: "types" (one panel per pattern), "all" (one per layer) or layer numbers, 0-based as
     transformers counts them. `pad_left`, `pad_right`: padding positions of the row. `decode`: draw the decode shape,
     the queries after a prompt of `decode` tokens. `image_tokens`: Gemma 3's image tokens (first, last), 0-based, or
-    "A-B". `packed`: the lengths of documents packed in the row ("3,4,2", adding up to n). `decoder_n`: an
+    "A-B" (PaliGemma's too, within its `prefix`: the first tokens, image and text, that see each other both ways).
+    `packed`: the lengths of documents packed in the row ("3,4,2", adding up to n). `decoder_n`: an
     encoder-decoder's decoder tokens (default half of `n`). Positions and layers count from 0.
 
     >>> fig = model_figure({"model_type": "gemma2", "num_hidden_layers": 4, "sliding_window": 3}, n=6)
@@ -294,7 +294,7 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
     row = Tokens(count, _count(o["pad_left"], "pad_left"), _count(o["pad_right"], "pad_right"),
                  _count(o["decode"], "decode"), _image(o["image_tokens"]),
                  (_count(decoder_n, "decoder_n", 1) if decoder_n is not None else max(1, count // 2))
-                 if encoder_decoder else None, _packed(o["packed"], count))
+                 if encoder_decoder else None, _packed(o["packed"], count), _count(o["prefix"], "prefix"))
     plans = plan_panels(model, row, o["layers"] if o["layers"] in ("types", "all") else _layer_numbers(o["layers"]))
     if len(plans) > 16:
         raise InputError(f"{len(plans)} panels; a figure shows at most 16: give --layers types or fewer layers",
@@ -305,7 +305,7 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
         panels.append(one_head_figure(None, None, None, "mask", figure_options(
             {}, shape=plan.shape, mask=plan.mask, align=plan.align, title=plan.title, q_tokens=q_labels,
             k_tokens=k_labels, index_base=0, theme=o["theme"], embed_font=o["embed_font"], frame=o["frame"],
-            color_by="part" if plan.sink or plan.image else "none")))
+            color_by="part" if plan.sink or plan.image or plan.prefix else "none")))
     heading = f"{model.model_type}: attention masks by layer" if o["title"] is None else check_text(o["title"], "title")
     longest = row.decoder_n if encoder_decoder and row.decoder_n else row.n
     notes = _notes(model, row, max(longest, row.n))
