@@ -171,3 +171,29 @@ def test_a_prefix_is_paligemmas_and_is_drawn_in_the_prefill():
                                 (paligemma, {"prefix": 3, "image_tokens": "0-4"}, "give a longer --prefix")):
         with pytest.raises(InputError, match=words):
             model_figure(config, n=6, **keys)
+
+
+@pytest.mark.parametrize("pad_left", [0, 2])
+def test_several_images_each_a_block_as_transformers_makes_them(pad_left):
+    import torch
+    from transformers.models.gemma3.modeling_gemma3 import (create_masks_for_vision_model,
+                                                              get_block_sequence_ids_for_mask)
+
+    config = small("Gemma3TextConfig", num_hidden_layers=4, sliding_window=3, sliding_window_pattern=2)
+    blocks = ((2, 3), (5, 8))
+    types = torch.zeros(1, N, dtype=torch.long)
+    for first, last in blocks:
+        types[0, first:last + 1] = 1
+    attention = torch.ones(1, N, dtype=torch.long)
+    attention[0, :pad_left] = 0
+    made = create_masks_for_vision_model(config, torch.zeros(1, N, config.hidden_size), attention, None, None,
+                                         get_block_sequence_ids_for_mask(types, device="cpu"))
+    wrapped = {"model_type": "gemma3", "text_config": load_config(config)}
+    plans = plan_panels(model_layers(wrapped), Tokens(N, pad_left=pad_left, image=blocks))
+    for layer in range(4):
+        theirs = (made[config.layer_types[layer]][0, 0] == 0).tolist()
+        compare(panel_of(plans, "decoder", layer), theirs, 0, 0, ("gemma3 images", layer))
+    fig = model_figure(wrapped, n=N, pad_left=pad_left, image_tokens="2-3,5-8")
+    assert all("image tokens 2–3, 5–8 both ways" in plan.title for plan in fig.plans)
+    with pytest.raises(InputError, match="overlap or touch"):
+        model_figure(wrapped, n=N, image_tokens="2-4,5-8")

@@ -25,11 +25,16 @@ TYPE_CHECKING = False  # a type checker takes it as True
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
+    from typing import TypeAlias
+
     from .runs import Runs
+
+    #: Image tokens: one image's (first, last), 0-based, or several images' blocks.
+    ImageTokens: TypeAlias = "tuple[int, int] | tuple[tuple[int, int], ...] | None"
 
     from ..typing import Align
 
-__all__ = ["MAX_LAYERS", "MAX_SIZE", "shown", "LayerType", "Stack",
+__all__ = ["MAX_LAYERS", "MAX_SIZE", "shown", "image_blocks", "LayerType", "Stack",
            "ModelLayers", "Tokens", "PanelPlan", "MODEL_TYPES", "model_layers",
            "plan_panels", "layer_list_text"]
 
@@ -98,13 +103,14 @@ class ModelLayers:
 class Tokens:
     """The batch row drawn: `n` tokens (a decoder's `decoder_n`), `pad_left`/`pad_right` of them padding,
     the last `n - decode` of them decoded after a prompt of `decode` (0: the prefill), image tokens at
-    positions `image` (first, last; 0-based); `packed`: the lengths of documents packed in the row."""
+    positions `image` (first, last; 0-based; or several such blocks, one an image); `packed`: the lengths of
+    documents packed in the row."""
 
     n: int
     pad_left: int = 0
     pad_right: int = 0
     decode: int = 0
-    image: tuple[int, int] | None = None
+    image: ImageTokens = None
     decoder_n: int | None = None
     packed: tuple[int, ...] = ()  # several documents packed in the row, of these lengths (position_ids restart)
     prefix: int = 0  # PaliGemma: the first `prefix` tokens (image and text prefix) see each other both ways
@@ -122,7 +128,7 @@ class PanelPlan:
     align: Align
     mask: Mask
     sink: bool = False
-    image: tuple[int, int] | None = None
+    image: ImageTokens = None
     prefix: int = 0  # PaliGemma's prefix: positions 0..prefix-1 see each other both ways
 
     stack_words: str = ""  # "encoder", "decoder self-attention" in an encoder-decoder; else empty
@@ -134,7 +140,8 @@ class PanelPlan:
         if self.prefix:
             words.append(f"prefix 0–{self.prefix - 1} both ways")
         elif self.image:
-            words.append(f"image tokens {self.image[0]}–{self.image[1]} both ways")
+            blocks = ", ".join(f"{a}–{b}" for a, b in image_blocks(self.image))
+            words.append(f"image tokens {blocks} both ways")
         if self.sink:
             words.append("a learned sink logit")
         if self.stack_words:
@@ -370,17 +377,32 @@ def _check_tokens(model: ModelLayers, tokens: Tokens) -> None:
     _check_image(model, tokens)
 
 
+def image_blocks(image: ImageTokens) -> tuple[tuple[int, int], ...]:
+    """Image tokens as blocks, one an image: ((first, last), ...).
+
+    >>> image_blocks((2, 4)), image_blocks(((1, 2), (5, 6))), image_blocks(None)
+    (((2, 4),), ((1, 2), (5, 6)), ())
+    """
+    if image is None:
+        return ()
+    if all(isinstance(x, int) for x in image):
+        return (image,)  # type: ignore[return-value]  # one image's (first, last)
+    return image  # type: ignore[return-value]  # several blocks
+
+
 def _check_image(model: ModelLayers, tokens: Tokens) -> None:
     if tokens.prefix:
         _check_prefix(model, tokens)
-    if tokens.image is not None:
-        first, last = tokens.image
-        if not model.images:
-            raise InputError(f"{model.model_type} has no image tokens (Gemma 3's do: model_type gemma3)",
-                             "image-tokens")
+    blocks = image_blocks(tokens.image)
+    if blocks and not model.images:
+        raise InputError(f"{model.model_type} has no image tokens (Gemma 3's do: model_type gemma3)", "image-tokens")
+    for n, (first, last) in enumerate(blocks):
         if not tokens.pad_left <= first <= last < tokens.n - tokens.pad_right:
             raise InputError(f"image tokens {first}-{last} are not all tokens of the row (positions "
                              f"{tokens.pad_left}..{tokens.n - tokens.pad_right - 1}, 0-based)", "image-tokens")
+        if n and first <= blocks[n - 1][1] + 1:
+            raise InputError(f"image blocks {blocks[n - 1][0]}-{blocks[n - 1][1]} and {first}-{last} overlap or "
+                             "touch (one image then): give them in order, a text token between", "image-tokens")
 
 
 def _check_prefix(model: ModelLayers, tokens: Tokens) -> None:
@@ -393,8 +415,9 @@ def _check_prefix(model: ModelLayers, tokens: Tokens) -> None:
     if tokens.pad_left or tokens.pad_right or tokens.decode or tokens.packed:
         raise InputError("the prefix is drawn in the prefill of an unpadded row: give --prefix without --pad-left, "
                          "--pad-right, --decode or --packed", "prefix")
-    if tokens.image is not None and tokens.image[1] >= tokens.prefix:
-        raise InputError(f"the image tokens {tokens.image[0]}-{tokens.image[1]} are part of the prefix (0-"
+    last = max((b for _, b in image_blocks(tokens.image)), default=-1)
+    if last >= tokens.prefix:
+        raise InputError(f"the image tokens up to {last} are part of the prefix (0-"
                          f"{tokens.prefix - 1}): give a longer --prefix", "prefix")
 
 
@@ -431,8 +454,7 @@ def _image_mask(first: int, last: int, window: int | None, words: str = "the ima
                           row_runs=runs))
 
 
-def _layer_mask(layer: LayerType, pad_left: int, image: tuple[int, int] | None,
-                words: str = "the image tokens") -> Mask:
+def _layer_mask(layer: LayerType, pad_left: int, image: ImageTokens, words: str = "the image tokens") -> Mask:
     """One layer's pattern as a mask family (before padding)."""
     if layer.kind == "sliding":
         mask = Mask(f"window={layer.size}")
@@ -443,22 +465,25 @@ def _layer_mask(layer: LayerType, pad_left: int, image: tuple[int, int] | None,
         mask = Mask(f"window={layer.size + 1},symmetric")
     else:
         mask = Mask("none" if layer.kind in ("bidirectional", "cross") else "causal")
-    if image is not None:
-        # Gemma 3's vision masks keep the window on sliding layers; PaliGemma's prefix (transformers' blockwise
-        # overlay, or-ed after the window) does not
-        window = layer.size if layer.kind == "sliding" and words != "the prefix" else None
-        mask = mask | _image_mask(*image, window, words)
+    # Gemma 3's vision masks keep the window on sliding layers; PaliGemma's prefix (transformers' blockwise
+    # overlay, or-ed after the window) does not
+    window = layer.size if layer.kind == "sliding" and words != "the prefix" else None
+    for first, last in image_blocks(image):
+        mask = mask | _image_mask(first, last, window, words)
     return mask
 
 
-def _with_image_part(bound: BoundMask, image: tuple[int, int] | None, prefix: int = 0) -> Mask:
+def _with_image_part(bound: BoundMask, image: ImageTokens, prefix: int = 0) -> Mask:
     """A bound mask whose kept cells between two of the image's tokens are a part of their own (`parts`, first, so
     they are coloured as the image's), then those between two tokens of PaliGemma's prefix, the others "kept"."""
-    def block(first: int, last: int) -> Callable[[int], Runs]:
-        return lambda i: intersect_runs(bound.runs(i), ((first, last + 1),)) if first <= i <= last else ()
+    def block(*blocks: tuple[int, int]) -> Callable[[int], Runs]:
+        def runs(i: int) -> Runs:
+            own = [(first, last + 1) for first, last in blocks if first <= i <= last]
+            return intersect_runs(bound.runs(i), tuple(own)) if own else ()
+        return runs
 
-    parts = [("image tokens, both ways", block(*image))] if image is not None else []
-    parts += [("prefix, both ways", block(0, prefix - 1))] if prefix else []
+    parts = [("image tokens, both ways", block(*image_blocks(image)))] if image is not None else []
+    parts += [("prefix, both ways", block((0, prefix - 1)))] if prefix else []
     return Mask(replace(bound, parts=(*parts, ("kept", bound.runs))))
 
 

@@ -37,7 +37,7 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..engine.model_masks import LayerType, ModelLayers, PanelPlan
+    from ..engine.model_masks import ImageTokens, LayerType, ModelLayers, PanelPlan
     from ..layout.frames import Frame
     from ..layout.items import Item
     from typing import Unpack
@@ -319,15 +319,27 @@ def _count(value: object, where: str, low: int = 0) -> int:
     return value
 
 
-def _image(value: tuple[int, int] | str | None) -> tuple[int, int] | None:
-    """Image tokens "A-B" (or a pair), 0-based and inclusive."""
+def _image(value: ImageTokens | str) -> ImageTokens:
+    """Image tokens "A-B" (or a pair), 0-based and inclusive; several images' blocks "A-B,C-D" (or pairs)."""
     if value is None:
         return None
     if isinstance(value, str):
+        blocks = tuple(_block(part) for part in value.split(","))
+        return blocks[0] if len(blocks) == 1 else blocks
+    if isinstance(value, tuple) and value and all(isinstance(v, tuple) for v in value):
+        if len(value) > 64:
+            raise InputError(f"{len(value)} image blocks; a row shows at most 64", "image_tokens")
+        return tuple(_block(v) for v in value)
+    return _block(value)
+
+
+def _block(value: object) -> tuple[int, int]:
+    """One image's (first, last) from "A-B" or a pair."""
+    if isinstance(value, str):
         first, dash, last = value.partition("-")
         if not dash or not first.strip().isdigit() or not last.strip().isdigit():
-            raise InputError(f"expected image tokens as FIRST-LAST like 2-5 (0-based), got {shown(value)}",
-                             "image_tokens")
+            raise InputError(f"expected image tokens as FIRST-LAST like 2-5 (0-based), or blocks like 2-5,8-9, got "
+                             f"{shown(value)}", "image_tokens")
         value = (int(first), int(last))
     if not (isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value)) \
             or not 0 <= value[0] <= value[1] <= 1024:
