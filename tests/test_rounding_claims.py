@@ -87,3 +87,10 @@ def _plain(x):
     if value.denominator == 1:
         return str(value.numerator)
     return format(x.normalize(), "f") if x != 0 else "0"
+
+
+def test_every_head_of_a_heads_figure_says_the_inputs_were_rounded():
+    fig = attnviz.figure(q_heads=[[[0.123, 1], [1, 0.5]], [[1, 1], [0.25, 2]]], k_heads=[[[1, 0.333], [0.1, 1]]],
+                         decimals=2)
+    assert fig.description().count(CLAIM) == 2
+    assert all(panel.words.badge.startswith(f"scores {CLAIM}") for panel in fig.panels)
