@@ -94,3 +94,18 @@ def test_every_head_of_a_heads_figure_says_the_inputs_were_rounded():
                          decimals=2)
     assert fig.description().count(CLAIM) == 2
     assert all(panel.words.badge.startswith(f"scores {CLAIM}") for panel in fig.panels)
+
+
+def test_narrow_float_inputs_are_said_to_be_read_as_their_shortest_decimals():
+    import numpy as np
+    import torch
+
+    for q in (torch.tensor([[0.1, 0.2], [0.3, 1.5]]), np.array([[0.1, 0.2], [0.3, 1.5]], dtype=np.float16)):
+        fig = attnviz.figure(q=q, k=[[1, 0], [0, 1]])
+        dtype = str(q.dtype).removeprefix("torch.")
+        claim = f"exact for {dtype} inputs read as their shortest decimals"
+        assert fig.words.badge == f"scores {claim}, exact causal mask, named softmax"
+        assert claim in fig.words.subtitle and claim in fig.words.title and claim in fig.description()
+        assert fig.words.q_line == "Q1=(0.1,0.2); Q2=(0.3,1.5)"  # as float32 prints them, not 0.10000000149...
+    wide = attnviz.figure(q=torch.tensor([[0.1, 0.2]], dtype=torch.float64), k=[[1, 0]])
+    assert wide.words.badge.startswith("exact scores")

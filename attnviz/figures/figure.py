@@ -75,7 +75,7 @@ class Drawable:
     """
 
     _id_prefix: str | None = None
-    rounded: int | None = None  # the decimals the inputs were rounded to (None: taken as given)
+    rounded: int | str | None = None  # the decimals the inputs were rounded to, or the float dtype read (None: as is)
     rounding: str = ""  # with rounded inputs, the largest rounding error and where it is (what --verbose says)
     theme: str  # the theme's name
     embed_font: bool

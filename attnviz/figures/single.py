@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..words.budget import check_inputs, check_values
 from ..words.figure_text import SHOW, VIEWS, Wording, describe, exact_for
 from ..engine.attention import CAUSAL, MAX_ELIDED_TOKENS, MAX_TOKENS, attend, dot, exact_vectors
-from ..numbers.arrays import came_as_decimals
+from ..numbers.arrays import came_as_decimals, narrow_float
 from ..numbers.exact import DecimalForm, InputError, format_number
 from ..records import replace
 from ..words.highlight import parse_targets
@@ -94,6 +94,8 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
 
         places = parse_weights(options["weights"])
     q_given, k_given, v_given = q, k, v
+    # what exact is exact for: inputs rounded to decimals, or read at a narrow float dtype's precision
+    rounded = options["decimals"] if options["decimals"] is not None else narrow_float((q, k, v))
     (q, k, v), notes = _exact_vectors(q, k, v, options["elide"], options["decimals"])
     n_q, n_k = len(q), len(k)
     shown = _shown(options, n_q, n_k) if options["elide"] else None
@@ -112,11 +114,11 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
     check_values(attention)
     marks = parse_targets(options["highlight"], attention, options["index_base"])
     q_labels, k_labels = _axis_labels(options["tokens"], options["q_tokens"], options["k_tokens"], n_q, n_k)
-    title = _title(options, None if seed else (mask, bound.name, n_q, n_k))
+    title = _title(options, None if seed else (mask, bound.name, n_q, n_k), rounded)
     subtitle = None if options["subtitle"] is None else check_text(options["subtitle"], "subtitle")
     wording = Wording(title=title, subtitle=subtitle, q_labels=q_labels, k_labels=k_labels, places=places, view=view,
                       softmax=options["softmax"], show=options["show"], base=options["index_base"],
-                      rounded=options["decimals"], decimal_inputs=options["decimals"] is not None or (
+                      rounded=rounded, decimal_inputs=options["decimals"] is not None or (
                           not seed and came_as_decimals((q_given, k_given, v_given))))
 
     def words_for(shown: tuple[Sequence[int], Sequence[int]] | None) -> FigureText:
@@ -132,7 +134,7 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
 
     figure = ScoresFigure(attention, marks, words_for(shown), id_prefix=options["id_prefix"], theme=options["theme"],
                           embed_font=options["embed_font"], frame=options["frame"], elided=elided)
-    figure.rounded = options["decimals"]
+    figure.rounded = rounded
     if options["decimals"] is not None:
         figure.rounding = _rounding_error({"q": q_given, "k": k_given, "v": v_given}, options["decimals"])
     return figure
@@ -149,7 +151,8 @@ def _rounding_error(inputs: dict[str, Vectors | None], decimals: int) -> str:
                 f"{format_number(error)}" + (f" ({where})" if where else ""))
 
 
-def _title(options: FigureOptions, content: tuple[MaskSpec, str, int, int] | None) -> str | None:
+def _title(options: FigureOptions, content: tuple[MaskSpec, str, int, int] | None,
+           rounded: int | str | None = None) -> str | None:
     """The title given (checked), or one from the `content` (mask, its name, n_q, n_k) that says what is exact when
     the inputs were rounded; None for the seed figure (it keeps the seed's)."""
     if options["title"] is not None:
@@ -159,7 +162,7 @@ def _title(options: FigureOptions, content: tuple[MaskSpec, str, int, int] | Non
     from ..words.titles import content_title  # start-up: the seed figure keeps the seed's title
 
     title = content_title(*content)
-    return title + (f" ({exact_for(options['decimals'])})" if options["decimals"] is not None else "")
+    return title + (f" ({exact_for(rounded)})" if rounded is not None else "")
 
 
 def _exact_vectors(q: Vectors, k: Vectors, v: Vectors | None, elide: object,

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FloatText", "is_tensor", "is_array", "MAX_SIGNIFICANT", "MAX_DECIMALS", "array_rows", "read_entry",
            "plain_scalar", "significant_digits", "check_decimals", "rounded_note", "largest_rounding_error",
-           "came_as_decimals"]
+           "came_as_decimals", "narrow_float", "NARROW_FLOATS"]
 
 MAX_SIGNIFICANT = 6  # a float with more significant digits than this needs decimals=N
 MAX_DECIMALS = 12
@@ -224,3 +224,23 @@ def _form(x: object) -> str:
     if isinstance(x, Fraction):
         return "fraction" if x.denominator != 1 else ""
     return "decimal" if _float_text(x) is not None else ""
+
+
+#: Float dtypes narrower than a Python float: their values are read as their shortest decimals, not their binary values.
+NARROW_FLOATS = ("float16", "bfloat16", "float32")
+
+
+def narrow_float(inputs: Iterable[object]) -> str | None:
+    """The first narrow float dtype ("float32", "float16", "bfloat16") among tensors and arrays given, else None: such
+    inputs are read as the shortest decimals of their values, which a figure must say.
+
+    >>> import numpy as np
+    >>> narrow_float([np.ones((2, 2), dtype=np.float32), None]), narrow_float([[[0.5]], np.ones((1, 1))])
+    ('float32', None)
+    """
+    for value in inputs:
+        if is_tensor(value) or is_array(value):
+            dtype = str(getattr(value, "dtype", "")).removeprefix("torch.")
+            if dtype in NARROW_FLOATS:
+                return dtype
+    return None

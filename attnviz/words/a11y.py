@@ -21,7 +21,7 @@ _LIST_AT_MOST = 8  # beyond this many highlighted cells, say how many rather tha
 
 
 def figure_sentence(attention: Attention, highlight: Highlight, shown: str = "scores", base: int = 1,
-                    rounded: int | None = None) -> str:
+                    rounded: int | str | None = None) -> str:
     """E.g. "3 by 3 causal attention scores; 3 cells masked; cell (3,3) computed this step".
     `shown`: what the grid's cells show, "scores" or "logits" (the figure's `show`); `rounded`: the decimals the
     inputs were rounded to, said after the size ("exact for inputs rounded to 2 decimals").

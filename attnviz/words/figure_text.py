@@ -109,7 +109,8 @@ class Wording:
     `show`: what the grid's cells show (`SHOW`); `view`: `VIEWS`; `shown`: (rows, columns), sorted 0-based positions,
     for an elided figure: only these are drawn, with ⋮, ⋯ and ⋱ for the rest, and long caption lists keep their first
     and last terms; `base`: the index base of every label, caption and rule (0 or 1; cells' data stay 1-based);
-    `rounded`: the decimals the inputs were rounded to (None: taken as given), said wherever exactness is."""
+    `rounded`: the decimals the inputs were rounded to, or the float dtype ("float32") whose values were read as their
+    shortest decimals (None: taken as given), said wherever exactness is."""
 
     title: str | None = None
     subtitle: str | None = None
@@ -121,7 +122,8 @@ class Wording:
     view: str = "full"
     shown: tuple[Sequence[int], Sequence[int]] | None = None
     base: int = 1
-    rounded: int | None = None  # the inputs were rounded to this many decimals: exact means exact for them
+    rounded: int | str | None = None  # the inputs were rounded to so many decimals, or read at a float dtype's
+    # precision ("float32": its values' shortest decimals): exact means exact for them
     decimal_inputs: bool = False  # the inputs came as decimals (or were rounded to them): write values that end so
 
 
@@ -147,7 +149,8 @@ class _Facts:
         self.decimal = _decimal_kinds(attention, self.rows) if wording.decimal_inputs else {}
         with DecimalForm(self.decimal.get("outputs", False)):
             self.output_rows = tuple(_output_row(attention, i, wording.places, computed=(i + 1) in highlight.outputs,
-                                                 elided=self.elided, base=self.base, rounded=wording.rounded,
+                                                 elided=self.elided, base=self.base,
+                                                 rounded=wording.rounded if isinstance(wording.rounded, int) else None,
                                                  names=(self.o_names[i], self.v_names))
                                      for i in self.rows) if attention.values is not None else ()
 
@@ -214,12 +217,15 @@ def _axis_labels(labels: Sequence[str] | None, letter: str, n: int, base: int,
     return tuple(gap if i is None else named[i] for i in display)
 
 
-def exact_for(rounded: int | None) -> str:
-    """"exact for inputs rounded to 2 decimals": what exact means when the inputs were rounded ("" when not)."""
+def exact_for(rounded: int | str | None) -> str:
+    """"exact for inputs rounded to 2 decimals" (or "exact for float32 inputs read as their shortest decimals"): what
+    exact means when the inputs were rounded ("" when not)."""
+    if isinstance(rounded, str):
+        return f"exact for {rounded} inputs read as their shortest decimals"
     return "" if rounded is None else f"exact for inputs rounded to {rounded} decimal{'s' * (rounded != 1)}"
 
 
-def rounded_subtitle(subtitle: str, rounded: int | None) -> str:
+def rounded_subtitle(subtitle: str, rounded: int | str | None) -> str:
     """The default subtitle, its exactness bound to the rounded inputs: "Score and mask structure with named softmax,
     exact for inputs rounded to 2 decimals."."""
     if rounded is None:
@@ -227,7 +233,7 @@ def rounded_subtitle(subtitle: str, rounded: int | None) -> str:
     return f"{subtitle.removeprefix('Exact ').capitalize().removesuffix('.')}, {exact_for(rounded)}."
 
 
-def _scores_claim(rounded: int | None) -> str:
+def _scores_claim(rounded: int | str | None) -> str:
     return "exact scores" if rounded is None else f"scores {exact_for(rounded)}"
 
 
@@ -235,7 +241,7 @@ def _footer(f: _Facts) -> str:
     places, rounded = f.w.places, f.w.rounded
     if places is None:
         return "softmax is named: no decimal attention weights are pinned"
-    if rounded is None:
+    if not isinstance(rounded, int):
         return f"softmax weights marked ≈ are rounded to {places} decimal{'s' * (places > 1)}, not exact"
     return (f"weights marked ≈ show only the digits (up to {places}) that hold for every input within "
             f"±{_half_unit_text(rounded)} of those shown")
@@ -266,7 +272,7 @@ def _softmax_rows(f: _Facts) -> tuple[SoftmaxRow, ...]:
     a, w = f.attention, f.w
     return tuple(SoftmaxRow(i + 1, _scores_line(a, i, weights, f.row_names[i], w.softmax, f.elided, f.base),
                             _weights_line(weights, i, w.softmax, w.places, f.elided, f.base,
-                                          None if w.rounded is None else (a, w.rounded)),
+                                          (a, w.rounded) if isinstance(w.rounded, int) else None),
                             computed=(i + 1) in f.highlight.softmax_rows)
                  for i, weights in ((i, a.weights(i)) for i in f.rows))  # each row's softmax, worked out once
 
