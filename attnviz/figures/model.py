@@ -37,7 +37,8 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..engine.model_masks import ImageTokens, LayerType, ModelLayers, PanelPlan
+    from ..engine.model_layer_masks import ImageTokens
+    from ..engine.model_masks import LayerType, ModelLayers, PanelPlan
     from ..layout.frames import Frame
     from ..layout.items import Item
     from typing import Unpack

@@ -6,7 +6,8 @@
 from __future__ import annotations
 
 from ..words.budget import check_inputs, check_values
-from ..words.figure_text import SHOW, VIEWS, Wording, describe, exact_for
+from ..words.claims import exact_for
+from ..words.figure_text import SHOW, VIEWS, Wording, describe
 from ..engine.attention import CAUSAL, MAX_ELIDED_TOKENS, MAX_TOKENS, attend, dot, exact_vectors
 from ..numbers.arrays import came_as_decimals, narrow_float
 from ..numbers.exact import DecimalForm, InputError, format_number

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .rounding import _fixed, _interval, _mpmath, round_fraction
+from .rounding import exact_interval, fixed_text, mpmath_modules, round_fraction
 
 TYPE_CHECKING = False  # a type checker takes it as True
 if TYPE_CHECKING:
@@ -60,13 +60,13 @@ def score_bounds(q: Sequence[Fraction], k: Sequence[Fraction], h: Fraction) -> B
 
 def _logit_bounds(iv: Any, attention: Attention, i: int, j: int, h: Fraction) -> tuple[Any, Any]:
     """(low, high) mpmath numbers around row i, key j's logit: the scale (positive) and exact biases added."""
-    low, high = (_interval(iv, s) for s in score_bounds(attention.q[i], attention.k[j], h))
+    low, high = (exact_interval(iv, s) for s in score_bounds(attention.q[i], attention.k[j], h))
     if attention.scale is not None:
-        factor = _interval(iv, attention.scale.factor)
+        factor = exact_interval(iv, attention.scale.factor)
         low, high = low * factor, high * factor
     for bias in attention.biases:
         term: Exact = bias.value(i, j)
-        low, high = low + _interval(iv, term), high + _interval(iv, term)
+        low, high = low + exact_interval(iv, term), high + exact_interval(iv, term)
     return low.a, high.b
 
 
@@ -79,7 +79,7 @@ def _exp(iv: Any, x: Any) -> Any:
 
 def weight_bounds(attention: Attention, i: int, h: Fraction) -> list[tuple[Fraction, Fraction]]:
     """Row i's kept weights, each as (low, high): every input within ±h of the figure's gives a weight in it."""
-    iv = _mpmath()[0]
+    iv = mpmath_modules()[0]
     saved, iv.prec = iv.prec, BITS
     try:
         kept = [j for j, keep in enumerate(attention.kept[i] or ()) if keep]
@@ -98,7 +98,7 @@ def weight_bounds(attention: Attention, i: int, h: Fraction) -> list[tuple[Fract
 
 def _end(x: Any, end: int) -> Fraction:
     """An interval's lower (0) or upper (1) end, exactly."""
-    return Fraction(*_mpmath()[1].to_rational(x._mpi_[end]))
+    return Fraction(*mpmath_modules()[1].to_rational(x._mpi_[end]))
 
 
 def certain_text(low: Fraction, high: Fraction, places: int) -> tuple[str, bool]:
@@ -118,9 +118,9 @@ def certain_text(low: Fraction, high: Fraction, places: int) -> tuple[str, bool]
     for p in range(places, 0, -1):
         a, b = (round(x * 10**p) for x in (low, high))
         if a == b:
-            return _fixed(a, p), True
+            return fixed_text(a, p), True
     p = min(places, 2)
-    return f"{_fixed(math.floor(low * 10**p), p)}..{_fixed(math.ceil(high * 10**p), p)}", True
+    return f"{fixed_text(math.floor(low * 10**p), p)}..{fixed_text(math.ceil(high * 10**p), p)}", True
 
 
 def certain_weights(attention: Attention, i: int, decimals: int, places: int) -> list[tuple[str, bool]]:

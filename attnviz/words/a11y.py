@@ -6,7 +6,7 @@ each cell), never in text nodes: the visible text, <title> and <desc> stay the s
 
 from __future__ import annotations
 
-from .figure_text import exact_for
+from .claims import exact_for
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:

@@ -10,7 +10,8 @@ import functools
 from . import notation
 from .highlight import NO_HIGHLIGHT
 from .user_text import concat, isolate, joined, user_text
-from ..numbers.exact import DecimalForm, terminates
+from .claims import decimal_kinds, footer_text, mask_claim, part_kind, rounded_subtitle, scores_claim
+from ..numbers.exact import DecimalForm
 from ..records import dataclass, field, replace
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -20,12 +21,10 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..engine.attention import Attention, Weights
-    from ..engine.bound_mask import BoundMask
     from ..typing import Exact
     from .highlight import Highlight
 
-__all__ = ["exact_for", "rounded_subtitle",
-           "DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow",
+__all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow",
            "Wording", "describe", "at_step", "with_normalizers", "hidden_ranges"]
 
 DEFAULT_TITLE = "Attention honesty boundary"
@@ -146,40 +145,13 @@ class _Facts:
                   if self.elided else [])
         self.left_out = f"{notation.and_list(hidden)} not shown" if hidden else ""
         self.row_names, self.q_names, self.k_names, self.v_names, self.o_names = _names(wording, n_q, n_k)
-        self.decimal = _decimal_kinds(attention, self.rows) if wording.decimal_inputs else {}
+        self.decimal = decimal_kinds(attention, self.rows) if wording.decimal_inputs else {}
         with DecimalForm(self.decimal.get("outputs", False)):
             self.output_rows = tuple(_output_row(attention, i, wording.places, computed=(i + 1) in highlight.outputs,
                                                  elided=self.elided, base=self.base,
                                                  rounded=wording.rounded if isinstance(wording.rounded, int) else None,
                                                  names=(self.o_names[i], self.v_names))
                                      for i in self.rows) if attention.values is not None else ()
-
-
-#: The kind of quantity each part of the figure writes, each kind written in one form (`_decimal_kinds`); the grid
-#: shows scores or logits (`show`), the softmax rows the logits (the scores when there is no scale or bias).
-_PART_KINDS = {"q_line": "vectors", "k_line": "vectors", "more_vectors": "vectors", "output_rows": "outputs"}
-
-
-def _kind(f: _Facts, part: str) -> str:
-    if part == "cells":
-        return f.show if f.show == "logits" else "scores"
-    if part == "softmax_rows":
-        return "logits"
-    return _PART_KINDS.get(part, "")
-
-
-def _decimal_kinds(attention: Attention, rows: Iterable[int]) -> dict[str, bool]:
-    """For inputs that came as decimals: which kinds of quantity (vectors, scores, outputs) end as decimals in every
-    value the figure shows, and so are written as decimals (a kind with one value that does not end, 1/3, is written
-    in fractions throughout)."""
-    shown = list(rows)
-    biases = [row for b in attention.biases for row in b.rows]
-    vectors = [*attention.q, *attention.k, *(attention.values or ()), *biases]
-    scores = [attention.scores[i] or () for i in shown]
-    logits = [attention.logits[i] or () for i in shown] if attention.logits is not None else scores
-    outputs = [attention.output(i) or () for i in shown] if attention.values is not None else []
-    return {kind: all(terminates(x) for row in values for x in row)
-            for kind, values in (("vectors", vectors), ("scores", scores), ("logits", logits), ("outputs", outputs))}
 
 
 def _names(wording: Wording, n_q: int, n_k: int) -> tuple[tuple[str, ...], ...]:
@@ -217,46 +189,6 @@ def _axis_labels(labels: Sequence[str] | None, letter: str, n: int, base: int,
     return tuple(gap if i is None else named[i] for i in display)
 
 
-def exact_for(rounded: int | str | None) -> str:
-    """"exact for inputs rounded to 2 decimals" (or "exact for float32 inputs read as their shortest decimals"): what
-    exact means when the inputs were rounded ("" when not)."""
-    if isinstance(rounded, str):
-        return f"exact for {rounded} inputs read as their shortest decimals"
-    return "" if rounded is None else f"exact for inputs rounded to {rounded} decimal{'s' * (rounded != 1)}"
-
-
-def rounded_subtitle(subtitle: str, rounded: int | str | None) -> str:
-    """The default subtitle, its exactness bound to the rounded inputs: "Score and mask structure with named softmax,
-    exact for inputs rounded to 2 decimals."."""
-    if rounded is None:
-        return subtitle
-    return f"{subtitle.removeprefix('Exact ').capitalize().removesuffix('.')}, {exact_for(rounded)}."
-
-
-def _scores_claim(rounded: int | str | None) -> str:
-    return "exact scores" if rounded is None else f"scores {exact_for(rounded)}"
-
-
-def _footer(f: _Facts) -> str:
-    places, rounded = f.w.places, f.w.rounded
-    if places is None:
-        return "softmax is named: no decimal attention weights are pinned"
-    if not isinstance(rounded, int):
-        return f"softmax weights marked ≈ are rounded to {places} decimal{'s' * (places > 1)}, not exact"
-    return (f"weights marked ≈ show only the digits (up to {places}) that hold for every input within "
-            f"±{_half_unit_text(rounded)} of those shown")
-
-
-def _half_unit_text(rounded: int) -> str:
-    """Half a unit in the last place of inputs rounded to `rounded` decimals: "0.005" for 2."""
-    return "0." + "0" * (rounded) + "5"
-
-
-def _mask_claim(mask: BoundMask) -> str:
-    """What the badge says of the mask: exact, or its rule as the user gave it (not read, not checked)."""
-    return f"{mask.name} mask as given" if mask.given else f"exact {mask.name} mask"
-
-
 def _grid_caption(f: _Facts) -> str:
     mask = f.attention.mask.name
     if not f.attention.transformed:
@@ -291,7 +223,7 @@ _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else rounded_subtitle(
         SCORES_SUBTITLE if f.w.view == "scores" else DEFAULT_SUBTITLE if f.w.places is None else ROUNDED_SUBTITLE,
         f.w.rounded)),
-    ("badge", lambda f: f"{_scores_claim(f.w.rounded)}, {_mask_claim(f.attention.mask)}" + (
+    ("badge", lambda f: f"{scores_claim(f.w.rounded)}, {mask_claim(f.attention.mask)}" + (
         "" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} softmax")),
     ("note", lambda f: f"displayed Q,K {'integer' if f.attention.all_integer else 'rational'} vectors are the score "
      f"source; {f.attention.mask.name} mask keeps {f.attention.mask.rule_text(f.base)}"),
@@ -306,7 +238,7 @@ _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("softmax_heading", lambda f: "row softmax over unmasked " + (f"logits L_ij={f.formula}"
                                                                   if f.attention.transformed else "scores")),
     ("softmax_rows", _softmax_rows),
-    ("footer", _footer),
+    ("footer", lambda f: footer_text(f.w.places, f.w.rounded)),
     ("more_vectors", _more_vectors),
     ("outputs_heading", lambda f: "outputs: O_i is the sum of w_ij·V_j over the unmasked keys j of row i"
      if f.output_rows else ""),
@@ -323,7 +255,7 @@ def describe(attention: Attention, highlight: Highlight = NO_HIGHLIGHT, wording:
     facts = _Facts(attention, highlight, wording)
     texts = {}
     for name, write in _PARTS:
-        with DecimalForm(facts.decimal.get(_kind(facts, name), False)):
+        with DecimalForm(facts.decimal.get(part_kind(name, facts.show), False)):
             texts[name] = write(facts)
     return FigureText(**texts, show=facts.show, softmax=wording.softmax, view=wording.view, base=wording.base)
 
