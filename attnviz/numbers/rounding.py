@@ -202,6 +202,7 @@ def _ln_above(n: int) -> Fraction:
 
 
 def mpmath_modules() -> tuple[Any, Any]:
+    """(mpmath.iv, mpmath.libmp), or an InputError naming the decimal extra when mpmath is not installed."""
     # By name, here: mpmath (the decimal extra; no type hints, so `Any`) is slow to import; only decimal=N needs it
     try:
         return importlib.import_module("mpmath").iv, importlib.import_module("mpmath.libmp")
