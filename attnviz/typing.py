@@ -157,7 +157,9 @@ class ModelOptions(TypedDict, total=False):
     pad_left: int
     pad_right: int
     decode: int
-    image_tokens: tuple[int, int] | str | None
+    image_tokens: tuple[int, int] | tuple[tuple[int, int], ...] | str | None
+    packed: str | Sequence[int] | None
+    prefix: int
     decoder_n: int | None
     tokenizer: str | PathLike[str] | None
     title: str | None

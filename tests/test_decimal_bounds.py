@@ -124,7 +124,7 @@ def test_far_weights_are_decided_from_the_gap(exponents, places, texts):
 def test_a_row_decided_by_its_gaps_needs_no_interval(places, monkeypatch):
     from attnviz.numbers import rounding
 
-    monkeypatch.setattr(rounding, "_mpmath", lambda: pytest.fail("mpmath reached"))
+    monkeypatch.setattr(rounding, "mpmath_modules", lambda: pytest.fail("mpmath reached"))
     zero, one = "0." + "0" * places, "1." + "0" * places
     gap = (places + 1) * LN10_ABOVE + 3 * LN2_ABOVE + F(1, 10**6)  # just past the bound for k = 4
     rows = [[F(0), F(BIG * BIG)], [F(-gap), F(0), surd(-BIG, 1, 2), F(-gap)], [surd(0, BIG, 3), surd(0, -BIG, 3)]]

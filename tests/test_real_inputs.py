@@ -97,7 +97,7 @@ def test_the_command_rounds_with_decimals(tmp_path):
     result = run_cli("render", "--q", "0.123456789,1; 1,0", "--k", "1,0; 0,1", "--decimals", "2", "-o", str(out))
     assert result.code == 0, result.stderr
     svg = out.read_text()
-    assert "inputs rounded to 2 decimals" in svg and "3/25" in svg  # 0.12
+    assert "inputs rounded to 2 decimals" in svg and "Q1=(0.12,1)" in svg and "3/25" not in svg  # decimals stay
 
 
 class _DeviceTensor:

@@ -77,6 +77,8 @@ def _write_figure(fig: Drawable, output: str, args: Namespace) -> int:
 def _say_choices(args: Namespace, fig: Drawable) -> None:
     """With --verbose, the choices a figure's frame layout made, one a line on standard error (none for doc)."""
     if getattr(args, "verbose", False):
+        if getattr(fig, "rounding", ""):
+            print(f"attnviz: {fig.rounding}", file=sys.stderr)
         for choice in fig.layout().choices:
             print(f"attnviz: frame {fig.frame}: {choice}", file=sys.stderr)
 
@@ -335,7 +337,8 @@ def run_model(args: Namespace) -> int:
     from ..figures.model import model_figure  # start-up: only `attnviz model` reads a model's config
 
     fig = model_figure(args.config, n=args.n, tokens=args.tokens, layers=args.layers, pad_left=args.pad_left,
-                       pad_right=args.pad_right, decode=args.decode, image_tokens=args.image_tokens,
+                       pad_right=args.pad_right, decode=args.decode, image_tokens=args.image_tokens, packed=args.packed,
+                       prefix=args.prefix,
                        decoder_n=args.decoder_n, tokenizer=args.tokenizer, title=args.title, theme=args.theme,
                        frame=args.frame)
     _say_choices(args, fig)

@@ -239,7 +239,13 @@ def _model_arguments(model: argparse.ArgumentParser) -> None:
                        help="the row's last P tokens are padding (an encoder's batch row)")
     model.add_argument("--decode", type=_whole, default=0, metavar="P",
                        help="the decode shape: the queries after a prompt of P tokens, against the cache's keys")
-    model.add_argument("--image-tokens", metavar="A-B", help="Gemma 3: tokens A..B are an image's (0-based)")
+    model.add_argument("--image-tokens", metavar="A-B",
+                       help="Gemma 3, PaliGemma: tokens A..B are an image's (0-based); several images: A-B,C-D")
+    model.add_argument("--prefix", type=_whole, default=0, metavar="P",
+                       help="PaliGemma: the first P tokens (the image and the text prefix) see each other both ways")
+    model.add_argument("--packed", metavar="L,L,...",
+                       help="several documents packed in the row, of these lengths (transformers' document mask from "
+                            "position_ids)")
     model.add_argument("--decoder-n", type=_whole, metavar="M",
                        help="an encoder-decoder's decoder tokens (default: half of --n)")
     model.add_argument("--title", help="the figure's title")

@@ -37,6 +37,7 @@ class Bound:
     positional: bool = False  # uses the query's position, so the alignment matters
     # A union's parts, in order, as (name, runs): what `--color-by part` colours (empty for other masks).
     parts: tuple[tuple[str, Callable[[int], Runs]], ...] = ()
+    given: bool = False  # the rule is the user's words, not read or checked (drawn marked as given)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ import re
 
 from . import mask_families as bind
 from . import tree_mask
-from ..numbers.arrays import is_tensor
 from ..numbers.exact import InputError
 from ..records import dataclass, field
 
@@ -198,17 +197,11 @@ def _matrix(text: str, where: str) -> tuple[object, Options]:
 
 
 def boolean_matrix(value: object, where: str) -> MaskOption:
-    """A numpy or torch boolean matrix (True: kept, as FlexAttention's create_mask gives) as `matrix=`."""
-    dtype = str(getattr(value, "dtype", "")).removeprefix("torch.")
-    shape = tuple(getattr(value, "shape", ()))
-    if dtype != "bool":
-        raise InputError(f"a {dtype} array as a mask: give a boolean matrix (True keeps a cell), e.g. "
-                         "create_mask(...)[0, 0] or an array of 0s and 1s cast with .astype(bool)", where)
-    if len(shape) != 2:
-        raise InputError(f"a boolean array of shape {shape} as a mask: give one (queries, keys) matrix, e.g. "
-                         "mask[0, 0] of a (batch, heads, queries, keys) mask", where)
-    source: Any = value.detach().cpu() if is_tensor(value) else value  # type: ignore[attr-defined]
-    rows = tuple(tuple(bool(x) for x in row) for row in source.tolist())
+    """A numpy or torch mask (boolean, True: kept, as FlexAttention's create_mask gives; or additive, 0 / -inf) as
+    `matrix=` (`mask_arrays` reads it)."""
+    from .mask_arrays import mask_rows  # only an array mask needs it
+
+    rows = mask_rows(value, where)
     text = ";".join("".join("1" if x else "0" for x in row) for row in rows)
     return MaskOption("matrix", rows, f"matrix={text}")
 

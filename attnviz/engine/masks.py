@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 
 from .bound_mask import CAUSAL, BoundMask
+from .caption_check import checked_caption
 from .mask_families import Bound, Grid, query_position
 from .mask_functions import PastedFunction, bind_function, pasted_function, torch_combination
 from .mask_grammar import ALIGNMENTS, FAMILIES, MASK_FAMILIES, MaskOption, boolean_matrix, parse_mask
@@ -357,7 +358,7 @@ def resolve(mask: object, n_q: int, n_k: int, align: str = "top-left", index_bas
     rule = aligned(bound.rule, align) if bound.positional and n_q != n_k else rule
     rule = labelled(rule) if bound.positional and shift else rule
     return BoundMask(bound.name, rule(index_base), bound.keep, rule_at=rule, row_runs=bound.runs, shape=(n_q, n_k),
-                     parts=bound.parts)
+                     parts=bound.parts, given=bound.given)
 
 
 def _only_padding(mask: Mask) -> bool:
@@ -394,8 +395,9 @@ def _bind(mask: Mask, grid: Grid) -> Bound:
         return _bind_named(mask, leaf, grid)
     if isinstance(leaf, MaskOption):  # a family, by its binder in the table
         return MASK_FAMILIES[leaf.kind].bind(leaf, grid)
-    if isinstance(leaf, PastedFunction):
-        return bind_function(leaf, grid)
+    if isinstance(leaf, PastedFunction):  # the rule given with it is held to its cells
+        pasted = bind_function(replace(leaf, rule=None), grid)
+        return pasted if leaf.rule is None else checked_caption(pasted, None, leaf.rule, grid, _binder(grid))
     if isinstance(leaf, BoundMask):
         fixed = leaf
         return Bound(fixed.name, fixed.rule_text, fixed.keep, lambda i: fixed.runs(i, grid.n_k))
@@ -409,15 +411,18 @@ def _bind_named(mask: Mask, leaf: Naming, grid: Grid) -> Bound:
     """A mask with the caption's name and rule given by the user."""
     inner_mask = mask._parts[1]
     assert isinstance(inner_mask, Mask)
-    inner, given = _bind(inner_mask, grid), leaf.rule
-    return Bound(leaf.name or inner.name, inner.rule if given is None else (lambda base: given), inner.keep,
-                 inner.runs, inner.positional, inner.parts)
+    return checked_caption(_bind(inner_mask, grid), leaf.name, leaf.rule, grid, _binder(grid))
+
+
+def _binder(grid: Grid) -> Callable[[str], Bound]:
+    """Binds a mask's text to `grid` (the family a caption's name names)."""
+    return lambda text: _bind(parse_expression(text), grid)
 
 
 def _bind_not(inner: Bound, grid: Grid) -> Bound:
     name = grouped_name(grouped_name(inner.name, " + "), " or ")
     return Bound(f"not {name}", lambda base: f"not ({inner.rule(base)})", lambda i, j: not inner.keep(i, j),
-                 lambda i: complement_runs(inner.runs(i), grid.n_k), inner.positional)
+                 lambda i: complement_runs(inner.runs(i), grid.n_k), inner.positional, given=inner.given)
 
 
 def _bind_joined(bound: list[Bound], op: str) -> Bound:
@@ -434,7 +439,8 @@ def _bind_joined(bound: list[Bound], op: str) -> Bound:
     return Bound((" or " if union else " + ").join(grouped_name(b.name, inner) for b in bound),
                  lambda base: words.join(grouped(b.rule(base)) for b in bound),
                  lambda i, j: (any if union else all)(k(i, j) for k in keeps), joined_runs,
-                 any(b.positional for b in bound), tuple((b.name, b.runs) for b in bound) if union else ())
+                 any(b.positional for b in bound), tuple((b.name, b.runs) for b in bound) if union else (),
+                 any(b.given for b in bound))
 
 
 def _family(mask: Mask, *kinds: str) -> MaskOption | None:

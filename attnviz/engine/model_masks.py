@@ -14,8 +14,8 @@ and `Mask`: one panel per distinct pattern, every selected layer in exactly one.
 
 from __future__ import annotations
 
-from .bound_mask import BoundMask
-from .masks import Mask
+from .masks import Mask, resolve
+from .model_layer_masks import image_blocks, layer_mask, with_image_part, with_sink
 from .rule_text import number_ranges
 from ..numbers.exact import InputError
 from ..records import dataclass
@@ -24,25 +24,31 @@ TYPE_CHECKING = False  # a type checker takes it as True
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from .model_layer_masks import ImageTokens
+
     from ..typing import Align
 
-__all__ = ["MAX_LAYERS", "MAX_SIZE", "shown", "LayerType", "Stack",
+__all__ = ["MAX_LAYERS", "MAX_SIZE", "shown", "image_blocks", "LayerType", "Stack",
            "ModelLayers", "Tokens", "PanelPlan", "MODEL_TYPES", "model_layers",
            "plan_panels", "layer_list_text"]
 
 #: The model types read, by family: how each chooses its layers' masks.
-_MISTRAL_LIKE = ("mistral", "mixtral", "phi3", "qwen3_moe")  # sliding_window on every layer, or none
+_MISTRAL_LIKE = ("mistral", "mixtral", "phi3", "qwen3_moe", "starcoder2")  # sliding_window on every layer, or none
 _LAYER_TYPED = ("gemma2", "gemma3_text", "gemma3", "llama4_text", "llama4", "qwen2", "qwen3", "qwen2_moe", "gpt_oss",
-                "cohere2", "modernbert")
-_FULL = ("llama",)
+                "cohere2", "modernbert", "olmo3", "exaone4", "smollm3", "gemma3n_text")
+_FULL = ("llama", "gemma")
 _ENCODERS = ("bert", "roberta", "xlm-roberta", "electra", "camembert", "distilbert")
 _ENCODER_DECODERS = ("t5", "mt5", "bart")
-MODEL_TYPES = _MISTRAL_LIKE + _LAYER_TYPED + _FULL + _ENCODERS + _ENCODER_DECODERS
 _NESTED = {"gemma3": "gemma3_text", "llama4": "llama4_text"}  # multimodal configs: their text_config's type
+#: Vision wrappers around a text model (LLaVA and its kin): their masks are their `text_config`'s, image tokens
+#: causal like the text's (a part of their own in the figure).
+_WRAPPERS = ("llava", "llava_next", "llava_onevision", "mistral3", "paligemma")
+MODEL_TYPES = _MISTRAL_LIKE + _LAYER_TYPED + _FULL + _ENCODERS + _ENCODER_DECODERS + _WRAPPERS
 _WHERE = "config"
 #: Layer patterns of every n-th layer full: the config key that sets n (none: fixed) and its default.
 _EVERY = {"gemma2": ("", 2), "gpt_oss": ("", 2), "gemma3_text": ("sliding_window_pattern", 6),
-          "cohere2": ("sliding_window_pattern", 4), "modernbert": ("global_attn_every_n_layers", 3)}
+          "cohere2": ("sliding_window_pattern", 4), "modernbert": ("global_attn_every_n_layers", 3),
+          "olmo3": ("", 4), "gemma3n_text": ("", 5)}
 _INSTEAD = "draw it with attnviz render --view mask --mask ... instead"
 MAX_LAYERS = 256  # a stack's layers: real models have under 200 (checked before any list of layers is made)
 MAX_SIZE = 10**9  # a window, a chunk, a layer interval: real ones are under a million
@@ -76,26 +82,32 @@ class Stack:
 @dataclass(frozen=True)
 class ModelLayers:
     """A model's stacks, and what its masks add: learned sink logits (GPT-OSS), image tokens that see each
-    other both ways (Gemma 3)."""
+    other both ways (Gemma 3); and what differs between its layers besides the mask (NoPE layers)."""
 
     model_type: str
     stacks: tuple[Stack, ...]
     sinks: bool = False
     images: bool = False
+    no_rope: tuple[int, ...] = ()  # the decoder's layers without rotary positions (NoPE), 0-based
+    softcap: str = ""  # the logits' soft-capping value (Gemma 2's attn_logit_softcapping), as the config gives it
+    prefix_lm: bool = False  # PaliGemma: the image and the text prefix see each other both ways (`Tokens.prefix`)
 
 
 @dataclass(frozen=True)
 class Tokens:
     """The batch row drawn: `n` tokens (a decoder's `decoder_n`), `pad_left`/`pad_right` of them padding,
     the last `n - decode` of them decoded after a prompt of `decode` (0: the prefill), image tokens at
-    positions `image` (first, last; 0-based)."""
+    positions `image` (first, last; 0-based; or several such blocks, one an image); `packed`: the lengths of
+    documents packed in the row."""
 
     n: int
     pad_left: int = 0
     pad_right: int = 0
     decode: int = 0
-    image: tuple[int, int] | None = None
+    image: ImageTokens = None
     decoder_n: int | None = None
+    packed: tuple[int, ...] = ()  # several documents packed in the row, of these lengths (position_ids restart)
+    prefix: int = 0  # PaliGemma: the first `prefix` tokens (image and text prefix) see each other both ways
 
 
 @dataclass(frozen=True)
@@ -110,7 +122,8 @@ class PanelPlan:
     align: Align
     mask: Mask
     sink: bool = False
-    image: tuple[int, int] | None = None
+    image: ImageTokens = None
+    prefix: int = 0  # PaliGemma's prefix: positions 0..prefix-1 see each other both ways
 
     stack_words: str = ""  # "encoder", "decoder self-attention" in an encoder-decoder; else empty
 
@@ -118,8 +131,11 @@ class PanelPlan:
     def title(self) -> str:
         """The panel's title: its pattern, its parameters and its layers."""
         words = [self.layer.label]
-        if self.image:
-            words.append(f"image tokens {self.image[0]}–{self.image[1]} both ways")
+        if self.prefix:
+            words.append(f"prefix 0–{self.prefix - 1} both ways")
+        elif self.image:
+            blocks = ", ".join(f"{a}–{b}" for a, b in image_blocks(self.image))
+            words.append(f"image tokens {blocks} both ways")
         if self.sink:
             words.append("a learned sink logit")
         if self.stack_words:
@@ -169,13 +185,8 @@ def model_layers(config: Mapping[str, object]) -> ModelLayers:
     if model_type not in MODEL_TYPES:
         raise InputError(f"model_type {model_type!r:.40} is not one attnviz reads (it reads "
                          f"{', '.join(MODEL_TYPES)}); {_INSTEAD}", _WHERE)
-    if model_type in _NESTED:
-        text = config.get("text_config") or {}
-        if not isinstance(text, dict):
-            raise InputError("text_config is not a table of keys", _WHERE)
-        images = model_type == "gemma3"
-        inner = model_layers({**text, "model_type": _NESTED[model_type]})
-        return ModelLayers(model_type, inner.stacks, inner.sinks, images)
+    if model_type in _NESTED or model_type in _WRAPPERS:
+        return _wrapped(config, model_type)
     if model_type in _ENCODER_DECODERS:
         return _encoder_decoder(config, model_type)
     if model_type in _ENCODERS:
@@ -198,7 +209,35 @@ def model_layers(config: Mapping[str, object]) -> ModelLayers:
                          f"sliding_attention, chunked_attention); {_INSTEAD}", _WHERE)
     made = {name: sizes[name]() for name in set(types)}
     stack = "encoder" if model_type == "modernbert" else "decoder"
-    return ModelLayers(model_type, (Stack(stack, tuple(made[t] for t in types)),), sinks=model_type == "gpt_oss")
+    cap = config.get("attn_logit_softcapping")
+    softcap = f"{cap:g}" if isinstance(cap, (int, float)) and not isinstance(cap, bool) and cap > 0 else ""
+    return ModelLayers(model_type, (Stack(stack, tuple(made[t] for t in types)),), sinks=model_type == "gpt_oss",
+                       no_rope=_no_rope(config, model_type, n), softcap=softcap)
+
+
+def _no_rope(config: Mapping[str, object], model_type: str, n: int) -> tuple[int, ...]:
+    """The layers without rotary positions (NoPE): SmolLM3's and Llama 4's `no_rope_layers` (0 marks one)."""
+    if model_type not in ("smollm3", "llama4_text"):
+        return ()
+    flags = config.get("no_rope_layers")
+    if not flags:
+        every = _optional(config, "no_rope_layer_interval", 4)
+        flags = [int((i + 1) % every != 0) for i in range(n)]
+    return tuple(i for i, flag in enumerate(_check_list(flags, "no_rope_layers", n)) if not flag)
+
+
+def _wrapped(config: Mapping[str, object], model_type: str) -> ModelLayers:
+    """A multimodal model's layers: its `text_config`'s (Gemma 3's image tokens see each other both ways)."""
+    text = config.get("text_config") or {}
+    if not isinstance(text, dict):
+        raise InputError("text_config is not a table of keys", _WHERE)
+    default = "gemma" if model_type == "paligemma" else "llama"  # the text model a config leaves out
+    inner_type = _NESTED.get(model_type) or text.get("model_type") or default
+    if inner_type in _WRAPPERS or inner_type in _NESTED:
+        raise InputError(f"text_config's model_type {inner_type!r:.40} is itself a wrapper", _WHERE)
+    inner = model_layers({**text, "model_type": inner_type})
+    return ModelLayers(model_type, inner.stacks, inner.sinks, model_type in ("gemma3", "paligemma"), inner.no_rope,
+                       inner.softcap, prefix_lm=model_type == "paligemma")
 
 
 def _mistral_layer(config: Mapping[str, object], model_type: str) -> LayerType:
@@ -234,18 +273,44 @@ def _layer_types(config: Mapping[str, object], model_type: str, n: int) -> list[
         every = _optional(config, key, every) if key else every
         first = 0 if model_type == "modernbert" else 1
         return [sliding if (i + first) % every else full for i in range(n)]
-    if model_type == "llama4_text":  # chunked where RoPE is, full on the no-RoPE layers
-        no_rope = config.get("no_rope_layers")
-        if not no_rope:
-            every = _optional(config, "no_rope_layer_interval", 4)
-            no_rope = [int((i + 1) % every != 0) for i in range(n)]
-        no_rope = _check_list(no_rope, "no_rope_layers", n)
-        return ["chunked_attention" if flag else full for flag in no_rope]
+    if model_type in _OWN_TYPES:
+        return _OWN_TYPES[model_type](config, n)
     use = bool(config.get("use_sliding_window")) and config.get("sliding_window") not in (None, 0)
     first = _optional(config, "max_window_layers", 28, 0)
     if model_type == "qwen2_moe":
         return [sliding if (i + 1) % 2 and i < first and use else full for i in range(n)]
     return [sliding if use and i >= first else full for i in range(n)]  # qwen2, qwen3
+
+
+def _exaone4_types(config: Mapping[str, object], n: int) -> list[str]:
+    """EXAONE 4: no window, every layer full; a pattern of letters ("LLLG": L local, G global) repeated; or every
+    `sliding_window_pattern`-th layer full."""
+    pattern = config.get("sliding_window_pattern")
+    if config.get("sliding_window") is None:
+        return ["full_attention"] * n
+    if not isinstance(pattern, str):
+        every = _optional(config, "sliding_window_pattern", 4)
+        return ["sliding_attention" if (i + 1) % every else "full_attention" for i in range(n)]
+    if not pattern or set(pattern) - {"L", "G"}:
+        raise InputError(f"sliding_window_pattern is {shown(pattern)}; expected letters L and G, e.g. LLLG", _WHERE)
+    return ["sliding_attention" if pattern[i % len(pattern)] == "L" else "full_attention" for i in range(n)]
+
+
+def _smollm3_types(config: Mapping[str, object], n: int) -> list[str]:
+    """SmolLM3: full, or (`use_sliding_window`) a window on the layers without RoPE."""
+    no_rope = set(_no_rope(config, "smollm3", n))
+    use = bool(config.get("use_sliding_window")) and config.get("sliding_window") is not None
+    return ["sliding_attention" if use and i in no_rope else "full_attention" for i in range(n)]
+
+
+def _llama4_types(config: Mapping[str, object], n: int) -> list[str]:
+    """Llama 4: chunked where RoPE is, full on the no-RoPE layers."""
+    no_rope = set(_no_rope(config, "llama4_text", n))
+    return ["full_attention" if i in no_rope else "chunked_attention" for i in range(n)]
+
+
+#: Model types whose layer_types, when a config leaves them out, are derived by a rule of their own.
+_OWN_TYPES = {"exaone4": _exaone4_types, "smollm3": _smollm3_types, "llama4_text": _llama4_types}
 
 
 def _check_list(value: object, key: str, n: int) -> Sequence[object]:
@@ -301,47 +366,55 @@ def _check_tokens(model: ModelLayers, tokens: Tokens) -> None:
             raise InputError("a decoded row is padded on the left; --pad-right is for encoders", "pad-right")
         if tokens.image:
             raise InputError("image tokens are drawn in the prefill; give --image-tokens without --decode", where)
-    if tokens.image is not None:
-        first, last = tokens.image
-        if not model.images:
-            raise InputError(f"{model.model_type} has no image tokens (Gemma 3's do: model_type gemma3)",
-                             "image-tokens")
+    if tokens.packed:
+        _check_packed(model, tokens)
+    _check_image(model, tokens)
+
+
+def _check_image(model: ModelLayers, tokens: Tokens) -> None:
+    if tokens.prefix:
+        _check_prefix(model, tokens)
+    blocks = image_blocks(tokens.image)
+    if blocks and not model.images:
+        raise InputError(f"{model.model_type} has no image tokens (Gemma 3's do: model_type gemma3)", "image-tokens")
+    for n, (first, last) in enumerate(blocks):
         if not tokens.pad_left <= first <= last < tokens.n - tokens.pad_right:
             raise InputError(f"image tokens {first}-{last} are not all tokens of the row (positions "
                              f"{tokens.pad_left}..{tokens.n - tokens.pad_right - 1}, 0-based)", "image-tokens")
+        if n and first <= blocks[n - 1][1] + 1:
+            raise InputError(f"image blocks {blocks[n - 1][0]}-{blocks[n - 1][1]} and {first}-{last} overlap or "
+                             "touch (one image then): give them in order, a text token between", "image-tokens")
 
 
-def _image_mask(first: int, last: int, window: int | None) -> Mask:
-    """Gemma 3's image tokens: each sees every image token of its image (within the window on sliding
-    layers: transformers' `blockwise_overlay`, and on sliding layers its `sliding_window_overlay`)."""
-    def keep(i: int, j: int) -> bool:
-        return first <= i <= last and first <= j <= last and (window is None or j > i - window)
+def _check_prefix(model: ModelLayers, tokens: Tokens) -> None:
+    """PaliGemma's prefix: the row's first tokens, holding the image; drawn in the prefill of an unpadded row."""
+    if not model.prefix_lm:
+        raise InputError(f"{model.model_type} has no bidirectional prefix (PaliGemma's does: model_type paligemma)",
+                         "prefix")
+    if not 1 <= tokens.prefix <= tokens.n:
+        raise InputError(f"a prefix of {tokens.prefix} is not within the row's {tokens.n} tokens", "prefix")
+    if tokens.pad_left or tokens.pad_right or tokens.decode or tokens.packed:
+        raise InputError("the prefix is drawn in the prefill of an unpadded row: give --prefix without --pad-left, "
+                         "--pad-right, --decode or --packed", "prefix")
+    last = max((b for _, b in image_blocks(tokens.image)), default=-1)
+    if last >= tokens.prefix:
+        raise InputError(f"the image tokens up to {last} are part of the prefix (0-"
+                         f"{tokens.prefix - 1}): give a longer --prefix", "prefix")
 
-    def runs(i: int) -> tuple[tuple[int, int], ...]:
-        low = first if window is None else max(first, i - window + 1)
-        return ((low, last + 1),) if first <= i <= last and low <= last else ()
 
-    def rule(base: int) -> str:
-        near = f", j>i-{window}" if window else ""
-        return f"i and j both in the image tokens {first + base}..{last + base}{near}"
-
-    return Mask(BoundMask("image block", rule(0), keep, rule_at=rule, row_runs=runs))
-
-
-def _layer_mask(layer: LayerType, pad_left: int, image: tuple[int, int] | None) -> Mask:
-    """One layer's pattern as a mask family (before padding)."""
-    if layer.kind == "sliding":
-        mask = Mask(f"window={layer.size}")
-    elif layer.kind == "chunked":
-        shift = pad_left % layer.size
-        mask = Mask(f"chunk={layer.size}" + (f",offset={shift}" if shift else ""))
-    elif layer.kind == "local":
-        mask = Mask(f"window={layer.size + 1},symmetric")
-    else:
-        mask = Mask("none" if layer.kind in ("bidirectional", "cross") else "causal")
-    if image is not None:
-        mask = mask | _image_mask(*image, layer.size if layer.kind == "sliding" else None)
-    return mask
+def _check_packed(model: ModelLayers, tokens: Tokens) -> None:
+    """Packing as transformers reads it: from position_ids, with no padding mask and no cache; chunks would restart
+    at each document (not drawn)."""
+    for given, flag in ((tokens.pad_left or tokens.pad_right, "pad"), (tokens.decode, "decode"),
+                        (tokens.image, "image-tokens")):
+        if given:
+            raise InputError(f"packed documents are read from position_ids with no padding mask and no cache, "
+                             f"so --{flag} does not go with --packed", "packed")
+    if any(s.name != "decoder" for s in model.stacks):
+        raise InputError(f"{model.model_type} is not a decoder-only model; --packed draws a decoder's row", "packed")
+    if any(layer.kind == "chunked" for s in model.stacks for layer in s.layers):
+        raise InputError("packed documents restart their chunks at each document; chunked layers are not drawn "
+                         "packed", "packed")
 
 
 def plan_panels(model: ModelLayers, tokens: Tokens, selection: str | Sequence[int] = "types") -> tuple[PanelPlan, ...]:
@@ -396,15 +469,21 @@ def _panel(model: ModelLayers, stack: str, layer: LayerType, layers: tuple[int, 
     n_q = n_dec if stack == "cross" else n_q
     prompt = tokens.decode if stack != "encoder" else 0
     image = tokens.image if layer.kind in ("full", "sliding") else None
-    mask = _layer_mask(layer, tokens.pad_left if pad else 0, image)
-    if model.sinks:  # key 0 is the sink logit: the tokens' keys, padding included, one further on
-        pad, n_k = tuple(p + 1 for p in pad), n_k + 1
+    both_ways = (0, tokens.prefix - 1) if tokens.prefix and layer.kind in ("full", "sliding") else image
+    mask = layer_mask(layer, tokens.pad_left if pad else 0, both_ways,
+                       "the prefix" if tokens.prefix else "the image tokens")
     if pad:
         mask = mask & Mask(f"padding={','.join(map(str, pad))}")
-    if model.sinks:
-        mask = Mask("sink=1") | mask
+    if tokens.packed:  # causal within each document (the layer's window too: positions restart, gaps stay)
+        ids = [n for n, length in enumerate(tokens.packed) for _ in range(length)]
+        mask = mask & Mask("segments=" + ",".join(map(str, ids)))
     n_q -= prompt
     align: Align = "bottom-right" if n_q != n_k and stack != "cross" else "top-left"
+    if both_ways is not None:  # the image's (and the prefix's) cells a part of their own, coloured apart
+        mask = with_image_part(resolve(mask, n_q, n_k, align, 0), image, tokens.prefix)
+    if model.sinks:  # the sink logit is a column of its own before the tokens' keys, which keep their numbers
+        mask, n_k, align = with_sink(resolve(mask, n_q, n_k, align, 0, prompt or None)), n_k + 1, "top-left"
     words = {"encoder": "encoder", "decoder": "decoder self-attention"}.get(stack, "") if encoder_decoder else ""
     words = "decoder queries on encoder keys" if stack == "cross" else words
-    return PanelPlan(stack, layer, layers, (n_q, n_k), align, mask, model.sinks, image, words)
+    return PanelPlan(stack, layer, layers, (n_q, n_k), align, mask, model.sinks, image,
+                     tokens.prefix if both_ways is not None else 0, words)

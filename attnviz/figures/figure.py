@@ -75,6 +75,8 @@ class Drawable:
     """
 
     _id_prefix: str | None = None
+    rounded: int | str | None = None  # the decimals the inputs were rounded to, or the float dtype read (None: as is)
+    rounding: str = ""  # with rounded inputs, the largest rounding error and where it is (what --verbose says)
     theme: str  # the theme's name
     embed_font: bool
     frame: str = "doc"  # the frame's name (layout.frames)
@@ -269,7 +271,7 @@ class Figure(Drawable):
         if TYPE_CHECKING:  # a figure with words is drawn from vectors
             assert isinstance(words, FigureText) and isinstance(self.attention, Attention)
             assert self.highlight is not None
-        sentence: str = figure_sentence(self.attention, self.highlight, words.show, words.base)
+        sentence: str = figure_sentence(self.attention, self.highlight, words.show, words.base, self.rounded)
         return f"{sentence}; {words.elided}" if words.elided else sentence
 
     def __repr__(self) -> str:

@@ -21,7 +21,7 @@ from .composite import compose_layouts
 from .figure import Drawable, Figure, check_id_prefix, without_gc_pauses
 from .options import figure_options
 from .single import one_head_figure
-from ..engine.model_masks import MAX_LAYERS, Tokens, model_layers, plan_panels, shown
+from ..engine.model_masks import MAX_LAYERS, Tokens, layer_list_text, model_layers, plan_panels, shown
 from .model_files import check_tokenizer_folder, read_json
 from ..layout.figure import PAD, STYLES, Group, Layout, Rect, Text, measure, text_height, wrap, split_keep
 from ..layout.frames import fit_to_frame, get_frame, text_floor_misses, wider_frame
@@ -37,6 +37,7 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from ..engine.model_layer_masks import ImageTokens
     from ..engine.model_masks import LayerType, ModelLayers, PanelPlan
     from ..layout.frames import Frame
     from ..layout.items import Item
@@ -52,8 +53,8 @@ MAX_CONFIG_BYTES = 4_000_000  # a config.json is a few kilobytes; a tokenizer's 
 STRIP_ROLES = {"full": "layer-full", "sliding": "layer-sliding", "chunked": "layer-chunked",
                "bidirectional": "layer-bidirectional", "local": "layer-sliding", "cross": "layer-cross"}
 _SINK_NOTE = ("The sink column is not a token: it is a learned logit per head that GPT-OSS adds to every "
-              "row's softmax denominator (no value is read from it), so every row keeps it. The rule counts "
-              "the sink as key 0 and the tokens' keys from 1.")
+              "row's softmax denominator (no value is read from it), so every row keeps it; it is coloured "
+              "apart. The rule's j counts the tokens' keys as the axis does.")
 
 
 def load_config(config: object) -> dict[str, object]:
@@ -179,7 +180,8 @@ def _strip(model: ModelLayers, plans: Sequence[PanelPlan], x0: float, y: float,
         cells: list[Item] = []
         for index, layer in enumerate(stack.layers):
             kinds.setdefault(STRIP_ROLES[layer.kind] + layer.label, layer)
-            attrs: tuple[tuple[str, str], ...] = (("data-layer", str(index)), ("data-type", layer.kind))
+            attrs: tuple[tuple[str, str], ...] = (("data-layer", str(index)), ("data-type", layer.kind),
+                                                  *_layer_marks(model, stack.name, index))
             if (stack.name, index) not in shown:
                 attrs += (("data-drawn", "no"),)
             cells.append(Rect(STRIP_ROLES[layer.kind], x0 + label_w + index * cell, y, cell - 1, 14, attrs=attrs))
@@ -192,6 +194,19 @@ def _strip(model: ModelLayers, plans: Sequence[PanelPlan], x0: float, y: float,
     legend, y = legend_entries(((layer.kind, STRIP_ROLES[layer.kind], layer.label) for layer in kinds.values()),
                                x0, y, room, framed=False)
     return groups + legend, y + 6
+
+
+def _layer_marks(model: ModelLayers, stack: str, index: int) -> tuple[tuple[str, str], ...]:
+    """What differs in a layer besides its mask, as its strip cell's data: positions (RoPE or none, NoPE), the
+    logits' soft-capping, a learned sink logit."""
+    if stack != "decoder":
+        return ()
+    marks = [("data-positions", "nope" if index in model.no_rope else "rope")] if model.no_rope else []
+    if model.softcap:
+        marks.append(("data-softcap", model.softcap))
+    if model.sinks:
+        marks.append(("data-sink", "learned"))
+    return tuple(marks)
 
 
 def _labels(tokens: Sequence[str] | None, plan: PanelPlan, prompt: int,
@@ -221,10 +236,21 @@ def _notes(model: ModelLayers, tokens: Tokens, longest: int) -> list[str]:
                              "keep every cell full attention keeps here; give --n above it to see it.")
     if model.sinks:
         notes.append(_SINK_NOTE)
+    if model.no_rope:
+        layers = layer_list_text(model.no_rope).replace("layers", "Layers", 1).replace("layer", "Layer", 1)
+        notes.append(f"{layers} use no rotary positions (NoPE); the other "
+                     "layers rotate queries and keys (RoPE). The mask is the same either way.")
+    if model.softcap:
+        notes.append(f"Every layer soft-caps its logits at {model.softcap} (c·tanh(L/c)) before the softmax; the "
+                     "mask is not changed by it.")
     if tokens.decode:
         notes.append(f"Decoding: the queries are the {longest - tokens.decode} tokens after a prompt of "
                      f"{tokens.decode}, each against every key before it (the KV cache), as transformers builds "
                      "the mask from the cache's sizes.")
+    if tokens.packed:
+        notes.append(f"Packed: {len(tokens.packed)} documents of {', '.join(map(str, tokens.packed))} tokens in one "
+                     "row; each token attends only within its own document, the mask transformers derives from "
+                     "position_ids that restart at each document.")
     if tokens.pad_left or tokens.pad_right:
         notes.append("Padding keys are masked for every query, as transformers' mask masks them; the padded "
                      "queries' own rows are drawn as that mask leaves them (their outputs are ignored).")
@@ -241,8 +267,8 @@ def _bucket_notes(config: dict[str, object]) -> list[str]:
 
 #: `model_figure()`'s keywords at their defaults (their types: `attnviz.typing.ModelOptions`).
 MODEL_DEFAULTS = {"n": None, "tokens": None, "layers": "types", "pad_left": 0, "pad_right": 0, "decode": 0,
-                  "image_tokens": None, "decoder_n": None, "tokenizer": None, "title": None, "theme": "light",
-                  "embed_font": False, "frame": "doc", "id_prefix": None}
+                  "image_tokens": None, "packed": None, "prefix": 0, "decoder_n": None, "tokenizer": None,
+                  "title": None, "theme": "light", "embed_font": False, "frame": "doc", "id_prefix": None}
 
 
 def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure:
@@ -253,7 +279,9 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
     is installed). `layers`: "types" (one panel per pattern), "all" (one per layer) or layer numbers, 0-based as
     transformers counts them. `pad_left`, `pad_right`: padding positions of the row. `decode`: draw the decode shape,
     the queries after a prompt of `decode` tokens. `image_tokens`: Gemma 3's image tokens (first, last), 0-based, or
-    "A-B". `decoder_n`: an encoder-decoder's decoder tokens (default half of `n`). Positions and layers count from 0.
+    "A-B" (PaliGemma's too, within its `prefix`: the first tokens, image and text, that see each other both ways).
+    `packed`: the lengths of documents packed in the row ("3,4,2", adding up to n). `decoder_n`: an
+    encoder-decoder's decoder tokens (default half of `n`). Positions and layers count from 0.
 
     >>> fig = model_figure({"model_type": "gemma2", "num_hidden_layers": 4, "sliding_window": 3}, n=6)
     >>> [plan.title for plan in fig.plans]
@@ -269,13 +297,14 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
     labels, n = _tokens(o["tokens"], o["tokenizer"]), o["n"]
     if labels is not None and n is not None and n != len(labels):
         raise InputError(f"n is {n} but {len(labels)} tokens are given; give one of them", "n")
-    count = len(labels) if labels is not None else DEFAULT_TOKENS if n is None else _count(n, "n", 1)
+    count = len(labels) if labels is not None else _count(n, "n", 1) if n is not None else \
+        _packed_count(o["packed"]) or DEFAULT_TOKENS
     encoder_decoder = any(stack.name == "cross" for stack in model.stacks)
     decoder_n = o["decoder_n"]
     row = Tokens(count, _count(o["pad_left"], "pad_left"), _count(o["pad_right"], "pad_right"),
                  _count(o["decode"], "decode"), _image(o["image_tokens"]),
                  (_count(decoder_n, "decoder_n", 1) if decoder_n is not None else max(1, count // 2))
-                 if encoder_decoder else None)
+                 if encoder_decoder else None, _packed(o["packed"], count), _count(o["prefix"], "prefix"))
     plans = plan_panels(model, row, o["layers"] if o["layers"] in ("types", "all") else _layer_numbers(o["layers"]))
     if len(plans) > 16:
         raise InputError(f"{len(plans)} panels; a figure shows at most 16: give --layers types or fewer layers",
@@ -285,7 +314,8 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
         q_labels, k_labels = _labels(labels, plan, row.decode, encoder_decoder)
         panels.append(one_head_figure(None, None, None, "mask", figure_options(
             {}, shape=plan.shape, mask=plan.mask, align=plan.align, title=plan.title, q_tokens=q_labels,
-            k_tokens=k_labels, index_base=0, theme=o["theme"], embed_font=o["embed_font"], frame=o["frame"])))
+            k_tokens=k_labels, index_base=0, theme=o["theme"], embed_font=o["embed_font"], frame=o["frame"],
+            color_by="part" if plan.sink or plan.image or plan.prefix else "none")))
     heading = f"{model.model_type}: attention masks by layer" if o["title"] is None else check_text(o["title"], "title")
     longest = row.decoder_n if encoder_decoder and row.decoder_n else row.n
     notes = _notes(model, row, max(longest, row.n)) + _bucket_notes(raw)
@@ -299,21 +329,58 @@ def _count(value: object, where: str, low: int = 0) -> int:
     return value
 
 
-def _image(value: tuple[int, int] | str | None) -> tuple[int, int] | None:
-    """Image tokens "A-B" (or a pair), 0-based and inclusive."""
+def _image(value: ImageTokens | str) -> ImageTokens:
+    """Image tokens "A-B" (or a pair), 0-based and inclusive; several images' blocks "A-B,C-D" (or pairs)."""
     if value is None:
         return None
     if isinstance(value, str):
+        blocks = tuple(_block(part) for part in value.split(","))
+        return blocks[0] if len(blocks) == 1 else blocks
+    if isinstance(value, tuple) and value and all(isinstance(v, tuple) for v in value):
+        if len(value) > 64:
+            raise InputError(f"{len(value)} image blocks; a row shows at most 64", "image_tokens")
+        return tuple(_block(v) for v in value)
+    return _block(value)
+
+
+def _block(value: object) -> tuple[int, int]:
+    """One image's (first, last) from "A-B" or a pair."""
+    if isinstance(value, str):
         first, dash, last = value.partition("-")
         if not dash or not first.strip().isdigit() or not last.strip().isdigit():
-            raise InputError(f"expected image tokens as FIRST-LAST like 2-5 (0-based), got {shown(value)}",
-                             "image_tokens")
+            raise InputError(f"expected image tokens as FIRST-LAST like 2-5 (0-based), or blocks like 2-5,8-9, got "
+                             f"{shown(value)}", "image_tokens")
         value = (int(first), int(last))
     if not (isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value)) \
             or not 0 <= value[0] <= value[1] <= 1024:
         raise InputError(f"expected image tokens (first, last) with 0 <= first <= last <= 1024, got {shown(value)}",
                          "image_tokens")
     return value
+
+
+def _packed_count(value: str | Sequence[int] | None) -> int:
+    """The tokens packed documents take, when they are well formed (else 0: `_packed` says what is wrong)."""
+    try:
+        return sum(_packed(value, None))
+    except InputError:
+        return 0
+
+
+def _packed(value: str | Sequence[int] | None, n: int | None) -> tuple[int, ...]:
+    """Packed documents' lengths ("3,4,2"), which must add up to the row's n tokens; () when not packed."""
+    if value is None:
+        return ()
+    parts = value.split(",") if isinstance(value, str) else value
+    if not isinstance(parts, (list, tuple)) or not 2 <= len(parts) <= 64 or not all(
+            (isinstance(p, int) and not isinstance(p, bool) and p > 0) or
+            (isinstance(p, str) and p.strip().isascii() and p.strip().isdigit() and 0 < int(p) <= 1024)
+            for p in parts):
+        raise InputError(f"expected two or more document lengths like 3,4,2, got {shown(value)}", "packed")
+    lengths = tuple(int(p) for p in parts)
+    if n is not None and sum(lengths) != n:
+        raise InputError(f"the packed documents' lengths add up to {sum(lengths)}, but the row has {n} tokens; give "
+                         f"--n {sum(lengths)} or lengths that add up to {n}", "packed")
+    return lengths
 
 
 def _layer_numbers(layers: object) -> tuple[int, ...]:

@@ -179,10 +179,13 @@ OPTIONS = (
                 "gate scores (MoBA) or the three branches (NSA) as panels"),
     Option("mask_name", type="str | None", default=None, check="text", example='mask_name = "local + summary"',
            expects="the mask's name as the caption says it", flag="--mask-name", metavar="NAME", dash_value=True,
-           help="the mask's name in the caption and title (any mask; a matrix's default is 'explicit')"),
+           help="the mask's name in the caption and title (any mask; a matrix's default is 'explicit'); a family's "
+                "name (causal, sliding window, window=3, ...) must keep that family's cells"),
     Option("mask_rule", type="str | None", default=None, check="text", example='mask_rule = "j=1, or i-2<j<=i"',
            expects="the rule the mask keeps, as the caption says it", flag="--mask-rule", metavar="RULE",
-           dash_value=True, help="the rule the caption says the mask keeps (any mask; shown as given)"),
+           dash_value=True, help="the rule the caption says the mask keeps (any mask): written in attnviz's rule "
+                                 "language (j<=i, i-2<j<=i, |i-j|<2, j in {1,3}, and, or, not) it is checked on "
+                                 "every cell, else drawn marked 'as given, not checked'"),
     Option("align", type="Align", default="top-left", check="text", example='align = "bottom-right"',
            expects="the causal diagonal when keys outnumber queries: top-left or bottom-right", flag="--align",
            metavar="CORNER",

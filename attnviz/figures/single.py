@@ -6,9 +6,11 @@
 from __future__ import annotations
 
 from ..words.budget import check_inputs, check_values
+from ..words.claims import exact_for
 from ..words.figure_text import SHOW, VIEWS, Wording, describe
 from ..engine.attention import CAUSAL, MAX_ELIDED_TOKENS, MAX_TOKENS, attend, dot, exact_vectors
-from ..numbers.exact import InputError
+from ..numbers.arrays import came_as_decimals, narrow_float
+from ..numbers.exact import DecimalForm, InputError, format_number
 from ..records import replace
 from ..words.highlight import parse_targets
 from ..words.user_text import check_labels, check_text
@@ -95,6 +97,9 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
         from ..numbers.rounding import parse_weights  # start-up: only rounded weights need it
 
         places = parse_weights(options["weights"])
+    q_given, k_given, v_given = q, k, v
+    # what exact is exact for: inputs rounded to decimals, or read at a narrow float dtype's precision
+    rounded = options["decimals"] if options["decimals"] is not None else narrow_float((q, k, v))
     (q, k, v), notes = _exact_vectors(q, k, v, options["elide"], options["decimals"])
     n_q, n_k = len(q), len(k)
     shown = _shown(options, n_q, n_k) if options["elide"] else None
@@ -111,16 +116,12 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
     check_values(attention)
     marks = parse_targets(options["highlight"], attention, options["index_base"])
     q_labels, k_labels = _axis_labels(options["tokens"], options["q_tokens"], options["k_tokens"], n_q, n_k)
-    title = options["title"]
-    if title is not None:
-        title = check_text(title, "title")
-    elif not seed:
-        from ..words.titles import content_title  # start-up: the seed figure keeps the seed's title
-
-        title = bound.computed if bound.computed is not None else content_title(mask, bound.name, n_q, n_k, form)
+    title = _title(options, None if seed else (mask, bound.name, n_q, n_k), rounded, form, bound.computed)
     subtitle = None if options["subtitle"] is None else check_text(options["subtitle"], "subtitle")
     wording = Wording(title=title, subtitle=subtitle, q_labels=q_labels, k_labels=k_labels, places=places, view=view,
-                      softmax=options["softmax"], show=options["show"], base=options["index_base"])
+                      softmax=options["softmax"], show=options["show"], base=options["index_base"],
+                      rounded=rounded, decimal_inputs=options["decimals"] is not None or (
+                          not seed and came_as_decimals((q_given, k_given, v_given))))
 
     def words_for(shown: tuple[Sequence[int], Sequence[int]] | None) -> FigureText:
         words = describe(attention, marks, replace(wording, shown=shown))
@@ -133,7 +134,11 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
         names): a frame's choice when the whole grid does not fit."""
         return words_for(_shown(options, n_q, n_k, first, last))
 
-    return _made(attention, marks, words_for(shown), options, elided)
+    figure = _made(attention, marks, words_for(shown), options, elided)
+    figure.rounded = rounded
+    if options["decimals"] is not None:
+        figure.rounding = _rounding_error({"q": q_given, "k": k_given, "v": v_given}, options["decimals"])
+    return figure
 
 
 def _made(attention: Attention, marks: Highlight, words: FigureText, options: FigureOptions,
@@ -178,6 +183,32 @@ def _form(options: FigureOptions, places: int | None) -> Form | None:
         raise InputError(f"decimal weights need the sink's value, but it is the name {form.sink.value!r}; give a "
                          "number (--sink -1/2) or keep the weights named", "weights")
     return form
+
+
+def _rounding_error(inputs: dict[str, Vectors | None], decimals: int) -> str:
+    """What --verbose says of rounded inputs: the largest rounding error, and where it is."""
+    from ..numbers.arrays import largest_rounding_error  # start-up: only rounded inputs need it
+
+    error, where = largest_rounding_error({name: value for name, value in inputs.items() if value is not None},
+                                          decimals)
+    with DecimalForm(True):
+        return (f"inputs rounded to {decimals} decimal{'s' * (decimals != 1)}: the largest rounding error is "
+                f"{format_number(error)}" + (f" ({where})" if where else ""))
+
+
+def _title(options: FigureOptions, content: tuple[MaskSpec, str, int, int] | None,  # noqa: PLR0913  a title's facts
+           rounded: int | str | None = None, form: Form | None = None, computed: str | None = None) -> str | None:
+    """The title given (checked), or one from the `content` (mask, its name, n_q, n_k; a computed mask's words, the
+    softmax form) that says what is exact when the inputs were rounded; None for the seed figure (it keeps the
+    seed's)."""
+    if options["title"] is not None:
+        return check_text(options["title"], "title")
+    if content is None:
+        return None
+    from ..words.titles import content_title  # start-up: the seed figure keeps the seed's title
+
+    title = computed if computed is not None else content_title(*content, form)
+    return title + (f" ({exact_for(rounded)})" if rounded is not None else "")
 
 
 def _exact_vectors(q: Vectors, k: Vectors, v: Vectors | None, elide: object,

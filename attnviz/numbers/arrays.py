@@ -17,8 +17,13 @@ from fractions import Fraction
 from ..errors import InputError
 from .exact import parse_number, to_exact
 
+TYPE_CHECKING = False  # a type checker takes it as True
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
 __all__ = ["FloatText", "is_tensor", "is_array", "MAX_SIGNIFICANT", "MAX_DECIMALS", "array_rows", "read_entry",
-           "plain_scalar", "significant_digits", "check_decimals", "rounded_note"]
+           "plain_scalar", "significant_digits", "check_decimals", "rounded_note", "largest_rounding_error",
+           "came_as_decimals", "narrow_float", "NARROW_FLOATS"]
 
 MAX_SIGNIFICANT = 6  # a float with more significant digits than this needs decimals=N
 MAX_DECIMALS = 12
@@ -172,3 +177,70 @@ def check_decimals(value: object) -> int | None:
 def rounded_note(decimals: int) -> str:
     """What the figure says of rounded inputs."""
     return f"inputs rounded to {decimals} decimal{'s' * (decimals != 1)}; scores exact from the rounded values"
+
+
+def largest_rounding_error(inputs: dict[str, object], decimals: int) -> tuple[Fraction, str]:
+    """The largest |x - x rounded to `decimals`| over every entry of the named inputs (each as read: a float as the
+    decimal it prints as), and where it is ("q row 2, entry 3"); (0, "") when nothing moved.
+
+    >>> largest_rounding_error({"q": [[0.125, 1.71], [0.004, 1]]}, 2)
+    (Fraction(1, 200), 'q row 1, entry 1')
+    """
+    largest, where = Fraction(0), ""
+    for name, value in inputs.items():
+        rows: Sequence[Sequence[object]] = array_rows(value, name)[0]  # type: ignore[assignment]  # read already
+        for n, row in enumerate(rows, 1):
+            for m, x in enumerate(row, 1):
+                x = plain_scalar(x)
+                text = _float_text(x)
+                exact = parse_number(text) if text is not None else to_exact(x)
+                error = abs(exact - read_entry(x, decimals))
+                if error > largest:
+                    largest, where = error, f"{name} row {n}, entry {m}"
+    return largest, where
+
+
+def came_as_decimals(inputs: Iterable[object]) -> bool:
+    """True when the inputs came as decimals: an entry given as a float (Python, numpy, a tensor's) or as text such
+    as "1.71" or "2e-3", and none as a fraction ("3/4", a Fraction). Such a figure writes its values that end as
+    decimals; inputs that mix the two forms keep fractions.
+
+    >>> came_as_decimals([[[1, "0.5"]], [[0.25]]]), came_as_decimals([[["0.5", "1/3"]]]), came_as_decimals([[[2]]])
+    (True, False, False)
+    """
+    forms = set()
+    for value in inputs:
+        if is_tensor(value) or is_array(value):
+            forms.add("decimal" if "float" in str(getattr(value, "dtype", "")) else "")
+        elif isinstance(value, (list, tuple)):
+            forms.update(_form(x) for row in value if isinstance(row, (list, tuple)) for x in row)
+    return "decimal" in forms and "fraction" not in forms
+
+
+def _form(x: object) -> str:
+    """How one entry was written: "decimal", "fraction" or "" (a whole number, or anything else)."""
+    if isinstance(x, str):
+        return "fraction" if "/" in x else "decimal" if any(mark in x.lower() for mark in (".", "e")) else ""
+    if isinstance(x, Fraction):
+        return "fraction" if x.denominator != 1 else ""
+    return "decimal" if _float_text(x) is not None else ""
+
+
+#: Float dtypes narrower than a Python float: their values are read as their shortest decimals, not their binary values.
+NARROW_FLOATS = ("float16", "bfloat16", "float32")
+
+
+def narrow_float(inputs: Iterable[object]) -> str | None:
+    """The first narrow float dtype ("float32", "float16", "bfloat16") among tensors and arrays given, else None: such
+    inputs are read as the shortest decimals of their values, which a figure must say.
+
+    >>> import numpy as np
+    >>> narrow_float([np.ones((2, 2), dtype=np.float32), None]), narrow_float([[[0.5]], np.ones((1, 1))])
+    ('float32', None)
+    """
+    for value in inputs:
+        if is_tensor(value) or is_array(value):
+            dtype = str(getattr(value, "dtype", "")).removeprefix("torch.")
+            if dtype in NARROW_FLOATS:
+                return dtype
+    return None

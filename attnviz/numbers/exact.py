@@ -18,7 +18,8 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from ..typing import Number
 
-__all__ = ["InputError", "MAX_DIGITS", "parse_number", "to_exact", "format_number", "digits"]
+__all__ = ["InputError", "MAX_DIGITS", "parse_number", "to_exact", "format_number", "digits", "DecimalForm",
+           "terminates", "decimal_text"]
 
 #: Longest numerator or denominator accepted, in digits of the exact value, however it is spelled
 #: (`1e39`, `5e-40` and `000…0001` fit, `1e40` does not). Digits are counted from the text before
@@ -145,7 +146,71 @@ def format_number(value: int | Fraction) -> str:
     """
     if type(value) is not Fraction:  # already one: every score of a figure (a 64x64 one writes 8,000)
         value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if value.denominator == 1:
+        return str(value.numerator)
+    if _DECIMAL_FORM[-1] and terminates(value):  # inside `DecimalForm(True)`: 1.71, not 171/100
+        return decimal_text(value)
+    return f"{value.numerator}/{value.denominator}"
+
+
+#: Whether `format_number` writes a terminating value as a decimal: the innermost `DecimalForm` decides.
+_DECIMAL_FORM = [False]
+
+
+class DecimalForm:
+    """`with DecimalForm(True):` values that end (1.71, -10.8027) are written as decimals, the form inputs came in;
+    others (1/3) stay fractions. A figure chooses it for each kind of quantity, so one kind is written one way."""
+
+    __slots__ = ("on",)
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def __enter__(self) -> None:
+        _DECIMAL_FORM.append(self.on)
+
+    def __exit__(self, *_: object) -> None:
+        _DECIMAL_FORM.pop()
+
+
+def terminates(value: object) -> bool:
+    """True for an int, or a Fraction whose decimal ends (its denominator has no prime but 2 and 5).
+
+    >>> terminates(Fraction(171, 100)), terminates(Fraction(1, 3)), terminates(7)
+    (True, False, True)
+    """
+    if isinstance(value, int):
+        return True
+    if type(value) is not Fraction:
+        return False
+    d = value.denominator
+    twos = (d & -d).bit_length() - 1
+    d >>= twos
+    while d % 5 == 0:
+        d //= 5
+    return d == 1
+
+
+def decimal_text(value: Fraction) -> str:
+    """A terminating value's decimal, digit for digit (no exponent): Fraction(-108027, 10000) is -10.8027.
+
+    >>> decimal_text(Fraction(-108027, 10000)), decimal_text(Fraction(1, 8)), decimal_text(Fraction(-3, 2))
+    ('-10.8027', '0.125', '-1.5')
+    """
+    d = value.denominator
+    places = max((d & -d).bit_length() - 1, _fives(d))
+    scaled = abs(value.numerator) * (10**places // d)
+    whole, fraction = divmod(scaled, 10**places)
+    text = f"{whole}.{fraction:0{places}d}".rstrip("0").rstrip(".") if places else str(whole)
+    return ("-" if value < 0 else "") + text
+
+
+def _fives(d: int) -> int:
+    count = 0
+    while d % 5 == 0:
+        d //= 5
+        count += 1
+    return count
 
 
 def _show(text: str, limit: int = 40) -> str:

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     Interval = Any  # an mpmath interval (mpmath has no type hints)
 
 __all__ = ["MAX_PLACES", "parse_weights", "round_fraction", "rounded_weights", "rounded_output", "rounded_sink_share",
-           "certified_sign", "rounded_difference", "sign_of_exp_sum"]
+           "certified_sign", "rounded_difference", "sign_of_exp_sum", "fixed_text", "exact_interval", "mpmath_modules"]
 
 MAX_PLACES = 30
 START_BITS, MAX_BITS = 64, 1 << 15
@@ -79,8 +79,8 @@ def round_fraction(value: Fraction, places: int) -> tuple[str, bool]:
     for k in range(places + 1):
         scaled = value * 10**k
         if scaled.denominator == 1:
-            return _fixed(scaled.numerator, k), False
-    return _fixed(round(value * 10**places), places), True
+            return fixed_text(scaled.numerator, k), False
+    return fixed_text(round(value * 10**places), places), True
 
 
 def rounded_weights(weights: Weights, places: int) -> list[tuple[str, bool]]:
@@ -101,10 +101,10 @@ def rounded_weights(weights: Weights, places: int) -> list[tuple[str, bool]]:
     near = [t for t, gap in enumerate(gaps) if not _beyond(gap, negligible)]
     kept = set(near)
     if len(near) == 1:  # the largest alone: 1 - w < (k-1)·10^-(places+1)/k, so it rounds to 1
-        texts = iter([_fixed(10**places, places)])
+        texts = iter([fixed_text(10**places, places)])
     else:
         texts = iter(_decide(lambda iv: _weight_intervals(iv, gaps, near), len(near), places))
-    return [(next(texts) if t in kept else _fixed(0, places), True) for t in range(len(gaps))]
+    return [(next(texts) if t in kept else fixed_text(0, places), True) for t in range(len(gaps))]
 
 
 def rounded_output(weights: Weights, values: Sequence[Sequence[Fraction]], places: int) -> tuple[list[str], bool]:
@@ -115,12 +115,12 @@ def rounded_output(weights: Weights, values: Sequence[Sequence[Fraction]], place
         exact = [sum((w * v[c] for w, v in zip(weights.values, values)), Fraction(0)) for c in range(len(values[0]))]
         texts = [round_fraction(x, places) for x in exact]
         if any(approx for _, approx in texts):
-            return [_fixed(round(x * 10**places), places) for x in exact], True
+            return [fixed_text(round(x * 10**places), places) for x in exact], True
         return [text for text, _ in texts], False
     if _other_form(weights):
         def form_outputs(iv: Any) -> list[Interval]:
             terms = _form_intervals(iv, weights)
-            return [sum((t * _interval(iv, v[c]) for t, v in zip(terms, values)), iv.mpf(0))
+            return [sum((t * exact_interval(iv, v[c]) for t, v in zip(terms, values)), iv.mpf(0))
                     for c in range(len(values[0]))]
 
         return _decide(form_outputs, len(values[0]), places), True
@@ -132,7 +132,8 @@ def rounded_output(weights: Weights, values: Sequence[Sequence[Fraction]], place
     def outputs(iv: Any) -> list[Interval]:
         terms = _terms(iv, gaps)
         total = sum(terms, iv.mpf(0))
-        return [sum((t * _interval(iv, v) for t, v in zip(terms, column)), iv.mpf(0)) / total for column in pending]
+        return [sum((t * exact_interval(iv, v) for t, v in zip(terms, column)), iv.mpf(0)) / total
+                for column in pending]
 
     decided = iter(_decide(outputs, len(pending), places))
     return [text if text is not None else next(decided) for text in known], True
@@ -147,18 +148,18 @@ def _other_form(weights: Weights) -> bool:
 def _logit_interval(iv: Any, x: Logit) -> Interval:
     """An interval holding an exact logit, or a capped one c·tanh(x/c)."""
     if hasattr(x, "cap"):  # tanh(y) = 1 - 2/(e^(2y) + 1): mpmath's intervals have exp, not tanh
-        cap = _interval(iv, x.cap)  # a Capped
-        return cap * (1 - 2 / (iv.exp(2 * _interval(iv, x.x) / cap) + 1))  # type: ignore[union-attr]
-    return _interval(iv, x)  # exact
+        cap = exact_interval(iv, x.cap)  # a Capped
+        return cap * (1 - 2 / (iv.exp(2 * exact_interval(iv, x.x) / cap) + 1))  # type: ignore[union-attr]
+    return exact_interval(iv, x)  # exact
 
 
 def certified_sign(wa: Weights, ta: int, wb: Weights, tb: int, lam: Fraction) -> int:
     """The sign of a − λ·b, a the weight `ta` of row `wa` and b the weight `tb` of row `wb` (plain softmaxes),
     decided on intervals at rising precision (a difference exactly 0 is a rounding tie at 0: said as 0)."""
     def difference(iv: Any) -> list[Interval]:
-        return [_one_weight(iv, wa, ta) - _interval(iv, lam) * _one_weight(iv, wb, tb)]
+        return [_one_weight(iv, wa, ta) - exact_interval(iv, lam) * _one_weight(iv, wb, tb)]
 
-    mpf_sign = _mpmath()[1].mpf_sign
+    mpf_sign = mpmath_modules()[1].mpf_sign
 
     def settle(ends: tuple[Any, Any]) -> int | None:
         low, high = mpf_sign(ends[0]), mpf_sign(ends[1])
@@ -175,13 +176,13 @@ def rounded_difference(wa: Weights, ta: int, wb: Weights, tb: int, lam: Fraction
     if wa.kind == "pinned" and wb.kind == "pinned":
         text, approximate = round_fraction(wa.values[ta] - lam * wb.values[tb], places)
         return ("≈" if approximate else "") + text
-    return "≈" + _decide(lambda iv: [_one_weight(iv, wa, ta) - _interval(iv, lam) * _one_weight(iv, wb, tb)], 1,
+    return "≈" + _decide(lambda iv: [_one_weight(iv, wa, ta) - exact_interval(iv, lam) * _one_weight(iv, wb, tb)], 1,
                          places)[0]
 
 
 def _one_weight(iv: Any, weights: Weights, t: int) -> Interval:
     if weights.kind == "pinned":
-        return _interval(iv, weights.values[t])
+        return exact_interval(iv, weights.values[t])
     gaps = _gaps(weights.exponents)  # type: ignore[arg-type]  # exact: the plain softmax's
     return _weight_intervals(iv, gaps, [t])[0]
 
@@ -201,7 +202,7 @@ def _form_intervals(iv: Any, weights: Weights) -> list[Interval]:
     if weights.form == "sigmoid":
         count = iv.mpf(weights.sigmoid_count or 1)
         return [1 / (1 + count * iv.exp(-x)) for x in logits]
-    sink = None if weights.sink is None else _interval(iv, weights.sink)  # type: ignore[arg-type]  # a number
+    sink = None if weights.sink is None else exact_interval(iv, weights.sink)  # type: ignore[arg-type]  # a number
     top = max([x.b for x in logits] + ([sink.b] if sink is not None else []))
     terms = [iv.exp(x - top) for x in logits]
     total = sum(terms, iv.mpf(0)) + (iv.exp(sink - top) if sink is not None else 0)
@@ -213,7 +214,7 @@ def _known_output(gaps: Sequence[Exact], column: Sequence[Fraction], places: int
     is a rounding tie c up to terms whose gaps are past FAR, rounded the way their sum pulls it."""
     rational = _rational_output(gaps, column)
     if rational is not None:
-        return _fixed(round(rational * 10**places), places)
+        return fixed_text(round(rational * 10**places), places)
     far = [_beyond(gap, FAR) for gap in gaps]
     if not any(far):
         return None
@@ -223,7 +224,7 @@ def _known_output(gaps: Sequence[Exact], column: Sequence[Fraction], places: int
     # O = c + Σ_far e^-g·(V - c) / Σ e^-g: past the tie c = (m + 1/2)/10^N by the sign of that sum
     tie = twice / (2 * 10**places)
     pull = _sign_of_sum([g for g, f in zip(gaps, far) if f], [v - tie for v, f in zip(column, far) if f])
-    return _fixed((twice.numerator - 1) // 2 + (pull > 0), places)
+    return fixed_text((twice.numerator - 1) // 2 + (pull > 0), places)
 
 
 def sign_of_exp_sum(exponents: Sequence[Exact], coefficients: Sequence[Fraction]) -> int:
@@ -242,9 +243,9 @@ def _sign_of_sum(gaps: Sequence[Exact], coefficients: Sequence[Fraction]) -> int
     relative = _gaps([-gap for gap, _ in kept])  # g - g_min, all >= 0
 
     def total(iv: Any) -> list[Interval]:
-        return [sum((t * _interval(iv, s) for t, (_, s) in zip(_terms(iv, relative), kept)), iv.mpf(0))]
+        return [sum((t * exact_interval(iv, s) for t, (_, s) in zip(_terms(iv, relative), kept)), iv.mpf(0))]
 
-    mpf_sign = _mpmath()[1].mpf_sign
+    mpf_sign = mpmath_modules()[1].mpf_sign
 
     def settle(ends: tuple[Any, Any]) -> int | None:
         low, high = mpf_sign(ends[0]), mpf_sign(ends[1])
@@ -287,7 +288,8 @@ def _ln_above(n: int) -> Fraction:
     return n.bit_length() * LN2_ABOVE
 
 
-def _mpmath() -> tuple[Any, Any]:
+def mpmath_modules() -> tuple[Any, Any]:
+    """(mpmath.iv, mpmath.libmp), or an InputError naming the decimal extra when mpmath is not installed."""
     # By name, here: mpmath (the decimal extra; no type hints, so `Any`) is slow to import; only decimal=N needs it
     try:
         return importlib.import_module("mpmath").iv, importlib.import_module("mpmath.libmp")
@@ -300,7 +302,7 @@ def _decide(compute: Callable[[Any], list[Interval]], count: int, places: int) -
     rising precision until both ends of every interval round to the same text."""
     if not count:
         return []
-    libmp = _mpmath()[1]
+    libmp = mpmath_modules()[1]
     # An end under 10^-(places+1) rounds to 0: it is not made a fraction, whose denominator would be 2 to the
     # power of its exponent (a weight e^(-10^10) is an end of 10^10 bits' exponent: gigabytes)
     tiny = libmp.from_rational(1, 10 ** (places + 1), 53, libmp.round_down)
@@ -310,7 +312,7 @@ def _decide(compute: Callable[[Any], list[Interval]], count: int, places: int) -
 
     def settle(ends: tuple[Any, Any]) -> str | None:
         low, high = (scaled(end) for end in ends)
-        return _fixed(low, places) if low == high else None
+        return fixed_text(low, places) if low == high else None
 
     try:
         return _refine(compute, settle, START_BITS + 4 * places)
@@ -326,7 +328,7 @@ class _Undecided(Exception):
 def _refine(compute: Callable[[Any], list[Interval]], settle: Callable[[Any], Any], bits: int = START_BITS,
             ) -> list[Any]:
     """settle(ends) of each interval `compute(iv)` returns, at rising precision until none is None."""
-    iv = _mpmath()[0]
+    iv = mpmath_modules()[0]
     results: list[Any] = []
     saved = iv.prec
     try:
@@ -342,12 +344,12 @@ def _refine(compute: Callable[[Any], list[Interval]], settle: Callable[[Any], An
     raise _Undecided
 
 
-def _interval(iv: Any, x: Exact) -> Interval:
+def exact_interval(iv: Any, x: Exact) -> Interval:
     """An exact value (Fraction or Surd) as an mpmath interval that contains it: a surd from exact rational
     bounds on √r, close enough that a + b·√r is known to ~2^-prec however large a and b are."""
     if isinstance(x, Surd):
         low, high = _surd_bounds(x, iv.prec)
-        return iv.mpf([_interval(iv, low).a, _interval(iv, high).b])
+        return iv.mpf([exact_interval(iv, low).a, exact_interval(iv, high).b])
     return iv.mpf(x.numerator) / x.denominator
 
 
@@ -362,7 +364,7 @@ def _surd_bounds(x: Surd, bits: int) -> tuple[Fraction, Fraction]:
 def _terms(iv: Any, gaps: Sequence[Exact]) -> list[Interval]:
     """Intervals holding each e^-gap; a gap past FAR is held as [0, e^-FAR], below any precision used."""
     floor = iv.mpf([0, iv.exp(iv.mpf(-FAR)).b])
-    return [floor if _beyond(gap, FAR) else iv.exp(-_interval(iv, gap)) for gap in gaps]
+    return [floor if _beyond(gap, FAR) else iv.exp(-exact_interval(iv, gap)) for gap in gaps]
 
 
 def _weight_intervals(iv: Any, gaps: Sequence[Exact], rows: Sequence[int]) -> list[Interval]:
@@ -373,7 +375,7 @@ def _weight_intervals(iv: Any, gaps: Sequence[Exact], rows: Sequence[int]) -> li
     return [terms[t] / total for t in rows]
 
 
-def _fixed(scaled: int, places: int) -> str:
+def fixed_text(scaled: int, places: int) -> str:
     """The integer `scaled` / 10^places as text with exactly `places` decimals."""
     minus = "-" if scaled < 0 else ""
     whole, frac = divmod(abs(scaled), 10**places)

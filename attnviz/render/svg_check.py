@@ -29,7 +29,7 @@ MAX_SVG_CHARS = 2 * FIGURE_CHARS  # the figure budget, and room for --embed-font
 _GRAPHIC = frozenset({"svg", "g"})
 _RECT = ("class", "x", "y", "width", "height", "rx", "fill", "stroke", "stroke-width", "stroke-dasharray",
          "fill-opacity", "data-k", "data-keys", "data-layer", "data-part", "data-q", "data-rows", "data-slot",
-         "data-type")
+         "data-type", "data-drawn", "data-positions", "data-softcap", "data-sink")  # the last: a model's strip
 #: Every element attnviz writes: (the elements it sits in (None: the root), the attributes it may have).
 ELEMENTS: dict[str, tuple[frozenset[str] | None, frozenset[str]]] = {
     "svg": (None, frozenset({"xmlns", "version", "class", "id", "role", "aria-labelledby", "aria-description",

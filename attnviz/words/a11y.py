@@ -6,6 +6,8 @@ each cell), never in text nodes: the visible text, <title> and <desc> stay the s
 
 from __future__ import annotations
 
+from .claims import exact_for
+
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from ..engine.attention import Attention
@@ -18,9 +20,11 @@ __all__ = ["figure_sentence", "map_sentence", "cell_label", "axis_name"]
 _LIST_AT_MOST = 8  # beyond this many highlighted cells, say how many rather than which
 
 
-def figure_sentence(attention: Attention, highlight: Highlight, shown: str = "scores", base: int = 1) -> str:
+def figure_sentence(attention: Attention, highlight: Highlight, shown: str = "scores", base: int = 1,
+                    rounded: int | str | None = None) -> str:
     """E.g. "3 by 3 causal attention scores; 3 cells masked; cell (3,3) computed this step".
-    `shown`: what the grid's cells show, "scores" or "logits" (the figure's `show`).
+    `shown`: what the grid's cells show, "scores" or "logits" (the figure's `show`); `rounded`: the decimals the
+    inputs were rounded to, said after the size ("exact for inputs rounded to 2 decimals").
 
     >>> from attnviz.engine.attention import attend
     >>> from attnviz.words.highlight import Highlight
@@ -33,6 +37,7 @@ def figure_sentence(attention: Attention, highlight: Highlight, shown: str = "sc
     else:
         masked = sum(not keep for row in attention.kept for keep in row or ())
     parts = [f"{n_q} by {n_k} {attention.mask.name} attention {shown}",
+             *([exact_for(rounded)] if rounded is not None else []),
              f"{_count(masked, 'cell')} masked" if masked else "no cells masked"]
     if attention.form is not None and shown != "differences":
         from .forms import form_words  # start-up: only a figure with a softmax form names it

@@ -5,11 +5,15 @@ This is the anatomy as data: no positions, no colours. `layout` places it.
 
 from __future__ import annotations
 
+import functools
+
 from . import notation
 from .forms import capped_formula, form_words
 from .values import MAX_WEIGHT_EXPRESSION, python_logit, weight_expressions
 from .highlight import NO_HIGHLIGHT
 from .user_text import concat, isolate, joined, user_text
+from .claims import decimal_kinds, footer_text, mask_claim, part_kind, rounded_subtitle, scores_claim
+from ..numbers.exact import DecimalForm
 from ..records import dataclass, field, replace
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -109,7 +113,9 @@ class Wording:
     weights are written (`notation.SOFTMAX_FORMS`); `places`: decimal places for rounded weights (None: named, exact);
     `show`: what the grid's cells show (`SHOW`); `view`: `VIEWS`; `shown`: (rows, columns), sorted 0-based positions,
     for an elided figure: only these are drawn, with ⋮, ⋯ and ⋱ for the rest, and long caption lists keep their first
-    and last terms; `base`: the index base of every label, caption and rule (0 or 1; cells' data stay 1-based)."""
+    and last terms; `base`: the index base of every label, caption and rule (0 or 1; cells' data stay 1-based);
+    `rounded`: the decimals the inputs were rounded to, or the float dtype ("float32") whose values were read as their
+    shortest decimals (None: taken as given), said wherever exactness is."""
 
     title: str | None = None
     subtitle: str | None = None
@@ -121,6 +127,9 @@ class Wording:
     view: str = "full"
     shown: tuple[Sequence[int], Sequence[int]] | None = None
     base: int = 1
+    rounded: int | str | None = None  # the inputs were rounded to so many decimals, or read at a float dtype's
+    # precision ("float32": its values' shortest decimals): exact means exact for them
+    decimal_inputs: bool = False  # the inputs came as decimals (or were rounded to them): write values that end so
 
 
 class _Facts:
@@ -142,31 +151,42 @@ class _Facts:
         hidden = (hidden_ranges(self.rows, n_q, "rows", self.base) + hidden_ranges(self.columns, n_k, "keys", self.base)
                   if self.elided else [])
         self.left_out = f"{notation.and_list(hidden)} not shown" if hidden else ""
-        self.row_names, self.q_names, self.k_names = _names(wording, n_q, n_k)
-        self.output_rows = tuple(_output_row(attention, i, wording.places, computed=(i + 1) in highlight.outputs,
-                                             elided=self.elided, base=self.base)
-                                 for i in self.rows) if attention.values is not None else ()
+        self.row_names, self.q_names, self.k_names, self.v_names, self.o_names = _names(wording, n_q, n_k)
+        self.decimal = decimal_kinds(attention, self.rows) if wording.decimal_inputs else {}
+        with DecimalForm(self.decimal.get("outputs", False)):
+            self.output_rows = tuple(_output_row(attention, i, wording.places, computed=(i + 1) in highlight.outputs,
+                                                 elided=self.elided, base=self.base,
+                                                 rounded=wording.rounded if isinstance(wording.rounded, int) else None,
+                                                 names=(self.o_names[i], self.v_names))
+                                     for i in self.rows) if attention.values is not None else ()
 
 
-def _names(wording: Wording, n_q: int, n_k: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """The rows' names in captions ("3", "sat", "10 (sat)") and the queries' and keys' in vector lines."""
+def _names(wording: Wording, n_q: int, n_k: int) -> tuple[tuple[str, ...], ...]:
+    """The rows' names in captions ("3", "sat", "10 (sat)") and the names of the queries, keys, values and outputs
+    in vector lines: Q(sat), K(the), V(the), O(sat) with token labels (the value of a key and the output of a query
+    are named as they are), else Q3, K1, V1, O3."""
     base, q_labels, k_labels = wording.base, wording.q_labels, wording.k_labels
     # Inside longer lines, right-to-left labels are isolated, so they cannot reorder what follows them.
     # The user's labels keep their type (`user_text`) inside every line they are written into.
     q_inline, k_inline = (tuple(user_text(isolate(label)) for label in labels) if labels else ()
                           for labels in (q_labels, k_labels))
     row_names = q_inline or tuple(str(i + base) for i in range(n_q))
-    # Vector lines keep the axis letter with a token, so Q and K lines stay apart: "Q(<s>)=(1,0)".
-    q_names = tuple(concat("Q(", label, ")") for label in q_inline)
-    k_names = tuple(concat("K(", label, ")") for label in k_inline)
     # Labels that repeat ("." twice) would name two rows alike: add the position, "row 10 (sat)", "Q10(sat)".
     if q_labels and len(set(q_labels)) < len(q_labels):
         row_names = tuple(concat(f"{i + base} (", label, ")") for i, label in enumerate(q_inline))
-        q_names = tuple(concat(f"Q{i + base}(", label, ")") for i, label in enumerate(q_inline))
-    if k_labels and len(set(k_labels)) < len(k_labels):
-        k_names = tuple(concat(f"K{j + base}(", label, ")") for j, label in enumerate(k_inline))
-    return (row_names, q_names or tuple(f"Q{i + base}" for i in range(n_q)),
-            k_names or tuple(f"K{j + base}" for j in range(n_k)))
+    axes = (("Q", q_labels, q_inline, n_q), ("K", k_labels, k_inline, n_k), ("V", k_labels, k_inline, n_k),
+            ("O", q_labels, q_inline, n_q))
+    return (row_names, *(_vector_names(letter, labels, inline, n, base) for letter, labels, inline, n in axes))
+
+
+def _vector_names(letter: str, labels: Sequence[str] | None, inline: tuple[str, ...], n: int,
+                  base: int) -> tuple[str, ...]:
+    """Q(<s>) (the axis letter kept with a token, so Q and K lines stay apart), Q10(sat) when labels repeat, Q1."""
+    if not labels:
+        return tuple(f"{letter}{i + base}" for i in range(n))
+    if len(set(labels)) < len(labels):
+        return tuple(concat(f"{letter}{i + base}(", label, ")") for i, label in enumerate(inline))
+    return tuple(concat(f"{letter}(", label, ")") for label in inline)
 
 
 def _axis_labels(labels: Sequence[str] | None, letter: str, n: int, base: int,
@@ -190,7 +210,8 @@ def _grid_caption(f: _Facts) -> str:
 def _softmax_rows(f: _Facts) -> tuple[SoftmaxRow, ...]:
     a, w = f.attention, f.w
     return tuple(SoftmaxRow(i + 1, _scores_line(a, i, weights, f.row_names[i], w.softmax, f.elided, f.base),
-                            _weights_line(weights, i, w.softmax, w.places, f.elided, f.base),
+                            _weights_line(weights, i, w.softmax, w.places, f.elided, f.base,
+                                          (a, w.rounded) if isinstance(w.rounded, int) else None),
                             computed=(i + 1) in f.highlight.softmax_rows)
                  for i, weights in ((i, a.weights(i)) for i in f.rows))  # each row's softmax, worked out once
 
@@ -224,7 +245,8 @@ def _softmax_heading(f: _Facts) -> str:
 
 def _more_vectors(f: _Facts) -> tuple[str, ...]:
     a = f.attention
-    return tuple(_vector_line(name, vectors, tuple(f"{name}{j + f.base}" for j in range(len(vectors))),
+    return tuple(_vector_line(name, vectors, f.v_names if name == "V" else
+                              tuple(f"{name}{j + f.base}" for j in range(len(vectors))),
                               f.rows if name == "V" else None, f.elided)
                  for name, vectors in [("V", a.values)] + [("B", b.rows) for b in a.biases] if vectors)
 
@@ -232,10 +254,10 @@ def _more_vectors(f: _Facts) -> tuple[str, ...]:
 #: Each text of the figure and what writes it, in document order (`describe` walks them).
 _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("title", lambda f: DEFAULT_TITLE if f.w.title is None else user_text(f.w.title)),
-    ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else SCORES_SUBTITLE
-     if f.w.view == "scores" else _subtitle(f)),
-    ("badge", lambda f: ("exact scores, " + (f.attention.mask.computed or f"exact {f.attention.mask.name} mask")) + (
-        "" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} {f.form.badge}")),
+    ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else rounded_subtitle(
+        SCORES_SUBTITLE if f.w.view == "scores" else _subtitle(f), f.w.rounded)),
+    ("badge", lambda f: f"{scores_claim(f.w.rounded)}, {f.attention.mask.computed or mask_claim(f.attention.mask)}"
+     + ("" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} {f.form.badge}")),
     ("note", lambda f: f"displayed Q,K {'integer' if f.attention.all_integer else 'rational'} vectors are the score "
      f"source; {f.attention.mask.name} mask keeps {f.attention.mask.rule_text(f.base)}"),
     ("q_line", lambda f: _vector_line("Q", f.attention.q, f.q_names, f.rows, f.elided)),
@@ -248,7 +270,8 @@ _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
                               for i, weights in ((i, _row_weights(f.attention, i)) for i in f.display_rows))),
     ("softmax_heading", _softmax_heading),
     ("softmax_rows", _softmax_rows),
-    ("footer", lambda f: f.form.footer if f.w.places is None else
+    ("footer", lambda f: footer_text(f.w.places, f.w.rounded) if f.attention.form is None else f.form.footer
+     if f.w.places is None else
      f"{f.form.noun} weights marked ≈ are rounded to {f.w.places} decimal{'s' * (f.w.places > 1)}, not exact"),
     ("more_vectors", _more_vectors),
     ("outputs_heading", lambda f: "outputs: O_i is the sum of w_ij·V_j over the unmasked keys j of row i"
@@ -264,8 +287,11 @@ _AS_IS = Wording()  # the seed's words: its title, Q1.. and K1.., named weights,
 def describe(attention: Attention, highlight: Highlight = NO_HIGHLIGHT, wording: Wording = _AS_IS) -> FigureText:
     """Every text of the figure for one attention pattern, written as `wording` says (each by its part)."""
     facts = _Facts(attention, highlight, wording)
-    return FigureText(**{name: write(facts) for name, write in _PARTS}, show=facts.show, softmax=wording.softmax,
-                      view=wording.view, base=wording.base)
+    texts = {}
+    for name, write in _PARTS:
+        with DecimalForm(facts.decimal.get(part_kind(name, facts.show), False)):
+            texts[name] = write(facts)
+    return FigureText(**texts, show=facts.show, softmax=wording.softmax, view=wording.view, base=wording.base)
 
 
 def at_step(words: FigureText, highlight: Highlight = NO_HIGHLIGHT,
@@ -426,9 +452,17 @@ def _scores_line(attention: Attention, i: int, weights: Weights, row_name: str, 
 
 
 def _weights_line(weights: Weights, i: int, softmax: str, places: int | None, elided: bool = False,
-                  base: int = 1) -> str:
+                  base: int = 1, certain: tuple[Attention, int] | None = None) -> str:
+    """Row i's weights: named, rounded to `places` (marked ≈), or, for inputs rounded to some decimals (`certain`:
+    the attention and those decimals), with only the digits every input within that rounding gives."""
     if places is None:
         return notation.weights_line(weights, softmax, row=i + base, elided=elided)
+    if certain is not None and weights.kind != "undefined":
+        from ..numbers.certain import certain_weights  # rounded inputs' weights only: mpmath stays unimported
+
+        texts = certain_weights(certain[0], i, certain[1], places)
+        return notation.weights_line(weights, decimals=[("≈" if approximate else "") + text
+                                                        for text, approximate in texts], elided=elided)
     from ..numbers import rounding  # rounded weights only (--weights decimal=N): mpmath stays unimported
 
     rounded_weights: Callable[[Weights, int], list[tuple[str, bool]]] = rounding.rounded_weights  # (untyped)
@@ -438,12 +472,20 @@ def _weights_line(weights: Weights, i: int, softmax: str, places: int | None, el
 
 
 def _output_row(attention: Attention, i: int, places: int | None, computed: bool, elided: bool = False,
-                base: int = 1) -> OutputRow:
+                base: int = 1, rounded: int | None = None,
+                names: tuple[str, Sequence[str]] | None = None) -> OutputRow:
+    """Row i's output line; `names`: the output's name and each value's (O(sat), V(the), ...), else O1, V1, ..."""
     kept = attention.kept[i]
     assert kept is not None and attention.values is not None  # a shown row of a figure with value vectors
     columns = [j + base for j, keep in enumerate(kept) if keep]
     wide = notation.wide_indices(attention.shape)
-    if places is not None:
+    if places is not None and rounded is not None and any(kept):
+        from ..numbers.certain import certain_output  # rounded inputs' outputs only: mpmath stays unimported
+
+        certain = certain_output(attention, i, rounded, places)
+        value: str | None = f"({','.join(text for text, _ in certain)})"
+        approximate = any(approx for _, approx in certain)
+    elif places is not None:
         from ..numbers import rounding  # rounded outputs only: mpmath stays unimported
 
         rounded_output: Callable[[Weights, Sequence[Sequence[Fraction]], int], tuple[list[str], bool]] = (
@@ -454,8 +496,14 @@ def _output_row(attention: Attention, i: int, places: int | None, computed: bool
     else:
         exact, approximate = attention.output(i), False
         value = None if exact is None else notation.vector_text(exact)
-    return OutputRow(i + 1, notation.output_line(i + base, columns, value, approximate, wide, elided),
+    named = None if names is None else (names[0], [names[1][j - base] for j in columns])
+    return OutputRow(i + 1, notation.output_line(i + base, columns, value, approximate, wide, elided, named),
                      computed=computed, value=value, approximate=approximate)
+
+
+def _in_form(decimal: bool, write: Callable[[], str]) -> str:
+    with DecimalForm(decimal):
+        return write()
 
 
 def with_normalizers(words: FigureText, attention: Attention) -> FigureText | None:
@@ -470,10 +518,14 @@ def with_normalizers(words: FigureText, attention: Attention) -> FigureText | No
         if weights.kind != "named":  # pinned or undefined: written the same in every form
             rows.append(row)
             continue
-        if row.weights != _weights_line(weights, i, "expanded", None, elided, words.base):
+        expanded = functools.partial(_weights_line, weights, i, "expanded", None, elided, words.base)
+        forms = [form for form in (False, True)  # the logits' form: fractions, or decimals as they came
+                 if row.weights == _in_form(form, expanded)]
+        if not forms:
             return None
         named = True
-        z = notation.normalizer_line(weights, i + words.base, elided)
-        rows.append(replace(row, scores=concat(row.scores, f"; {z}"),
-                            weights=_weights_line(weights, i, "normalizer", None, elided, words.base)))
+        with DecimalForm(forms[0]):
+            z = notation.normalizer_line(weights, i + words.base, elided)
+            rows.append(replace(row, scores=concat(row.scores, f"; {z}"),
+                                weights=_weights_line(weights, i, "normalizer", None, elided, words.base)))
     return replace(words, softmax_rows=tuple(rows), softmax="normalizer") if named else None

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from ..numbers.exact import InputError, format_number
+from ..numbers.exact import DecimalForm, InputError, format_number
 from ..numbers.surds import format_exact  # moved to numbers (the engine writes it too); still importable from here
 from .user_text import concat, joined
 
@@ -142,8 +142,9 @@ def weight_terms(weights: Weights, form: str = "expanded", row: int | None = Non
     >>> weight_terms(w, "grouped"), weight_terms(w, "normalizer", row=3)[2]
     (['e^1/(2e^1+e^2)', 'e^1/(2e^1+e^2)', 'e^2/(2e^1+e^2)'], 'e^2/Z_3')
     """
-    if weights.kind == "pinned":
-        return elide((format_number(v) for v in weights.values), elided)
+    if weights.kind == "pinned":  # a weight is a quantity of its own, computed: in fractions (1/2, 1/3) always
+        with DecimalForm(False):
+            return elide([format_number(v) for v in weights.values], elided)
     if weights.form == "sigmoid":
         return elide((sigmoid_term(x, weights.sigmoid_count) for x in weights.exponents), elided)
     if weights.kind == "named":
@@ -216,15 +217,17 @@ def weight_name(i: int, j: int, wide: bool = False) -> str:
 
 
 def output_line(i: int, columns: Sequence[int], value: str | None = None, approximate: bool = False,
-                wide: bool = False, elided: bool = False) -> str:
+                wide: bool = False, elided: bool = False, names: tuple[str, Sequence[str]] | None = None) -> str:
     """`O3 = w31·V1 + w32·V2 = (1,2)`: row i's output as the weighted sum of the kept keys' values.
 
-    `columns` are the kept keys (1-based); `value`, when known, is the output's text.
+    `columns` are the kept keys (1-based); `value`, when known, is the output's text; `names`: the output's name and
+    the kept values' (`O(sat)`, `V(the)`: the tokens that label the figure's rows and columns), else O3, V1, ...
     """
+    output, values = names if names is not None else (f"O{i}", [f"V{j}" for j in columns])
     if not columns:
-        return f"O{i} undefined (every key masked)"
-    terms = " + ".join(elide((f"{weight_name(i, j, wide)}·V{j}" for j in columns), elided))
-    return f"O{i} = {terms}" + (f" {'≈' if approximate else '='} {value}" if value is not None else "")
+        return concat(output, " undefined (every key masked)")
+    terms = joined(" + ", elide([concat(f"{weight_name(i, j, wide)}·", v) for j, v in zip(columns, values)], elided))
+    return concat(output, " = ", terms, f" {'≈' if approximate else '='} {value}" if value is not None else "")
 
 
 def logit_formula(scale: Scale | None, biases: Iterable[Bias]) -> str:
