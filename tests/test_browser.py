@@ -217,7 +217,7 @@ def test_presentation_attributes_alone_paint_the_theme(browser):
 
 def test_notebook_displays_keep_ids_unique(page):
     fig = attnviz.figure(highlight=[(3, 3)])
-    page.set_content(page_html([fig._repr_svg_(), fig._repr_svg_(), fig.svg()]))
+    page.set_content(page_html([fig.display_svg(), fig.display_svg(), fig.svg()]))
     ids = page.evaluate("() => [...document.querySelectorAll('[id]')].map(e => e.id)")
     assert len(ids) == len(set(ids)) == 3 * 4  # root, title, desc, hatch pattern, per figure
     # Each figure's masked cells use its own hatch pattern.

@@ -216,7 +216,9 @@ def test_grid_lines_stay_visible_drawn_at_0_55(frame):
     layout = fig.layout()
     (x, y, w, h), = maps_in(layout)
     scale = 0.55
-    png = cairosvg.svg2png(bytestring=fig.svg().encode(), scale=scale)
+    # (the root says the frame's size in inches: the PNG is sized in the layout's units)
+    png = cairosvg.svg2png(bytestring=fig.svg().encode(), output_width=layout.width * scale,
+                           output_height=layout.height * scale)
     from PIL import Image
 
     image = Image.open(io.BytesIO(png)).convert("L")

@@ -234,10 +234,11 @@ OPTIONS = (
            help="light (default), dark, print (greyscale), contrast (high contrast) or auto (follows the viewer's "
                 "light or dark setting)"),
     Option("frame", type="FrameName", default="doc", check="text", example='frame = "slide"',
-           expects="where the figure lands: doc, slide, slide-4:3, column or column-wide", flag="--frame",
-           metavar="FRAME",
+           expects="where the figure lands: doc, slide, slide-4:3, column, column-wide or column:WIDTH",
+           flag="--frame", metavar="FRAME",
            help="doc (default: the web figure), slide (16:9, text ≥ 16 px at 1,280×720), slide-4:3, column "
-                "(a 3.3-inch paper column, text ≥ 7 pt) or column-wide (7 inches)"),
+                "(a 3.3-inch paper column, text ≥ 7 pt), column-wide (7 inches), or either at a width: "
+                "column:3.5in, column:3.18in, column-wide:18cm"),
     Option("color_by", type="ColorBy", default="none", check="text", example='color_by = "part"',
            expects="none or part: whether a mask map colours each part of a union", flag="--color-by",
            metavar="WHAT",
