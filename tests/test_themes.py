@@ -161,7 +161,8 @@ def test_every_colour_is_a_custom_property_in_the_host_stylesheet():
     assert set(re.findall(r"var\(--attnviz-([a-z0-9-]+),", css)) == set(COLOUR_NAMES)
     scopes = {_outside_toggles(selector).split(")")[0] + ")" for selector, _ in _rules(css)}
     themes = {f":where(svg.attnviz[data-attnviz-theme={name}])" for name in THEME_NAMES}
-    assert scopes - themes == {":where(svg.attnviz)"} and themes <= scopes  # palettes per theme, paint for all
+    # palettes per theme, paint for all; and a page's formula box (`FORMULA_BOX`)
+    assert scopes - themes == {":where(svg.attnviz)", ":where(.attnviz-formula)"} and themes <= scopes
 
 
 @pytest.mark.parametrize("theme", ["light", "dark", "print", "contrast"])

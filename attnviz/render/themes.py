@@ -186,13 +186,16 @@ def get_theme(name: str | Theme, where: str = "theme") -> Theme:
 
 
 #: The documentation themes' own light/dark toggles, which an `auto` figure follows (before the system's
-#: setting): Furo (`body[data-theme]`, "auto" there means the system's), PyData (`html[data-theme]`),
-#: MkDocs Material (`[data-md-color-scheme]`: slate is dark, default light) and JupyterLab.
+#: setting): Furo (`body[data-theme]`, "auto" there means the system's), PyData and sphinx-book-theme
+#: (`html[data-theme]`), MkDocs Material (`[data-md-color-scheme]`: slate is dark, default light), plain
+#: MkDocs' own theme (Bootstrap's `html[data-bs-theme]`, its `color_mode` and `user_color_mode_toggle`) and
+#: JupyterLab. Read the Docs' theme has no dark mode: its pages (`body.wy-body-for-nav`) are light whatever the
+#: system says, and so are the figures in them.
 PAGE_TOGGLES = {
     "light": ('html[data-theme="light"]', 'body[data-theme="light"]', '[data-md-color-scheme="default"]',
-              'body[data-jp-theme-light="true"]'),
+              'html[data-bs-theme="light"]', 'body[data-jp-theme-light="true"]', 'body.wy-body-for-nav'),
     "dark": ('html[data-theme="dark"]', 'body[data-theme="dark"]', '[data-md-color-scheme="slate"]',
-             'body[data-jp-theme-light="false"]'),
+             'html[data-bs-theme="dark"]', 'body[data-jp-theme-light="false"]'),
 }
 
 _SELECTOR_PUNCTUATION = frozenset("-_.#:[]()=*>+~,^$|\"' ")  # and letters and digits
@@ -285,7 +288,12 @@ def host_stylesheet(dark_selector: str | None = None) -> str:
     """
     themes = [with_dark_selector(theme, dark_selector) if theme.dark else theme for theme in THEMES.values()]
     return _supported("".join(_palettes(f":where(svg.attnviz[data-attnviz-theme={theme.name}])", theme)
-                              for theme in themes) + _paint_rules(":where(svg.attnviz)"))
+                              for theme in themes) + _paint_rules(":where(svg.attnviz)")) + FORMULA_BOX
+
+
+#: A document's formula (`.. attnviz-page::`) wider than its column scrolls in its own box, so a phone's page
+#: does not scroll sideways as a whole.
+FORMULA_BOX = ":where(.attnviz-formula) { max-width: 100%; overflow-x: auto; overflow-y: hidden }\n"
 
 
 def _supported(css: str) -> str:
