@@ -101,7 +101,7 @@ SHAPE_PAINT: dict[str, tuple[str | None, str | None]] = {
     "slot": ("cell-fill", "cell-stroke"),
     "slot-new": ("computed-fill", "computed-stroke"),
     "slot-empty": ("pending-fill", "pending-stroke"),
-    "evicted": ("text", "text"),  # see-through: the hatching under it shows, darkened
+    "evicted": (None, "text"),  # an outline: the cell's hatching and label show as they are (no shade over them)
     "future": ("pending-fill", "pending-stroke"),
     "qhead": ("badge-fill", "badge-stroke"),
     "kvhead": ("computed-fill", "computed-stroke"),
@@ -116,24 +116,24 @@ COLOUR_NAMES = ("background", "text", "text-muted", "badge-fill", "badge-stroke"
 
 _LIGHT = dict(zip(COLOUR_NAMES, (
     "#ffffff", "#111827", "#4b5563", "#eef2ff", "#a5b4fc", "#3730a3", "#f8fafc",
-    "#94a3b8", "#f1f3f6", "#d5dae1", "#8b95a3", "#374151", "#fde68a",
-    "#92400e", "#451a03", "#fef3c7", "#d1d5db", "#ffffff", "#b4bfcc",
+    "#94a3b8", "#f1f3f6", "#8c9099", "#8b95a3", "#111827", "#fde68a",
+    "#5c2a0c", "#451a03", "#fef3c7", "#d1d5db", "#ffffff", "#b4bfcc",
     "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00")))
 _DARK = dict(zip(COLOUR_NAMES, (
     "#0f172a", "#f1f5f9", "#cbd5e1", "#1e1b4b", "#6366f1", "#c7d2fe", "#1e293b",
-    "#64748b", "#172033", "#2d3a52", "#7c8aa0", "#e2e8f0", "#92400e",
-    "#fbbf24", "#fffbeb", "#2a2410", "#334155", "#0f172a", "#475569",
+    "#64748b", "#172033", "#6b727f", "#7c8aa0", "#ffffff", "#92400e",
+    "#fcd34d", "#fffbeb", "#2a2410", "#334155", "#0f172a", "#475569",
     "#56b4e9", "#e69f00", "#2fbf8f", "#e08fc0", "#f0e442", "#ff7f3f")))
 # Greyscale for paper and black-and-white printers: the highlight is a black outline on mid grey.
 _PRINT = dict(zip(COLOUR_NAMES, (
     "#ffffff", "#000000", "#333333", "#f2f2f2", "#808080", "#000000", "#ffffff",
-    "#808080", "#f5f5f5", "#d4d4d4", "#6e6e6e", "#333333", "#d0d0d0",
+    "#808080", "#f5f5f5", "#949494", "#6e6e6e", "#000000", "#d0d0d0",
     "#000000", "#000000", "#ececec", "#b3b3b3", "#ffffff", "#a6a6a6",
     "#1a1a1a", "#7a7a7a", "#4d4d4d", "#a0a0a0", "#333333", "#8c8c8c")))
 # High contrast: black on white, black outlines, a saturated yellow highlight.
 _CONTRAST = dict(zip(COLOUR_NAMES, (
     "#ffffff", "#000000", "#000000", "#ffffff", "#000000", "#000000", "#ffffff",
-    "#000000", "#ffffff", "#c8c8c8", "#000000", "#000000", "#ffe500",
+    "#000000", "#ffffff", "#949494", "#000000", "#000000", "#ffe500",
     "#000000", "#000000", "#fff6a8", "#000000", "#ffffff", "#000000",
     "#000000", "#0050ff", "#c80000", "#007a00", "#8a00c4", "#8a5a00")))
 
