@@ -251,7 +251,9 @@ OPTIONS = (
                 "PyData, MkDocs Material and JupyterLab toggles, then the system's setting)"),
     Option("embed_font", type="bool", default=False, check="bool", example="embed_font = true",
            expects="whether to inline the font", flag="--embed-font", action="switch",
-           help="inline the font (subset to the figure's characters), so it looks the same everywhere"),
+           help="inline the font (subset to the figure's characters) as an @font-face, so the figure looks the "
+                "same in every browser; librsvg, CairoSVG, Inkscape and resvg ignore it: for print, attnviz's own "
+                "PDF or PNG (-o fig.pdf), which always draw with the bundled DejaVu"),
     Option("id_prefix", type="str | None", default=None, scope="api"),
     Option("flash", scope="walkthrough", check="block", example="flash = [2, 2]",
            expects="FlashAttention tiles, Br query rows by Bc key columns", flag="--flash", metavar="BR,BC",

@@ -228,6 +228,7 @@ def _true_advances(surface_class: Any) -> Any:
 
 
 def _cairosvg() -> Any:
+    _bundled_fonts()
     try:
         import cairosvg  # type: ignore[import-untyped]  # CairoSVG ships no type hints
     except ImportError:
@@ -236,6 +237,32 @@ def _cairosvg() -> Any:
         raise InputError(f"{provided_by('png')} need the Cairo library (Debian: apt-get install libcairo2): {err}",
                          "format") from None
     return cairosvg
+
+
+_FONTS_ADDED: list[bool] = []  # (once a process)
+
+
+def _bundled_fonts() -> None:
+    """Give Cairo the DejaVu fonts attnviz measures its text with (`attnviz/fonts`), as the process's application
+    fonts (fontconfig's FcConfigAppFontAddDir): a PNG or PDF then looks the same on a machine without DejaVu,
+    where an SVG's own @font-face (`--embed-font`) is read by browsers only. No fontconfig: nothing to do."""
+    if _FONTS_ADDED:
+        return
+    _FONTS_ADDED.append(True)
+    import ctypes  # start-up: only PNG and PDF output loads fontconfig
+    import ctypes.util
+
+    from ..layout.metrics import FONT_DIR
+
+    name = ctypes.util.find_library("fontconfig")
+    if name is None:
+        return
+    try:
+        fontconfig = ctypes.CDLL(name)
+    except OSError:
+        return
+    fontconfig.FcConfigAppFontAddDir.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    fontconfig.FcConfigAppFontAddDir(None, os.fsencode(FONT_DIR))
 
 
 def _with_dpi(png: bytes, dpi: float) -> bytes:
