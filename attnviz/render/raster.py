@@ -232,10 +232,11 @@ def _cairosvg() -> Any:
     try:
         import cairosvg  # type: ignore[import-untyped]  # CairoSVG ships no type hints
     except ImportError:
-        raise InputError(f"{provided_by('png')} need CairoSVG: pip install 'attnviz[png]'", "format") from None
+        # (no `where`: the format is not wrong, a library is missing; `-o x.png` never typed -f)
+        raise InputError(f"{provided_by('png')} need CairoSVG: pip install 'attnviz[png]'") from None
     except OSError as err:  # cairocffi found no Cairo library
-        raise InputError(f"{provided_by('png')} need the Cairo library (Debian: apt-get install libcairo2): {err}",
-                         "format") from None
+        raise InputError(f"{provided_by('png')} need the Cairo library (Debian: apt-get install libcairo2): {err}") \
+            from None
     return cairosvg
 
 
