@@ -123,3 +123,12 @@ def test_a_refusal_in_a_sized_column_names_column_wide():
     vectors = "; ".join(["1,0,1,0,1,0"] * 40)
     result = run_cli("render", "--q", vectors, "--k", vectors, "--frame", "column:1.5in", "-o", "-")
     assert result.code == 2 and "--frame column-wide" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("frame", ["slide", "column"])
+def test_a_mask_maps_caption_is_typeset_in_a_frame_as_the_full_views(frame):
+    """`i-4<j<=i` in the doc frame; `i−4<j≤i` in a slide or column, as the full figure's caption there."""
+    shown = attnviz.figure(view="mask", n=16, mask="window=4", frame=frame).svg()
+    caption = "".join(re.findall(r'class="attnviz-caption-text".*?</text>', shown))
+    assert "i−4&lt;j≤i" in re.sub(r"<[^>]+>", "", caption)
+    assert "&lt;=" in attnviz.figure(view="mask", n=16, mask="window=4").svg()  # the doc frame: as written
