@@ -86,8 +86,9 @@ SoftmaxForm: TypeAlias = Literal["expanded", "normalizer", "grouped"]
 Show: TypeAlias = Literal["scores", "logits"]  # specs and --show also take "bias" (a second panel)
 #: A figure's colour theme.
 ThemeName: TypeAlias = Literal["light", "dark", "print", "contrast", "auto"]
-#: Where a figure lands: a docs page, a 16:9 or 4:3 slide, a paper column (layout.frames).
-FrameName: TypeAlias = Literal["doc", "slide", "slide-4:3", "column", "column-wide"]
+#: Where a figure lands: a docs page, a 16:9 or 4:3 slide, a paper column (layout.frames); a column of any
+#: width is "column:3.5in" (a str).
+FrameName: TypeAlias = Literal["doc", "slide", "slide-4:3", "column", "column-wide"] | str
 ColorBy: TypeAlias = Literal["none", "part"]
 #: FlexAttention's block size: B, or (BQ, BK) query rows by key columns; text "4" or "4,2" too.
 BlockSize: TypeAlias = int | str | tuple[int, int]

@@ -46,8 +46,14 @@ def overlapping(boxes):
 
 
 def shown_lines(text):
-    """A text's lines as drawn: a typeset text's runs joined (S_ij is S, then ij lowered)."""
-    return ["".join(run for run, _ in runs) for runs in text.line_runs()] if text.math else list(text.lines)
+    """A text's lines as drawn: a typeset text's runs joined (S_ij is S, then ij lowered; Z_2 is Z₂, its digits
+    Unicode's subscript digits: `math_text.digit_subscript`)."""
+    from attnviz.layout.math_text import digit_subscript
+
+    def drawn(run, kind):
+        return (digit_subscript(run) if kind == "sub" else None) or run
+
+    return ["".join(drawn(*run) for run in runs) for runs in text.line_runs()] if text.math else list(text.lines)
 
 
 def check_figure(fig, drawn):
@@ -217,7 +223,7 @@ def test_presentation_attributes_alone_paint_the_theme(browser):
 
 def test_notebook_displays_keep_ids_unique(page):
     fig = attnviz.figure(highlight=[(3, 3)])
-    page.set_content(page_html([fig._repr_svg_(), fig._repr_svg_(), fig.svg()]))
+    page.set_content(page_html([fig.display_svg(), fig.display_svg(), fig.svg()]))
     ids = page.evaluate("() => [...document.querySelectorAll('[id]')].map(e => e.id)")
     assert len(ids) == len(set(ids)) == 3 * 4  # root, title, desc, hatch pattern, per figure
     # Each figure's masked cells use its own hatch pattern.

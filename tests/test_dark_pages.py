@@ -46,7 +46,7 @@ def sites(tmp_path_factory):
     """The three sites, built once: {name: index.html path}."""
     root = tmp_path_factory.mktemp("dark-pages")
     built = {}
-    for theme in ("furo", "pydata_sphinx_theme"):
+    for theme in ("furo", "pydata_sphinx_theme", "sphinx_book_theme", "sphinx_rtd_theme"):
         src, out = root / theme / "src", root / theme / "out"
         conf = f'extensions = ["attnviz.integrations.sphinx"]\nhtml_theme = "{theme}"\n'
         write_project(src, {"index": "Dark pages\n==========\n\n.. attnviz::\n   :highlight: 3,3\n"}, conf=conf)
@@ -69,6 +69,18 @@ def sites(tmp_path_factory):
     run = mkdocs_build(material)
     assert run.returncode == 0, run.stderr
     built["material"] = material / "site" / "index.html"
+    plain = root / "mkdocs"  # MkDocs' own theme: Bootstrap 5.3's color modes (MkDocs 1.6)
+    site(plain, """\
+        site_name: Dark pages
+        theme:
+          name: mkdocs
+          color_mode: auto
+          user_color_mode_toggle: true
+        plugins: [attnviz]
+        """, {"index.md": "# Dark pages\n\n```attnviz\nhighlight = [[3, 3]]\n```\n"})
+    run = mkdocs_build(plain)
+    assert run.returncode == 0, run.stderr
+    built["mkdocs"] = plain / "site" / "index.html"
     return built
 
 
@@ -77,7 +89,22 @@ TOGGLES = {
     "furo": ("document.body", "data-theme", "dark", "light", "auto"),
     "pydata_sphinx_theme": ("document.documentElement", "data-theme", "dark", "light", None),
     "material": ("document.body", "data-md-color-scheme", "slate", "default", None),
+    "sphinx_book_theme": ("document.documentElement", "data-theme", "dark", "light", None),
+    "mkdocs": ("document.documentElement", "data-bs-theme", "dark", "light", None),
 }
+
+
+@pytest.mark.parametrize("system", ["light", "dark"])
+def test_read_the_docs_theme_is_light_and_so_are_its_figures(browser, sites, system):
+    """sphinx_rtd_theme has no dark mode (docs/docs-integration.rst says so): its page stays light whatever the
+    system says, and so does an auto figure in it."""
+    context = browser.new_context(color_scheme=system)
+    page = context.new_page()
+    page.goto(sites["sphinx_rtd_theme"].as_uri())
+    page.wait_for_function("() => document.querySelector('svg.attnviz')")
+    assert page.evaluate(PAGE_DARK_JS) is False
+    assert page.evaluate(COLOURS_JS) == [palette(False)]
+    context.close()
 
 
 @pytest.mark.parametrize("name", TOGGLES)

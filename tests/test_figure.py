@@ -164,13 +164,13 @@ def test_text_and_attributes_are_escaped():
 
 def test_notebook_displays_get_fresh_ids_and_svg_stays_deterministic():
     fig = attnviz.figure(highlight=[(3, 3)], theme="auto")  # auto carries a <style> scoped by id
-    shown = [svg_root(fig._repr_svg_()) for _ in range(3)]
+    shown = [svg_root(fig.display_svg()) for _ in range(3)]
     prefixes = [root.get("id") for root in shown]
     assert len(set(prefixes)) == 3 and all(p.startswith(fig.id_prefix + "-") for p in prefixes)
     for root in shown:
         style = root.find(f"{SVG_NS}style").text
         assert f"#{root.get('id')})" in style and f"#{fig.id_prefix})" not in style
-    assert fig.svg() == fig.svg() and fig.svg() != fig._repr_svg_()
+    assert fig.svg() == fig.svg() and fig.svg() != fig.display_svg()
 
 
 @pytest.mark.parametrize("prefix", ["", "1abc", "a b", "a{}", "x" * 65, "a\n", None.__class__.__name__ + "!"])

@@ -1,6 +1,7 @@
 """A FlashAttention step's drawing (its tiles over the grid, each row's m_i, ℓ_i and rescale beside it), read
 back from the SVG and checked after every tile against an online softmax written here, exactly."""
 
+import base64
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -149,7 +150,7 @@ def test_flash_steps_repr_and_display_as_their_figures():
     assert all(isinstance(step, FlashStep) for step in steps)
     assert repr(steps[2]) == "<FlashStep 3: queries 3..3 × keys 3..3; m3 = 2, ℓ3 = e^(-1)+e^(-1)+e^0, rescale e^(-1)>"
     assert "Fraction" not in repr(steps)
-    svg = steps[2]._repr_svg_()
+    svg = base64.b64decode(steps[2]._repr_mimebundle_()["text/html"].split("base64,")[1].split('"')[0]).decode()
     assert svg.startswith("<svg") and svg.count("attnviz-tile-current") == 1
     assert steps[0].figure() is not steps[1].figure()
     assert steps[2].m[3] == 2  # the engine's fields are still there
@@ -160,8 +161,8 @@ def test_walkthrough_api_returns_drawable_steps():
     for kwargs, count in (({}, 10), ({"flash": (2, 2)}, 4), ({"decode": 1}, 3)):
         steps = attnviz.walkthrough(fig, **kwargs)
         assert isinstance(steps, attnviz.Walkthrough) and len(steps) == count == len(steps.headings)
-        assert all(step.svg().startswith("<svg") and step._repr_svg_().startswith("<svg") for step in steps)
-        assert steps._repr_html_().count("<svg") == count
+        assert all(step.svg().startswith("<svg") and step.display_svg().startswith("<svg") for step in steps)
+        assert steps._repr_html_().count('<div class="attnviz-figure"><img ') == count
     heads = attnviz.figure(q_heads=[[[1, 0], [0, 1]]] * 2, k_heads=[[[1, 0], [0, 1]]])
     assert len(attnviz.walkthrough(heads)) == 2
 

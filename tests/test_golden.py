@@ -90,7 +90,8 @@ def test_golden(name):
     png = GOLDEN / f"{name}.png"
     if UPDATE:
         png.write_bytes(figure.png(scale=1))
-    width, height = (float(re.search(rf'{side}="([\d.]+)"', svg)[1]) for side in ("width", "height"))
+    # (the viewBox's units: a framed figure's root says its size in inches)
+    width, height = (float(n) for n in re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg).groups())
     assert [abs(a - b) <= 1 for a, b in zip(png_size(png.read_bytes()), (width, height))] == [True, True], \
         f"{png} is not this figure's PNG; run `make golden`"
 

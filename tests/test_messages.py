@@ -37,12 +37,14 @@ def test_api_errors_name_keyword_arguments_not_flags(call):
     assert not re.search(r"(^|[\s'(])--?[a-z]", str(caught.value)), str(caught.value)
 
 
-def test_png_without_cairosvg_names_the_api_argument_and_the_extra(monkeypatch, tmp_path):
+def test_png_without_cairosvg_names_the_extra_and_blames_no_flag(monkeypatch, tmp_path):
+    """A missing library is not a wrong argument: `-o fig.png` never typed -f (issue 38)."""
     monkeypatch.setitem(sys.modules, "cairosvg", None)
-    with pytest.raises(InputError, match=r"^format: PNG and PDF need CairoSVG: pip install 'attnviz\[png\]'$"):
+    with pytest.raises(InputError, match=r"^PNG and PDF need CairoSVG: pip install 'attnviz\[png\]'$"):
         attnviz.figure().png()
     result = run_cli("render", "-o", str(tmp_path / "fig.png"))
-    assert result.stderr == "attnviz: error: -f: PNG and PDF need CairoSVG: pip install 'attnviz[png]'\n"
+    assert result.stderr == "attnviz: error: PNG and PDF need CairoSVG: pip install 'attnviz[png]'\n"
+    assert result.code == 2
 
 
 @pytest.mark.parametrize(("mask", "nearest"), [("sliding=3", "window="), ("windw=3", "window="),

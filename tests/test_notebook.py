@@ -1,6 +1,8 @@
 """Figures in Jupyter: a real kernel runs a notebook (nbclient) and nbconvert turns it into HTML."""
 
+import base64
 import re
+from html import unescape as html_unescape
 
 import nbformat
 import pytest
@@ -24,20 +26,30 @@ def notebook():
     return nb
 
 
-def test_each_figure_shows_as_inline_html_and_as_svg(notebook):
+def figure_svg(html):
+    """The SVG an output's `<img>` carries as its data URL."""
+    return base64.b64decode(re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', html)[1]).decode("utf-8")
+
+
+def test_each_figure_shows_as_one_img_of_its_svg_with_its_words_as_alt_text(notebook):
     for cell in notebook.cells:
         data, = [output["data"] for output in cell.outputs if output["output_type"] == "execute_result"]
-        html, svg = data["text/html"], data["image/svg+xml"]
-        assert html.startswith('<div class="attnviz-figure"><svg style="max-width:100%;height:auto" ')
+        assert sorted(data) == ["text/html", "text/plain"]  # the SVG once: no image/svg+xml beside it
+        html = data["text/html"]
+        assert html.startswith('<div class="attnviz-figure"><img style="max-width:100%;height:auto" alt="')
+        svg = figure_svg(html)
         assert svg.startswith("<svg ") and "<title" in svg
-        assert re.search(r'aria-labelledby="[^"]+-title ', html)
+        title = re.search(r"<title[^>]*>(.*?)</title>", svg)[1]
+        assert f'alt="{title}. ' in html and data["text/plain"] == f"<attnviz figure: {html_unescape(title)}>"
+        assert html.count("<svg") == 0 and len(html) < 1.4 * len(svg.encode("utf-8")) + 600
 
 
-def test_nbconvert_html_keeps_the_labels(notebook):
+def test_nbconvert_html_keeps_the_figures_and_their_words(notebook):
     body, _ = HTMLExporter().from_notebook_node(notebook)
-    figures = re.findall(r'<div class="attnviz-figure"><svg .*?</svg></div>', body, flags=re.S)
-    assert len(figures) == 4 and "<img" not in "".join(figures)
-    assert 'aria-label="Q(cat) K(cat) score 2, computed this step"' in figures[0]
-    assert "<title" in figures[1] and "not computed yet" in figures[1]
-    ids = re.findall(r' id="(attnviz-[^"]+)"', body)
+    figures = re.findall(r'<div class="attnviz-figure"><img .*?></div>', body, flags=re.S)
+    assert len(figures) == 4
+    first, step = figure_svg(figures[0]), figure_svg(figures[1])
+    assert 'aria-label="Q(cat) K(cat) score 2, computed this step"' in first
+    assert "<title" in step and "not computed yet" in step
+    ids = [found for figure in figures for found in re.findall(r' id="(attnviz-[^"]+)"', figure_svg(figure))]
     assert len(ids) == len(set(ids))  # every display has ids of its own

@@ -286,7 +286,7 @@ def test_the_page_directive_shows_the_seed_document_word_for_word(tmp_path):
     figures = inline_figures(box)
     assert [root.get("id") for root in figures] == ["attnviz-index-1", "attnviz-index-2", "attnviz-index-3"]
     assert [computed(root) for root in figures] == [({(3, 3): "2"}, []), ({}, [1, 2, 3]), ({}, [])]
-    assert box.count('<div class="attnviz-formula"><math') == 3
+    assert box.count('<div class="attnviz-formula" tabindex="0"><math') == 3
     assert '<annotation encoding="application/x-tex">S_{3,3}=2</annotation>' in box
 
 

@@ -139,9 +139,13 @@ def test_ticks_thin_out_and_keep_the_last():
     svg = attnviz.figure(view="mask", n=512).svg()
     ticks = re.findall(r'class="attnviz-tick-text"[^>]*>(\d+)<', svg)
     rows = ticks[len(ticks) // 2:]
-    assert rows[0] == "1" and rows[-1] == "512"
-    steps = {int(b) - int(a) for a, b in zip(rows[1:-2], rows[2:-1])}
-    assert len(steps) == 1 and steps.pop() in (8, 16, 32, 64)
+    assert rows[-1] == "512"
+    steps = {int(b) - int(a) for a, b in zip(rows[:-2], rows[1:-1])}
+    # regular from the first tick (the first multiple, not 1 then a gap: issue 38's "1, 4, 6, 8")
+    assert len(steps) == 1 and int(rows[0]) in steps and steps.pop() in (8, 16, 32, 64)
+    assert re.findall(r'class="attnviz-tick-text"[^>]*>(\d+)<',
+                      attnviz.figure(view="mask", n=8, frame="column").svg())[:4] in (
+        ["1", "2", "3", "4"], ["2", "4", "6", "8"])
     small = re.findall(r'class="attnviz-tick-text"[^>]*>(\d+)<', attnviz.figure(view="mask", n=8).svg())
     assert small == [str(j) for j in range(1, 9)] * 2  # every tick while they fit
 
@@ -393,3 +397,12 @@ def test_a_page_section_may_show_panels(tmp_path):
     assert step.count('<rect class="attnviz-computed" data-q="12" data-k="10-10"') == 2  # every panel's highlight
     alone = run_cli("render", str(spec), "--step", "1", "-o", "-")
     assert alone.stdout == step
+
+
+@pytest.mark.parametrize(("n", "step", "base", "labels"), [(8, 2, 1, [2, 4, 6, 8]), (16, 4, 1, [4, 8, 12, 16]),
+                                                         (8, 2, 0, [0, 2, 4, 7]), (8, 1, 1, list(range(1, 9)))])
+def test_ticks_are_regular_from_the_first(n, step, base, labels):
+    """A first multiple closer to the first index than a step takes its place: 2, 4, 6, 8, never 1, 4, 6, 8."""
+    from attnviz.layout.mask_map import _ticks
+
+    assert [p + base for p in _ticks([str(p) for p in range(n)], step, True, base)] == labels

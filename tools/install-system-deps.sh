@@ -3,13 +3,14 @@
 # (Playwright drives it; it never downloads a browser of its own), the DejaVu fonts the figures
 # are measured with, Cairo for PNG/PDF, Java for the Nu HTML checker, TeX Live (pdflatex, Beamer,
 # TikZ) for the slide tests, LibreOffice Impress to render pptx decks, and poppler's pdftoppm and
-# pdftotext to look at and read compiled pages. Does nothing when all are there.
+# pdftotext to look at and read compiled pages, and librsvg's rsvg-convert (how LaTeX's svg package and
+# many converters draw SVG). Does nothing when all are there.
 set -euo pipefail
 
 missing=()
 for package in chromium fonts-dejavu-core libcairo2 \
         texlive-latex-base texlive-latex-recommended texlive-pictures \
-        libreoffice-impress poppler-utils; do
+        libreoffice-impress poppler-utils librsvg2-bin; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)

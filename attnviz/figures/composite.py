@@ -79,7 +79,7 @@ class Composite(Drawable):
 
             frame = get_frame(self.frame)
             # a deck's slide has a title of its own (DECK_FRAMES): the figure's is then only its <title>
-            own = self.title if frame.name in FRAMES else None
+            own = self.title if frame.kind in FRAMES else None
             fitted: Layout = compose_in_frame(self.panels, self.columns, own, frame, parts)
             fitted.title = self.title or fitted.title
             return fitted

@@ -19,6 +19,7 @@ from ..layout.figure import lay_out
 from .files import write_atomic
 from ..render.themes import get_theme
 from ..layout.frames import FRAMES, get_frame
+from ..render.xml import escape_attribute
 from ..engine.mask_cells import MaskCells
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -113,7 +114,8 @@ class Drawable:
             from ..render.font_embed import font_css as embedded
 
             font_css = embedded(layout, prefix)
-        svg: str = render_svg(layout, prefix, theme=self.theme, description=self.description(), font_css=font_css)
+        svg: str = render_svg(layout, prefix, theme=self.theme, description=self.description(), font_css=font_css,
+                              width_in=get_frame(self.frame).width_in)
         return svg
 
     def png(self, scale: float | None = None, dpi: float | None = None, width: int | None = None) -> bytes:
@@ -145,29 +147,47 @@ class Drawable:
         written: Path = write_atomic(path, FORMATS[chosen].write(self, scale, dpi, width))
         return written
 
-    def _repr_svg_(self) -> str:
-        # A notebook may show the same figure many times in one page: each display gets fresh ids.
+    def display_svg(self) -> str:
+        """The SVG for one display: a notebook may show the same figure many times in one page, so each display
+        gets fresh ids. (Not `_repr_svg_`: IPython would store it beside the HTML, the SVG twice.)"""
         return self.svg(id_prefix=f"{self.id_prefix}-{next(_shown)}")
 
     def _repr_html_(self) -> str:
-        return notebook_html(self._repr_svg_())
+        return notebook_html(self.display_svg())
 
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, str]:
-        # Jupyter and nbconvert prefer the HTML: the SVG inline, so its labels reach screen readers and it
-        # scales down to the cell; image/svg+xml stays for tools that want a picture.
-        svg = self._repr_svg_()
-        return {"text/html": notebook_html(svg), "image/svg+xml": svg}
+        # One copy of the SVG, as an <img> in text/html: what JupyterLab shows whether the notebook is trusted
+        # or not (it sanitises an untrusted notebook's HTML, which would strip an inline <svg> to its words),
+        # VS Code and nbconvert too; its alt text is the figure's title and description.
+        svg = self.display_svg()
+        return {"text/html": notebook_html(svg), "text/plain": f"<attnviz figure: {_element_text(svg, 'title')}>"}
 
 
 def notebook_html(svg: str) -> str:
-    """The SVG inline in a `<div class="attnviz-figure">`, scaled down to its column (max-width 100%, height
-    auto), its <title>, <desc> and labels kept: what a notebook shows.
+    """The SVG as an `<img>` in a `<div class="attnviz-figure">`: its source the SVG as a data URL, its alt text
+    the SVG's <title> and <desc>, scaled down to its column (max-width 100%, height auto): what a notebook shows,
+    trusted or not (see docs/notebooks.rst).
 
-    >>> notebook_html('<svg class="attnviz" width="10"></svg>')
-    '<div class="attnviz-figure"><svg style="max-width:100%;height:auto" class="attnviz" width="10"></svg></div>'
+    >>> notebook_html('<svg class="attnviz" width="10"><title>T</title><desc>D &amp; E</desc></svg>')[:106]
+    '<div class="attnviz-figure"><img style="max-width:100%;height:auto" alt="T. D &amp; E" src="data:image/svg'
     """
-    scaled = svg.replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
-    return f'<div class="attnviz-figure">{scaled}</div>'
+    import base64  # start-up: only a notebook's display encodes
+
+    alt = ". ".join(part for part in (_element_text(svg, "title"), _element_text(svg, "desc")) if part)
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return (f'<div class="attnviz-figure"><img style="max-width:100%;height:auto" alt="{escape_attribute(alt)}" '
+            f'src="data:image/svg+xml;base64,{data}"></div>')
+
+
+def _element_text(svg: str, tag: str) -> str:
+    """The text of the SVG's first `<tag>` element (as written: escaped), unescaped."""
+    start = svg.find(f"<{tag}")
+    if start < 0:
+        return ""
+    start = svg.index(">", start) + 1
+    from html import unescape  # start-up: only a notebook's display reads its SVG back
+
+    return unescape(svg[start:svg.index(f"</{tag}>", start)])
 
 
 class Figure(Drawable):
@@ -234,7 +254,7 @@ class Figure(Drawable):
         frame = get_frame(self.frame)
         if frame.name != "doc" and cell is None and grid_top is None and not panel:
             # a deck's figure region (DECK_FRAMES) is under the slide's own title: the figure's is left to it
-            titled = titled and frame.name in FRAMES
+            titled = titled and frame.kind in FRAMES
             from ..layout.framed import Framing, lay_out_framed  # start-up: only a slide or column figure needs it
 
             attention = None if isinstance(self.attention, MaskCells) else self.attention

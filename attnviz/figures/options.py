@@ -267,10 +267,11 @@ OPTIONS = (
            help="light (default), dark, print (greyscale), contrast (high contrast) or auto (follows the viewer's "
                 "light or dark setting)"),
     Option("frame", type="FrameName", default="doc", check="text", example='frame = "slide"',
-           expects="where the figure lands: doc, slide, slide-4:3, column or column-wide", flag="--frame",
-           metavar="FRAME",
+           expects="where the figure lands: doc, slide, slide-4:3, column, column-wide or column:WIDTH",
+           flag="--frame", metavar="FRAME",
            help="doc (default: the web figure), slide (16:9, text ≥ 16 px at 1,280×720), slide-4:3, column "
-                "(a 3.3-inch paper column, text ≥ 7 pt) or column-wide (7 inches)"),
+                "(a 3.3-inch paper column, text ≥ 7 pt), column-wide (7 inches), or either at a width: "
+                "column:3.5in, column:3.18in, column-wide:18cm"),
     Option("color_by", type="ColorBy", default="none", check="text", example='color_by = "part"',
            expects="none or part: whether a mask map colours each part of a union", flag="--color-by",
            metavar="WHAT",
@@ -289,7 +290,9 @@ OPTIONS = (
                 "PyData, MkDocs Material and JupyterLab toggles, then the system's setting)"),
     Option("embed_font", type="bool", default=False, check="bool", example="embed_font = true",
            expects="whether to inline the font", flag="--embed-font", action="switch",
-           help="inline the font (subset to the figure's characters), so it looks the same everywhere"),
+           help="inline the font (subset to the figure's characters) as an @font-face, so the figure looks the "
+                "same in every browser; librsvg, CairoSVG, Inkscape and resvg ignore it: for print, attnviz's own "
+                "PDF or PNG (-o fig.pdf), which always draw with the bundled DejaVu"),
     Option("id_prefix", type="str | None", default=None, scope="api"),
     Option("flash", scope="walkthrough", check="block", example="flash = [2, 2]",
            expects="FlashAttention tiles, Br query rows by Bc key columns", flag="--flash", metavar="BR,BC",

@@ -77,7 +77,7 @@ class OverlaidFigure(Figure):
         """The figure's layout with its overlays drawn over and beside the grid."""
         frame = get_frame(self.frame)
         if frame.name != "doc" and cell is None and grid_top is None and not panel and self.view != "mask":
-            return self._framed(frame, titled and frame.name in FRAMES)  # (a deck's slide has its own title)
+            return self._framed(frame, titled and frame.kind in FRAMES)  # (a deck's slide has its own title)
         layout = super().layout(cell, grid_top, panel, titled)
         fitted = bool(frame.aspect and layout.height and abs(layout.width / layout.height - frame.aspect) < 1e-6)
         for overlay in self.overlays:
@@ -113,7 +113,7 @@ class OverlaidFigure(Figure):
             refusal = (f"the step's figure with its mechanics is {drawn.width:.0f} × {drawn.height:.0f} at the "
                        f"{frame.name} frame's text floor, past its {metrics.canvas_w:.0f} units' width"
                        + (f" × {metrics.canvas_w / frame.aspect:.0f}" if frame.aspect else "")
-                       + f"; try {WAYS_OUT.get(frame.name, '')}--view scores, --frame doc or fewer tokens")
+                       + f"; try {WAYS_OUT.get(frame.kind, '')}--view scores, --frame doc or fewer tokens")
         raise InputError(refusal, "frame")
 
     def _beside(self, frame: Frame, titled: bool, k: float, cells: tuple[float, float],

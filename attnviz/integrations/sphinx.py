@@ -23,6 +23,7 @@ those keys (a figure's own keys win); `attnviz_dark_selector = "html.dark"` name
 from __future__ import annotations
 
 import difflib
+import time
 import os
 from pathlib import Path
 
@@ -233,8 +234,10 @@ class AttnvizPageDirective(SphinxDirective):
             if section.formula:
                 box += attnviz_formula(tex=section.formula, mathml=mathml)
             prefix = embed.id_prefix(self.env.docname, self.env.new_serialno("attnviz") + 1)
-            box += attnviz_figure(svg=figure.svg(id_prefix=prefix), prefix=prefix, alt=embed.default_alt(figure),
-                                  has_alt=False)
+            started = time.perf_counter()
+            svg = figure.svg(id_prefix=prefix)
+            _count(self.env, False, time.perf_counter() - started)  # a page's figures are in the build's summary
+            box += attnviz_figure(svg=svg, prefix=prefix, alt=embed.default_alt(figure), has_alt=False)
         for node in box.findall():
             self.set_source_info(node)
         return [box]
@@ -370,7 +373,8 @@ def _visit_html(translator: HTML5Translator, node: attnviz_figure) -> None:
 
 
 def _visit_formula_html(translator: HTML5Translator, node: attnviz_formula) -> None:
-    translator.body.append(f'<div class="attnviz-formula">{node["mathml"]}</div>')
+    # A formula wider than a phone's column scrolls in its own box, not the whole page (`attnviz.css`).
+    translator.body.append(f'<div class="attnviz-formula" tabindex="0">{node["mathml"]}</div>')
     raise nodes.SkipNode
 
 
@@ -418,8 +422,8 @@ def _drawn(svg: str) -> Any:
     from xml.etree import ElementTree
 
     root = ElementTree.fromstring(svg)
-    laid = SimpleNamespace(width=float(root.get("width", 0)), height=float(root.get("height", 0)),
-                           title=root.findtext("{http://www.w3.org/2000/svg}title") or "")
+    _, _, width, height = map(float, root.get("viewBox", "0 0 0 0").split())  # (a framed root's size is in inches)
+    laid = SimpleNamespace(width=width, height=height, title=root.findtext("{http://www.w3.org/2000/svg}title") or "")
     return SimpleNamespace(frame="doc", svg=lambda: svg, layout=lambda: laid, painted=lambda layout: svg)
 
 

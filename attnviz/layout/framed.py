@@ -254,7 +254,7 @@ def _elide(first: int, last: int) -> Callable[[_Fit], Made | None]:
 
 def _table(fit: _Fit) -> Made | None:  # a step's captions to its walkthrough's text: its grid, the step's row banded
     # (not in a deck's figure region: the deck has its own order, and its slides' text, for this)
-    if fit.frame.name not in FRAMES:
+    if fit.frame.kind not in FRAMES:
         return None
     words = fit.words
     said = "; ".join([f"{row.scores}, {row.weights}" for row in words.softmax_rows if not row.pending]
@@ -379,7 +379,7 @@ def _refusal(layout: Layout, frame: Frame, width: float, height: float | None, v
     floor = f"{frame.min_size(frame.judged_px):.0f} px text" if frame.is_slide else f"{frame.floor_pt:g} pt text"
     # (Elision is a choice of its own, tried before this: --elide would add nothing.)
     ways = ["--view scores" if view != "scores" else "", "--view mask", "fewer tokens"]
-    if frame.name == "column":
+    if frame.kind == "column":
         ways.insert(0, "--frame column-wide")
     if frame.name == "slide-4:3":
         ways.insert(0, "--frame slide")

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from .items import Item
 
 __all__ = ["Frame", "FRAMES", "FRAME_NAMES", "DECK_FRAMES",
-           "get_frame", "SLIDE_PX", "PT_PER_IN", "MAIN_ROLES", "text_floor_misses", "fit_to_frame", "wider_frame"]
+           "get_frame", "frame_width", "SIZED_KINDS", "SLIDE_PX", "PT_PER_IN", "MAIN_ROLES", "text_floor_misses",
+           "fit_to_frame", "wider_frame"]
 
 PT_PER_IN = 72
 SLIDE_PX = (1280, 720)  # the size slides are judged at: a 16:9 projector's common resolution
@@ -40,6 +41,12 @@ class Frame:
     main_pt: float
     judged_px: int
     compact: bool = False  # a deck's last resort: the grid's values at the floor too, cells just around them
+
+    @property
+    def kind(self) -> str:
+        """The frame's kind, its name without a width ("column" of "column:3.5in"; "slide-4:3" is a name)."""
+        kind = self.name.partition(":")[0]
+        return kind if kind in SIZED_KINDS else self.name
 
     @property
     def aspect(self) -> float | None:
@@ -72,6 +79,12 @@ FRAMES = {
     "column-wide": Frame("column-wide", 7.0, None, 7.0, 0.0, 0),
 }
 FRAME_NAMES = tuple(FRAMES)
+#: Paper frames of any width (`column:3.5in`: IEEE's column; `column:3.18in`: LaTeX article's; `column-wide:7in`),
+#: each the named frame's floors at the width given, from `WIDTH_RANGE[0]` to `WIDTH_RANGE[1]` inches.
+SIZED_KINDS = ("column", "column-wide")
+WIDTH_RANGE = (1.5, 12.0)
+#: A length's unit: how many of it make an inch.
+LENGTH_UNITS = {"in": 1.0, "cm": 2.54, "mm": 25.4, "pt": 72.0}
 #: The figure's region of a deck's slide (`publish.deck.model.geometry` puts the title above it and the step's
 #: text beside it): 552 × 410.4 pt of a 16:9 slide, 400 × 410.4 pt of a 4:3 one. A deck lays its figures out
 #: for these, so their text keeps its floor (14 pt, 18 pt for the main values) at the slide's size.
@@ -101,10 +114,34 @@ def get_frame(name: str | Frame, where: str = "frame") -> Frame:
         return name
     if name in DECK_FRAMES:
         return DECK_FRAMES[name]
+    kind, sized, width = name.partition(":")
+    if kind in SIZED_KINDS and sized:
+        return replace(FRAMES[kind], name=f"{kind}:{width}", width_in=frame_width(width, where))
     if name not in FRAMES:
         choices = ", ".join(FRAME_NAMES[:-1]) + " or " + FRAME_NAMES[-1]
-        raise InputError(f"unknown frame {name!r}; choose {choices}", where)
+        raise InputError(f"unknown frame {name!r}; choose {choices}, or a column of any width: "
+                         "column:3.5in, column:8.9cm", where)
     return FRAMES[name]
+
+
+def frame_width(text: str, where: str = "frame") -> float:
+    """A paper frame's width in inches, from `3.5in`, `8.9cm`, `89mm` or `252pt`.
+
+    >>> frame_width("3.5in"), round(frame_width("8.9cm"), 3), frame_width("252pt")
+    (3.5, 3.504, 3.5)
+    """
+    number, unit = text[:-2], text[-2:]
+    try:
+        if not (number.isascii() and number.replace(".", "", 1).isdigit()):  # (float() takes " 3", "1_0", "nan")
+            raise ValueError(number)
+        inches = float(number) / LENGTH_UNITS[unit]
+    except (KeyError, ValueError):
+        raise InputError(f"expected a width with its unit, as 3.5in, 8.9cm, 89mm or 252pt, got {text!r}",
+                         where) from None
+    low, high = WIDTH_RANGE
+    if not low <= inches <= high:  # (NaN too)
+        raise InputError(f"{text} is out of range; a column is {low:g} to {high:g} inches wide", where)
+    return inches
 
 
 #: Roles held to a frame's main floor (18 pt on a slide): the grid's values and a step's main caption.
@@ -154,4 +191,4 @@ def fit_to_frame(layout: Layout, frame: Frame) -> Layout:
 
 def wider_frame(frame: Frame) -> str:
     """The way out a refusal names first where a wider frame of the same kind exists ("--frame slide, ")."""
-    return {"slide-4:3": "--frame slide, ", "column": "--frame column-wide, "}.get(frame.name, "")
+    return {"slide-4:3": "--frame slide, ", "column": "--frame column-wide, "}.get(frame.kind, "")

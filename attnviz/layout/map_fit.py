@@ -18,6 +18,7 @@ from .mask_map import LEGEND, axis_items, lay_out_legend, map_axes, map_body, sh
 from .figure import PAD, split_keep, wrap
 from .wrapping import ANYWHERE
 from .metrics import ASCENT
+from ..words.user_text import user_spans
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -56,6 +57,10 @@ def min_cell(frame: Frame, width: float) -> float:
     return max(QUANTUM, frame.min_size(width) / (40 if frame.judged_px else 70))
 
 
+#: The roles a frame's map typesets (`Text.math`): the mask's rule, attnviz's notation.
+TYPESET = frozenset({"caption"})
+
+
 def texts_block(parts: Sequence[tuple[str, str]], x: float, y: float, width: float,
                 gaps: dict[str, float] | None = None) -> tuple[list[Item], float]:
     """(role, text) pairs wrapped to `width` and stacked from `y`; returns (texts, y below them)."""
@@ -65,7 +70,11 @@ def texts_block(parts: Sequence[tuple[str, str]], x: float, y: float, width: flo
         if not text:
             continue
         lines = wrap(split_keep(text, " "), role, width, finer=(ANYWHERE,))  # a word longer than a line is cut
-        items.append(Text(role, x, y + ASCENT * STYLES[role].size, lines))
+        # A rule's caption is typeset as the full view's is (i−16<j≤i), a user's words in it kept as given;
+        # any script at the line's own size, so no text falls under the frame's floor.
+        typeset = role in TYPESET
+        items.append(Text(role, x, y + ASCENT * STYLES[role].size, lines, user=user_spans(text) if typeset else (),
+                          math=typeset, script=STYLES[role].size if typeset else 0))
         y += text_height(role, len(lines)) + gap_after.get(role, 8)
     return items, y
 

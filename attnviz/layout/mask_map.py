@@ -145,7 +145,7 @@ def describe_map(mask: BoundMask, n_q: int, n_k: int, *, highlight: HighlightSpe
     numeric = q_labels is None and k_labels is None
     rule = mask.rule_text(base)
     return MapText(
-        title=f"{mask.name.capitalize()} mask" if title is None else user_text(title),
+        title=f"{mask.name[:1].upper()}{mask.name[1:]} mask" if title is None else user_text(title),
         subtitle=(f"{n_q} quer{'y' if n_q == 1 else 'ies'} × {n_k} key{'s' * (n_k != 1)}; " if n_q != n_k
                   else f"{n_q} token{'s' * (n_q != 1)}; ")
         + f"{sum(b - a for row in runs for a, b in row):,} of {n_q * n_k:,} cells kept"
@@ -223,13 +223,14 @@ def _step(pitch: float, need: float) -> int:
 
 
 def _ticks(labels: Sequence[str], step: int, numeric: bool, base: int) -> list[int]:
-    """Indices (0-based) of the ticks drawn: every `step`-th (by the figure's numbering), the first and
-    the last; a tick too close to the last gives way to it."""
+    """Indices (0-based) of the ticks drawn: every `step`-th (by the figure's numbering) and the last; the first
+    too, unless the first multiple is closer to it than a step, when the first gives way to that multiple (so
+    the ticks stay regular: 2, 4, 6, 8, not 1, 4, 6, 8); a tick too close to the last gives way to it."""
     n = len(labels)
     if step == 1:
         return list(range(n))
     wanted = [p for p in range(n) if (p + base) % step == 0] if numeric else list(range(0, n, step))
-    shown = [0]
+    shown = [wanted[0] if wanted and 0 < wanted[0] < step and wanted[0] < n - 1 else 0]
     for p in wanted + [n - 1]:
         if p - shown[-1] >= step:
             shown.append(p)

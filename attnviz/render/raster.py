@@ -85,7 +85,7 @@ def write_pdf(picture: Picture, scale: float | None = None, dpi: float | None = 
     layout = picture.layout()
     page_scale = pdf_scale(get_frame(picture.frame), layout.width)
     check_pdf(layout.width * page_scale, layout.height * page_scale)  # before the SVG is written or drawn
-    return to_pdf(picture.painted(layout), title=layout.title, scale=page_scale)
+    return to_pdf(picture.painted(layout), title=layout.title, scale=page_scale, size=(layout.width, layout.height))
 
 
 def _suffix(path: str) -> str:
@@ -169,13 +169,16 @@ def to_png(svg: str | Callable[[], str], width: float, height: float, scale: flo
     import io
 
     out = io.BytesIO()
-    _true_advances(PNGSurface).convert(bytestring=svg.encode("utf-8"), write_to=out, scale=scale)
+    # The size in pixels, not the root's (a column's is in inches): `scale` is pixels per SVG unit.
+    _true_advances(PNGSurface).convert(bytestring=svg.encode("utf-8"), write_to=out, output_width=width * scale,
+                                       output_height=height * scale)
     return _with_dpi(out.getvalue(), dpi)
 
 
-def to_pdf(svg: str, title: str | None = None, scale: float = 1.0) -> bytes:
+def to_pdf(svg: str, title: str | None = None, scale: float = 1.0, size: tuple[float, float] | None = None) -> bytes:
     """PDF bytes of `svg`: vector, text as text, titled, no creation date (same input, same bytes); `scale`:
-    the page's size over the figure's (`pdf_scale`)."""
+    the page's size over the figure's (`pdf_scale`), `size`: the figure's in SVG units (its viewBox's; None:
+    the root's width and height, which must then be unitless)."""
     _cairosvg()
     import cairocffi  # type: ignore[import-untyped]  # cairocffi ships no type hints
     from cairosvg.surface import PDFSurface
@@ -193,7 +196,8 @@ def to_pdf(svg: str, title: str | None = None, scale: float = 1.0) -> bytes:
     import io  # PNG and PDF only: kept off the SVG path's start-up
 
     out = io.BytesIO()
-    StablePDFSurface.convert(bytestring=svg.encode("utf-8"), write_to=out, scale=scale)
+    sized = {"scale": scale} if size is None else {"output_width": size[0] * scale, "output_height": size[1] * scale}
+    StablePDFSurface.convert(bytestring=svg.encode("utf-8"), write_to=out, **sized)
     return out.getvalue()
 
 
@@ -224,14 +228,42 @@ def _true_advances(surface_class: Any) -> Any:
 
 
 def _cairosvg() -> Any:
+    _bundled_fonts()
     try:
         import cairosvg  # type: ignore[import-untyped]  # CairoSVG ships no type hints
     except ImportError:
-        raise InputError(f"{provided_by('png')} need CairoSVG: pip install 'attnviz[png]'", "format") from None
+        # (no `where`: the format is not wrong, a library is missing; `-o x.png` never typed -f)
+        raise InputError(f"{provided_by('png')} need CairoSVG: pip install 'attnviz[png]'") from None
     except OSError as err:  # cairocffi found no Cairo library
-        raise InputError(f"{provided_by('png')} need the Cairo library (Debian: apt-get install libcairo2): {err}",
-                         "format") from None
+        raise InputError(f"{provided_by('png')} need the Cairo library (Debian: apt-get install libcairo2): {err}") \
+            from None
     return cairosvg
+
+
+_FONTS_ADDED: list[bool] = []  # (once a process)
+
+
+def _bundled_fonts() -> None:
+    """Give Cairo the DejaVu fonts attnviz measures its text with (`attnviz/fonts`), as the process's application
+    fonts (fontconfig's FcConfigAppFontAddDir): a PNG or PDF then looks the same on a machine without DejaVu,
+    where an SVG's own @font-face (`--embed-font`) is read by browsers only. No fontconfig: nothing to do."""
+    if _FONTS_ADDED:
+        return
+    _FONTS_ADDED.append(True)
+    import ctypes  # start-up: only PNG and PDF output loads fontconfig
+    import ctypes.util
+
+    from ..layout.metrics import FONT_DIR
+
+    name = ctypes.util.find_library("fontconfig")
+    if name is None:
+        return
+    try:
+        fontconfig = ctypes.CDLL(name)
+    except OSError:
+        return
+    fontconfig.FcConfigAppFontAddDir.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    fontconfig.FcConfigAppFontAddDir(None, os.fsencode(FONT_DIR))
 
 
 def _with_dpi(png: bytes, dpi: float) -> bytes:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..layout.items import LEADING
-from ..layout.math_text import SCRIPT_SCALE, SUB_DROP, SUP_RISE
+from ..layout.math_text import SCRIPT_SCALE, SUB_DROP, SUP_RISE, digit_subscript
 from ..layout.metrics import FONT_FAMILIES
 from .painter import DASHES, ROLE_PAINT, paint
 from .themes import get_theme, stylesheet
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .painter import Hatch, Paint
     from .themes import Theme
 
-__all__ = ["render_svg", "fmt", "SvgPainter"]
+__all__ = ["render_svg", "fmt", "physical_size", "SvgPainter"]
 
 @lru_cache(maxsize=4096)  # a grid repeats its column and row coordinates
 def fmt(number: float) -> str:
@@ -42,18 +42,20 @@ def fmt(number: float) -> str:
 
 
 def render_svg(layout: Layout, id_prefix: str, theme: str | Theme = "light", description: str | None = None,
-               font_css: str = "") -> str:
+               font_css: str = "", width_in: float = 0.0) -> str:
     """The layout as one standalone SVG document (a str).
 
     `theme`: a theme name or `themes.Theme`; `description`: the sentence for the root's
-    `aria-description`; `font_css`: @font-face and font-family rules of embedded fonts.
+    `aria-description`; `font_css`: @font-face and font-family rules of embedded fonts; `width_in`: the
+    frame's physical width in inches (0: none, a doc figure's units are CSS pixels), which the root's width
+    and height say in inches, so that LaTeX, Typst, Inkscape and Office place the figure at its size.
     """
     theme = get_theme(theme)
     painter = SvgPainter(theme.colours, id_prefix)
     width, height = fmt(layout.width), fmt(layout.height)
     root = Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "version": "1.1", "class": "attnviz",
                            "id": id_prefix, "role": "img", "aria-labelledby": f"{id_prefix}-title {id_prefix}-desc",
-                           "width": width, "height": height, "viewBox": f"0 0 {width} {height}",
+                           **physical_size(layout.width, layout.height, width_in), "viewBox": f"0 0 {width} {height}",
                            "data-attnviz-theme": theme.name})
     if description:
         root.attributes["aria-description"] = description
@@ -68,6 +70,19 @@ def render_svg(layout: Layout, id_prefix: str, theme: str | Theme = "light", des
     paint(layout.items, layout.width, layout.height, painter)
     root.add("".join(painter.parts))
     return root.to_string()
+
+
+def physical_size(width: float, height: float, width_in: float) -> dict[str, str]:
+    """The root's width and height: in inches for a frame with a physical width (its height in proportion, to
+    four decimals: a ten-thousandth of an inch), else in the layout's units (CSS pixels).
+
+    >>> physical_size(475.2, 240, 3.3), physical_size(640, 200.5, 0)
+    ({'width': '3.3in', 'height': '1.6667in'}, {'width': '640', 'height': '200.5'})
+    """
+    if not width_in or not width:
+        return {"width": fmt(width), "height": fmt(height)}
+    inches = (f"{number:.4f}".rstrip("0").rstrip(".") + "in" for number in (width_in, height * width_in / width))
+    return dict(zip(("width", "height"), inches))
 
 
 class SvgPainter:
@@ -162,7 +177,7 @@ class SvgPainter:
                 _attributes({**({"font-weight": "bold"} if style.bold else {}),
                              **({"font-style": "italic"} if style.italic else {})}))
         head, font, weight = known
-        runs = text.line_runs() if text.math else None
+        runs = _drawn_runs(text.line_runs()) if text.math else None
         # A centred or right-aligned text with scripts starts where the layout measured it: some renderers
         # (CairoSVG) would anchor each of its runs on its own.
         starts = ([box[0] for box in text.line_boxes()] if runs is not None and text.anchor != "start"
@@ -174,8 +189,9 @@ class SvgPainter:
             written += f' transform="rotate({text.rotate} {fmt(text.x)} {fmt(text.y)})"'
         written += weight
         line = text.lines[0] if len(text.lines) == 1 else "".join(text.lines)
-        if _collapsible(line):  # a wrapped line's trailing space joins it to the next
-            # Without this, SVG would drop a label's leading space and squeeze "a  b" to "a b".
+        if _collapsible(line) or (runs is not None and _spaced_runs(runs)):
+            # Without this, SVG would drop a label's leading space and squeeze "a  b" to "a b"; librsvg, Inkscape
+            # and LibreOffice would drop the space that starts or ends a run beside a script (`Kⱼwith`).
             written += ' xml:space="preserve"'
         if runs is not None:  # typeset notation: each line's runs, scripts raised or lowered (`math_text`)
             self.parts.append(f"<text{written}>{_typeset(text, runs, starts)}</text>")
@@ -191,6 +207,30 @@ class SvgPainter:
 
 
 _SHIFTS = {"sup": -SUP_RISE, "sub": SUB_DROP}  # a script's baseline shift, in em of its line (y down)
+
+
+def _drawn_runs(lines: list[tuple[Run, ...]]) -> list[tuple[Run, ...]]:
+    """Each line's runs as drawn: a subscript of digits as Unicode subscript digits in the line's own run
+    (`math_text.digit_subscript`, which the layout measured), so no `<tspan>` shifts it."""
+    drawn: list[tuple[Run, ...]] = []
+    for runs in lines:
+        merged: list[Run] = []
+        for run, kind in runs:
+            digits = digit_subscript(run) if kind == "sub" else None
+            if digits is not None:
+                run, kind = digits, ""
+            if merged and kind == "" and merged[-1][1] == "":
+                merged[-1] = (merged[-1][0] + run, "")
+            else:
+                merged.append((run, kind))
+        drawn.append(tuple(merged))
+    return drawn
+
+
+def _spaced_runs(lines: list[tuple[Run, ...]]) -> bool:
+    """Whether a space of a line stands where one of its runs meets the next (which only xml:space keeps)."""
+    return any(left[-1:] == " " or right[:1] == " " for runs in lines
+               for (left, _), (right, _) in zip(runs, runs[1:]))
 
 
 def _typeset(text: Text, lines: list[tuple[Run, ...]], starts: list[float] | None = None) -> str:

@@ -104,7 +104,7 @@ SHAPE_PAINT: dict[str, tuple[str | None, str | None]] = {
     "slot": ("cell-fill", "cell-stroke"),
     "slot-new": ("computed-fill", "computed-stroke"),
     "slot-empty": ("pending-fill", "pending-stroke"),
-    "evicted": ("text", "text"),  # see-through: the hatching under it shows, darkened
+    "evicted": (None, "text"),  # an outline: the cell's hatching and label show as they are (no shade over them)
     "future": ("pending-fill", "pending-stroke"),
     "qhead": ("badge-fill", "badge-stroke"),
     "kvhead": ("computed-fill", "computed-stroke"),
@@ -123,24 +123,24 @@ COLOUR_NAMES = ("background", "text", "text-muted", "badge-fill", "badge-stroke"
 
 _LIGHT = dict(zip(COLOUR_NAMES, (
     "#ffffff", "#111827", "#4b5563", "#eef2ff", "#a5b4fc", "#3730a3", "#f8fafc",
-    "#94a3b8", "#f1f3f6", "#d5dae1", "#8b95a3", "#374151", "#fde68a",
-    "#92400e", "#451a03", "#fef3c7", "#d1d5db", "#ffffff", "#b4bfcc",
+    "#94a3b8", "#f1f3f6", "#8c9099", "#8b95a3", "#111827", "#fde68a",
+    "#5c2a0c", "#451a03", "#fef3c7", "#d1d5db", "#ffffff", "#b4bfcc",
     "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00")))
 _DARK = dict(zip(COLOUR_NAMES, (
     "#0f172a", "#f1f5f9", "#cbd5e1", "#1e1b4b", "#6366f1", "#c7d2fe", "#1e293b",
-    "#64748b", "#172033", "#2d3a52", "#7c8aa0", "#e2e8f0", "#92400e",
-    "#fbbf24", "#fffbeb", "#2a2410", "#334155", "#0f172a", "#475569",
+    "#64748b", "#172033", "#6b727f", "#7c8aa0", "#ffffff", "#92400e",
+    "#fcd34d", "#fffbeb", "#2a2410", "#334155", "#0f172a", "#475569",
     "#56b4e9", "#e69f00", "#2fbf8f", "#e08fc0", "#f0e442", "#ff7f3f")))
 # Greyscale for paper and black-and-white printers: the highlight is a black outline on mid grey.
 _PRINT = dict(zip(COLOUR_NAMES, (
     "#ffffff", "#000000", "#333333", "#f2f2f2", "#808080", "#000000", "#ffffff",
-    "#808080", "#f5f5f5", "#d4d4d4", "#6e6e6e", "#333333", "#d0d0d0",
+    "#808080", "#f5f5f5", "#949494", "#6e6e6e", "#000000", "#d0d0d0",
     "#000000", "#000000", "#ececec", "#b3b3b3", "#ffffff", "#a6a6a6",
     "#1a1a1a", "#7a7a7a", "#4d4d4d", "#a0a0a0", "#333333", "#8c8c8c")))
 # High contrast: black on white, black outlines, a saturated yellow highlight.
 _CONTRAST = dict(zip(COLOUR_NAMES, (
     "#ffffff", "#000000", "#000000", "#ffffff", "#000000", "#000000", "#ffffff",
-    "#000000", "#ffffff", "#c8c8c8", "#000000", "#000000", "#ffe500",
+    "#000000", "#ffffff", "#949494", "#000000", "#000000", "#ffe500",
     "#000000", "#000000", "#fff6a8", "#000000", "#ffffff", "#000000",
     "#000000", "#0050ff", "#c80000", "#007a00", "#8a00c4", "#8a5a00")))
 
@@ -193,13 +193,16 @@ def get_theme(name: str | Theme, where: str = "theme") -> Theme:
 
 
 #: The documentation themes' own light/dark toggles, which an `auto` figure follows (before the system's
-#: setting): Furo (`body[data-theme]`, "auto" there means the system's), PyData (`html[data-theme]`),
-#: MkDocs Material (`[data-md-color-scheme]`: slate is dark, default light) and JupyterLab.
+#: setting): Furo (`body[data-theme]`, "auto" there means the system's), PyData and sphinx-book-theme
+#: (`html[data-theme]`), MkDocs Material (`[data-md-color-scheme]`: slate is dark, default light), plain
+#: MkDocs' own theme (Bootstrap's `html[data-bs-theme]`, its `color_mode` and `user_color_mode_toggle`) and
+#: JupyterLab. Read the Docs' theme has no dark mode: its pages (`body.wy-body-for-nav`) are light whatever the
+#: system says, and so are the figures in them.
 PAGE_TOGGLES = {
     "light": ('html[data-theme="light"]', 'body[data-theme="light"]', '[data-md-color-scheme="default"]',
-              'body[data-jp-theme-light="true"]'),
+              'html[data-bs-theme="light"]', 'body[data-jp-theme-light="true"]', 'body.wy-body-for-nav'),
     "dark": ('html[data-theme="dark"]', 'body[data-theme="dark"]', '[data-md-color-scheme="slate"]',
-             'body[data-jp-theme-light="false"]'),
+             'html[data-bs-theme="dark"]', 'body[data-jp-theme-light="false"]'),
 }
 
 _SELECTOR_PUNCTUATION = frozenset("-_.#:[]()=*>+~,^$|\"' ")  # and letters and digits
@@ -292,7 +295,12 @@ def host_stylesheet(dark_selector: str | None = None) -> str:
     """
     themes = [with_dark_selector(theme, dark_selector) if theme.dark else theme for theme in THEMES.values()]
     return _supported("".join(_palettes(f":where(svg.attnviz[data-attnviz-theme={theme.name}])", theme)
-                              for theme in themes) + _paint_rules(":where(svg.attnviz)"))
+                              for theme in themes) + _paint_rules(":where(svg.attnviz)")) + FORMULA_BOX
+
+
+#: A document's formula (`.. attnviz-page::`) wider than its column scrolls in its own box, so a phone's page
+#: does not scroll sideways as a whole.
+FORMULA_BOX = ":where(.attnviz-formula) { max-width: 100%; overflow-x: auto; overflow-y: hidden }\n"
 
 
 def _supported(css: str) -> str:

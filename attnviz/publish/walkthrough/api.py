@@ -39,9 +39,11 @@ class Walkthrough(tuple["Drawable", ...]):
         return tuple(section.heading for section in self.document.sections)
 
     def _repr_html_(self) -> str:
-        from ...render.xml import escape_text  # start-up: written only when a notebook shows it
+        from ...figures.figure import notebook_html  # start-up: written only when a notebook shows it
+        from ...render.xml import escape_text
 
-        parts = [f"<h4>{escape_text(heading)}</h4>{step._repr_svg_()}" for heading, step in zip(self.headings, self)]
+        parts = [f"<h4>{escape_text(heading)}</h4>{notebook_html(step.display_svg())}"
+                 for heading, step in zip(self.headings, self)]
         return f"<div class=\"attnviz-walkthrough\">{''.join(parts)}</div>"
 
     def __repr__(self) -> str:
@@ -156,9 +158,9 @@ class ShownFlashStep(FlashStep):
         """This step's figure as SVG."""
         return self.figure().svg()
 
-    def _repr_svg_(self) -> str | None:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, str] | None:
         try:
-            return self.figure()._repr_svg_()
+            return self.figure()._repr_mimebundle_()
         except InputError:  # a walk the figure cannot draw (over its limits): the readable repr instead
             return None
 
