@@ -288,6 +288,11 @@ def _step_slides(heading: str, paragraphs: Sequence[str], formula: str | None, f
     return slides
 
 
+def _state_said(fig: Drawable) -> tuple[str, ...]:
+    """The running state a figure leaves to its slide's text (the "state" reduction), a paragraph an overlay."""
+    return tuple(overlay.state_text() for overlay in getattr(fig, "overlays", ()) if overlay.in_text)
+
+
 def _in_frame(fig: Drawable, frame: str) -> Drawable:
     """`fig` (and its panels) laid out for `frame` from now on: a copy, the original unchanged."""
     if fig.frame == frame:
@@ -326,8 +331,9 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
         slides += _step_slides(document.heading, intro, None, opening, "00-intro", shape, 0, "intro")
     for number in chosen:
         section = document.sections[number - 1]
-        slides += _step_slides(section.heading, section.paragraphs, section.formula, framed[number - 1], section.name,
-                               shape, number)
+        figure = framed[number - 1]
+        slides += _step_slides(section.heading, section.paragraphs + _state_said(figure), section.formula, figure,
+                               section.name, shape, number)
     deck_title = document.title or document.heading
     page = None
     if any(value is not None for value in (title, author, date)):
@@ -341,18 +347,31 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
 #: the region beside the text or under it with its text at the floor: the softmax captions (the score view:
 #: the step's sentence and formula say them), then also the vectors and the subtitle (the notes say them).
 REDUCTIONS = ((), ("scores",), ("scores", "bare"))
+#: Then, for a walkthrough's mechanics (FlashAttention's running state, the KV cache's slots): the same again with
+#: the state said in the slide's text (on the step's slide or its continuation, the figure unchanged), only the
+#: tiles or the cache's marks drawn over the grid.
+STATE_REDUCTIONS = tuple(("state", *reduction) for reduction in REDUCTIONS)
 _REDUCED = {"scores": "the figure's softmax captions left to the slide's text and notes (its score view)",
-            "bare": "the vectors and the subtitle left to the notes"}
+            "bare": "the vectors and the subtitle left to the notes",
+            "state": "the step's running state (FlashAttention's m_i and ℓ_i, the KV cache's slots) in the slide's "
+                     "text, only the tiles or the cache's marks drawn over the grid"}
 
 
 def _reduced(fig: Drawable, reduction: tuple[str, ...]) -> Drawable | None:
     """`fig` with the parts `reduction` names left out (a copy), or None when it has none of them (a
     mask map, panels, a score table already: only a full figure's captions and vectors can go)."""
+    if "state" in reduction:
+        overlays = getattr(fig, "overlays", ())
+        if not overlays:
+            return None
+        fig = copy.copy(fig)
+        fig.overlays = tuple(replace(overlay, in_text=True) for overlay in overlays)  # type: ignore[attr-defined]
+        reduction = tuple(part for part in reduction if part != "state")
     if not reduction:
         return fig
-    if not isinstance(fig, Figure) or not isinstance(fig.words, FigureText) or fig.view != "full":
+    if not isinstance(fig, Figure) or not isinstance(fig.words, FigureText) or fig.view not in ("full", "scores"):
         return None
-    changes: dict[str, object] = {"view": "scores"}
+    changes: dict[str, object] = {"view": "scores"}  # (a score view's "scores" reduction: itself)
     if "bare" in reduction:
         changes.update(subtitle="", q_line="", k_line="", more_vectors=())
     reduced = copy.copy(fig)
@@ -373,8 +392,9 @@ def _fitted(figures: Sequence[Drawable], aspect: str
     with its values at 14 pt too (the steps of one series share one arrangement, so nothing moves between
     them). Returns (the figures, (across, compact), their layouts by id, the deck's choices); an InputError
     in one line when none fits."""
-    tries = ([(reduction, region) for reduction in REDUCTIONS for region in ((False, False), (True, False))]
-             + [(reduction, (False, True)) for reduction in REDUCTIONS])  # (across, compact)
+    tries = [(reduction, region) for reductions in (REDUCTIONS, STATE_REDUCTIONS)  # region: (across, compact)
+             for reduction, region in [(r, g) for r in reductions for g in ((False, False), (True, False))]
+             + [(r, (False, True)) for r in reductions]]
     for reduction, (wide, compact) in tries:
         reduced = [_reduced(fig, reduction) for fig in figures]
         if any(fig is None for fig in reduced):
@@ -394,9 +414,11 @@ def _fitted(figures: Sequence[Drawable], aspect: str
             ("the grid's values at the deck's 14 pt floor, the cells sized to them",) if compact else ()) + tuple(
             _REDUCED[part] for part in reduction)
         return framed, (wide, compact), laid_out, said
+    wider = "--aspect 16:9, " if aspect != "16:9" else ""
     raise InputError(f"the figure does not fit a {aspect} slide with every text at 14 pt, beside or under the "
-                     "slide's text, even as its score table with its values at 14 pt; try fewer tokens, shorter "
-                     "labels, --view mask, or attnviz page instead of a deck", "slides")
+                     "slide's text, even as its score table with its values at 14 pt and its mechanics in the text; "
+                     f"try {wider}fewer tokens, shorter labels, --view mask, or attnviz page instead of a deck",
+                     "slides")
 
 
 def from_document(document: Document, name: str = "<document>", **options: object) -> Deck:
