@@ -23,6 +23,7 @@ from ...words.user_text import user_spans
 from ..mathml import MAX_ARRAY_COLUMNS, check_tex, tex_to_mathml
 from .tex_safety import tex_sets, text_signs
 from .visible import visible_highlights
+from .model import formula_note
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -71,9 +72,28 @@ def _formula(tex: str | None) -> str:
     safe = safe_formula(tex)
     if not safe:
         return rf"\par\texttt{{{escape(tex)}}}"
-    # In-line math in display style: TeX may break it after an `=` or `+`, and after `,\quad` here.
-    breakable = text_signs(safe).replace(r",\quad", r",\quad\allowbreak ").replace(r",\ ", r",\ \allowbreak ")
-    return r"\par\smallskip$\displaystyle " + breakable + "$"
+    return r"\par\smallskip$\displaystyle " + _breakable(safe) + "$"
+
+
+def _breakable(safe: str) -> str:
+    r"""In-line math that TeX may break after an `=` or `+` and after each item of a list: after `,\quad`,
+    `,\ ` and `, ` (a `\left(…\right)` is one unbreakable box, so its parentheses are written plain).
+
+    >>> _breakable(r"s = \left(\frac{1}{2}, \frac{1}{2}\right)")
+    's = (\\frac{1}{2}, \\allowbreak \\frac{1}{2})'
+    """
+    plain = re.sub(r"\\(?:left|right)(?=[()\[\]])", "", text_signs(safe))
+    return re.sub(r",(\\quad|\\ | )", lambda m: "," + m[1] + ("" if m[1] == " " else " ") + r"\allowbreak ", plain)
+
+
+def _note(note: str, formula: str | None) -> str:
+    """A line of the notes: the step's formula typeset as TeX math (never its Unicode form's code points), a
+    sentence as the slide's sentences are (breakable, a user's spans as typed)."""
+    if formula is not None and note == formula_note(formula):
+        safe = safe_formula(formula)
+        if safe:
+            return "Formula: $" + _breakable(safe) + "$"
+    return typed_line(note, user_spans(note), prose)
 
 
 def _typed(text: str) -> str:
@@ -133,8 +153,8 @@ def _colours(theme: str) -> list[str]:
 
 
 def _frame(slide: Slide, figure: str, size: tuple[float, float], text_w: float, wide: bool = False) -> list[str]:
-    body = r"\par\medskip ".join(beamer_sentence(p) for p in slide.paragraphs) + _formula(slide.formula)
-    notes = r"\par ".join(typed_line(note, user_spans(note), prose) for note in slide.notes)
+    body = r"\par\smallskip ".join(beamer_sentence(p) for p in slide.paragraphs) + _formula(slide.formula)
+    notes = r"\par ".join(_note(note, slide.noted) for note in slide.notes)
     if wide:  # the figure across the slide, its text under it (deck.wide)
         return [
             rf"\begin{{frame}}{{{_typed(slide.heading)}}}",

@@ -42,8 +42,8 @@ if TYPE_CHECKING:
     from ...typing import ThemeName
     from ..document import Document
 
-__all__ = ["Slide", "Deck", "TitlePage", "Box", "Geometry", "ASPECTS", "STEP_SECONDS", "geometry", "parse_steps",
-           "from_sections", "from_document", "from_walkthrough", "from_highlights", "PPTX_MAX_TITLE"]
+__all__ = ["formula_note", "Slide", "Deck", "TitlePage", "Box", "Geometry", "ASPECTS", "STEP_SECONDS", "geometry",
+           "parse_steps", "from_sections", "from_document", "from_walkthrough", "from_highlights", "PPTX_MAX_TITLE"]
 
 #: A PowerPoint file's title property holds at most 255 characters (python-pptx refuses more); attnviz's
 #: titles may have 300, so a PowerPoint deck's title is checked against this where it is known.
@@ -51,6 +51,9 @@ PPTX_MAX_TITLE = 255
 ASPECTS = ("16:9", "4:3")
 _CONTINUED = " (continued)"
 _IN_NOTES = "Its full values are in the figure and the speaker notes."
+#: The gap between two sentences of a paragraph, in lines (each format sets it at most 0.4 of the text's size, and
+#: each sentence is its own paragraph on the slide: counted, so the last line stays on the slide).
+SENTENCE_LINES = 0.35
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,12 @@ class Slide:
     notes: tuple[str, ...] = ()
     kind: str = "step"
     step: int = 0  # the step's number in its document (1-based; 0: the intro)
+    noted: str | None = None  # the formula (TeX) the notes say as `formula_note(noted)`: Beamer typesets it
+
+
+def formula_note(tex: str) -> str:
+    """The notes' line for a step's formula `tex`: `Formula: ` and its Unicode math (Beamer typesets the TeX)."""
+    return f"Formula: {unicode_math(tex)}"
 
 
 @dataclass(frozen=True)
@@ -237,13 +246,13 @@ def _pages(heading: str, paragraphs: Sequence[str], formula: str | None, box: Bo
            ) -> tuple[list[tuple[list[str], str | None]], bool]:
     """The step's text in pages of the text column: ([sentences], formula) each, and whether some text is
     only in the notes (a word or formula wider than the column)."""
-    budget = int(box.h // (TEXT_PT * LINE))
+    budget = box.h / (TEXT_PT * LINE)  # in lines of text
     pages: list[tuple[list[str], str | None]] = [([], None)]
-    used, hidden = 0, False
+    used, hidden = 0.0, False
 
-    def place(lines: int) -> None:
+    def place(lines: float) -> None:
         nonlocal used
-        if used and used + lines > budget:
+        if used and used + lines > budget + 1e-9:
             pages.append(([], None))
             used = 0
         used += lines
@@ -254,7 +263,7 @@ def _pages(heading: str, paragraphs: Sequence[str], formula: str | None, box: Bo
             if lines is None or line_count(lines) > budget:
                 hidden = True
                 continue
-            place(line_count(lines) + (1 if used and n == 0 else 0))
+            place(line_count(lines) + (0 if not used else 1 if n == 0 else SENTENCE_LINES))
             pages[-1][0].append(sentence)
     shown = formula if formula and not formula_shown_in(formula, paragraphs) else None
     if shown is not None:
@@ -275,7 +284,8 @@ def _step_slides(heading: str, paragraphs: Sequence[str], formula: str | None, f
     """A step's slide, and its continuation slides when its sentences need more than one column (`shape`: the
     slides' text and title boxes)."""
     box, title_box = shape.text, shape.title
-    notes = tuple(paragraphs) + ((f"Formula: {unicode_math(formula)}",) if formula else ()) + (figure.description(),)
+    said = formula if formula and not formula_shown_in(formula, paragraphs) else None  # (not a copy of a sentence)
+    notes = tuple(paragraphs) + ((formula_note(said),) if said else ()) + (figure.description(),)
     pages, _ = _pages(heading, paragraphs, formula, box)
     title, shortened = _title(heading, title_box.w)
     if shortened:
@@ -284,7 +294,7 @@ def _step_slides(heading: str, paragraphs: Sequence[str], formula: str | None, f
     for n, (sentences, shown) in enumerate(pages):
         head = title if n == 0 else _title(heading + _CONTINUED, title_box.w)[0]
         slides.append(Slide(head, tuple(sentences), shown, figure, name if n == 0 else f"{name}-{n + 1}", notes,
-                            kind if n == 0 else "continued", step))
+                            kind if n == 0 else "continued", step, said))
     return slides
 
 

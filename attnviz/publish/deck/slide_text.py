@@ -250,6 +250,14 @@ def formula_shown_in(formula: str, sentences: Sequence[str]) -> bool:
     return bool(said) and 3 * sum(side in said for side in telling) >= 2 * len(telling)
 
 
-def line_count(lines: Sequence[str]) -> int:
-    """The height of `lines` in lines of text: a line with a fraction (`a/b` here, stacked in TeX) counts two."""
-    return sum(2 if re.search(r"\S/\S", line) else 1 for line in lines)
+_SCRIPTS = re.compile("[" + "".join(_SUP.values()) + "".join(_SUB.values()) + "]")
+
+
+def line_count(lines: Sequence[str]) -> float:
+    """The height of `lines` in lines of text: a line with a fraction (`a/b` here, stacked in TeX) counts two,
+    a line with scripts 1.2 (raised and lowered, in TeX's display style and in MathML, they open the line).
+
+    >>> line_count(["a b", "e⁰+e¹", "e⁰/(e⁰+e¹)"])
+    4.2
+    """
+    return sum(2 if re.search(r"\S/\S", line) else 1.2 if _SCRIPTS.search(line) else 1 for line in lines)
