@@ -83,6 +83,7 @@ def _breakable(safe: str) -> str:
     's = (\\frac{1}{2}, \\allowbreak \\frac{1}{2})'
     """
     plain = re.sub(r"\\(?:left|right)(?=[()\[\]])", "", text_signs(safe))
+    plain = re.sub(r"(\\text\{[^{}]*:\s*\})", r"\1\\allowbreak ", plain)  # after a label: `\text{row 3: }`
     return re.sub(r",(\\quad|\\ | )", lambda m: "," + m[1] + ("" if m[1] == " " else " ") + r"\allowbreak ", plain)
 
 
@@ -111,7 +112,8 @@ def beamer_sentence(sentence: str) -> str:
     >>> beamer_sentence("so S_{1,1} = 1.")
     'so $\\displaystyle S_{1,1} = 1$.'
     """
-    return _MATH.sub(lambda m: rf"$\displaystyle {m[1]}$", typed_line(sentence, user_spans(sentence), prose))
+    typed = typed_line(sentence, user_spans(sentence), prose)
+    return _MATH.sub(lambda m: rf"$\displaystyle {_breakable(m[1])}$", typed)
 
 
 def shared_parts(layouts: Sequence[Layout]) -> tuple[list[str], list[list[int]]]:

@@ -26,7 +26,9 @@ from ...words.highlight import Highlight
 from ...words.user_text import Line, graphemes, user_spans
 from ..document import Section, build_figures, make_document
 from ..walkthrough.scores import walkthrough
+from ..walkthrough.state_text import state_paragraphs, with_state_in_text
 from .formats import STEP_SECONDS
+from .weights_fit import fitting_weights
 from .slide_text import LINE, TEXT_PT, formula_shown_in, line_count, lines_of, title_lines, unicode_math, unicode_prose
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -42,8 +44,9 @@ if TYPE_CHECKING:
     from ...typing import ThemeName
     from ..document import Document
 
-__all__ = ["formula_note", "Slide", "Deck", "TitlePage", "Box", "Geometry", "ASPECTS", "STEP_SECONDS", "geometry",
-           "parse_steps", "from_sections", "from_document", "from_walkthrough", "from_highlights", "PPTX_MAX_TITLE"]
+__all__ = ["IN_NOTES", "formula_note", "Slide", "Deck", "TitlePage", "Box", "Geometry", "ASPECTS", "STEP_SECONDS",
+           "geometry", "parse_steps", "from_sections", "from_document", "from_walkthrough", "from_highlights",
+           "PPTX_MAX_TITLE"]
 
 #: A PowerPoint file's title property holds at most 255 characters (python-pptx refuses more); attnviz's
 #: titles may have 300, so a PowerPoint deck's title is checked against this where it is known.
@@ -51,6 +54,8 @@ PPTX_MAX_TITLE = 255
 ASPECTS = ("16:9", "4:3")
 _CONTINUED = " (continued)"
 _IN_NOTES = "Its full values are in the figure and the speaker notes."
+FORMULA_IN_NOTES = "The formula is in the speaker notes."  # (the sentences on the slide: only the formula is not)
+IN_NOTES = (_IN_NOTES, FORMULA_IN_NOTES)  # the lines a slide ends with when some of its step is only in the notes
 #: The gap between two sentences of a paragraph, in lines (each format sets it at most 0.4 of the text's size, and
 #: each sentence is its own paragraph on the slide: counted, so the last line stays on the slide).
 SENTENCE_LINES = 0.35
@@ -248,7 +253,7 @@ def _pages(heading: str, paragraphs: Sequence[str], formula: str | None, box: Bo
     only in the notes (a word or formula wider than the column)."""
     budget = box.h / (TEXT_PT * LINE)  # in lines of text
     pages: list[tuple[list[str], str | None]] = [([], None)]
-    used, hidden = 0.0, False
+    used, hidden, formula_hidden = 0.0, False, False
 
     def place(lines: float) -> None:
         nonlocal used
@@ -269,14 +274,21 @@ def _pages(heading: str, paragraphs: Sequence[str], formula: str | None, box: Bo
     if shown is not None:
         wide = lines_of(unicode_math(shown), box.w)  # broken where TeX may break it: between its parts
         if wide is None or line_count(wide) + 1 > budget:
-            hidden = True
+            formula_hidden = True
         else:
             place(line_count(wide) + 1)
             pages[-1] = (pages[-1][0], shown)
-    if hidden:
+    if hidden or formula_hidden:
         place(2)
-        pages[-1][0].append(_IN_NOTES)
+        pages[-1][0].append(_IN_NOTES if hidden else FORMULA_IN_NOTES)
+    hidden = hidden or formula_hidden
     return [page for page in pages if page[0] or page[1]] or [([], None)], hidden
+
+
+def _fits(paragraphs: Sequence[str], box: Box) -> bool:
+    """Whether every word of `paragraphs` fits the text column `box` (no sentence left to the notes)."""
+    return all(lines_of(unicode_prose(sentence), box.w) is not None
+               for paragraph in paragraphs for sentence in _sentences(paragraph))
 
 
 def _step_slides(heading: str, paragraphs: Sequence[str], formula: str | None, figure: Drawable, name: str,
@@ -296,11 +308,6 @@ def _step_slides(heading: str, paragraphs: Sequence[str], formula: str | None, f
         slides.append(Slide(head, tuple(sentences), shown, figure, name if n == 0 else f"{name}-{n + 1}", notes,
                             kind if n == 0 else "continued", step, said))
     return slides
-
-
-def _state_said(fig: Drawable) -> tuple[str, ...]:
-    """The running state a figure leaves to its slide's text (the "state" reduction), a paragraph an overlay."""
-    return tuple(overlay.state_text() for overlay in getattr(fig, "overlays", ()) if overlay.in_text)
 
 
 def _in_frame(fig: Drawable, frame: str) -> Drawable:
@@ -342,8 +349,11 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
     for number in chosen:
         section = document.sections[number - 1]
         figure = framed[number - 1]
-        slides += _step_slides(section.heading, section.paragraphs + _state_said(figure), section.formula, figure,
-                               section.name, shape, number)
+        said = tuple(p for p in state_paragraphs(figure) if p not in section.paragraphs)  # (the "state" reduction)
+        paragraphs = fitting_weights(section.paragraphs, section.highlight, getattr(figure, "attention", None),
+                                     lambda written: _fits(written, shape.text))
+        slides += _step_slides(section.heading, paragraphs + said, section.formula, figure, section.name, shape,
+                               number)
     deck_title = document.title or document.heading
     page = None
     if any(value is not None for value in (title, author, date)):
@@ -371,11 +381,9 @@ def _reduced(fig: Drawable, reduction: tuple[str, ...]) -> Drawable | None:
     """`fig` with the parts `reduction` names left out (a copy), or None when it has none of them (a
     mask map, panels, a score table already: only a full figure's captions and vectors can go)."""
     if "state" in reduction:
-        overlays = getattr(fig, "overlays", ())
-        if not overlays:
+        if not getattr(fig, "overlays", ()):
             return None
-        fig = copy.copy(fig)
-        fig.overlays = tuple(replace(overlay, in_text=True) for overlay in overlays)  # type: ignore[attr-defined]
+        fig = with_state_in_text(fig)
         reduction = tuple(part for part in reduction if part != "state")
     if not reduction:
         return fig

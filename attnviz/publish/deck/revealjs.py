@@ -75,7 +75,8 @@ def _inline_math(tex: str) -> str:
     breaks a line between them, never inside one)."""
     from markupsafe import Markup  # loaded with jinja2, for the deck's page only
 
-    chunks = Formula(tex).chunks(before=("=",))  # `a = b + c`: breaks before an equals sign, after a comma
+    # before `=`, `+` and `·` outside brackets, after a comma: everywhere the deck's planner may break the sentence
+    chunks = Formula(tex).chunks()
     return Markup(" ").join(Markup(line_mathml(chunk, display="inline")) for chunk in chunks)
 
 

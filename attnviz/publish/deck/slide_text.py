@@ -196,15 +196,31 @@ def unicode_prose(text: str) -> str:
     return "".join(out) + _generated_words(text[at:])
 
 
+#: A binary operator or relation between two terms (not a sign: `−1`, `(−1`, `e⁻¹`): typeset math sets a
+#: medium or thick space on each side of it, which a line of text has not.
+_OPERATOR = re.compile(r"(?<=[\w)⁰-⁹\]])[+=−·<>≤≥](?=[\w(√e])")
+OPERATOR_EM = 0.5  # the room TeX's and MathML's spaces around one add, in em (+: 2 × 4/18 em and a wider sign)
+
+
+def _width(text: str, size: float, bold: bool) -> float:
+    """`text`'s width at `size` pt, with the room typeset math leaves around its operators."""
+    return text_width(text, size, "sans", bold) + OPERATOR_EM * size * len(_OPERATOR.findall(text))
+
+
 def lines_of(text: str, width: float, size: float = TEXT_PT, bold: bool = False) -> list[str] | None:
-    """`text` wrapped at spaces into lines at most `width` pt wide at `size` pt; None when one word is wider."""
+    """`text` wrapped at spaces into lines at most `width` pt wide at `size` pt (math's operator spaces counted);
+    None when one word is wider.
+
+    >>> lines_of("e⁰/(e⁻³+e⁻⁴+e⁻²+e⁻⁴+e⁻³+e⁰)", 330) is None, lines_of("e⁰/(e⁻³+e⁻⁴+e⁻²+e⁻⁴)", 330)
+    (True, ['e⁰/(e⁻³+e⁻⁴+e⁻²+e⁻⁴)'])
+    """
     lines: list[str] = []
     line = ""
     for word in text.split():
-        if text_width(word, size, "sans", bold) > width:
+        if _width(word, size, bold) > width:
             return None
         candidate = f"{line} {word}" if line else word
-        if line and text_width(candidate, size, "sans", bold) > width:
+        if line and _width(candidate, size, bold) > width:
             lines.append(line)
             line = word
         else:
