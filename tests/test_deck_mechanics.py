@@ -11,11 +11,14 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from clirun import run_cli
 from test_deck_fit import smallest_pt
 from test_deck_revealjs import OVERFLOW_JS, open_deck
 from test_decks_tex import _walk, overfull, pages, pdflatex, run, tool
 
+import attnviz
 from attnviz.layout.frames import text_floor_misses
+from attnviz.layout.items import Text
 from attnviz.publish.deck import model as decks
 from attnviz.publish.deck.formats import deck_files, write_deck
 
@@ -147,7 +150,7 @@ def test_reveal_js_keeps_every_step_on_the_slide_in_chromium(made, name, browser
     context, page, failed = open_deck(browser, tmp_path / "deck")
     for n, slide in enumerate(deck.slides):
         page.evaluate(f"() => Reveal.slide({n})")
-        page.wait_for_timeout(60)
+        page.wait_for_timeout(450)  # once auto-animate is over
         assert page.evaluate(OVERFLOW_JS) == [], (n, slide.heading)
     assert failed == []
     context.close()
@@ -162,3 +165,80 @@ def test_the_animated_svg_and_tikz_hold_every_step(made, name, tmp_path):
     files = deck_files(deck, "tikz", str(tmp_path / "fig") + "/")
     steps = {slide.step for slide in deck.slides if slide.step}  # (step 0: the intro)
     assert len([path for path in files if Path(path).name.startswith("step-")]) == len(steps)
+
+
+def test_a_labels_quotes_stay_straight_in_beamer(tmp_path):
+    spec = tmp_path / "quoted.toml"
+    spec.write_text('q = [[1,0],[0,1],[1,1]]\nk = [[1,0],[0,1],[1,1]]\ntokens = ["\'the\'", "\\"cat\\"", "\'mat\'"]\n',
+                    encoding="utf-8")
+    tex = tmp_path / "deck.tex"
+    assert run_cli("slides", str(spec), "--highlight", "3,3", "-f", "beamer", "-o", str(tex)).code == 0
+    pdf, log = pdflatex(tex)
+    titles = run(tool("pdftotext"), str(pdf), "-").stdout
+    assert "Score of 'mat' and 'mat'" in titles and "’" not in titles
+
+
+def test_a_dark_beamer_deck_is_dark_to_the_edge(tmp_path):
+    tex = tmp_path / "dark.tex"
+    assert run_cli("slides", "--theme", "dark", "-f", "beamer", "-o", str(tex), "--steps", "1").code == 0
+    pdf, _ = pdflatex(tex)
+    subprocess.run([tool("pdftoppm"), "-r", "20", "-png", "-singlefile", str(pdf), str(tmp_path / "page")],
+                   check=True, timeout=120)
+    from PIL import Image
+
+    page = Image.open(tmp_path / "page.png").convert("L")
+    width, height = page.size
+    corners = [page.getpixel((x, y)) for x in (0, width - 1) for y in (0, height - 1)]
+    assert max(corners) < 60, corners  # the slide's own background, not white
+
+
+def test_beamer_sets_every_script_at_14_pt_on_the_projected_slide():
+    deck = decks.from_sections(*_walk(SCENARIOS["flash 6, 2×2"]))
+    tex = deck_files(deck, "beamer", "deck.tex")["deck.tex"]
+    assert r"\DeclareMathSizes{10}{10}{7}{7}" in tex  # \small's scripts of scripts at 7 pt: 14.8 pt at 13.33 in
+    assert r"\attnvizfit" not in "".join(line for line in tex.splitlines() if "attnviz mono bold, scale" in line
+                                         and "computed-text" in line)  # a highlighted value is never shrunk
+
+
+def test_tikz_for_a_paper_lays_its_figures_out_for_the_column(tmp_path):
+    result = run_cli("slides", "-f", "tikz", "--frame", "column", "-o", str(tmp_path / "fig") + "/")
+    assert result.code == 0, result.stderr
+    box = re.search(r"useasboundingbox \(0,0\) rectangle \(([\d.]+),", (tmp_path / "fig" / "step-1.tex").read_text())
+    assert float(box[1]) <= 3.3 * 72 * 2 + 1e-6  # the column's layout: 14 units print at 7 pt or more
+    deck = decks.from_walkthrough(attnviz.figure(frame="column"))
+    for layout in deck.paper_layouts():
+        points = 3.3 * 72 / layout.width  # at the column's width
+        assert min(text.style.size for text in layout.walk() if isinstance(text, Text)) * points >= 7 - 1e-6
+    slide = decks.from_walkthrough(attnviz.figure())
+    assert deck.paper_layouts()[0].width < slide.paper_layouts()[0].width == slide.layouts()[0].width
+
+
+def _document_deck():
+    from importlib.resources import files
+
+    from attnviz.io.spec import read_spec
+    from attnviz.publish.document import parse_document
+
+    path = files("attnviz") / "data" / "seed-document.toml"
+    return decks.from_document(parse_document(*read_spec(str(path))), str(path))
+
+
+#: The presenter's other decks, in reveal.js: a 4-token flash deck (its last paragraph once ran under the
+#: navigation arrows), the seed's 3-section document deck and GQA's heads (their MathML once clipped).
+OTHERS = {"flash 4": lambda: decks.from_sections(*_walk(_vectors("1,0; 0,1; 1,1; 1,-1") + ["--flash", "2,2"])),
+          "document": _document_deck,
+          "gqa": lambda: decks.from_sections(*_walk(["--q-heads", "1,0; 0,1 | 1,1; 0,1 | 0,1; 1,1 | 1,0; 1,1",
+                                                     "--k-heads", "1,0; 0,1 | 1,1; 1,0"]))}
+
+
+@pytest.mark.parametrize("name", OTHERS)
+def test_reveal_js_keeps_the_other_decks_on_the_slide(name, browser, tmp_path):
+    deck = OTHERS[name]()
+    write_deck(deck, "revealjs", str(tmp_path / "deck"))
+    context, page, failed = open_deck(browser, tmp_path / "deck")
+    for n, slide in enumerate(deck.slides):
+        page.evaluate(f"() => Reveal.slide({n})")
+        page.wait_for_timeout(450)  # once auto-animate is over
+        assert page.evaluate(OVERFLOW_JS) == [], (n, slide.heading)
+    assert failed == []
+    context.close()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ...numbers.exact import InputError
 from ...render.svg import fmt, render_svg
 from ...render.themes import get_theme
-from ...render.xml import escape_attribute, escape_text
+from ...render.xml import escape_text
 from .slide_text import lines_of
 from .visible import visible_highlights
 
@@ -80,6 +80,5 @@ def _title_card(deck: Deck, width: float, height: float) -> str:
         texts.append(f'<text x="{fmt(width / 2)}" y="{fmt(y)}" text-anchor="middle" font-size="{size}" '
                      f'font-weight="{weight}" font-family="DejaVu Sans, sans-serif" fill="{colours["text"]}">'
                      f"{escape_text(line)}</text>")
-    return (f'<svg width="{fmt(width)}" height="{fmt(height)}" viewBox="0 0 {fmt(width)} {fmt(height)}" '
-            f'role="img" aria-label="{escape_attribute(deck.title)}"><rect width="100%" height="100%" '
-            f'fill="{colours["background"]}"/>' + "".join(texts) + "</svg>")
+    return (f'<svg width="{fmt(width)}" height="{fmt(height)}" viewBox="0 0 {fmt(width)} {fmt(height)}">'
+            f'<rect width="100%" height="100%" fill="{colours["background"]}"/>' + "".join(texts) + "</svg>")

@@ -201,6 +201,14 @@ _SAVING = [
 ]
 
 
+#: A dark deck's slides dark to the edge, not only its figures: the page, its text, titles and structure.
+_DARK_SLIDE = (r"\setbeamercolor{background canvas}{bg=attnviz-background}",
+               r"\setbeamercolor{normal text}{fg=attnviz-text,bg=attnviz-background}",
+               r"\setbeamercolor{frametitle}{fg=attnviz-text,bg=attnviz-background}",
+               r"\setbeamercolor{title}{fg=attnviz-text}\setbeamercolor{structure}{fg=attnviz-badge-stroke}",
+               r"\usebeamercolor[fg]{normal text}")
+
+
 def beamer_document(deck: Deck) -> str:
     """The deck as a Beamer file: an optional title frame, then one frame per slide. Compile with pdflatex;
     handouts (`\\documentclass[handout]`) and note pages (`\\setbeameroption{show notes}`) work as usual."""
@@ -236,8 +244,11 @@ def beamer_document(deck: Deck) -> str:
         r"\DeclareMathOperator*{\argmin}{arg\,min}",
         r"\setbeamertemplate{navigation symbols}{}",
         r"\usefonttheme[onlymath]{serif}",  # Computer Modern math: sans math has no OML/cmss font
+        # the sentences' scripts of scripts (e^{s_{ij}}) at 7 pt, as their scripts: 14 pt on the projected slide
+        r"\DeclareMathSizes{10}{10}{7}{7}",
         rf"\setbeamersize{{text margin left={fmt(margin)}pt, text margin right={fmt(margin)}pt}}",
         *_colours(deck.theme),
+        *_DARK_SLIDE * (deck.theme == "dark"),
         tikz_styles().rstrip("\n"),
         *_SAVING,
         # a title page's fields are the user's (--title, --author, --date, a document's title and heading)
@@ -276,7 +287,7 @@ def _header(deck: Deck) -> list[str]:
 def _pictures(deck: Deck) -> list[tuple[Slide, str]]:
     """Each step's picture (continuation slides share their step's)."""
     return [(slide, picture(tikz_items(layout), layout.width, layout.height))
-            for slide, layout in zip(deck.slides, deck.layouts()) if slide.kind == "step"]
+            for slide, layout in zip(deck.slides, deck.paper_layouts()) if slide.kind == "step"]
 
 
 def tikz_document(deck: Deck) -> str:

@@ -47,6 +47,21 @@ class Formula:
             chunks[-1].append(token)
         return chunks
 
+    def chunks_within(self, width: float, size: float) -> list[list[ET.Element]]:
+        """The places a sentence's notation may break, in order of preference: before `=` and after a comma; a
+        term between them wider than `width` at `size` also before its `+` and `·` (a sum broken only when it
+        cannot fit a line of its own)."""
+        out: list[list[ET.Element]] = []
+        for chunk in self.chunks(before=("=",)):
+            if sum(_measure(token, size)[0] for token in chunk) <= width:
+                out.append(chunk)
+                continue
+            for n, token in enumerate(chunk):
+                if not n or _text(token) in ("+", "·"):
+                    out.append([])
+                out[-1].append(token)
+        return out
+
     def lines(self, width: float, size: float) -> list[list[ET.Element]] | None:
         """The formula broken into lines at most `width` wide at `size` (before =, + or ·, after a comma),
         each line a row of MathML elements; None when a part that cannot be broken is wider than that."""

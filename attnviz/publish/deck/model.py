@@ -23,7 +23,7 @@ from ...numbers.exact import InputError
 from ...words.a11y import figure_sentence
 from ...words.figure_text import FigureText, at_step
 from ...words.highlight import Highlight
-from ...words.user_text import Line, graphemes, user_spans
+from ...words.user_text import Line, concat, graphemes, user_spans
 from ..document import Section, build_figures, make_document
 from ..walkthrough.scores import walkthrough
 from ..walkthrough.state_text import state_paragraphs, with_state_in_text
@@ -53,6 +53,7 @@ __all__ = ["IN_NOTES", "formula_note", "Slide", "Deck", "TitlePage", "Box", "Geo
 PPTX_MAX_TITLE = 255
 ASPECTS = ("16:9", "4:3")
 _CONTINUED = " (continued)"
+PAPER_FRAMES = ("column", "column-wide")  # a figure made for a paper's column: its TikZ keeps that frame
 _IN_NOTES = "Its full values are in the figure and the speaker notes."
 FORMULA_IN_NOTES = "The formula is in the speaker notes."  # (the sentences on the slide: only the formula is not)
 IN_NOTES = (_IN_NOTES, FORMULA_IN_NOTES)  # the lines a slide ends with when some of its step is only in the notes
@@ -160,6 +161,7 @@ class Deck:
     compact: bool = False  # the figure's values at 14 pt too, the cells sized to them (`geometry`)
     step_seconds: float = STEP_SECONDS
     choices: tuple[str, ...] = ()  # what the deck left out of its figures to fit them (`REDUCTIONS`)
+    paper: str = ""  # the paper's column frame the figures were made for (`--frame column`), for TikZ; or ""
     laid_out: dict[int, Layout] = field(default_factory=dict, compare=False, repr=False)  # by id(figure)
 
     @property
@@ -171,6 +173,17 @@ class Deck:
     def frame(self) -> Frame:
         """The figure region's frame: what every slide's figure is laid out for."""
         return get_frame(self.geometry.frame)
+
+    def paper_layouts(self) -> list[Layout]:
+        """TikZ for a paper: each slide's figure laid out for the paper's column (`paper`: 7 pt at the column's
+        width, `--frame column`), or the slides' own layouts when the figures were made for no column."""
+        if not self.paper:
+            return self.layouts()
+        made: dict[int, Layout] = {}
+        for slide in self.slides:
+            if id(slide.figure) not in made:
+                made[id(slide.figure)] = _in_frame(slide.figure, self.paper).layout()
+        return [made[id(slide.figure)] for slide in self.slides]
 
     def layouts(self) -> list[Layout]:
         """Each slide's layout: all one size, with exactly the figure region's aspect (content centred)."""
@@ -327,7 +340,8 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
     """A slide per section of `document` (and continuation slides), with its figure (any series: a page's,
     a walkthrough's) laid out for the slide's figure region. `steps`: which sections, `1-3,7` or numbers
     (default all); the intro and legend, when the document has them, open the deck. `title`, `author`,
-    `date`: a title slide (none unless one is given). `step_seconds`: the animated SVG's time per step."""
+    `date`: a title slide (none unless one is given). `step_seconds`: the animated SVG's time per step.
+    Figures made for a paper's column (`--frame column`) keep that frame for TikZ (`Deck.paper_layouts`)."""
     if len(figures) != len(document.sections):
         raise ValueError("one figure per section")
     shape = geometry(aspect)
@@ -360,7 +374,7 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
         page = TitlePage(title or deck_title, document.heading, author or "", date or "")
     return Deck(title=deck_title, heading=document.heading, slides=tuple(slides), lang=document.lang, aspect=aspect,
                 title_page=page, step_seconds=step_seconds, wide=wide, compact=compact, choices=choice,
-                laid_out=laid_out)
+                laid_out=laid_out, paper=next((fig.frame for fig in figures if fig.frame in PAPER_FRAMES), ""))
 
 
 #: What a deck's figure may leave to the slide's text and notes, in order, when the whole figure does not fit
@@ -515,7 +529,7 @@ def from_highlights(fig: Drawable, **options: object) -> Deck:
     if TYPE_CHECKING:  # a full figure has its highlight, its words and its vectors
         assert marks is not None and isinstance(words, FigureText) and isinstance(attention, Attention)
     q_labels, k_labels = words.q_labels, words.k_labels
-    steps = [(f"Score of {q_labels[i - 1]} and {k_labels[j - 1]}", Highlight(cells=frozenset({(i, j)})))
+    steps = [(concat("Score of ", q_labels[i - 1], " and ", k_labels[j - 1]), Highlight(cells=frozenset({(i, j)})))
              for i, j in sorted(marks.cells)]
     steps += [(f"Softmax of row {i}", Highlight(softmax_rows=frozenset({i}))) for i in sorted(marks.softmax_rows)]
     steps += [(f"Output of row {i}", Highlight(outputs=frozenset({i}))) for i in sorted(marks.outputs)]

@@ -202,25 +202,27 @@ _OPERATOR = re.compile(r"(?<=[\w)⁰-⁹\]])[+=−·<>≤≥](?=[\w(√e])")
 OPERATOR_EM = 0.5  # the room TeX's and MathML's spaces around one add, in em (+: 2 × 4/18 em and a wider sign)
 
 
-def _width(text: str, size: float, bold: bool) -> float:
-    """`text`'s width at `size` pt, with the room typeset math leaves around its operators."""
-    return text_width(text, size, "sans", bold) + OPERATOR_EM * size * len(_OPERATOR.findall(text))
+def _width(text: str, size: float, bold: bool, spaced: float = OPERATOR_EM) -> float:
+    """`text`'s width at `size` pt, with the room typeset math leaves around its operators (`spaced` em each)."""
+    return text_width(text, size, "sans", bold) + (spaced * size * len(_OPERATOR.findall(text)) if spaced else 0)
 
 
-def lines_of(text: str, width: float, size: float = TEXT_PT, bold: bool = False) -> list[str] | None:
-    """`text` wrapped at spaces into lines at most `width` pt wide at `size` pt (math's operator spaces counted);
-    None when one word is wider.
+def lines_of(text: str, width: float, size: float = TEXT_PT, bold: bool = False, typeset: bool = True
+             ) -> list[str] | None:
+    """`text` wrapped at spaces into lines at most `width` pt wide at `size` pt (math's operator spaces counted,
+    unless not `typeset`: the PDF deck draws its Unicode as text); None when one word is wider.
 
     >>> lines_of("e⁰/(e⁻³+e⁻⁴+e⁻²+e⁻⁴+e⁻³+e⁰)", 330) is None, lines_of("e⁰/(e⁻³+e⁻⁴+e⁻²+e⁻⁴)", 330)
     (True, ['e⁰/(e⁻³+e⁻⁴+e⁻²+e⁻⁴)'])
     """
     lines: list[str] = []
     line = ""
+    spaced = OPERATOR_EM if typeset else 0.0
     for word in text.split():
-        if _width(word, size, bold) > width:
+        if _width(word, size, bold, spaced) > width:
             return None
         candidate = f"{line} {word}" if line else word
-        if line and _width(candidate, size, bold) > width:
+        if line and _width(candidate, size, bold, spaced) > width:
             lines.append(line)
             line = word
         else:
