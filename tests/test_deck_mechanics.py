@@ -239,3 +239,21 @@ OTHERS = {"flash 4": lambda: decks.from_sections(*_walk(_vectors("1,0; 0,1; 1,1;
 @pytest.mark.parametrize("name", OTHERS)
 def test_reveal_js_keeps_the_other_decks_on_the_slide(name, browser, tmp_path):
     assert_on_the_slide_in_chromium(OTHERS[name](), browser, tmp_path / "deck")
+
+
+def test_the_format_docs_list_every_format_and_say_what_the_decks_write():
+    """docs/slide-formats.rst's table is the format table (`formats.FORMATS`), and says what the writers do now:
+    a Beamer frame per step, reveal.js with no transition, the sentences on the slide (the old decks' one frame of
+    overlays, auto-animate and sentences only in the notes are gone)."""
+    from attnviz.publish.deck.formats import FORMATS
+
+    docs = (Path(__file__).parent.parent / "docs" / "slide-formats.rst").read_text(encoding="utf-8")
+    table = docs[docs.index(".. list-table::"):]
+    assert re.findall(r"^   \* - ``([\w-]+)``$", table, re.M) == list(FORMATS)
+    for stale in (r"\only<", "overlays build", "auto-animate with", "sentences in the notes", "one frame whose"):
+        assert stale not in docs, stale
+    deck = decks.from_walkthrough(attnviz.figure())
+    beamer = deck_files(deck, "beamer", "deck.tex")["deck.tex"]
+    assert beamer.count(r"\begin{frame}") == len(deck.slides) and r"\only<" not in beamer
+    html = deck_files(deck, "revealjs", "deck")[Path("deck") / "index.html"]
+    assert "transition: 'none'" in html
