@@ -257,3 +257,16 @@ def test_the_format_docs_list_every_format_and_say_what_the_decks_write():
     assert beamer.count(r"\begin{frame}") == len(deck.slides) and r"\only<" not in beamer
     html = deck_files(deck, "revealjs", "deck")[Path("deck") / "index.html"]
     assert "transition: 'none'" in html
+
+
+def test_score_grids_side_by_side_say_their_softmax_captions_in_the_slides_text():
+    grid = {"q": [[1, 0], [0, 1], [1, 1]], "k": [[1, 0], [0, 1], [1, 1]]}
+    both = attnviz.compose(attnviz.figure(**grid, title="causal"), attnviz.figure(**grid, mask="none", title="full"),
+                           panel_captions="show")
+    deck = decks.from_highlights(both)
+    said = [p for slide in deck.slides for p in slide.paragraphs]
+    assert any(p.startswith("Each panel's softmax captions are left out") and "panel 2 (full): rows 1–3" in p
+               for p in said)
+    assert "Panel 2 (full), row 3: scores [1,1,2]: weights e^1/(e^1+e^1+e^2), e^1/(e^1+e^1+e^2), " \
+           "e^2/(e^1+e^1+e^2)." in said
+    assert len({id(slide.figure) for slide in deck.slides}) == 1  # one figure, its continuations still

@@ -21,6 +21,7 @@ from ...layout.frames import DECK_FRAMES, fit_to_frame, get_frame
 from ...words.budget import check_deck, drawable_chars
 from ...numbers.exact import InputError
 from ...words.a11y import figure_sentence
+from ...layout.items import Text
 from ...words.figure_text import FigureText, at_step
 from ...words.highlight import Highlight
 from ...words.user_text import Line, concat, graphemes, user_spans
@@ -366,6 +367,7 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
         said = tuple(p for p in state_paragraphs(figure) if p not in section.paragraphs)  # (the "state" reduction)
         paragraphs = fitting_weights(section.paragraphs, section.highlight, getattr(figure, "attention", None),
                                      lambda written: _fits(written, shape.text))
+        paragraphs += _captions_left_out(figure, laid_out[id(figure)])
         slides += _step_slides(section.heading, paragraphs + said, section.formula, figure, section.name, shape,
                                number)
     deck_title = document.title or document.heading
@@ -507,6 +509,26 @@ def _mask_steps(fig: Figure, words: MapText) -> list[tuple[str, Drawable]]:
         one._id_prefix = None
         steps.append((heading, one))
     return steps
+
+
+def _captions_left_out(fig: Drawable, layout: Layout) -> tuple[str, ...]:
+    """The softmax captions a figure of several score grids leaves out to fit its frame, said in the slide's
+    text: which rows, then each panel's rows as its captions write them (on continuation slides if need be)."""
+    drawn = {item.role for item in layout.walk() if isinstance(item, Text)}
+    panels = [(n, panel) for n, panel in enumerate(getattr(fig, "panels", ()), 1)
+              if isinstance(panel.words, FigureText) and panel.words.softmax_rows]
+    if not panels or "softmax-weights" in drawn:
+        return ()
+    names = [concat(f"panel {n}", *((" (", panel.words.title, ")") if panel.words.title else ()))
+             for n, panel in panels]
+    rows = [panel.words.softmax_rows for _, panel in panels]
+    said = concat(*(part for name, row in zip(names, rows)
+                    for part in (name, f": rows {row[0].q}–{row[-1].q}; ")))
+    out = [concat("Each panel's softmax captions are left out of the figure to fit the slide, ", said.rstrip("; "),
+                  ".")]
+    out += [concat("P", name[1:], ", ", row.scores, ": ", row.weights, ".")
+            for name, panel_rows in zip(names, rows) for row in panel_rows]
+    return tuple(out)
 
 
 def from_highlights(fig: Drawable, **options: object) -> Deck:
