@@ -76,15 +76,22 @@ def _formula(tex: str | None) -> str:
 
 
 def _breakable(safe: str) -> str:
-    r"""In-line math that TeX may break after an `=` or `+` and after each item of a list: after `,\quad`,
-    `,\ ` and `, ` (a `\left(…\right)` is one unbreakable box, so its parentheses are written plain).
+    r"""In-line math that TeX may break after an `=` or `+` and between items: after `,\quad`, `,\ ` and `, `
+    outside brackets, inside a vector or list only where it cannot fit a line (a `\left(…\right)` is one
+    unbreakable box, so its parentheses are written plain).
 
-    >>> _breakable(r"s = \left(\frac{1}{2}, \frac{1}{2}\right)")
-    's = (\\frac{1}{2}, \\allowbreak \\frac{1}{2})'
+    >>> _breakable(r"s = \left(\frac{1}{2}, \frac{1}{2}\right), t")
+    's = (\\frac{1}{2}, \\penalty5000 \\frac{1}{2}), \\allowbreak t'
     """
     plain = re.sub(r"\\(?:left|right)(?=[()\[\]])", "", text_signs(safe))
     plain = re.sub(r"(\\text\{[^{}]*:\s*\})", r"\1\\allowbreak ", plain)  # after a label: `\text{row 3: }`
-    return re.sub(r",(\\quad|\\ | )", lambda m: "," + m[1] + ("" if m[1] == " " else " ") + r"\allowbreak ", plain)
+    out, depth = [], 0
+    for part in re.split(r"(,(?:\\quad|\\ | )|[(\[{}\])])", plain):
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(part, 0)
+        out.append(part)
+        if part.startswith(",") and len(part) > 1:  # a list's item breaks only where the list cannot fit a line
+            out.append((" " if not part.endswith(" ") else "") + (r"\allowbreak " if depth <= 0 else r"\penalty5000 "))
+    return "".join(out)
 
 
 def _note(note: str, formula: str | None) -> str:

@@ -207,6 +207,26 @@ def _width(text: str, size: float, bold: bool, spaced: float = OPERATOR_EM) -> f
     return text_width(text, size, "sans", bold) + (spaced * size * len(_OPERATOR.findall(text)) if spaced else 0)
 
 
+def _items(text: str, width: float, size: float, bold: bool, spaced: float) -> list[str]:
+    """`text`'s words, a bracketed group (a vector, a list) one word where it fits a line, else its own words.
+
+    >>> _items("scores are [−1, 0, 2].", 300, 20, False, 0.5)
+    ['scores', 'are', '[−1, 0, 2].']
+    """
+    words: list[str] = []
+    depth = 0
+    for word in text.split():
+        if depth > 0 and words:
+            words[-1] += " " + word
+        else:
+            words.append(word)
+        depth = max(0, depth + sum(word.count(c) for c in "([{") - sum(word.count(c) for c in ")]}"))
+    if depth:  # a bracket left open: the words as they are
+        return text.split()
+    return [part for group in words
+            for part in ([group] if " " not in group or _width(group, size, bold, spaced) <= width else group.split())]
+
+
 def lines_of(text: str, width: float, size: float = TEXT_PT, bold: bool = False, typeset: bool = True
              ) -> list[str] | None:
     """`text` wrapped at spaces into lines at most `width` pt wide at `size` pt (math's operator spaces counted,
@@ -218,7 +238,7 @@ def lines_of(text: str, width: float, size: float = TEXT_PT, bold: bool = False,
     lines: list[str] = []
     line = ""
     spaced = OPERATOR_EM if typeset else 0.0
-    for word in text.split():
+    for word in _items(text, width, size, bold, spaced):
         if _width(word, size, bold, spaced) > width:
             return None
         candidate = f"{line} {word}" if line else word
