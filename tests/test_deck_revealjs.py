@@ -38,6 +38,12 @@ OVERFLOW_JS = """
     const box = math.closest('.attnviz-text').getBoundingClientRect(), r = math.getBoundingClientRect();
     if (r.right > box.right + 0.5) out.push(['math', 'wider than the text box', r.right, box.right]);
   }
+  for (const math of Reveal.getCurrentSlide().querySelectorAll('.attnviz-box math')) {  // MathML clipped by its box
+    if (math.closest('aside')) continue;
+    const box = math.closest('.attnviz-box').getBoundingClientRect(), r = math.getBoundingClientRect();
+    if (r.bottom > box.bottom + 0.5 || r.top < box.top - 0.5)
+      out.push(['math', 'clipped by its box', r.top, r.bottom, box.top, box.bottom]);
+  }
   return out;
 }
 """

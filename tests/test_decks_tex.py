@@ -99,7 +99,7 @@ def test_every_slide_fits_its_text_column_at_the_text_size(deck):
         lines = [lines_of(unicode_prose(p), box.w, TEXT_PT) for p in slide.paragraphs]
         assert all(line is not None for line in lines), slide.heading
         assert sum(len(line) for line in lines) * TEXT_PT * 1.3 <= box.h
-        assert slide.notes and all(p in " ".join(slide.notes) for p in slide.paragraphs if p != decks._IN_NOTES)
+        assert slide.notes and all(p in " ".join(slide.notes) for p in slide.paragraphs if p not in decks.IN_NOTES)
 
 
 def test_steps_choose_slides_and_bad_ranges_are_one_line(tmp_path):
@@ -116,11 +116,14 @@ def test_long_sentences_continue_or_go_to_the_notes():
     deck = decks.from_walkthrough(attnviz.figure(q=TWELVE, k=TWELVE))
     assert len([s for s in deck.slides if s.kind == "step"]) == 91
     last = deck.slides[-1]
-    assert last.paragraphs[-1] == decks._IN_NOTES and any("e^" in note for note in last.notes)
+    assert last.paragraphs[-1] in decks.IN_NOTES and any("e^" in note for note in last.notes)
+    assert any("Z_12" in p for slide in deck.slides if slide.heading.startswith("Softmax of row 12")
+               for p in slide.paragraphs)  # its weights on the slide, in the normalizer form
     document = attnviz.publish.document.make_document(
         heading="H", sections=[attnviz.publish.document.Section("S", ("A long sentence of words. " * 40,))])
     long = decks.from_sections(document, [attnviz.figure()])
-    assert [s.kind for s in long.slides] == ["step", "continued", "continued"][:len(long.slides)]
+    assert [s.kind for s in long.slides] == ["step"] + ["continued"] * (len(long.slides) - 1)
+    assert 2 <= len(long.slides) <= 4  # 40 sentences of 2 lines, their gaps counted: 12 to a slide
     assert len(long.slides) >= 2 and long.slides[1].heading == "S (continued)"
 
 

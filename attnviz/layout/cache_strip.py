@@ -56,6 +56,7 @@ class CacheStrip:
     most: tuple[int, float] = (0, 0)
     script: float = 0  # in a slide or column frame, the size of the typeset notation's scripts (0: not typeset)
     below: Below | None = None  # the region under the grid to draw the strip in (None: beside the grid)
+    in_text: bool = False  # only the grid's marks drawn, the cache said in the step's text (a deck's last fallback)
 
     def sentence(self) -> str:
         """The cache in words: `KV cache after token 5, 3 slots: slot 0 K4, slot 1 K5, slot 2 K3; evicted K1, K2`."""
@@ -63,6 +64,13 @@ class CacheStrip:
                           for slot in self.slots)
         evicted = f"; evicted: {', '.join(f'K{k}' for k in self.evicted)}" if self.evicted else ""
         return f"{self.heading}, {self.rule}: {slots}{evicted}"
+
+    def state_text(self) -> str:
+        """The cache as the step's text says it when the figure leaves the strip out: its slots, what the grid's
+        marks are (`KV cache after token 5, 3 slots: …. In the grid: evicted K1, K2 darkened; …`)."""
+        marks = [f"{words} ({', '.join(f'K{k}' for k in keys)})" for (_, words), keys
+                 in zip(LEGEND_WORDS, (self.evicted, self.future)) if keys]
+        return self.sentence() + "." + (f" Marked in the grid: {'; '.join(marks)}." if marks else "")
 
     def slot_width(self) -> float:
         """A slot's width: room for the longest label (a token, or K12); under the grid, the walk's widest."""
@@ -76,16 +84,22 @@ class CacheStrip:
 
     def room(self) -> float:
         """The room it takes: right of the grid (beside), or under it (`below`)."""
+        if self.in_text:
+            return 0.0
         if self.below is None:
             return max(self.extent()[0], self.reserve[0]) + STATE_GAP
         return (ASCENT + DESCENT) * STYLES["side-heading"].size + 8 + self.extent()[1] + BELOW_GAP / 2
 
     def room_width(self) -> float:
         """The strip's width with its slots in one row (`PER_ROW` at most)."""
+        if self.in_text:
+            return 0.0
         return max(replace(self, below=None).extent()[0], self.reserve[0])
 
     def placement(self) -> str:
         """Where the strip is drawn: beside the grid, or under it so many slots a row."""
+        if self.in_text:
+            return "the evicted and future keys marked in the grid, the cache's slots in the step's text"
         if self.below is None:
             return "beside the grid"
         per_row = self._per_row()
@@ -124,6 +138,8 @@ class CacheStrip:
         if marks:
             items.append(Group(("attnviz-cache-marks",), (), tuple(marks)))
         drawn = len(items)  # (the marks lie within the grid: only the strip widens the figure)
+        if self.in_text:
+            return replace(layout, items=items)
         if self.below is None:
             x0, heading_y, slots_top = x_cells + n_k * (cell_w + CELL_GAP) - CELL_GAP + STATE_GAP, y_cells - 10, y_cells
         else:  # (a decode step's grid is square: n_k rows)

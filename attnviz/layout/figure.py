@@ -261,7 +261,7 @@ class _Placer:
         lines = (words.q_line, words.k_line, *words.more_vectors)
         for n, line in enumerate(lines, 1):
             self.add_text("vectors", line, "; ", self.x0, gap_after=m.section_gap if n == len(lines) else 4,
-                          finer=(",",), wrap_at=wrap_at)
+                          wrap_at=wrap_at)  # (between vectors, never inside one: a wider one widens the figure)
 
     def _grid(self, grid_top: float | None) -> None:
         """The grid: column headers, row headers, then (once the layout is known to fit) the cells row by row."""
@@ -373,7 +373,7 @@ class _Placer:
         # A long scores line (or normalizer Z_i) continues under its values, as weights lines do.
         hang = min(self.width(row.scores.partition(": ")[0] + ": ", "softmax-scores"), wrap_w / 3)
         scores = self.text("softmax-scores", x, top + row_pad_y + ASCENT * self.style("softmax-scores").size,
-                           self.wrapped(row.scores, None, "softmax-scores", wrap_w - 2 * _ROW_PAD_X, hang),
+                           self.wrapped(row.scores, None, "softmax-scores", wrap_w - 2 * _ROW_PAD_X, hang, (",", "+")),
                            indent=hang, user=user_spans(row.scores))
         y_w = top + row_pad_y + self.height("softmax-scores", len(scores.lines)) + 5
         make = self.text if self.limit is None and not self.measure else _unmade

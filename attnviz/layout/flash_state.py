@@ -74,6 +74,7 @@ class FlashOverlay:
     width: float = 0  # the state column at least this wide: every step of a walk the same size (`column_width`)
     script: float = 0  # in a slide or column frame, the size of the typeset notation's scripts (0: not typeset)
     below: Below | None = None  # the region under the grid to draw the state in (None: beside the grid)
+    in_text: bool = False  # only the tiles drawn, the state said in the step's text (a deck's last fallback)
 
     def column_width(self) -> float:
         """The state column's width for this step's words."""
@@ -88,6 +89,8 @@ class FlashOverlay:
 
     def room(self) -> float:
         """The room it takes: right of the grid (beside), or under it (`below`)."""
+        if self.in_text:
+            return 0.0
         width = max(self.width, self.column_width())
         if self.below is None:
             return width + STATE_GAP
@@ -103,10 +106,12 @@ class FlashOverlay:
 
     def room_width(self) -> float:
         """The state's width in one column."""
-        return max(self.width, self.column_width())
+        return 0.0 if self.in_text else max(self.width, self.column_width())
 
     def placement(self) -> str:
         """Where the state is drawn: beside the grid, or under it in so many columns."""
+        if self.in_text:
+            return "the tiles over the grid, the running state in the step's text"
         if self.below is None:
             return "beside the grid"
         columns = self._columns(self.room_width())[0]
@@ -128,6 +133,12 @@ class FlashOverlay:
         parts = [f"{len(self.tiles)} tiles outlined", *current] + [f"{skipped} skipped, fully masked"] * (skipped > 0)
         return f"{self.heading}: " + ", ".join(parts) + "; " + "; ".join(", ".join(row.lines) for row in self.rows)
 
+    def state_text(self) -> str:
+        """The state as the step's text says it when the figure leaves it out: `Running state after tile 3 of 5.
+        Row 1: m_1 = 2, ℓ_1 = e^0+e^(-1). Row 2: …` (attnviz's notation, one sentence a row)."""
+        rows = [f"Row {row.q}: " + ", ".join(row.notation or row.lines) + "." for row in self.rows]
+        return " ".join([self.heading[0].upper() + self.heading[1:] + ".", *rows])
+
     def apply(self, layout: Layout) -> Layout:
         """`layout` with the tiles drawn over its grid and the state column beside it (or under it)."""
         if layout.grid is None:
@@ -138,6 +149,8 @@ class FlashOverlay:
         ordered = sorted(self.tiles, key=lambda tile: tile.current)  # the current tile last: drawn on top
         cells = self.below.cells if self.below is not None else (CELL_H, CELL_GAP)
         items.append(Group(("attnviz-tiles",), (), tuple(_tile_rect(tile, layout.grid, cells) for tile in ordered)))
+        if self.in_text:  # (the tiles lie within the grid)
+            return replace(layout, items=items)
         width = max(self.width, self.column_width())
         if self.below is None:
             x = x_cells + n_k * (cell_w + CELL_GAP) - CELL_GAP + STATE_GAP  # (beside, the doc's cells)

@@ -46,7 +46,13 @@ _ON_SLIDE = {"dk1": "tx1", "lt1": "bg1", "dk2": "tx2", "lt2": "bg2"}  # what a s
 #: Every attnviz colour as the scheme colour a slide names: the slot that holds it, or the nearest one.
 SCHEME = {colour: _ON_SLIDE.get(slot, slot) for slot, colour in SLOTS.items()} | {
     "pending-fill": "bg1", "masked-fill": "bg2", "masked-text": "tx2", "computed-text": "tx1", "badge-text": "tx1",
-    "rule": "accent6", "pending-stroke": "accent5"}
+    "rule": "accent6", "pending-stroke": "accent5", "band-fill": "accent1", "badge-fill": "accent3"}
+#: Fills drawn as a see-through accent over the slide (colour: its opacity), and never from the hyperlink slots
+#: (which hold colours for the theme alone): a slide pasted into a deck of another theme, whose accents may be
+#: dark (Office's accent1 is #156082, its hlink #0000FF), keeps a light fill behind its dark text. The highlight's
+#: slot holds the colour that, so see-through over the background, is attnviz's highlight (`colour_scheme`); the
+#: band (the highlight's, fainter) and the badge's fill are attnviz's near enough in both themes.
+TINTS = {"computed-fill": 0.6, "band-fill": 0.3, "badge-fill": 0.18}
 # C0 controls (but tab and newline) cannot be written in XML 1.0: drawn as the replacement character
 _CONTROLS = {code: "\ufffd" for code in (*range(0, 9), 11, 12, *range(14, 32))}
 
@@ -63,9 +69,21 @@ def clean_attribute(text: str) -> str:
 
 def colour_scheme(palette: Mapping[str, str], name: str) -> str:
     """The `<a:clrScheme>` holding `palette`'s colours in `SLOTS` (in the order DrawingML requires)."""
-    slots = "".join(f'<a:{slot}><a:srgbClr val="{palette[colour][1:].upper()}"/></a:{slot}>'
+    held = dict(palette, **{"computed-fill": _opaque(palette["computed-fill"], palette["background"],
+                                                      TINTS["computed-fill"])})
+    slots = "".join(f'<a:{slot}><a:srgbClr val="{held[colour][1:].upper()}"/></a:{slot}>'
                     for slot, colour in SLOTS.items())
     return f'<a:clrScheme name="{escape_attribute(name)}">{slots}</a:clrScheme>'
+
+
+def _opaque(seen: str, under: str, opacity: float) -> str:
+    """The colour that, `opacity` see-through over `under`, shows as `seen` (each channel as near as 0-255 allow).
+
+    >>> _opaque("#fde68a", "#ffffff", 0.6)
+    '#fcd53c'
+    """
+    channels = [(int(seen[n:n + 2], 16), int(under[n:n + 2], 16)) for n in (1, 3, 5)]
+    return "#" + "".join(f"{min(255, max(0, round((a - b * (1 - opacity)) / opacity))):02x}" for a, b in channels)
 
 
 def figure_group(layout: Layout, name: str, first_id: int, left: float, top: float, scale: float,
@@ -250,6 +268,7 @@ _SHIFTS = {"sup": SUP_RISE, "sub": -SUB_DROP}
 
 def _scheme(colour: str, opacity: float = 1) -> str:
     """The scheme colour that stands for the theme's `colour`, see-through below `opacity` 1."""
+    opacity *= TINTS.get(colour, 1)
     alpha = f'<a:alpha val="{round(opacity * 100000)}"/>' if opacity != 1 else ""
     return f'<a:schemeClr val="{SCHEME[colour]}">{alpha}</a:schemeClr>' if alpha else \
         f'<a:schemeClr val="{SCHEME[colour]}"/>'

@@ -127,6 +127,7 @@ def _stripes(rect: Rect, hatch: Hatch) -> str:
 
 
 _ANCHORS = {"start": "base west", "middle": "base", "end": "base east"}
+UNFITTED_ROLES = ("score", "score-computed", "masked")  # texts centred in a cell: set at their size, never shrunk
 
 
 def _text(text: Text, colour: str) -> str:
@@ -160,8 +161,9 @@ def _text(text: Text, colour: str) -> str:
             content = script_runs(runs or (), (text.script or style.size * SCRIPT_SCALE) / style.size)
         else:
             content = typed_line(line.strip(), spans, typeset)
-        # (A frame's typeset line is held to its measured width too: TeX's math spacing is wider.)
-        if "[U+" in content or text.math:
+        # (A frame's typeset line is held to its measured width too: TeX's math spacing is wider. A grid's value
+        # never is: its cell has room round it, and its size stays the same in every step.)
+        if "[U+" in content or (text.math and text.role not in UNFITTED_ROLES):
             content = rf"\attnvizfit{{{fmt(width)}pt}}{{{content}}}"
         nodes.append(rf"\node[{', '.join(options)}] at ({fmt(x)},{fmt(y)}) {{{content}}};")
     return "\n".join(nodes)

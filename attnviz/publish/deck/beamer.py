@@ -23,6 +23,7 @@ from ...words.user_text import user_spans
 from ..mathml import MAX_ARRAY_COLUMNS, check_tex, tex_to_mathml
 from .tex_safety import tex_sets, text_signs
 from .visible import visible_highlights
+from .model import formula_note
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -71,9 +72,36 @@ def _formula(tex: str | None) -> str:
     safe = safe_formula(tex)
     if not safe:
         return rf"\par\texttt{{{escape(tex)}}}"
-    # In-line math in display style: TeX may break it after an `=` or `+`, and after `,\quad` here.
-    breakable = text_signs(safe).replace(r",\quad", r",\quad\allowbreak ").replace(r",\ ", r",\ \allowbreak ")
-    return r"\par\smallskip$\displaystyle " + breakable + "$"
+    return r"\par\smallskip$\displaystyle " + _breakable(safe) + "$"
+
+
+def _breakable(safe: str) -> str:
+    r"""In-line math that TeX may break after an `=` or `+` and between items: after `,\quad`, `,\ ` and `, `
+    outside brackets, inside a vector or list only where it cannot fit a line (a `\left(…\right)` is one
+    unbreakable box, so its parentheses are written plain).
+
+    >>> _breakable(r"s = \left(\frac{1}{2}, \frac{1}{2}\right), t")
+    's = (\\frac{1}{2}, \\penalty5000 \\frac{1}{2}), \\allowbreak t'
+    """
+    plain = re.sub(r"\\(?:left|right)(?=[()\[\]])", "", text_signs(safe))
+    plain = re.sub(r"(\\text\{[^{}]*:\s*\})", r"\1\\allowbreak ", plain)  # after a label: `\text{row 3: }`
+    out, depth = [], 0
+    for part in re.split(r"(,(?:\\quad|\\ | )|[(\[{}\])])", plain):
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(part, 0)
+        out.append(part)
+        if part.startswith(",") and len(part) > 1:  # a list's item breaks only where the list cannot fit a line
+            out.append((" " if not part.endswith(" ") else "") + (r"\allowbreak " if depth <= 0 else r"\penalty5000 "))
+    return "".join(out)
+
+
+def _note(note: str, formula: str | None) -> str:
+    """A line of the notes: the step's formula typeset as TeX math (never its Unicode form's code points), a
+    sentence as the slide's sentences are (breakable, a user's spans as typed)."""
+    if formula is not None and note == formula_note(formula):
+        safe = safe_formula(formula)
+        if safe:
+            return "Formula: $" + _breakable(safe) + "$"
+    return typed_line(note, user_spans(note), prose)
 
 
 def _typed(text: str) -> str:
@@ -91,7 +119,8 @@ def beamer_sentence(sentence: str) -> str:
     >>> beamer_sentence("so S_{1,1} = 1.")
     'so $\\displaystyle S_{1,1} = 1$.'
     """
-    return _MATH.sub(lambda m: rf"$\displaystyle {m[1]}$", typed_line(sentence, user_spans(sentence), prose))
+    typed = typed_line(sentence, user_spans(sentence), prose)
+    return _MATH.sub(lambda m: rf"$\displaystyle {_breakable(m[1])}$", typed)
 
 
 def shared_parts(layouts: Sequence[Layout]) -> tuple[list[str], list[list[int]]]:
@@ -133,8 +162,8 @@ def _colours(theme: str) -> list[str]:
 
 
 def _frame(slide: Slide, figure: str, size: tuple[float, float], text_w: float, wide: bool = False) -> list[str]:
-    body = r"\par\medskip ".join(beamer_sentence(p) for p in slide.paragraphs) + _formula(slide.formula)
-    notes = r"\par ".join(typed_line(note, user_spans(note), prose) for note in slide.notes)
+    body = r"\par\smallskip ".join(beamer_sentence(p) for p in slide.paragraphs) + _formula(slide.formula)
+    notes = r"\par ".join(_note(note, slide.noted) for note in slide.notes)
     if wide:  # the figure across the slide, its text under it (deck.wide)
         return [
             rf"\begin{{frame}}{{{_typed(slide.heading)}}}",
@@ -179,6 +208,14 @@ _SAVING = [
 ]
 
 
+#: A dark deck's slides dark to the edge, not only its figures: the page, its text, titles and structure.
+_DARK_SLIDE = (r"\setbeamercolor{background canvas}{bg=attnviz-background}",
+               r"\setbeamercolor{normal text}{fg=attnviz-text,bg=attnviz-background}",
+               r"\setbeamercolor{frametitle}{fg=attnviz-text,bg=attnviz-background}",
+               r"\setbeamercolor{title}{fg=attnviz-text}\setbeamercolor{structure}{fg=attnviz-badge-stroke}",
+               r"\usebeamercolor[fg]{normal text}")
+
+
 def beamer_document(deck: Deck) -> str:
     """The deck as a Beamer file: an optional title frame, then one frame per slide. Compile with pdflatex;
     handouts (`\\documentclass[handout]`) and note pages (`\\setbeameroption{show notes}`) work as usual."""
@@ -214,8 +251,11 @@ def beamer_document(deck: Deck) -> str:
         r"\DeclareMathOperator*{\argmin}{arg\,min}",
         r"\setbeamertemplate{navigation symbols}{}",
         r"\usefonttheme[onlymath]{serif}",  # Computer Modern math: sans math has no OML/cmss font
+        # the sentences' scripts of scripts (e^{s_{ij}}) at 7 pt, as their scripts: 14 pt on the projected slide
+        r"\DeclareMathSizes{10}{10}{7}{7}",
         rf"\setbeamersize{{text margin left={fmt(margin)}pt, text margin right={fmt(margin)}pt}}",
         *_colours(deck.theme),
+        *_DARK_SLIDE * (deck.theme == "dark"),
         tikz_styles().rstrip("\n"),
         *_SAVING,
         # a title page's fields are the user's (--title, --author, --date, a document's title and heading)
@@ -254,7 +294,7 @@ def _header(deck: Deck) -> list[str]:
 def _pictures(deck: Deck) -> list[tuple[Slide, str]]:
     """Each step's picture (continuation slides share their step's)."""
     return [(slide, picture(tikz_items(layout), layout.width, layout.height))
-            for slide, layout in zip(deck.slides, deck.layouts()) if slide.kind == "step"]
+            for slide, layout in zip(deck.slides, deck.paper_layouts()) if slide.kind == "step"]
 
 
 def tikz_document(deck: Deck) -> str:

@@ -47,6 +47,34 @@ class Formula:
             chunks[-1].append(token)
         return chunks
 
+    def chunks_within(self, width: float, size: float) -> list[list[ET.Element]]:
+        """The places a sentence's notation may break, in order of preference: before `=` and after a comma
+        outside brackets; a term between them wider than `width` at `size` also before its `+` and `·` and after
+        its commas (a sum or a list broken only when it cannot fit a line of its own)."""
+        out: list[list[ET.Element]] = []
+        for chunk in self._outside_brackets():
+            if sum(_measure(token, size)[0] for token in chunk) <= width:
+                out.append(chunk)
+                continue
+            for n, token in enumerate(chunk):
+                if not n or _text(token) in ("+", "·") or _text(chunk[n - 1]) == ",":
+                    out.append([])
+                out[-1].append(token)
+        return out
+
+    def _outside_brackets(self) -> list[list[ET.Element]]:
+        """The formula's terms between `=` signs and commas outside brackets (a vector or list one term)."""
+        chunks: list[list[ET.Element]] = []
+        depth = 0
+        tokens = _flat(self.body)
+        for n, token in enumerate(tokens):
+            text = _text(token)
+            if not chunks or (depth == 0 and (text == "=" or _text(tokens[n - 1]) == ",")):
+                chunks.append([])
+            depth = max(0, depth + (text in ("(", "[", "{")) - (text in (")", "]", "}")))
+            chunks[-1].append(token)
+        return chunks
+
     def lines(self, width: float, size: float) -> list[list[ET.Element]] | None:
         """The formula broken into lines at most `width` wide at `size` (before =, + or ·, after a comma),
         each line a row of MathML elements; None when a part that cannot be broken is wider than that."""

@@ -21,12 +21,15 @@ from ...layout.frames import DECK_FRAMES, fit_to_frame, get_frame
 from ...words.budget import check_deck, drawable_chars
 from ...numbers.exact import InputError
 from ...words.a11y import figure_sentence
+from ...layout.items import Text
 from ...words.figure_text import FigureText, at_step
 from ...words.highlight import Highlight
-from ...words.user_text import Line, graphemes, user_spans
+from ...words.user_text import Line, concat, graphemes, user_spans
 from ..document import Section, build_figures, make_document
 from ..walkthrough.scores import walkthrough
+from ..walkthrough.state_text import state_paragraphs, with_state_in_text
 from .formats import STEP_SECONDS
+from .weights_fit import fitting_weights
 from .slide_text import LINE, TEXT_PT, formula_shown_in, line_count, lines_of, title_lines, unicode_math, unicode_prose
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -42,15 +45,22 @@ if TYPE_CHECKING:
     from ...typing import ThemeName
     from ..document import Document
 
-__all__ = ["Slide", "Deck", "TitlePage", "Box", "Geometry", "ASPECTS", "STEP_SECONDS", "geometry", "parse_steps",
-           "from_sections", "from_document", "from_walkthrough", "from_highlights", "PPTX_MAX_TITLE"]
+__all__ = ["IN_NOTES", "formula_note", "Slide", "Deck", "TitlePage", "Box", "Geometry", "ASPECTS", "STEP_SECONDS",
+           "geometry", "parse_steps", "from_sections", "from_document", "from_walkthrough", "from_highlights",
+           "PPTX_MAX_TITLE"]
 
 #: A PowerPoint file's title property holds at most 255 characters (python-pptx refuses more); attnviz's
 #: titles may have 300, so a PowerPoint deck's title is checked against this where it is known.
 PPTX_MAX_TITLE = 255
 ASPECTS = ("16:9", "4:3")
 _CONTINUED = " (continued)"
+PAPER_FRAMES = ("column", "column-wide")  # a figure made for a paper's column: its TikZ keeps that frame
 _IN_NOTES = "Its full values are in the figure and the speaker notes."
+FORMULA_IN_NOTES = "The formula is in the speaker notes."  # (the sentences on the slide: only the formula is not)
+IN_NOTES = (_IN_NOTES, FORMULA_IN_NOTES)  # the lines a slide ends with when some of its step is only in the notes
+#: The gap between two sentences of a paragraph, in lines (each format sets it at most 0.4 of the text's size, and
+#: each sentence is its own paragraph on the slide: counted, so the last line stays on the slide).
+SENTENCE_LINES = 0.35
 
 
 @dataclass(frozen=True)
@@ -130,6 +140,12 @@ class Slide:
     notes: tuple[str, ...] = ()
     kind: str = "step"
     step: int = 0  # the step's number in its document (1-based; 0: the intro)
+    noted: str | None = None  # the formula (TeX) the notes say as `formula_note(noted)`: Beamer typesets it
+
+
+def formula_note(tex: str) -> str:
+    """The notes' line for a step's formula `tex`: `Formula: ` and its Unicode math (Beamer typesets the TeX)."""
+    return f"Formula: {unicode_math(tex)}"
 
 
 @dataclass(frozen=True)
@@ -146,6 +162,7 @@ class Deck:
     compact: bool = False  # the figure's values at 14 pt too, the cells sized to them (`geometry`)
     step_seconds: float = STEP_SECONDS
     choices: tuple[str, ...] = ()  # what the deck left out of its figures to fit them (`REDUCTIONS`)
+    paper: str = ""  # the paper's column frame the figures were made for (`--frame column`), for TikZ; or ""
     laid_out: dict[int, Layout] = field(default_factory=dict, compare=False, repr=False)  # by id(figure)
 
     @property
@@ -157,6 +174,17 @@ class Deck:
     def frame(self) -> Frame:
         """The figure region's frame: what every slide's figure is laid out for."""
         return get_frame(self.geometry.frame)
+
+    def paper_layouts(self) -> list[Layout]:
+        """TikZ for a paper: each slide's figure laid out for the paper's column (`paper`: 7 pt at the column's
+        width, `--frame column`), or the slides' own layouts when the figures were made for no column."""
+        if not self.paper:
+            return self.layouts()
+        made: dict[int, Layout] = {}
+        for slide in self.slides:
+            if id(slide.figure) not in made:
+                made[id(slide.figure)] = _in_frame(slide.figure, self.paper).layout()
+        return [made[id(slide.figure)] for slide in self.slides]
 
     def layouts(self) -> list[Layout]:
         """Each slide's layout: all one size, with exactly the figure region's aspect (content centred)."""
@@ -237,13 +265,13 @@ def _pages(heading: str, paragraphs: Sequence[str], formula: str | None, box: Bo
            ) -> tuple[list[tuple[list[str], str | None]], bool]:
     """The step's text in pages of the text column: ([sentences], formula) each, and whether some text is
     only in the notes (a word or formula wider than the column)."""
-    budget = int(box.h // (TEXT_PT * LINE))
+    budget = box.h / (TEXT_PT * LINE)  # in lines of text
     pages: list[tuple[list[str], str | None]] = [([], None)]
-    used, hidden = 0, False
+    used, hidden, formula_hidden = 0.0, False, False
 
-    def place(lines: int) -> None:
+    def place(lines: float) -> None:
         nonlocal used
-        if used and used + lines > budget:
+        if used and used + lines > budget + 1e-9:
             pages.append(([], None))
             used = 0
         used += lines
@@ -254,20 +282,27 @@ def _pages(heading: str, paragraphs: Sequence[str], formula: str | None, box: Bo
             if lines is None or line_count(lines) > budget:
                 hidden = True
                 continue
-            place(line_count(lines) + (1 if used and n == 0 else 0))
+            place(line_count(lines) + (0 if not used else 1 if n == 0 else SENTENCE_LINES))
             pages[-1][0].append(sentence)
     shown = formula if formula and not formula_shown_in(formula, paragraphs) else None
     if shown is not None:
         wide = lines_of(unicode_math(shown), box.w)  # broken where TeX may break it: between its parts
         if wide is None or line_count(wide) + 1 > budget:
-            hidden = True
+            formula_hidden = True
         else:
             place(line_count(wide) + 1)
             pages[-1] = (pages[-1][0], shown)
-    if hidden:
+    if hidden or formula_hidden:
         place(2)
-        pages[-1][0].append(_IN_NOTES)
+        pages[-1][0].append(_IN_NOTES if hidden else FORMULA_IN_NOTES)
+    hidden = hidden or formula_hidden
     return [page for page in pages if page[0] or page[1]] or [([], None)], hidden
+
+
+def _fits(paragraphs: Sequence[str], box: Box) -> bool:
+    """Whether every word of `paragraphs` fits the text column `box` (no sentence left to the notes)."""
+    return all(lines_of(unicode_prose(sentence), box.w) is not None
+               for paragraph in paragraphs for sentence in _sentences(paragraph))
 
 
 def _step_slides(heading: str, paragraphs: Sequence[str], formula: str | None, figure: Drawable, name: str,
@@ -275,7 +310,8 @@ def _step_slides(heading: str, paragraphs: Sequence[str], formula: str | None, f
     """A step's slide, and its continuation slides when its sentences need more than one column (`shape`: the
     slides' text and title boxes)."""
     box, title_box = shape.text, shape.title
-    notes = tuple(paragraphs) + ((f"Formula: {unicode_math(formula)}",) if formula else ()) + (figure.description(),)
+    said = formula if formula and not formula_shown_in(formula, paragraphs) else None  # (not a copy of a sentence)
+    notes = tuple(paragraphs) + ((formula_note(said),) if said else ()) + (figure.description(),)
     pages, _ = _pages(heading, paragraphs, formula, box)
     title, shortened = _title(heading, title_box.w)
     if shortened:
@@ -284,7 +320,7 @@ def _step_slides(heading: str, paragraphs: Sequence[str], formula: str | None, f
     for n, (sentences, shown) in enumerate(pages):
         head = title if n == 0 else _title(heading + _CONTINUED, title_box.w)[0]
         slides.append(Slide(head, tuple(sentences), shown, figure, name if n == 0 else f"{name}-{n + 1}", notes,
-                            kind if n == 0 else "continued", step))
+                            kind if n == 0 else "continued", step, said))
     return slides
 
 
@@ -305,7 +341,8 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
     """A slide per section of `document` (and continuation slides), with its figure (any series: a page's,
     a walkthrough's) laid out for the slide's figure region. `steps`: which sections, `1-3,7` or numbers
     (default all); the intro and legend, when the document has them, open the deck. `title`, `author`,
-    `date`: a title slide (none unless one is given). `step_seconds`: the animated SVG's time per step."""
+    `date`: a title slide (none unless one is given). `step_seconds`: the animated SVG's time per step.
+    Figures made for a paper's column (`--frame column`) keep that frame for TikZ (`Deck.paper_layouts`)."""
     if len(figures) != len(document.sections):
         raise ValueError("one figure per section")
     shape = geometry(aspect)
@@ -326,33 +363,49 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
         slides += _step_slides(document.heading, intro, None, opening, "00-intro", shape, 0, "intro")
     for number in chosen:
         section = document.sections[number - 1]
-        slides += _step_slides(section.heading, section.paragraphs, section.formula, framed[number - 1], section.name,
-                               shape, number)
+        figure = framed[number - 1]
+        said = tuple(p for p in state_paragraphs(figure) if p not in section.paragraphs)  # (the "state" reduction)
+        paragraphs = fitting_weights(section.paragraphs, section.highlight, getattr(figure, "attention", None),
+                                     lambda written: _fits(written, shape.text))
+        paragraphs += _captions_left_out(figure, laid_out[id(figure)])
+        slides += _step_slides(section.heading, paragraphs + said, section.formula, figure, section.name, shape,
+                               number)
     deck_title = document.title or document.heading
     page = None
     if any(value is not None for value in (title, author, date)):
         page = TitlePage(title or deck_title, document.heading, author or "", date or "")
     return Deck(title=deck_title, heading=document.heading, slides=tuple(slides), lang=document.lang, aspect=aspect,
                 title_page=page, step_seconds=step_seconds, wide=wide, compact=compact, choices=choice,
-                laid_out=laid_out)
+                laid_out=laid_out, paper=next((fig.frame for fig in figures if fig.frame in PAPER_FRAMES), ""))
 
 
 #: What a deck's figure may leave to the slide's text and notes, in order, when the whole figure does not fit
 #: the region beside the text or under it with its text at the floor: the softmax captions (the score view:
 #: the step's sentence and formula say them), then also the vectors and the subtitle (the notes say them).
 REDUCTIONS = ((), ("scores",), ("scores", "bare"))
+#: Then, for a walkthrough's mechanics (FlashAttention's running state, the KV cache's slots): the same again with
+#: the state said in the slide's text (on the step's slide or its continuation, the figure unchanged), only the
+#: tiles or the cache's marks drawn over the grid.
+STATE_REDUCTIONS = tuple(("state", *reduction) for reduction in REDUCTIONS)
 _REDUCED = {"scores": "the figure's softmax captions left to the slide's text and notes (its score view)",
-            "bare": "the vectors and the subtitle left to the notes"}
+            "bare": "the vectors and the subtitle left to the notes",
+            "state": "the step's running state (FlashAttention's m_i and ℓ_i, the KV cache's slots) in the slide's "
+                     "text, only the tiles or the cache's marks drawn over the grid"}
 
 
 def _reduced(fig: Drawable, reduction: tuple[str, ...]) -> Drawable | None:
     """`fig` with the parts `reduction` names left out (a copy), or None when it has none of them (a
     mask map, panels, a score table already: only a full figure's captions and vectors can go)."""
+    if "state" in reduction:
+        if not getattr(fig, "overlays", ()):
+            return None
+        fig = with_state_in_text(fig)
+        reduction = tuple(part for part in reduction if part != "state")
     if not reduction:
         return fig
-    if not isinstance(fig, Figure) or not isinstance(fig.words, FigureText) or fig.view != "full":
+    if not isinstance(fig, Figure) or not isinstance(fig.words, FigureText) or fig.view not in ("full", "scores"):
         return None
-    changes: dict[str, object] = {"view": "scores"}
+    changes: dict[str, object] = {"view": "scores"}  # (a score view's "scores" reduction: itself)
     if "bare" in reduction:
         changes.update(subtitle="", q_line="", k_line="", more_vectors=())
     reduced = copy.copy(fig)
@@ -373,8 +426,9 @@ def _fitted(figures: Sequence[Drawable], aspect: str
     with its values at 14 pt too (the steps of one series share one arrangement, so nothing moves between
     them). Returns (the figures, (across, compact), their layouts by id, the deck's choices); an InputError
     in one line when none fits."""
-    tries = ([(reduction, region) for reduction in REDUCTIONS for region in ((False, False), (True, False))]
-             + [(reduction, (False, True)) for reduction in REDUCTIONS])  # (across, compact)
+    tries = [(reduction, region) for reductions in (REDUCTIONS, STATE_REDUCTIONS)  # region: (across, compact)
+             for reduction, region in [(r, g) for r in reductions for g in ((False, False), (True, False))]
+             + [(r, (False, True)) for r in reductions]]
     for reduction, (wide, compact) in tries:
         reduced = [_reduced(fig, reduction) for fig in figures]
         if any(fig is None for fig in reduced):
@@ -394,9 +448,11 @@ def _fitted(figures: Sequence[Drawable], aspect: str
             ("the grid's values at the deck's 14 pt floor, the cells sized to them",) if compact else ()) + tuple(
             _REDUCED[part] for part in reduction)
         return framed, (wide, compact), laid_out, said
+    wider = "--aspect 16:9, " if aspect != "16:9" else ""
     raise InputError(f"the figure does not fit a {aspect} slide with every text at 14 pt, beside or under the "
-                     "slide's text, even as its score table with its values at 14 pt; try fewer tokens, shorter "
-                     "labels, --view mask, or attnviz page instead of a deck", "slides")
+                     "slide's text, even as its score table with its values at 14 pt and its mechanics in the text; "
+                     f"try {wider}fewer tokens, shorter labels, --view mask, or attnviz page instead of a deck",
+                     "slides")
 
 
 def from_document(document: Document, name: str = "<document>", **options: object) -> Deck:
@@ -455,6 +511,26 @@ def _mask_steps(fig: Figure, words: MapText) -> list[tuple[str, Drawable]]:
     return steps
 
 
+def _captions_left_out(fig: Drawable, layout: Layout) -> tuple[str, ...]:
+    """The softmax captions a figure of several score grids leaves out to fit its frame, said in the slide's
+    text: which rows, then each panel's rows as its captions write them (on continuation slides if need be)."""
+    drawn = {item.role for item in layout.walk() if isinstance(item, Text)}
+    panels = [(n, panel) for n, panel in enumerate(getattr(fig, "panels", ()), 1)
+              if isinstance(panel.words, FigureText) and panel.words.softmax_rows]
+    if not panels or "softmax-weights" in drawn:
+        return ()
+    names = [concat(f"panel {n}", *((" (", panel.words.title, ")") if panel.words.title else ()))
+             for n, panel in panels]
+    rows = [panel.words.softmax_rows for _, panel in panels]
+    said = concat(*(part for name, row in zip(names, rows)
+                    for part in (name, f": rows {row[0].q}–{row[-1].q}; ")))
+    out = [concat("Each panel's softmax captions are left out of the figure to fit the slide, ", said.rstrip("; "),
+                  ".")]
+    out += [concat("P", name[1:], ", ", row.scores, ": ", row.weights, ".")
+            for name, panel_rows in zip(names, rows) for row in panel_rows]
+    return tuple(out)
+
+
 def from_highlights(fig: Drawable, **options: object) -> Deck:
     """A slide per highlighted part of `fig` (cells row by row, then softmax rows, then outputs; a mask
     map's highlights one by one), each slide highlighting that part alone; without highlights, one slide."""
@@ -475,7 +551,7 @@ def from_highlights(fig: Drawable, **options: object) -> Deck:
     if TYPE_CHECKING:  # a full figure has its highlight, its words and its vectors
         assert marks is not None and isinstance(words, FigureText) and isinstance(attention, Attention)
     q_labels, k_labels = words.q_labels, words.k_labels
-    steps = [(f"Score of {q_labels[i - 1]} and {k_labels[j - 1]}", Highlight(cells=frozenset({(i, j)})))
+    steps = [(concat("Score of ", q_labels[i - 1], " and ", k_labels[j - 1]), Highlight(cells=frozenset({(i, j)})))
              for i, j in sorted(marks.cells)]
     steps += [(f"Softmax of row {i}", Highlight(softmax_rows=frozenset({i}))) for i in sorted(marks.softmax_rows)]
     steps += [(f"Output of row {i}", Highlight(outputs=frozenset({i}))) for i in sorted(marks.outputs)]

@@ -217,11 +217,13 @@ def pdf_deck(deck: Deck) -> bytes:
         context.set_source_rgb(*_rgb(colours["text"]))
         y = shape.text.y
         for sentence in slide.paragraphs:
-            y = _write(context, lines_of(unicode_prose(sentence), shape.text.w) or [], shape.text, y, TEXT_PT)
+            y = _write(context, lines_of(unicode_prose(sentence), shape.text.w, typeset=False) or [], shape.text, y,
+                       TEXT_PT)
             y += TEXT_PT * 0.4
         if slide.formula:
             formula = unicode_math(slide.formula)
-            _write(context, lines_of(formula, shape.text.w) or [formula], shape.text, y + TEXT_PT * 0.4, TEXT_PT)
+            _write(context, lines_of(formula, shape.text.w, typeset=False) or [formula], shape.text, y + TEXT_PT * 0.4,
+                   TEXT_PT)
         context.show_page()
     surface.finish()
     return out.getvalue()

@@ -27,6 +27,7 @@ from .visible import visible_highlights
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from os import PathLike
 
     from ...layout.items import Item, Layout
@@ -70,13 +71,33 @@ def with_data_ids(layout: Layout) -> Layout:
     return replace(layout, items=[tag(item) for item in layout.items])
 
 
-def _inline_math(tex: str) -> str:
+def _inline_math(tex: str, width: float) -> list[str]:
     """A sentence's notation as inline MathML, one <math> between two places a line may break (a browser
-    breaks a line between them, never inside one)."""
-    from markupsafe import Markup  # loaded with jinja2, for the deck's page only
+    breaks a line between them, never inside one): before `=`, after a comma, and inside a sum only where the
+    sum is wider than the text column (`width`, in px)."""
+    chunks = Formula(tex).chunks_within(width, TEXT_PT * PX_PER_PT)
+    return [line_mathml(chunk, display="inline") for chunk in chunks]
 
-    chunks = Formula(tex).chunks(before=("=",))  # `a = b + c`: breaks before an equals sign, after a comma
-    return Markup(" ").join(Markup(line_mathml(chunk, display="inline")) for chunk in chunks)
+
+def _sentence_markup(runs: Sequence[tuple[str, str]], width: float) -> str:
+    """A sentence's runs as markup: its notation as inline MathML, its words escaped; a full stop or comma right
+    after a formula kept on the formula's line (a browser may break after a <math> as after a picture); `width`:
+    the text column's, in px."""
+    from markupsafe import Markup, escape  # loaded with jinja2, for the deck's page only
+
+    out: list[str] = []
+    glue = ""
+    for n, (kind, value) in enumerate(runs):
+        if kind != "math":
+            out.append(escape(value[len(glue):]) if glue else value)
+            glue = ""
+            continue
+        maths = _inline_math(value, width)
+        after = runs[n + 1][1] if n + 1 < len(runs) and runs[n + 1][0] != "math" else ""
+        glue = after[:len(after) - len(after.lstrip(".,;:)"))]
+        last = Markup('<span style="white-space: nowrap">{}{}</span>').format(Markup(maths[-1]), glue)
+        out.append(Markup(" ").join([*map(Markup, maths[:-1]), last]))
+    return Markup("").join(out)
 
 
 def _px(value: float) -> str:
@@ -116,8 +137,7 @@ def render_deck(deck: Deck) -> str:
         svg = render_svg(with_data_ids(shown), prefix, theme=slide.figure.theme, font_css=faces)
         tex = plan.formula.tex if plan.formula else None
         mathml = tuple(Markup(line_mathml(line, tex if n == 0 else None)) for n, line in enumerate(plan.formula_lines))
-        sentences = tuple(Markup("").join(_inline_math(value) if kind == "math" else value for kind, value in runs)
-                          for runs in plan.runs)
+        sentences = tuple(Markup(_sentence_markup(runs, boxes.text.w * PX_PER_PT)) for runs in plan.runs)
         steps.append(_Step(plan, slide.name, Markup(inline_svg(svg)), _box_style(place),
                            mathml, tuple(plan.notes.split("\n")), sentences))
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir()), autoescape=True,

@@ -196,15 +196,53 @@ def unicode_prose(text: str) -> str:
     return "".join(out) + _generated_words(text[at:])
 
 
-def lines_of(text: str, width: float, size: float = TEXT_PT, bold: bool = False) -> list[str] | None:
-    """`text` wrapped at spaces into lines at most `width` pt wide at `size` pt; None when one word is wider."""
+#: A binary operator or relation between two terms (not a sign: `−1`, `(−1`, `e⁻¹`): typeset math sets a
+#: medium or thick space on each side of it, which a line of text has not.
+_OPERATOR = re.compile(r"(?<=[\w)⁰-⁹\]])[+=−·<>≤≥](?=[\w(√e])")
+OPERATOR_EM = 0.5  # the room TeX's and MathML's spaces around one add, in em (+: 2 × 4/18 em and a wider sign)
+
+
+def _width(text: str, size: float, bold: bool, spaced: float = OPERATOR_EM) -> float:
+    """`text`'s width at `size` pt, with the room typeset math leaves around its operators (`spaced` em each)."""
+    return text_width(text, size, "sans", bold) + (spaced * size * len(_OPERATOR.findall(text)) if spaced else 0)
+
+
+def _items(text: str, width: float, size: float, bold: bool, spaced: float) -> list[str]:
+    """`text`'s words, a bracketed group (a vector, a list) one word where it fits a line, else its own words.
+
+    >>> _items("scores are [−1, 0, 2].", 300, 20, False, 0.5)
+    ['scores', 'are', '[−1, 0, 2].']
+    """
+    words: list[str] = []
+    depth = 0
+    for word in text.split():
+        if depth > 0 and words:
+            words[-1] += " " + word
+        else:
+            words.append(word)
+        depth = max(0, depth + sum(word.count(c) for c in "([{") - sum(word.count(c) for c in ")]}"))
+    if depth:  # a bracket left open: the words as they are
+        return text.split()
+    return [part for group in words
+            for part in ([group] if " " not in group or _width(group, size, bold, spaced) <= width else group.split())]
+
+
+def lines_of(text: str, width: float, size: float = TEXT_PT, bold: bool = False, typeset: bool = True
+             ) -> list[str] | None:
+    """`text` wrapped at spaces into lines at most `width` pt wide at `size` pt (math's operator spaces counted,
+    unless not `typeset`: the PDF deck draws its Unicode as text); None when one word is wider.
+
+    >>> lines_of("e⁰/(e⁻³+e⁻⁴+e⁻²+e⁻⁴+e⁻³+e⁰)", 330) is None, lines_of("e⁰/(e⁻³+e⁻⁴+e⁻²+e⁻⁴)", 330)
+    (True, ['e⁰/(e⁻³+e⁻⁴+e⁻²+e⁻⁴)'])
+    """
     lines: list[str] = []
     line = ""
-    for word in text.split():
-        if text_width(word, size, "sans", bold) > width:
+    spaced = OPERATOR_EM if typeset else 0.0
+    for word in _items(text, width, size, bold, spaced):
+        if _width(word, size, bold, spaced) > width:
             return None
         candidate = f"{line} {word}" if line else word
-        if line and text_width(candidate, size, "sans", bold) > width:
+        if line and _width(candidate, size, bold, spaced) > width:
             lines.append(line)
             line = word
         else:
@@ -250,6 +288,14 @@ def formula_shown_in(formula: str, sentences: Sequence[str]) -> bool:
     return bool(said) and 3 * sum(side in said for side in telling) >= 2 * len(telling)
 
 
-def line_count(lines: Sequence[str]) -> int:
-    """The height of `lines` in lines of text: a line with a fraction (`a/b` here, stacked in TeX) counts two."""
-    return sum(2 if re.search(r"\S/\S", line) else 1 for line in lines)
+_SCRIPTS = re.compile("[" + "".join(_SUP.values()) + "".join(_SUB.values()) + "]")
+
+
+def line_count(lines: Sequence[str]) -> float:
+    """The height of `lines` in lines of text: a line with a fraction (`a/b` here, stacked in TeX) counts two,
+    a line with scripts 1.2 (raised and lowered, in TeX's display style and in MathML, they open the line).
+
+    >>> line_count(["a b", "e⁰+e¹", "e⁰/(e⁰+e¹)"])
+    4.2
+    """
+    return sum(2 if re.search(r"\S/\S", line) else 1.2 if _SCRIPTS.search(line) else 1 for line in lines)

@@ -23,6 +23,7 @@ from ...words.short_labels import short_label
 from ...figures.api import Figure
 from ...words.highlight import parse_targets
 from ...numbers.exact import InputError
+from .state_text import state_in_text
 from .scores import LEGEND, softmax_section, tex_number, check_walk_size, kept_rows
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -92,7 +93,7 @@ def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]
         OverlaidFigure(attention, marks, w, id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
                        frame=fig.frame, overlays=(strip,)).as_step(wraps)
         for (marks, w), section, strip in zip(steps_words, document.sections, strips)]
-    return document, figures
+    return state_in_text(document, figures)
 
 
 def _same_size(figures: Iterable[Figure]) -> bool:

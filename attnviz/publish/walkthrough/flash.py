@@ -24,6 +24,7 @@ from .scores import LEGEND, tex_exponent, tex_grouped, tex_number, check_walk_si
 from .flash_state import ell_text, exponent_term, flash_overlay
 from ...figures.overlaid import OverlaidFigure
 from ...words.forms import form_name
+from .state_text import state_in_text
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def flash_walkthrough(fig: Figure, block: tuple[int, int],
     document = make_document(title=SERIES, heading=f"{words.title}: FlashAttention in {br}×{bc} tiles",
                              intro=(_intro(attention, steps, all_tiles, block, name, loops),),
                              legend=LEGEND, sections=sections)
-    return document, _figures(fig, words, steps, all_tiles, document)
+    return state_in_text(document, _figures(fig, words, steps, all_tiles, document))
 
 
 def _intro(attention: Attention, steps: Sequence[FlashStep], all_tiles: Sequence[Tile], block: tuple[int, int],
