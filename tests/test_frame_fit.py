@@ -141,7 +141,8 @@ def refused_in_one_line():
 #: The rolling decodes fit it with their cache's slots said in the step's text (`walkthrough.state_text`).
 REFUSED = {
     "slide": set(),
-    "slide-4:3": {"browser/negative-fractions", "browser/long-labels", "gallery/form-differential"},
+    "slide-4:3": {"browser/negative-fractions", "browser/long-labels", "gallery/form-differential",
+                  "gallery/flash-decoding-chunks"},
     "column": set(),
     "column-wide": set(),
 }

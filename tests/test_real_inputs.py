@@ -1,6 +1,7 @@
 """Real-valued inputs: numpy arrays and torch tensors as Q, K, V, floats read as the decimals they print as,
 `decimals=N` rounding (exact, half to even), boolean matrices as masks, and one-line refusals."""
 
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -97,7 +98,9 @@ def test_the_command_rounds_with_decimals(tmp_path):
     result = run_cli("render", "--q", "0.123456789,1; 1,0", "--k", "1,0; 0,1", "--decimals", "2", "-o", str(out))
     assert result.code == 0, result.stderr
     svg = out.read_text()
-    assert "inputs rounded to 2 decimals" in svg and "Q1=(0.12,1)" in svg and "3/25" not in svg  # decimals stay
+    words = re.sub(r' data-(value|weight)="[^"]*"', "", svg)  # (cells' checkable values are fraction literals)
+    assert "inputs rounded to 2 decimals" in words and "Q1=(0.12,1)" in words and "3/25" not in words  # decimals stay
+    assert 'data-value="3/25"' in svg
 
 
 class _DeviceTensor:

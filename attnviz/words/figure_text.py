@@ -8,8 +8,8 @@ from __future__ import annotations
 import functools
 
 from . import notation
-from .forms import capped_formula, form_words
-from .values import MAX_WEIGHT_EXPRESSION, python_logit, weight_expressions
+from .forms import DEFAULT_SUBTITLE, ROUNDED_SUBTITLE, capped_formula, form_subtitle, form_words, softmax_heading
+from .values import python_logit, row_weights
 from .highlight import NO_HIGHLIGHT
 from .user_text import concat, isolate, joined, user_text
 from .claims import decimal_kinds, footer_text, mask_claim, part_kind, rounded_subtitle, scores_claim
@@ -27,13 +27,11 @@ if TYPE_CHECKING:
     from ..typing import Exact
     from .highlight import Highlight
 
-__all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow", "OutputRow",
-           "Wording", "describe", "at_step", "with_normalizers", "hidden_ranges"]
+__all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "ROUNDED_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow",
+           "OutputRow", "Wording", "describe", "at_step", "with_normalizers", "hidden_ranges"]
 
 DEFAULT_TITLE = "Attention honesty boundary"
-DEFAULT_SUBTITLE = "Exact score and mask structure with named softmax."
 SCORES_SUBTITLE = "Exact scores and mask structure."
-ROUNDED_SUBTITLE = "Exact score and mask structure with rounded softmax weights."
 #: What the grid's kept cells show: the raw scores S_ij, or the softmax's logits L_ij (scaled, biased).
 SHOW = ("scores", "logits", "bias")  # "bias": the scores, with the bias matrix as a panel of its own
 #: What a figure draws: everything, the score table alone, or the mask map (`maskmap`).
@@ -216,33 +214,6 @@ def _softmax_rows(f: _Facts) -> tuple[SoftmaxRow, ...]:
                  for i, weights in ((i, a.weights(i)) for i in f.rows))  # each row's softmax, worked out once
 
 
-def _subtitle(f: _Facts) -> str:
-    if f.attention.form is None:
-        return DEFAULT_SUBTITLE if f.w.places is None else ROUNDED_SUBTITLE
-    if f.w.places is None:
-        return f"Exact score and mask structure with {f.form.subtitle}"
-    return f"Exact score and mask structure with rounded {f.form.noun} weights."
-
-
-def _softmax_heading(f: _Facts) -> str:
-    """What the weights are, over what: `row softmax over unmasked scores`, with the form's words."""
-    over = f"logits L_ij={f.formula}" if f.attention.transformed else "scores"
-    form, sink, symbol, count = f.attention.form, "", "s", ""
-    if form is not None and form.sink is not None:
-        value = form.sink.value
-        symbol = value if isinstance(value, str) else "s"
-        sink = symbol if isinstance(value, str) else f"s={notation.format_exact(value)}"
-    if form is not None and form.sigmoid is not None:
-        count = " = 1/(1+n_i·e^(-x))" if form.sigmoid.per_row else \
-            f" = 1/(1+{form.sigmoid.count}·e^(-x))" if form.sigmoid.count is not None else ""
-    letter = "L_ij" if f.attention.transformed else "S_ij"
-    return f.form.heading.format(x=over, s=sink, e=notation.sink_term(symbol),
-                                 b="" if form is None or form.sigmoid is None else form.sigmoid.text(),
-                                 n=count, l=letter, m="; n_i counts row i's unmasked keys"
-                                 if form is not None and form.sigmoid is not None and form.sigmoid.per_row else "",
-                                 x1=f"logit, L_ij={f.formula}" if f.attention.transformed else "score")
-
-
 def _more_vectors(f: _Facts) -> tuple[str, ...]:
     a = f.attention
     return tuple(_vector_line(name, vectors, f.v_names if name == "V" else
@@ -255,7 +226,7 @@ def _more_vectors(f: _Facts) -> tuple[str, ...]:
 _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("title", lambda f: DEFAULT_TITLE if f.w.title is None else user_text(f.w.title)),
     ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else rounded_subtitle(
-        SCORES_SUBTITLE if f.w.view == "scores" else _subtitle(f), f.w.rounded)),
+        SCORES_SUBTITLE if f.w.view == "scores" else form_subtitle(f.attention.form, f.w.places), f.w.rounded)),
     ("badge", lambda f: f"{scores_claim(f.w.rounded)}, {f.attention.mask.computed or mask_claim(f.attention.mask)}"
      + ("" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} {f.form.badge}")),
     ("note", lambda f: f"displayed Q,K {'integer' if f.attention.all_integer else 'rational'} vectors are the score "
@@ -267,8 +238,8 @@ _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("q_labels", lambda f: _axis_labels(f.w.q_labels, "Q", f.shape[0], f.base, f.display_rows, "⋮")),
     ("cells", lambda f: tuple(tuple(_gap_cell(i, j) if i is None or j is None else
                                     _cell(f.attention, f.matrix, i, j, f.highlight, weights) for j in f.display_columns)
-                              for i, weights in ((i, _row_weights(f.attention, i)) for i in f.display_rows))),
-    ("softmax_heading", _softmax_heading),
+                              for i, weights in ((i, row_weights(f.attention, i)) for i in f.display_rows))),
+    ("softmax_heading", lambda f: softmax_heading(f.attention.form, f.attention.transformed, f.formula)),
     ("softmax_rows", _softmax_rows),
     ("footer", lambda f: footer_text(f.w.places, f.w.rounded) if f.attention.form is None else f.form.footer
      if f.w.places is None else
@@ -408,18 +379,6 @@ def _cell(attention: Attention, matrix: Sequence[Sequence[Logit] | None], i: int
     return Cell(i + 1, j + 1, notation.logit_text(values[j]) if kept[j] else "masked",
                 masked=not kept[j], computed=(i + 1, j + 1) in highlight.cells,
                 value=python_logit(values[j]) if kept[j] else "", weight=weights.get(j, "0" if weights else ""))
-
-
-def _row_weights(attention: Attention, i: int | None) -> dict[int, str]:
-    """Row i's weights as expressions (`words.values`) by 0-based key; {} for a gap, a row without weights, or
-    one whose expressions are past `MAX_WEIGHT_EXPRESSION` (its cells keep their data-value alone)."""
-    if i is None or attention.kept[i] is None:
-        return {}
-    expressions = weight_expressions(attention.weights(i))
-    if not expressions or len(expressions[-1]) > MAX_WEIGHT_EXPRESSION:
-        return {}
-    kept = [j for j, keep in enumerate(attention.kept[i] or ()) if keep]
-    return dict(zip(kept, expressions))
 
 
 def _gap_cell(i: int | None, j: int | None) -> Cell:

@@ -4,6 +4,7 @@ heading's, the footer's and the title's, one record per form, so every figure na
 
 from __future__ import annotations
 
+from . import notation
 from ..numbers.exact import format_number
 from ..records import dataclass
 
@@ -11,7 +12,11 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from ..engine.softmax_forms import Form
 
-__all__ = ["FormWords", "FORM_WORDS", "form_name", "form_words", "capped_formula"]
+__all__ = ["FormWords", "FORM_WORDS", "form_name", "form_words", "capped_formula", "form_subtitle", "softmax_heading",
+           "DEFAULT_SUBTITLE", "ROUNDED_SUBTITLE"]
+
+DEFAULT_SUBTITLE = "Exact score and mask structure with named softmax."
+ROUNDED_SUBTITLE = "Exact score and mask structure with rounded softmax weights."
 
 
 @dataclass(frozen=True)
@@ -73,3 +78,33 @@ def capped_formula(formula: str, form: Form | None) -> str:
     cap = format_number(form.softcap)
     inner = formula if formula == "S_ij" else f"({formula})"
     return f"{cap}·tanh({inner}/{cap})"
+
+
+def form_subtitle(form: Form | None, places: int | None) -> str:
+    """The default subtitle (and `<desc>`): the seed's for the plain softmax, else naming the form."""
+    if form is None:
+        return DEFAULT_SUBTITLE if places is None else ROUNDED_SUBTITLE
+    words = form_words(form)
+    if places is None:
+        return f"Exact score and mask structure with {words.subtitle}"
+    return f"Exact score and mask structure with rounded {words.noun} weights."
+
+
+def softmax_heading(form: Form | None, transformed: bool, formula: str) -> str:
+    """What the weights are, over what: `row softmax over unmasked scores`, with the form's words (`formula`: the
+    logits' formula, said when `transformed`)."""
+    over = f"logits L_ij={formula}" if transformed else "scores"
+    sink, symbol, count, per_row = "", "s", "", False
+    if form is not None and form.sink is not None:
+        value = form.sink.value
+        symbol = value if isinstance(value, str) else "s"
+        sink = symbol if isinstance(value, str) else f"s={notation.format_exact(value)}"
+    if form is not None and form.sigmoid is not None:
+        per_row = form.sigmoid.per_row
+        count = " = 1/(1+n_i·e^(-x))" if per_row else \
+            f" = 1/(1+{form.sigmoid.count}·e^(-x))" if form.sigmoid.count is not None else ""
+    return form_words(form).heading.format(
+        x=over, s=sink, e=notation.sink_term(symbol), n=count, l="L_ij" if transformed else "S_ij",
+        b="" if form is None or form.sigmoid is None else form.sigmoid.text(),
+        m="; n_i counts row i's unmasked keys" if per_row else "",
+        x1=f"logit, L_ij={formula}" if transformed else "score")

@@ -13,11 +13,11 @@ from fractions import Fraction
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from ..engine.attention import Weights
+    from ..engine.attention import Attention, Weights
     from ..engine.softmax_forms import Logit
     from ..typing import Exact
 
-__all__ = ["python_number", "python_logit", "weight_expressions", "MAX_WEIGHT_EXPRESSION"]
+__all__ = ["python_number", "python_logit", "weight_expressions", "row_weights", "MAX_WEIGHT_EXPRESSION"]
 
 #: A row's weights are written into `data-weight` when each expression is at most this long (a row of 24 integer
 #: scores is about 240 characters each); past it the cells keep `data-value` alone, so a 64-token figure stays small.
@@ -69,3 +69,15 @@ def _sigmoid(x: Logit, count: int) -> str:
     if not count:
         return f"sigmoid({python_logit(x)})"
     return f"1/(1+{count}*exp({python_number(-x)}))"  # type: ignore[operator]  # exact: no cap with sigmoid
+
+
+def row_weights(attention: Attention, i: int | None) -> dict[int, str]:
+    """Row i's weights as expressions by 0-based key (each cell's `data-weight`); {} for a gap, a row without
+    weights, or one whose expressions are past `MAX_WEIGHT_EXPRESSION` (its cells keep their data-value alone)."""
+    if i is None or attention.kept[i] is None:
+        return {}
+    expressions = weight_expressions(attention.weights(i))
+    if not expressions or len(expressions[-1]) > MAX_WEIGHT_EXPRESSION:
+        return {}
+    kept = [j for j, keep in enumerate(attention.kept[i] or ()) if keep]
+    return dict(zip(kept, expressions))

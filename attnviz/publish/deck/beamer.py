@@ -23,7 +23,7 @@ from ...words.user_text import user_spans
 from ..mathml import MAX_ARRAY_COLUMNS, check_tex, tex_to_mathml
 from .tex_safety import tex_sets, text_signs
 from .visible import visible_highlights
-from .model import formula_note
+from .slide_text import formula_note
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -86,10 +86,10 @@ def _breakable(safe: str) -> str:
     plain = re.sub(r"\\(?:left|right)(?=[()\[\]])", "", text_signs(safe))
     plain = re.sub(r"(\\text\{[^{}]*:\s*\})", r"\1\\allowbreak ", plain)  # after a label: `\text{row 3: }`
     out, depth = [], 0
-    for part in re.split(r"(,(?:\\quad|\\ | )|[(\[{}\])])", plain):
+    for part in re.split(r"((?<!\\),(?:\\quad|\\ | )|(?<!\\)[(\[{}\])])", plain):  # (not `\{`, `\,`: escaped)
         depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(part, 0)
         out.append(part)
-        if part.startswith(",") and len(part) > 1:  # a list's item breaks only where the list cannot fit a line
+        if re.fullmatch(r",(?:\\quad|\\ | )", part):  # a list's item breaks only where the list cannot fit a line
             out.append((" " if not part.endswith(" ") else "") + (r"\allowbreak " if depth <= 0 else r"\penalty5000 "))
     return "".join(out)
 

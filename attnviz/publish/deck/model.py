@@ -20,29 +20,24 @@ from ...figures.api import Figure
 from ...layout.frames import DECK_FRAMES, fit_to_frame, get_frame
 from ...words.budget import check_deck, drawable_chars
 from ...numbers.exact import InputError
-from ...words.a11y import figure_sentence
 from ...layout.items import Text
-from ...words.figure_text import FigureText, at_step
-from ...words.highlight import Highlight
+from ...words.figure_text import FigureText
 from ...words.user_text import Line, concat, graphemes, user_spans
-from ..document import Section, build_figures, make_document
+from ..document import build_figures
 from ..walkthrough.scores import walkthrough
 from ..walkthrough.state_text import state_paragraphs, with_state_in_text
 from .formats import STEP_SECONDS
 from .weights_fit import fitting_weights
-from .slide_text import LINE, TEXT_PT, formula_shown_in, line_count, lines_of, title_lines, unicode_math, unicode_prose
+from .slide_text import (LINE, TEXT_PT, formula_note, formula_shown_in, line_count, lines_of, title_lines, unicode_math,
+                         unicode_prose)
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import cast
 
-    from ...engine.attention import Attention
     from ...figures.api import Drawable
     from ...layout.figure import Layout
     from ...layout.frames import Frame
-    from ...layout.mask_map import MapText
-    from ...typing import ThemeName
     from ..document import Document
 
 __all__ = ["IN_NOTES", "formula_note", "Slide", "Deck", "TitlePage", "Box", "Geometry", "ASPECTS", "STEP_SECONDS",
@@ -141,11 +136,6 @@ class Slide:
     kind: str = "step"
     step: int = 0  # the step's number in its document (1-based; 0: the intro)
     noted: str | None = None  # the formula (TeX) the notes say as `formula_note(noted)`: Beamer typesets it
-
-
-def formula_note(tex: str) -> str:
-    """The notes' line for a step's formula `tex`: `Formula: ` and its Unicode math (Beamer typesets the TeX)."""
-    return f"Formula: {unicode_math(tex)}"
 
 
 @dataclass(frozen=True)
@@ -467,50 +457,6 @@ def from_walkthrough(fig: Figure, **options: object) -> Deck:
     return from_sections(document, figures, **options)  # type: ignore[arg-type]
 
 
-def _map_targets(computed: Sequence[Sequence[tuple[int, int]]]) -> list[list[tuple[int, tuple[int, int]]]]:
-    """A mask map's highlighted runs grouped into targets: runs in rows next to each other whose columns
-    overlap are one target (a cell, a row, the masked triangle); each target is its (row, run) pairs."""
-    nodes = [(i, run) for i, row in enumerate(computed) for run in row]
-    parent = list(range(len(nodes)))
-
-    def root(n: int) -> int:
-        while parent[n] != n:
-            parent[n] = parent[parent[n]]
-            n = parent[n]
-        return n
-
-    by_row: dict[int, list[int]] = {}
-    for n, (i, _) in enumerate(nodes):
-        by_row.setdefault(i, []).append(n)
-    for n, (i, (first, last)) in enumerate(nodes):
-        for m in by_row.get(i - 1, []):
-            a, b = nodes[m][1]
-            if a <= last and first <= b:
-                parent[root(n)] = root(m)
-    groups: dict[int, list[tuple[int, tuple[int, int]]]] = {}
-    for n, node in enumerate(nodes):
-        groups.setdefault(root(n), []).append(node)
-    return list(groups.values())
-
-
-def _mask_steps(fig: Figure, words: MapText) -> list[tuple[str, Drawable]]:
-    """A mask map's highlight targets, one map each (its heading, its figure)."""
-    steps: list[tuple[str, Drawable]] = []
-    for target in _map_targets(words.computed):
-        rows: list[list[tuple[int, int]]] = [[] for _ in words.computed]
-        for i, run in target:
-            rows[i].append(run)
-        cells = sum(last - first + 1 for i, (first, last) in target)
-        i, (j, _) = target[0]
-        heading = (f"Cell {i + words.base},{j - 1 + words.base}" if cells == 1
-                   else f"{cells:,} cells from row {i + words.base}")
-        one = copy.copy(fig)
-        one.words = replace(words, computed=tuple(tuple(row) for row in rows))
-        one._id_prefix = None
-        steps.append((heading, one))
-    return steps
-
-
 def _captions_left_out(fig: Drawable, layout: Layout) -> tuple[str, ...]:
     """The softmax captions a figure of several score grids leaves out to fit its frame, said in the slide's
     text: which rows, then each panel's rows as its captions write them (on continuation slides if need be)."""
@@ -532,41 +478,7 @@ def _captions_left_out(fig: Drawable, layout: Layout) -> tuple[str, ...]:
 
 
 def from_highlights(fig: Drawable, **options: object) -> Deck:
-    """A slide per highlighted part of `fig` (cells row by row, then softmax rows, then outputs; a mask
-    map's highlights one by one), each slide highlighting that part alone; without highlights, one slide."""
-    map_words = fig.words if isinstance(fig, Figure) and not isinstance(fig.words, FigureText) else None
-    if isinstance(fig, Figure) and map_words is not None and any(map_words.computed):
-        maps = _mask_steps(fig, map_words)
-        title = fig.layout().title
-        document = make_document(heading=title, sections=[Section(heading) for heading, _ in maps])
-        said = tuple(replace(s, paragraphs=(f"{s.heading} highlighted.",)) for s in document.sections)
-        deck = from_sections(replace(document, sections=said), [one for _, one in maps],
-                             **options)  # type: ignore[arg-type]
-        return replace(deck, heading=fig.layout().desc)
-    if not isinstance(fig, Figure) or fig.view != "full":  # a mask map, a score table, panels: one slide
-        document = make_document(heading=fig.layout().title, sections=[Section("figure")])
-        section = replace(document.sections[0], heading=fig.layout().title, paragraphs=(fig.description(),))
-        return from_sections(replace(document, sections=(section,)), [fig], **options)  # type: ignore[arg-type]
-    marks, words, attention = fig.highlight, fig.words, fig.attention
-    if TYPE_CHECKING:  # a full figure has its highlight, its words and its vectors
-        assert marks is not None and isinstance(words, FigureText) and isinstance(attention, Attention)
-    q_labels, k_labels = words.q_labels, words.k_labels
-    steps = [(concat("Score of ", q_labels[i - 1], " and ", k_labels[j - 1]), Highlight(cells=frozenset({(i, j)})))
-             for i, j in sorted(marks.cells)]
-    steps += [(f"Softmax of row {i}", Highlight(softmax_rows=frozenset({i}))) for i in sorted(marks.softmax_rows)]
-    steps += [(f"Output of row {i}", Highlight(outputs=frozenset({i}))) for i in sorted(marks.outputs)]
-    if not steps:
-        steps = [(words.title, marks)]
-    document = make_document(heading=words.title, sections=[Section(heading) for heading, _ in steps])
-    if TYPE_CHECKING:  # a figure keeps its theme's name as a str, always one of ThemeName's
-        theme = cast("ThemeName", fig.theme)
-    else:
-        theme = fig.theme
-    sections, figures = [], []
-    for section, (_, step) in zip(document.sections, steps):
-        step_words = at_step(words, step)
-        figures.append(Figure(attention, step, step_words, id_prefix=section.id_prefix, theme=theme,
-                              embed_font=fig.embed_font, frame=fig.frame))
-        sections.append(replace(section, paragraphs=(figure_sentence(attention, step, step_words.show),)))
-    deck = from_sections(replace(document, sections=tuple(sections)), figures, **options)  # type: ignore[arg-type]
-    return replace(deck, heading=words.subtitle)
+    """A slide per highlighted part of `fig` (`publish.deck.highlights`, where it is made)."""
+    from .highlights import deck_from_highlights  # (it builds on this module's `from_sections`)
+
+    return deck_from_highlights(fig, **options)

@@ -299,3 +299,8 @@ def line_count(lines: Sequence[str]) -> float:
     4.2
     """
     return sum(2 if re.search(r"\S/\S", line) else 1.2 if _SCRIPTS.search(line) else 1 for line in lines)
+
+
+def formula_note(tex: str) -> str:
+    """The notes' line for a step's formula `tex`: `Formula: ` and its Unicode math (Beamer typesets the TeX)."""
+    return f"Formula: {unicode_math(tex)}"

@@ -30,13 +30,15 @@ __all__ = ["state_in_text", "with_state_in_text", "state_paragraphs"]
 def with_state_in_text(fig: Step) -> Step:
     """`fig` (a copy) drawing only what its overlays put over its grid, their state said in its text instead."""
     moved = copy.copy(fig)
-    moved.overlays = tuple(replace(overlay, in_text=True) for overlay in getattr(fig, "overlays", ()))  # type: ignore[attr-defined]
+    # (an overlay that cannot say its state in text, Flash-Decoding's strips, stays drawn)
+    moved.overlays = tuple(replace(overlay, in_text=True) if hasattr(overlay, "in_text") else overlay  # type: ignore[attr-defined]
+                           for overlay in getattr(fig, "overlays", ()))
     return moved
 
 
 def state_paragraphs(fig: object) -> tuple[str, ...]:
     """What `fig`'s overlays leave to its step's text: a paragraph for each overlay drawn only over the grid."""
-    return tuple(overlay.state_text() for overlay in getattr(fig, "overlays", ()) if overlay.in_text)
+    return tuple(overlay.state_text() for overlay in getattr(fig, "overlays", ()) if getattr(overlay, "in_text", False))
 
 
 def state_in_text(document: Document, figures: Sequence[Step]) -> tuple[Document, list[Step]]:

@@ -1,0 +1,113 @@
+"""A deck of a figure's highlights (`attnviz slides` of a figure, not a walkthrough): a slide per highlighted
+part, each highlighting that part alone; a mask map's highlights one by one; without highlights, one slide.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+
+from ...figures.api import Figure
+from ...words.a11y import figure_sentence
+from ...words.figure_text import FigureText, at_step
+from ...words.highlight import Highlight
+from ...words.user_text import concat
+from ..document import Section, make_document
+from .model import Deck, from_sections
+
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import cast
+
+    from ...engine.attention import Attention
+    from ...figures.api import Drawable
+    from ...layout.mask_map import MapText
+    from ...typing import ThemeName
+
+__all__ = ["deck_from_highlights"]
+
+
+def _map_targets(computed: Sequence[Sequence[tuple[int, int]]]) -> list[list[tuple[int, tuple[int, int]]]]:
+    """A mask map's highlighted runs grouped into targets: runs in rows next to each other whose columns
+    overlap are one target (a cell, a row, the masked triangle); each target is its (row, run) pairs."""
+    nodes = [(i, run) for i, row in enumerate(computed) for run in row]
+    parent = list(range(len(nodes)))
+
+    def root(n: int) -> int:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    by_row: dict[int, list[int]] = {}
+    for n, (i, _) in enumerate(nodes):
+        by_row.setdefault(i, []).append(n)
+    for n, (i, (first, last)) in enumerate(nodes):
+        for m in by_row.get(i - 1, []):
+            a, b = nodes[m][1]
+            if a <= last and first <= b:
+                parent[root(n)] = root(m)
+    groups: dict[int, list[tuple[int, tuple[int, int]]]] = {}
+    for n, node in enumerate(nodes):
+        groups.setdefault(root(n), []).append(node)
+    return list(groups.values())
+
+
+def _mask_steps(fig: Figure, words: MapText) -> list[tuple[str, Drawable]]:
+    """A mask map's highlight targets, one map each (its heading, its figure)."""
+    steps: list[tuple[str, Drawable]] = []
+    for target in _map_targets(words.computed):
+        rows: list[list[tuple[int, int]]] = [[] for _ in words.computed]
+        for i, run in target:
+            rows[i].append(run)
+        cells = sum(last - first + 1 for i, (first, last) in target)
+        i, (j, _) = target[0]
+        heading = (f"Cell {i + words.base},{j - 1 + words.base}" if cells == 1
+                   else f"{cells:,} cells from row {i + words.base}")
+        one = copy.copy(fig)
+        one.words = replace(words, computed=tuple(tuple(row) for row in rows))
+        one._id_prefix = None
+        steps.append((heading, one))
+    return steps
+
+
+def deck_from_highlights(fig: Drawable, **options: object) -> Deck:
+    """A slide per highlighted part of `fig` (cells row by row, then softmax rows, then outputs; a mask
+    map's highlights one by one), each slide highlighting that part alone; without highlights, one slide."""
+    map_words = fig.words if isinstance(fig, Figure) and not isinstance(fig.words, FigureText) else None
+    if isinstance(fig, Figure) and map_words is not None and any(map_words.computed):
+        maps = _mask_steps(fig, map_words)
+        title = fig.layout().title
+        document = make_document(heading=title, sections=[Section(heading) for heading, _ in maps])
+        said = tuple(replace(s, paragraphs=(f"{s.heading} highlighted.",)) for s in document.sections)
+        deck = from_sections(replace(document, sections=said), [one for _, one in maps],
+                             **options)  # type: ignore[arg-type]
+        return replace(deck, heading=fig.layout().desc)
+    if not isinstance(fig, Figure) or fig.view != "full":  # a mask map, a score table, panels: one slide
+        document = make_document(heading=fig.layout().title, sections=[Section("figure")])
+        section = replace(document.sections[0], heading=fig.layout().title, paragraphs=(fig.description(),))
+        return from_sections(replace(document, sections=(section,)), [fig], **options)  # type: ignore[arg-type]
+    marks, words, attention = fig.highlight, fig.words, fig.attention
+    if TYPE_CHECKING:  # a full figure has its highlight, its words and its vectors
+        assert marks is not None and isinstance(words, FigureText) and isinstance(attention, Attention)
+    q_labels, k_labels = words.q_labels, words.k_labels
+    steps = [(concat("Score of ", q_labels[i - 1], " and ", k_labels[j - 1]), Highlight(cells=frozenset({(i, j)})))
+             for i, j in sorted(marks.cells)]
+    steps += [(f"Softmax of row {i}", Highlight(softmax_rows=frozenset({i}))) for i in sorted(marks.softmax_rows)]
+    steps += [(f"Output of row {i}", Highlight(outputs=frozenset({i}))) for i in sorted(marks.outputs)]
+    if not steps:
+        steps = [(words.title, marks)]
+    document = make_document(heading=words.title, sections=[Section(heading) for heading, _ in steps])
+    if TYPE_CHECKING:  # a figure keeps its theme's name as a str, always one of ThemeName's
+        theme = cast("ThemeName", fig.theme)
+    else:
+        theme = fig.theme
+    sections, figures = [], []
+    for section, (_, step) in zip(document.sections, steps):
+        step_words = at_step(words, step)
+        figures.append(Figure(attention, step, step_words, id_prefix=section.id_prefix, theme=theme,
+                              embed_font=fig.embed_font, frame=fig.frame))
+        sections.append(replace(section, paragraphs=(figure_sentence(attention, step, step_words.show),)))
+    deck = from_sections(replace(document, sections=tuple(sections)), figures, **options)  # type: ignore[arg-type]
+    return replace(deck, heading=words.subtitle)
