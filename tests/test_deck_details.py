@@ -17,6 +17,7 @@ import attnviz
 from attnviz.layout.items import Text
 from attnviz.publish.deck import model as decks
 from attnviz.publish.deck.formats import FORMATS, deck_files
+from attnviz.publish.deck.highlights import from_highlights
 
 TWELVE = [[1, 0], [0, 1], [1, 1], [2, 1], [1, 2], [0, 2], [2, 0], [1, -1], [-1, 1], [3, 1], [1, 3], [2, 2]]
 #: Raw notation: a caret, a TeX group's subscript, an escaped underscore, a backslash, an index after `_`.
@@ -178,7 +179,7 @@ PX_PER_PT = 1280 / 960  # a 13.333-inch slide shown 1,280 px wide
 
 @pytest.fixture(scope="module")
 def ringed_deck():
-    return decks.from_highlights(attnviz.figure(view="mask", n=512, highlight=[(300, 100)], frame="slide"))
+    return from_highlights(attnviz.figure(view="mask", n=512, highlight=[(300, 100)], frame="slide"))
 
 
 def _cell_px(deck):

@@ -21,6 +21,7 @@ from attnviz.layout.frames import text_floor_misses
 from attnviz.layout.items import Text
 from attnviz.publish.deck import model as decks
 from attnviz.publish.deck.formats import deck_files, write_deck
+from attnviz.publish.deck.highlights import from_highlights
 
 SIX = "1,0; 0,1; 1,1; 1,-1; 0,2; 2,1"
 EIGHT = SIX + "; -1,1; 1,2"
@@ -263,7 +264,7 @@ def test_score_grids_side_by_side_say_their_softmax_captions_in_the_slides_text(
     grid = {"q": [[1, 0], [0, 1], [1, 1]], "k": [[1, 0], [0, 1], [1, 1]]}
     both = attnviz.compose(attnviz.figure(**grid, title="causal"), attnviz.figure(**grid, mask="none", title="full"),
                            panel_captions="show")
-    deck = decks.from_highlights(both)
+    deck = from_highlights(both)
     said = [p for slide in deck.slides for p in slide.paragraphs]
     assert any(p.startswith("Each panel's softmax captions are left out") and "panel 2 (full): rows 1–3" in p
                for p in said)

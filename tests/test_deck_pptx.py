@@ -20,6 +20,7 @@ from attnviz.publish.deck.slide_text import unicode_prose
 from attnviz.publish.walkthrough.flash import flash_walkthrough
 from attnviz.render.pptx import OFFICE_SCRIPT, SCHEME
 from attnviz.render.themes import get_theme
+from attnviz.publish.deck.highlights import from_highlights
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
@@ -40,7 +41,7 @@ def make_deck(name, theme="light"):
     assert name == "gqa"
     heads = attnviz.figure(q_heads=[[[1, 0], [0, 1], [1, 1]], [[2, 1], [1, 2], [0, 1]]],
                            k_heads=[[[1, 1], [0, 1], [1, 0]]], frame="slide", theme=theme)
-    return decks.from_highlights(heads)
+    return from_highlights(heads)
 
 
 DECKS = ("seed", "six", "flash", "gqa")
@@ -208,7 +209,7 @@ def test_map_rows_meet_without_seams_at_512_tokens(tmp_path):
     to smooth into a hairline), and LibreOffice's picture of a causal map has no light line in its kept part."""
     from PIL import Image
 
-    deck = decks.from_highlights(attnviz.figure(view="mask", n=512, mask="causal", frame="slide"))
+    deck = from_highlights(attnviz.figure(view="mask", n=512, mask="causal", frame="slide"))
     path = tmp_path / "map.pptx"
     path.write_bytes(pptx_bytes(deck))
     slide = list(open_deck(path.read_bytes()).slides)[0]
@@ -233,7 +234,7 @@ def test_map_rows_meet_without_seams_at_512_tokens(tmp_path):
 
 
 def test_a_one_cell_highlight_at_512_tokens_is_ringed_at_a_visible_size():
-    deck = decks.from_highlights(attnviz.figure(view="mask", n=512, highlight=[(300, 200)], frame="slide"))
+    deck = from_highlights(attnviz.figure(view="mask", n=512, highlight=[(300, 200)], frame="slide"))
     slide = list(open_deck(pptx_bytes(deck)).slides)[0]
     cell = [s for s in group_shapes(figure_of(slide)) if s.name.startswith("computed")]
     ring = [s for s in group_shapes(figure_of(slide)) if s.name.startswith("highlight-ring")]
@@ -285,7 +286,7 @@ def test_hostile_labels_and_titles_are_text_in_every_part():
     tokens = ["<a&b>", "x]]>y", '"q"']
     fig = attnviz.figure([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], [1, 1]], tokens=tokens,
                          highlight=[(2, 1)], frame="slide")
-    presentation = open_deck(pptx_bytes(decks.from_highlights(fig, title="A & B <c> \"d\"")))
+    presentation = open_deck(pptx_bytes(from_highlights(fig, title="A & B <c> \"d\"")))
     assert presentation.slides[0].shapes.title.text == "A & B <c> \"d\""
     texts = [shape.text_frame.text for slide in list(presentation.slides)[1:]  # after the title slide
              for shape in group_shapes(figure_of(slide)) if shape.has_text_frame]

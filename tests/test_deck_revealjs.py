@@ -7,6 +7,7 @@ import pytest
 from test_deck_pptx import DECKS, make_deck
 
 from attnviz.publish.deck.formats import write_deck
+from attnviz.publish.deck.highlights import from_highlights
 
 # The effective opacity and visibility of every drawn text of the current slide (the notes aside)
 TEXTS_JS = """
@@ -116,9 +117,8 @@ def test_embed_font_carries_the_slides_and_the_figures_fonts(browser, tmp_path):
 
 def test_a_one_cell_highlight_at_512_tokens_is_ringed_on_the_slide(browser, tmp_path):
     import attnviz
-    from attnviz.publish.deck import model as decks
 
-    deck = decks.from_highlights(attnviz.figure(view="mask", n=512, highlight=[(300, 200)], frame="slide"))
+    deck = from_highlights(attnviz.figure(view="mask", n=512, highlight=[(300, 200)], frame="slide"))
     write_deck(deck, "revealjs", tmp_path / "deck")
     context, page, _ = open_deck(browser, tmp_path / "deck")
     page.evaluate("() => Reveal.slide(0)")

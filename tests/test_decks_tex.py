@@ -16,6 +16,7 @@ from attnviz.publish.deck.beamer import beamer_document, tikz_files
 from attnviz.publish.deck.formats import deck_files
 from attnviz.publish.deck.pdf import pdf_deck
 from attnviz.publish.deck.slide_text import TEXT_PT, unicode_prose
+from attnviz.publish.deck.highlights import from_highlights
 from clirun import run_cli
 
 TWELVE = [[1, 0], [0, 1], [1, 1], [2, 1], [1, 2], [0, 2], [2, 0], [1, -1], [-1, 1], [3, 1], [1, 3], [2, 2]]
@@ -129,7 +130,7 @@ def test_long_sentences_continue_or_go_to_the_notes():
 
 def test_a_mask_map_deck_has_one_slide_per_highlight_target():
     fig = attnviz.figure(view="mask", n=512, highlight=["3,3", "row=100"])
-    deck = decks.from_highlights(fig)
+    deck = from_highlights(fig)
     assert [s.heading for s in deck.slides] == ["Cell 3,3", "512 cells from row 100"]
     assert [sum(map(len, s.figure.words.computed)) for s in deck.slides] == [1, 1]
 

@@ -14,9 +14,9 @@ import attnviz
 import attnviz.layout.mask_map
 import attnviz.render.raster
 import attnviz.words.budget as budget
-from attnviz.publish.deck import model
 from attnviz.publish.deck.formats import pptx_bytes
 from attnviz.publish.deck.powerpoint import deck_shapes, drawn_shapes
+from attnviz.publish.deck.highlights import from_highlights
 
 LAYOUT_MODULE = importlib.import_module("attnviz.figures.figure")
 FIGURE_MODULE = importlib.import_module("attnviz.figures.api")
@@ -103,7 +103,7 @@ def test_a_deck_of_many_highlights_is_refused_before_any_slide_is_laid_out(tmp_p
 def test_a_powerpoint_deck_is_refused_by_its_shapes_before_python_pptx_adds_any(tmp_path, monkeypatch):
     """PowerPoint draws a shape per rectangle, mark and line of text; python-pptx slows with each one."""
     pptx = importlib.import_module("pptx")
-    deck = model.from_highlights(attnviz.figure(view="mask", n=32, mask=alternating(32)))
+    deck = from_highlights(attnviz.figure(view="mask", n=32, mask=alternating(32)))
     shapes = deck_shapes(deck.layouts())
     assert shapes > 32 * 32 // 2  # a rectangle a run: about one a kept cell
     monkeypatch.setattr(budget, "PPTX_SHAPES", shapes)
@@ -119,7 +119,7 @@ def test_the_shape_count_is_what_python_pptx_draws():
     pptx = importlib.import_module("pptx")
     import io
 
-    deck = model.from_highlights(attnviz.figure(view="mask", n=12, mask=alternating(12), highlight="row=3"))
+    deck = from_highlights(attnviz.figure(view="mask", n=12, mask=alternating(12), highlight="row=3"))
     presentation = pptx.Presentation(io.BytesIO(pptx_bytes(deck)))
     ns = {"p": "http://schemas.openxmlformats.org/presentationml/2006/main",
           "mc": "http://schemas.openxmlformats.org/markup-compatibility/2006"}

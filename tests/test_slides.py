@@ -22,6 +22,7 @@ from attnviz.publish.document import default_document
 from attnviz.publish.deck.beamer import beamer_document, safe_formula, shared_parts, tikz_document
 from attnviz.publish.deck.formats import animated_svg, choose_format, pdf_bytes, pptx_bytes
 from attnviz.publish.deck.slide_text import unicode_prose
+from attnviz.publish.deck.highlights import from_highlights
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -85,10 +86,10 @@ def test_the_seed_walkthrough_deck_has_one_slide_per_step_all_one_frame(seed_dec
 
 def test_a_figure_deck_has_one_slide_per_highlighted_part():
     fig = attnviz.figure(highlight=["2,1", "softmax=3"])
-    deck = decks.from_highlights(fig)
+    deck = from_highlights(fig)
     assert [s.heading for s in deck.slides] == ["Score of Q2 and K1", "Softmax of row 3"]
     assert [s.figure.highlight.cells for s in deck.slides] == [{(2, 1)}, set()]
-    assert len(decks.from_highlights(attnviz.figure()).slides) == 1
+    assert len(from_highlights(attnviz.figure()).slides) == 1
 
 
 def test_a_document_deck_has_one_slide_per_section():
@@ -204,7 +205,7 @@ TIKZ_PAPER = r"""\documentclass{article}
 
 
 def test_tikz_inputs_into_a_paper_that_loads_only_tikz_and_amsmath(tmp_path):
-    deck = decks.from_highlights(attnviz.figure(highlight=["3,3"]))
+    deck = from_highlights(attnviz.figure(highlight=["3,3"]))
     source = tikz_document(deck)
     assert source.count(r"\begin{tikzpicture}") == 1 and r"\providecolor{attnviz-computed-fill}" in source
     (tmp_path / "figure.tex").write_text(source, encoding="utf-8")

@@ -235,6 +235,7 @@ def run_slides(args: Namespace) -> int:
 def _slides_deck(args: Namespace, spec: Any) -> tuple[Any, str]:
     """(the deck, where its title came from) of `attnviz slides`'s spec and flags."""
     from ..publish.deck import model as decks  # start-up: only `attnviz slides` writes decks
+    from ..publish.deck.highlights import from_highlights  # start-up: only `attnviz slides` writes decks
 
     if spec and "sections" in spec[0] and not args.walkthrough:
         from dataclasses import replace  # start-up: only a document's deck needs them (dataclasses is slow to import)
@@ -260,7 +261,7 @@ def _slides_deck(args: Namespace, spec: Any) -> tuple[Any, str]:
         if args.walkthrough or walk or not given:  # --flash and --decode are walkthroughs too
             deck = decks.from_sections(*walkthrough_from_args(args, spec), **_deck_options(args))
         else:
-            deck = decks.from_highlights(figure_from_args(args, spec=spec), **_deck_options(args))
+            deck = from_highlights(figure_from_args(args, spec=spec), **_deck_options(args))
             title_from = "--title" if args.title is not None else f"{spec[1]}: title" if spec else "title"
     return deck, title_from
 

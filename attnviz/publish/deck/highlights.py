@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ...layout.mask_map import MapText
     from ...typing import ThemeName
 
-__all__ = ["deck_from_highlights"]
+__all__ = ["from_highlights"]
 
 
 def _map_targets(computed: Sequence[Sequence[tuple[int, int]]]) -> list[list[tuple[int, tuple[int, int]]]]:
@@ -72,7 +72,7 @@ def _mask_steps(fig: Figure, words: MapText) -> list[tuple[str, Drawable]]:
     return steps
 
 
-def deck_from_highlights(fig: Drawable, **options: object) -> Deck:
+def from_highlights(fig: Drawable, **options: object) -> Deck:
     """A slide per highlighted part of `fig` (cells row by row, then softmax rows, then outputs; a mask
     map's highlights one by one), each slide highlighting that part alone; without highlights, one slide."""
     map_words = fig.words if isinstance(fig, Figure) and not isinstance(fig.words, FigureText) else None

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from ..document import Document
 
 __all__ = ["IN_NOTES", "formula_note", "Slide", "Deck", "TitlePage", "Box", "Geometry", "ASPECTS", "STEP_SECONDS",
-           "geometry", "parse_steps", "from_sections", "from_document", "from_walkthrough", "from_highlights",
+           "geometry", "parse_steps", "from_sections", "from_document", "from_walkthrough",
            "PPTX_MAX_TITLE"]
 
 #: A PowerPoint file's title property holds at most 255 characters (python-pptx refuses more); attnviz's
@@ -475,10 +475,3 @@ def _captions_left_out(fig: Drawable, layout: Layout) -> tuple[str, ...]:
     out += [concat("P", name[1:], ", ", row.scores, ": ", row.weights, ".")
             for name, panel_rows in zip(names, rows) for row in panel_rows]
     return tuple(out)
-
-
-def from_highlights(fig: Drawable, **options: object) -> Deck:
-    """A slide per highlighted part of `fig` (`publish.deck.highlights`, where it is made)."""
-    from .highlights import deck_from_highlights  # (it builds on this module's `from_sections`)
-
-    return deck_from_highlights(fig, **options)
