@@ -261,8 +261,7 @@ def test_the_format_docs_list_every_format_and_say_what_the_decks_write():
 
 def test_score_grids_side_by_side_say_their_softmax_captions_in_the_slides_text():
     grid = {"q": [[1, 0], [0, 1], [1, 1]], "k": [[1, 0], [0, 1], [1, 1]]}
-    both = attnviz.compose(attnviz.figure(**grid, title="causal"), attnviz.figure(**grid, mask="none", title="full"),
-                           panel_captions="show")
+    both = attnviz.compose(attnviz.figure(**grid, title="causal"), attnviz.figure(**grid, mask="none", title="full"))
     deck = decks.from_highlights(both)
     said = [p for slide in deck.slides for p in slide.paragraphs]
     assert any(p.startswith("Each panel's softmax captions are left out") and "panel 2 (full): rows 1–3" in p
@@ -270,3 +269,45 @@ def test_score_grids_side_by_side_say_their_softmax_captions_in_the_slides_text(
     assert "Panel 2 (full), row 3: scores [1,1,2]: weights e^1/(e^1+e^1+e^2), e^1/(e^1+e^1+e^2), " \
            "e^2/(e^1+e^1+e^2)." in said
     assert len({id(slide.figure) for slide in deck.slides}) == 1  # one figure, its continuations still
+
+
+def _panels_shown(aspect="16:9"):
+    grid = {"q": [[1, 0], [0, 1], [1, 1]], "k": [[1, 0], [0, 1], [1, 1]]}
+    both = attnviz.compose(attnviz.figure(**grid, title="causal"), attnviz.figure(**grid, mask="none", title="full"),
+                           attnviz.figure(**grid, mask="window=2", title="window"), panel_captions="show")
+    return decks.from_highlights(both, aspect=aspect)
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "4:3"])
+def test_score_grids_asked_to_show_their_softmax_captions_draw_them_panel_by_panel(aspect):
+    deck = _panels_shown(aspect)
+    assert [slide.heading for slide in deck.slides if slide.kind == "step"] == [
+        "causal | full | window", "Panel 1: causal", "Panel 2: full", "Panel 3: window"]
+    said = [p for slide in deck.slides if slide.figure is deck.slides[0].figure for p in slide.paragraphs]
+    assert said[-1].endswith("the next slides draw each panel with its captions.")
+    drawn = [[text for text in layout.walk() if isinstance(text, Text) and text.role == "softmax-weights"]
+             for slide, layout in zip(deck.slides, deck.layouts()) if slide.kind == "step"]
+    assert drawn[0] == [] and all(len(one) == 3 for one in drawn[1:])  # every row's weights, under the floor nowhere
+    assert "weights e^1/Z_3, e^1/Z_3, e^2/Z_3" in " ".join(" ".join(" ".join(t.lines).split()) for t in drawn[2])
+    assert smallest_pt(deck) >= 14 - 1e-6
+    assert all(text_floor_misses(layout, deck.frame) == [] for layout in deck.layouts())
+    assert len({slide.figure.id_prefix for slide in deck.slides}) == 4  # ids of their own on one page
+
+
+def test_score_grids_drawn_panel_by_panel_stay_on_the_slide_in_every_format(browser, tmp_path):
+    deck = _panels_shown()
+    tex = tmp_path / "deck.tex"
+    tex.write_text(deck_files(deck, "beamer", str(tex))[str(tex)])
+    pdf, log = pdflatex(tex)
+    assert overfull(log) == [] and pages(pdf) == len(deck.slides) and _off_the_page(pdf) == []
+    write_deck(deck, "pdf", str(tmp_path / "own.pdf"))
+    assert pages(tmp_path / "own.pdf") == len(deck.slides) and _off_the_page(tmp_path / "own.pdf") == []
+    write_deck(deck, "pptx", str(tmp_path / "slides.pptx"))
+    subprocess.run([tool("soffice"), "--headless", "--convert-to", "pdf", "--outdir", str(tmp_path),
+                    str(tmp_path / "slides.pptx")], check=True, capture_output=True, timeout=300)
+    assert pages(tmp_path / "slides.pdf") == len(deck.slides) and _off_the_page(tmp_path / "slides.pdf") == []
+    assert_on_the_slide_in_chromium(deck, browser, tmp_path / "deck")
+    svg = deck_files(deck, "svg-animated", str(tmp_path / "deck.svg"))[str(tmp_path / "deck.svg")]
+    assert svg.count("<svg") >= 4
+    files = deck_files(deck, "tikz", str(tmp_path / "fig") + "/")
+    assert len([path for path in files if Path(path).name.startswith("step-")]) == 4

@@ -193,14 +193,17 @@ class Deck:
     @cached_property
     def _layouts(self) -> tuple[Layout, ...]:
         by_figure: dict[int, Layout] = {}
+        kinds: dict[int, bool] = {}  # panels side by side, or one figure: each kind one size
         for slide in self.slides:
             if id(slide.figure) not in by_figure:
                 made = self.laid_out.get(id(slide.figure)) or slide.figure.layout()
                 by_figure[id(slide.figure)] = replace(made, choices=self.choices + made.choices)
-        width = max(layout.width for layout in by_figure.values())
-        height = max(layout.height for layout in by_figure.values())
-        fitted = {key: fit_to_frame(replace(layout, width=width, height=height), self.frame)
-                  for key, layout in by_figure.items()}
+                kinds[id(slide.figure)] = hasattr(slide.figure, "panels")
+        sizes = {kind: (max(by_figure[key].width for key in by_figure if kinds[key] == kind),
+                        max(by_figure[key].height for key in by_figure if kinds[key] == kind))
+                 for kind in set(kinds.values())}
+        fitted = {key: fit_to_frame(replace(layout, width=sizes[kinds[key]][0], height=sizes[kinds[key]][1]),
+                                    self.frame) for key, layout in by_figure.items()}
         return tuple(fitted[id(slide.figure)] for slide in self.slides)
 
     @property
@@ -367,7 +370,7 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
         said = tuple(p for p in state_paragraphs(figure) if p not in section.paragraphs)  # (the "state" reduction)
         paragraphs = fitting_weights(section.paragraphs, section.highlight, getattr(figure, "attention", None),
                                      lambda written: _fits(written, shape.text))
-        paragraphs += _captions_left_out(figure, laid_out[id(figure)])
+        paragraphs += _captions_left_out(figure, laid_out[id(figure)], _panels_follow(figures, number))
         slides += _step_slides(section.heading, paragraphs + said, section.formula, figure, section.name, shape,
                                number)
     deck_title = document.title or document.heading
@@ -511,14 +514,25 @@ def _mask_steps(fig: Figure, words: MapText) -> list[tuple[str, Drawable]]:
     return steps
 
 
-def _captions_left_out(fig: Drawable, layout: Layout) -> tuple[str, ...]:
+def _panels_follow(figures: Sequence[Drawable], number: int) -> bool:
+    """Whether the series' figures after the `number`th (1-based) are its panels, each drawn alone."""
+    panels = getattr(figures[number - 1], "panels", ())
+    keys = [later._key() for later in figures[number:]]
+    return bool(panels) and all(panel._key() in keys for panel in panels)
+
+
+def _captions_left_out(fig: Drawable, layout: Layout, drawn_next: bool = False) -> tuple[str, ...]:
     """The softmax captions a figure of several score grids leaves out to fit its frame, said in the slide's
-    text: which rows, then each panel's rows as its captions write them (on continuation slides if need be)."""
+    text: which rows, then (unless `drawn_next`: the next slides draw each panel with its captions) each
+    panel's rows as its captions write them (on continuation slides if need be)."""
     drawn = {item.role for item in layout.walk() if isinstance(item, Text)}
     panels = [(n, panel) for n, panel in enumerate(getattr(fig, "panels", ()), 1)
               if isinstance(panel.words, FigureText) and panel.words.softmax_rows]
     if not panels or "softmax-weights" in drawn:
         return ()
+    if drawn_next:
+        return ("Each panel's softmax captions are left out of the figure to fit the slide; the next slides draw "
+                "each panel with its captions.",)
     names = [concat(f"panel {n}", *((" (", panel.words.title, ")") if panel.words.title else ()))
              for n, panel in panels]
     rows = [panel.words.softmax_rows for _, panel in panels]
@@ -546,7 +560,8 @@ def from_highlights(fig: Drawable, **options: object) -> Deck:
     if not isinstance(fig, Figure) or fig.view != "full":  # a mask map, a score table, panels: one slide
         document = make_document(heading=fig.layout().title, sections=[Section("figure")])
         section = replace(document.sections[0], heading=fig.layout().title, paragraphs=(fig.description(),))
-        return from_sections(replace(document, sections=(section,)), [fig], **options)  # type: ignore[arg-type]
+        return (_with_panel_captions(fig, section, options)
+                or from_sections(replace(document, sections=(section,)), [fig], **options))  # type: ignore[arg-type]
     marks, words, attention = fig.highlight, fig.words, fig.attention
     if TYPE_CHECKING:  # a full figure has its highlight, its words and its vectors
         assert marks is not None and isinstance(words, FigureText) and isinstance(attention, Attention)
@@ -570,3 +585,41 @@ def from_highlights(fig: Drawable, **options: object) -> Deck:
         sections.append(replace(section, paragraphs=(figure_sentence(attention, step, step_words.show),)))
     deck = from_sections(replace(document, sections=tuple(sections)), figures, **options)  # type: ignore[arg-type]
     return replace(deck, heading=words.subtitle)
+
+
+def _with_panel_captions(fig: Drawable, section: Section, options: dict[str, object]) -> Deck | None:
+    """Score grids side by side asked to show their softmax captions (`panel_captions="show"`) whose slide
+    leaves them out: the figure's slide, then a slide per panel drawn alone with its captions (the same
+    arrangement for all); None when they are drawn already, not asked for, or a panel alone drops them too."""
+    given = getattr(fig, "panels", ())
+    panels = [panel for panel in given if isinstance(panel, Figure)
+              and isinstance(panel.words, FigureText) and panel.words.softmax_rows]
+    if getattr(fig, "panel_captions", "") != "show" or not panels or len(panels) != len(given):
+        return None
+    titles = [panel.words.title if isinstance(panel.words, FigureText) else "" for panel in panels]
+    headings = [concat(f"Panel {n}", *((": ", title) if title else ())) for n, title in enumerate(titles, 1)]
+    document = make_document(heading=section.heading, sections=[Section(section.heading)]
+                             + [Section(heading) for heading in headings])
+    sections = [replace(document.sections[0], paragraphs=section.paragraphs)]
+    sections += [replace(one, paragraphs=(concat(f"Panel {n}", *((" (", title, ")") if title else ()),
+                                                 " drawn alone with its softmax captions: ", panel.description()),))
+                 for n, (one, title, panel) in enumerate(zip(document.sections[1:], titles, panels), 1)]
+    alone = [copy.copy(panel) for panel in panels]
+    for one, section_of in zip(alone, sections[1:]):
+        one._id_prefix = section_of.id_prefix  # (ids of its own: the figure's slide draws the same panel)
+    try:
+        deck = from_sections(replace(document, sections=tuple(sections)), [fig, *alone],
+                             **options)  # type: ignore[arg-type]
+    except InputError as refused:
+        if refused.where != "slides":
+            raise
+        return None
+    drawn = [slide.figure for slide in deck.slides if slide.kind == "step"][1:]
+    if any(not _draws_captions(deck.laid_out[id(one)]) for one in drawn):
+        return None
+    return deck
+
+
+def _draws_captions(layout: Layout) -> bool:
+    """Whether `layout` draws softmax captions."""
+    return any(isinstance(item, Text) and item.role == "softmax-weights" for item in layout.walk())
