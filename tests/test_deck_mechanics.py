@@ -311,3 +311,35 @@ def test_score_grids_drawn_panel_by_panel_stay_on_the_slide_in_every_format(brow
     assert svg.count("<svg") >= 4
     files = deck_files(deck, "tikz", str(tmp_path / "fig") + "/")
     assert len([path for path in files if Path(path).name.startswith("step-")]) == 4
+
+
+#: Decks of the softmax forms (issue 34), as `attnviz slides` flags: each builds and stays on the slide.
+FORMS = {"sink s": ["--sink", "s"], "sigmoid -ln(n)": ["--sigmoid=-ln(n)"], "softcap 50": ["--softcap", "50"],
+         "sink -1, flash 2×2": ["--sink=-1", "--flash", "2,2"]}
+
+
+@pytest.mark.parametrize("name", FORMS)
+def test_softmax_form_decks_stay_on_the_slide_in_every_format(name, browser, tmp_path):
+    deck = decks.from_sections(*_walk(FORMS[name]))
+    assert smallest_pt(deck) >= 14 - 1e-6
+    assert all(text_floor_misses(layout, deck.frame) == [] for layout in deck.layouts())
+    tex = tmp_path / "deck.tex"
+    tex.write_text(deck_files(deck, "beamer", str(tex))[str(tex)])
+    pdf, log = pdflatex(tex)
+    assert overfull(log) == [] and pages(pdf) == len(deck.slides) and _off_the_page(pdf) == []
+    write_deck(deck, "pdf", str(tmp_path / "own.pdf"))
+    assert _off_the_page(tmp_path / "own.pdf") == []
+    write_deck(deck, "pptx", str(tmp_path / "slides.pptx"))
+    subprocess.run([tool("soffice"), "--headless", "--convert-to", "pdf", "--outdir", str(tmp_path),
+                    str(tmp_path / "slides.pptx")], check=True, capture_output=True, timeout=300)
+    assert pages(tmp_path / "slides.pdf") == len(deck.slides) and _off_the_page(tmp_path / "slides.pdf") == []
+    assert_on_the_slide_in_chromium(deck, browser, tmp_path / "deck")
+    assert deck_files(deck, "svg-animated", "deck.svg")["deck.svg"].count("<svg") >= 2
+    assert any(Path(path).name.startswith("step-") for path in deck_files(deck, "tikz", "fig/"))
+
+
+def test_a_differential_deck_is_refused_in_one_line_naming_the_figure_alone():
+    result = run_cli("slides", "--q-heads", "1,0; 0,1; 1,1 | 0,1; 1,0; 1,1", "--k-heads", "1,0; 0,1; 1,1",
+                     "--differential", "1/2", "-f", "pdf", "-o", "never.pdf")
+    assert result.code == 2 and result.stderr.count("\n") == 1
+    assert "the panels do not fit a 16:9 slide" in result.stderr and "attnviz render --frame slide" in result.stderr

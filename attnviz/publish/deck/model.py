@@ -452,6 +452,10 @@ def _fitted(figures: Sequence[Drawable], aspect: str
             _REDUCED[part] for part in reduction)
         return framed, (wide, compact), laid_out, said
     wider = "--aspect 16:9, " if aspect != "16:9" else ""
+    if any(hasattr(fig, "panels") for fig in figures):  # (panels: a slide's whole body may hold them)
+        raise InputError(f"the panels do not fit a {aspect} slide with every text at 14 pt beside or under the "
+                         f"slide's text; try {wider}fewer panels or tokens, or attnviz render --frame slide (the "
+                         "figure alone on a slide)", "slides")
     raise InputError(f"the figure does not fit a {aspect} slide with every text at 14 pt, beside or under the "
                      "slide's text, even as its score table with its values at 14 pt and its mechanics in the text; "
                      f"try {wider}fewer tokens, shorter labels, --view mask, or attnviz page instead of a deck",
