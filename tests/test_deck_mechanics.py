@@ -383,3 +383,15 @@ def test_reveal_js_text_blocks_never_overlap_while_a_step_changes(made, name, br
             assert overlaps == [], (n, wait, deck.slides[n].heading)
     assert failed == []
     context.close()
+
+
+def test_a_spec_of_panels_asking_for_their_captions_gets_a_slide_per_panel(tmp_path):
+    grid = "q = [[1,0],[0,1],[1,1]]\nk = [[1,0],[0,1],[1,1]]\n"
+    spec = tmp_path / "panels.toml"
+    spec.write_text(f'panel_captions = "show"\n[[panel]]\n{grid}title = "causal"\n[[panel]]\n{grid}mask = "none"\n',
+                    encoding="utf-8")
+    result = run_cli("slides", str(spec), "-f", "pdf", "-o", str(tmp_path / "deck.pdf"))
+    assert result.code == 0, result.stderr
+    assert pages(tmp_path / "deck.pdf") == 3
+    text = run(tool("pdftotext"), str(tmp_path / "deck.pdf"), "-").stdout
+    assert "Panel 1: causal" in text and "row 3: scores" in text  # the second panel's captions, drawn
