@@ -7,7 +7,8 @@ title, the figure (the SVG backend's painting of the deck's layout for that step
 sentences and formula (MathML, broken into lines that fit), fitted once (`plan`); what does not fit
 is in the speaker notes. Nothing fades at a step: every slide part carries a `data-id` (the figure's
 cells, softmax rows and outputs too), slides change without a transition and reveal.js's
-auto-animate leaves unmatched elements alone. The slide's background is the theme's; `auto` follows
+auto-animate pairs parts by their data-id only (`text_keys`: a sentence stays still or is new, never moved
+over another) and leaves unmatched elements alone. The slide's background is the theme's; `auto` follows
 the viewer's light or dark setting. `--embed-font` inlines DejaVu, subset, for the slide's text too.
 """
 
