@@ -142,6 +142,20 @@ def test_powerpoint_as_libreoffice_shows_it_keeps_every_word_on_the_slide(made, 
                     str(tmp_path / "deck.pptx")], check=True, capture_output=True, timeout=300)
     assert pages(tmp_path / "deck.pdf") == len(deck.slides)
     assert _off_the_page(tmp_path / "deck.pdf") == []
+    assert _groups_broken(tmp_path / "deck.pdf") == []  # LibreOffice wraps the Unicode fallback between items
+
+
+#: The end of a line inside a vector or list of numbers: its bracket open, numbers and commas after it.
+_OPEN_GROUP = re.compile(r"[(\[]([^()\[\]]*)$")
+
+
+def _groups_broken(pdf):
+    """Every line of `pdf`'s text that ends inside a bracketed group of numbers (`(3, 1,` of `(3, 1, 2, 5)`), but
+    between two rows of a matrix too wide for a line."""
+    text = run(tool("pdftotext"), str(pdf), "-").stdout
+    return [line for line in text.splitlines() if (inside := _OPEN_GROUP.search(line.rstrip()))
+            and not line.rstrip().endswith(";")  # (between a matrix's rows)
+            and "," in inside[1] and re.fullmatch(r"[\d\s,;.·−/+e⁰-⁹⁻₀-₉-]*", inside[1])]
 
 
 def assert_on_the_slide_in_chromium(deck, browser, folder):
@@ -271,3 +285,115 @@ def test_score_grids_side_by_side_say_their_softmax_captions_in_the_slides_text(
     assert "Panel 2 (full), row 3: scores [1,1,2]: weights e^1/(e^1+e^1+e^2), e^1/(e^1+e^1+e^2), " \
            "e^2/(e^1+e^1+e^2)." in said
     assert len({id(slide.figure) for slide in deck.slides}) == 1  # one figure, its continuations still
+
+
+def _panels_shown(aspect="16:9"):
+    grid = {"q": [[1, 0], [0, 1], [1, 1]], "k": [[1, 0], [0, 1], [1, 1]]}
+    both = attnviz.compose(attnviz.figure(**grid, title="causal"), attnviz.figure(**grid, mask="none", title="full"),
+                           attnviz.figure(**grid, mask="window=2", title="window"), panel_captions="show")
+    return decks.from_highlights(both, aspect=aspect)
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "4:3"])
+def test_score_grids_asked_to_show_their_softmax_captions_draw_them_panel_by_panel(aspect):
+    deck = _panels_shown(aspect)
+    assert [slide.heading for slide in deck.slides if slide.kind == "step"] == [
+        "causal | full | window", "Panel 1: causal", "Panel 2: full", "Panel 3: window"]
+    said = [p for slide in deck.slides if slide.figure is deck.slides[0].figure for p in slide.paragraphs]
+    assert said[-1].endswith("the next slides draw each panel with its captions.")
+    drawn = [[text for text in layout.walk() if isinstance(text, Text) and text.role == "softmax-weights"]
+             for slide, layout in zip(deck.slides, deck.layouts()) if slide.kind == "step"]
+    assert drawn[0] == [] and all(len(one) == 3 for one in drawn[1:])  # every row's weights, under the floor nowhere
+    assert "weights e^1/Z_3, e^1/Z_3, e^2/Z_3" in " ".join(" ".join(" ".join(t.lines).split()) for t in drawn[2])
+    assert smallest_pt(deck) >= 14 - 1e-6
+    assert all(text_floor_misses(layout, deck.frame) == [] for layout in deck.layouts())
+    assert len({slide.figure.id_prefix for slide in deck.slides}) == 4  # ids of their own on one page
+
+
+def test_score_grids_drawn_panel_by_panel_stay_on_the_slide_in_every_format(browser, tmp_path):
+    deck = _panels_shown()
+    tex = tmp_path / "deck.tex"
+    tex.write_text(deck_files(deck, "beamer", str(tex))[str(tex)])
+    pdf, log = pdflatex(tex)
+    assert overfull(log) == [] and pages(pdf) == len(deck.slides) and _off_the_page(pdf) == []
+    write_deck(deck, "pdf", str(tmp_path / "own.pdf"))
+    assert pages(tmp_path / "own.pdf") == len(deck.slides) and _off_the_page(tmp_path / "own.pdf") == []
+    write_deck(deck, "pptx", str(tmp_path / "slides.pptx"))
+    subprocess.run([tool("soffice"), "--headless", "--convert-to", "pdf", "--outdir", str(tmp_path),
+                    str(tmp_path / "slides.pptx")], check=True, capture_output=True, timeout=300)
+    assert pages(tmp_path / "slides.pdf") == len(deck.slides) and _off_the_page(tmp_path / "slides.pdf") == []
+    assert_on_the_slide_in_chromium(deck, browser, tmp_path / "deck")
+    svg = deck_files(deck, "svg-animated", str(tmp_path / "deck.svg"))[str(tmp_path / "deck.svg")]
+    assert svg.count("<svg") >= 4
+    files = deck_files(deck, "tikz", str(tmp_path / "fig") + "/")
+    assert len([path for path in files if Path(path).name.startswith("step-")]) == 4
+
+
+#: Decks of the softmax forms (issue 34), as `attnviz slides` flags: each builds and stays on the slide.
+FORMS = {"sink s": ["--sink", "s"], "sigmoid -ln(n)": ["--sigmoid=-ln(n)"], "softcap 50": ["--softcap", "50"],
+         "sink -1, flash 2×2": ["--sink=-1", "--flash", "2,2"]}
+
+
+@pytest.mark.parametrize("name", FORMS)
+def test_softmax_form_decks_stay_on_the_slide_in_every_format(name, browser, tmp_path):
+    deck = decks.from_sections(*_walk(FORMS[name]))
+    assert smallest_pt(deck) >= 14 - 1e-6
+    assert all(text_floor_misses(layout, deck.frame) == [] for layout in deck.layouts())
+    tex = tmp_path / "deck.tex"
+    tex.write_text(deck_files(deck, "beamer", str(tex))[str(tex)])
+    pdf, log = pdflatex(tex)
+    assert overfull(log) == [] and pages(pdf) == len(deck.slides) and _off_the_page(pdf) == []
+    write_deck(deck, "pdf", str(tmp_path / "own.pdf"))
+    assert _off_the_page(tmp_path / "own.pdf") == []
+    write_deck(deck, "pptx", str(tmp_path / "slides.pptx"))
+    subprocess.run([tool("soffice"), "--headless", "--convert-to", "pdf", "--outdir", str(tmp_path),
+                    str(tmp_path / "slides.pptx")], check=True, capture_output=True, timeout=300)
+    assert pages(tmp_path / "slides.pdf") == len(deck.slides) and _off_the_page(tmp_path / "slides.pdf") == []
+    assert_on_the_slide_in_chromium(deck, browser, tmp_path / "deck")
+    assert deck_files(deck, "svg-animated", "deck.svg")["deck.svg"].count("<svg") >= 2
+    assert any(Path(path).name.startswith("step-") for path in deck_files(deck, "tikz", "fig/"))
+
+
+def test_a_differential_deck_is_refused_in_one_line_naming_the_figure_alone():
+    result = run_cli("slides", "--q-heads", "1,0; 0,1; 1,1 | 0,1; 1,0; 1,1", "--k-heads", "1,0; 0,1; 1,1",
+                     "--differential", "1/2", "-f", "pdf", "-o", "never.pdf")
+    assert result.code == 2 and result.stderr.count("\n") == 1
+    assert "the panels do not fit a 16:9 slide" in result.stderr and "attnviz render --frame slide" in result.stderr
+
+
+#: The current slide's text blocks (sentences, formula lines, the notes line) as drawn this instant, transforms
+#: of auto-animate included.
+_BLOCKS_JS = """() => [...Reveal.getCurrentSlide().querySelectorAll('.attnviz-text > *')].map(e => {
+  const r = e.getBoundingClientRect(); return {id: e.dataset.id, top: r.top, bottom: r.bottom}; })"""
+
+
+@pytest.mark.parametrize("name", ["flash 6, 2×2", "decode 6, window 3, values"])
+def test_reveal_js_text_blocks_never_overlap_while_a_step_changes(made, name, browser, tmp_path):
+    """auto-animate matches blocks by data-id: a paragraph matched to another slide's paragraph in another place
+    would move over its neighbours for 0.4 s. Sampled 60, 150 and 300 ms into every step."""
+    deck = made(name)
+    write_deck(deck, "revealjs", str(tmp_path / "deck"))
+    context, page, failed = open_deck(browser, tmp_path / "deck")
+    for n in range(1, len(deck.slides)):
+        for wait in (60, 150, 300):
+            page.evaluate(f"() => Reveal.slide({n - 1})")
+            page.wait_for_timeout(500)
+            page.evaluate("() => Reveal.next()")
+            page.wait_for_timeout(wait)
+            blocks = page.evaluate(_BLOCKS_JS)
+            overlaps = [(a["id"], b["id"]) for a, b in zip(blocks, blocks[1:]) if a["bottom"] > b["top"] + 0.5]
+            assert overlaps == [], (n, wait, deck.slides[n].heading)
+    assert failed == []
+    context.close()
+
+
+def test_a_spec_of_panels_asking_for_their_captions_gets_a_slide_per_panel(tmp_path):
+    grid = "q = [[1,0],[0,1],[1,1]]\nk = [[1,0],[0,1],[1,1]]\n"
+    spec = tmp_path / "panels.toml"
+    spec.write_text(f'panel_captions = "show"\n[[panel]]\n{grid}title = "causal"\n[[panel]]\n{grid}mask = "none"\n',
+                    encoding="utf-8")
+    result = run_cli("slides", str(spec), "-f", "pdf", "-o", str(tmp_path / "deck.pdf"))
+    assert result.code == 0, result.stderr
+    assert pages(tmp_path / "deck.pdf") == 3
+    text = run(tool("pdftotext"), str(tmp_path / "deck.pdf"), "-").stdout
+    assert "Panel 1: causal" in text and "row 3: scores" in text  # the second panel's captions, drawn

@@ -253,7 +253,8 @@ def _slides_deck(args: Namespace, spec: Any) -> tuple[Any, str]:
                                    **_deck_options(args))
         title_from = f"{spec[1]}: {'title' if document.title else 'heading'}"
     else:
-        figure_keys = ("q", "k", "highlight", "view", "n", "shape", "panels")  # a figure of its own, not the seed
+        figure_keys = ("q", "k", "highlight", "view", "n", "shape", "panels",  # a figure of its own, not the seed
+                       "differential")  # (DIFF Transformer's maps: one figure of panels, not a head-by-head walk)
         given = spec is not None or any(getattr(args, key, None) is not None for key in figure_keys)
         walk = any(getattr(args, key) is not None for key in WALKS) or (
             spec is not None and any(key in spec[0] for key in WALKS))

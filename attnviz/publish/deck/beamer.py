@@ -129,20 +129,21 @@ def shared_parts(layouts: Sequence[Layout]) -> tuple[list[str], list[list[int]]]
     come first, joined into one picture)."""
     width, height = layouts[0].width, layouts[0].height
     items = [tikz_items(layout) for layout in layouts]
-    same = len({len(one) for one in items}) == 1
+    same = len({len(one) for one in items}) == 1 and len({(one.width, one.height) for one in layouts}) == 1
     shared = {n for n, versions in enumerate(zip(*items)) if len(set(versions)) == 1} if same else set()
     parts = [picture([items[0][n] for n in sorted(shared)], width, height)] if shared else []
-    index: dict[str, int] = {}
+    index: dict[tuple[str, float, float], int] = {}  # (a deck's panels side by side: a size of their own)
     uses: list[list[int]] = []
-    for one in items:
+    for one, layout in zip(items, layouts):
         drawn = [0] if shared else []
         for position, item in enumerate(one):
             if position in shared or not item:
                 continue
-            if item not in index:
-                index[item] = len(parts)
-                parts.append(picture([item], width, height, background=False))
-            drawn.append(index[item])
+            key = (item, layout.width, layout.height)
+            if key not in index:
+                index[key] = len(parts)
+                parts.append(picture([item], layout.width, layout.height, background=False))
+            drawn.append(index[key])
         uses.append(drawn)
     return parts, uses
 

@@ -12,6 +12,8 @@ from ...words.a11y import figure_sentence
 from ...words.figure_text import FigureText, at_step
 from ...words.highlight import Highlight
 from ...words.user_text import concat
+from ...layout.items import Text
+from ...numbers.exact import InputError
 from ..document import Section, make_document
 from .model import Deck, from_sections
 
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
 
     from ...engine.attention import Attention
     from ...figures.api import Drawable
+    from ...layout.figure import Layout
     from ...layout.mask_map import MapText
     from ...typing import ThemeName
 
@@ -87,7 +90,8 @@ def from_highlights(fig: Drawable, **options: object) -> Deck:
     if not isinstance(fig, Figure) or fig.view != "full":  # a mask map, a score table, panels: one slide
         document = make_document(heading=fig.layout().title, sections=[Section("figure")])
         section = replace(document.sections[0], heading=fig.layout().title, paragraphs=(fig.description(),))
-        return from_sections(replace(document, sections=(section,)), [fig], **options)  # type: ignore[arg-type]
+        return (_with_panel_captions(fig, section, options)
+                or from_sections(replace(document, sections=(section,)), [fig], **options))  # type: ignore[arg-type]
     marks, words, attention = fig.highlight, fig.words, fig.attention
     if TYPE_CHECKING:  # a full figure has its highlight, its words and its vectors
         assert marks is not None and isinstance(words, FigureText) and isinstance(attention, Attention)
@@ -111,3 +115,41 @@ def from_highlights(fig: Drawable, **options: object) -> Deck:
         sections.append(replace(section, paragraphs=(figure_sentence(attention, step, step_words.show),)))
     deck = from_sections(replace(document, sections=tuple(sections)), figures, **options)  # type: ignore[arg-type]
     return replace(deck, heading=words.subtitle)
+
+
+def _with_panel_captions(fig: Drawable, section: Section, options: dict[str, object]) -> Deck | None:
+    """Score grids side by side asked to show their softmax captions (`panel_captions="show"`) whose slide
+    leaves them out: the figure's slide, then a slide per panel drawn alone with its captions (the same
+    arrangement for all); None when they are drawn already, not asked for, or a panel alone drops them too."""
+    given = getattr(fig, "panels", ())
+    panels = [panel for panel in given if isinstance(panel, Figure)
+              and isinstance(panel.words, FigureText) and panel.words.softmax_rows]
+    if getattr(fig, "panel_captions", "") != "show" or not panels or len(panels) != len(given):
+        return None
+    titles = [panel.words.title if isinstance(panel.words, FigureText) else "" for panel in panels]
+    headings = [concat(f"Panel {n}", *((": ", title) if title else ())) for n, title in enumerate(titles, 1)]
+    document = make_document(heading=section.heading, sections=[Section(section.heading)]
+                             + [Section(heading) for heading in headings])
+    sections = [replace(document.sections[0], paragraphs=section.paragraphs)]
+    sections += [replace(one, paragraphs=(concat(f"Panel {n}", *((" (", title, ")") if title else ()),
+                                                 " drawn alone with its softmax captions: ", panel.description()),))
+                 for n, (one, title, panel) in enumerate(zip(document.sections[1:], titles, panels), 1)]
+    alone = [copy.copy(panel) for panel in panels]
+    for one, section_of in zip(alone, sections[1:]):
+        one._id_prefix = section_of.id_prefix  # (ids of its own: the figure's slide draws the same panel)
+    try:
+        deck = from_sections(replace(document, sections=tuple(sections)), [fig, *alone],
+                             **options)  # type: ignore[arg-type]
+    except InputError as refused:
+        if refused.where != "slides":
+            raise
+        return None
+    drawn = [slide.figure for slide in deck.slides if slide.kind == "step"][1:]
+    if any(not _draws_captions(deck.laid_out[id(one)]) for one in drawn):
+        return None
+    return deck
+
+
+def _draws_captions(layout: Layout) -> bool:
+    """Whether `layout` draws softmax captions."""
+    return any(isinstance(item, Text) and item.role == "softmax-weights" for item in layout.walk())

@@ -183,14 +183,17 @@ class Deck:
     @cached_property
     def _layouts(self) -> tuple[Layout, ...]:
         by_figure: dict[int, Layout] = {}
+        kinds: dict[int, bool] = {}  # panels side by side, or one figure: each kind one size
         for slide in self.slides:
             if id(slide.figure) not in by_figure:
                 made = self.laid_out.get(id(slide.figure)) or slide.figure.layout()
                 by_figure[id(slide.figure)] = replace(made, choices=self.choices + made.choices)
-        width = max(layout.width for layout in by_figure.values())
-        height = max(layout.height for layout in by_figure.values())
-        fitted = {key: fit_to_frame(replace(layout, width=width, height=height), self.frame)
-                  for key, layout in by_figure.items()}
+                kinds[id(slide.figure)] = hasattr(slide.figure, "panels")
+        sizes = {kind: (max(by_figure[key].width for key in by_figure if kinds[key] == kind),
+                        max(by_figure[key].height for key in by_figure if kinds[key] == kind))
+                 for kind in set(kinds.values())}
+        fitted = {key: fit_to_frame(replace(layout, width=sizes[kinds[key]][0], height=sizes[kinds[key]][1]),
+                                    self.frame) for key, layout in by_figure.items()}
         return tuple(fitted[id(slide.figure)] for slide in self.slides)
 
     @property
@@ -357,7 +360,7 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
         said = tuple(p for p in state_paragraphs(figure) if p not in section.paragraphs)  # (the "state" reduction)
         paragraphs = fitting_weights(section.paragraphs, section.highlight, getattr(figure, "attention", None),
                                      lambda written: _fits(written, shape.text))
-        paragraphs += _captions_left_out(figure, laid_out[id(figure)])
+        paragraphs += _captions_left_out(figure, laid_out[id(figure)], _panels_follow(figures, number))
         slides += _step_slides(section.heading, paragraphs + said, section.formula, figure, section.name, shape,
                                number)
     deck_title = document.title or document.heading
@@ -439,6 +442,10 @@ def _fitted(figures: Sequence[Drawable], aspect: str
             _REDUCED[part] for part in reduction)
         return framed, (wide, compact), laid_out, said
     wider = "--aspect 16:9, " if aspect != "16:9" else ""
+    if any(hasattr(fig, "panels") for fig in figures):  # (panels: a slide's whole body may hold them)
+        raise InputError(f"the panels do not fit a {aspect} slide with every text at 14 pt beside or under the "
+                         f"slide's text; try {wider}fewer panels or tokens, or attnviz render --frame slide (the "
+                         "figure alone on a slide)", "slides")
     raise InputError(f"the figure does not fit a {aspect} slide with every text at 14 pt, beside or under the "
                      "slide's text, even as its score table with its values at 14 pt and its mechanics in the text; "
                      f"try {wider}fewer tokens, shorter labels, --view mask, or attnviz page instead of a deck",
@@ -457,14 +464,25 @@ def from_walkthrough(fig: Figure, **options: object) -> Deck:
     return from_sections(document, figures, **options)  # type: ignore[arg-type]
 
 
-def _captions_left_out(fig: Drawable, layout: Layout) -> tuple[str, ...]:
+def _panels_follow(figures: Sequence[Drawable], number: int) -> bool:
+    """Whether the series' figures after the `number`th (1-based) are its panels, each drawn alone."""
+    panels = getattr(figures[number - 1], "panels", ())
+    keys = [later._key() for later in figures[number:]]
+    return bool(panels) and all(panel._key() in keys for panel in panels)
+
+
+def _captions_left_out(fig: Drawable, layout: Layout, drawn_next: bool = False) -> tuple[str, ...]:
     """The softmax captions a figure of several score grids leaves out to fit its frame, said in the slide's
-    text: which rows, then each panel's rows as its captions write them (on continuation slides if need be)."""
+    text: which rows, then (unless `drawn_next`: the next slides draw each panel with its captions) each
+    panel's rows as its captions write them (on continuation slides if need be)."""
     drawn = {item.role for item in layout.walk() if isinstance(item, Text)}
     panels = [(n, panel) for n, panel in enumerate(getattr(fig, "panels", ()), 1)
               if isinstance(panel.words, FigureText) and panel.words.softmax_rows]
     if not panels or "softmax-weights" in drawn:
         return ()
+    if drawn_next:
+        return ("Each panel's softmax captions are left out of the figure to fit the slide; the next slides draw "
+                "each panel with its captions.",)
     names = [concat(f"panel {n}", *((" (", panel.words.title, ")") if panel.words.title else ()))
              for n, panel in panels]
     rows = [panel.words.softmax_rows for _, panel in panels]

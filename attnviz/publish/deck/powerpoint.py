@@ -24,7 +24,7 @@ from ...render.xml import escape_attribute
 from ...words.budget import check_shapes
 from .math_blocks import A14_NS, MATH_REQUIRES, OMML_NS, Formula, inline_omml, line_height, line_omml
 from .plan import LINE, MORE_IN_NOTES, NOTE_PT, SENTENCE_GAP, TEXT_PT, plan_slide
-from .slide_text import unicode_math
+from .slide_text import unbreakable_groups, unicode_math
 from .visible import visible_highlights, without_seams
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -167,7 +167,7 @@ def _sentences(plan: SlidePlan, box: Box, shape_id: int) -> str:
         out = []
         for n, (text, runs) in enumerate(zip(plan.paragraphs, plan.runs)):
             body = "".join(_math_run(value) if kind == "math" else _run(value, TEXT_PT) for kind, value in runs) \
-                if math else _run(text, TEXT_PT)
+                if math else _run(unbreakable_groups(text, box.w), TEXT_PT)  # (wrapped by the viewer: between items)
             out.append(f'<a:p><a:pPr algn="l">{_spacing(TEXT_PT)}{before if n else ""}</a:pPr>{body}</a:p>')
         if plan.more_in_notes:
             more = _run(MORE_IN_NOTES, NOTE_PT, "tx2", italic=True)
@@ -203,7 +203,7 @@ def _formula(plan: SlidePlan, box: Box, shape_id: int) -> str:
     math = "".join(f'<a:p><a:pPr algn="l"/><a14:m>{line_omml(line, TEXT_PT)}</a14:m></a:p>'
                    for line in plan.formula_lines)
     assert plan.formula is not None  # formula lines come from a formula
-    fallback = f'<a:p><a:pPr algn="l"/>{_run(unicode_math(plan.formula.tex), TEXT_PT)}</a:p>'
+    fallback = f'<a:p><a:pPr algn="l"/>{_run(unbreakable_groups(unicode_math(plan.formula.tex), box.w), TEXT_PT)}</a:p>'
     return _with_math(f"<p:sp>{head}<p:txBody>{_body()}<a:lstStyle/>{math}</p:txBody></p:sp>",
                       f"<p:sp>{head}<p:txBody>{_body()}<a:lstStyle/>{fallback}</p:txBody></p:sp>")
 

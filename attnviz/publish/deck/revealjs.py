@@ -7,7 +7,8 @@ title, the figure (the SVG backend's painting of the deck's layout for that step
 sentences and formula (MathML, broken into lines that fit), fitted once (`plan`); what does not fit
 is in the speaker notes. Nothing fades at a step: every slide part carries a `data-id` (the figure's
 cells, softmax rows and outputs too), slides change without a transition and reveal.js's
-auto-animate leaves unmatched elements alone. The slide's background is the theme's; `auto` follows
+auto-animate pairs parts by their data-id only (`text_keys`: a sentence stays still or is new, never moved
+over another) and leaves unmatched elements alone. The slide's background is the theme's; `auto` follows
 the viewer's light or dark setting. `--embed-font` inlines DejaVu, subset, for the slide's text too.
 """
 
@@ -49,6 +50,22 @@ class _Step:
     mathml: tuple[str, ...]
     notes: tuple[str, ...]
     sentences: tuple[str, ...]  # each sentence's markup: its words escaped, its notation inline MathML
+    keys: tuple[str, ...] = ()  # the sentences' then the formula lines' data-ids (`text_keys`)
+
+
+def text_keys(parts: Sequence[str]) -> tuple[str, ...]:
+    """A data-id for each of a slide's text parts (sentences, then formula lines): the same on the next slide
+    only for the same part after the same parts, so auto-animate matches a paragraph that stays where it is
+    and never moves one paragraph into another's place (two would overlap while it moved).
+
+    >>> a, b = text_keys(["x", "y"]), text_keys(["z", "y"])
+    >>> a[0] != b[0] and a[1] != b[1], text_keys(["x"])[0] == a[0]
+    (True, True)
+    """
+    import hashlib  # only a reveal.js deck's text needs it
+
+    return tuple("text-" + hashlib.sha256("\x00".join(parts[:n + 1]).encode("utf-8")).hexdigest()[:12]
+                 for n in range(len(parts)))
 
 
 def with_data_ids(layout: Layout) -> Layout:
@@ -138,8 +155,9 @@ def render_deck(deck: Deck) -> str:
         tex = plan.formula.tex if plan.formula else None
         mathml = tuple(Markup(line_mathml(line, tex if n == 0 else None)) for n, line in enumerate(plan.formula_lines))
         sentences = tuple(Markup(_sentence_markup(runs, boxes.text.w * PX_PER_PT)) for runs in plan.runs)
+        keys = text_keys([*plan.paragraphs, *mathml])
         steps.append(_Step(plan, slide.name, Markup(inline_svg(svg)), _box_style(place),
-                           mathml, tuple(plan.notes.split("\n")), sentences))
+                           mathml, tuple(plan.notes.split("\n")), sentences, keys))
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir()), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)

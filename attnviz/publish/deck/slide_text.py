@@ -227,6 +227,29 @@ def _items(text: str, width: float, size: float, bold: bool, spaced: float) -> l
             for part in ([group] if " " not in group or _width(group, size, bold, spaced) <= width else group.split())]
 
 
+def unbreakable_groups(text: str, width: float, size: float = TEXT_PT) -> str:
+    """`text` as plain text, each bracketed group (a vector, a list) that fits a line of `width` pt at `size`
+    pt held together with no-break spaces, so a viewer that wraps it itself (LibreOffice drawing a pptx's
+    Unicode fallback) breaks between items, never inside one.
+
+    >>> unbreakable_groups("scores are [−1, 0, 2].", 300)
+    'scores are [−1,\xa00,\xa02].'
+    """
+    out: list[str] = []
+    for item in _items(text, width, size, False, 0.0):
+        out.append(item.replace(" ", "\u00a0"))
+    def rows_whole(group: re.Match[str]) -> str:  # each row of a group wider than a line (a matrix) one word
+        rows = group[0].split("; ")
+        if any(_width(row, size, False, 0.0) > width for row in rows):
+            return group[0]
+        return "; ".join(row.replace(" ", "\u00a0") for row in rows)
+
+    return _ROWS.sub(rows_whole, " ".join(out))
+
+
+_ROWS = re.compile(r"[(\[][^()\[\]]*; [^()\[\]]*[)\]]")  # a bracketed group of rows (`(1, ·; 0, 1)`)
+
+
 def lines_of(text: str, width: float, size: float = TEXT_PT, bold: bool = False, typeset: bool = True
              ) -> list[str] | None:
     """`text` wrapped at spaces into lines at most `width` pt wide at `size` pt (math's operator spaces counted,
