@@ -39,7 +39,8 @@ def _glyph(key: str, x: float, y: float, w: float, h: float) -> Rect | Mark:
         side = min(w, h, 10.0)
         return Rect("layer-mark", x + (w - side) / 2, y + (h - side) / 2, side, side)
     if key == "softcap":
-        return Rect("layer-mark", x, y + h / 2 - 1.5, w, 3)
+        inset = 1.5 if w >= 6 else 0.0  # neighbouring layers' bars apart, as their squares are
+        return Rect("layer-mark", x + inset, y + h / 2 - 1.5, w - 2 * inset, 3)
     side = min(w, h)
     return Mark("layer-mark", x + (w + side) / 2, y + (h - side) / 2, side)
 
