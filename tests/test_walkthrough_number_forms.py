@@ -131,3 +131,10 @@ def test_decks_write_decimals_and_the_rounding_claim(tmp_path, fmt, name):
     assert not re.search(r"\b(471/400|747/500|33/10|171/100)\b", text)
     assert not re.search(r"\\frac\{(471|747|33|171)\}", text)
     assert "exact for inputs rounded to" in re.sub(r"\$\\?\w*\s*(\d)\$", r"\1", text)
+
+
+def test_a_decode_steps_softmax_writes_its_logits_as_the_logits_are_written():
+    # scores 1.5 and 1 end; scaled by 1/3 the logits 0.5 and 1/3 do not all end: every logit in fractions
+    fig = attnviz.figure([[1, 0], [1.5, 1]], [[1, 0], [0, 1]], scale="1/3", view="scores")
+    text = _text(attnviz.walkthrough(fig, decode=1))
+    assert "unmasked logits are [1/2,1/3]" in text and "0.5," not in text

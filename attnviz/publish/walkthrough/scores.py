@@ -249,15 +249,17 @@ def _mask_section(attention: Attention) -> Section:
 
 
 def softmax_section(i: int, attention: Attention, shown_weights: str, form: str = "expanded") -> Section:
-    """Row i's softmax, its weights written in the figure's `form` (expanded, normalizer or grouped)."""
+    """Row i's softmax, its weights written in the figure's `form` (expanded, normalizer or grouped); its logits
+    written as the walkthrough writes logits (a decode step's scores may be written otherwise)."""
     # The softmax's inputs: the scores, or the logits when the figure scales or biases them.
     scores = attention.kept_logits(i - 1)
     word = "logits" if attention.transformed else "scores"
     weights = attention.weights(i - 1)
-    shown = f"[{','.join(map(notation.logit_text, scores))}]"
-    if weights.sink is not None or weights.form == "sigmoid":
-        return _form_section(i, weights, shown, word, shown_weights)
-    return _softmax_section(i, weights, scores, shown, word, shown_weights, form)
+    with in_form("logits"):
+        shown = f"[{','.join(map(notation.logit_text, scores))}]"
+        if weights.sink is not None or weights.form == "sigmoid":
+            return _form_section(i, weights, shown, word, shown_weights)
+        return _softmax_section(i, weights, scores, shown, word, shown_weights, form)
 
 
 def _softmax_section(i: int, weights: Weights, scores: Sequence[Logit], shown: str, word: str,  # noqa: PLR0913  one row's facts
