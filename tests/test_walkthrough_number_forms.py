@@ -121,10 +121,14 @@ def _deck_text(path):
     return path.read_text()
 
 
-@pytest.mark.parametrize("fmt, name", [("beamer", "deck.tex"), ("pptx", "deck.pptx"), ("revealjs", "deck")])
-def test_decks_write_decimals_and_the_rounding_claim(tmp_path, fmt, name):
+@pytest.mark.parametrize("fmt, name, walk", [("beamer", "deck.tex", ("--walkthrough",)),
+                                             ("pptx", "deck.pptx", ("--walkthrough",)),
+                                             ("revealjs", "deck", ("--walkthrough",)),
+                                             ("beamer", "deck.tex", ("--flash", "2,2")),
+                                             ("pptx", "deck.pptx", ("--decode", "1"))])
+def test_decks_write_decimals_and_the_rounding_claim(tmp_path, fmt, name, walk):
     out = tmp_path / name
-    result = run_cli("slides", "--walkthrough", *FLAGS, "-f", fmt, "-o", str(out))
+    result = run_cli("slides", *walk, *FLAGS, "-f", fmt, "-o", str(out))
     assert result.code == 0, result.stderr
     text = _deck_text(out)
     assert "1.1775" in text and "-1.494" in text.replace("−", "-").replace("$-$", "-")
@@ -138,3 +142,12 @@ def test_a_decode_steps_softmax_writes_its_logits_as_the_logits_are_written():
     fig = attnviz.figure([[1, 0], [1.5, 1]], [[1, 0], [0, 1]], scale="1/3", view="scores")
     text = _text(attnviz.walkthrough(fig, decode=1))
     assert "unmasked logits are [1/2,1/3]" in text and "0.5," not in text
+
+
+def test_float32_inputs_say_they_were_read_as_their_shortest_decimals():
+    import numpy
+    q = numpy.array([[0.1, 1.5], [0.25, -0.5]], dtype=numpy.float32)
+    walk = attnviz.walkthrough(attnviz.figure(q, q))
+    assert walk.document.intro[-1] == ("Every number here is exact for float32 inputs read as their shortest decimals: "
+                                       "computed exactly from those decimals.")
+    assert "S_{1,1} = Q1·K1 = 0.1·0.1 + 1.5·1.5 = 2.26." in _text(walk)

@@ -64,7 +64,8 @@ def rounding_sentence(rounded: int | str | None) -> str:
     """What every value of a walkthrough of rounded inputs is exact for ("" when the inputs were not rounded)."""
     if rounded is None:
         return ""
-    return f"Every number here is {exact_for(rounded)}: computed exactly from the inputs as read, not before rounding."
+    how = "from those decimals" if isinstance(rounded, str) else "from the inputs as rounded, not as given"
+    return f"Every number here is {exact_for(rounded)}: computed exactly {how}."
 
 
 def written_as_given(kind: str) -> Callable[[Walk], Walk]:
