@@ -151,3 +151,13 @@ def test_float32_inputs_say_they_were_read_as_their_shortest_decimals():
     assert walk.document.intro[-1] == ("Every number here is exact for float32 inputs read as their shortest decimals: "
                                        "computed exactly from those decimals.")
     assert "S_{1,1} = Q1·K1 = 0.1·0.1 + 1.5·1.5 = 2.26." in _text(walk)
+
+
+def test_flash_steps_repr_writes_decimals_for_decimal_inputs():
+    steps = attnviz.flash([[0.5, 1], [1.5, 0.25]], [[0.25, 1], [1, 0.5]], block=(1, 1))
+    assert repr(steps[2]) == "<FlashStep 3: queries 2..2 × keys 2..2; m2 = 1.625, ℓ2 = e^(-1)+e^0, rescale e^(-1)>"
+    # a maximum that does not end (a scale of 1/3): every number of the steps in fractions, one form
+    thirds = attnviz.flash([[0.5, 1], [1.5, 0.25]], [[0.25, 1], [1, 0.5]], block=(1, 1), scale="1/3")
+    assert "m1 = 3/8" in repr(thirds[0]) and "m2 = 13/24" in repr(thirds[2])
+    whole = attnviz.flash([[1, 0], [0, 1]], [[1, 0], [0, 1]], block=(1, 1), scale="1/2")
+    assert "m1 = 1/2" in repr(whole[0])  # integers in, fractions out: as typed
