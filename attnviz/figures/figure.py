@@ -78,6 +78,7 @@ class Drawable:
     _id_prefix: str | None = None
     rounded: int | str | None = None  # the decimals the inputs were rounded to, or the float dtype read (None: as is)
     rounding: str = ""  # with rounded inputs, the largest rounding error and where it is (what --verbose says)
+    decimal_inputs: bool = False  # the inputs came as decimals: walkthroughs and decks write values that end so
     theme: str  # the theme's name
     embed_font: bool
     frame: str = "doc"  # the frame's name (layout.frames)

@@ -174,10 +174,10 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None, 
             words = replace(words, k_line=f"K: KV head {g + b}'s, written in query head {first}'s panel",
                             more_vectors=tuple(f"V: KV head {g + b}'s, written in query head {first}'s panel"
                                                if line.startswith("V") else line for line in words.more_vectors))
-            rounded, rounding = fig.rounded, fig.rounding  # what the figure says of rounded inputs
+            given = fig.rounded, fig.rounding, fig.decimal_inputs  # what the figure says of its inputs' form
             fig = type(fig)(fig.attention, fig.highlight, words, theme=get_theme(fig.theme), embed_font=fig.embed_font,
                             frame=fig.frame)
-            fig.rounded, fig.rounding = rounded, rounding
+            fig.rounded, fig.rounding, fig.decimal_inputs = given
         panels.append(fig)
     columns = group if group <= MAX_COLUMNS and n_kv > 1 else min(n_heads, MAX_COLUMNS)
     title = options["title"] if options["title"] is not None else heads_title(n_heads, n_kv, b)

@@ -26,6 +26,7 @@ from .model_files import check_tokenizer_folder, read_json
 from ..layout.figure import PAD, STYLES, Group, Layout, Rect, Text, measure, text_height, wrap, split_keep
 from ..layout.frames import fit_to_frame, get_frame, text_floor_misses, wider_frame
 from ..layout.mask_map import legend_entries
+from ..layout.layer_marks import mark_legend, mark_rows, marks_of
 from ..layout.metrics import ASCENT, DESCENT
 from ..errors import describe
 from ..numbers.exact import InputError
@@ -176,8 +177,15 @@ def _strip(model: ModelLayers, plans: Sequence[PanelPlan], x0: float, y: float,
     shown = {(plan.stack, layer) for plan in plans for layer in plan.layers}
     groups: list[Item] = []
     kinds: dict[str, LayerType] = {}
+    legend_marks: dict[str, str] = {}
     for stack in model.stacks:
         cells: list[Item] = []
+        marked = [(x0 + label_w + index * cell, cell - 1, marks_of(_layer_marks(model, stack.name, index)))
+                  for index in range(len(stack.layers))]
+        glyphs, above = mark_rows(marked, y)  # what differs besides the mask: a row of glyphs a kind, over the layers
+        for *_, marks in marked:
+            legend_marks.update(marks)
+        y += above
         for index, layer in enumerate(stack.layers):
             kinds.setdefault(STRIP_ROLES[layer.kind] + layer.label, layer)
             attrs: tuple[tuple[str, str], ...] = (("data-layer", str(index)), ("data-type", layer.kind),
@@ -189,11 +197,12 @@ def _strip(model: ModelLayers, plans: Sequence[PanelPlan], x0: float, y: float,
                 cells.append(Text("tick", x0 + label_w + index * cell + (cell - 1) / 2,
                                   y + 14 + 4 + ASCENT * tick_style.size, (str(index),), anchor="middle"))
         cells.insert(0, Text("legend", x0, y + 7 + (ASCENT - DESCENT) / 2 * label_style.size, (names[stack.name],)))
-        groups.append(Group(("attnviz-layers",), (("data-stack", stack.name),), tuple(cells)))
+        groups.append(Group(("attnviz-layers",), (("data-stack", stack.name),), (*glyphs, *cells)))
         y += 14 + 4 + text_height("tick") + 6
     legend, y = legend_entries(((layer.kind, STRIP_ROLES[layer.kind], layer.label) for layer in kinds.values()),
                                x0, y, room, framed=False)
-    return groups + legend, y + 6
+    marks_legend, y = mark_legend(legend_marks, x0, y, room)
+    return groups + legend + marks_legend, y + 6
 
 
 def _layer_marks(model: ModelLayers, stack: str, index: int) -> tuple[tuple[str, str], ...]:

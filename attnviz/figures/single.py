@@ -135,7 +135,7 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
         return words_for(_shown(options, n_q, n_k, first, last))
 
     figure = _made(attention, marks, words_for(shown), options, elided)
-    figure.rounded = rounded
+    figure.rounded, figure.decimal_inputs = rounded, wording.decimal_inputs
     if options["decimals"] is not None:
         figure.rounding = _rounding_error({"q": q_given, "k": k_given, "v": v_given}, options["decimals"])
     return figure

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..typing import Number
 
 __all__ = ["InputError", "MAX_DIGITS", "parse_number", "to_exact", "format_number", "digits", "DecimalForm",
-           "terminates", "decimal_text"]
+           "terminates", "decimal_text", "written_as_decimal"]
 
 #: Longest numerator or denominator accepted, in digits of the exact value, however it is spelled
 #: (`1e39`, `5e-40` and `000…0001` fit, `1e40` does not). Digits are counted from the text before
@@ -148,7 +148,7 @@ def format_number(value: int | Fraction) -> str:
         value = Fraction(value)
     if value.denominator == 1:
         return str(value.numerator)
-    if _DECIMAL_FORM[-1] and terminates(value):  # inside `DecimalForm(True)`: 1.71, not 171/100
+    if written_as_decimal(value):  # inside `DecimalForm(True)`: 1.71, not 171/100
         return decimal_text(value)
     return f"{value.numerator}/{value.denominator}"
 
@@ -171,6 +171,17 @@ class DecimalForm:
 
     def __exit__(self, *_: object) -> None:
         _DECIMAL_FORM.pop()
+
+
+def written_as_decimal(value: Fraction) -> bool:
+    """True when the innermost `DecimalForm` writes decimals and `value` ends (is a terminating decimal): what every
+    writer of numbers (text, TeX) asks before it writes a fraction.
+
+    >>> with DecimalForm(True):
+    ...     written_as_decimal(Fraction(171, 100)), written_as_decimal(Fraction(1, 3))
+    (True, False)
+    """
+    return _DECIMAL_FORM[-1] and terminates(value)
 
 
 def terminates(value: object) -> bool:

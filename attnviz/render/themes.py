@@ -96,6 +96,7 @@ SHAPE_PAINT: dict[str, tuple[str | None, str | None]] = {
     "layer-chunked": ("masked-hatch", "text-muted"),
     "layer-bidirectional": ("cell-fill", "cell-stroke"),
     "layer-cross": ("band-fill", "masked-stroke"),
+    "layer-mark": ("text", None),  # a glyph over a layer: NoPE, soft-capping, a sink (layout.layer_marks)
     # mechanics (issue 22): FlashAttention's tiles and state, the KV cache's slots, the heads schematic
     "tile": (None, "text-muted"),
     "tile-current": (None, "computed-stroke"),

@@ -142,6 +142,13 @@ class ShownFlashStep(FlashStep):
 
     _drawn: Any  # the shared lazy walkthrough: [figures or None, the arguments that make them]
     _number: int
+    _decimal: bool  # the inputs came as decimals and every step's numbers end: the repr writes them as decimals
+
+    def __repr__(self) -> str:
+        from ...numbers.exact import DecimalForm  # start-up: as the module's other imports
+
+        with DecimalForm(self._decimal):
+            return super().__repr__()
 
     def figure(self) -> Drawable:
         """This step's figure, as `attnviz.walkthrough(fig, flash=...)` draws it."""
@@ -184,13 +191,27 @@ def flash(q: Vectors, k: Vectors, v: Vectors | None = None, block: tuple[int, in
     """
     steps = _engine_flash(q, k, v, block, order, mask, scale=scale)
     box: list[Any] = [None, (q, k, v, block, order, mask, scale)]
+    decimal = _written_as_decimals(steps, (q, k, v))
     shown = []
     for step in steps:
         made = ShownFlashStep(**{name: getattr(step, name) for name in step.__dataclass_fields__})
         object.__setattr__(made, "_drawn", box)
         object.__setattr__(made, "_number", step.index)
+        object.__setattr__(made, "_decimal", decimal)
         shown.append(made)
     return tuple(shown)
+
+
+def _written_as_decimals(steps: Sequence[FlashStep], inputs: tuple[object, ...]) -> bool:
+    """True when the inputs came as decimals and every running maximum, exponent and rescale of every step ends:
+    the steps' reprs then write them as decimals (9/8 as 1.125), one form for all of them."""
+    from ...numbers.arrays import came_as_decimals
+    from ...numbers.exact import terminates
+
+    numbers = [x for step in steps for x in (*step.m.values(), *(e for row in step.l.values() for e in row),
+                                             *(r for r in step.rescale.values() if r is not None),
+                                             *step.sink.values())]
+    return came_as_decimals(inputs) and all(map(terminates, numbers))
 
 
 setattr(flash, "FlashStep", FlashStep)  # noqa: B010 - `attnviz.flash.FlashStep`, the path documented before 0.2

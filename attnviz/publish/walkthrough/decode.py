@@ -25,6 +25,7 @@ from ...words.highlight import parse_targets
 from ...numbers.exact import InputError
 from .state_text import state_in_text
 from .scores import LEGEND, softmax_section, tex_number, check_walk_size, kept_rows
+from .number_forms import written_as_given
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ def _count(n: int, noun: str = "key") -> str:
     return f"{n} {noun}{'s' * (n != 1)}"
 
 
+@written_as_given("scores")
 def decode_walkthrough(fig: Figure, prompt: int) -> tuple[Document, list[Figure]]:
     """(Document, figures) for decoding `fig` (an `attnviz.Figure`) after a prompt of `prompt` tokens."""
     attention, words = fig.attention, fig.words

@@ -25,6 +25,7 @@ from .flash_state import ell_text, exponent_term, flash_overlay
 from ...figures.overlaid import OverlaidFigure
 from ...words.forms import form_name
 from .state_text import state_in_text
+from .number_forms import written_as_given
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -58,6 +59,7 @@ FLASH_REFUSALS = {
 }
 
 
+@written_as_given("logits")
 def flash_walkthrough(fig: Figure, block: tuple[int, int],
                       order: FlashOrder = "fa2") -> tuple[Document, list[Figure]]:
     """(Document, figures) for the tiled online softmax of `fig` (an `attnviz.Figure`) in Br×Bc tiles."""

@@ -21,6 +21,7 @@ from ...words.highlight import parse_targets
 from ..document import Section, make_document
 from .flash_state import ell_text, exponent_term
 from .scores import LEGEND, check_walk_size, fit_tex, tex_number
+from .number_forms import written_as_given
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ __all__ = ["split_kv_walkthrough"]
 SERIES = "Flash-Decoding, chunk by chunk"
 
 
+@written_as_given("logits")
 def split_kv_walkthrough(fig: Figure, chunk: int) -> tuple[Document, list[Figure]]:
     """(Document, figures) for Flash-Decoding of `fig` (an `attnviz.Figure`) with chunks of `chunk` keys."""
     attention = fig.attention

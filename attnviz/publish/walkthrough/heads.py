@@ -14,6 +14,7 @@ from ...figures.heads import HeadsFigure, kind
 from ...words.highlight import parse_targets
 from .scores import LEGEND, check_walk_size, kept_rows
 from .decode import matrix_tex
+from .number_forms import written_as_given
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ __all__ = ["heads_walkthrough"]
 SERIES = "Attention heads, one at a time"
 
 
+@written_as_given("scores")
 def heads_walkthrough(fig: HeadsFigure) -> tuple[Document, list[HeadsFigure]]:
     """(Document, figures) for a `heads.HeadsFigure`: one step per query head."""
     if TYPE_CHECKING:  # a heads figure's panels are full figures, one per query head

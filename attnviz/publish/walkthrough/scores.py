@@ -20,11 +20,12 @@ from ...words.figure_text import at_step
 from ..document import Section, make_document
 from ..mathml import MAX_TEX
 from ...engine.attention import dot
-from ...numbers.exact import InputError, format_number
+from ...numbers.exact import InputError, decimal_text, format_number, written_as_decimal
 from ...figures.api import Figure
 from ...words.highlight import parse_targets
 from ...numbers.surds import Surd, sign
 from ...engine.softmax_forms import Capped
+from .number_forms import exact_word, in_form, written_as_given
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -75,6 +76,7 @@ def kept_rows(attention: Attention) -> list[tuple[bool, ...]]:
     return rows
 
 
+@written_as_given("logits")
 def walkthrough(fig: Figure) -> tuple[Document, list[Figure]]:
     """(Document, figures) for every step of `fig` (an `attnviz.Figure`), for `page.write_page`."""
     attention, words = fig.attention, fig.words
@@ -182,14 +184,18 @@ def _section(step: Step, attention: Attention, words: FigureText) -> Section:
 def _score_section(i: int, j: int, attention: Attention, words: FigureText) -> Section:
     q, k = attention.q[i - 1], attention.k[j - 1]
     value = dot(q, k)
-    terms = " + ".join(f"{_factor(a)}·{_factor(b)}" for a, b in zip(q, k))
-    tex_terms = " + ".join(rf"{tex_grouped(a)} \cdot {tex_grouped(b)}" for a, b in zip(q, k))
+    with in_form("vectors"):  # the factors as the vectors are written, the score as the scores are
+        terms = " + ".join(f"{_factor(a)}·{_factor(b)}" for a, b in zip(q, k))
+        tex_terms = " + ".join(rf"{tex_grouped(a)} \cdot {tex_grouped(b)}" for a, b in zip(q, k))
+    with in_form("scores"):
+        score, tex_score = format_number(value), tex_number(value)
     who = _labels(words.q_labels[i - 1], words.k_labels[j - 1], i, j)
-    sentence = f"S_{{{i},{j}}} = Q{i}·K{j} = {terms} = {format_number(value)}"
-    formula = [rf"S_{{{i},{j}}} = Q_{{{i}}} \cdot K_{{{j}}}", f" = {tex_terms}", f" = {tex_number(value)}"]
+    sentence = f"S_{{{i},{j}}} = Q{i}·K{j} = {terms} = {score}"
+    formula = [rf"S_{{{i},{j}}} = Q_{{{i}}} \cdot K_{{{j}}}", f" = {tex_terms}", f" = {tex_score}"]
     paragraph = concat(f"The score of query {i} and key {j}", who, f" is their dot product: {sentence}.")
     if words.show == "logits":  # the cell shows the logit, not the score: say how one gives the other
-        logit, tex_logit = _logit(i, j, attention)
+        with in_form("logits"):
+            logit, tex_logit = _logit(i, j, attention)
         paragraph = concat(f"The score of query {i} and key {j}", who,
                            f" is their dot product, and the cell shows its logit: {sentence}; {logit}.")
         formula.append(rf",\quad {tex_logit}")
@@ -243,15 +249,17 @@ def _mask_section(attention: Attention) -> Section:
 
 
 def softmax_section(i: int, attention: Attention, shown_weights: str, form: str = "expanded") -> Section:
-    """Row i's softmax, its weights written in the figure's `form` (expanded, normalizer or grouped)."""
+    """Row i's softmax, its weights written in the figure's `form` (expanded, normalizer or grouped); its logits
+    written as the walkthrough writes logits (a decode step's scores may be written otherwise)."""
     # The softmax's inputs: the scores, or the logits when the figure scales or biases them.
     scores = attention.kept_logits(i - 1)
     word = "logits" if attention.transformed else "scores"
     weights = attention.weights(i - 1)
-    shown = f"[{','.join(map(notation.logit_text, scores))}]"
-    if weights.sink is not None or weights.form == "sigmoid":
-        return _form_section(i, weights, shown, word, shown_weights)
-    return _softmax_section(i, weights, scores, shown, word, shown_weights, form)
+    with in_form("logits"):
+        shown = f"[{','.join(map(notation.logit_text, scores))}]"
+        if weights.sink is not None or weights.form == "sigmoid":
+            return _form_section(i, weights, shown, word, shown_weights)
+        return _softmax_section(i, weights, scores, shown, word, shown_weights, form)
 
 
 def _softmax_section(i: int, weights: Weights, scores: Sequence[Logit], shown: str, word: str,  # noqa: PLR0913  one row's facts
@@ -264,12 +272,13 @@ def _softmax_section(i: int, weights: Weights, scores: Sequence[Logit], shown: s
         paragraph = f"Row {i} has one unmasked {word[:-1]}, {shown}, so its weight is exactly 1."
         formula = rf"\operatorname{{softmax}}({args}) = (1)"
     elif weights.kind == "pinned":
-        value = format_number(weights.values[0])
+        with in_form("weights"):  # a weight is a quantity of its own: in fractions, as the figure's captions write it
+            value = format_number(weights.values[0])
+            pinned_tex = ", ".join(tex_number(v) for v in weights.values)
         paragraph = f"Row {i}'s unmasked {word} are all equal, {shown}, so each weight is exactly {value}."
         if "≈" in shown_weights:  # the figure was asked for decimals: say that it rounds even these
             paragraph += f" The figure shows them rounded, each marked ≈: {shown_weights.removeprefix('weights ')}."
-        formula = rf"\operatorname{{softmax}}({args}) = \left(" + ", ".join(
-            tex_number(v) for v in weights.values) + r"\right)"
+        formula = rf"\operatorname{{softmax}}({args}) = \left({pinned_tex}\right)"
     else:
         terms = ", ".join(notation.weight_terms(weights, form, i))  # as the figure's caption writes them
         if form == "normalizer":
@@ -348,20 +357,22 @@ def _output_section(i: int, attention: Attention, shown: OutputRow) -> Section:
     if weights.kind == "pinned":  # exact weights: the sum, term by term
         assert attention.values is not None  # an output is a step only with value vectors
         values = [attention.values[j - 1] for j in columns]
-        sentence += " = " + " + ".join(f"{format_number(w)}·{notation.vector_text(v)}"
-                                       for w, v in zip(weights.values, values))
-        formula.append(" = " + " + ".join(rf"{tex_number(w)} \cdot {_tex_vector(v)}"
-                                          for w, v in zip(weights.values, values)))
-        each = "exactly 1" if len(columns) == 1 else f"each exactly {format_number(weights.values[0])}"
+        with in_form("weights"):
+            named = [(format_number(w), tex_number(w)) for w in weights.values]
+        with in_form("vectors"):
+            sentence += " = " + " + ".join(f"{w}·{notation.vector_text(v)}" for (w, _), v in zip(named, values))
+            formula.append(" = " + " + ".join(rf"{tex} \cdot {_tex_vector(v)}" for (_, tex), v in zip(named, values)))
+        each = "exactly 1" if len(columns) == 1 else f"each exactly {named[0][0]}"
         if approximate:
             paragraph = (f"Row {i}'s weights are pinned, {each}, so its output is a sum of exact terms, which the "
                          f"figure shows rounded, marked ≈: {sentence} ≈ {value}.")
             formula.append(rf" \approx {value}")
         else:
-            paragraph = f"Row {i}'s weights are pinned, {each}, so its output is exact: {sentence} = {value}."
+            paragraph = f"Row {i}'s weights are pinned, {each}, so its output is {exact_word()}: {sentence} = {value}."
             exact = attention.output(i - 1)  # TeX'd when the figure shows it as is; else the figure's decimals
             assert exact is not None and value is not None  # pinned weights: the output is exact, and shown
-            formula.append(" = " + (_tex_vector(exact) if value == notation.vector_text(exact) else value))
+            with in_form("outputs"):
+                formula.append(" = " + (_tex_vector(exact) if value == notation.vector_text(exact) else value))
     elif approximate:
         paragraph = (f"Row {i}'s output is its weights times the value vectors: {sentence} ≈ {value}. The weights "
                      "are named, so the figure shows the output rounded, marked ≈.")
@@ -381,9 +392,9 @@ def _labels(q_label: str, k_label: str, i: int, j: int) -> str:
 
 
 def _factor(x: Fraction) -> str:
-    """A factor of a product as text: `(-1)`, `(1/2)`, `3`."""
+    """A factor of a product as text: `(-1)`, `(1/2)`, `3`, `1.71`."""
     text = format_number(x)
-    return f"({text})" if x < 0 or Fraction(x).denominator != 1 else text
+    return f"({text})" if x < 0 or "/" in text else text
 
 
 def _tex_sum(exponents: Iterable[Logit], form: str = "expanded") -> str:
@@ -408,7 +419,10 @@ def tex_number(x: Logit | int) -> str:
         sign = "-" if x.b < 0 else "+" if x.a else ""
         return "{" + (tex_number(x.a) if x.a else "") + sign + radical + "}"
     x = Fraction(x)
-    text = str(abs(x.numerator)) if x.denominator == 1 else rf"\frac{{{abs(x.numerator)}}}{{{x.denominator}}}"
+    if x.denominator == 1 or written_as_decimal(x):  # 3, or 1.71 where the figure writes this kind as decimals
+        text = str(abs(x.numerator)) if x.denominator == 1 else decimal_text(abs(x))
+    else:
+        text = rf"\frac{{{abs(x.numerator)}}}{{{x.denominator}}}"
     return f"{{-{text}}}" if x < 0 else text
 
 
