@@ -276,8 +276,7 @@ def test_the_format_docs_list_every_format_and_say_what_the_decks_write():
 
 def test_score_grids_side_by_side_say_their_softmax_captions_in_the_slides_text():
     grid = {"q": [[1, 0], [0, 1], [1, 1]], "k": [[1, 0], [0, 1], [1, 1]]}
-    both = attnviz.compose(attnviz.figure(**grid, title="causal"), attnviz.figure(**grid, mask="none", title="full"),
-                           panel_captions="show")
+    both = attnviz.compose(attnviz.figure(**grid, title="causal"), attnviz.figure(**grid, mask="none", title="full"))
     deck = from_highlights(both)
     said = [p for slide in deck.slides for p in slide.paragraphs]
     assert any(p.startswith("Each panel's softmax captions are left out") and "panel 2 (full): rows 1–3" in p
@@ -291,7 +290,7 @@ def _panels_shown(aspect="16:9"):
     grid = {"q": [[1, 0], [0, 1], [1, 1]], "k": [[1, 0], [0, 1], [1, 1]]}
     both = attnviz.compose(attnviz.figure(**grid, title="causal"), attnviz.figure(**grid, mask="none", title="full"),
                            attnviz.figure(**grid, mask="window=2", title="window"), panel_captions="show")
-    return decks.from_highlights(both, aspect=aspect)
+    return from_highlights(both, aspect=aspect)
 
 
 @pytest.mark.parametrize("aspect", ["16:9", "4:3"])
