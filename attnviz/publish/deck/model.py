@@ -17,6 +17,7 @@ from functools import cached_property
 from itertools import accumulate
 
 from ...figures.api import Figure
+from ...figures.blocked import step_of
 from ...layout.frames import DECK_FRAMES, fit_to_frame, get_frame
 from ...words.budget import check_deck, drawable_chars
 from ...numbers.exact import InputError
@@ -419,6 +420,14 @@ def _reduced(fig: Drawable, reduction: tuple[str, ...]) -> Drawable | None:
     return reduced
 
 
+def _state_words(figures: Sequence[Drawable]) -> str:
+    """What the "state" reduction left to the slides' text, in its overlays' own words (FlashAttention's running
+    state, the KV cache's slots, Flash-Decoding's strips, FlexAttention's blocks' legend)."""
+    said = dict.fromkeys(overlay.placement() for fig in figures for overlay in getattr(fig, "overlays", ())
+                         if overlay.in_text)
+    return "; ".join(said) or _REDUCED["state"]
+
+
 def _fitted(figures: Sequence[Drawable], aspect: str
             ) -> tuple[list[Drawable], tuple[bool, bool], dict[int, Layout], tuple[str, ...]]:
     """The series' figures in the first arrangement where every one fits at the floor: beside the text,
@@ -446,7 +455,7 @@ def _fitted(figures: Sequence[Drawable], aspect: str
             continue
         said = (("the figure across the slide, the text under it",) if wide else ()) + (
             ("the grid's values at the deck's 14 pt floor, the cells sized to them",) if compact else ()) + tuple(
-            _REDUCED[part] for part in reduction)
+            _state_words(framed) if part == "state" else _REDUCED[part] for part in reduction)
         return framed, (wide, compact), laid_out, said
     wider = "--aspect 16:9, " if aspect != "16:9" else ""
     raise InputError(f"the figure does not fit a {aspect} slide with every text at 14 pt, beside or under the "
@@ -565,8 +574,8 @@ def from_highlights(fig: Drawable, **options: object) -> Deck:
     sections, figures = [], []
     for section, (_, step) in zip(document.sections, steps):
         step_words = at_step(words, step)
-        figures.append(Figure(attention, step, step_words, id_prefix=section.id_prefix, theme=theme,
-                              embed_font=fig.embed_font, frame=fig.frame))
+        figures.append(step_of(fig, attention, step, step_words, id_prefix=section.id_prefix, theme=theme,
+                               embed_font=fig.embed_font, frame=fig.frame))
         sections.append(replace(section, paragraphs=(figure_sentence(attention, step, step_words.show),)))
     deck = from_sections(replace(document, sections=tuple(sections)), figures, **options)  # type: ignore[arg-type]
     return replace(deck, heading=words.subtitle)
