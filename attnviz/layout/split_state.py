@@ -163,14 +163,14 @@ class SplitOverlay:
 
     def state_text(self) -> str:
         """The strips as the step's text says them when the figure leaves them out, but the one this step computes
-        (its own sentences say that one), a sentence a strip: `After chunk 2 of 2 (side by side). Chunk 1 (keys
-        1–4): row 1: m = 2, ℓ = …; row 2: …. Not yet: combined.`"""
+        (its own sentences say that one), a sentence a row of a strip: `After chunk 2 of 2 (side by side). Chunk 1
+        (keys 1–4), row 1: m = 2, ℓ = …. Chunk 1 (keys 1–4), row 2: …. Not yet: combined.`"""
         said = [self.heading[0].upper() + self.heading[1:] + "."]
         for strip in self.strips:
-            if strip.rows and not strip.current:
+            if strip.rows and not strip.current:  # a sentence a row: each fits a slide's column
                 keys = f" (keys {strip.keys.replace('-', '–')})" if strip.keys else ""
-                rows = "; ".join(f"row {row.q}: " + ", ".join(row.notation or row.lines) for row in strip.rows)
-                said.append(f"{strip.heading[0].upper()}{strip.heading[1:]}{keys}: {rows}.")
+                said += [f"{strip.heading[0].upper()}{strip.heading[1:]}{keys}, row {row.q}: "
+                         + ", ".join(row.notation or row.lines) + "." for row in strip.rows]
         waiting = [strip.heading for strip in self.strips if not strip.rows]
         return " ".join(said + ([f"Not yet: {', '.join(waiting)}."] if waiting else []))
 

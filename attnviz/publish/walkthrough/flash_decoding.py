@@ -125,7 +125,7 @@ def _chunk_section(state: ChunkState, count: int, attention: Attention) -> Secti
         text = (f"Row {i}: m = max({inputs}) = {notation.format_exact(m)} over {letter}_{{{i},j}} for j in "
                 f"{', '.join(map(str, seen))}; ℓ = {ell_text(exps)}.")
         if attention.values is not None:
-            text += f" Partial output O = ({_exp_terms(exps, seen)})/ℓ."
+            text += f" Partial output O, times ℓ: ℓ·O = {_exp_terms(exps, seen)}."  # (a sum breaks between terms)
         parts.append(text)
         formulas.append(rf"m^{{({state.index})}}_{{{i}}} = {tex_number(m)},\ \ell^{{({state.index})}}_{{{i}}} = "
                         + "+".join(f"e^{{{tex_number(x)}}}" for x in exps))
@@ -159,7 +159,7 @@ def _combine_sentence(run: SplitKV, combined: Combined, i: int, values: bool) ->
                           f"({ell_text(run.chunks[c - 1].l[i])})" for c, _ in combined.factors[i])
     text = (f"Row {i}: m = max({maxima}) = {notation.format_exact(m)}; ℓ = {rescaled} = {ell_text(combined.l[i])}.")
     if values:
-        text += (" O = Σ_c e^(m_c−m)·ℓ_c·O_c/ℓ = (" + _exp_terms(combined.l[i], combined.seen[i]) + ")/ℓ: each "
+        text += (" ℓ·O = Σ_c e^(m_c−m)·ℓ_c·O_c = " + _exp_terms(combined.l[i], combined.seen[i]) + ": each "
                  "chunk's ℓ_c cancels its own O_c's denominator.")
     return text
 
@@ -206,19 +206,19 @@ def _combined_row(run: SplitKV, i: int, outputs: bool = False) -> StateRow:
     lines: tuple[str, ...] = (f"m = {m_text}", "ℓ = " + "+".join(f"{f}{'·' if f else ''}ℓ{c}" for f, c in terms))
     typeset: tuple[str, ...] = (f"m = {m_text}", "ℓ = " + "+".join(f"{f}ℓ_{c}" for f, c in terms))
     if outputs:
-        lines += ("O = (" + "+".join(f"{f}{'·' if f else ''}ℓ{c}·O{c}" for f, c in terms) + ")/ℓ",)
-        typeset += ("O = (" + "+".join(f"{f}ℓ_{c}O_{c}" for f, c in terms) + ")/ℓ",)
+        lines += ("ℓ·O = " + "+".join(f"{f}{'·' if f else ''}ℓ{c}·O{c}" for f, c in terms),)
+        typeset += ("ℓO = " + "+".join(f"{f}ℓ_{c}O_{c}" for f, c in terms),)
     return StateRow(i, m_text, lines, notation=typeset)
 
 
 def _row(i: int, m: Exact | None, exps: Sequence[Exact], form: str, seen: Sequence[int] | None = None) -> StateRow:
     """Row i's state in one chunk (beside row i of the grid: no index); `seen`, the keys it kept, writes its partial
-    output O_c = (Σ e^(s−m_c)·V_j)/ℓ_c as a last line."""
-    output = () if seen is None else (("O: none",) if m is None else (f"O = ({_exp_terms(exps, seen)})/ℓ",))
+    output O_c as a last line, times ℓ_c: ℓ·O = Σ e^(s−m_c)·V_j (a sum that breaks between its terms)."""
+    output = () if seen is None else (("O: none",) if m is None else (f"ℓ·O = {_exp_terms(exps, seen)}",))
     if m is None:
         return StateRow(i, "-inf", ("m = −∞", "ℓ = 0", *output))
     m_text, ell = notation.format_exact(m), ell_text(exps, form)
-    typeset = tuple(line.replace("·V", "V_") for line in output)
+    typeset = tuple(line.replace("·V", "V_").replace("ℓ·O", "ℓO") for line in output)
     return StateRow(i, m_text, (f"m = {m_text}", f"ℓ = {ell}", *output),
                     notation=(f"m = {m_text}", f"ℓ = {ell}", *typeset) if output else ())
 
