@@ -22,6 +22,16 @@ from attnviz.publish.deck.formats import deck_files, write_deck
 EIGHT = "1,0; 0,1; 1,1; 1,-1; 0,2; 2,1; -1,1; 1,2"
 FOUR = "1,0; 0,1; 1,1; 2,0"
 VECTORS = [[1, 0], [0, 1], [1, 1], [1, -1], [0, 2], [2, 1], [-1, 1], [1, 2]]
+M6 = "1,0; 0,1; 1,1; 2,0; 0,2; 0,0"  # (the gallery's MoBA and NSA vectors)
+Q12 = "1,0; 0,1; 1,1; 2,0; 0,2; 1,-1; 3,1; 0,1; 1,2; 2,1; -1,1; 1,3"
+
+
+def _figure(argv):
+    """The figure `attnviz slides` draws from these flags (a sparse figure with its panels, as the command makes it)."""
+    from attnviz.cli.arguments import figure_from_args
+    from attnviz.cli.parser import build_parser
+
+    return figure_from_args(build_parser().parse_args(["slides", *argv]))
 
 #: Each deck as `attnviz slides` makes it: (how it is made, the blocks a slide's figure outlines (full, partial,
 #: empty), or None).
@@ -34,6 +44,11 @@ SCENARIOS = {
                                 (1, 2, 1)),
     "medusa tree": (lambda: decks.from_highlights(attnviz.figure(
         view="mask", tokens="The cat sat on in the a the my".split(), mask="tree=-1,-1,0,0,1,1,prompt=3")), None),
+    # MoBA's gate as a map beside its mask (arranged anew for the slide's region), NSA's three branches and union
+    "moba map": (lambda: decks.from_highlights(_figure(["--q", M6, "--k", M6, "--sparse", "moba=2,2", "--view",
+                                                        "mask"])), None),
+    "nsa map": (lambda: decks.from_highlights(_figure(["--q", Q12, "--k", Q12, "--sparse", "nsa=4,2,2,3,2,local=1",
+                                                       "--view", "mask"])), None),
     "flash-decoding 1×8, values": (lambda: decks.from_sections(*_walk(
         ["--q", "1,1", "--k", EIGHT, "--v", EIGHT, "--mask", "none", "--split-kv", "4"])), None),
     "flash-decoding 4×8, values": (lambda: decks.from_sections(*_walk(
@@ -145,3 +160,14 @@ def test_the_animated_svg_and_tikz_hold_every_step_and_its_blocks(made, name, tm
         tikz = files[steps[0]]
         swatch = "full block: no mask call" in tikz  # each full block's outline, and the legend's swatch if drawn
         assert tikz.count(r"\draw[attnviz-part-3,") == blocks[0] + swatch
+
+
+def test_a_moba_deck_arranges_its_gate_as_a_map_where_its_score_grid_does_not_fit_the_slide(made):
+    """The command's MoBA figure is composed for the page (the gate's scores beside the map); on a slide its panels are
+    arranged anew for the slide's region, the gate drawn as the map of the chosen blocks (it once did not fit)."""
+    doc = _figure(["--q", M6, "--k", M6, "--sparse", "moba=2,2", "--view", "mask"])
+    assert "MoBA gate" in doc.svg()
+    deck = made("moba map")
+    shown = deck.slides[0].figure.svg()
+    assert "MoBA gate" not in shown and "top 2 by gate" in shown.replace("\u2026", "")
+    assert deck.slides[0].figure.frame == deck.geometry.frame

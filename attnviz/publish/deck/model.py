@@ -329,6 +329,9 @@ def _in_frame(fig: Drawable, frame: str) -> Drawable:
     """`fig` (and its panels) laid out for `frame` from now on: a copy, the original unchanged."""
     if fig.frame == frame:
         return fig
+    remade = getattr(fig, "for_frame", None)  # (MoBA's, NSA's panels: arranged anew for the frame, where they fit it)
+    if remade is not None and (made := remade(frame)) is not None:
+        return made  # type: ignore[no-any-return]
     framed = copy.copy(fig)
     framed.frame = frame
     if hasattr(framed, "panels"):
