@@ -249,10 +249,15 @@ def test_blocks_need_one_head_s_whole_grid():
         attnviz.figure(q_heads=[[[1, 0]], [[0, 1]]], k_heads=[[[1, 0]]], blocks=2)
 
 
-def test_a_walkthrough_refuses_blocks_it_would_not_draw(tmp_path):
+def test_a_walkthrough_outlines_the_blocks_on_every_step_and_a_mechanics_walk_refuses_them(tmp_path):
     result = run_cli("walkthrough", "--q", "1,0;0,1;1,1", "--k", "1,0;0,1;1,1", "--blocks", "2", "-o",
                      str(tmp_path / "w"))
-    assert result.code == 2 and "not on a walkthrough's steps" in result.stderr
+    assert result.code == 0, result.stderr
+    one = _outlines(attnviz.figure([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], [1, 1]], blocks=2).svg())
+    steps = sorted((tmp_path / "w" / "steps").glob("*.svg"))
+    assert len(steps) == 10 and all(_outlines(step.read_text()) == one for step in steps)
+    flash = run_cli("walkthrough", "--q", "1,0;0,1;1,1", "--k", "1,0;0,1;1,1", "--blocks", "2", "--flash", "2,2")
+    assert flash.code == 2 and flash.stderr.count("\n") == 1 and "drop --blocks" in flash.stderr
 
 
 def test_composed_mask_maps_outline_each_panel_s_blocks(tmp_path):

@@ -125,9 +125,12 @@ def with_sparse_panels(fig: Figure, spec: object, id_prefix: str | None = None,
     refused = None
     for gate_map in (False, True) if fig.view == "mask" and fig.frame != "doc" else (False,):
         try:
-            return _composed(fig, sparse_panels(fig, spec, vectors, gate_map), id_prefix)
+            composed = _composed(fig, sparse_panels(fig, spec, vectors, gate_map), id_prefix)
         except InputError as err:  # the gate's scores beside a map, past the frame: the gate as a map
             refused = err
+            continue
+        composed.for_frame = lambda frame: _for_frame(fig, frame, spec, id_prefix, vectors)  # type: ignore[attr-defined]
+        return composed
     assert refused is not None  # (a way was tried)
     raise refused
 
@@ -156,6 +159,22 @@ def _composed(fig: Figure, panels: Sequence[Figure], id_prefix: str | None) -> C
         return composed
     assert refused is not None  # (every arrangement was tried)
     raise refused
+
+
+def _for_frame(fig: Figure, frame: str, spec: object, id_prefix: str | None,
+               vectors: tuple[Vectors | None, Vectors | None] | None) -> Composite | None:
+    """`fig` and its sparse panels arranged anew for `frame` (a deck's slide region: the gate may become a map there);
+    None when no arrangement fits it (the deck then tries its next region)."""
+    import copy  # start-up: only a deck re-frames a sparse figure
+
+    framed = copy.copy(fig)
+    framed.frame = frame
+    try:
+        return with_sparse_panels(framed, spec, id_prefix, vectors)
+    except InputError as err:
+        if err.where != "frame":
+            raise
+        return None
 
 
 #: The arrangements a sparse figure's panels try, in order (MoBA's two panels; NSA's four).

@@ -27,6 +27,7 @@ class BlocksOverlay:
     blocks: Blocks
     script: float = 0  # the overlay's notation is plain words: nothing is typeset
     below: Below | None = None
+    in_text: bool = False  # only the outlines drawn, the legend said in the step's text (a deck's last fallback)
 
     def heading(self) -> str:
         """Above the legend: "FlexAttention blocks of 4"."""
@@ -43,22 +44,32 @@ class BlocksOverlay:
         return replace(self, script=script, below=below)
 
     def room(self) -> float:
-        """The room it takes: right of the grid (beside), or under it (`below`)."""
+        """The room it takes: right of the grid (beside), or under it (`below`); none when the text says it."""
+        if self.in_text:
+            return 0.0
         if self.below is None:
             return self.column_width() + STATE_GAP
         return _heading_h() + 8 + legend_entries(legend_rows(self.blocks), 0, 0, self.below.width)[1] + BELOW_GAP
 
     def room_width(self) -> float:
-        """Its widest: one entry a line."""
-        return self.column_width()
+        """Its widest: one entry a line (none when the text says it)."""
+        return 0.0 if self.in_text else self.column_width()
 
     def placement(self) -> str:
         """Where the legend is drawn."""
+        if self.in_text:
+            return "the blocks outlined over the grid, their legend in the step's text"
         return "beside the grid" if self.below is None else "under the grid"
 
     def sentence(self) -> str:
         """What it draws, for assistive technology."""
         return f"FlexAttention {self.blocks.summary()}, outlined over the grid"
+
+    def state_text(self) -> str:
+        """The legend as the step's text says it when the figure leaves it out: `FlexAttention blocks of 4, outlined
+        over the grid: full block: no mask call (6); …; sparsity 37.5%.`"""
+        entries = "; ".join(words for _, _, words in legend_rows(self.blocks))
+        return f"{self.heading()}, outlined over the grid: {entries}."
 
     def apply(self, layout: Layout) -> Layout:
         """`layout` with the outlines over its grid and the legend beside (or under) it."""
@@ -72,6 +83,8 @@ class BlocksOverlay:
             x, y, w, h = cell_box(grid, rows, keys, cells)
             return x + inset, y + inset, w - 2 * inset, h - 2 * inset
 
+        if self.in_text:  # (the outlines lie within the grid)
+            return replace(layout, items=[*layout.items, outlines(self.blocks, box)])
         n_q, n_k = self.blocks.shape
         if self.below is None:
             x, heading_y = grid[0] + n_k * (grid[2] + CELL_GAP) - CELL_GAP + STATE_GAP, grid[1] - 10

@@ -21,9 +21,12 @@ TYPE_CHECKING = False  # a type checker takes it as True; the command never impo
 if TYPE_CHECKING:
     from .items import Item, Layout
 
-__all__ = ["Strip", "SplitOverlay", "STRIP_GAP"]
+__all__ = ["Strip", "SplitOverlay", "STRIP_GAP", "CELL_LINES"]
 
 STRIP_GAP = 10  # between two strips (side by side, and between their lines under the grid)
+#: A row's lines beside the grid, a cell high (m_c and ℓ_c); a partial output O_c's line is drawn under the grid, or
+#: beside it for one query (whose row has no row under it), and said in the step's text everywhere.
+CELL_LINES = 2
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class SplitOverlay:
     walk: tuple[tuple[Strip, ...], ...] = ()
     script: float = 0
     below: Below | None = None
+    in_text: bool = False  # only the chunks outlined, the strips said in the step's text (a deck's last fallback)
 
     def placed(self, script: float, below: Below | None) -> SplitOverlay:
         """This overlay typeset with scripts at `script` and drawn `below` the grid (None: beside it)."""
@@ -71,7 +75,9 @@ class SplitOverlay:
         """Row q's lines as drawn: typeset where the frame typesets; under the grid, named by their query (a
         block there is not beside its row)."""
         lines = row.drawn(bool(self.script))
-        if self.below is None or not lines:
+        if self.below is None:  # beside the grid a row has a cell's height: its first two lines, but for one query
+            return lines if self._queries() == 1 else lines[:CELL_LINES]
+        if not lines:
             return lines
         return (f"Q{row.q}: {lines[0]}", *(f"      {line}" for line in lines[1:]))
 
@@ -92,12 +98,23 @@ class SplitOverlay:
         rows = max((len(strip.rows) for strip in self.strips), default=0)
         return heading_height() + 8 + rows * (self._block_h() + BLOCK_GAP) - BLOCK_GAP
 
+    def _queries(self) -> int:
+        """The grid's rows (every chunk spans them all)."""
+        return max((tile.rows[1] for tile in self.tiles), default=0)
+
     def _block_h(self) -> float:
-        if self.below is None:
+        """A row's height in a strip: a cell's beside the grid (a query's lines taller only where it is the one
+        query), else its lines' and a margin."""
+        lines = max((len(self._lines(row)) for strip in self.strips for row in strip.rows), default=1)
+        if self.below is None and lines <= CELL_LINES:
             return CELL_H
-        lines = max((len(row.lines) for strip in self.strips for row in strip.rows), default=1)
         style = STYLES["state"]
         return (lines - 1) * style.size * 1.2 + 1.3 * style.size + 10
+
+    def _row_step(self) -> float:
+        """From one row's top to the next's in a strip: the grid's rows beside it, else the blocks'."""
+        height = self._block_h()
+        return CELL_H + CELL_GAP if self.below is None and height == CELL_H else height + BLOCK_GAP
 
     def _flow(self) -> list[tuple[float, int]]:
         """Each strip's (x offset, line) under the grid: side by side, each at its own width, a new line where the
@@ -114,17 +131,21 @@ class SplitOverlay:
     def room(self) -> float:
         """Right of the grid (beside): every strip side by side; under it: the heading and the strips' lines."""
         n = max(1, len(self.strips))
+        if self.in_text:
+            return 0.0
         if self.below is None:
             return sum(self._widths()) + (n - 1) * STRIP_GAP + STATE_GAP
         lines = max((line for _, line in self._flow()), default=0) + 1
         return heading_height() + 8 + lines * (self._strip_h() + STRIP_GAP) - STRIP_GAP + BELOW_GAP
 
     def room_width(self) -> float:
-        """The width under the grid at its narrowest arrangement: one strip."""
-        return self._strip_w()
+        """The width under the grid at its narrowest arrangement: one strip (none when the text says them)."""
+        return 0.0 if self.in_text else self._strip_w()
 
     def placement(self) -> str:
         """Where the strips are drawn."""
+        if self.in_text:
+            return "the chunks outlined over the grid, their strips in the step's text"
         if self.below is None:
             return f"{len(self.strips)} strips beside the grid"
         lines = max((line for _, line in self._flow()), default=0) + 1
@@ -140,6 +161,19 @@ class SplitOverlay:
                            for strip in self.strips)
         return f"{self.heading}: {len(self.tiles)} chunks outlined{now}; {strips}"
 
+    def state_text(self) -> str:
+        """The strips as the step's text says them when the figure leaves them out, but the one this step computes
+        (its own sentences say that one), a sentence a row of a strip: `After chunk 2 of 2 (side by side). Chunk 1
+        (keys 1–4), row 1: m = 2, ℓ = …. Chunk 1 (keys 1–4), row 2: …. Not yet: combined.`"""
+        said = [self.heading[0].upper() + self.heading[1:] + "."]
+        for strip in self.strips:
+            if strip.rows and not strip.current:  # a sentence a row: each fits a slide's column
+                keys = f" (keys {strip.keys.replace('-', '–')})" if strip.keys else ""
+                said += [f"{strip.heading[0].upper()}{strip.heading[1:]}{keys}, row {row.q}: "
+                         + ", ".join(row.notation or row.lines) + "." for row in strip.rows]
+        waiting = [strip.heading for strip in self.strips if not strip.rows]
+        return " ".join(said + ([f"Not yet: {', '.join(waiting)}."] if waiting else []))
+
     def apply(self, layout: Layout) -> Layout:
         """`layout` with the chunks outlined over its grid and the strips beside (or under) it."""
         if layout.grid is None:
@@ -151,6 +185,8 @@ class SplitOverlay:
         items: list[Item] = list(layout.items)
         ordered = sorted(self.tiles, key=lambda tile: tile.current)
         items.append(Group(("attnviz-tiles",), (), tuple(tile_rect(tile, layout.grid, cells) for tile in ordered)))
+        if self.in_text:  # (the chunks lie within the grid)
+            return replace(layout, items=items)
         if self.below is None:
             # (beside the grid the strips' own headings head them; the step's heading is the section's)
             x0, top = x_cells + n_k * (cell_w + CELL_GAP) - CELL_GAP + STATE_GAP, y_cells
@@ -174,7 +210,7 @@ class SplitOverlay:
     def _strip(self, strip: Strip, x: float, top: float, width: float, n_q: int) -> Group:
         """One strip: its heading above its first row, each row's lines at the row's place (of `n_q`)."""
         heading = self._text("side-heading", x + 8, top - 10, strip.heading)
-        step = CELL_H + CELL_GAP if self.below is None else self._block_h() + BLOCK_GAP
+        step = self._row_step()
         rows = tuple(self._row(row, x, top + (row.q - 1) * step if self.below is None else top + n * step, width)
                      for n, row in enumerate(strip.rows))
         height = n_q * step  # a row's place for every query, filled or not: every step the same size

@@ -5,10 +5,10 @@ corner mark is a triangle, and each drawn line of text is a text box in DejaVu a
 size, its baseline where the layout put it: everything stays editable in PowerPoint, Keynote,
 LibreOffice and Google Slides. Nothing is a picture.
 
-Colours are the deck theme's scheme colours (`<a:schemeClr val="accent1"/>`, `SCHEME`), never RGB,
-so PowerPoint's Design → Variants restyles the figure; `colour_scheme` writes a theme's palette into
-those slots. Every shape is named by its role and the cell, softmax row or output row it belongs
-to (`cell 3,3`, `cell 3,3 score`), the same on every step, so PowerPoint's Morph transition moves
+Colours are the deck theme's scheme colours (`<a:schemeClr val="accent1"/>`, `SCHEME`), never RGB but for
+the colours no slot holds (`UNSLOTTED`), so PowerPoint's Design → Variants restyles the figure; `colour_scheme`
+writes a theme's palette into those slots. Every shape is named by its role and the cell, softmax row or output
+row it belongs to (`cell 3,3`, `cell 3,3 score`), the same on every step, so PowerPoint's Morph transition moves
 each shape to where the next step has it. The shapes are written as XML with ids counted here: no
 per-shape search through the slide's ids, so a deck of a hundred steps is quick.
 """
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ..layout.math_text import Run
     from .painter import Paint
 
-__all__ = ["EMU_PER_PT", "SCHEME", "SLOTS", "colour_scheme", "figure_group", "PptxPainter", "shape_name",
+__all__ = ["EMU_PER_PT", "SCHEME", "SLOTS", "UNSLOTTED", "colour_scheme", "figure_group", "PptxPainter", "shape_name",
            "clean_attribute", "clean_text"]
 
 EMU_PER_PT = 12700  # English Metric Units in a point
@@ -47,6 +47,10 @@ _ON_SLIDE = {"dk1": "tx1", "lt1": "bg1", "dk2": "tx2", "lt2": "bg2"}  # what a s
 SCHEME = {colour: _ON_SLIDE.get(slot, slot) for slot, colour in SLOTS.items()} | {
     "pending-fill": "bg1", "masked-fill": "bg2", "masked-text": "tx2", "computed-text": "tx1", "badge-text": "tx1",
     "rule": "accent6", "pending-stroke": "accent5", "band-fill": "accent1", "badge-fill": "accent3"}
+#: The colours no scheme slot holds (the twelve slots are the figure's own): a union's parts (`--color-by part`) and
+#: the block classes that borrow their colours (`--blocks`), Okabe and Ito's colour-blind-safe set. They are
+#: written as the theme's RGB, so Design > Variants leaves them as they are.
+UNSLOTTED = frozenset(f"part-{n}" for n in range(1, 7))
 #: Fills drawn as a see-through accent over the slide (colour: its opacity), and never from the hyperlink slots
 #: (which hold colours for the theme alone): a slide pasted into a deck of another theme, whose accents may be
 #: dark (Office's accent1 is #156082, its hlink #0000FF), keeps a light fill behind its dark text. The highlight's
@@ -87,11 +91,12 @@ def _opaque(seen: str, under: str, opacity: float) -> str:
 
 
 def figure_group(layout: Layout, name: str, first_id: int, left: float, top: float, scale: float,
-                 description: str = "") -> tuple[str, int]:
+                 description: str = "", palette: Mapping[str, str] | None = None) -> tuple[str, int]:
     """(`<p:grpSp>` markup, the next free id): `layout` drawn with its top-left corner at (`left`, `top`)
     EMU, `scale` EMU a layout unit, as one group called `name` whose shapes have ids from `first_id`;
-    `description`: its alternative text (what a screen reader says for the figure)."""
-    painter = PptxPainter(first_id + 1, left, top, scale)
+    `description`: its alternative text (what a screen reader says for the figure); `palette`: the theme's colours,
+    for the few that have no scheme slot (`UNSLOTTED`; the light theme's when None)."""
+    painter = PptxPainter(first_id + 1, left, top, scale, palette)
     paint_layout(layout.items, layout.width, layout.height, painter)
     x0, y0 = round(left), round(top)
     cx, cy = round(left + layout.width * scale) - x0, round(top + layout.height * scale) - y0
@@ -125,8 +130,10 @@ def shape_name(group: Group) -> str | None:
 class PptxPainter:
     """The PowerPoint backend of the painter interface (`painter.Painter`): shapes as DrawingML markup."""
 
-    def __init__(self, first_id: int, left: float, top: float, scale: float) -> None:
+    def __init__(self, first_id: int, left: float, top: float, scale: float,
+                 palette: Mapping[str, str] | None = None) -> None:
         self.left, self.top, self.scale = left, top, scale
+        self.palette = palette
         self.next_id = first_id
         self.parts: list[str] = []
         self._context: list[str | None] = []
@@ -172,15 +179,15 @@ class PptxPainter:
             return (f'<a:pattFill prst="{_HATCHES[paint.hatch.angle]}"><a:fgClr>{_scheme("masked-hatch")}</a:fgClr>'
                     f'<a:bgClr>{_scheme("masked-fill")}</a:bgClr></a:pattFill>')
         if paint.fill:
-            return f"<a:solidFill>{_scheme(paint.fill, paint.fill_opacity)}</a:solidFill>"
+            return f"<a:solidFill>{_scheme(paint.fill, paint.fill_opacity, self.palette)}</a:solidFill>"
         return "<a:noFill/>"
 
     def _line(self, paint: Paint) -> str:
         if not paint.stroke:
             return "<a:ln><a:noFill/></a:ln>"
         dash = f'<a:prstDash val="{_DASHES[paint.dash]}"/>' if paint.dash else ""
-        return f'<a:ln w="{round(paint.width * self.scale)}"><a:solidFill>{_scheme(paint.stroke)}</a:solidFill>' \
-               f"{dash}</a:ln>"
+        stroke = _scheme(paint.stroke, 1, self.palette)
+        return f'<a:ln w="{round(paint.width * self.scale)}"><a:solidFill>{stroke}</a:solidFill>{dash}</a:ln>'
 
     def rect(self, rect: Rect, paint: Paint) -> None:
         """A rectangle (rounded when the layout's is), filled, hatched or see-through as its paint says."""
@@ -266,8 +273,15 @@ OFFICE_SCRIPT = 0.58
 _SHIFTS = {"sup": SUP_RISE, "sub": -SUB_DROP}
 
 
-def _scheme(colour: str, opacity: float = 1) -> str:
-    """The scheme colour that stands for the theme's `colour`, see-through below `opacity` 1."""
+def _scheme(colour: str, opacity: float = 1, palette: Mapping[str, str] | None = None) -> str:
+    """The scheme colour that stands for the theme's `colour`, see-through below `opacity` 1; a colour of
+    `UNSLOTTED` as its RGB in `palette` (the light theme's when None)."""
+    if colour in UNSLOTTED:
+        from .themes import get_theme  # (only a union's parts and FlexAttention's blocks have such colours)
+
+        rgb = (palette or get_theme("light").colours)[colour][1:].upper()
+        alpha = f'<a:alpha val="{round(opacity * 100000)}"/>' if opacity != 1 else ""
+        return f'<a:srgbClr val="{rgb}">{alpha}</a:srgbClr>' if alpha else f'<a:srgbClr val="{rgb}"/>'
     opacity *= TINTS.get(colour, 1)
     alpha = f'<a:alpha val="{round(opacity * 100000)}"/>' if opacity != 1 else ""
     return f'<a:schemeClr val="{SCHEME[colour]}">{alpha}</a:schemeClr>' if alpha else \

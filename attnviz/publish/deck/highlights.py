@@ -8,6 +8,7 @@ import copy
 from dataclasses import replace
 
 from ...figures.api import Figure
+from ...figures.blocked import step_of
 from ...words.a11y import figure_sentence
 from ...words.figure_text import FigureText, at_step
 from ...words.highlight import Highlight
@@ -110,8 +111,8 @@ def from_highlights(fig: Drawable, **options: object) -> Deck:
     sections, figures = [], []
     for section, (_, step) in zip(document.sections, steps):
         step_words = at_step(words, step)
-        figures.append(Figure(attention, step, step_words, id_prefix=section.id_prefix, theme=theme,
-                              embed_font=fig.embed_font, frame=fig.frame))
+        figures.append(step_of(fig, attention, step, step_words, id_prefix=section.id_prefix, theme=theme,
+                               embed_font=fig.embed_font, frame=fig.frame))
         sections.append(replace(section, paragraphs=(figure_sentence(attention, step, step_words.show),)))
     deck = from_sections(replace(document, sections=tuple(sections)), figures, **options)  # type: ignore[arg-type]
     return replace(deck, heading=words.subtitle)

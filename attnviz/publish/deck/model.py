@@ -20,14 +20,14 @@ from ...figures.api import Figure
 from ...layout.frames import DECK_FRAMES, fit_to_frame, get_frame
 from ...words.budget import check_deck, drawable_chars
 from ...numbers.exact import InputError
-from ...layout.items import Text
 from ...words.figure_text import FigureText
-from ...words.user_text import Line, concat, graphemes, user_spans
+from ...words.user_text import Line, graphemes, user_spans
 from ..document import build_figures
 from ..walkthrough.scores import walkthrough
 from ..walkthrough.state_text import state_paragraphs, with_state_in_text
 from .formats import STEP_SECONDS
 from .weights_fit import fitting_weights
+from .panel_text import captions_left_out, panels_follow
 from .slide_text import (LINE, TEXT_PT, formula_note, formula_shown_in, line_count, lines_of, title_lines, unicode_math,
                          unicode_prose)
 
@@ -321,6 +321,9 @@ def _in_frame(fig: Drawable, frame: str) -> Drawable:
     """`fig` (and its panels) laid out for `frame` from now on: a copy, the original unchanged."""
     if fig.frame == frame:
         return fig
+    remade = getattr(fig, "for_frame", None)  # (MoBA's, NSA's panels: arranged anew for the frame, where they fit it)
+    if remade is not None and (made := remade(frame)) is not None:
+        return made  # type: ignore[no-any-return]
     framed = copy.copy(fig)
     framed.frame = frame
     if hasattr(framed, "panels"):
@@ -360,7 +363,7 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
         said = tuple(p for p in state_paragraphs(figure) if p not in section.paragraphs)  # (the "state" reduction)
         paragraphs = fitting_weights(section.paragraphs, section.highlight, getattr(figure, "attention", None),
                                      lambda written: _fits(written, shape.text))
-        paragraphs += _captions_left_out(figure, laid_out[id(figure)], _panels_follow(figures, number))
+        paragraphs += captions_left_out(figure, laid_out[id(figure)], panels_follow(figures, number))
         slides += _step_slides(section.heading, paragraphs + said, section.formula, figure, section.name, shape,
                                number)
     deck_title = document.title or document.heading
@@ -412,6 +415,14 @@ def _reduced(fig: Drawable, reduction: tuple[str, ...]) -> Drawable | None:
     return reduced
 
 
+def _state_words(figures: Sequence[Drawable]) -> str:
+    """What the "state" reduction left to the slides' text, in its overlays' own words (FlashAttention's running
+    state, the KV cache's slots, Flash-Decoding's strips, FlexAttention's blocks' legend)."""
+    said = dict.fromkeys(overlay.placement() for fig in figures for overlay in getattr(fig, "overlays", ())
+                         if overlay.in_text)
+    return "; ".join(said) or _REDUCED["state"]
+
+
 def _fitted(figures: Sequence[Drawable], aspect: str
             ) -> tuple[list[Drawable], tuple[bool, bool], dict[int, Layout], tuple[str, ...]]:
     """The series' figures in the first arrangement where every one fits at the floor: beside the text,
@@ -439,7 +450,7 @@ def _fitted(figures: Sequence[Drawable], aspect: str
             continue
         said = (("the figure across the slide, the text under it",) if wide else ()) + (
             ("the grid's values at the deck's 14 pt floor, the cells sized to them",) if compact else ()) + tuple(
-            _REDUCED[part] for part in reduction)
+            _state_words(framed) if part == "state" else _REDUCED[part] for part in reduction)
         return framed, (wide, compact), laid_out, said
     wider = "--aspect 16:9, " if aspect != "16:9" else ""
     if any(hasattr(fig, "panels") for fig in figures):  # (panels: a slide's whole body may hold them)
@@ -462,34 +473,3 @@ def from_walkthrough(fig: Figure, **options: object) -> Deck:
     """A slide per step of `fig`'s walkthrough: each score, the mask, each softmax row, each output."""
     document, figures = walkthrough(fig)
     return from_sections(document, figures, **options)  # type: ignore[arg-type]
-
-
-def _panels_follow(figures: Sequence[Drawable], number: int) -> bool:
-    """Whether the series' figures after the `number`th (1-based) are its panels, each drawn alone."""
-    panels = getattr(figures[number - 1], "panels", ())
-    keys = [later._key() for later in figures[number:]]
-    return bool(panels) and all(panel._key() in keys for panel in panels)
-
-
-def _captions_left_out(fig: Drawable, layout: Layout, drawn_next: bool = False) -> tuple[str, ...]:
-    """The softmax captions a figure of several score grids leaves out to fit its frame, said in the slide's
-    text: which rows, then (unless `drawn_next`: the next slides draw each panel with its captions) each
-    panel's rows as its captions write them (on continuation slides if need be)."""
-    drawn = {item.role for item in layout.walk() if isinstance(item, Text)}
-    panels = [(n, panel) for n, panel in enumerate(getattr(fig, "panels", ()), 1)
-              if isinstance(panel.words, FigureText) and panel.words.softmax_rows]
-    if not panels or "softmax-weights" in drawn:
-        return ()
-    if drawn_next:
-        return ("Each panel's softmax captions are left out of the figure to fit the slide; the next slides draw "
-                "each panel with its captions.",)
-    names = [concat(f"panel {n}", *((" (", panel.words.title, ")") if panel.words.title else ()))
-             for n, panel in panels]
-    rows = [panel.words.softmax_rows for _, panel in panels]
-    said = concat(*(part for name, row in zip(names, rows)
-                    for part in (name, f": rows {row[0].q}–{row[-1].q}; ")))
-    out = [concat("Each panel's softmax captions are left out of the figure to fit the slide, ", said.rstrip("; "),
-                  ".")]
-    out += [concat("P", name[1:], ", ", row.scores, ": ", row.weights, ".")
-            for name, panel_rows in zip(names, rows) for row in panel_rows]
-    return tuple(out)

@@ -102,7 +102,8 @@ def pptx_bytes(deck: Deck) -> bytes:
         top = box.y * EMU_PER_PT + (box.h * EMU_PER_PT - layout.height * scale) / 2
         # a map's one cell at 512 tokens ringed; its rows overlapping a hair, so no seam shows between them
         layout = without_seams(visible_highlights(layout, scale / EMU_PER_PT), scale / EMU_PER_PT)
-        group, next_id = figure_group(layout, FIGURE_NAME, 3, left, top, scale, slide.figure.description())
+        group, next_id = figure_group(layout, FIGURE_NAME, 3, left, top, scale, slide.figure.description(),
+                                       get_theme(deck.theme).colours)
         shapes = [_title(plan, boxes.title), group, _sentences(plan, boxes.text, next_id)]
         if plan.formula_lines:
             shapes.append(_formula(plan, boxes.text, next_id + 1))

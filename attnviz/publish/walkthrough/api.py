@@ -131,9 +131,9 @@ def check_walkable(fig: object, scores_view: bool = False) -> None:
         raise InputError("walkthrough sentences count from 1; drop --index-base 0", "--index-base")
     from ...figures.blocked import BlockedScoresFigure  # start-up: as the two above
 
-    if isinstance(fig, BlockedScoresFigure):
-        raise InputError("FlexAttention's blocks are outlined on one figure, not on a walkthrough's steps: drop "
-                         "--blocks (or draw them with attnviz render)", "--blocks")
+    if isinstance(fig, BlockedScoresFigure) and scores_view:  # (the plain walkthrough outlines them on every step)
+        raise InputError("a mechanics walkthrough outlines its own tiles, chunks or cache over the grid: drop "
+                         "--blocks (the plain walkthrough outlines FlexAttention's blocks on every step)", "--blocks")
 
 
 class ShownFlashStep(FlashStep):

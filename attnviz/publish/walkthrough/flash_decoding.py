@@ -12,6 +12,8 @@ from __future__ import annotations
 from ...engine.split_kv import split_kv_states
 from ...engine.tiled_softmax import flash_steps
 from ...figures.overlaid import OverlaidFigure
+from ...layout.frames import get_frame
+from ...numbers.exact import InputError
 from ...layout.flash_state import StateRow, TileBox
 from ...layout.split_state import SplitOverlay, Strip
 from ...records import replace
@@ -22,6 +24,7 @@ from ..document import Section, make_document
 from .flash_state import ell_text, exponent_term
 from .scores import LEGEND, check_walk_size, fit_tex, tex_number
 from .number_forms import written_as_given
+from .state_text import state_in_text
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -58,7 +61,24 @@ def split_kv_walkthrough(fig: Figure, chunk: int) -> tuple[Document, list[Figure
                                             f"of {run.chunk}")
     document = make_document(title=SERIES, heading=f"{words.title}: Flash-Decoding in chunks of {run.chunk} keys",
                              intro=(_intro(attention, run),), legend=LEGEND, sections=sections)
-    return document, _figures(fig, words, run, document)
+    with_outputs = _figures(fig, words, run, document, attention.values is not None)
+    if attention.values is None or _fits(with_outputs):  # each chunk's O_c in its strip where the frame holds it
+        return state_in_text(document, with_outputs)
+    return state_in_text(document, _figures(fig, words, run, document, False))
+
+
+def _fits(figures: Sequence[Figure]) -> bool:
+    """Whether every step fits its frame at its floor (a doc figure always does)."""
+    if get_frame(figures[0].frame).name == "doc":
+        return True
+    try:
+        for step in figures:
+            step.layout()
+    except InputError as refused:
+        if refused.where != "frame":
+            raise
+        return False
+    return True
 
 
 def _check_against_sequential(attention: Attention, run: SplitKV) -> None:
@@ -107,7 +127,7 @@ def _chunk_section(state: ChunkState, count: int, attention: Attention) -> Secti
         text = (f"Row {i}: m = max({inputs}) = {notation.format_exact(m)} over {letter}_{{{i},j}} for j in "
                 f"{', '.join(map(str, seen))}; ℓ = {ell_text(exps)}.")
         if attention.values is not None:
-            text += f" Partial output O = ({_exp_terms(exps, seen)})/ℓ."
+            text += f" Partial output O, times ℓ: ℓ·O = {_exp_terms(exps, seen)}."  # (a sum breaks between terms)
         parts.append(text)
         formulas.append(rf"m^{{({state.index})}}_{{{i}}} = {tex_number(m)},\ \ell^{{({state.index})}}_{{{i}}} = "
                         + "+".join(f"e^{{{tex_number(x)}}}" for x in exps))
@@ -141,7 +161,7 @@ def _combine_sentence(run: SplitKV, combined: Combined, i: int, values: bool) ->
                           f"({ell_text(run.chunks[c - 1].l[i])})" for c, _ in combined.factors[i])
     text = (f"Row {i}: m = max({maxima}) = {notation.format_exact(m)}; ℓ = {rescaled} = {ell_text(combined.l[i])}.")
     if values:
-        text += (" O = Σ_c e^(m_c−m)·ℓ_c·O_c/ℓ = (" + _exp_terms(combined.l[i], combined.seen[i]) + ")/ℓ: each "
+        text += (" ℓ·O = Σ_c e^(m_c−m)·ℓ_c·O_c = " + _exp_terms(combined.l[i], combined.seen[i]) + ": each "
                  "chunk's ℓ_c cancels its own O_c's denominator.")
     return text
 
@@ -162,55 +182,66 @@ def _final_section(run: SplitKV, attention: Attention) -> Section:
                    highlight=("softmax", *outputs))
 
 
-def _strips(run: SplitKV, done: int, n_q: int, form: str) -> tuple[Strip, ...]:
-    """Every chunk's strip after `done` chunk steps (filled up to it), then the combine strip (filled after)."""
+def _strips(run: SplitKV, done: int, n_q: int, form: str, outputs: bool = False) -> tuple[Strip, ...]:
+    """Every chunk's strip after `done` chunk steps (filled up to it), then the combine strip (filled after);
+    `outputs`: each row's partial output O_c (and the combined O) as its last line."""
     strips = []
     for state in run.chunks:
-        rows = tuple(_row(i, state.m.get(i), state.l.get(i, ()), form) for i in range(1, n_q + 1)
-                     ) if state.index <= done else ()
+        rows = tuple(_row(i, state.m.get(i), state.l.get(i, ()), form, state.seen.get(i, ()) if outputs else None)
+                     for i in range(1, n_q + 1)) if state.index <= done else ()
         strips.append(Strip(f"chunk {state.index}", rows, state.index == done,  # its keys: outlined on the grid
                             f"{state.keys[0]}-{state.keys[-1]}"))
     # (a chunk's ℓ is ℓ_c in the combined strip: the strip's heading names c)
-    rows = tuple(_combined_row(run, i) for i in range(1, n_q + 1)) if done > len(run.chunks) else ()
+    rows = tuple(_combined_row(run, i, outputs) for i in range(1, n_q + 1)) if done > len(run.chunks) else ()
     strips.append(Strip("combined", rows, done == len(run.chunks) + 1))
     return tuple(strips)
 
 
-def _combined_row(run: SplitKV, i: int) -> StateRow:
+def _combined_row(run: SplitKV, i: int, outputs: bool = False) -> StateRow:
     """Row i after the combine step: m = max m_c and ℓ = Σ e^(m_c − m)·ℓ_c, each ℓ_c named by its chunk (the
-    strips beside it hold their terms; the document writes the sum out)."""
+    strips beside it hold their terms; the document writes the sum out); with `outputs`, O = Σ e^(m_c − m)·ℓ_c·O_c/ℓ."""
     combined = run.combined
     if i not in combined.m:
-        return StateRow(i, "-inf", ("m = −∞", "ℓ = 0"))
+        return StateRow(i, "-inf", ("m = −∞", "ℓ = 0") + (("O: none",) if outputs else ()))
     m_text = notation.format_exact(combined.m[i])
     terms = [("" if x == 0 else notation.exponential(x), c) for c, x in combined.factors[i]]
-    return StateRow(i, m_text, (f"m = {m_text}", "ℓ = " + "+".join(f"{f}{'·' if f else ''}ℓ{c}" for f, c in terms)),
-                    notation=(f"m = {m_text}", "ℓ = " + "+".join(f"{f}ℓ_{c}" for f, c in terms)))
+    lines: tuple[str, ...] = (f"m = {m_text}", "ℓ = " + "+".join(f"{f}{'·' if f else ''}ℓ{c}" for f, c in terms))
+    typeset: tuple[str, ...] = (f"m = {m_text}", "ℓ = " + "+".join(f"{f}ℓ_{c}" for f, c in terms))
+    if outputs:
+        lines += ("ℓ·O = " + "+".join(f"{f}{'·' if f else ''}ℓ{c}·O{c}" for f, c in terms),)
+        typeset += ("ℓO = " + "+".join(f"{f}ℓ_{c}O_{c}" for f, c in terms),)
+    return StateRow(i, m_text, lines, notation=typeset)
 
 
-def _row(i: int, m: Exact | None, exps: Sequence[Exact], form: str) -> StateRow:
+def _row(i: int, m: Exact | None, exps: Sequence[Exact], form: str, seen: Sequence[int] | None = None) -> StateRow:
+    """Row i's state in one chunk (beside row i of the grid: no index); `seen`, the keys it kept, writes its partial
+    output O_c as a last line, times ℓ_c: ℓ·O = Σ e^(s−m_c)·V_j (a sum that breaks between its terms)."""
+    output = () if seen is None else (("O: none",) if m is None else (f"ℓ·O = {_exp_terms(exps, seen)}",))
     if m is None:
-        return StateRow(i, "-inf", ("m = −∞", "ℓ = 0"))
+        return StateRow(i, "-inf", ("m = −∞", "ℓ = 0", *output))
     m_text, ell = notation.format_exact(m), ell_text(exps, form)
-    return StateRow(i, m_text, (f"m = {m_text}", f"ℓ = {ell}"))  # (beside row i of the grid: no index)
+    typeset = tuple(line.replace("·V", "V_").replace("ℓ·O", "ℓO") for line in output)
+    return StateRow(i, m_text, (f"m = {m_text}", f"ℓ = {ell}", *output),
+                    notation=(f"m = {m_text}", f"ℓ = {ell}", *typeset) if output else ())
 
 
-def _overlay(run: SplitKV, done: int, n_q: int, form: str) -> SplitOverlay:
+def _overlay(run: SplitKV, done: int, n_q: int, form: str, outputs: bool = False) -> SplitOverlay:
     tiles = tuple(TileBox((1, n_q), (state.keys[0], state.keys[-1]), False, state.index == done)
                   for state in run.chunks)
     count = len(run.chunks)
     heading = (f"after chunk {done} of {count} (side by side)" if done <= count else
                "after the combine step" if done == count + 1 else "final state")
-    return SplitOverlay(tiles, heading, _strips(run, done, n_q, form))
+    return SplitOverlay(tiles, heading, _strips(run, done, n_q, form, outputs))
 
 
-def _figures(fig: Figure, words: FigureText, run: SplitKV, document: Document) -> list[Figure]:
+def _figures(fig: Figure, words: FigureText, run: SplitKV, document: Document, outputs: bool = False) -> list[Figure]:
+    """Each step's figure: every chunk outlined, the strips beside the grid (`outputs`: with each O_c)."""
     attention = fig.attention
     if TYPE_CHECKING:
         assert isinstance(attention, Attention)
     n_q = attention.shape[0]
     count = len(run.chunks)
-    overlays = [_overlay(run, n + 1, n_q, words.softmax) for n in range(len(document.sections))]
+    overlays = [_overlay(run, n + 1, n_q, words.softmax, outputs) for n in range(len(document.sections))]
     walk = tuple(overlay.strips for overlay in overlays)  # every strip as wide in every step: slides do not jump
     wraps: Wraps = {}
     figures: list[Figure] = []

@@ -22,6 +22,7 @@ from ..mathml import MAX_TEX
 from ...engine.attention import dot
 from ...numbers.exact import InputError, decimal_text, format_number, written_as_decimal
 from ...figures.api import Figure
+from ...figures.blocked import BlockedScoresFigure, step_of
 from ...words.highlight import parse_targets
 from ...numbers.surds import Surd, sign
 from ...engine.softmax_forms import Capped
@@ -101,9 +102,13 @@ def walkthrough(fig: Figure) -> tuple[Document, list[Figure]]:
     for n, section in enumerate(document.sections):
         marks = parse_targets(list(section.highlight), attention)
         cells, rows, outputs = _pending(steps, n, attention)
-        figures.append(Figure(attention, marks, at_step(words, marks, cells, rows, outputs),
-                              id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
-                              frame=fig.frame).as_step(wraps))
+        figures.append(step_of(fig, attention, marks, at_step(words, marks, cells, rows, outputs),  # (blocks kept)
+                               id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
+                               frame=fig.frame).as_step(wraps))
+    if isinstance(fig, BlockedScoresFigure):  # its blocks' legend in the steps' text where it does not fit beside
+        from .state_text import state_in_text  # start-up: only FlexAttention's blocks need it
+
+        return state_in_text(document, figures)
     return document, figures
 
 
