@@ -267,11 +267,12 @@ OPTIONS = (
            help="light (default), dark, print (greyscale), contrast (high contrast) or auto (follows the viewer's "
                 "light or dark setting)"),
     Option("frame", type="FrameName", default="doc", check="text", example='frame = "slide"',
-           expects="where the figure lands: doc, slide, slide-4:3, column, column-wide or column:WIDTH",
+           expects="where the figure lands: doc, slide, slide-4:3, column, column-wide, column:WIDTH or doc:PX",
            flag="--frame", metavar="FRAME",
            help="doc (default: the web figure), slide (16:9, text ≥ 16 px at 1,280×720), slide-4:3, column "
                 "(a 3.3-inch paper column, text ≥ 7 pt), column-wide (7 inches), or either at a width: "
-                "column:3.5in, column:3.18in, column-wide:18cm"),
+                "column:3.5in, column:3.18in, column-wide:18cm; doc:740 (a docs page's content, 740 CSS px wide, "
+                "text ≥ 12 px)"),
     Option("color_by", type="ColorBy", default="none", check="text", example='color_by = "part"',
            expects="none or part: whether a mask map colours each part of a union", flag="--color-by",
            metavar="WHAT",

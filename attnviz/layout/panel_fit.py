@@ -33,6 +33,7 @@ __all__ = ["PANEL_PARTS", "fit_map_panels", "panel_title", "shared_text", "rearr
 PANEL_PARTS = ("auto", "show", "shared", "hide")  # what a panel's rule caption and subtitle may be
 COL_GAP, ROW_GAP = 20, 18
 PRINT_FIGURE_IN = 4.5  # a column frame's panels stand at most this many inches tall
+DOC_FIGURE_IN = 12.0  # a docs page's (`doc:WIDTH`): 1,152 CSS px, a phone's panels stacked under each other
 MAX_LINES = 3  # a panel's caption or subtitle wraps to this many lines, then shortens with "…"
 
 
@@ -100,7 +101,8 @@ class _Plan:
         bottom = (ROW_GAP * (len(self.rows) - 1) + (text_height("axis-title") + 10 if shared_axes else 0)
                   + sheet.legend_h + PAD)
         # a column's figure stands at most PRINT_FIGURE_IN tall (width / width_in: layout units per inch)
-        room = height if height is not None else width / frame.width_in * PRINT_FIGURE_IN
+        tallest = DOC_FIGURE_IN if frame.kind == "doc" else PRINT_FIGURE_IN
+        room = height if height is not None else width / frame.width_in * tallest
 
         def cell_for(ticks: Sequence[tuple[float, float]]) -> float:
             fits = [(self.pw - own_axis - ticks[i][0] - 8 - 14) / m.shape[1] for i, m in enumerate(maps)]
@@ -112,6 +114,14 @@ class _Plan:
         cell, self.axes = settle(cell_for, maps)
         self.cell = cell
         self.usable = cell >= min_cell(frame, width)
+
+
+def _kept(asked: _Plan, best: _Plan, frame: Frame) -> bool:
+    """Whether the arrangement asked for is drawn: on a docs page of a given width wherever its text is whole at the
+    floor (the page is read at that width: a row stays a row), elsewhere where its cells are 4/5 the best's."""
+    if frame.kind == "doc":
+        return asked.usable and not asked.cut_words
+    return asked.usable and asked.cell >= 0.8 * best.cell
 
 
 def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, frame: Frame, *,
@@ -136,7 +146,7 @@ def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, fra
         sheet = _Sheet(width, height, frame, top, legend_h, shared_axes, show_caps, show_subs)
         plans = {c: _Plan(maps, c, sheet) for c in dict.fromkeys([columns] + list(range(1, n + 1)))}
         best = max(plans.values(), key=lambda plan: (plan.usable, plan.cell, plan.columns == columns))
-        plan = plans[columns] if plans[columns].usable and plans[columns].cell >= 0.8 * best.cell else best
+        plan = plans[columns] if _kept(plans[columns], best, frame) else best
         if plan.cut_words:  # rather cells a little smaller than rules cut short
             whole = [p for p in plans.values() if p.usable and not p.cut_words and p.cell >= 0.6 * plan.cell]
             plan = max(whole, key=lambda p: (p.cell, p.columns == columns), default=plan)
