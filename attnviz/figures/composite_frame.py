@@ -42,7 +42,8 @@ def compose_in_frame(panels: Sequence[Drawable], columns: int, title: str | None
     grids = None if maps is not None else _words(panels, mask=False)
     if maps is not None:
         layout = fit_map_panels(maps, columns, title, frame, captions=parts["captions"],
-                                subtitles=parts["subtitles"], legend=parts["legend"])
+                                subtitles=parts["subtitles"], legend=parts["legend"],
+                                arranged=parts.get("arranged") or None)
     elif grids is not None:
         layout = _score_panels(grids, columns, title, frame)
     else:

@@ -87,7 +87,8 @@ OPTIONS = (
                 "defaults)"),
     Option("arrange", scope="compose", check="arrange", example='arrange = "row"',
            expects="how panels are placed: row, column or grid:C (C columns)", flag="--arrange", metavar="HOW",
-           help="how panels are placed: row (default), column or grid:C"),
+           help="how panels are placed: row (default; a slide or column frame may rearrange it), column or grid:C "
+                "(given, drawn so in a slide or column frame, or refused saying why)"),
     Option("panel_captions", scope="compose", check="panel_part", example='panel_captions = "shared"',
            expects="the mask-map panels' rule captions: auto, show, shared (said once when alike) or hide (left to "
                    "the description)", flag="--panel-captions", metavar="HOW",
