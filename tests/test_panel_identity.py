@@ -80,3 +80,13 @@ def test_the_default_row_is_the_frame_s_to_rearrange():
     layout = build({"view": "mask", "n": 16, "panel": THREE, "frame": "column"}).layout()
     assert "panels in a column instead of a row" in layout.choices
     assert attnviz.compose(*[attnviz.figure(view="mask", n=4)] * 2).arrange == "row"  # (the default, by name)
+
+
+@pytest.mark.parametrize("frame", ["slide", "column", "doc:736"])
+def test_panel_rule_captions_are_typeset_as_a_single_map_s_are(frame):
+    fig = build({"view": "mask", "n": 16, "panel": THREE, "frame": frame, "panel_captions": "show"})
+    captions = [t for t in panel_texts(fig.layout(), ("caption",))]
+    assert len(captions) == 3 and all(t.math for t in captions)
+    drawn = [" ".join("".join(t.itertext()).split()) for t in ET.fromstring(fig.svg()).iter(f"{SVG}text")
+             if t.get("class") == "attnviz-caption-text"]
+    assert any("i\u22124<j\u2264i" in text for text in drawn) and not any("<=" in text for text in drawn), drawn

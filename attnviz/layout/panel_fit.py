@@ -15,7 +15,8 @@ from ..numbers.exact import InputError
 from .figure import PAD
 from .items import STYLES, Group, Layout, Text, text_height, translate
 from .frames import wider_frame
-from .map_fit import Y_TITLE_W, canvas, min_cell, quantize, settle, texts_block
+from ..words.user_text import user_spans
+from .map_fit import TYPESET, Y_TITLE_W, canvas, min_cell, quantize, settle, texts_block
 from .mask_map import (X_TITLE_SPILL, axis_items, axis_title, lay_out_legend, map_body, panel_title,
                        shared_legend, shortened_axes)
 from .metrics import ASCENT, DESCENT
@@ -92,7 +93,10 @@ class _Plan:
                                     ("caption", words.caption if sheet.captions else "", 8)):
                 if text:
                     lines, cut = panel_title(text, self.pw, role, MAX_LINES)
-                    texts.append(Text(role, 0, y + ASCENT * STYLES[role].size, lines))
+                    typeset = role in TYPESET  # a rule's caption typeset as a single map's (i−4<j≤i)
+                    texts.append(Text(role, 0, y + ASCENT * STYLES[role].size, lines, math=typeset,
+                                      user=user_spans(text) if typeset else (),
+                                      script=STYLES[role].size if typeset else 0))
                     y += text_height(role, len(lines)) + gap
                     short |= cut
             self.heads.append((texts, y, short))
