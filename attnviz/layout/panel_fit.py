@@ -40,6 +40,7 @@ TITLE_MAX_LINES = 4  # its title, which names it (a layer's number last), one li
 #: A map in a paper column keeps cells of a tenth of an inch up to 16 tokens (1.6 inches wide beyond), so that each
 #: cell is seen in print; panels that cannot are refused, naming the wider frame.
 COLUMN_CELL_IN, COLUMN_CELL_UPTO = 0.1, 16
+CELL_SLACK = 0.02  # (to 2 %: 0.099 inch is a tenth of an inch, as printed)
 
 
 def shared_text(texts: Sequence[str]) -> str | None:
@@ -131,7 +132,7 @@ def legible_cell(frame: Frame, width: float, maps: Sequence[MapText]) -> float:
     if frame.kind not in ("column", "column-wide"):
         return 0.0
     tokens = max(max(m.shape) for m in maps)
-    return width / frame.width_in * COLUMN_CELL_IN * min(1.0, COLUMN_CELL_UPTO / tokens)
+    return width / frame.width_in * COLUMN_CELL_IN * min(1.0, COLUMN_CELL_UPTO / tokens) * (1 - CELL_SLACK)
 
 
 def _cells_too(frame: Frame, best: _Plan, maps: Sequence[MapText]) -> str:
