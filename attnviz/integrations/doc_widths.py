@@ -29,7 +29,10 @@ __all__ = ["THEME_WIDTHS", "site_widths", "theme_widths", "drawn_at_widths", "wi
 #: (measured by tests/test_doc_widths.py); a theme not listed gets no widths (its figures drawn once, as before).
 THEME_WIDTHS = {
     "furo": (736, 358),
-    "material": (688, 358),
+    "material": (688, 358),  # MkDocs Material
+    "sphinx_book_theme": (688, 358),
+    "pydata_sphinx_theme": (896, 358),
+    "sphinx_rtd_theme": (696, 338),
 }
 
 
@@ -85,7 +88,7 @@ def _at(cache: FigureCache, settings: Mapping[str, Setting], width: int, id_pref
     framed = {**settings, "frame": Setting(f"doc:{width}", "doc_widths", line)}
     try:
         drawn, _ = cache.figure(framed, id_prefix=f"{id_prefix}-w{width}", line=line)
-    except FigureError:
+    except (FigureError, InputError):  # (a layout's refusal comes as it is drawn)
         return None
     return drawn
 
