@@ -12,6 +12,7 @@ one no arrangement fits at a width is shown there as it was, scaled.
 from __future__ import annotations
 
 import re
+from html import escape
 
 from ..layout.frames import DOC_PX_RANGE
 from ..numbers.exact import InputError
@@ -108,8 +109,6 @@ def widths_html(drawn: Sequence[tuple[int, str, str]], *, alt: str | None, class
         if n:
             rules.append(f"@container (min-width: {drawn[n - 1][0]}px) {{ .{at}-{n} {{ display: none }} }}")
     body = "".join(inline_html(svg, alt=alt, classes=(f"{at}-{n}",)) for n, (_, svg, _) in enumerate(drawn))
-    from html import escape
-
     names = " ".join(["attnviz-widths", *classes])
     ident = f' id="{escape(element_id)}"' if element_id else ""
     return (f'<div class="{escape(names)}"{ident} style="container-type:inline-size">'
