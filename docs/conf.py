@@ -24,6 +24,9 @@ exclude_patterns = ["_build"]
 templates_path = []
 html_theme = "alabaster"
 attnviz_defaults = {"theme": "light"}  # alabaster has no dark mode: the figures stay light with the page
+# alabaster's column with the options below, at a 1,280 px page and on a 390 px phone (as Chromium lays it out): a
+# figure wider than either is drawn again for it, its text 12 px or more (docs/docs-integration.rst)
+attnviz_doc_widths = [780, 330]
 html_theme_options = {
     "description": "Exact, honest pictures of attention",
     "page_width": "1060px",

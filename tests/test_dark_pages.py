@@ -14,16 +14,18 @@ from test_sphinx import build, write_project
 
 LIGHT, DARK = THEMES["auto"].colours, THEMES["auto"].dark
 
-# What the figure shows: its background and its title's colour, as the browser computes them.
+# What the figure shows: its background and its title's colour, as the browser computes them (the drawing shown:
+# a figure drawn for several widths shows one, the others display: none).
 COLOURS_JS = """
-() => [...document.querySelectorAll('svg.attnviz')].map(svg => [
+() => [...document.querySelectorAll('svg.attnviz')].filter(svg => svg.getClientRects().length).map(svg => [
   getComputedStyle(svg.querySelector('rect.attnviz-background')).fill,
   getComputedStyle(svg.querySelector('text.attnviz-title-text')).fill])
 """
 # Whether the page itself is dark: the luminance of the first opaque background from the figure up.
 PAGE_DARK_JS = """
 () => {
-  for (let el = document.querySelector('svg.attnviz'); el; el = el.parentElement) {
+  const shown = [...document.querySelectorAll('svg.attnviz')].find(svg => svg.getClientRects().length);
+  for (let el = shown; el; el = el.parentElement) {
     const m = getComputedStyle(el).backgroundColor.match(/[\\d.]+/g).map(Number);
     if (m.length === 3 || m[3] > 0) return (0.2126 * m[0] + 0.7152 * m[1] + 0.0722 * m[2]) < 128;
   }
@@ -115,8 +117,8 @@ def test_auto_figures_follow_the_theme_toggle_not_the_system(browser, sites, nam
     page = context.new_page()
     page.goto(sites[name].as_uri())
     page.wait_for_function("() => document.querySelector('svg.attnviz')")
-    [svg_theme] = page.eval_on_selector_all("svg.attnviz", "els => els.map(e => e.dataset.attnvizTheme)")
-    assert svg_theme == "auto"  # the directive's and the fence's default
+    themes = page.eval_on_selector_all("svg.attnviz", "els => els.map(e => e.dataset.attnvizTheme)")
+    assert set(themes) == {"auto"}  # the directive's and the fence's default (each drawing of the figure's)
     for value, expect_dark in ((dark, True), (light, False), (dark, True), (neither, system == "dark")):
         if value is None:
             continue

@@ -28,7 +28,10 @@ def page(site, name):
 
 
 def svgs(html):
-    return [svg_root(svg) for svg in re.findall(r"<svg .*?</svg>", html, flags=re.S)]
+    """One SVG a figure: a figure drawn again for narrower widths (`attnviz-widths`, its other drawings in boxes
+    classed `...-at-1`, `-at-2`: shown only at their widths, out of the accessibility tree elsewhere) counts once."""
+    found = re.findall(r'<div class="attnviz-figure([^"]*)"[^>]*>(<svg .*?</svg>)', html, flags=re.S)
+    return [svg_root(svg) for classes, svg in found if not re.search(r"-at-[1-9]\d*\b", classes)]
 
 
 def test_every_page_builds_and_has_its_figures(site):

@@ -40,7 +40,7 @@ _WRAP = 640  # the composed title wraps at the wider of this and the panels
 class Composite(Drawable):
     """Panels side by side, in a column, or in a grid of C columns, under one title."""
 
-    def __init__(self, panels: Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
+    def __init__(self, panels: Sequence[Drawable], arrange: Arrange | None = None, title: str | None = None,
                  id_prefix: str | None = None, theme: ThemeName | Theme | None = None,
                  embed_font: bool | None = None, frame: str | None = None, parts: PanelParts | None = None) -> None:
         self.panels = tuple(panels)
@@ -50,7 +50,11 @@ class Composite(Drawable):
         self.panel_captions = check_part(given["panel_captions"], "panel_captions")
         self.panel_subtitles = check_part(given["panel_subtitles"], "panel_subtitles")
         self.panel_legend = check_part(given["panel_legend"], "panel_legend", LEGEND_PARTS)
-        self.columns, self.arrange, self.title = parse_arrange(arrange, len(self.panels)), arrange, title
+        # (`asked_arrange`: the arrangement asked for by name, which a slide or column draws or refuses; None: a row,
+        # which a frame may rearrange)
+        self.asked_arrange: Arrange | None = arrange
+        self.arrange: Arrange = arrange or "row"
+        self.columns, self.title = parse_arrange(self.arrange, len(self.panels)), title
         self.theme = get_theme(theme if theme is not None else self.panels[0].theme).key
         self.embed_font = bool(self.panels[0].embed_font if embed_font is None else embed_font)
         self.frame = get_frame(frame if frame is not None else self.panels[0].frame).name
@@ -80,7 +84,8 @@ class Composite(Drawable):
             frame = get_frame(self.frame)
             # a deck's slide has a title of its own (DECK_FRAMES): the figure's is then only its <title>
             own = self.title if frame.kind in FRAMES else None
-            fitted: Layout = compose_in_frame(self.panels, self.columns, own, frame, parts)
+            fitted: Layout = compose_in_frame(self.panels, self.columns, own, frame,
+                                              {**parts, "arranged": self.asked_arrange or ""})
             fitted.title = self.title or fitted.title
             return fitted
         return compose_layouts(self.panels, self.columns, self.title, parts=parts)
@@ -89,16 +94,18 @@ class Composite(Drawable):
         return f"<attnviz.Composite {len(self.panels)} panels, {self.arrange}>"
 
 
-def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange = "row", title: str | None = None,
+def compose(*figures: Drawable | Sequence[Drawable], arrange: Arrange | None = None, title: str | None = None,
             id_prefix: str | None = None, theme: ThemeName | None = None, embed_font: bool | None = None,
             frame: FrameName | None = None, **parts: Unpack[PanelParts]) -> Composite:
-    """One figure of several: `arrange` is "row" (side by side), "column" or "grid:C" (C columns).
+    """One figure of several: `arrange` is "row" (side by side, the default), "column" or "grid:C" (C columns).
 
     `panel_captions`, `panel_subtitles`: the mask maps' rule captions and subtitles: "show" (each panel its
     own), "shared" (said once above the panels when they are all alike), "hide" (left to the description) or
     "auto" (show in the doc frame; in another, shared when alike, subtitles hidden). `panel_legend`:
     "shared" (one legend for all panels) or "hide". In a slide or column frame the panels take the
-    arrangement that gives the biggest cells when `arrange` would leave them much smaller.
+    arrangement that gives the biggest cells when the default row would leave them much smaller; an `arrange`
+    given is drawn as given, or refused in one line saying why (text under the floor, cells under a tenth of an
+    inch in a column, a title or rule cut short).
 
     >>> from attnviz import figure
     >>> both = compose(figure(view="mask", n=8), figure(view="mask", n=8, mask="window=3"))

@@ -13,7 +13,7 @@ import math
 from ..layout.figure import PAD, Group, Layout, Text, right_edge, translate
 from ..layout.frames import MAIN_ROLES, fit_to_frame, text_floor_misses, wider_frame
 from ..layout.framed import PAGE_IN
-from ..layout.panel_fit import fit_map_panels, rearranged, shared_text
+from ..layout.panel_fit import DOC_FIGURE_IN, fit_map_panels, rearranged, shared_text
 from ..layout.score_panels import fit_score_panels, grid_title
 from ..numbers.exact import InputError
 from .panel_rows import heading, placed_panels
@@ -42,12 +42,13 @@ def compose_in_frame(panels: Sequence[Drawable], columns: int, title: str | None
     grids = None if maps is not None else _words(panels, mask=False)
     if maps is not None:
         layout = fit_map_panels(maps, columns, title, frame, captions=parts["captions"],
-                                subtitles=parts["subtitles"], legend=parts["legend"])
+                                subtitles=parts["subtitles"], legend=parts["legend"],
+                                arranged=parts.get("arranged") or None)
     elif grids is not None:
         layout = _score_panels(grids, columns, title, frame)
     else:
         layout = _fit_layouts([_trimmed(panel) for panel in panels], columns, title, frame)
-    if _printed_height(layout, frame) > PAGE_IN + 1e-6:  # a column's figure is no taller than a page
+    if _printed_height(layout, frame) > _tallest(frame) + 1e-6:  # a column's figure is no taller than a page
         raise _too_tall(layout, frame, len(panels))
     return layout
 
@@ -56,8 +57,13 @@ def _too_tall(layout: Layout, frame: Frame, n: int) -> InputError:
     """The refusal of `n` panels that print taller than a page in a column (a wider column prints them no
     shorter: it is not named)."""
     return InputError(f"the {n} panels print {_printed_height(layout, frame):.1f} inches tall in the {frame.name} "
-                      f"frame, past a page's {PAGE_IN:g}; try fewer panels or tokens, --view mask or --frame doc",
-                      "frame")
+                      f"frame, past a page's {_tallest(frame):g}; try fewer panels or tokens, --view mask or "
+                      "--frame doc", "frame")
+
+
+def _tallest(frame: Frame) -> float:
+    """How tall a figure may print in `frame`, in inches: a page's in a column, `DOC_FIGURE_IN` in a docs page."""
+    return DOC_FIGURE_IN if frame.kind == "doc" else PAGE_IN
 
 
 def _printed_height(layout: Layout, frame: Frame) -> float:
@@ -130,7 +136,7 @@ def _fit_layouts(layouts: Sequence[Layout], columns: int, title: str | None, fra
     for c in dict.fromkeys([columns] + list(range(n, 0, -1))):
         placed = _grid(layouts, c, title)
         fitted = fit_to_frame(placed, frame)
-        if _printed_height(fitted, frame) > PAGE_IN + 1e-6:  # (a column's figure is no taller than a page)
+        if _printed_height(fitted, frame) > _tallest(frame) + 1e-6:  # (a column's figure is no taller than a page)
             too_tall = too_tall or (None if text_floor_misses(fitted, frame) else fitted)
             continue
         # how much larger than the floor the smallest text comes out: the arrangement's worth

@@ -52,7 +52,7 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
             raise err.relocated(within(f"panel {n}")) from None
     if selector is not None:
         whole["theme"] = with_dark_selector(whole.get("theme", figures[0].theme), selector).key
-    return compose(*figures, arrange=arrange or "row", **whole, **parts)
+    return compose(*figures, arrange=arrange, **whole, **parts)
 
 
 def _one(kwargs: dict[str, Any], arrange: str | None, parts: Mapping[str, Any], id_prefix: str | None

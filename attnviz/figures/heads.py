@@ -244,6 +244,6 @@ def head_mask_maps(head_masks: Sequence[MaskSpec], options: FigureOptions) -> He
             panels.append(one_head_figure(None, None, None, "mask", panel))
         except InputError as err:
             raise err.relocated(within(f"head {h + 1}")) from None
-    return HeadsFigure(panels, range(len(panels)), base=options["index_base"], arrange="row", title=options["title"],
+    return HeadsFigure(panels, range(len(panels)), base=options["index_base"], arrange=None, title=options["title"],
                        id_prefix=options["id_prefix"], theme=options["theme"], embed_font=options["embed_font"],
                        frame=options["frame"])

@@ -87,7 +87,8 @@ OPTIONS = (
                 "defaults)"),
     Option("arrange", scope="compose", check="arrange", example='arrange = "row"',
            expects="how panels are placed: row, column or grid:C (C columns)", flag="--arrange", metavar="HOW",
-           help="how panels are placed: row (default), column or grid:C"),
+           help="how panels are placed: row (default; a slide or column frame may rearrange it), column or grid:C "
+                "(given, drawn so in a slide or column frame, or refused saying why)"),
     Option("panel_captions", scope="compose", check="panel_part", example='panel_captions = "shared"',
            expects="the mask-map panels' rule captions: auto, show, shared (said once when alike) or hide (left to "
                    "the description)", flag="--panel-captions", metavar="HOW",
@@ -267,11 +268,12 @@ OPTIONS = (
            help="light (default), dark, print (greyscale), contrast (high contrast) or auto (follows the viewer's "
                 "light or dark setting)"),
     Option("frame", type="FrameName", default="doc", check="text", example='frame = "slide"',
-           expects="where the figure lands: doc, slide, slide-4:3, column, column-wide or column:WIDTH",
+           expects="where the figure lands: doc, slide, slide-4:3, column, column-wide, column:WIDTH or doc:PX",
            flag="--frame", metavar="FRAME",
            help="doc (default: the web figure), slide (16:9, text ≥ 16 px at 1,280×720), slide-4:3, column "
                 "(a 3.3-inch paper column, text ≥ 7 pt), column-wide (7 inches), or either at a width: "
-                "column:3.5in, column:3.18in, column-wide:18cm"),
+                "column:3.5in, column:3.18in, column-wide:18cm; doc:740 (a docs page's content, 740 CSS px wide, "
+                "text ≥ 12 px)"),
     Option("color_by", type="ColorBy", default="none", check="text", example='color_by = "part"',
            expects="none or part: whether a mask map colours each part of a union", flag="--color-by",
            metavar="WHAT",

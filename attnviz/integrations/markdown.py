@@ -108,7 +108,8 @@ def fence_format(source: str, language: str, class_name: str, options: Mapping[s
     site-wide settings (`embed.default_settings`) the block's keys override; `cache`: a
     `cache.FigureCache` to read unchanged figures back from (None: draw every one). The figure follows
     the page's light or dark toggle (theme auto) unless the block or `defaults` say otherwise;
-    `dark_selector`: the site's own toggle (checked, `embed.site_dark_selector`)."""
+    `dark_selector`: the site's own toggle (checked, `embed.site_dark_selector`); `doc_widths=` (a keyword): the
+    theme's content widths a doc figure wider than one is drawn for too (`doc_widths.drawn_at_widths`)."""
     number = _next(md)
     page = _page["name"]
     first_line = _block_line(_page["source"], source, number)
@@ -127,7 +128,10 @@ def fence_format(source: str, language: str, class_name: str, options: Mapping[s
             from .docs_cache import FigureCache  # start-up: only a cached build needs it
 
             cache = FigureCache(None)
-        drawn, _ = cache.figure(settings, id_prefix=prefix, line=first_line or 1)
+        from .doc_widths import drawn_at_widths, widths_html  # start-up: only a fence draws
+
+        widths = kwargs.get("doc_widths") or ()
+        _, drawn = drawn_at_widths(cache, settings, widths, id_prefix=prefix, line=first_line or 1)
     except embed.FigureError as err:
         where = _where(number, page_line=err.line) if first_line else _where(number, block_line=err.line)
         raise FenceError(f"{where}: {err.message}") from None
@@ -139,8 +143,8 @@ def fence_format(source: str, language: str, class_name: str, options: Mapping[s
     # Accessible names are unique on a page: MkDocs makes a Markdown instance anew for each page.
     seen: set[str] = getattr(md, "attnviz_names", set())
     md.attnviz_names = seen
-    figure = embed.inline_html(drawn.svg, alt=embed.unique_alt(drawn.svg, alt, seen),
-                               classes=kwargs.get("classes") or ())
+    figure = widths_html([(width, one.svg, one.prefix) for width, one in drawn],
+                         alt=embed.unique_alt(drawn[0][1].svg, alt, seen), classes=kwargs.get("classes") or ())
     if caption is None:
         return figure
     return f'<figure class="attnviz">{figure}<figcaption>{html.escape(caption)}</figcaption></figure>'

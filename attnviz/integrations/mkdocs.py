@@ -23,6 +23,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
 from . import settings as embed
+from .doc_widths import site_widths, theme_widths
 from ..numbers.exact import InputError
 from .markdown import FENCE, fence_format, set_page
 
@@ -55,7 +56,8 @@ class AttnvizPlugin(_Base):  # type: ignore[no-untyped-call]  # mkdocs: BasePlug
     config_scheme = (("defaults", config_options.Type(dict, default={})),
                      ("cache", config_options.Type(bool, default=True)),
                      ("cache_dir", config_options.Type(str, default=".cache/attnviz")),
-                     ("dark_selector", config_options.Type(str, default="")))
+                     ("dark_selector", config_options.Type(str, default="")),
+                     ("doc_widths", config_options.Type(list, default=None)))
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         """Register the fence with pymdownx.superfences, with the site's defaults and cache."""
@@ -69,6 +71,7 @@ class AttnvizPlugin(_Base):  # type: ignore[no-untyped-call]  # mkdocs: BasePlug
         try:
             defaults = embed.default_settings(self.config["defaults"], "attnviz: defaults")
             self.dark_selector = embed.site_dark_selector(self.config["dark_selector"], "attnviz: dark_selector")
+            widths = theme_widths(site_widths(self.config["doc_widths"], "attnviz: doc_widths"), config.theme.name)
         except InputError as err:
             raise PluginError(f"mkdocs.yml: {embed.say(err)}") from None
         try:
@@ -81,7 +84,7 @@ class AttnvizPlugin(_Base):  # type: ignore[no-untyped-call]  # mkdocs: BasePlug
         fences = options.setdefault("custom_fences", [])
         if not any(fence.get("name") == FENCE["name"] for fence in fences):
             fences.append(dict(FENCE, format=functools.partial(fence_format, defaults=defaults, cache=self.figures,
-                                                               dark_selector=self.dark_selector)))
+                                                               dark_selector=self.dark_selector, doc_widths=widths)))
         if CSS_FILE not in config.extra_css:
             config.extra_css.append(CSS_FILE)
         return config

@@ -34,6 +34,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from .. import __version__
 from . import settings as embed
+from .doc_widths import drawn_at_widths, site_widths, theme_widths, widths_html
 from ..figures.options import SPEC_OPTIONS
 from ..io import spec
 from ..numbers.exact import InputError
@@ -107,7 +108,9 @@ class AttnvizDirective(SphinxDirective):
         except embed.FigureError as err:
             _fail(self.env, self.env.docname, err.line or self.lineno, err.message)
             return []
-        node = attnviz_figure(svg=drawn.svg, prefix=drawn.prefix, alt=alt if alt is not None else drawn.alt)
+        plain, at_widths = drawn
+        node = attnviz_figure(svg=plain.svg, prefix=plain.prefix, alt=alt if alt is not None else plain.alt,
+                              widths=[(width, one.svg, one.prefix) for width, one in at_widths])
         node["has_alt"] = alt is not None
         node["classes"] += self.options.get("class", [])
         self.set_source_info(node)
@@ -122,7 +125,7 @@ class AttnvizDirective(SphinxDirective):
         self.add_name(wrapper)
         return [wrapper, *messages]
 
-    def _figure(self) -> tuple[Drawn, str | None]:
+    def _figure(self) -> tuple[tuple[Drawn, list[tuple[int, Drawn]]], str | None]:
         settings = _defaults(self.config)
         if self.arguments and self.content:
             raise embed.FigureError("give a spec file or a TOML body, not both", self.lineno)
@@ -143,8 +146,10 @@ class AttnvizDirective(SphinxDirective):
                 raise embed.FigureError(embed.say(err), self._line_of("alt")) from None
         prefix = embed.id_prefix(self.env.docname, self.env.new_serialno("attnviz") + 1)
         figures = _figure_cache(self.env)
-        drawn, reused = figures.figure(settings, id_prefix=prefix, line=self.lineno)
-        _count(self.env, reused, figures.seconds)
+        drawn = drawn_at_widths(figures, settings, _doc_widths(self.config), id_prefix=prefix, line=self.lineno)
+        for reused in [False] * figures.drawn + [True] * figures.reused:  # (each width's drawing counted)
+            _count(self.env, reused, 0.0)
+        _count_time(self.env, figures.seconds)
         return drawn, alt
 
     def _option_settings(self) -> dict[str, Setting]:
@@ -246,6 +251,7 @@ class AttnvizPageDirective(SphinxDirective):
 DEFAULTS = "attnviz_defaults"
 DARK_SELECTOR = "attnviz_dark_selector"  # conf.py: the site's own dark toggle, for its auto figures
 CACHE = "attnviz_cache"  # conf.py: False draws every figure on every read
+DOC_WIDTHS = "attnviz_doc_widths"  # conf.py: the content widths doc figures are drawn for ([]: none; None: the theme's)
 
 
 def _figure_cache(env: BuildEnvironment) -> FigureCache:
@@ -269,6 +275,20 @@ def _count(env: BuildEnvironment, reused: bool, seconds: float) -> None:
     _stats(env)[env.docname] = (drawn + (not reused), read_back + reused, took + seconds)
 
 
+def _count_time(env: BuildEnvironment, seconds: float) -> None:
+    drawn, read_back, took = _stats(env).get(env.docname, (0, 0, 0.0))
+    _stats(env)[env.docname] = (drawn, read_back, took + seconds)
+
+
+def _doc_widths(config: Config) -> tuple[int, ...]:
+    """The content widths doc figures are drawn for: conf.py's `attnviz_doc_widths`, else the HTML theme's."""
+    try:
+        widths = site_widths(getattr(config, DOC_WIDTHS), DOC_WIDTHS)
+    except InputError:
+        widths = ()  # (`_check_defaults` has reported it once)
+    return theme_widths(widths, getattr(config, "html_theme", None))
+
+
 def _reset_stats(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     vars(env)["attnviz_stats"] = {}
 
@@ -290,7 +310,8 @@ def _dark_selector(config: Config) -> str | None:
 
 
 def _check_defaults(app: Sphinx, config: Config) -> None:
-    for name, check in ((DEFAULTS, embed.default_settings), (DARK_SELECTOR, embed.site_dark_selector)):
+    for name, check in ((DEFAULTS, embed.default_settings), (DARK_SELECTOR, embed.site_dark_selector),
+                        (DOC_WIDTHS, site_widths)):
         try:
             check(getattr(config, name), name)
         except InputError as err:
@@ -367,8 +388,9 @@ def _visit_html(translator: HTML5Translator, node: attnviz_figure) -> None:
     seen: set[str] = getattr(translator, "attnviz_names", set())
     translator.attnviz_names = seen
     alt = embed.unique_alt(node["svg"], node["alt"] if node["has_alt"] else None, seen)
-    translator.body.append(embed.inline_html(node["svg"], alt=alt, classes=node["classes"],
-                                             element_id=(node["ids"] or [None])[0]))
+    at_widths = node.get("widths") or [(0, node["svg"], node["prefix"])]
+    translator.body.append(widths_html(at_widths, alt=alt, classes=node["classes"],
+                                       element_id=(node["ids"] or [None])[0]))
     raise nodes.SkipNode
 
 
@@ -439,6 +461,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value(DEFAULTS, {}, "env", types=dict)
     app.add_config_value(CACHE, True, "", types=bool)
     app.add_config_value(DARK_SELECTOR, None, "env", types=(str, type(None)))
+    app.add_config_value(DOC_WIDTHS, None, "env", types=(list, tuple, type(None)))
     app.connect("env-before-read-docs", _reset_stats)
     app.connect("config-inited", _check_defaults)
     app.add_directive("attnviz", AttnvizDirective)

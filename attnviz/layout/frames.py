@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Frame", "FRAMES", "FRAME_NAMES", "DECK_FRAMES",
            "get_frame", "frame_width", "SIZED_KINDS", "SLIDE_PX", "PT_PER_IN", "MAIN_ROLES", "text_floor_misses",
-           "fit_to_frame", "wider_frame"]
+           "fit_to_frame", "wider_frame", "doc_frame", "DOC_FLOOR_PX"]
 
 PT_PER_IN = 72
 SLIDE_PX = (1280, 720)  # the size slides are judged at: a 16:9 projector's common resolution
@@ -81,8 +81,14 @@ FRAMES = {
 FRAME_NAMES = tuple(FRAMES)
 #: Paper frames of any width (`column:3.5in`: IEEE's column; `column:3.18in`: LaTeX article's; `column-wide:7in`),
 #: each the named frame's floors at the width given, from `WIDTH_RANGE[0]` to `WIDTH_RANGE[1]` inches.
-SIZED_KINDS = ("column", "column-wide")
+SIZED_KINDS = ("column", "column-wide", "doc")
 WIDTH_RANGE = (1.5, 12.0)
+#: A docs page's content of a given width in CSS pixels (`doc:740`: furo's column at a 1,280 px page; `doc:358`: a
+#: 390 px phone's): the figure laid out for it as a column is, every text at 12 px or more at that width (9 pt at
+#: 96 CSS px an inch), panels stacked where the width holds one. From `DOC_PX_RANGE[0]` to `DOC_PX_RANGE[1]` px.
+CSS_PX_PER_IN = 96
+DOC_FLOOR_PX = 12
+DOC_PX_RANGE = (240, 1600)
 #: A length's unit: how many of it make an inch.
 LENGTH_UNITS = {"in": 1.0, "cm": 2.54, "mm": 25.4, "pt": 72.0}
 #: The figure's region of a deck's slide (`publish.deck.model.geometry` puts the title above it and the step's
@@ -115,13 +121,30 @@ def get_frame(name: str | Frame, where: str = "frame") -> Frame:
     if name in DECK_FRAMES:
         return DECK_FRAMES[name]
     kind, sized, width = name.partition(":")
+    if kind == "doc" and sized:
+        return doc_frame(width, where)
     if kind in SIZED_KINDS and sized:
         return replace(FRAMES[kind], name=f"{kind}:{width}", width_in=frame_width(width, where))
     if name not in FRAMES:
         choices = ", ".join(FRAME_NAMES[:-1]) + " or " + FRAME_NAMES[-1]
         raise InputError(f"unknown frame {name!r}; choose {choices}, or a column of any width: "
-                         "column:3.5in, column:8.9cm", where)
+                         "column:3.5in, column:8.9cm, or a docs page's width in CSS px: doc:740", where)
     return FRAMES[name]
+
+
+def doc_frame(pixels: str, where: str = "frame") -> Frame:
+    """A docs page's content `pixels` CSS px wide (`doc:740`): a column of that width whose floor is 12 px.
+
+    >>> frame = doc_frame("740")
+    >>> frame.name, round(frame.width_in, 4), frame.floor_pt, frame.kind
+    ('doc:740', 7.7083, 9.0, 'doc')
+    """
+    low, high = DOC_PX_RANGE
+    if not (pixels.isascii() and pixels.isdigit() and low <= int(pixels) <= high):
+        raise InputError(f"expected a docs page's content width in CSS pixels, {low} to {high}, as doc:740, "
+                         f"got doc:{pixels}", where)
+    return Frame(f"doc:{int(pixels)}", int(pixels) / CSS_PX_PER_IN, None, DOC_FLOOR_PX * PT_PER_IN / CSS_PX_PER_IN,
+                 0.0, 0)
 
 
 def frame_width(text: str, where: str = "frame") -> float:

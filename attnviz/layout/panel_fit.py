@@ -15,7 +15,8 @@ from ..numbers.exact import InputError
 from .figure import PAD
 from .items import STYLES, Group, Layout, Text, text_height, translate
 from .frames import wider_frame
-from .map_fit import Y_TITLE_W, canvas, min_cell, quantize, settle, texts_block
+from ..words.user_text import user_spans
+from .map_fit import TYPESET, Y_TITLE_W, canvas, min_cell, quantize, settle, texts_block
 from .mask_map import (X_TITLE_SPILL, axis_items, axis_title, lay_out_legend, map_body, panel_title,
                        shared_legend, shortened_axes)
 from .metrics import ASCENT, DESCENT
@@ -32,8 +33,14 @@ __all__ = ["PANEL_PARTS", "fit_map_panels", "panel_title", "shared_text", "rearr
 
 PANEL_PARTS = ("auto", "show", "shared", "hide")  # what a panel's rule caption and subtitle may be
 COL_GAP, ROW_GAP = 20, 18
-PRINT_FIGURE_IN = 4.5  # a column frame's panels stand at most this many inches tall
+PRINT_FIGURE_IN = 8.0  # a column frame's panels stand at most this many inches tall (cells of 0.1 in stacked)
+DOC_FIGURE_IN = 12.0  # a docs page's (`doc:WIDTH`): 1,152 CSS px, a phone's panels stacked under each other
 MAX_LINES = 3  # a panel's caption or subtitle wraps to this many lines, then shortens with "…"
+TITLE_MAX_LINES = 4  # its title, which names it (a layer's number last), one line more
+#: A map in a paper column keeps cells of a tenth of an inch up to 16 tokens (1.6 inches wide beyond), so that each
+#: cell is seen in print; panels that cannot are refused, naming the wider frame.
+COLUMN_CELL_IN, COLUMN_CELL_UPTO = 0.1, 16
+CELL_SLACK = 0.02  # (to 2 %: 0.099 inch is a tenth of an inch, as printed)
 
 
 def shared_text(texts: Sequence[str]) -> str | None:
@@ -77,20 +84,24 @@ class _Plan:
         self.left = left
         self.pw = (width - PAD - left - (columns - 1) * COL_GAP) / columns
         self.heads: list[tuple[list[Item], float, bool]] = []  # per panel: header texts (at 0, 0), height, shortened
-        self.cut_words = False  # a rule caption or subtitle shortened (a title may be)
+        self.cut_words = False  # a title, rule caption or subtitle shortened
         for n_, words in enumerate(maps, 1):
-            lines, short = panel_title(words.title or f"Panel {n_}", self.pw)
+            # (a panel's title names it, a layer's number with it: wrapped as its captions are before it is cut)
+            lines, short = panel_title(words.title or f"Panel {n_}", self.pw, most=TITLE_MAX_LINES)
             texts: list[Item] = [Text("panel-title", 0, ASCENT * STYLES["panel-title"].size, lines)]
             y = text_height("panel-title", len(lines)) + 6
             for role, text, gap in (("subtitle", words.subtitle if sheet.subtitles else "", 6),
                                     ("caption", words.caption if sheet.captions else "", 8)):
                 if text:
                     lines, cut = panel_title(text, self.pw, role, MAX_LINES)
-                    texts.append(Text(role, 0, y + ASCENT * STYLES[role].size, lines))
+                    typeset = role in TYPESET  # a rule's caption typeset as a single map's (i−4<j≤i)
+                    texts.append(Text(role, 0, y + ASCENT * STYLES[role].size, lines, math=typeset,
+                                      user=user_spans(text) if typeset else (),
+                                      script=STYLES[role].size if typeset else 0))
                     y += text_height(role, len(lines)) + gap
                     short |= cut
-                    self.cut_words |= cut
             self.heads.append((texts, y, short))
+            self.cut_words |= short
         own_axis = 0 if shared_axes else Y_TITLE_W + 10
         self.own_axis = own_axis
         x_title = 0 if shared_axes else text_height("axis-title") + 6
@@ -100,7 +111,8 @@ class _Plan:
         bottom = (ROW_GAP * (len(self.rows) - 1) + (text_height("axis-title") + 10 if shared_axes else 0)
                   + sheet.legend_h + PAD)
         # a column's figure stands at most PRINT_FIGURE_IN tall (width / width_in: layout units per inch)
-        room = height if height is not None else width / frame.width_in * PRINT_FIGURE_IN
+        tallest = DOC_FIGURE_IN if frame.kind == "doc" else PRINT_FIGURE_IN
+        room = height if height is not None else width / frame.width_in * tallest
 
         def cell_for(ticks: Sequence[tuple[float, float]]) -> float:
             fits = [(self.pw - own_axis - ticks[i][0] - 8 - 14) / m.shape[1] for i, m in enumerate(maps)]
@@ -111,13 +123,69 @@ class _Plan:
 
         cell, self.axes = settle(cell_for, maps)
         self.cell = cell
-        self.usable = cell >= min_cell(frame, width)
+        self.usable = cell >= max(min_cell(frame, width), legible_cell(frame, width, maps))
+
+
+def legible_cell(frame: Frame, width: float, maps: Sequence[MapText]) -> float:
+    """The smallest cell panels may have in a paper column, in layout units: `COLUMN_CELL_IN` for maps of up to
+    `COLUMN_CELL_UPTO` tokens, a map `COLUMN_CELL_IN` × `COLUMN_CELL_UPTO` wide for larger ones (0 elsewhere)."""
+    if frame.kind not in ("column", "column-wide"):
+        return 0.0
+    tokens = max(max(m.shape) for m in maps)
+    return width / frame.width_in * COLUMN_CELL_IN * min(1.0, COLUMN_CELL_UPTO / tokens) * (1 - CELL_SLACK)
+
+
+def _cells_too(frame: Frame, best: _Plan, maps: Sequence[MapText]) -> str:
+    """What a refusal adds where the panels' cells, not their text, are what does not fit (a column's tenth of an
+    inch): " and cells of 0.1 inch or more (they would be 0.03)"; else nothing."""
+    legible = legible_cell(frame, best.width, maps)
+    if not legible or best.cell >= legible:
+        return ""
+    inches = COLUMN_CELL_IN * min(1.0, COLUMN_CELL_UPTO / max(max(m.shape) for m in maps))
+    return f" and cells of {inches:.2g} inch or more (they would be {best.cell * frame.width_in / best.width:.2g})"
+
+
+def _refusal(n: int, frame: Frame, plan: _Plan, maps: Sequence[MapText], arranged: str | None) -> InputError:
+    """The one line that refuses the panels: why (their text, their cells, or the arrangement asked cuts a title
+    or rule) and the ways out."""
+    if arranged:
+        why = ("cuts their titles or rules short" if plan.usable else
+               f"leaves them no room with their text at the floor{_cells_too(frame, plan, maps)}")
+        return InputError(f"--arrange {arranged} of {n} panels in the {frame.name} frame {why}; try another --arrange "
+                          f"(or none: the frame arranges them), {wider_frame(frame)}fewer tokens (--n) or "
+                          "--frame doc", "arrange")
+    return InputError(f"{n} mask-map panels do not fit the {frame.name} frame with their text at the floor"
+                      f"{_cells_too(frame, plan, maps)}; try {wider_frame(frame)}fewer panels, fewer tokens (--n), "
+                      "--panel-captions hide or --frame doc", "frame")
+
+
+def _chosen(plans: dict[int, _Plan], columns: int, frame: Frame, arranged: str | None) -> tuple[_Plan, _Plan]:
+    """(the arrangement drawn, the one with the biggest cells): the one asked for by name in a slide or column, else
+    the `columns` asked where `_kept`, else the best; one that cuts a word yields to one that does not."""
+    best = max(plans.values(), key=lambda plan: (plan.usable, plan.cell, plan.columns == columns))
+    if arranged and frame.kind != "doc":  # (a docs page's width is the theme's, not the user's: it arranges)
+        return plans[columns], best
+    plan = plans[columns] if _kept(plans[columns], best, frame) else best
+    if plan.cut_words:  # rather cells smaller than a layer's number or a rule cut short
+        whole = [p for p in plans.values() if p.usable and not p.cut_words]
+        plan = max(whole, key=lambda p: (p.cell, p.columns == columns), default=plan)
+    return plan, best
+
+
+def _kept(asked: _Plan, best: _Plan, frame: Frame) -> bool:
+    """Whether the arrangement asked for is drawn: on a docs page of a given width wherever its text is whole at the
+    floor (the page is read at that width: a row stays a row), elsewhere where its cells are 4/5 the best's."""
+    if frame.kind == "doc":
+        return asked.usable and not asked.cut_words
+    return asked.usable and asked.cell >= 0.8 * best.cell
 
 
 def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, frame: Frame, *,
-                   captions: str = "auto", subtitles: str = "auto", legend: str = "shared") -> Layout:
+                   captions: str = "auto", subtitles: str = "auto", legend: str = "shared",
+                   arranged: str | None = None) -> Layout:
     """Mask-map panels (their words) laid out for `frame`, in `columns` columns if that gives cells at least
-    4/5 as big as the best arrangement's, else in the best; refused in one line when none fits."""
+    4/5 as big as the best arrangement's, else in the best; refused in one line when none fits. `arranged`: the
+    arrangement a user asked for by name ("column"), drawn as asked in a slide or column, or refused saying why."""
     n = len(maps)
     cap_shared = shared_text([m.caption for m in maps]) if captions in ("auto", "shared") else None
     sub_shared = shared_text([m.subtitle for m in maps]) if subtitles == "shared" else None
@@ -135,20 +203,14 @@ def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, fra
         legend_h = lay_out_legend(keys, PAD, 0, width - 2 * PAD, part_names)[1] if keys else 0
         sheet = _Sheet(width, height, frame, top, legend_h, shared_axes, show_caps, show_subs)
         plans = {c: _Plan(maps, c, sheet) for c in dict.fromkeys([columns] + list(range(1, n + 1)))}
-        best = max(plans.values(), key=lambda plan: (plan.usable, plan.cell, plan.columns == columns))
-        plan = plans[columns] if plans[columns].usable and plans[columns].cell >= 0.8 * best.cell else best
-        if plan.cut_words:  # rather cells a little smaller than rules cut short
-            whole = [p for p in plans.values() if p.usable and not p.cut_words and p.cell >= 0.6 * plan.cell]
-            plan = max(whole, key=lambda p: (p.cell, p.columns == columns), default=plan)
-        if plan.usable:
+        plan, best = _chosen(plans, columns, frame, arranged)
+        if plan.usable and not (arranged and plan.cut_words):
             break
         if attempt == "as asked" and (show_caps or cap_shared):
             show_caps, cap_shared = False, None
             choices.append("rule captions left out (the description says them)")
             continue
-        raise InputError(f"{n} mask-map panels do not fit the {frame.name} frame with their text at the floor; try "
-                         f"{wider_frame(frame)}fewer panels, fewer tokens (--n), --panel-captions hide or --frame doc",
-                         "frame")
+        raise _refusal(n, frame, plan if arranged else best, maps, arranged)
     choices += rearranged(plan.columns, columns, n)
     if shared_axes and n > 1:
         choices.append("axis titles drawn once for all panels")
