@@ -205,6 +205,7 @@ def flash(q: Vectors, k: Vectors, v: Vectors | None = None, block: tuple[int, in
 def _written_as_decimals(steps: Sequence[FlashStep], inputs: tuple[object, ...]) -> bool:
     """True when the inputs came as decimals and every running maximum, exponent and rescale of every step ends:
     the steps' reprs then write them as decimals (9/8 as 1.125), one form for all of them."""
+    # start-up: only `attnviz.flash()`'s steps read them
     from ...numbers.arrays import came_as_decimals
     from ...numbers.exact import terminates
 
