@@ -18,6 +18,7 @@ import attnviz
 from attnviz.layout.frames import text_floor_misses
 from attnviz.publish.deck import model as decks
 from attnviz.publish.deck.formats import deck_files, write_deck
+from attnviz.publish.deck.highlights import from_highlights
 
 EIGHT = "1,0; 0,1; 1,1; 1,-1; 0,2; 2,1; -1,1; 1,2"
 FOUR = "1,0; 0,1; 1,1; 2,0"
@@ -36,18 +37,18 @@ def _figure(argv):
 #: Each deck as `attnviz slides` makes it: (how it is made, the blocks a slide's figure outlines (full, partial,
 #: empty), or None).
 SCENARIOS = {
-    "map 16, blocks 4": (lambda: decks.from_highlights(attnviz.figure(view="mask", n=16, blocks=4)), (6, 4, 6)),
-    "scores 8, blocks 4": (lambda: decks.from_highlights(attnviz.figure(VECTORS, VECTORS, blocks=4)), (1, 2, 1)),
-    "score view 8, blocks 4": (lambda: decks.from_highlights(attnviz.figure(VECTORS, VECTORS, blocks=4,
+    "map 16, blocks 4": (lambda: from_highlights(attnviz.figure(view="mask", n=16, blocks=4)), (6, 4, 6)),
+    "scores 8, blocks 4": (lambda: from_highlights(attnviz.figure(VECTORS, VECTORS, blocks=4)), (1, 2, 1)),
+    "score view 8, blocks 4": (lambda: from_highlights(attnviz.figure(VECTORS, VECTORS, blocks=4,
                                                                             view="scores")), (1, 2, 1)),
     "walkthrough 4, blocks 2": (lambda: decks.from_sections(*_walk(["--q", FOUR, "--k", FOUR, "--blocks", "2"])),
                                 (1, 2, 1)),
-    "medusa tree": (lambda: decks.from_highlights(attnviz.figure(
+    "medusa tree": (lambda: from_highlights(attnviz.figure(
         view="mask", tokens="The cat sat on in the a the my".split(), mask="tree=-1,-1,0,0,1,1,prompt=3")), None),
     # MoBA's gate as a map beside its mask (arranged anew for the slide's region), NSA's three branches and union
-    "moba map": (lambda: decks.from_highlights(_figure(["--q", M6, "--k", M6, "--sparse", "moba=2,2", "--view",
+    "moba map": (lambda: from_highlights(_figure(["--q", M6, "--k", M6, "--sparse", "moba=2,2", "--view",
                                                         "mask"])), None),
-    "nsa map": (lambda: decks.from_highlights(_figure(["--q", Q12, "--k", Q12, "--sparse", "nsa=4,2,2,3,2,local=1",
+    "nsa map": (lambda: from_highlights(_figure(["--q", Q12, "--k", Q12, "--sparse", "nsa=4,2,2,3,2,local=1",
                                                        "--view", "mask"])), None),
     "flash-decoding 1×8, values": (lambda: decks.from_sections(*_walk(
         ["--q", "1,1", "--k", EIGHT, "--v", EIGHT, "--mask", "none", "--split-kv", "4"])), None),
