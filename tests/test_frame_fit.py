@@ -141,8 +141,7 @@ def refused_in_one_line():
 #: The rolling decodes fit it with their cache's slots said in the step's text (`walkthrough.state_text`).
 REFUSED = {
     "slide": set(),
-    "slide-4:3": {"browser/negative-fractions", "browser/long-labels", "gallery/form-differential",
-                  "gallery/flash-decoding-chunks"},
+    "slide-4:3": {"browser/negative-fractions", "browser/long-labels", "gallery/form-differential"},
     # maps whose cells would be under a tenth of an inch (NSA's four 12-token maps, two papers' 2×2 grids given by
     # name): refused naming column-wide
     "column": {"gallery/sparse-nsa", "gallery/paper-longformer", "gallery/paper-sparse-transformer"},
