@@ -159,16 +159,17 @@ def certified_sign(wa: Weights, ta: int, wb: Weights, tb: int, lam: Fraction) ->
     def difference(iv: Any) -> list[Interval]:
         return [_one_weight(iv, wa, ta) - exact_interval(iv, lam) * _one_weight(iv, wb, tb)]
 
-    mpf_sign = mpmath_modules()[1].mpf_sign
-
-    def settle(ends: tuple[Any, Any]) -> int | None:
-        low, high = mpf_sign(ends[0]), mpf_sign(ends[1])
-        return 1 if low > 0 else -1 if high < 0 else None
-
     try:
-        return int(_refine(difference, settle)[0])
+        return int(_refine(difference, _sign_of_interval)[0])
     except _Undecided:
         return 0  # equal to within 2^-MAX_BITS: by Lindemann–Weierstrass only when exactly equal
+
+
+def _sign_of_interval(ends: tuple[Any, Any]) -> int | None:
+    """1 or -1 when both ends of an interval have that sign; None while it still holds 0."""
+    mpf_sign = mpmath_modules()[1].mpf_sign
+    low, high = mpf_sign(ends[0]), mpf_sign(ends[1])
+    return 1 if low > 0 else -1 if high < 0 else None
 
 
 def rounded_difference(wa: Weights, ta: int, wb: Weights, tb: int, lam: Fraction, places: int) -> str:
@@ -245,14 +246,8 @@ def _sign_of_sum(gaps: Sequence[Exact], coefficients: Sequence[Fraction]) -> int
     def total(iv: Any) -> list[Interval]:
         return [sum((t * exact_interval(iv, s) for t, (_, s) in zip(_terms(iv, relative), kept)), iv.mpf(0))]
 
-    mpf_sign = mpmath_modules()[1].mpf_sign
-
-    def settle(ends: tuple[Any, Any]) -> int | None:
-        low, high = mpf_sign(ends[0]), mpf_sign(ends[1])
-        return 1 if low > 0 else -1 if high < 0 else None
-
     try:
-        return int(_refine(total, settle)[0])
+        return int(_refine(total, _sign_of_interval)[0])
     except _Undecided:
         raise InputError(f"cannot decide an output's rounding within {MAX_BITS} bits of precision; "
                          "use fewer decimals", "weights") from None
