@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 else:
     Look = dict
 
-__all__ = ["sparse_panels", "with_sparse_panels"]
+__all__ = ["sparse_panels", "with_sparse_panels", "selection_figure"]
 
 
 def sparse_panels(fig: Figure, spec: object, vectors: tuple[Vectors | None, Vectors | None] | None = None,
@@ -119,17 +119,20 @@ def _gate_panel(selection: MobaSelection, q: Sequence[Sequence[Fraction]], commo
 
 
 def with_sparse_panels(fig: Figure, spec: object, id_prefix: str | None = None,
-                       vectors: tuple[Vectors | None, Vectors | None] | None = None) -> Composite:
+                       vectors: tuple[Vectors | None, Vectors | None] | None = None,
+                       source: Figure | None = None) -> Composite:
     """`fig` and its sparse panels in one figure, under its title: MoBA's gate then the mask; NSA's three branches
-    then their union (in a grid of two columns), each arranged as its frame holds it."""
+    then their union (in a grid of two columns), each arranged as its frame holds it. `source`: the full figure
+    whose vectors (and scale) the panels are computed from, when `fig` is its mask as a map (a walkthrough's
+    first step); it keeps `fig`'s frame."""
     refused = None
     for gate_map in (False, True) if fig.view == "mask" and fig.frame != "doc" else (False,):
         try:
-            composed = _composed(fig, sparse_panels(fig, spec, vectors, gate_map), id_prefix)
+            composed = _composed(fig, sparse_panels(source or fig, spec, vectors, gate_map), id_prefix)
         except InputError as err:  # the gate's scores beside a map, past the frame: the gate as a map
             refused = err
             continue
-        composed.for_frame = lambda frame: _for_frame(fig, frame, spec, id_prefix, vectors)  # type: ignore[attr-defined]
+        composed.for_frame = lambda frame: _for_frame(fig, frame, spec, id_prefix, (vectors, source))  # type: ignore[attr-defined]
         return composed
     assert refused is not None  # (a way was tried)
     raise refused
@@ -163,19 +166,40 @@ def _composed(fig: Figure, panels: Sequence[Figure], id_prefix: str | None) -> C
 
 
 def _for_frame(fig: Figure, frame: str, spec: object, id_prefix: str | None,
-               vectors: tuple[Vectors | None, Vectors | None] | None) -> Composite | None:
+               given: tuple[tuple[Vectors | None, Vectors | None] | None, Figure | None]) -> Composite | None:
     """`fig` and its sparse panels arranged anew for `frame` (a deck's slide region: the gate may become a map there);
-    None when no arrangement fits it (the deck then tries its next region)."""
+    None when no arrangement fits it (the deck then tries its next region). `given`: the vectors and the source
+    `with_sparse_panels` was given."""
     import copy  # start-up: only a deck re-frames a sparse figure
 
+    vectors, source = given
     framed = copy.copy(fig)
     framed.frame = frame
+    if source is not None:  # the panels' look follows the frame too
+        source = copy.copy(source)
+        source.frame = frame
     try:
-        return with_sparse_panels(framed, spec, id_prefix, vectors)
+        return with_sparse_panels(framed, spec, id_prefix, vectors, source)
     except InputError as err:
         if err.where != "frame":
             raise
         return None
+
+
+def selection_figure(fig: Figure, spec: str, id_prefix: str | None = None) -> Composite:
+    """The selection behind `fig` (a full figure drawn with `sparse=spec`) as a figure of its own, a walkthrough's
+    first step: MoBA's gate scores with the chosen blocks marked (NSA's three branches) beside the mask they select,
+    as a map, each computed from `fig`'s own exact vectors and scale, in `fig`'s frame and look."""
+    from .api import figure  # start-up: only a sparse walkthrough draws its selection apart
+
+    words = fig.words
+    n_q, n_k = len(words.q_labels), len(words.k_labels)
+    labelled = {"q_tokens": list(words.q_labels), "k_tokens": list(words.k_labels)} if (
+        list(words.q_labels) != [f"Q{i}" for i in range(1, n_q + 1)]
+        or list(words.k_labels) != [f"K{j}" for j in range(1, n_k + 1)]) else {}
+    mask_map = figure(view="mask", shape=f"{n_q}x{n_k}", mask=fig.attention.mask, title=words.title, theme=fig.theme,
+                      frame=fig.frame, embed_font=fig.embed_font, **labelled)
+    return with_sparse_panels(mask_map, spec, id_prefix, source=fig)
 
 
 #: The arrangements a sparse figure's panels try, in order (MoBA's two panels; NSA's four).

@@ -434,9 +434,11 @@ def _fitted(figures: Sequence[Drawable], aspect: str
              for reduction, region in [(r, g) for r in reductions for g in ((False, False), (True, False))]
              + [(r, (False, True)) for r in reductions]]
     for reduction, (wide, compact) in tries:
-        reduced = [_reduced(fig, reduction) for fig in figures]
-        if any(fig is None for fig in reduced):
+        made = [_reduced(fig, reduction) for fig in figures]
+        if all(fig is None for fig in made):  # (nothing to leave out: the last try again)
             continue
+        # a figure without those parts (a sparse walkthrough's selection: panels) stays whole beside the reduced ones
+        reduced = [fig if less is None else less for fig, less in zip(figures, made)]
         frame = geometry(aspect, wide, compact).frame
         framed = [_in_frame(fig, frame) for fig in reduced if fig is not None]
         laid_out: dict[int, Layout] = {}
