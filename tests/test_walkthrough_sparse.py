@@ -50,7 +50,7 @@ def check_steps(steps, q, expected):
     kept = [(i + 1, j + 1) for i in range(n) for j in range(n) if expected[i, j]]
     computed = []
     for step in steps[1:]:
-        for (i, j), (classes, value, weight) in cells(step.svg()).items():
+        for (i, j), (classes, value, _) in cells(step.svg()).items():
             if "attnviz-score" in classes:
                 assert expected[i - 1, j - 1], (i, j)
                 assert int(value) == scores[i - 1, j - 1], (i, j)

@@ -76,7 +76,8 @@ def _one(kwargs: dict[str, Any], arrange: str | None, parts: Mapping[str, Any], 
     if kwargs.get("show") == "bias":  # the ALiBi paper's picture: the scores, the bias matrix beside them
         return _with_bias({**kwargs, "show": "scores"}, kwargs.get("id_prefix", id_prefix))
     single: Figure | Composite = api.figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite
-    if sparse_panels and kwargs.get("sparse") is not None and isinstance(single, Figure):  # MoBA's gate, NSA's branches beside it
+    # MoBA's gate, NSA's branches beside it
+    if sparse_panels and kwargs.get("sparse") is not None and isinstance(single, Figure):
         from .sparse import with_sparse_panels  # start-up: only a sparse figure has panels of its own
 
         return with_sparse_panels(single, kwargs["sparse"], kwargs.get("id_prefix", id_prefix),
