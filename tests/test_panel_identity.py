@@ -3,7 +3,6 @@ wrap as their captions do, and an arrangement that cuts one yields to one that d
 cells of a tenth of an inch up to 16 tokens, or are refused naming column-wide; an `--arrange` given by name is drawn
 as given in a slide or column, or refused saying why, while the default row is the frame's to rearrange."""
 
-import re
 import xml.etree.ElementTree as ET
 
 import pytest
