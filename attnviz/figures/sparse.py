@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from .composite import Composite
     from .figure import Figure
+    from ..engine.attention import Attention
     from ..engine.moba import MobaSelection
     from ..engine.nsa import NsaSelection
     from ..typing import FrameName, ThemeName, Vectors
@@ -192,13 +193,16 @@ def selection_figure(fig: Figure, spec: str, id_prefix: str | None = None) -> Co
     as a map, each computed from `fig`'s own exact vectors and scale, in `fig`'s frame and look."""
     from .api import figure  # start-up: only a sparse walkthrough draws its selection apart
 
-    words = fig.words
+    words, attention = fig.words, fig.attention
+    if TYPE_CHECKING:  # a full figure's: its vectors and its mask
+        assert isinstance(attention, Attention)
     n_q, n_k = len(words.q_labels), len(words.k_labels)
-    labelled = {"q_tokens": list(words.q_labels), "k_tokens": list(words.k_labels)} if (
-        list(words.q_labels) != [f"Q{i}" for i in range(1, n_q + 1)]
-        or list(words.k_labels) != [f"K{j}" for j in range(1, n_k + 1)]) else {}
-    mask_map = figure(view="mask", shape=f"{n_q}x{n_k}", mask=fig.attention.mask, title=words.title, theme=fig.theme,
-                      frame=fig.frame, embed_font=fig.embed_font, **labelled)
+    labelled = (list(words.q_labels) != [f"Q{i}" for i in range(1, n_q + 1)]
+                or list(words.k_labels) != [f"K{j}" for j in range(1, n_k + 1)])  # tokens, not Q1.., K1..
+    look = Look(theme=fig.theme, frame=fig.frame, embed_font=fig.embed_font)  # type: ignore[typeddict-item]
+    mask_map = figure(view="mask", shape=f"{n_q}x{n_k}", mask=attention.mask, title=words.title,
+                      q_tokens=list(words.q_labels) if labelled else None,
+                      k_tokens=list(words.k_labels) if labelled else None, **look)
     return with_sparse_panels(mask_map, spec, id_prefix, source=fig)
 
 

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import Any, TypeAlias, cast
 
+    from ...figures.figure import Drawable
     from ...layout.figure import Wraps
     from ...engine.attention import Attention, Weights
     from ...engine.softmax_forms import Logit
@@ -80,7 +81,7 @@ def kept_rows(attention: Attention) -> list[tuple[bool, ...]]:
 
 
 @written_as_given("logits")
-def walkthrough(fig: Figure) -> tuple[Document, list[Figure]]:
+def walkthrough(fig: Figure) -> tuple[Document, list[Drawable]]:
     """(Document, figures) for every step of `fig` (an `attnviz.Figure`), for `page.write_page`."""
     attention, words = fig.attention, fig.words
     if TYPE_CHECKING:  # a walkthrough is of a full figure: its vectors and its words
@@ -102,7 +103,7 @@ def walkthrough(fig: Figure) -> tuple[Document, list[Figure]]:
                              legend=LEGEND, sections=([lead.section] if lead is not None else []) + sections)
     size = figure_chars(words, fig.embed_font)  # every step is this size
     check_page(document, [size] * len(document.sections), "walkthrough")
-    figures = []
+    figures: list[Drawable] = []
     wraps: Wraps = {}  # the steps wrap much the same text: each line wrapped once
     for n, section in enumerate(document.sections[first:]):
         marks = parse_targets(list(section.highlight), attention)
@@ -125,7 +126,7 @@ def walkthrough(fig: Figure) -> tuple[Document, list[Figure]]:
 
 def _lead(fig: Figure) -> Lead | None:
     """The selection step of a figure whose mask MoBA or NSA computed (`sparse=`), else None."""
-    if getattr(fig.attention.mask, "sparse", None) is None:
+    if getattr(getattr(fig.attention, "mask", None), "sparse", None) is None:
         return None
     from .sparse import lead_of  # start-up: only a sparse figure's walkthrough shows its selection
 
