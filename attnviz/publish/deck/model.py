@@ -434,11 +434,11 @@ def _fitted(figures: Sequence[Drawable], aspect: str
              for reduction, region in [(r, g) for r in reductions for g in ((False, False), (True, False))]
              + [(r, (False, True)) for r in reductions]]
     for reduction, (wide, compact) in tries:
-        made = [_reduced(fig, reduction) for fig in figures]
-        if all(fig is None for fig in made):  # (nothing to leave out: the last try again)
+        # (a sparse selection's panels, arranged anew for each region, stay whole beside a walkthrough's reduced steps)
+        reduced = [fig if less is None and len(figures) > 1 and hasattr(fig, "for_frame") else less
+                   for fig, less in zip(figures, (_reduced(fig, reduction) for fig in figures))]
+        if any(fig is None for fig in reduced):
             continue
-        # a figure without those parts (a sparse walkthrough's selection: panels) stays whole beside the reduced ones
-        reduced = [fig if less is None else less for fig, less in zip(figures, made)]
         frame = geometry(aspect, wide, compact).frame
         framed = [_in_frame(fig, frame) for fig in reduced if fig is not None]
         laid_out: dict[int, Layout] = {}
