@@ -16,6 +16,7 @@ import pytest
 from clirun import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_model_floor import maps_in_inches
 from test_moba import reference_moba_mask
 from test_nsa import reference_nsa
 
@@ -26,6 +27,11 @@ Q8 = [[1, 0], [0, 1], [1, 1], [2, 0], [0, 2], [1, -1], [3, 1], [0, 1]]
 Q12 = [[1, 0], [0, 1], [1, 1], [2, 0], [0, 2], [1, -1], [3, 1], [0, 1], [1, 2], [2, 1], [-1, 1], [1, 3]]
 CELL = re.compile(r'<g class="attnviz-cell ([^"]*)" data-q="(\d+)" data-k="(\d+)"(?: data-value="([^"]*)")?'
                   r'(?: data-weight="([^"]*)")?')
+
+
+def map_keys(svg):
+    """Each map's keys, in the order `maps_in_inches` measures them."""
+    return [int(k) for k in re.findall(r'<g class="attnviz-map" data-shape="\d+x(\d+)"', svg)]
 
 
 def text(vectors):
@@ -149,10 +155,16 @@ def test_a_frame_the_steps_do_not_fit_names_frames_that_do(tmp_path, frame):
 
 
 @pytest.mark.parametrize("frame", ["slide", "slide-4:3", "column", "column-wide"])
-def test_moba_walkthrough_fits_every_frame(tmp_path, frame):
-    result = run_cli("walkthrough", "--q", text(M6), "--k", text(M6), "--sparse", "moba=2,2", "--frame", frame,
+@pytest.mark.parametrize(("vectors", "spec"), [(M6, "moba=2,2"), (Q8, "nsa=2,2,2,3,2")])
+def test_the_selection_step_fits_every_frame_whole_at_the_map_floor(tmp_path, frame, vectors, spec):
+    result = run_cli("walkthrough", "--q", text(vectors), "--k", text(vectors), "--sparse", spec, "--frame", frame,
                      "-o", str(tmp_path))
     assert result.code == 0, result.stderr
+    first = next((tmp_path / "steps").glob("01-*.svg")).read_text()
+    texts = re.findall(r"<(?:text|tspan)[^>]*>([^<]+)<", first)
+    assert texts and not any("…" in t for t in texts)  # no title cut (the rules, left out where cramped, are said)
+    inches = maps_in_inches(first)
+    assert inches and min(w / n for w, n in zip(inches, map_keys(first))) >= 0.098, inches
 
 
 @pytest.mark.parametrize("fmt", ["beamer", "tikz", "revealjs", "pptx", "pdf", "svg-animated"])
