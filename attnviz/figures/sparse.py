@@ -171,7 +171,7 @@ def _composed(fig: Figure, panels: Sequence[Figure], id_prefix: str | None, capt
     refused = None
     for arrange in ARRANGEMENTS[len(panels) > 1]:  # the first that fits the frame at its floor
         composed = compose(*panels, main, arrange=arrange, title=fig.words.title, id_prefix=id_prefix,
-                           panel_captions=captions)  # type: ignore[arg-type]  # (one of PANEL_PARTS)
+                           panel_captions=captions)  # (one of PANEL_PARTS)
         composed.asked_arrange = None  # (attnviz's order of arrangements, not a user's: a frame may rearrange them)
         if fig.frame == "doc":
             return composed
