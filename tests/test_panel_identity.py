@@ -3,7 +3,6 @@ wrap as their captions do, and an arrangement that cuts one yields to one that d
 cells of a tenth of an inch up to 16 tokens, or are refused naming column-wide; an `--arrange` given by name is drawn
 as given in a slide or column, or refused saying why, while the default row is the frame's to rearrange."""
 
-import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -23,18 +22,24 @@ def panel_texts(layout, roles=("panel-title", "caption", "subtitle")):
     return [t for t, _ in layout.texts_in_boxes() if t.role in roles]
 
 
-@pytest.mark.parametrize("frame, n", [("slide", 16), ("slide-4:3", 16), ("column-wide", 8)])
-def test_every_layer_of_gemma_3_keeps_its_number_and_its_kind(frame, n):
-    layout = attnviz.model_figure(GEMMA3, layers="all", frame=frame, n=n).layout()
-    titles = ["".join(t.lines) for t in panel_texts(layout, ("panel-title",))]
-    assert len(titles) == 12 and not any("…" in title for title in titles), titles
-    assert [int(re.search(r"layer (\d+)$", title)[1]) for title in titles] == list(range(12))
-    assert sum(title.startswith("sliding window 4,") for title in titles) == 10
+@pytest.mark.parametrize("frame, n, count", [("slide", 16, 2), ("slide-4:3", 16, 2), ("column-wide", 8, 12),
+                                             ("doc:740", 16, 12)])
+def test_every_layer_of_gemma_3_keeps_its_number_and_its_kind(frame, n, count):
+    # one panel a layer where its maps keep 0.1-inch cells; else one panel a mask, titled with its layers
+    fig = attnviz.model_figure(GEMMA3, layers="all", frame=frame, n=n)
+    titles = [" ".join("".join(t.lines).split()) for t in panel_texts(fig.layout(), ("panel-title",))]
+    assert len(titles) == count and not any("…" in title for title in titles), titles
+    assert titles == [plan.title for plan in fig.plans]
+    assert sorted(layer for plan in fig.plans for layer in plan.layers) == list(range(12))
+    sliding = [plan for plan in fig.plans if plan.title.startswith("sliding window 4,")]
+    assert sorted(layer for plan in sliding for layer in plan.layers) == [0, 1, 2, 3, 4, 6, 7, 8, 9, 10]
 
 
-def test_twelve_16_token_layers_in_a_column_are_refused_naming_column_wide():
-    with pytest.raises(InputError, match=r"cells of 0\.1 inch or more .*; try --frame column-wide"):
-        attnviz.model_figure(GEMMA3, layers="all", frame="column").layout()
+def test_twelve_16_token_layers_in_a_column_become_one_panel_a_mask_at_the_floor():
+    # (one panel a layer would leave cells of 0.03 inch: refused before, naming column-wide)
+    fig = attnviz.model_figure(GEMMA3, layers="all", frame="column")
+    assert [plan.title for plan in fig.plans] == ["sliding window 4, layers 0–4, 6–10", "full causal, layers 5, 11"]
+    assert "layers with identical masks drawn as one panel" in fig.layout().choices[0]
 
 
 @pytest.mark.parametrize("frame", ["column", "column-wide"])

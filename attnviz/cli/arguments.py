@@ -54,7 +54,7 @@ def figure_from_args(args: Namespace, walk: Walk | None = None,
         raise InputError(f"missing: {origin[given]} gives the {given} vectors, so {missing} is needed too",
                          f"--{missing}")
     try:
-        return build(kwargs)
+        return build(kwargs, sparse_panels=walk is None)  # (a walkthrough draws a selection's panels on its own step)
     except InputError as err:
         raise err.relocated(lambda where: _relocate(where, origin)) from None
 

@@ -52,6 +52,8 @@ class BoundMask:
     parts: tuple[tuple[str, Callable[[int], Runs]], ...] = field(default=(), repr=False)
     # What computed the cells, when not a rule of positions (MoBA's and NSA's selections): the badge says it.
     computed: str | None = field(default=None, repr=False)
+    # The selection that computed them, as `sparse=` names it ("moba=2,2"): a walkthrough shows it first.
+    sparse: str | None = field(default=None, repr=False)
     # The rule is the user's words, not read or checked: the figure marks it as given and claims no exact mask.
     given: bool = field(default=False, repr=False)
 

@@ -23,17 +23,19 @@ if TYPE_CHECKING:
 __all__ = ["build"]
 
 
-def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | Composite:
+def build(kwargs: Mapping[str, Any], id_prefix: str | None = None, *, sparse_panels: bool = True
+          ) -> Figure | Composite:
     """The figure checked spec arguments describe: `figure(**kwargs)`, or with `panel` (a list of
     panels' arguments) a composed figure whose other keys are every panel's defaults; its `title`,
-    `theme` and `embed_font` are the whole figure's."""
+    `theme` and `embed_font` are the whole figure's. `sparse_panels`: a figure with `sparse` drawn with MoBA's
+    gate or NSA's branches beside it (False: the figure alone, as a walkthrough walks it)."""
     kwargs = dict(kwargs)
     panels = kwargs.pop("panel", None)
     arrange = kwargs.pop("arrange", None)
     parts: dict[str, Any] = {key: kwargs.pop(key) for key in ("panel_captions", "panel_subtitles", "panel_legend")
                              if key in kwargs}
     if panels is None:
-        return _one(kwargs, arrange, parts, id_prefix)
+        return _one(kwargs, arrange, parts, id_prefix, sparse_panels)
     from .composite import compose, within  # start-up: one figure, the usual one, is no composite
     whole = {key: kwargs.pop(key) for key in ("title", "theme", "embed_font", "frame", "id_prefix") if key in kwargs}
     selector = kwargs.pop("dark_selector", None)  # the whole figure's, with its theme
@@ -55,8 +57,8 @@ def build(kwargs: Mapping[str, Any], id_prefix: str | None = None) -> Figure | C
     return compose(*figures, arrange=arrange, **whole, **parts)
 
 
-def _one(kwargs: dict[str, Any], arrange: str | None, parts: Mapping[str, Any], id_prefix: str | None
-         ) -> Figure | Composite:
+def _one(kwargs: dict[str, Any], arrange: str | None, parts: Mapping[str, Any], id_prefix: str | None,
+         sparse_panels: bool = True) -> Figure | Composite:
     """The figure of spec arguments without panels: `figure(**kwargs)`, heads placed as `arrange` asks, or the
     scores beside their bias matrix."""
     if parts:
@@ -74,7 +76,8 @@ def _one(kwargs: dict[str, Any], arrange: str | None, parts: Mapping[str, Any], 
     if kwargs.get("show") == "bias":  # the ALiBi paper's picture: the scores, the bias matrix beside them
         return _with_bias({**kwargs, "show": "scores"}, kwargs.get("id_prefix", id_prefix))
     single: Figure | Composite = api.figure(**{"id_prefix": id_prefix, **kwargs})  # a HeadsFigure is a Composite
-    if kwargs.get("sparse") is not None and isinstance(single, Figure):  # MoBA's gate, NSA's branches beside it
+    # MoBA's gate, NSA's branches beside it
+    if sparse_panels and kwargs.get("sparse") is not None and isinstance(single, Figure):
         from .sparse import with_sparse_panels  # start-up: only a sparse figure has panels of its own
 
         return with_sparse_panels(single, kwargs["sparse"], kwargs.get("id_prefix", id_prefix),

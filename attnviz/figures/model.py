@@ -23,6 +23,7 @@ from .options import figure_options
 from .single import one_head_figure
 from ..engine.model_masks import MAX_LAYERS, Tokens, layer_list_text, model_layers, plan_panels, shown
 from .model_files import check_tokenizer_folder, read_json
+from .model_floor import at_floor
 from ..layout.figure import PAD, STYLES, Group, Layout, Rect, Text, measure, text_height, wrap, split_keep
 from ..layout.frames import fit_to_frame, get_frame, text_floor_misses, wider_frame
 from ..layout.mask_map import legend_entries
@@ -86,6 +87,7 @@ class ModelFigure(Drawable):
         self.title, self.notes = title, tuple(notes)
         self.theme, self.embed_font, self.frame = theme, embed_font, frame
         self._id_prefix = None if id_prefix is None else check_id_prefix(id_prefix)
+        self.said: tuple[str, ...] = ()  # what was chosen before the layout (figures.model_floor), for --verbose
 
     @property
     def strip_layers(self) -> int:
@@ -111,7 +113,8 @@ class ModelFigure(Drawable):
         attrs = [(("data-stack", plan.stack), ("data-layers", ",".join(map(str, plan.layers)))) for plan in self.plans]
         frame = get_frame(self.frame)
         if frame.name != "doc":
-            return self._framed(columns, attrs, frame)
+            framed = self._framed(columns, attrs, frame)
+            return replace(framed, choices=self.said + tuple(framed.choices)) if self.said else framed
         composed = compose_layouts(self.panels, columns, self.title, attrs)
         under, y = self._under(composed.height + 4, composed.width)
         return Layout(width=composed.width, height=y + PAD - 8, title=composed.title, desc=composed.desc,
@@ -318,18 +321,25 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
     if len(plans) > 16:
         raise InputError(f"{len(plans)} panels; a figure shows at most 16: give --layers types or fewer layers",
                          "layers")
-    theme_name, panels = get_theme(o["theme"]).name, []
-    for plan in plans:
-        q_labels, k_labels = _labels(labels, plan, row.decode, encoder_decoder)
-        panels.append(one_head_figure(None, None, None, "mask", figure_options(
-            {}, shape=plan.shape, mask=plan.mask, align=plan.align, title=plan.title, q_tokens=q_labels,
-            k_tokens=k_labels, index_base=0, theme=o["theme"], embed_font=o["embed_font"], frame=o["frame"],
-            color_by="part" if plan.sink or plan.image or plan.prefix else "none")))
     heading = f"{model.model_type}: attention masks by layer" if o["title"] is None else check_text(o["title"], "title")
     longest = row.decoder_n if encoder_decoder and row.decoder_n else row.n
     notes = _notes(model, row, max(longest, row.n)) + _bucket_notes(raw)
-    return ModelFigure(model, plans, panels, row, heading, notes, theme_name, bool(o["embed_font"]),
-                       get_frame(o["frame"]).name, o["id_prefix"])
+
+    def made(chosen: Sequence[PanelPlan]) -> ModelFigure:
+        panels = [_panel(plan, _labels(labels, plan, row.decode, encoder_decoder), o) for plan in chosen]
+        return ModelFigure(model, chosen, panels, row, heading, notes, get_theme(o["theme"]).name,
+                           bool(o["embed_font"]), get_frame(o["frame"]).name, o["id_prefix"])
+
+    grouped = plan_panels(model, row, "types") if o["layers"] == "all" else plans  # (one panel a mask)
+    return at_floor(made(plans), (lambda: made(grouped)) if len(grouped) < len(plans) else None)
+
+
+def _panel(plan: PanelPlan, labels: tuple[Sequence[str] | None, Sequence[str] | None], o: ModelOptions) -> Figure:
+    """One panel's mask map."""
+    return one_head_figure(None, None, None, "mask", figure_options(
+        {}, shape=plan.shape, mask=plan.mask, align=plan.align, title=plan.title, q_tokens=labels[0],
+        k_tokens=labels[1], index_base=0, theme=o["theme"], embed_font=o["embed_font"], frame=o["frame"],
+        color_by="part" if plan.sink or plan.image or plan.prefix else "none"))
 
 
 def _count(value: object, where: str, low: int = 0) -> int:

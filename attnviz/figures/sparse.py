@@ -5,6 +5,8 @@ figure (`with_sparse_panels`). The mask itself is figures.sparse_mask's.
 
 from __future__ import annotations
 
+import contextlib
+
 from ..engine.bound_mask import BoundMask
 from ..engine.runs import scan_runs
 from ..numbers.exact import InputError
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
 
     from .composite import Composite
     from .figure import Figure
+    from ..engine.attention import Attention
     from ..engine.moba import MobaSelection
     from ..engine.nsa import NsaSelection
     from ..typing import FrameName, ThemeName, Vectors
@@ -31,7 +34,7 @@ if TYPE_CHECKING:
 else:
     Look = dict
 
-__all__ = ["sparse_panels", "with_sparse_panels"]
+__all__ = ["sparse_panels", "with_sparse_panels", "selection_figure"]
 
 
 def sparse_panels(fig: Figure, spec: object, vectors: tuple[Vectors | None, Vectors | None] | None = None,
@@ -119,24 +122,45 @@ def _gate_panel(selection: MobaSelection, q: Sequence[Sequence[Fraction]], commo
 
 
 def with_sparse_panels(fig: Figure, spec: object, id_prefix: str | None = None,
-                       vectors: tuple[Vectors | None, Vectors | None] | None = None) -> Composite:
+                       vectors: tuple[Vectors | None, Vectors | None] | None = None,
+                       source: Figure | None = None, captions: str = "auto") -> Composite:
     """`fig` and its sparse panels in one figure, under its title: MoBA's gate then the mask; NSA's three branches
-    then their union (in a grid of two columns), each arranged as its frame holds it."""
+    then their union (in a grid of two columns), each arranged as its frame holds it. `source`: the full figure
+    whose vectors (and scale) the panels are computed from, when `fig` is its mask as a map (a walkthrough's
+    first step); it keeps `fig`'s frame; where its maps come out under the map floor
+    (figures.model_floor: a tenth of an inch a cell) or its panels' words shortened, the panels' rule captions
+    are left to the description (`captions` "hide": the walkthrough's sentences say them)."""
     refused = None
     for gate_map in (False, True) if fig.view == "mask" and fig.frame != "doc" else (False,):
         try:
-            composed = _composed(fig, sparse_panels(fig, spec, vectors, gate_map), id_prefix)
+            composed = _composed(fig, sparse_panels(source or fig, spec, vectors, gate_map), id_prefix, captions)
         except InputError as err:  # the gate's scores beside a map, past the frame: the gate as a map
             refused = err
             continue
-        composed.for_frame = lambda frame: _for_frame(fig, frame, spec, id_prefix, vectors)  # type: ignore[attr-defined]
+        composed.for_frame = lambda frame: _for_frame(fig, frame, spec, id_prefix, (vectors, source))  # type: ignore[attr-defined]
+        if source is not None and captions == "auto" and _cramped(composed, fig.frame):
+            with contextlib.suppress(InputError):  # (else the figure as it fits)
+                return with_sparse_panels(fig, spec, id_prefix, vectors, source, "hide")
         return composed
     assert refused is not None  # (a way was tried)
     raise refused
 
 
-def _composed(fig: Figure, panels: Sequence[Figure], id_prefix: str | None) -> Composite:
-    """`panels` then `fig` in the first arrangement that fits its frame at its floor."""
+def _cramped(composed: Composite, frame: str) -> bool:
+    """Whether a framed composite's maps come out under the map floor (a tenth of an inch a cell) or its panels'
+    titles or rule captions are shortened with "…"."""
+    from .model_floor import under_floor  # start-up: only a walkthrough's selection measures its maps
+    from ..layout.frames import get_frame
+
+    if frame == "doc":
+        return False
+    layout = composed.layout()
+    return under_floor(layout, get_frame(frame)) is not None or any("shortened" in said for said in layout.choices)
+
+
+def _composed(fig: Figure, panels: Sequence[Figure], id_prefix: str | None, captions: str = "auto") -> Composite:
+    """`panels` then `fig` in the first arrangement that fits its frame at its floor (`captions`: the maps' rule
+    captions, as `compose` takes them)."""
     from .composite import compose  # start-up: only a sparse figure composes its panels
     from ..records import replace
     from ..render.themes import get_theme
@@ -146,7 +170,8 @@ def _composed(fig: Figure, panels: Sequence[Figure], id_prefix: str | None) -> C
                      embed_font=fig.embed_font, frame=fig.frame)
     refused = None
     for arrange in ARRANGEMENTS[len(panels) > 1]:  # the first that fits the frame at its floor
-        composed = compose(*panels, main, arrange=arrange, title=fig.words.title, id_prefix=id_prefix)
+        composed = compose(*panels, main, arrange=arrange, title=fig.words.title, id_prefix=id_prefix,
+                           panel_captions=captions)  # (one of PANEL_PARTS)
         composed.asked_arrange = None  # (attnviz's order of arrangements, not a user's: a frame may rearrange them)
         if fig.frame == "doc":
             return composed
@@ -163,19 +188,43 @@ def _composed(fig: Figure, panels: Sequence[Figure], id_prefix: str | None) -> C
 
 
 def _for_frame(fig: Figure, frame: str, spec: object, id_prefix: str | None,
-               vectors: tuple[Vectors | None, Vectors | None] | None) -> Composite | None:
+               given: tuple[tuple[Vectors | None, Vectors | None] | None, Figure | None]) -> Composite | None:
     """`fig` and its sparse panels arranged anew for `frame` (a deck's slide region: the gate may become a map there);
-    None when no arrangement fits it (the deck then tries its next region)."""
+    None when no arrangement fits it (the deck then tries its next region). `given`: the vectors and the source
+    `with_sparse_panels` was given."""
     import copy  # start-up: only a deck re-frames a sparse figure
 
+    vectors, source = given
     framed = copy.copy(fig)
     framed.frame = frame
+    if source is not None:  # the panels' look follows the frame too
+        source = copy.copy(source)
+        source.frame = frame
     try:
-        return with_sparse_panels(framed, spec, id_prefix, vectors)
+        return with_sparse_panels(framed, spec, id_prefix, vectors, source)
     except InputError as err:
         if err.where != "frame":
             raise
         return None
+
+
+def selection_figure(fig: Figure, spec: str, id_prefix: str | None = None) -> Composite:
+    """The selection behind `fig` (a full figure drawn with `sparse=spec`) as a figure of its own, a walkthrough's
+    first step: MoBA's gate scores with the chosen blocks marked (NSA's three branches) beside the mask they select,
+    as a map, each computed from `fig`'s own exact vectors and scale, in `fig`'s frame and look."""
+    from .api import figure  # start-up: only a sparse walkthrough draws its selection apart
+
+    words, attention = fig.words, fig.attention
+    if TYPE_CHECKING:  # a full figure's: its vectors and its mask
+        assert isinstance(attention, Attention)
+    n_q, n_k = len(words.q_labels), len(words.k_labels)
+    labelled = (list(words.q_labels) != [f"Q{i}" for i in range(1, n_q + 1)]
+                or list(words.k_labels) != [f"K{j}" for j in range(1, n_k + 1)])  # tokens, not Q1.., K1..
+    look = Look(theme=fig.theme, frame=fig.frame, embed_font=fig.embed_font)  # type: ignore[typeddict-item]
+    mask_map = figure(view="mask", shape=f"{n_q}x{n_k}", mask=attention.mask, title=words.title,
+                      q_tokens=list(words.q_labels) if labelled else None,
+                      k_tokens=list(words.k_labels) if labelled else None, **look)
+    return with_sparse_panels(mask_map, spec, id_prefix, source=fig)
 
 
 #: The arrangements a sparse figure's panels try, in order (MoBA's two panels; NSA's four).

@@ -41,11 +41,13 @@ def check_mask_free(mask: MaskSpec) -> None:
         raise InputError("computes the mask from Q and K (causal within it); drop --mask", "sparse")
 
 
-def bound_cells(kept: Sequence[Sequence[bool]], name: str, rule: str, computed: str) -> BoundMask:
-    """The cells `kept[i][j]` (0-based) as a bound mask named `name`, its rule `rule` and its badge `computed`."""
+def bound_cells(kept: Sequence[Sequence[bool]], name: str, rule: str, computed: str,
+                sparse: str | None = None) -> BoundMask:
+    """The cells `kept[i][j]` (0-based) as a bound mask named `name`, its rule `rule` and its badge `computed`;
+    `sparse`: the selection that computed them ("moba=2,2"), when they are a figure's whole mask."""
     n_q, n_k = len(kept), len(kept[0]) if kept else 0
     return BoundMask(name, rule, lambda i, j: kept[i][j], row_runs=lambda i: scan_runs(kept[i].__getitem__, n_k),
-                     shape=(n_q, n_k), computed=computed)
+                     shape=(n_q, n_k), computed=computed, sparse=sparse)
 
 
 def moba_phrase(selection: MobaSelection) -> str:
@@ -75,14 +77,15 @@ def sparse_mask(spec: object, q: Sequence[Sequence[Fraction]], k: Sequence[Seque
                 scale: Exact | None = None) -> BoundMask:
     """The figure's mask: MoBA's chosen blocks (causal), or NSA's union of its three branches."""
     selection = select(spec, q, k, scale)
+    named = "=".join(part.strip() for part in parse_sparse(spec))  # ("moba=2,2": as a walkthrough re-reads it)
     if hasattr(selection, "block"):
         if TYPE_CHECKING:
             assert isinstance(selection, MobaSelection)
         tie = " (a tie broken by torch.topk's order)" if any(selection.tied) else ""
         return bound_cells(selection.kept, "MoBA", f"j<=i in the {selection.top} blocks of {selection.block} keys its "
-                      f"gate q_i·mean(K_b) chose{tie}", moba_phrase(selection))
+                      f"gate q_i·mean(K_b) chose{tie}", moba_phrase(selection), named)
     if TYPE_CHECKING:
         assert isinstance(selection, NsaSelection)
     tie = " (a tie broken by torch.topk's order, as fla's naive_nsa_topk)" if any(selection.tied) else ""
     return bound_cells(selection.maps["union"], "NSA", "j in a read compressed block, a selected block (j<=i) or the "
-                       f"window{tie}: g_cmp·o_cmp + g_slc·o_slc + g_win·o_win", nsa_phrase(selection))
+                       f"window{tie}: g_cmp·o_cmp + g_slc·o_slc + g_win·o_win", nsa_phrase(selection), named)

@@ -434,7 +434,9 @@ def _fitted(figures: Sequence[Drawable], aspect: str
              for reduction, region in [(r, g) for r in reductions for g in ((False, False), (True, False))]
              + [(r, (False, True)) for r in reductions]]
     for reduction, (wide, compact) in tries:
-        reduced = [_reduced(fig, reduction) for fig in figures]
+        # (a sparse selection's panels, arranged anew for each region, stay whole beside a walkthrough's reduced steps)
+        reduced = [fig if less is None and len(figures) > 1 and hasattr(fig, "for_frame") else less
+                   for fig, less in zip(figures, (_reduced(fig, reduction) for fig in figures))]
         if any(fig is None for fig in reduced):
             continue
         frame = geometry(aspect, wide, compact).frame

@@ -11,6 +11,7 @@ empty (`content.at_step`), and every step states exactly what it computed, with 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from fractions import Fraction
 
 from ...words import notation
@@ -33,12 +34,14 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import Any, TypeAlias, cast
 
+    from ...figures.figure import Drawable
     from ...layout.figure import Wraps
     from ...engine.attention import Attention, Weights
     from ...engine.softmax_forms import Logit
     from ...typing import Exact, ThemeName
     from ...words.figure_text import FigureText, OutputRow
     from ..document import Document
+    from .sparse import Lead
 
     #: ("score", i, j), ("mask",), ("softmax", i) or ("output", i): 1-based.
     Step: TypeAlias = tuple[Any, ...]
@@ -78,7 +81,7 @@ def kept_rows(attention: Attention) -> list[tuple[bool, ...]]:
 
 
 @written_as_given("logits")
-def walkthrough(fig: Figure) -> tuple[Document, list[Figure]]:
+def walkthrough(fig: Figure) -> tuple[Document, list[Drawable]]:
     """(Document, figures) for every step of `fig` (an `attnviz.Figure`), for `page.write_page`."""
     attention, words = fig.attention, fig.words
     if TYPE_CHECKING:  # a walkthrough is of a full figure: its vectors and its words
@@ -87,29 +90,47 @@ def walkthrough(fig: Figure) -> tuple[Document, list[Figure]]:
     else:
         theme = fig.theme
     steps = plan(attention)
-    if len(steps) > MAX_STEPS:
-        raise InputError(f"{len(steps)} steps ({_count_steps(steps)}); the limit is {MAX_STEPS}: use fewer tokens",
-                         "walkthrough")
-    sections = [_section(step, attention, words) for step in steps]
+    lead = _lead(fig)  # a sparse selection's own first step, or None
+    first = 0 if lead is None else 1
+    if len(steps) + first > MAX_STEPS:
+        selection = " and the selection" if lead is not None else ""
+        raise InputError(f"{len(steps) + first} steps ({_count_steps(steps)}{selection}); the limit is {MAX_STEPS}: "
+                         "use fewer tokens", "walkthrough")
+    sections = [_section(step, attention, words, lead) for step in steps]
     rounded = any("≈" in row.weights for row in words.softmax_rows)
     document = make_document(title=SERIES, heading=f"{words.title}, step by step",
-                             intro=(_intro(attention, steps, rounded),),
-                             legend=LEGEND, sections=sections)
+                             intro=(_intro(attention, steps, rounded, "" if lead is None else lead.intro),),
+                             legend=LEGEND, sections=([lead.section] if lead is not None else []) + sections)
     size = figure_chars(words, fig.embed_font)  # every step is this size
     check_page(document, [size] * len(document.sections), "walkthrough")
-    figures = []
+    figures: list[Drawable] = []
     wraps: Wraps = {}  # the steps wrap much the same text: each line wrapped once
-    for n, section in enumerate(document.sections):
+    for n, section in enumerate(document.sections[first:]):
         marks = parse_targets(list(section.highlight), attention)
         cells, rows, outputs = _pending(steps, n, attention)
         figures.append(step_of(fig, attention, marks, at_step(words, marks, cells, rows, outputs),  # (blocks kept)
                                id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
                                frame=fig.frame).as_step(wraps))
+    if lead is not None:  # the selection's step first: its gate (or branches) beside the mask it selects
+        from .sparse import check_frame  # start-up: as `_lead`
+
+        if figures:  # (refused here, naming the frames where the steps fit)
+            check_frame(fig, lead, figures[0])
+        figures.insert(0, lead.draw(fig, document.sections[0].id_prefix))
     if isinstance(fig, BlockedScoresFigure):  # its blocks' legend in the steps' text where it does not fit beside
         from .state_text import state_in_text  # start-up: only FlexAttention's blocks need it
 
         return state_in_text(document, figures)
     return document, figures
+
+
+def _lead(fig: Figure) -> Lead | None:
+    """The selection step of a figure whose mask MoBA or NSA computed (`sparse=`), else None."""
+    if getattr(getattr(fig.attention, "mask", None), "sparse", None) is None:
+        return None
+    from .sparse import lead_of  # start-up: only a sparse figure's walkthrough shows its selection
+
+    return lead_of(fig)
 
 
 def check_walk_size(steps: int, cells: int, what: str, where: str) -> None:
@@ -160,7 +181,7 @@ def _pending(steps: Sequence[Step], n: int,
     return frozenset(cells), frozenset(rows), frozenset(outputs)
 
 
-def _intro(attention: Attention, steps: Sequence[Step], rounded: bool = False) -> str:
+def _intro(attention: Attention, steps: Sequence[Step], rounded: bool = False, first: str = "") -> str:
     mask = attention.mask
     n_scores = sum(step[0] == "score" for step in steps)
     if n_scores == 0:  # every cell masked: nothing to compute before the mask
@@ -172,13 +193,16 @@ def _intro(attention: Attention, steps: Sequence[Step], rounded: bool = False) -
         kept = f"all {n_scores} scores S_ij = Qi·Kj, row by row" if n_scores > 1 else "the score S_11 = Q1·K1"
     softmax = "softmax, named and shown rounded (≈)" if rounded else "named softmax"
     outputs = "; then each row's output O_i = Σ_j w_ij·V_j" if ("output", 1) in steps else ""
-    return (f"From the vectors alone, one step at a time: {kept}; then each row's {softmax}{outputs}. "
+    return (f"From the vectors alone, one step at a time: {first}{kept}; then each row's {softmax}{outputs}. "
             "What is not yet computed is empty.")
 
 
-def _section(step: Step, attention: Attention, words: FigureText) -> Section:
+def _section(step: Step, attention: Attention, words: FigureText, lead: Lead | None = None) -> Section:
     if step[0] == "score":
-        return _score_section(step[1], step[2], attention, words)
+        section = _score_section(step[1], step[2], attention, words)
+        if lead is None:
+            return section
+        return replace(section, paragraphs=(concat(section.paragraphs[0], lead.kept_by(step[1], step[2])),))
     if step[0] == "mask":
         return _mask_section(attention)
     if step[0] == "softmax":
@@ -247,9 +271,10 @@ def _mask_section(attention: Attention) -> Section:
         listed, verb = f"{len(masked)} cells", "are"
         formula = rf"{len(masked)}\ \text{{cells masked}}"
     it = "it takes" if verb == "is" else "they take"
+    computed = f" (the {mask.computed})" if mask.computed else ""  # (a sparse selection's: which one)
     return Section(heading=f"The {mask.name} mask",
-                   paragraphs=(f"The {mask.name} mask keeps {mask.rule}: {listed} {verb} masked, so {it} no part "
-                               "in the softmax.",),
+                   paragraphs=(f"The {mask.name} mask{computed} keeps {mask.rule}: {listed} {verb} masked, so {it} "
+                               "no part in the softmax.",),
                    formula=formula, highlight=("mask",))
 
 
