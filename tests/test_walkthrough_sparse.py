@@ -142,11 +142,14 @@ def test_command_writes_the_selection_first(tmp_path):
 
 
 @pytest.mark.parametrize("frame", ["slide", "slide-4:3", "column"])
-def test_a_frame_the_steps_do_not_fit_names_frames_that_do(tmp_path, frame):
-    argv = ["--q", text(Q12), "--k", text(Q12), "--sparse", "nsa=4,2,2,3,2,local=1"]
+@pytest.mark.parametrize(("mask", "name"), [(("--sparse", "nsa=4,2,2,3,2,local=1"), "NSA walkthrough's"),
+                                            (("--mask", "causal"), "walkthrough's")])
+def test_a_frame_the_steps_do_not_fit_names_frames_that_do(tmp_path, frame, mask, name):
+    argv = ["--q", text(Q12), "--k", text(Q12), *mask]
     result = run_cli("walkthrough", *argv, "--frame", frame, "-o", str(tmp_path / "refused"))
     assert result.code == 2 and result.stderr.count("\n") == 1
-    assert result.stderr.startswith("attnviz: error: --frame: the NSA walkthrough's steps do not fit")
+    assert result.stderr.startswith(f"attnviz: error: --frame: the {name} steps do not fit")
+    assert "--view" not in result.stderr  # (a figure's own ways out are not a walkthrough's)
     ways = re.findall(r"--frame ([\w:-]+)", result.stderr.split("; try ")[1])
     assert ways
     for way in ways:  # every way out named works

@@ -27,6 +27,7 @@ from ...figures.blocked import BlockedScoresFigure, step_of
 from ...words.highlight import parse_targets
 from ...numbers.surds import Surd, sign
 from ...engine.softmax_forms import Capped
+from .frame_fit import check_steps_fit
 from .number_forms import exact_word, in_form, written_as_given
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -111,11 +112,9 @@ def walkthrough(fig: Figure) -> tuple[Document, list[Drawable]]:
         figures.append(step_of(fig, attention, marks, at_step(words, marks, cells, rows, outputs),  # (blocks kept)
                                id_prefix=section.id_prefix, theme=theme, embed_font=fig.embed_font,
                                frame=fig.frame).as_step(wraps))
+    if figures:  # every step is the first's size: refused here, naming the frames where the steps fit
+        check_steps_fit(fig, figures[0], lead)
     if lead is not None:  # the selection's step first: its gate (or branches) beside the mask it selects
-        from .sparse import check_frame  # start-up: as `_lead`
-
-        if figures:  # (refused here, naming the frames where the steps fit)
-            check_frame(fig, lead, figures[0])
         figures.insert(0, lead.draw(fig, document.sections[0].id_prefix))
     if isinstance(fig, BlockedScoresFigure):  # its blocks' legend in the steps' text where it does not fit beside
         from .state_text import state_in_text  # start-up: only FlexAttention's blocks need it

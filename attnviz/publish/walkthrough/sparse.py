@@ -6,12 +6,10 @@ scores (`scores.walkthrough`), each score's sentence saying which selection kept
 
 from __future__ import annotations
 
-import copy
-
 from ...engine.nsa import BRANCHES
 from ...figures.sparse import selection_figure
 from ...figures.sparse_mask import moba_phrase, nsa_phrase, select
-from ...numbers.exact import InputError, format_number
+from ...numbers.exact import format_number
 from ...records import dataclass
 from ...words import notation
 from ..document import Section
@@ -25,13 +23,11 @@ if TYPE_CHECKING:
     from ...engine.nsa import NsaSelection
     from ...figures.figure import Drawable, Figure
 
-__all__ = ["Lead", "lead_of", "check_frame", "WAYS_OUT"]
+__all__ = ["Lead", "lead_of"]
 
 #: MoBA's gate and NSA's output, typeset on the selection's step.
 MOBA_TEX = r"s_{ib} = q_i \cdot \operatorname{mean}_{j \in b} K_j"
 NSA_TEX = r"o_t = g_{cmp}\, o^{cmp}_t + g_{slc}\, o^{slc}_t + g_{win}\, o^{win}_t"
-#: The frames a sparse walkthrough that does not fit its own frame names, in this order, where its steps fit.
-WAYS_OUT = ("slide", "column-wide", "doc")
 
 
 @dataclass(frozen=True)
@@ -70,34 +66,6 @@ def lead_of(fig: Figure) -> Lead | None:
     return Lead(_nsa_section(selection), spec, f"the {nsa_phrase(selection)} (each query's compressed blocks, "
                                                "selected blocks and window); then ",
                 lambda i, j: _nsa_reason(selection, i, j), "NSA")
-
-
-def check_frame(fig: Figure, lead: Lead, step: Drawable) -> None:
-    """Refuses, in one line naming the frames where both fit (`WAYS_OUT`, each tried), a walkthrough whose
-    selection's step or whose steps (each the size of `step`) do not fit `fig`'s frame at its floors."""
-    if fig.frame == "doc":  # (a doc figure is as large as it needs)
-        return
-    refused = _refusal(fig, lead, step, fig.frame)
-    if refused is None:
-        return
-    ways = [f"--frame {name}" for name in WAYS_OUT if name != fig.frame and _refusal(fig, lead, step, name) is None]
-    why = refused.what.split(";")[0]  # (its own advice is for one figure, not for a walkthrough)
-    raise InputError(f"the {lead.name} walkthrough's steps do not fit the {fig.frame} frame at its floors ({why})"
-                     f"; try {' or '.join(ways) or 'fewer tokens'}", "--frame")
-
-
-def _refusal(fig: Figure, lead: Lead, step: Drawable, frame: str) -> InputError | None:
-    """Why the selection's step or `step` does not fit `frame` (None: both fit)."""
-    framed, framed_step = copy.copy(fig), copy.copy(step)
-    framed.frame = framed_step.frame = frame
-    try:
-        lead.draw(framed, "attnviz-fit").layout()
-        framed_step.layout()
-    except InputError as err:
-        if err.where != "frame":
-            raise
-        return err
-    return None
 
 
 def _block_name(selection: MobaSelection, b: int) -> str:
