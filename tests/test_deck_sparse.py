@@ -48,6 +48,7 @@ SCENARIOS = {
     # MoBA's gate as a map beside its mask (arranged anew for the slide's region), NSA's three branches and union
     "moba map": (lambda: from_highlights(_figure(["--q", M6, "--k", M6, "--sparse", "moba=2,2", "--view",
                                                         "mask"])), None),
+    "moba full": (lambda: from_highlights(_figure(["--q", M6, "--k", M6, "--sparse", "moba=2,2"])), None),
     "nsa map": (lambda: from_highlights(_figure(["--q", Q12, "--k", Q12, "--sparse", "nsa=4,2,2,3,2,local=1",
                                                        "--view", "mask"])), None),
     "flash-decoding 1×8, values": (lambda: decks.from_sections(*_walk(

@@ -45,9 +45,10 @@ REGIONS = ((False, False), (True, False), (False, True))
 TRIES = tuple((reduction, region) for reductions in (REDUCTIONS, STATE_REDUCTIONS)
               for reduction, region in [(r, g) for r in reductions for g in REGIONS[:2]]
               + [(r, REGIONS[2]) for r in reductions])
-#: What a layout says when it cut a panel's title, rule caption or subtitle, or an axis title, with "…"
-#: (layout.panel_fit, layout.mask_map): an arrangement that says it does not fit a slide.
-CUT_WORDS = ("long panel titles or captions shortened", "long axis titles shortened")
+#: What a layout says when it cut a panel's title, rule caption or subtitle, or an axis title, with "…", or left its
+#: panels' rules out (layout.panel_fit, layout.mask_map): an arrangement that does not fit a slide (a deck's panels
+#: keep their titles and rules whole, one slide a panel if need be).
+CUT_WORDS = ("long panel titles or captions shortened", "long axis titles shortened", "rule captions left out")
 
 
 def region_frame(aspect: str, wide: bool, compact: bool) -> str:
