@@ -53,8 +53,8 @@ PAPER_FRAMES = ("column", "column-wide")  # a figure made for a paper's column: 
 _IN_NOTES = "Its full values are in the figure and the speaker notes."
 FORMULA_IN_NOTES = "The formula is in the speaker notes."  # (the sentences on the slide: only the formula is not)
 IN_NOTES = (_IN_NOTES, FORMULA_IN_NOTES)  # the lines a slide ends with when some of its step is only in the notes
-#: The gap between two sentences of a paragraph, in lines (each format sets it at most 0.4 of the text's size, and
-#: each sentence is its own paragraph on the slide: counted, so the last line stays on the slide).
+#: The gap between two sentences, in lines (each format sets it at most 0.4 of the text's size, and each sentence is
+#: its own paragraph on the slide, the first of a step's paragraphs too: counted, so the last line stays on the slide).
 SENTENCE_LINES = 0.35
 
 
@@ -182,12 +182,13 @@ class Deck:
     @cached_property
     def _layouts(self) -> tuple[Layout, ...]:
         by_figure: dict[int, Layout] = {}
-        kinds: dict[int, bool] = {}  # panels side by side, or one figure: each kind one size
+        # panels side by side, a mask map or a grid: each kind one size (a map is not drawn on a grid's canvas)
+        kinds: dict[int, tuple[bool, bool]] = {}
         for slide in self.slides:
             if id(slide.figure) not in by_figure:
                 made = self.laid_out.get(id(slide.figure)) or slide.figure.layout()
                 by_figure[id(slide.figure)] = replace(made, choices=self.choices + made.choices)
-                kinds[id(slide.figure)] = hasattr(slide.figure, "panels")
+                kinds[id(slide.figure)] = (hasattr(slide.figure, "panels"), getattr(slide.figure, "view", "") == "mask")
         sizes = {kind: (max(by_figure[key].width for key in by_figure if kinds[key] == kind),
                         max(by_figure[key].height for key in by_figure if kinds[key] == kind))
                  for kind in set(kinds.values())}
@@ -268,14 +269,13 @@ def _pages(heading: str, paragraphs: Sequence[str], formula: str | None, box: Bo
             used = 0
         used += lines
 
-    for paragraph in paragraphs:
-        for n, sentence in enumerate(_sentences(paragraph)):
-            lines = lines_of(unicode_prose(sentence), box.w)
-            if lines is None or line_count(lines) > budget:
-                hidden = True
-                continue
-            place(line_count(lines) + (0 if not used else 1 if n == 0 else SENTENCE_LINES))
-            pages[-1][0].append(sentence)
+    for sentence in (one for paragraph in paragraphs for one in _sentences(paragraph)):
+        lines = lines_of(unicode_prose(sentence), box.w)
+        if lines is None or line_count(lines) > budget:
+            hidden = True
+            continue
+        place(line_count(lines) + (SENTENCE_LINES if used else 0))  # (every sentence is a paragraph on the slide)
+        pages[-1][0].append(sentence)
     shown = formula if formula and not formula_shown_in(formula, paragraphs) else None
     if shown is not None:
         wide = lines_of(unicode_math(shown), box.w)  # broken where TeX may break it: between its parts
