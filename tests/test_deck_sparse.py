@@ -213,7 +213,8 @@ def test_moba_and_nsa_decks_draw_each_panel_on_a_slide_of_its_own_with_its_title
         # the gate's scores, the blocks each query reads marked: queries 1-2 their own block, 3-6 theirs and one more
         assert "MoBA gate" in gate and gate.count("attnviz-cell attnviz-score attnviz-computed") == 2 * 1 + 4 * 2
         # the masked scores: the full view on 16:9, its score view on 4:3 (its softmax captions in the slide's text)
-        assert deck.slides[1].figure.view == ("mask" if name == "moba map" else "full" if aspect == "16:9" else "scores")
+        shown = "mask" if name == "moba map" else "full" if aspect == "16:9" else "scores"
+        assert deck.slides[1].figure.view == shown
     else:  # each branch's rule said on its slide, whole
         rules = ["complete compressed block (4 keys, stride 2; \u03c6 = mean)", "top 3 selection blocks of 2 keys",
                  "i-2<j<=i", "g_cmp·o_cmp + g_slc·o_slc + g_win·o_win"]
