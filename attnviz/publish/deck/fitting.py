@@ -83,9 +83,10 @@ def in_frame(fig: Drawable, frame: str) -> Drawable:
     return framed
 
 
-def reduced(fig: Drawable, reduction: tuple[str, ...]) -> Drawable | None:
+def reduced(fig: Drawable, reduction: tuple[str, ...], series: Sequence[Drawable] = ()) -> Drawable | None:
     """`fig` with the parts `reduction` names left out (a copy), or None when it has none of them (a
-    mask map, panels, a score table already: only a full figure's captions and vectors can go)."""
+    mask map, panels, a score table already: only a full figure's captions and vectors can go); a mask map in a
+    `series` that has grids too (NSA's branches beside its scores, one a slide) is itself, as the grids lose theirs."""
     if "state" in reduction:
         if not getattr(fig, "overlays", ()):
             return None
@@ -93,6 +94,8 @@ def reduced(fig: Drawable, reduction: tuple[str, ...]) -> Drawable | None:
         reduction = tuple(part for part in reduction if part != "state")
     if not reduction:
         return fig
+    if isinstance(fig, Figure) and fig.view == "mask":  # (a map beside grids in one series: it has nothing to leave)
+        return fig if any(isinstance(other, Figure) and other.view != "mask" for other in series) else None
     if not isinstance(fig, Figure) or not isinstance(fig.words, FigureText) or fig.view not in ("full", "scores"):
         return None
     changes: dict[str, object] = {"view": "scores"}  # (a score view's "scores" reduction: itself)
@@ -136,7 +139,7 @@ def arrangements(figures: Sequence[Drawable], aspect: str) -> Iterator[Fit]:
     """Each arrangement (`TRIES`, in order) where every one of the series' figures fits its region at the floor,
     its titles and rules whole (the steps of one series share one arrangement, so nothing moves between them)."""
     for reduction, (wide, compact) in TRIES:
-        smaller = [reduced(fig, reduction) for fig in figures]
+        smaller = [reduced(fig, reduction, figures) for fig in figures]
         if any(fig is None for fig in smaller):
             continue
         frame = region_frame(aspect, wide, compact)

@@ -95,7 +95,7 @@ def from_highlights(fig: Drawable, **options: object) -> Deck:
             return (_with_panel_captions(fig, section, options)
                     or from_sections(replace(document, sections=(section,)), [fig], **options))  # type: ignore[arg-type]
         except InputError as refused:
-            if refused.where != "slides" or not getattr(fig, "panels", ()):
+            if refused.where != "slides" or not hasattr(fig, "for_frame"):  # (a sparse figure's panels: MoBA's, NSA's)
                 raise
             return _panel_by_panel(fig, section.heading, options)
     marks, words, attention = fig.highlight, fig.words, fig.attention

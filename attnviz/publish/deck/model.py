@@ -53,8 +53,8 @@ PAPER_FRAMES = ("column", "column-wide")  # a figure made for a paper's column: 
 _IN_NOTES = "Its full values are in the figure and the speaker notes."
 FORMULA_IN_NOTES = "The formula is in the speaker notes."  # (the sentences on the slide: only the formula is not)
 IN_NOTES = (_IN_NOTES, FORMULA_IN_NOTES)  # the lines a slide ends with when some of its step is only in the notes
-#: The gap between two sentences, in lines (each format sets it at most 0.4 of the text's size, and each sentence is
-#: its own paragraph on the slide, the first of a step's paragraphs too: counted, so the last line stays on the slide).
+#: The gap between two sentences of a paragraph, in lines (each format sets it at most 0.4 of the text's size, and
+#: each sentence is its own paragraph on the slide: counted, so the last line stays on the slide).
 SENTENCE_LINES = 0.35
 
 
@@ -269,13 +269,14 @@ def _pages(heading: str, paragraphs: Sequence[str], formula: str | None, box: Bo
             used = 0
         used += lines
 
-    for sentence in (one for paragraph in paragraphs for one in _sentences(paragraph)):
-        lines = lines_of(unicode_prose(sentence), box.w)
-        if lines is None or line_count(lines) > budget:
-            hidden = True
-            continue
-        place(line_count(lines) + (SENTENCE_LINES if used else 0))  # (every sentence is a paragraph on the slide)
-        pages[-1][0].append(sentence)
+    for paragraph in paragraphs:
+        for n, sentence in enumerate(_sentences(paragraph)):
+            lines = lines_of(unicode_prose(sentence), box.w)
+            if lines is None or line_count(lines) > budget:
+                hidden = True
+                continue
+            place(line_count(lines) + (0 if not used else 1 if n == 0 else SENTENCE_LINES))
+            pages[-1][0].append(sentence)
     shown = formula if formula and not formula_shown_in(formula, paragraphs) else None
     if shown is not None:
         wide = lines_of(unicode_math(shown), box.w)  # broken where TeX may break it: between its parts
@@ -345,20 +346,21 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
 
 def _fewest_slides(document: Document, chosen: Sequence[int], figures: Sequence[Drawable], aspect: str
                    ) -> tuple[Fit, list[Slide]]:
-    """The arrangement that keeps the deck on the fewest slides (the first in `fitting.TRIES` on a tie; a later
-    region tried only while some step needs a continuation slide), and its slides; an InputError in one line when
-    none fits."""
-    best: tuple[Fit, list[Slide]] | None = None
-    floor = len(chosen) + bool(document.intro or document.legend)  # one slide a step: none can do better
+    """The arrangement that keeps the deck on the fewest slides, of those that leave the least of its steps' text to
+    the notes (the first in `fitting.TRIES` on a tie; a later region tried only while some step needs a continuation
+    slide or leaves text to the notes), and its slides; an InputError in one line when none fits."""
+    best: tuple[tuple[int, int], Fit, list[Slide]] | None = None
+    floor = (0, len(chosen) + bool(document.intro or document.legend))  # all shown, a slide a step: none does better
     for fit in first_per_region(arrangements(figures, aspect)):
         slides = _slides(document, chosen, figures, fit, aspect)
-        if best is None or len(slides) < len(best[1]):
-            best = (fit, slides)
-        if len(best[1]) <= floor:
+        worth = (sum(p in IN_NOTES for slide in slides for p in slide.paragraphs), len(slides))
+        if best is None or worth < best[0]:
+            best = (worth, fit, slides)
+        if best[0] <= floor:
             break
     if best is None:
         raise refusal(figures, aspect)
-    return best
+    return best[1], best[2]
 
 
 def _slides(document: Document, chosen: Sequence[int], figures: Sequence[Drawable], fit: Fit, aspect: str
