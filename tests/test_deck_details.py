@@ -17,6 +17,7 @@ import attnviz
 from attnviz.layout.items import Text
 from attnviz.publish.deck import model as decks
 from attnviz.publish.deck.formats import FORMATS, deck_files
+from attnviz.publish.deck.fitting import in_frame
 from attnviz.publish.deck.highlights import from_highlights
 
 TWELVE = [[1, 0], [0, 1], [1, 1], [2, 1], [1, 2], [0, 2], [2, 0], [1, -1], [-1, 1], [3, 1], [1, 3], [2, 2]]
@@ -55,7 +56,7 @@ def _typeset(deck):
         return deck
     framed = {}
     for slide in deck.slides:
-        framed.setdefault(id(slide.figure), decks._in_frame(slide.figure, "slide"))
+        framed.setdefault(id(slide.figure), in_frame(slide.figure, "slide"))
     return dataclasses.replace(deck, slides=tuple(dataclasses.replace(s, figure=framed[id(s.figure)])
                                                   for s in deck.slides))
 

@@ -1,9 +1,10 @@
 """Sparse and split attention on slides (issue 35), in all six formats, every step measured where it is shown as
 tests/test_deck_mechanics.py measures it: FlexAttention's blocks on a 16-token mask map and on 8-token score grids
-(a deck of one figure, of a score view, of a walkthrough), a Medusa token tree, and Flash-Decoding decks of one
-query × 8 keys and 4 queries × 8 keys with values. Where a figure with its blocks' legend or its chunks' strips fits
-no arrangement, that legend or the strips go to the slide's text (the figure stays still); nothing is refused,
-nothing is under 14 pt, nothing leaves the slide."""
+(a deck of one figure, of a score view, of a walkthrough), a Medusa token tree, MoBA's gate and mask (the mask view
+and the full view) and NSA's branches, one panel a slide, and Flash-Decoding decks of one query × 8 keys and 4 queries
+× 8 keys with values. Where a figure with its blocks' legend or its chunks' strips fits no arrangement, that legend or
+the strips go to the slide's text (the figure stays still); nothing is refused, nothing is under 14 pt, nothing leaves
+the slide, no title or rule is cut with "…", and each deck takes the arrangement with the fewest slides."""
 
 import re
 import subprocess
@@ -12,13 +13,16 @@ import zipfile
 import pytest
 from test_deck_fit import smallest_pt
 from test_deck_mechanics import _off_the_page, assert_on_the_slide_in_chromium
+from test_deck_pptx import make_deck
 from test_decks_tex import _walk, overfull, pages, pdflatex, tool
 
 import attnviz
 from attnviz.layout.frames import text_floor_misses
 from attnviz.publish.deck import model as decks
 from attnviz.publish.deck.formats import deck_files, write_deck
-from attnviz.publish.deck.highlights import from_highlights
+from attnviz.layout.items import Text
+from attnviz.publish.deck.fitting import CUT_WORDS, arrangements, first_per_region
+from attnviz.publish.deck.highlights import ONE_PANEL_A_SLIDE, from_highlights
 
 EIGHT = "1,0; 0,1; 1,1; 1,-1; 0,2; 2,1; -1,1; 1,2"
 FOUR = "1,0; 0,1; 1,1; 2,0"
@@ -45,11 +49,15 @@ SCENARIOS = {
                                 (1, 2, 1)),
     "medusa tree": (lambda: from_highlights(attnviz.figure(
         view="mask", tokens="The cat sat on in the a the my".split(), mask="tree=-1,-1,0,0,1,1,prompt=3")), None),
-    # MoBA's gate as a map beside its mask (arranged anew for the slide's region), NSA's three branches and union
+    # MoBA's gate and its mask, NSA's three branches and their union: each panel on a slide of its own (side by side
+    # they fit no slide region with their titles and rules whole), MoBA's in the mask view and the full view
     "moba map": (lambda: from_highlights(_figure(["--q", M6, "--k", M6, "--sparse", "moba=2,2", "--view",
                                                         "mask"])), None),
+    "moba full": (lambda: from_highlights(_figure(["--q", M6, "--k", M6, "--sparse", "moba=2,2"])), None),
     "nsa map": (lambda: from_highlights(_figure(["--q", Q12, "--k", Q12, "--sparse", "nsa=4,2,2,3,2,local=1",
                                                        "--view", "mask"])), None),
+    "nsa full": (lambda: from_highlights(_figure(["--q", Q12, "--k", Q12, "--sparse", "nsa=4,2,2,3,2,local=1"])),
+                 None),
     "flash-decoding 1×8, values": (lambda: decks.from_sections(*_walk(
         ["--q", "1,1", "--k", EIGHT, "--v", EIGHT, "--mask", "none", "--split-kv", "4"])), None),
     "flash-decoding 4×8, values": (lambda: decks.from_sections(*_walk(
@@ -80,7 +88,8 @@ def test_the_deck_builds_at_14_pt_with_its_figure_still_and_its_blocks_on_every_
     deck = made(name)
     assert smallest_pt(deck) >= 14 - 1e-6
     assert all(text_floor_misses(layout, deck.frame) == [] for layout in deck.layouts())
-    assert len({(layout.width, layout.height) for layout in deck.layouts()}) == 1  # nothing moves
+    kinds = {slide.figure.view == "mask" for slide in deck.slides}  # (MoBA's mask view: its gate's scores, its map)
+    assert len({(layout.width, layout.height) for layout in deck.layouts()}) == len(kinds)  # nothing moves
     blocks = SCENARIOS[name][1]
     if blocks is not None:
         assert all(_classes(slide.figure.svg()) == blocks for slide in deck.slides)
@@ -163,12 +172,81 @@ def test_the_animated_svg_and_tikz_hold_every_step_and_its_blocks(made, name, tm
         assert tikz.count(r"\draw[attnviz-part-3,") == blocks[0] + swatch
 
 
-def test_a_moba_deck_arranges_its_gate_as_a_map_where_its_score_grid_does_not_fit_the_slide(made):
-    """The command's MoBA figure is composed for the page (the gate's scores beside the map); on a slide its panels are
-    arranged anew for the slide's region, the gate drawn as the map of the chosen blocks (it once did not fit)."""
-    doc = _figure(["--q", M6, "--k", M6, "--sparse", "moba=2,2", "--view", "mask"])
-    assert "MoBA gate" in doc.svg()
-    deck = made("moba map")
-    shown = deck.slides[0].figure.svg()
-    assert "MoBA gate" not in shown and "top 2 by gate" in shown.replace("\u2026", "")
-    assert deck.slides[0].figure.frame == deck.geometry.frame
+#: Each deck's slides (issue 35's deck round: before it MoBA's and NSA's full views were refused, their maps cut their
+#: panels' titles on one slide (1 each), and the 1×8 Flash-Decoding deck took 22 slides across the slide).
+SLIDES = {"map 16, blocks 4": 1, "scores 8, blocks 4": 1, "score view 8, blocks 4": 1, "walkthrough 4, blocks 2": 17,
+          "medusa tree": 1, "moba map": 2, "moba full": 2, "nsa map": 4, "nsa full": 4,
+          "flash-decoding 1×8, values": 11, "flash-decoding 4×8, values": 18}
+#: The roles of the words that name a panel or say its rule: never cut with "…" on a slide.
+NAMING = ("title", "panel-title", "axis-title", "subtitle", "caption")
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_no_title_or_rule_is_cut_and_the_deck_has_its_slides(made, name):
+    deck = made(name)
+    assert len(deck.slides) == SLIDES[name]
+    assert not any("\u2026" in slide.heading for slide in deck.slides)
+    for layout in deck.layouts():
+        cut = [line for item in layout.walk() if isinstance(item, Text) and item.role in NAMING
+               for line in item.lines if line.rstrip().endswith("\u2026")]  # ("K(b…)": notation)
+        assert cut == [], cut
+        assert not any(choice.startswith(CUT_WORDS) for choice in layout.choices)
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "4:3"])
+@pytest.mark.parametrize("name", ["moba map", "moba full", "nsa map"])
+def test_moba_and_nsa_decks_draw_each_panel_on_a_slide_of_its_own_with_its_title_and_rule_whole(name, aspect):
+    """Side by side, MoBA's gate and mask (and NSA's four maps) fit no slide region with their titles and rules whole
+    at 14 pt: each panel goes on a slide of its own, its title the slide's (after "Panel n of N"), a map's rule in the
+    slide's sentences; MoBA's gate is drawn as its scores with the chosen blocks marked, in the full view too."""
+    argv = {"moba map": ["--q", M6, "--k", M6, "--sparse", "moba=2,2", "--view", "mask"],
+            "moba full": ["--q", M6, "--k", M6, "--sparse", "moba=2,2"],
+            "nsa map": ["--q", Q12, "--k", Q12, "--sparse", "nsa=4,2,2,3,2,local=1", "--view", "mask"]}[name]
+    fig = _figure(argv)
+    deck = from_highlights(fig, aspect=aspect)
+    assert deck.choices[0] == ONE_PANEL_A_SLIDE
+    assert [slide.heading for slide in deck.slides] == [
+        f"Panel {n} of {len(fig.panels)} \u2014 {panel.words.title}" for n, panel in enumerate(fig.panels, 1)]
+    assert smallest_pt(deck) >= 14 - 1e-6
+    assert all(text_floor_misses(layout, deck.frame) == [] for layout in deck.layouts())
+    assert len({(layout.width, layout.height) for layout in deck.layouts()}) == (2 if name == "moba map" else 1)
+    if name.startswith("moba"):
+        gate = deck.slides[0].figure.svg()
+        # the gate's scores, the blocks each query reads marked: queries 1-2 their own block, 3-6 theirs and one more
+        assert "MoBA gate" in gate and gate.count("attnviz-cell attnviz-score attnviz-computed") == 2 * 1 + 4 * 2
+        # the masked scores: the full view on 16:9, its score view on 4:3 (its softmax captions in the slide's text)
+        shown = "mask" if name == "moba map" else "full" if aspect == "16:9" else "scores"
+        assert deck.slides[1].figure.view == shown
+    else:  # each branch's rule said on its slide, whole
+        rules = ["complete compressed block (4 keys, stride 2; \u03c6 = mean)", "top 3 selection blocks of 2 keys",
+                 "i-2<j<=i", "g_cmp·o_cmp + g_slc·o_slc + g_win·o_win"]
+        for slide, rule in zip(deck.slides, rules):
+            assert rule in " ".join(slide.paragraphs), (slide.heading, rule)
+
+
+def test_the_flash_decoding_deck_takes_the_arrangement_with_the_fewest_slides():
+    """The fitter's first arrangement for one query × 8 keys is the figure across the slide (22 slides: two lines of
+    text under it); beside the text the same steps take 11, leaving no more of their text to the notes: the deck takes
+    the fewest. On 4:3 the region beside the text (10 slides) leaves a step's sentence to the notes that the slide's
+    width shows: the deck keeps the width (25), as it would any deck whose words a narrower column cannot hold."""
+    document, figures = _walk(["--q", "1,1", "--k", EIGHT, "--v", EIGHT, "--mask", "none", "--split-kv", "4"])
+    chosen = tuple(range(1, len(document.sections) + 1))
+    for aspect, taken in (("16:9", 11), ("4:3", 25)):
+        deck = decks.from_sections(document, figures, aspect=aspect)
+        tried = []
+        for fit in first_per_region(arrangements(figures, aspect)):
+            slides = decks._slides(document, chosen, figures, fit, aspect)
+            tried.append((sum(p in decks.IN_NOTES for slide in slides for p in slide.paragraphs), len(slides), fit))
+        assert tried[0][2].wide and tried[0][1] in (22, 25)  # the first that fits: across the slide
+        assert len(deck.slides) == taken == min(tried, key=lambda t: t[:2])[1]
+        assert min(count for _, count, _ in tried) == {"16:9": 11, "4:3": 10}[aspect]
+        assert deck.wide == (aspect == "4:3") and deck.choices == min(tried, key=lambda t: t[:2])[2].choices
+    for name in ("seed", "six"):  # a deck that fits beside the text keeps its first arrangement
+        assert not make_deck(name).wide and not make_deck(name).compact
+
+
+def test_an_nsa_deck_of_the_full_view_on_4_3_is_refused_in_one_line_naming_16_9():
+    """NSA's 12-token score grid fits no 4:3 slide at 14 pt (as a 12-token walkthrough's does not)."""
+    with pytest.raises(decks.InputError) as refused:
+        from_highlights(_figure(["--q", Q12, "--k", Q12, "--sparse", "nsa=4,2,2,3,2,local=1"]), aspect="4:3")
+    assert "\n" not in str(refused.value) and "try --aspect 16:9" in str(refused.value)

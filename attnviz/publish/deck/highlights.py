@@ -91,8 +91,13 @@ def from_highlights(fig: Drawable, **options: object) -> Deck:
     if not isinstance(fig, Figure) or fig.view != "full":  # a mask map, a score table, panels: one slide
         document = make_document(heading=fig.layout().title, sections=[Section("figure")])
         section = replace(document.sections[0], heading=fig.layout().title, paragraphs=(fig.description(),))
-        return (_with_panel_captions(fig, section, options)
-                or from_sections(replace(document, sections=(section,)), [fig], **options))  # type: ignore[arg-type]
+        try:
+            return (_with_panel_captions(fig, section, options)
+                    or from_sections(replace(document, sections=(section,)), [fig], **options))  # type: ignore[arg-type]
+        except InputError as refused:
+            if refused.where != "slides" or not hasattr(fig, "for_frame"):  # (a sparse figure's panels: MoBA's, NSA's)
+                raise
+            return _panel_by_panel(fig, section.heading, options)
     marks, words, attention = fig.highlight, fig.words, fig.attention
     if TYPE_CHECKING:  # a full figure has its highlight, its words and its vectors
         assert marks is not None and isinstance(words, FigureText) and isinstance(attention, Attention)
@@ -149,6 +154,36 @@ def _with_panel_captions(fig: Drawable, section: Section, options: dict[str, obj
     if any(not _draws_captions(deck.laid_out[id(one)]) for one in drawn):
         return None
     return deck
+
+
+#: What a deck of a figure's panels drawn one a slide says it chose (`Deck.choices`, `--verbose`).
+ONE_PANEL_A_SLIDE = ("each panel on a slide of its own, in order (side by side they fit no slide with every text at "
+                     "14 pt and their titles and rules whole)")
+
+
+def _panel_by_panel(fig: Drawable, heading: str, options: dict[str, object]) -> Deck:
+    """A slide per panel of `fig` (MoBA's gate, then its masked scores; NSA's branches, then their union), each
+    panel drawn alone in the same region, under the figure's title and the panel's own: where the panels side by
+    side fit no slide at the floor with their titles whole."""
+    panels = list(getattr(fig, "panels", ()))
+    titles = [getattr(panel.words, "title", "") or "" for panel in panels]
+    headings = [concat(f"Panel {n} of {len(panels)}", *((" — ", title) if title else ()))
+                for n, title in enumerate(titles, 1)]
+    document = make_document(heading=heading, sections=[Section(one) for one in headings])
+    sections = tuple(replace(one, paragraphs=(panel.description(),)) for one, panel in zip(document.sections, panels))
+    alone = [_alone(panel, section.id_prefix) for panel, section in zip(panels, sections)]
+    deck = from_sections(replace(document, sections=sections), alone, **options)  # type: ignore[arg-type]
+    return replace(deck, heading=heading, choices=(ONE_PANEL_A_SLIDE, *deck.choices))
+
+
+def _alone(panel: Drawable, id_prefix: str) -> Drawable:
+    """`panel` drawn alone on its slide (a copy with ids of its own): a mask map without its title, subtitle and rule,
+    which the slide's title and sentences say (its cells as big as the slide's region lets them be)."""
+    one = copy.copy(panel)
+    one._id_prefix = id_prefix
+    if isinstance(one, Figure) and one.view == "mask" and not isinstance(one.words, FigureText):
+        one.words = replace(one.words, title="", subtitle="", caption="")
+    return one
 
 
 def _draws_captions(layout: Layout) -> bool:

@@ -20,11 +20,11 @@ from ...figures.api import Figure
 from ...layout.frames import DECK_FRAMES, fit_to_frame, get_frame
 from ...words.budget import check_deck, drawable_chars
 from ...numbers.exact import InputError
-from ...words.figure_text import FigureText
 from ...words.user_text import Line, graphemes, user_spans
 from ..document import build_figures
 from ..walkthrough.scores import walkthrough
-from ..walkthrough.state_text import state_paragraphs, with_state_in_text
+from ..walkthrough.state_text import state_paragraphs
+from .fitting import Fit, arrangements, first_per_region, in_frame, refusal, region_frame
 from .formats import STEP_SECONDS
 from .weights_fit import fitting_weights
 from .panel_text import captions_left_out, panels_follow
@@ -93,8 +93,7 @@ def geometry(aspect: str = "16:9", wide: bool = False, compact: bool = False) ->
     `compact`: the region beside the text, its figure's values at 14 pt too (a grid too big for both)."""
     if not isinstance(aspect, str) or aspect not in ASPECTS:
         raise InputError(f"unknown aspect {aspect!r:.40}; choose 16:9 or 4:3", "aspect")
-    frame = DECK_FRAMES[("slide-figure" if aspect == "16:9" else "slide-4:3-figure")
-                        + ("-wide" if wide else "-compact" if compact else "")]
+    frame = DECK_FRAMES[region_frame(aspect, wide, compact)]
     margin, gap, top = 28.8, 21.6, 100.8
     width, height = (960.0, 540.0) if aspect == "16:9" else (720.0, 540.0)
     figure_w, figure_h = frame.width_in * 72, (frame.height_in or 0) * 72
@@ -173,7 +172,7 @@ class Deck:
         made: dict[int, Layout] = {}
         for slide in self.slides:
             if id(slide.figure) not in made:
-                made[id(slide.figure)] = _in_frame(slide.figure, self.paper).layout()
+                made[id(slide.figure)] = in_frame(slide.figure, self.paper).layout()
         return [made[id(slide.figure)] for slide in self.slides]
 
     def layouts(self) -> list[Layout]:
@@ -183,12 +182,13 @@ class Deck:
     @cached_property
     def _layouts(self) -> tuple[Layout, ...]:
         by_figure: dict[int, Layout] = {}
-        kinds: dict[int, bool] = {}  # panels side by side, or one figure: each kind one size
+        # panels side by side, a mask map or a grid: each kind one size (a map is not drawn on a grid's canvas)
+        kinds: dict[int, tuple[bool, bool]] = {}
         for slide in self.slides:
             if id(slide.figure) not in by_figure:
                 made = self.laid_out.get(id(slide.figure)) or slide.figure.layout()
                 by_figure[id(slide.figure)] = replace(made, choices=self.choices + made.choices)
-                kinds[id(slide.figure)] = hasattr(slide.figure, "panels")
+                kinds[id(slide.figure)] = (hasattr(slide.figure, "panels"), getattr(slide.figure, "view", "") == "mask")
         sizes = {kind: (max(by_figure[key].width for key in by_figure if kinds[key] == kind),
                         max(by_figure[key].height for key in by_figure if kinds[key] == kind))
                  for kind in set(kinds.values())}
@@ -317,20 +317,6 @@ def _step_slides(heading: str, paragraphs: Sequence[str], formula: str | None, f
     return slides
 
 
-def _in_frame(fig: Drawable, frame: str) -> Drawable:
-    """`fig` (and its panels) laid out for `frame` from now on: a copy, the original unchanged."""
-    if fig.frame == frame:
-        return fig
-    remade = getattr(fig, "for_frame", None)  # (MoBA's, NSA's panels: arranged anew for the frame, where they fit it)
-    if remade is not None and (made := remade(frame)) is not None:
-        return made  # type: ignore[no-any-return]
-    framed = copy.copy(fig)
-    framed.frame = frame
-    if hasattr(framed, "panels"):
-        framed.panels = tuple(_in_frame(panel, frame) for panel in framed.panels)
-    return framed
-
-
 def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: str = "16:9",
                   steps: str | Sequence[int] | None = None, title: str | None = None, author: str | None = None,
                   date: str | None = None, step_seconds: float = STEP_SECONDS) -> Deck:
@@ -341,15 +327,48 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
     Figures made for a paper's column (`--frame column`) keep that frame for TikZ (`Deck.paper_layouts`)."""
     if len(figures) != len(document.sections):
         raise ValueError("one figure per section")
-    shape = geometry(aspect)
+    geometry(aspect)  # (the aspect checked first)
     if not isinstance(step_seconds, (int, float)) or isinstance(step_seconds, bool) or not 0 < step_seconds <= 600:
         raise InputError(f"expected seconds above 0, up to 600, got {step_seconds!r:.40}", "step_seconds")
     count = len(document.sections)
     chosen = (tuple(range(1, count + 1)) if steps is None
               else parse_steps(steps if isinstance(steps, str) else ",".join(map(str, steps)), count))
     check_deck([drawable_chars(fig) for fig in figures])  # the budget first, from the words: before any layout
-    framed, (wide, compact), laid_out, choice = _fitted(figures, aspect)
-    shape = geometry(aspect, wide, compact)
+    fit, slides = _fewest_slides(document, chosen, figures, aspect)
+    deck_title = document.title or document.heading
+    page = None
+    if any(value is not None for value in (title, author, date)):
+        page = TitlePage(title or deck_title, document.heading, author or "", date or "")
+    return Deck(title=deck_title, heading=document.heading, slides=tuple(slides), lang=document.lang, aspect=aspect,
+                title_page=page, step_seconds=step_seconds, wide=fit.wide, compact=fit.compact, choices=fit.choices,
+                laid_out=fit.laid_out, paper=next((fig.frame for fig in figures if fig.frame in PAPER_FRAMES), ""))
+
+
+def _fewest_slides(document: Document, chosen: Sequence[int], figures: Sequence[Drawable], aspect: str
+                   ) -> tuple[Fit, list[Slide]]:
+    """The arrangement that keeps the deck on the fewest slides, of those that leave the least of its steps' text to
+    the notes (the first in `fitting.TRIES` on a tie; a later region tried only while some step needs a continuation
+    slide or leaves text to the notes), and its slides; an InputError in one line when none fits."""
+    best: tuple[tuple[int, int], Fit, list[Slide]] | None = None
+    floor = (0, len(chosen) + bool(document.intro or document.legend))  # all shown, a slide a step: none does better
+    for fit in first_per_region(arrangements(figures, aspect)):
+        slides = _slides(document, chosen, figures, fit, aspect)
+        worth = (sum(p in IN_NOTES for slide in slides for p in slide.paragraphs), len(slides))
+        if best is None or worth < best[0]:
+            best = (worth, fit, slides)
+        if best[0] <= floor:
+            break
+    if best is None:
+        raise refusal(figures, aspect)
+    return best[1], best[2]
+
+
+def _slides(document: Document, chosen: Sequence[int], figures: Sequence[Drawable], fit: Fit, aspect: str
+            ) -> list[Slide]:
+    """The deck's slides with its figures arranged as `fit` arranges them: the intro and legend (when the document
+    has them), then each chosen section's step and its continuation slides."""
+    framed, laid_out = fit.figures, fit.laid_out
+    shape = geometry(aspect, fit.wide, fit.compact)
     slides: list[Slide] = []
     intro = tuple(document.intro) + ((document.legend,) if document.legend else ())
     if intro:
@@ -366,103 +385,7 @@ def from_sections(document: Document, figures: Sequence[Drawable], *, aspect: st
         paragraphs += captions_left_out(figure, laid_out[id(figure)], panels_follow(figures, number))
         slides += _step_slides(section.heading, paragraphs + said, section.formula, figure, section.name, shape,
                                number)
-    deck_title = document.title or document.heading
-    page = None
-    if any(value is not None for value in (title, author, date)):
-        page = TitlePage(title or deck_title, document.heading, author or "", date or "")
-    return Deck(title=deck_title, heading=document.heading, slides=tuple(slides), lang=document.lang, aspect=aspect,
-                title_page=page, step_seconds=step_seconds, wide=wide, compact=compact, choices=choice,
-                laid_out=laid_out, paper=next((fig.frame for fig in figures if fig.frame in PAPER_FRAMES), ""))
-
-
-#: What a deck's figure may leave to the slide's text and notes, in order, when the whole figure does not fit
-#: the region beside the text or under it with its text at the floor: the softmax captions (the score view:
-#: the step's sentence and formula say them), then also the vectors and the subtitle (the notes say them).
-REDUCTIONS = ((), ("scores",), ("scores", "bare"))
-#: Then, for a walkthrough's mechanics (FlashAttention's running state, the KV cache's slots): the same again with
-#: the state said in the slide's text (on the step's slide or its continuation, the figure unchanged), only the
-#: tiles or the cache's marks drawn over the grid.
-STATE_REDUCTIONS = tuple(("state", *reduction) for reduction in REDUCTIONS)
-_REDUCED = {"scores": "the figure's softmax captions left to the slide's text and notes (its score view)",
-            "bare": "the vectors and the subtitle left to the notes",
-            "state": "the step's running state (FlashAttention's m_i and ℓ_i, the KV cache's slots) in the slide's "
-                     "text, only the tiles or the cache's marks drawn over the grid"}
-
-
-def _reduced(fig: Drawable, reduction: tuple[str, ...]) -> Drawable | None:
-    """`fig` with the parts `reduction` names left out (a copy), or None when it has none of them (a
-    mask map, panels, a score table already: only a full figure's captions and vectors can go)."""
-    if "state" in reduction:
-        if not getattr(fig, "overlays", ()):
-            return None
-        fig = with_state_in_text(fig)
-        reduction = tuple(part for part in reduction if part != "state")
-    if not reduction:
-        return fig
-    if not isinstance(fig, Figure) or not isinstance(fig.words, FigureText) or fig.view not in ("full", "scores"):
-        return None
-    changes: dict[str, object] = {"view": "scores"}  # (a score view's "scores" reduction: itself)
-    if "bare" in reduction:
-        changes.update(subtitle="", q_line="", k_line="", more_vectors=())
-    reduced = copy.copy(fig)
-    reduced.words = replace(fig.words, **changes)  # type: ignore[arg-type]
-    elided = fig.elided
-    if elided is not None:
-        def elided_reduced(first: int, last: int) -> FigureText:
-            return replace(elided(first, last), **changes)  # type: ignore[arg-type]
-
-        reduced.elided = elided_reduced
-    return reduced
-
-
-def _state_words(figures: Sequence[Drawable]) -> str:
-    """What the "state" reduction left to the slides' text, in its overlays' own words (FlashAttention's running
-    state, the KV cache's slots, Flash-Decoding's strips, FlexAttention's blocks' legend)."""
-    said = dict.fromkeys(overlay.placement() for fig in figures for overlay in getattr(fig, "overlays", ())
-                         if overlay.in_text)
-    return "; ".join(said) or _REDUCED["state"]
-
-
-def _fitted(figures: Sequence[Drawable], aspect: str
-            ) -> tuple[list[Drawable], tuple[bool, bool], dict[int, Layout], tuple[str, ...]]:
-    """The series' figures in the first arrangement where every one fits at the floor: beside the text,
-    then across the slide with the text under it, each whole, then with `REDUCTIONS`; last, beside the text
-    with its values at 14 pt too (the steps of one series share one arrangement, so nothing moves between
-    them). Returns (the figures, (across, compact), their layouts by id, the deck's choices); an InputError
-    in one line when none fits."""
-    tries = [(reduction, region) for reductions in (REDUCTIONS, STATE_REDUCTIONS)  # region: (across, compact)
-             for reduction, region in [(r, g) for r in reductions for g in ((False, False), (True, False))]
-             + [(r, (False, True)) for r in reductions]]
-    for reduction, (wide, compact) in tries:
-        # (a sparse selection's panels, arranged anew for each region, stay whole beside a walkthrough's reduced steps)
-        reduced = [fig if less is None and len(figures) > 1 and hasattr(fig, "for_frame") else less
-                   for fig, less in zip(figures, (_reduced(fig, reduction) for fig in figures))]
-        if any(fig is None for fig in reduced):
-            continue
-        frame = geometry(aspect, wide, compact).frame
-        framed = [_in_frame(fig, frame) for fig in reduced if fig is not None]
-        laid_out: dict[int, Layout] = {}
-        try:
-            for fig in framed:
-                if id(fig) not in laid_out:
-                    laid_out[id(fig)] = fig.layout()
-        except InputError as refused:
-            if refused.where != "frame":  # (only a figure past its frame tries the next arrangement)
-                raise
-            continue
-        said = (("the figure across the slide, the text under it",) if wide else ()) + (
-            ("the grid's values at the deck's 14 pt floor, the cells sized to them",) if compact else ()) + tuple(
-            _state_words(framed) if part == "state" else _REDUCED[part] for part in reduction)
-        return framed, (wide, compact), laid_out, said
-    wider = "--aspect 16:9, " if aspect != "16:9" else ""
-    if any(hasattr(fig, "panels") for fig in figures):  # (panels: a slide's whole body may hold them)
-        raise InputError(f"the panels do not fit a {aspect} slide with every text at 14 pt beside or under the "
-                         f"slide's text; try {wider}fewer panels or tokens, or attnviz render --frame slide (the "
-                         "figure alone on a slide)", "slides")
-    raise InputError(f"the figure does not fit a {aspect} slide with every text at 14 pt, beside or under the "
-                     "slide's text, even as its score table with its values at 14 pt and its mechanics in the text; "
-                     f"try {wider}fewer tokens, shorter labels, --view mask, or attnviz page instead of a deck",
-                     "slides")
+    return slides
 
 
 def from_document(document: Document, name: str = "<document>", **options: object) -> Deck:

@@ -4,7 +4,7 @@ A FlashAttention step draws each row's running state beside (or under) its grid,
 slots. In a slide frame that room may be past the frame at its text floor (an 8-token decode with values); then,
 rather than refusing, every step of the walk keeps only what lies over its grid (the tiles, the cache's marks) and
 its text says the rest (`FlashOverlay.state_text`, `CacheStrip.state_text`): the steps stay the same size, the
-grid still. The deck does the same as its last fallback (`publish.deck.model.STATE_REDUCTIONS`).
+grid still. The deck does the same as its last fallback (`publish.deck.fitting.STATE_REDUCTIONS`).
 """
 
 from __future__ import annotations
