@@ -141,7 +141,7 @@ def test_a_full_figure_is_set_at_its_frames_steps_scripts_included(frame, scale)
     assert set(sizes) == set(TYPE_SCALES[scale]), sizes
 
 
-@pytest.mark.parametrize("frame", ["slide-figure", "slide-figure-wide", "slide-figure-compact",
+@pytest.mark.parametrize("frame", ["slide-figure", "slide-figure-compact",
                                    "slide-4:3-figure-compact", "doc:740", "doc:358"])
 def test_a_decks_and_a_docs_pages_frames_keep_four_sizes(frame):
     # (a deck's region takes the slide's steps scaled by one factor; the compact one sets all but the title at its floor)

@@ -33,8 +33,8 @@ STEPS = ("title", "heading", "body", "small")
 ROLE_STEPS = {
     "title": "title",
     "panel-title": "heading", "caption": "heading", "score": "heading", "score-computed": "heading",
-    "softmax-heading": "heading", "outputs-heading": "heading", "elision": "heading",
-    "subtitle": "body", "vectors": "body", "header": "body", "softmax-scores": "body", "softmax-weights": "body",
+    "elision": "heading",
+    "subtitle": "body", "softmax-heading": "body", "outputs-heading": "body", "vectors": "body", "header": "body", "softmax-scores": "body", "softmax-weights": "body",
     "output": "body", "axis-title": "body", "legend": "body", "state": "body", "side-heading": "body",
     "slot": "body", "slot-note": "body", "head": "body",
     "badge": "small", "note": "small", "masked": "small", "footer": "small", "tick": "small",
@@ -43,7 +43,7 @@ ROLE_STEPS = {
 #: Each frame's size of each step (`STEPS`' order): the doc figure's (CSS px), a slide's (px of 1,280 × 720:
 #: `small` 16 and `heading` 24 are its floors), a column's (units of which 14 prints at 7 pt).
 TYPE_SCALES = {
-    "doc": (24.0, 18.0, 13.5, 12.0),
+    "doc": (24.0, 16.0, 13.5, 12.0),
     "slide": (32.0, 24.0, 18.0, 16.0),
     "column": (19.0, 17.0, 16.0, 14.0),
 }
