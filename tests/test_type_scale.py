@@ -27,6 +27,7 @@ from test_frame_maps import REFUSED_HERE
 
 ROOT = Path(__file__).parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
+PAINTED = ("font-size", "stroke", "stroke-width", "vector-effect")  # (inherited by an element's children)
 SHAPES = {"rect", "line", "path", "polygon", "polyline", "circle", "ellipse"}
 #: "default": as `attnviz gallery` draws it (some entries pin a frame of their own).
 LOOKS = ("default", "doc", "slide", "slide-4:3", "column")
@@ -70,8 +71,7 @@ def seen(svg):
 
     def visit(element, inherited, scale, nested):
         tag = element.tag.removeprefix(SVG)
-        here = {**inherited, **{key: element.get(key) for key in ("font-size", "stroke", "stroke-width", "vector-effect")
-                                if element.get(key) is not None}}
+        here = {**inherited, **{key: element.get(key) for key in PAINTED if element.get(key) is not None}}
         a, b, c, d = _linear(element.get("transform"))
         scale *= math.sqrt(abs(a * d - b * c))
         if tag == "svg" and nested:
@@ -144,7 +144,7 @@ def test_a_full_figure_is_set_at_its_frames_steps_scripts_included(frame, scale)
 @pytest.mark.parametrize("frame", ["slide-figure", "slide-figure-compact",
                                    "slide-4:3-figure-compact", "doc:740", "doc:358"])
 def test_a_decks_and_a_docs_pages_frames_keep_four_sizes(frame):
-    # (a deck's region takes the slide's steps scaled by one factor; the compact one sets all but the title at its floor)
+    # (a deck's region takes the slide's steps scaled by one factor; the compact one sets all but its title at floor)
     sizes, strokes = seen(attnviz.figure(highlight=(3, 3), frame=frame).svg())
     assert len(sizes) <= (2 if "compact" in frame else 4) and len(strokes) <= 3, (sizes, strokes)
 

@@ -26,22 +26,22 @@ __all__ = ["STEPS", "ROLE_STEPS", "TYPE_SCALES", "step_sizes", "role_sizes", "sc
 #: The steps, largest first.
 STEPS = ("title", "heading", "body", "small")
 
-#: Each text role's step. `heading`: the grid's values and what heads a part of the figure (the main caption is
-#: held to a slide's main floor with the values, so every heading is set with it); `body`: what is read in lines
-#: (vectors, softmax and output captions, labels, a walkthrough's mechanics: one step, so that drawn larger for a
-#: frame they land on its `small`); `small`: what stands aside (badge, notes, the masked cells' word, ticks).
+#: Each text role's step. `heading`: the grid's values with the main caption (held to a slide's main floor with
+#: them), a panel's title and an elision's dots; `body`: what is read in lines (subtitle, section headings, vectors,
+#: softmax and output captions, labels, a walkthrough's mechanics: one step, so that drawn larger for a frame they
+#: land on its `small`); `small`: what stands aside (badge, notes, the masked cells' word, ticks).
 ROLE_STEPS = {
     "title": "title",
     "panel-title": "heading", "caption": "heading", "score": "heading", "score-computed": "heading",
     "elision": "heading",
-    "subtitle": "body", "softmax-heading": "body", "outputs-heading": "body", "vectors": "body", "header": "body", "softmax-scores": "body", "softmax-weights": "body",
-    "output": "body", "axis-title": "body", "legend": "body", "state": "body", "side-heading": "body",
-    "slot": "body", "slot-note": "body", "head": "body",
+    "subtitle": "body", "softmax-heading": "body", "outputs-heading": "body", "vectors": "body", "header": "body",
+    "softmax-scores": "body", "softmax-weights": "body", "output": "body", "axis-title": "body", "legend": "body",
+    "state": "body", "side-heading": "body", "slot": "body", "slot-note": "body", "head": "body",
     "badge": "small", "note": "small", "masked": "small", "footer": "small", "tick": "small",
 }
 
 #: Each frame's size of each step (`STEPS`' order): the doc figure's (CSS px), a slide's (px of 1,280 × 720:
-#: `small` 16 and `heading` 24 are its floors), a column's (units of which 14 prints at 7 pt).
+#: `small` 16 and `heading` 24 are its floors), a column's (units of which 14 prints at 7 pt; `doc:WIDTH`'s too).
 TYPE_SCALES = {
     "doc": (24.0, 16.0, 13.5, 12.0),
     "slide": (32.0, 24.0, 18.0, 16.0),

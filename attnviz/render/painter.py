@@ -127,12 +127,16 @@ _STROKE_MEANING: dict[str, StrokeMeaning] = {
 #: The masked cells' stripes (masked-hatch on masked-fill): they read as "masked" without colour, and in greyscale.
 MASKED_HATCH = Hatch(period=8, width=2.5, angle=45)
 
+
+def _paint(role: str, fill: str | None, stroke: str | None) -> Paint:
+    """A shape role's paint: its colours, and its stroke's weight, dash and fill opacity (`_STROKE_MEANING`)."""
+    meaning = _STROKE_MEANING.get(role, {})
+    return Paint(role, fill, stroke, STROKE_WEIGHTS[meaning.get("weight", "hairline")], meaning.get("dash"),
+                 meaning.get("fill_opacity", 1), MASKED_HATCH if fill == "hatch" else None)
+
+
 #: Every shape role's paint, resolved once.
-ROLE_PAINT: dict[str, Paint] = {
-    role: Paint(role, fill, stroke, STROKE_WEIGHTS[meaning.get("weight", "hairline")], meaning.get("dash"),
-                meaning.get("fill_opacity", 1), MASKED_HATCH if fill == "hatch" else None)
-    for role, (fill, stroke) in SHAPE_PAINT.items() for meaning in (_STROKE_MEANING.get(role, {}),)
-}
+ROLE_PAINT: dict[str, Paint] = {role: _paint(role, fill, stroke) for role, (fill, stroke) in SHAPE_PAINT.items()}
 
 #: Groups whose rects of one role share the group's paint (a map's up to 1,024 kept runs): first class -> role.
 GROUP_PAINT = {"attnviz-map": "kept", "attnviz-gridlines": "map-gridline"}
