@@ -89,7 +89,7 @@ class Text:
     # Set in the slide and column frames: attnviz's notation outside the user spans is typeset as math
     # (exponents raised, subscripts lowered, minus signs): `line_runs` gives each line's runs.
     math: bool = False
-    script: float = 0  # a typeset text's script size: 0 for SCRIPT_SCALE of its size (a frame keeps it at its floor)
+    script: float = 0  # a typeset text's script size: 0 for SCRIPT_SCALE of its size (a frame: a step, `type_scale`)
 
     @property
     def style(self) -> TextStyle:
