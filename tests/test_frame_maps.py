@@ -68,10 +68,10 @@ def test_a_slide_map_stands_beside_its_words_and_a_wide_one_under_them():
     assert h > 0.7 * square.height  # the map takes the slide's height
     title = next(t for t, _ in square.texts_in_boxes() if t.role == "title")
     assert title.x > x + w  # the words at its right
-    wide = attnviz.figure(view="mask", shape="4x12", align="bottom-right", frame="slide").layout()
+    wide = attnviz.figure(view="mask", shape="4x16", align="bottom-right", frame="slide").layout()
     assert not any(choice.startswith("landscape") for choice in wide.choices)
-    assert kept_from_svg(attnviz.figure(view="mask", shape="4x12", align="bottom-right", frame="slide").svg()) == \
-        brute_kept("causal", 4, 12, "bottom-right")
+    assert kept_from_svg(attnviz.figure(view="mask", shape="4x16", align="bottom-right", frame="slide").svg()) == \
+        brute_kept("causal", 4, 16, "bottom-right")
 
 
 def test_ticks_thin_out_on_a_slide_and_the_choice_is_said():
@@ -283,7 +283,7 @@ def test_the_doc_frame_hides_and_shares_as_asked_and_stays_clean():
 
 
 def test_a_map_beside_a_score_grid_in_a_slide_is_refused_not_drawn_small():
-    mixed = attnviz.compose(attnviz.figure(view="mask", n=8), attnviz.figure(view="scores"), frame="slide")
+    mixed = attnviz.compose(attnviz.figure(view="mask", n=16), attnviz.figure(view="scores"), frame="slide")
     with pytest.raises(InputError, match="2 panels do not fit the slide frame.*--frame doc"):
         mixed.layout()
 
@@ -390,7 +390,7 @@ def test_composed_figures_print_no_taller_than_a_page_in_a_column():
                            arrange="grid:2", frame="column-wide")
     heads = attnviz.figure(q_heads=[[[1], [2], [3]]] * 8, k_heads=[[[1], [2], [3]]] * 8, view="scores",
                            frame="column-wide")
-    for refused, panels, inches in ((pair, 2, "12.0"), (heads, 8, "9.5")):  # (at the floor but too tall: said so)
+    for refused, panels, inches in ((pair, 2, "11.9"), (heads, 8, "10.3")):  # (at the floor but too tall: said so)
         with pytest.raises(InputError) as error:
             refused.layout()
         assert str(error.value) == (f"frame: the {panels} panels print {inches} inches tall in the column-wide frame, "
@@ -428,8 +428,8 @@ def test_a_long_axis_title_is_shortened_to_its_grid_on_one_line(frame):
 
 
 def test_axis_titles_shortened_in_panels_are_said_whole():
-    fig = attnviz.figure(view="mask", n=8, head_masks=["causal", "window=2"], x_title="X" * 72, frame="slide")
-    assert f"long axis titles shortened: {'X' * 72}" in fig.layout().choices
+    fig = attnviz.figure(view="mask", n=8, head_masks=["causal", "window=2"], x_title="X" * 110, frame="slide")
+    assert f"long axis titles shortened: {'X' * 110}" in fig.layout().choices
     composed = attnviz.compose(attnviz.figure(view="mask", n=4, y_title="Y" * 72), attnviz.figure(view="mask", n=4))
     assert f"long axis titles shortened: {'Y' * 72}" in composed.layout().choices
     assert "Y" * 72 in composed.svg()

@@ -214,8 +214,8 @@ def test_a_figure_over_its_budget_is_refused_before_layout(tmp_path, monkeypatch
 
 
 @pytest.mark.parametrize("fmt, message", [
-    ("png", "--png-scale: the PNG would be 6,060x23,071 pixels, past the budget of 25,000,000 pixels: lower the scale"),
-    ("pdf", "-f: the PDF page would be 4,546x17,304 points, past 14,400 a side, the largest page PDF readers open"),
+    ("png", "--png-scale: the PNG would be 5,595x26,400 pixels, past the budget of 25,000,000 pixels: lower the scale"),
+    ("pdf", "-f: the PDF page would be 4,197x19,800 points, past 14,400 a side, the largest page PDF readers open"),
 ])
 def test_images_over_their_pixel_budget_are_refused_before_drawing(tmp_path, monkeypatch, fmt, message):
     import attnviz.render.raster

@@ -546,9 +546,10 @@ def _random_vectors(n, big):
 
 def test_the_three_elisions_keep_the_documented_rows():
     """docs/frame-output.rst, choice 10: the first four and last two rows and keys, then the first two and the last
-    one, then the first and the last (24 tokens of wide values on a 4:3 slide make all three)."""
+    one, then the first and the last (24 tokens of wide values on a 4:3 slide make all three; values up to 3,000
+    since the type scale's smaller headings and captions, up to 300 before)."""
     n = 24
-    fig = attnviz.figure(_random_vectors(n, 300), _random_vectors(n, 300), frame="slide-4:3")
+    fig = attnviz.figure(_random_vectors(n, 3000), _random_vectors(n, 3000), frame="slide-4:3")
     elided = [choice for choice in fig.layout().choices if choice.startswith("elided")]
     assert elided == [f"elided: rows {first + 1}–{n - last} and keys {first + 1}–{n - last} not shown"
                       for first, last in ((4, 2), (2, 1), (1, 1))]

@@ -9,8 +9,8 @@ from .items import (LEADING, STYLES, Group, Layout, Mark, Rect, Text, TextStyle,
 from functools import lru_cache
 
 from .fractions import stacked_weights
-from .math_text import SCRIPT_SCALE
 from .metrics import ASCENT, DESCENT
+from .type_scale import script_size
 from .wrapping import ANYWHERE, Pieces, break_points, math_width, split_keep, widths, wrap
 from ..records import dataclass, replace
 
@@ -169,13 +169,16 @@ class _Placer:
                     **options)
 
     def script(self, role: str) -> float:
-        """A typeset role's script size: smaller than its text, never under the frame's floor."""
+        """A typeset role's script size: one of the frame's steps, smaller than its text where one is, never under
+        the frame's floor (`type_scale.script_size`)."""
         found = self.scripts.get(role)
         if found is None:
             m = self.m
             floor = m.main_script_floor if role in m.main_roles else m.script_floor
-            scaled = self.style(role).size * SCRIPT_SCALE
-            found = self.scripts[role] = max(scaled, floor) if self.math(role) and floor else 0
+            # (at one of the frame's steps: its sizes are its steps, `type_scale`)
+            steps = {size for _, size in m.sizes}
+            found = self.scripts[role] = script_size(self.style(role).size, floor, steps) if self.math(role) and floor \
+                else 0
         return found
 
     def centre(self, centre_y: float, role: str) -> float:

@@ -23,6 +23,7 @@ from ..words.caption_rows import FEWER_SAID, with_fewer_captions
 from ..words.short_labels import with_short_labels
 from .figure import Metrics, height_within, lay_out, lay_out_within
 from .frames import FRAMES, MAIN_ROLES, SLIDE_PX, fit_to_frame, text_floor_misses
+from .type_scale import role_sizes
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -41,19 +42,13 @@ if TYPE_CHECKING:
 __all__ = ["SLIDE_SIZES", "COLUMN_SIZES", "Choice", "Framing", "GIVEN", "ORDER", "TOO_BIG_ORDER",
            "FRAME_ORDERS", "lay_out_framed", "frame_metrics"]
 
-#: Font sizes on a slide, in its pixels at 1,280 × 720: every text at 16 or more, the grid's values and its
-#: caption at 24 or more (the 12 pt and 18 pt floors); an exponent or subscript is 0.7 of its line, and
-#: never under its line's floor (`Metrics.script_floor`: 16; 24 in the caption, so its S_ij is 24 in 26).
-SLIDE_SIZES = (("title", 32), ("panel-title", 28), ("subtitle", 20), ("badge", 16), ("note", 16), ("vectors", 18),
-               ("caption", 26), ("header", 20), ("score", 26), ("score-computed", 26), ("masked", 16),
-               ("softmax-heading", 20), ("softmax-scores", 18), ("softmax-weights", 18), ("footer", 16),
-               ("outputs-heading", 20), ("output", 18), ("elision", 26))
+#: Font sizes on a slide, in its pixels at 1,280 × 720: each role at its step's (`type_scale`: 32, 24, 18 and 16),
+#: every text at 16 or more, the grid's values and its caption at 24 or more (the 12 pt and 18 pt floors); an
+#: exponent or subscript is at a step too (`type_scale.script_size`: 16; 24 in the caption, its S_ij 24 in 24).
+SLIDE_SIZES = role_sizes("slide")
 #: Font sizes in a column, in units of which the column is at most (its width in pt) × 14 / 7 wide, so
-#: the smallest (14) prints at 7 pt or more; lines with exponents are 16, so their scripts can be 14.
-COLUMN_SIZES = (("title", 19), ("panel-title", 17), ("subtitle", 15), ("badge", 14), ("note", 14), ("vectors", 14),
-                ("caption", 16), ("header", 15), ("score", 17), ("score-computed", 17), ("masked", 14),
-                ("softmax-heading", 16), ("softmax-scores", 16), ("softmax-weights", 16), ("footer", 14),
-                ("outputs-heading", 16), ("output", 16), ("elision", 17))
+#: the smallest step (14) prints at 7 pt or more: 19, 17, 16 and 14; a line's scripts are at 14.
+COLUMN_SIZES = role_sizes("column")
 SLIDE_FLOORS = (16, 24)  # the floors SLIDE_SIZES are made for: a 1,280 × 720 slide's, in its pixels
 _COLUMN_MIN = min(size for _, size in COLUMN_SIZES)
 _COLUMN_WRAP = 640  # a wide column wraps where the doc figure does, so its text prints larger than the floor

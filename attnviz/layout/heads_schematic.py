@@ -34,7 +34,7 @@ def lay_out_heads(kv_heads: Sequence[int], base: int, title: str, subtitle: str,
     of them, and the words wrapped to the boxes' width."""
     n_heads, n_kv = len(kv_heads), len(set(kv_heads))
     items: list[Item] = []
-    box_w, box_gap = (44, 8) if compact else (BOX_W, BOX_GAP)
+    box_w, box_gap = (42, 8) if compact else (BOX_W, BOX_GAP)
     row_w = n_heads * box_w + (n_heads - 1) * box_gap
     label_w = 0 if compact else LABEL_W
     wrap_w = max(200, row_w) if compact else max(480, LABEL_W + row_w)

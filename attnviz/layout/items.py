@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from .math_text import math_runs, plain_runs, runs_width, strip_runs
 from .metrics import ASCENT, DESCENT, text_width
+from .type_scale import role_sizes
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -35,36 +36,39 @@ class TextStyle:
     italic: bool = False
 
 
-STYLES = {
-    "title": TextStyle(24, bold=True),
-    "panel-title": TextStyle(18, bold=True),  # a panel's title, under a composed figure's
-    "subtitle": TextStyle(15),
-    "badge": TextStyle(12.5, bold=True),
-    "note": TextStyle(13),
-    "vectors": TextStyle(14, "mono"),
-    "caption": TextStyle(15, bold=True),
-    "header": TextStyle(15, "mono", bold=True),
-    "score": TextStyle(18, "mono"),
-    "score-computed": TextStyle(18, "mono", bold=True),
-    "masked": TextStyle(12.5, italic=True),
-    "softmax-heading": TextStyle(15, bold=True),
-    "softmax-scores": TextStyle(13.5, "mono", bold=True),
-    "softmax-weights": TextStyle(13.5, "mono"),
-    "footer": TextStyle(12.5, italic=True),
-    "outputs-heading": TextStyle(15, bold=True),
-    "output": TextStyle(13.5, "mono"),
+#: Each role's family, weight and slant (its size is its step's in the doc frame: `type_scale`).
+_FACES: dict[str, tuple[str, bool, bool]] = {  # (family, bold, italic)
+    "title": ("sans", True, False),
+    "panel-title": ("sans", True, False),  # a panel's title, under a composed figure's
+    "subtitle": ("sans", False, False),
+    "badge": ("sans", True, False),
+    "note": ("sans", False, False),
+    "vectors": ("mono", False, False),
+    "caption": ("sans", True, False),
+    "header": ("mono", True, False),
+    "score": ("mono", False, False),
+    "score-computed": ("mono", True, False),
+    "masked": ("sans", False, True),
+    "softmax-heading": ("sans", True, False),
+    "softmax-scores": ("mono", True, False),
+    "softmax-weights": ("mono", False, False),
+    "footer": ("sans", False, True),
+    "outputs-heading": ("sans", True, False),
+    "output": ("mono", False, False),
     # the mask view
-    "axis-title": TextStyle(14, italic=True),
-    "tick": TextStyle(12, "mono"),
-    "legend": TextStyle(13),
-    "elision": TextStyle(18),  # an elided figure's ⋮, ⋯ and ⋱
+    "axis-title": ("sans", False, True),
+    "tick": ("mono", False, False),
+    "legend": ("sans", False, False),
+    "elision": ("sans", False, False),  # an elided figure's ⋮, ⋯ and ⋱
     # mechanics drawn beside a grid (issue 22): FlashAttention's state, the KV cache, the heads schematic
-    "state": TextStyle(13.5),
-    "side-heading": TextStyle(14, bold=True),
-    "slot": TextStyle(13, "mono"),
-    "slot-note": TextStyle(13.5),
-    "head": TextStyle(14, bold=True),
+    "state": ("sans", False, False),
+    "side-heading": ("sans", True, False),
+    "slot": ("mono", False, False),
+    "slot-note": ("sans", False, False),
+    "head": ("sans", True, False),
 }
+#: Every role's style in the doc frame: its face, at its step's size (`type_scale.TYPE_SCALES["doc"]`).
+STYLES = {role: TextStyle(size, *_FACES[role]) for role, size in role_sizes("doc")}
 LEADING = 1.35  # line height in em
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +89,7 @@ class Text:
     # Set in the slide and column frames: attnviz's notation outside the user spans is typeset as math
     # (exponents raised, subscripts lowered, minus signs): `line_runs` gives each line's runs.
     math: bool = False
-    script: float = 0  # a typeset text's script size: 0 for SCRIPT_SCALE of its size (a frame keeps it at its floor)
+    script: float = 0  # a typeset text's script size: 0 for SCRIPT_SCALE of its size (a frame: a step, `type_scale`)
 
     @property
     def style(self) -> TextStyle:

@@ -1,8 +1,8 @@
 """Mask maps fitted to a frame (layout.frames): placed for the frame's shape, not shrunk into it.
 
 Text keeps its role's size in layout units; the canvas is made as wide as the frame's floors allow
-(`canvas`: at 1,280 px a slide's 12-unit ticks must come out at 16 px, so its viewBox is at most 960
-units wide, 800 with an 18-point caption), and the map's cell size is what is left to choose. A slide's
+(`canvas`: at 1,280 px a slide's 12-unit ticks must come out at 16 px and its 16-unit caption at 24 px, so its
+viewBox is at most 853 units wide), and the map's cell size is what is left to choose. A slide's
 map takes the whole height with its words beside it (landscape) when that gives bigger cells than words
 above it; a column's map fills the column's width. Ticks thin out as cells shrink (`map_axes`).
 """

@@ -35,8 +35,8 @@ PANEL_PARTS = ("auto", "show", "shared", "hide")  # what a panel's rule caption 
 COL_GAP, ROW_GAP = 20, 18
 PRINT_FIGURE_IN = 8.0  # a column frame's panels stand at most this many inches tall (cells of 0.1 in stacked)
 DOC_FIGURE_IN = 12.0  # a docs page's (`doc:WIDTH`): 1,152 CSS px, a phone's panels stacked under each other
-MAX_LINES = 3  # a panel's caption or subtitle wraps to this many lines, then shortens with "…"
-TITLE_MAX_LINES = 4  # its title, which names it (a layer's number last), one line more
+MAX_LINES = 4  # a panel's caption or subtitle wraps to this many lines, then shortens with "…"
+TITLE_MAX_LINES = 5  # its title, which names it (a layer's number last), one line more
 #: A map in a paper column keeps cells of a tenth of an inch up to 16 tokens (1.6 inches wide beyond), so that each
 #: cell is seen in print; panels that cannot are refused, naming the wider frame.
 COLUMN_CELL_IN, COLUMN_CELL_UPTO = 0.1, 16

@@ -116,6 +116,9 @@ def fit_score_panels(panels: Sequence[FigureText], columns: int, title: str | No
     drawn = [_panel(words, grid_title(words, n), 10_000, cell_w) for n, words in enumerate(panels, 1)]
     roles = {item.role for items, _, _ in drawn for item in _texts(items)}
     roles |= {role for role, text in (("title", title), ("subtitle", note)) if text}
+    if frame.aspect is None:  # print: a panel's title wraps to the column's width (a slide's panels take it whole)
+        drawn = [_panel(words, grid_title(words, n), canvas(frame, roles)[0] - 2 * MARGIN, cell_w)
+                 for n, words in enumerate(panels, 1)]
 
     def arranged(c: int, wrap_at: float = 360, build: bool = False) -> Layout:
         return _arranged(drawn, panels, c, title, note, desc, wrap_at, build)

@@ -23,9 +23,10 @@ if TYPE_CHECKING:
     from ..layout.items import Item
 
     class StrokeMeaning(TypedDict, total=False):
-        """A role's stroke beyond its colours: `Paint`'s fields of the same names."""
+        """A role's stroke beyond its colours: its weight (a key of `STROKE_WEIGHTS`) and `Paint`'s fields of the
+        same names."""
 
-        width: float
+        weight: str
         dash: str
         fill_opacity: float
 
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
             runs and the user's runs as text, "sup" and "sub" runs at `math_text.SCRIPT_SCALE` of the size,
             raised `SUP_RISE` or lowered `SUB_DROP` em; its width is `math_text.runs_width`."""
 
-__all__ = ["Hatch", "Paint", "ROLE_PAINT", "GROUP_PAINT", "DASHES", "paint", "walk", "stripes"]
+__all__ = ["Hatch", "Paint", "STROKE_WEIGHTS", "ROLE_PAINT", "GROUP_PAINT", "DASHES", "paint", "walk", "stripes"]
 
 #: Stroke dash patterns by meaning, as (on, off) lengths in layout units.
 DASHES = {"dashed": (5, 3), "dotted": (2, 3)}
@@ -87,43 +88,55 @@ class Paint:
     role: str
     fill: str | None
     stroke: str | None
-    width: float = 1  # stroke width, layout units (1 = a CSS pixel)
+    width: float = 1  # stroke width, layout units (1 = a CSS pixel): one of `STROKE_WEIGHTS`
     dash: str | None = None  # a key of DASHES: "dashed" = masked, "dotted" = not computed yet
     fill_opacity: float = 1  # below 1: what lies under the shape shows through
     hatch: Hatch | None = None  # fill "hatch": the stripes' geometry
 
 
-# The stroke's meaning beyond colour (colours come from themes.SHAPE_PAINT).
+#: The stroke scale: every drawn stroke is one of three weights, in layout units (docs/styling.rst). `hairline`: a
+#: cell's, a slot's or a badge's border, grid lines, a map's frame; `regular`: what groups cells (FlashAttention's
+#: tiles, FlexAttention's blocks, Flash-Decoding's chunks), an evicted slot, a differential cell's sign; `bold`:
+#: what this step computes (its cells, its tile, the new slot) and a map's highlighted cells.
+STROKE_WEIGHTS = {"hairline": 1.0, "regular": 2.0, "bold": 3.0}
+
+# The stroke's meaning beyond colour (colours come from themes.SHAPE_PAINT): its weight (hairline unless named),
+# dash and see-through fill.
 _STROKE_MEANING: dict[str, StrokeMeaning] = {
     "cell-masked": {"dash": "dashed"},
-    "cell-computed": {"width": 3},
-    "cell-positive": {"width": 2.5},
-    "cell-negative": {"width": 2.5},
-    "cell-computed-outline": {"width": 3},
+    "cell-computed": {"weight": "bold"},
+    "cell-positive": {"weight": "regular"},
+    "cell-negative": {"weight": "regular"},
+    "cell-computed-outline": {"weight": "bold"},
     "cell-pending": {"dash": "dotted"},
     "softmax-pending": {"dash": "dotted"},
     "output-pending": {"dash": "dotted"},
-    "computed": {"width": 2.5, "fill_opacity": 0.6},  # a map's highlight: the cell under it shows
-    "tile": {"width": 1.5},
-    "tile-current": {"width": 4},
-    "tile-skipped": {"width": 1.5, "dash": "dashed"},
-    "slot-new": {"width": 2.5},
+    "computed": {"weight": "bold", "fill_opacity": 0.6},  # a map's highlight: the cell under it shows
+    "tile": {"weight": "regular"},
+    "tile-current": {"weight": "bold"},
+    "tile-skipped": {"weight": "regular", "dash": "dashed"},
+    "slot-new": {"weight": "bold"},
     "slot-empty": {"dash": "dotted"},
-    "evicted": {"width": 2, "fill_opacity": 0.35},
+    "evicted": {"weight": "regular", "fill_opacity": 0.35},
     "future": {"dash": "dotted"},
-    "block-full": {"width": 2},
-    "block-partial": {"width": 2, "dash": "dashed"},
-    "block-empty": {"width": 1.5, "dash": "dotted"},
+    "block-full": {"weight": "regular"},
+    "block-partial": {"weight": "regular", "dash": "dashed"},
+    "block-empty": {"weight": "regular", "dash": "dotted"},
 }
 
 #: The masked cells' stripes (masked-hatch on masked-fill): they read as "masked" without colour, and in greyscale.
 MASKED_HATCH = Hatch(period=8, width=2.5, angle=45)
 
+
+def _paint(role: str, fill: str | None, stroke: str | None) -> Paint:
+    """A shape role's paint: its colours, and its stroke's weight, dash and fill opacity (`_STROKE_MEANING`)."""
+    meaning = _STROKE_MEANING.get(role, {})
+    return Paint(role, fill, stroke, STROKE_WEIGHTS[meaning.get("weight", "hairline")], meaning.get("dash"),
+                 meaning.get("fill_opacity", 1), MASKED_HATCH if fill == "hatch" else None)
+
+
 #: Every shape role's paint, resolved once.
-ROLE_PAINT: dict[str, Paint] = {
-    role: Paint(role, fill, stroke, **_STROKE_MEANING.get(role, {}), hatch=MASKED_HATCH if fill == "hatch" else None)
-    for role, (fill, stroke) in SHAPE_PAINT.items()
-}
+ROLE_PAINT: dict[str, Paint] = {role: _paint(role, fill, stroke) for role, (fill, stroke) in SHAPE_PAINT.items()}
 
 #: Groups whose rects of one role share the group's paint (a map's up to 1,024 kept runs): first class -> role.
 GROUP_PAINT = {"attnviz-map": "kept", "attnviz-gridlines": "map-gridline"}
