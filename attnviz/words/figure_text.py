@@ -8,7 +8,8 @@ from __future__ import annotations
 import functools
 
 from . import notation
-from .forms import DEFAULT_SUBTITLE, ROUNDED_SUBTITLE, capped_formula, form_subtitle, form_words, softmax_heading
+from .forms import (DEFAULT_SUBTITLE, ROUNDED_SUBTITLE, capped_formula, form_subtitle, form_words, named_bias_words,
+                    softmax_heading, with_named_bias)
 from .values import python_logit, row_weights
 from .highlight import NO_HIGHLIGHT
 from .user_text import concat, isolate, joined, user_text
@@ -225,10 +226,12 @@ def _more_vectors(f: _Facts) -> tuple[str, ...]:
 #: Each text of the figure and what writes it, in document order (`describe` walks them).
 _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("title", lambda f: DEFAULT_TITLE if f.w.title is None else user_text(f.w.title)),
-    ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else rounded_subtitle(
-        SCORES_SUBTITLE if f.w.view == "scores" else form_subtitle(f.attention.form, f.w.places), f.w.rounded)),
+    ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else rounded_subtitle(with_named_bias(
+        SCORES_SUBTITLE if f.w.view == "scores" else form_subtitle(f.attention.form, f.w.places), f.attention),
+        f.w.rounded)),
     ("badge", lambda f: f"{scores_claim(f.w.rounded)}, {f.attention.mask.computed or mask_claim(f.attention.mask)}"
-     + ("" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} {f.form.badge}")),
+     + ("" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} {f.form.badge}")
+     + (", T5 bias named per bucket" if named_bias_words(f.attention) else "")),
     ("note", lambda f: f"displayed Q,K {'integer' if f.attention.all_integer else 'rational'} vectors are the score "
      f"source; {f.attention.mask.name} mask keeps {f.attention.mask.rule_text(f.base)}"),
     ("q_line", lambda f: _vector_line("Q", f.attention.q, f.q_names, f.rows, f.elided)),
