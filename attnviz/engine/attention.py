@@ -139,6 +139,11 @@ class Attention:
         return self.scale is not None or bool(self.biases) or self.softcap is not None
 
     @property
+    def named_bias(self) -> bool:
+        """True when a bias is given by name, not value (T5's buckets without values): the logits are `Named`."""
+        return any(b.term is not None for b in self.biases)
+
+    @property
     def softcap(self) -> Fraction | None:
         """The soft cap c of the logits c·tanh(L/c), when there is one."""
         return None if self.form is None else self.form.softcap

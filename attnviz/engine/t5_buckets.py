@@ -26,7 +26,7 @@ from .attention import Bias
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from ..typing import Exact
+    from ..typing import BiasSpec, Exact
 
 __all__ = ["MAX_BUCKETS", "relative_position_bucket", "check_buckets", "t5_bias", "parse_t5", "bucket_ranges",
            "config_note", "bias_name", "head_bias"]
@@ -136,11 +136,11 @@ def t5_bias(text: str, offset: int, causal: bool) -> Bias:
                 named=lambda i, j: f"+b[{bucket(i - 1, j - 1)}]", buckets=bucket, bucket_words=words)
 
 
-def head_bias(bias: object, head: int) -> object:
+def head_bias(bias: BiasSpec, head: int) -> BiasSpec:
     """A figure's bias for query head `head`'s panel: a values-free T5 bias named for that head
     (`t5=32,128` -> `t5=32,128,head=2`, whose b_2[k] are head 2's); every other bias as it is."""
     if isinstance(bias, (list, tuple)):
-        return type(bias)(head_bias(item, head) for item in bias)
+        return [head_bias(item, head) for item in bias]  # type: ignore[misc]  # each item a bias
     if not isinstance(bias, str):
         return bias
     kind, _, value = bias.partition("=")
