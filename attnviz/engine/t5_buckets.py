@@ -68,10 +68,13 @@ def relative_position_bucket(relative_position: int, bidirectional: bool = True,
     if n < exact:
         return bucket + n
     wide = num_buckets - exact
-    k = 0  # the largest k with k <= log(n/exact)/log(max_distance/exact)·wide: (n/exact)^wide >= (D/exact)^k
-    while k < wide and n ** wide * exact ** (k + 1) >= max_distance ** (k + 1) * exact ** wide:
-        k += 1
-    return bucket + min(exact + k, num_buckets - 1)
+    # the largest k <= wide with k <= log(n/exact)/log(max_distance/exact)·wide: (n/exact)^wide >= (D/exact)^k,
+    # found by bisection (true at k = 0, as n >= exact, and false from some k on, as D > exact)
+    left, low, high = n ** wide, 0, wide
+    while low < high:
+        k = (low + high + 1) // 2
+        low, high = (k, high) if left * exact ** k >= max_distance ** k * exact ** wide else (low, k - 1)
+    return bucket + min(exact + low, num_buckets - 1)
 
 
 def parse_t5(text: str) -> tuple[int, int, tuple[Exact, ...] | None, int | None]:
@@ -151,32 +154,37 @@ def head_bias(bias: BiasSpec, head: int) -> BiasSpec:
 
 def bucket_ranges(bidirectional: bool, num_buckets: int, max_distance: int) -> list[tuple[int, int | None]]:
     """The distances (keys before the query) each bucket of one side holds, exactly: (first, last), last None for
-    the bucket every farther distance shares.
+    the bucket every farther distance shares. Each bucket's first distance is found by bisection (the bucket grows
+    with the distance), so a config's large sizes cost a few hundred bucket evaluations, not one per distance.
 
     >>> bucket_ranges(True, 32, 128)[6:]
     [(6, 6), (7, 7), (8, 11), (12, 15), (16, 22), (23, 31), (32, 45), (46, 63), (64, 90), (91, None)]
     """
     check_buckets(num_buckets, max_distance, bidirectional)
-    ranges: list[tuple[int, int | None]] = []
-    n, last = 0, (num_buckets // 2 if bidirectional else num_buckets) - 1
-    while True:
-        bucket = relative_position_bucket(-n, bidirectional, num_buckets, max_distance)
-        if bucket == last:
-            ranges.append((n, None))
-            return ranges
-        if ranges and relative_position_bucket(-ranges[-1][0], bidirectional, num_buckets, max_distance) == bucket:
-            ranges[-1] = (ranges[-1][0], n)
-        else:
-            ranges.append((n, n))
-        n += 1
+    last = (num_buckets // 2 if bidirectional else num_buckets) - 1
+
+    def bucket(n: int) -> int:
+        return relative_position_bucket(-n, bidirectional, num_buckets, max_distance)
+
+    def first(k: int) -> int:  # the least distance whose bucket is at least k (k <= last: max_distance's is last)
+        low, high = 0, max_distance
+        while low < high:
+            middle = (low + high) // 2
+            low, high = (middle + 1, high) if bucket(middle) < k else (low, middle)
+        return low
+
+    starts = [(k, first(k)) for k in range(last + 1)]
+    held = [(k, n) for (k, n), (_, after) in zip(starts, starts[1:] + [(None, None)]) if after is None or after > n]
+    return [(n, None if k == last else next(b for j, b in starts if j > k and b > n) - 1) for k, n in held]
 
 
 def _ranges_text(ranges: list[tuple[int, int | None]]) -> str:
     return ", ".join(f"{a}+" if b is None else str(a) if a == b else f"{a}–{b}" for a, b in ranges)
 
 
-def config_note(config: dict[str, object]) -> str | None:
-    """What a T5-style config's relative-position buckets hold, for `attnviz model` (None without them)."""
+def config_note(config: dict[str, object], drawn: bool = False) -> str | None:
+    """What a T5-style config's relative-position buckets hold, for `attnviz model` (None without them); `drawn`:
+    the figure draws the bucket grids (`--buckets`), else the note says how to."""
     num_buckets = config.get("relative_attention_num_buckets")
     max_distance = config.get("relative_attention_max_distance", 128)  # transformers' T5Config default
     if type(num_buckets) is not int or type(max_distance) is not int:
@@ -188,5 +196,6 @@ def config_note(config: dict[str, object]) -> str | None:
         return None
     return (f"Relative-position bias: {num_buckets} buckets, max distance {max_distance}, one learned number a bucket "
             f"and head, added to each logit. The encoder's buckets are bidirectional; each side's hold the distances "
-            f"{_ranges_text(encoder)}. The decoder's are one-sided (keys before the query): {_ranges_text(decoder)}. "
-            f"attnviz render --bias t5={num_buckets},{max_distance},values=... draws each cell's bucket.")
+            f"{_ranges_text(encoder)}. The decoder's are one-sided (keys before the query): {_ranges_text(decoder)}."
+            + ("" if drawn else f" attnviz model --buckets draws each cell's bucket (attnviz render --bias "
+                                f"t5={num_buckets},{max_distance} names b[k] in the logits)."))
