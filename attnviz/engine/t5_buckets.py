@@ -86,6 +86,9 @@ def parse_t5(text: str) -> tuple[int, int, tuple[Exact, ...] | None, int | None]
     >>> parse_t5("32,128"), parse_t5("32, 128, head=2")
     ((32, 128, None, None), (32, 128, None, 2))
     """
+    if "values=" in text and "head=" in text:
+        raise InputError("values= are one head's numbers already; head=H names a bias given without values "
+                         "(b_H[k]): give one of them")
     sizes, has_values, values = text.partition("values=")
     sizes, has_head, head_text = sizes.partition("head=")
     parts = [part.strip() for part in sizes.split(",") if part.strip()]
@@ -93,9 +96,6 @@ def parse_t5(text: str) -> tuple[int, int, tuple[Exact, ...] | None, int | None]
         raise InputError(f"expected NUM_BUCKETS,MAX_DISTANCE like 32,128, got {sizes.strip(', ')!r}")
     num_buckets, max_distance = int(parts[0]), int(parts[1])
     if has_head:
-        if has_values:
-            raise InputError("values= are one head's numbers already; head=H names a bias given without values "
-                             "(b_H[k]): give one of them")
         if not re.fullmatch(r"\s*\d{1,4}\s*,?\s*", head_text):
             raise InputError(f"head=H takes a head's number, like head=2, got {head_text.strip()!r:.40}")
         return num_buckets, max_distance, None, int(head_text.strip(" ,"))

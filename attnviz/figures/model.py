@@ -372,10 +372,7 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
 
         sizes = bucket_sizes(raw, model, o["buckets"])
     if sizes is not None:  # T5's buckets: the self-attention stacks' grids; cross-attention has no position bias
-        plans = tuple(plan for plan in plans if plan.stack != "cross")
-        if not plans:
-            raise InputError("cross-attention has no position bias, so no buckets: choose a self-attention layer "
-                             "too (--layers)", "buckets")
+        plans = tuple(plan for plan in plans if plan.stack != "cross")  # (a decoder layer comes with each)
     for plan in plans:
         q_labels, k_labels = _labels(labels, plan, row.decode, encoder_decoder)
         if sizes is not None:  # T5's buckets: the self-attention's mask and each kept cell's bucket
