@@ -181,7 +181,8 @@ def test_the_note_s_ranges_found_by_bisection_are_transformers(num_buckets, max_
     ranges = bucket_ranges(bidirectional, num_buckets, max_distance)
     assert ranges[0][0] == 0 and ranges[-1][1] is None
     assert all(last + 1 == nxt for (_, last), (nxt, _) in zip(ranges, ranges[1:]))  # consecutive, no gap
-    for (first, last), (bucket, after) in zip(ranges, zip([theirs[a] for a, _ in ranges], ranges[1:] + [(None,)])):
+    for first, last in ranges:
+        bucket = theirs[first]
         for d in range(first, (far - 1 if last is None else last) + 1):
             if not _near_tie(d, half, max_distance) and not _near_tie(first, half, max_distance):
                 assert theirs[d] == bucket, (d, first, last)

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 
     Logit: TypeAlias = Fraction | Surd | "Capped" | "Named"  # a softmax's exponent: exact, capped, or with a name
 
-__all__ = ["Capped", "capped", "Named", "Sink", "Sigmoid", "Form", "PLAIN", "resolve_form", "parse_sink", "parse_sigmoid",
-           "parse_softcap", "sigmoid_value", "SINK_NAME"]
+__all__ = ["Capped", "capped", "Named", "Sink", "Sigmoid", "Form", "PLAIN", "resolve_form", "parse_sink",
+           "parse_sigmoid", "parse_softcap", "sigmoid_value", "SINK_NAME"]
 
 #: A name for a sink logit, a per-head sink or λ: a letter, then letters, digits or `_` (`s`, `s_h`, `s2`, `λ`).
 SINK_NAME = r"[^\W\d_][\w]{0,11}"

@@ -134,8 +134,8 @@ class ModelFigure(Drawable):
         layout = None
         for share in _BESIDE_SHARES:  # the grids' share of the slide's width: the first whose texts all fit
             try:
-                composed = compose_in_frame(self.panels, columns, self.title,
-                                            replace(frame, width_in=frame.width_in * share),
+                narrow = replace(frame, width_in=frame.width_in * share)
+                composed = compose_in_frame(self.panels, columns, self.title, narrow,
                                             {"captions": "hide", "subtitles": "hide", "legend": "shared"})
             except InputError:  # the grids' values under the floor in this share: try another
                 continue
@@ -163,7 +163,8 @@ class ModelFigure(Drawable):
             share = 0.0
         else:
             share = 0.78
-        for _ in range(4 if share else 0):  # the strip's height is known once the panels' width is: then the panels' share
+        # the strip's height is known once the panels' width is: then the panels' share
+        for _ in range(4 if share else 0):
             layout, extra = self._panels_and_strip(columns, attrs, frame, share)
             if frame.aspect is None or not text_floor_misses(layout, frame):
                 break
@@ -310,14 +311,6 @@ def _notes(model: ModelLayers, tokens: Tokens, longest: int) -> list[str]:
     return notes
 
 
-def _bucket_notes(config: dict[str, object], model: ModelLayers, sizes: tuple[int, int] | None,
-                  frame: str) -> list[str]:
-    """T5's relative-position buckets, where the config has them (`model_buckets.bucket_notes`)."""
-    from .model_buckets import bucket_notes  # start-up: only a T5-style config has buckets
-
-    return bucket_notes(config, model, sizes, frame)
-
-
 #: `model_figure()`'s keywords at their defaults (their types: `attnviz.typing.ModelOptions`).
 MODEL_DEFAULTS = {"n": None, "tokens": None, "layers": "types", "pad_left": 0, "pad_right": 0, "decode": 0,
                   "image_tokens": None, "packed": None, "prefix": 0, "decoder_n": None, "buckets": False,
@@ -365,7 +358,8 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
     if len(plans) > 16:
         raise InputError(f"{len(plans)} panels; a figure shows at most 16: give --layers types or fewer layers",
                          "layers")
-    theme_name, panels = get_theme(o["theme"]).name, []
+    theme_name = get_theme(o["theme"]).name
+    panels: list[Figure] = []
     sizes = None
     if o["buckets"] is not False:
         from .model_buckets import bucket_sizes  # start-up: only --buckets reads them
@@ -387,7 +381,9 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
             color_by="part" if plan.sink or plan.image or plan.prefix else "none")))
     heading = f"{model.model_type}: attention masks by layer" if o["title"] is None else check_text(o["title"], "title")
     longest = row.decoder_n if encoder_decoder and row.decoder_n else row.n
-    notes = _notes(model, row, max(longest, row.n)) + _bucket_notes(raw, model, sizes, get_frame(o["frame"]).name)
+    from .model_buckets import bucket_notes  # start-up: T5's buckets, where the config has them, when drawn
+
+    notes = _notes(model, row, max(longest, row.n)) + bucket_notes(raw, model, sizes, get_frame(o["frame"]).name)
     return ModelFigure(model, plans, panels, row, heading, notes, theme_name, bool(o["embed_font"]),
                        get_frame(o["frame"]).name, o["id_prefix"])
 

@@ -17,7 +17,8 @@ from ..engine.model_masks import shown
 from ..engine.t5_buckets import MAX_BUCKETS, check_buckets, config_note, t5_bias
 from ..numbers.exact import InputError
 from ..records import replace
-from ..words.figure_text import Wording, describe, describe_bias
+from ..words.bias_panel import describe_bias
+from ..words.figure_text import Wording, describe
 from ..words.highlight import NO_HIGHLIGHT
 from .figure import ScoresFigure
 from ..render.themes import get_theme
