@@ -67,7 +67,7 @@ def bucket_title(plan: PanelPlan) -> str:
     """A self-attention panel's title, short (a slide puts two grids side by side): its stack's buckets, its layers.
 
     >>> from types import SimpleNamespace
-    >>> bucket_title(SimpleNamespace(stack="decoder", layers=(0, 1, 2)))  # doctest: +SKIP
+    >>> bucket_title(SimpleNamespace(stack="decoder", layers=(0, 1, 2)))
     'decoder buckets, layers 0–2'
     """
     return f"{plan.stack} buckets, {layer_list_text(plan.layers)}"
