@@ -206,3 +206,9 @@ def test_a_sample_of_grids_weighs_as_torch(n, sizes, causal, b):
     if causal:
         scores = scores.masked_fill(torch.ones(n, n, dtype=torch.bool).triu(1), float("-inf"))
     assert np.allclose(drawn, torch.softmax(scores + bias, dim=-1).numpy(), atol=1e-12, rtol=0)
+
+
+def test_heads_with_the_bias_view_are_refused_in_one_line(tmp_path):
+    result = run_cli("render", "--q-heads", "1,0;0,1 | 0,1;1,1", "--k-heads", "1,0;0,1", "--bias", "t5=8,8",
+                     "--show", "bias", "-o", str(tmp_path / "x.svg"))
+    assert result.code == 2 and result.stderr.count("\n") == 1 and "one head's" in result.stderr, result.stderr
