@@ -186,3 +186,8 @@ def test_the_note_s_ranges_found_by_bisection_are_transformers(num_buckets, max_
         for d in range(first, (far - 1 if last is None else last) + 1):
             if not _near_tie(d, half, max_distance) and not _near_tie(first, half, max_distance):
                 assert theirs[d] == bucket, (d, first, last)
+
+
+def test_an_encoder_decoder_s_decode_note_counts_the_decoder_s_queries():
+    fig = model_figure(CONFIGS[0], n=12, decoder_n=8, decode=3, buckets=True)
+    assert any(note.startswith("Decoding: the queries are the 5 tokens after a prompt of 3") for note in fig.notes)
