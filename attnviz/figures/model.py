@@ -298,9 +298,9 @@ def _notes(model: ModelLayers, tokens: Tokens, longest: int) -> list[str]:
         notes.append(f"Every layer soft-caps its logits at {model.softcap} (c·tanh(L/c)) before the softmax; the "
                      "mask is not changed by it.")
     if tokens.decode:
-        notes.append(f"Decoding: the queries are the {(tokens.decoder_n or longest) - tokens.decode} tokens after a prompt of "
-                     f"{tokens.decode}, each against every key before it (the KV cache), as transformers builds "
-                     "the mask from the cache's sizes.")
+        queries = (tokens.decoder_n or longest) - tokens.decode  # an encoder-decoder decodes its decoder's row
+        notes.append(f"Decoding: the queries are the {queries} tokens after a prompt of {tokens.decode}, each against "
+                     "every key before it (the KV cache), as transformers builds the mask from the cache's sizes.")
     if tokens.packed:
         notes.append(f"Packed: {len(tokens.packed)} documents of {', '.join(map(str, tokens.packed))} tokens in one "
                      "row; each token attends only within its own document, the mask transformers derives from "
