@@ -162,6 +162,7 @@ class ModelOptions(TypedDict, total=False):
     packed: str | Sequence[int] | None
     prefix: int
     decoder_n: int | None
+    buckets: bool
     tokenizer: str | PathLike[str] | None
     title: str | None
     theme: ThemeName

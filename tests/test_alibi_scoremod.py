@@ -155,5 +155,5 @@ def test_an_unknown_bias_lists_the_slopes():
     result = run_cli("render", "--bias", "alibi:1", "-o", "-")
     assert result.code == 2 and result.stderr == (
         "attnviz: error: --bias 'alibi:1': unknown bias 'alibi:1'; biases are alibi=M (a slope like 1/2, 2^-3, "
-        "2^(-1/2) or head:H/N), matrix=ROW;ROW;... (rows of exact numbers) and t5=NUM_BUCKETS,MAX_DISTANCE,"
-        "values=B0,B1,... (T5's relative-position buckets)\n")
+        "2^(-1/2) or head:H/N), matrix=ROW;ROW;... (rows of exact numbers) and t5=NUM_BUCKETS,MAX_DISTANCE"
+        "[,values=B0,B1,...] (T5's relative-position buckets)\n")

@@ -1,4 +1,5 @@
-"""T5's relative-position buckets (`--bias t5=NUM_BUCKETS,MAX_DISTANCE,values=...`): each cell's bucket an exact
+"""T5's relative-position buckets (`--bias t5=NUM_BUCKETS,MAX_DISTANCE,values=...`; without values:
+test_t5_named.py; `attnviz model --buckets`: test_t5_model_buckets.py): each cell's bucket an exact
 integer equal to transformers' `T5Attention._relative_position_bucket` (bidirectional as T5's encoder when the mask
 is not causal, one-sided as its decoder when it is), the logit S_ij + b[bucket], and the bucket grid as the bias
 panel draws it."""
@@ -104,7 +105,8 @@ def test_the_logits_are_the_scores_plus_the_bucket_s_value():
 
 
 @pytest.mark.parametrize("text, words", [
-    ("t5=8,4", "give this head's 8 values"), ("t5=8,4,values=1,2", "2 values for 8 buckets"),
+    ("t5=8,x", "expected NUM_BUCKETS,MAX_DISTANCE"), ("t5=8,4,values=1,2", "2 values for 8 buckets"),
+    ("t5=8,4,head=1,values=0", "give one of them"), ("t5=8,4,head=-1", "head=H takes a head's number"),
     ("t5=8", "expected NUM_BUCKETS,MAX_DISTANCE"), ("t5=2,4,values=0,1", "at least 4"),
     ("t5=8,2,values=0,0,0,0,0,0,0,0", "must exceed"), ("t5=8,4,values=a,0,0,0,0,0,0,0", "not a number"),
 ])
@@ -116,6 +118,7 @@ def test_bad_t5_biases_are_refused_in_one_line(text, words, tmp_path):
 
 def test_parse_reads_sizes_and_values():
     assert parse_t5("32,128,values=" + ",".join(["0"] * 32))[:2] == (32, 128)
+    assert parse_t5("32,128") == (32, 128, None, None) and parse_t5("8,16,head=4")[3] == 4
     with pytest.raises(InputError):
         parse_t5("x,y,values=0")
 

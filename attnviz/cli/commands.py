@@ -340,7 +340,7 @@ def run_model(args: Namespace) -> int:
 
     fig = model_figure(args.config, n=args.n, tokens=args.tokens, layers=args.layers, pad_left=args.pad_left,
                        pad_right=args.pad_right, decode=args.decode, image_tokens=args.image_tokens, packed=args.packed,
-                       prefix=args.prefix,
+                       prefix=args.prefix, buckets=args.buckets,
                        decoder_n=args.decoder_n, tokenizer=args.tokenizer, title=args.title, theme=args.theme,
                        frame=args.frame)
     _say_choices(args, fig)

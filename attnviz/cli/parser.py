@@ -248,6 +248,10 @@ def _model_arguments(model: argparse.ArgumentParser) -> None:
                             "position_ids)")
     model.add_argument("--decoder-n", type=_whole, metavar="M",
                        help="an encoder-decoder's decoder tokens (default: half of --n)")
+    model.add_argument("--buckets", action="store_true",
+                       help="T5, mT5: draw each self-attention stack as its relative-position bucket grid (each kept "
+                            "cell its bucket k, the bias b[k] named; the encoder's bidirectional, the decoder's "
+                            "one-sided)")
     model.add_argument("--title", help="the figure's title")
     model.add_argument("--theme", choices=("light", "dark", "print", "contrast", "auto"), default="light")
     model.add_argument("--frame", default="doc", metavar="FRAME", help="doc (default), slide, column, ...")

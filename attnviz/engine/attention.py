@@ -59,6 +59,10 @@ class Bias:
     # T5's relative-position buckets, when this is T5's bias: (i, j) -> the bucket (0-based), and what they are
     buckets: Callable[[int, int], int] | None = None
     bucket_words: str = ""
+    # A bias the figure is given by name, not value (T5's buckets without values): (i, j) -> its name at the cell,
+    # `b[3]` (0-based); `value` is then 0 and every logit a `softmax_forms.Named`
+    term: Callable[[int, int], str] | None = None
+    term_words: str = ""  # what the named bias is, for the subtitle, badge and a11y text
 
     def at(self, i: int, j: int) -> tuple[str, str]:
         """(named, filled) for cell (i, j), 1-based: `("+1/2·(j-i)", "+1/2·(1-2)")`."""
@@ -133,6 +137,11 @@ class Attention:
     def transformed(self) -> bool:
         """True when the softmax's exponents differ from the raw scores (a scale, a bias or a soft cap)."""
         return self.scale is not None or bool(self.biases) or self.softcap is not None
+
+    @property
+    def named_bias(self) -> bool:
+        """True when a bias is given by name, not value (T5's buckets without values): the logits are `Named`."""
+        return any(b.term is not None for b in self.biases)
 
     @property
     def softcap(self) -> Fraction | None:
@@ -252,7 +261,10 @@ def attend(q: Vectors, k: Vectors, mask: BoundMask = CAUSAL, *, scale: Scale | N
         factor = 1 if scale is None else scale.factor
         exact_logits = tuple(tuple(row[j] * factor + sum((b.value(i, j) for b in biases), Fraction(0))
                              for j in range(len(k))) if row is not None else None for i, row in enumerate(scores))
-    if form is not None and form.softcap is not None:
+    if any(b.term is not None for b in biases):
+        assert exact_logits is not None and (form is None or form.softcap is None)  # a named bias is refused a cap
+        logits = _named_logits(exact_logits, biases)
+    elif form is not None and form.softcap is not None:
         from .softmax_forms import capped  # start-up: only a soft cap needs it
 
         cap = form.softcap
@@ -261,6 +273,16 @@ def attend(q: Vectors, k: Vectors, mask: BoundMask = CAUSAL, *, scale: Scale | N
         logits = exact_logits
     return Attention(q=q, k=k, mask=mask, scores=scores, kept=kept, scale=scale, biases=tuple(biases),
                      logits=logits, values=v, form=None if form is None or form.plain else form)
+
+
+def _named_logits(exact: tuple[tuple[Exact, ...] | None, ...],
+                  biases: Sequence[Bias]) -> tuple[tuple[Logit, ...] | None, ...]:
+    """Each logit's exact part plus the named biases' names at its cell: `1+b[3]`."""
+    from .softmax_forms import Named  # start-up: only a bias given by name needs it
+
+    terms = [b.term for b in biases if b.term is not None]
+    return tuple(None if row is None else tuple(Named(x, "+".join(term(i, j) for term in terms))
+                                                for j, x in enumerate(row)) for i, row in enumerate(exact))
 
 
 def softmax_weights(scores: Iterable[Logit]) -> Weights:

@@ -50,7 +50,8 @@ def check_values(attention: Attention) -> None:
         return
     for row in attention.logits:
         for logit in row or ():  # an elided figure computes only the rows it shows
-            value = logit.x if hasattr(logit, "cap") else logit  # type: ignore[union-attr]  # c·tanh(x/c): its x
+            # c·tanh(x/c) or x+b[3] (a T5 bias by name): its x
+            value = logit.x if hasattr(logit, "x") else logit
             parts = (value.a, value.b) if isinstance(value, Surd) else (value,)  # a + b·√r is written with a, b
             size = max(max(digits(x.numerator), digits(x.denominator)) for x in parts)
             if size > MAX_VALUE_DIGITS:

@@ -155,6 +155,10 @@ def _resolve_biases(bias: BiasSpec | None, n_q: int, n_k: int, align: str, scale
     out: list[Bias] = []
     for item in items:
         if callable(item) and arity(item) == 5:
+            if any(b.term is not None for b in out):
+                raise InputError("a score_mod is given the logit so far as a number, but a T5 bias without values is "
+                                 "a name (b[k]): give its values (t5=N,D,values=...) or put the score_mod first",
+                                 "bias")
             assert scores is not None  # a score_mod is given the scores (figure() passes them)
             out.append(_score_mod(item, _logit_so_far(scores, factor, tuple(out))))
             continue
@@ -256,8 +260,8 @@ def _one(item: object, n_q: int, n_k: int, offset: int, causal: bool = False) ->
     kind = kind.lower()
     if kind not in _FORMS:
         raise InputError(f"unknown bias {kind!r}; biases are alibi=M (a slope like 1/2, 2^-3, 2^(-1/2) or "
-                         "head:H/N), matrix=ROW;ROW;... (rows of exact numbers) and t5=NUM_BUCKETS,MAX_DISTANCE,"
-                         "values=B0,B1,... (T5's relative-position buckets)", where)
+                         "head:H/N), matrix=ROW;ROW;... (rows of exact numbers) and t5=NUM_BUCKETS,MAX_DISTANCE"
+                         "[,values=B0,B1,...] (T5's relative-position buckets)", where)
     if not has_value or not value:
         raise InputError(f"'{kind}' needs a value: {_FORMS[kind]}", where)
     try:
@@ -271,7 +275,7 @@ def _one(item: object, n_q: int, n_k: int, offset: int, causal: bool = False) ->
 
 
 #: Each bias's form, as errors write it.
-_FORMS = {"alibi": "alibi=M", "matrix": "matrix=ROW;ROW;...", "t5": "t5=NUM_BUCKETS,MAX_DISTANCE,values=B0,B1,..."}
+_FORMS = {"alibi": "alibi=M", "matrix": "matrix=ROW;ROW;...", "t5": "t5=NUM_BUCKETS,MAX_DISTANCE[,values=B0,B1,...]"}
 
 
 def _alibi(slope: Exact, offset: int) -> Bias:

@@ -23,10 +23,10 @@ if TYPE_CHECKING:
 
     from ..typing import Exact
 
-    Logit: TypeAlias = Fraction | Surd | "Capped"  # a softmax's exponent: exact, or a capped logit
+    Logit: TypeAlias = Fraction | Surd | "Capped" | "Named"  # a softmax's exponent: exact, capped, or with a name
 
-__all__ = ["Capped", "capped", "Sink", "Sigmoid", "Form", "PLAIN", "resolve_form", "parse_sink", "parse_sigmoid",
-           "parse_softcap", "sigmoid_value", "SINK_NAME"]
+__all__ = ["Capped", "capped", "Named", "Sink", "Sigmoid", "Form", "PLAIN", "resolve_form", "parse_sink",
+           "parse_sigmoid", "parse_softcap", "sigmoid_value", "SINK_NAME"]
 
 #: A name for a sink logit, a per-head sink or λ: a letter, then letters, digits or `_` (`s`, `s_h`, `s2`, `λ`).
 SINK_NAME = r"[^\W\d_][\w]{0,11}"
@@ -62,6 +62,40 @@ class Capped:
 
     def __repr__(self) -> str:
         return f"Capped({self.cap}, {self.x!r})"
+
+
+class Named:
+    """x + a named term: an exact part plus a learned number the figure is not given, as T5's `b[3]` (the bias of
+    bucket 3) when `--bias t5=N,D` has no values. Written `1+b[3]`; equal when both parts are, so a row whose kept
+    logits are all one such logit is still pinned (1/k each), and no other row is."""
+
+    __slots__ = ("term", "x")
+    x: Exact
+    term: str  # `b[3]`, `b_2[3]`: a name indexed by a bucket
+
+    def __init__(self, x: Exact, term: str) -> None:
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "term", term)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Named is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Named):
+            return (self.x, self.term) == (other.x, other.term)
+        return False if isinstance(other, (int, Fraction, Surd, Capped)) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("Named", self.x, self.term))
+
+    def text(self, number: str | None = None) -> str:
+        """`1+b[3]`, `-1/2+b[3]`, `b[3]` (x = 0); `number` writes x another way (Python's, TeX's)."""
+        if self.x == 0:
+            return self.term
+        return f"{format_exact(self.x) if number is None else number}+{self.term}"
+
+    def __repr__(self) -> str:
+        return f"Named({self.x!r}, {self.term!r})"
 
 
 def capped(cap: Fraction | None, x: Exact) -> Exact | Capped:

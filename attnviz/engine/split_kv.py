@@ -91,6 +91,9 @@ def split_kv_states(attention: Attention, chunk: int) -> SplitKV:
     if attention.form is not None:
         raise InputError("Flash-Decoding's chunks are drawn for the plain softmax of exact logits; drop --sink, "
                          "--sigmoid and --softcap, or draw the scores walkthrough", "split_kv")
+    if attention.named_bias:
+        raise InputError("Flash-Decoding's chunk maxima compare exact logits, but a T5 bias without values is named "
+                         "(b[k]): give its values (t5=N,D,values=...), or draw the scores walkthrough", "split_kv")
     logits = attention.scores if attention.logits is None else attention.logits
     if TYPE_CHECKING:  # exact: no form (a soft cap's logits are not), refused above
         logits = cast("tuple[tuple[Exact, ...] | None, ...]", logits)

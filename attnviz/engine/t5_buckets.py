@@ -1,4 +1,4 @@
-"""T5's relative-position buckets (`--bias t5=NUM_BUCKETS,MAX_DISTANCE,values=...`): the bias added to a logit is
+"""T5's relative-position buckets (`--bias t5=NUM_BUCKETS,MAX_DISTANCE[,values=...]`): the bias added to a logit is
 the head's learned b[k] for the bucket k of the distance j − i, as `T5Attention._relative_position_bucket` buckets it.
 
 Bidirectional (T5's encoder, a mask that is not causal): half the buckets for keys before the query, half for keys
@@ -19,16 +19,17 @@ formula's value.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from ..numbers.exact import InputError, parse_number
 from .attention import Bias
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from ..typing import Exact
+    from ..typing import BiasSpec, Exact
 
 __all__ = ["MAX_BUCKETS", "relative_position_bucket", "check_buckets", "t5_bias", "parse_t5", "bucket_ranges",
-           "config_note"]
+           "config_note", "bias_name", "head_bias"]
 
 MAX_BUCKETS = 1024
 
@@ -67,37 +68,54 @@ def relative_position_bucket(relative_position: int, bidirectional: bool = True,
     if n < exact:
         return bucket + n
     wide = num_buckets - exact
-    k = 0  # the largest k with k <= log(n/exact)/log(max_distance/exact)·wide: (n/exact)^wide >= (D/exact)^k
-    while k < wide and n ** wide * exact ** (k + 1) >= max_distance ** (k + 1) * exact ** wide:
-        k += 1
-    return bucket + min(exact + k, num_buckets - 1)
+    # the largest k <= wide with k <= log(n/exact)/log(max_distance/exact)·wide: (n/exact)^wide >= (D/exact)^k,
+    # found by bisection (true at k = 0, as n >= exact, and false from some k on, as D > exact)
+    left, low, high = n ** wide, 0, wide
+    while low < high:
+        k = (low + high + 1) // 2
+        low, high = (k, high) if left * exact ** k >= max_distance ** k * exact ** wide else (low, k - 1)
+    return bucket + min(exact + low, num_buckets - 1)
 
 
-def parse_t5(text: str) -> tuple[int, int, tuple[Exact, ...]]:
-    """`32,128,values=B0,B1,...` -> (32, 128, (B0, B1, ...)): the buckets, the max distance and one head's b[k].
+def parse_t5(text: str) -> tuple[int, int, tuple[Exact, ...] | None, int | None]:
+    """`32,128[,values=B0,B1,...]` or `32,128,head=H` -> (32, 128, the values or None, H or None): the buckets, the
+    max distance, one head's b[k] when given, and the head whose bias a values-free one is named for (b_H[k]).
 
     >>> parse_t5("4,8,values=0,1/2,-1,2")
-    (4, 8, (Fraction(0, 1), Fraction(1, 2), Fraction(-1, 1), Fraction(2, 1)))
+    (4, 8, (Fraction(0, 1), Fraction(1, 2), Fraction(-1, 1), Fraction(2, 1)), None)
+    >>> parse_t5("32,128"), parse_t5("32, 128, head=2")
+    ((32, 128, None, None), (32, 128, None, 2))
     """
+    if "values=" in text and "head=" in text:
+        raise InputError("values= are one head's numbers already; head=H names a bias given without values "
+                         "(b_H[k]): give one of them")
     sizes, has_values, values = text.partition("values=")
+    sizes, has_head, head_text = sizes.partition("head=")
     parts = [part.strip() for part in sizes.split(",") if part.strip()]
     if len(parts) != 2 or not all(re.fullmatch(r"\d{1,7}", part) for part in parts):
         raise InputError(f"expected NUM_BUCKETS,MAX_DISTANCE like 32,128, got {sizes.strip(', ')!r}")
     num_buckets, max_distance = int(parts[0]), int(parts[1])
+    if has_head:
+        if not re.fullmatch(r"\s*\d{1,4}\s*,?\s*", head_text):
+            raise InputError(f"head=H takes a head's number, like head=2, got {head_text.strip()!r:.40}")
+        return num_buckets, max_distance, None, int(head_text.strip(" ,"))
     if not has_values:
-        raise InputError(f"T5's bias is b[bucket], one learned number a bucket and head: give this head's "
-                         f"{num_buckets} values, values=B0,...,B{num_buckets - 1} (a T5 layer's "
-                         "relative_attention_bias.weight[:, h], as exact decimals)")
+        return num_buckets, max_distance, None, None
     bias = tuple(parse_number(part) for part in values.split(","))
     if len(bias) != num_buckets:
         raise InputError(f"{len(bias)} values for {num_buckets} buckets; give one per bucket, b[0] first")
-    return num_buckets, max_distance, bias
+    return num_buckets, max_distance, bias, None
+
+
+def bias_name(head: int | None) -> str:
+    """The name of a values-free T5 bias: `b`, or query head H's `b_H` (per head, as GPT-OSS's sinks `s_1 | s_2`)."""
+    return "b" if head is None else f"b_{head}"
 
 
 def t5_bias(text: str, offset: int, causal: bool) -> Bias:
     """T5's bias b[bucket(j − i)] on a grid whose query i sits at key position i + offset: bidirectional unless the
-    mask is `causal` (T5's decoder)."""
-    num_buckets, max_distance, values = parse_t5(text)
+    mask is `causal` (T5's decoder). Without values the bias is a name per bucket, `b[3]`: the logits are named."""
+    num_buckets, max_distance, values, head = parse_t5(text)
     bidirectional = not causal
     check_buckets(num_buckets, max_distance, bidirectional, "")
 
@@ -106,39 +124,67 @@ def t5_bias(text: str, offset: int, causal: bool) -> Bias:
 
     shift = "" if offset == 0 else f"-{offset}" if offset > 0 else f"+{-offset}"
     side = "bidirectional, as T5's encoder" if bidirectional else "one-sided, as T5's decoder (causal mask)"
-    return Bias(f"+b[bucket(j-i{shift})]", lambda i, j: values[bucket(i, j)],
-                named=lambda i, j: f"+b[{bucket(i - 1, j - 1)}]", buckets=bucket,
-                bucket_words=f"{num_buckets} buckets, max distance {max_distance}, {side}")
+    words = f"{num_buckets} buckets, max distance {max_distance}, {side}"
+    b = bias_name(head)
+    if values is None:
+        def name(i: int, j: int) -> str:  # 1-based, as sentences write a cell
+            return f"+{b}[{bucket(i - 1, j - 1)}]"
+
+        return Bias(f"+{b}[bucket(j-i{shift})]", lambda i, j: Fraction(0), named=name, filled=name, buckets=bucket,
+                    bucket_words=f"{words}, bias named per bucket", term=lambda i, j: f"{b}[{bucket(i, j)}]",
+                    term_words=f"T5 relative-position buckets ({num_buckets} buckets, max distance {max_distance}), "
+                               f"bias named per bucket")
+    given = values
+    return Bias(f"+b[bucket(j-i{shift})]", lambda i, j: given[bucket(i, j)],
+                named=lambda i, j: f"+b[{bucket(i - 1, j - 1)}]", buckets=bucket, bucket_words=words)
+
+
+def head_bias(bias: BiasSpec, head: int) -> BiasSpec:
+    """A figure's bias for query head `head`'s panel: a values-free T5 bias named for that head
+    (`t5=32,128` -> `t5=32,128,head=2`, whose b_2[k] are head 2's); every other bias as it is."""
+    if isinstance(bias, (list, tuple)):
+        return [head_bias(item, head) for item in bias]  # type: ignore[misc]  # each item a bias
+    if not isinstance(bias, str):
+        return bias
+    kind, _, value = bias.partition("=")
+    if kind.strip().lower() != "t5" or "values=" in value or "head=" in value:
+        return bias
+    return f"{bias.rstrip(', ')},head={head}"
 
 
 def bucket_ranges(bidirectional: bool, num_buckets: int, max_distance: int) -> list[tuple[int, int | None]]:
     """The distances (keys before the query) each bucket of one side holds, exactly: (first, last), last None for
-    the bucket every farther distance shares.
+    the bucket every farther distance shares. Each bucket's first distance is found by bisection (the bucket grows
+    with the distance), so a config's large sizes cost a few hundred bucket evaluations, not one per distance.
 
     >>> bucket_ranges(True, 32, 128)[6:]
     [(6, 6), (7, 7), (8, 11), (12, 15), (16, 22), (23, 31), (32, 45), (46, 63), (64, 90), (91, None)]
     """
     check_buckets(num_buckets, max_distance, bidirectional)
-    ranges: list[tuple[int, int | None]] = []
-    n, last = 0, (num_buckets // 2 if bidirectional else num_buckets) - 1
-    while True:
-        bucket = relative_position_bucket(-n, bidirectional, num_buckets, max_distance)
-        if bucket == last:
-            ranges.append((n, None))
-            return ranges
-        if ranges and relative_position_bucket(-ranges[-1][0], bidirectional, num_buckets, max_distance) == bucket:
-            ranges[-1] = (ranges[-1][0], n)
-        else:
-            ranges.append((n, n))
-        n += 1
+    last = (num_buckets // 2 if bidirectional else num_buckets) - 1
+
+    def bucket(n: int) -> int:
+        return relative_position_bucket(-n, bidirectional, num_buckets, max_distance)
+
+    def first(k: int) -> int:  # the least distance whose bucket is at least k (k <= last: max_distance's is last)
+        low, high = 0, max_distance
+        while low < high:
+            middle = (low + high) // 2
+            low, high = (middle + 1, high) if bucket(middle) < k else (low, middle)
+        return low
+
+    starts = [(k, first(k)) for k in range(last + 1)]
+    held = [(k, n) for (k, n), (_, after) in zip(starts, starts[1:] + [(None, None)]) if after is None or after > n]
+    return [(n, None if k == last else next(b for j, b in starts if j > k and b > n) - 1) for k, n in held]
 
 
 def _ranges_text(ranges: list[tuple[int, int | None]]) -> str:
     return ", ".join(f"{a}+" if b is None else str(a) if a == b else f"{a}–{b}" for a, b in ranges)
 
 
-def config_note(config: dict[str, object]) -> str | None:
-    """What a T5-style config's relative-position buckets hold, for `attnviz model` (None without them)."""
+def config_note(config: dict[str, object], drawn: bool = False) -> str | None:
+    """What a T5-style config's relative-position buckets hold, for `attnviz model` (None without them); `drawn`:
+    the figure draws the bucket grids (`--buckets`), else the note says how to."""
     num_buckets = config.get("relative_attention_num_buckets")
     max_distance = config.get("relative_attention_max_distance", 128)  # transformers' T5Config default
     if type(num_buckets) is not int or type(max_distance) is not int:
@@ -150,5 +196,6 @@ def config_note(config: dict[str, object]) -> str | None:
         return None
     return (f"Relative-position bias: {num_buckets} buckets, max distance {max_distance}, one learned number a bucket "
             f"and head, added to each logit. The encoder's buckets are bidirectional; each side's hold the distances "
-            f"{_ranges_text(encoder)}. The decoder's are one-sided (keys before the query): {_ranges_text(decoder)}. "
-            f"attnviz render --bias t5={num_buckets},{max_distance},values=... draws each cell's bucket.")
+            f"{_ranges_text(encoder)}. The decoder's are one-sided (keys before the query): {_ranges_text(decoder)}."
+            + ("" if drawn else f" attnviz model --buckets draws each cell's bucket (attnviz render --bias "
+                                f"t5={num_buckets},{max_distance} names b[k] in the logits)."))

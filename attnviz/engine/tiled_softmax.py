@@ -176,6 +176,9 @@ def flash_steps(attention: Attention, block: tuple[int, int], order: FlashOrder 
 
 def _sink_start(attention: Attention) -> Exact | None:
     """The sink logit s a row's state starts from (None: the plain softmax, from −∞); other forms refused."""
+    if attention.named_bias:
+        raise InputError("the tiled online softmax compares exact logits; a T5 bias without values is named (b[k]): "
+                         "give its values", "flash")
     form = attention.form
     if form is None:
         return None

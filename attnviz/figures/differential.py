@@ -67,6 +67,9 @@ def differential_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], 
         fig = one_head_figure(q_heads[h], k, v, view, replace_options(options, title=title, differential=None))
         if TYPE_CHECKING:  # the full view: a ScoresFigure
             assert isinstance(fig, ScoresFigure)
+        if fig.attention.named_bias:
+            raise InputError("differential attention certifies each entry's sign from the weights' values, but a T5 "
+                             "bias without values is named (b[k]): give its values (t5=N,D,values=...)", "bias")
         heads.append(fig)
     difference = _difference_figure(heads[0], heads[1], lam, options)
     title = options["title"] or f"Differential attention: A₁ − {_lambda_text(lam)}·A₂"

@@ -269,7 +269,7 @@ class Figure(Drawable):
         """The bias matrix as a figure of its own: the exact B_ij of every kept cell on this figure's labels,
         to compose beside it as the ALiBi paper draws it: `attnviz.compose(fig, fig.bias_panel())`
         (what `--show bias` draws)."""
-        from ..words.figure_text import describe_bias  # start-up: only a bias panel needs it
+        from ..words.bias_panel import describe_bias  # start-up: only a bias panel needs it
 
         attention, words = self.attention, self.words
         if attention is None or isinstance(attention, MaskCells) or not attention.biases:

@@ -92,6 +92,9 @@ def _with_bias(kwargs: dict[str, Any], id_prefix: str | None) -> Composite:
     kwargs.pop("id_prefix", None)
     if kwargs.get("bias") is None:
         raise InputError("shows the bias matrix beside the scores: give a bias too (--bias)", "show")
+    if kwargs.get("q_heads") is not None:
+        raise InputError("shows one figure's bias matrix beside its scores; with query heads, draw one head's "
+                         "(--q and --k) or leave out show", "show")
     scores = api.figure(**kwargs)
     matrix = scores.bias_panel()
     # The figure's title heads both panels.

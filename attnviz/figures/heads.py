@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeAlias
 
     from ..layout.figure import Layout
-    from ..typing import Arrange, FigureOptions, MaskSpec, SinkSpec, Vectors, View
+    from ..typing import Arrange, BiasSpec, FigureOptions, MaskSpec, SinkSpec, Vectors, View
     from ..words.figure_text import FigureText
     from .figure import Drawable, Figure
 
@@ -162,7 +162,8 @@ def heads_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors] | None, 
         shared = f"KV head {g + b}" if group == 1 else f"KV head {g + b}, shared by query heads {first}–{last}"
         subtitle = options["subtitle"] if options["subtitle"] is not None else f"Reads {shared}."
         panel = figure_options(options, PANEL_OPTIONS, title=f"Query head {h + b}", subtitle=subtitle,
-                               mask=options["mask"] if masks is None else masks[h], sink=sinks[h])
+                               mask=options["mask"] if masks is None else masks[h], sink=sinks[h],
+                               bias=_head_bias(options["bias"], h + b))
         try:
             fig = one_head_figure(q[h], k[g], None if v is None else v[g], view, panel)
         except InputError as err:
@@ -200,6 +201,15 @@ def reads(n_heads: int, n_kv: int, b: int) -> str:
     rule = f"⌊h/{group}⌋" if b == 0 else f"⌊(h−1)/{group}⌋+1"
     return (f"every query head reads KV head {b}" if n_kv == 1 else "query head h reads KV head h" if group == 1
             else f"query head h reads KV head {rule}")
+
+
+def _head_bias(bias: BiasSpec | None, head: int) -> BiasSpec | None:
+    """Query head `head`'s bias: a T5 bias without values named for the head, b_H[k] (each head learns its own)."""
+    if bias is None:
+        return None
+    from ..engine.t5_buckets import head_bias  # start-up: only a figure with a bias asks
+
+    return head_bias(bias, head)
 
 
 def head_sinks(sink: SinkSpec | None, n_heads: int) -> list[SinkSpec | None]:

@@ -120,20 +120,54 @@ class ModelFigure(Drawable):
         return Layout(width=composed.width, height=y + PAD - 8, title=composed.title, desc=composed.desc,
                       items=[*composed.items, *under])
 
-    def _under(self, y: float, width: float) -> tuple[list[Item], float]:
-        """The strip of layers and the notes from `y`, `width` wide; and the y under them."""
-        items, y = _strip(self.model, self.plans, PAD, y, width - 2 * PAD)
+    def _under(self, y: float, width: float, x0: float = PAD) -> tuple[list[Item], float]:
+        """The strip of layers and the notes from (`x0`, `y`), `width` wide; and the y under them."""
+        items, y = _strip(self.model, self.plans, x0, y, width - 2 * PAD)
         for note in self.notes:
             lines = wrap(split_keep(note, " "), "note", width - 2 * PAD)
-            items.append(Text("note", PAD, y + ASCENT * STYLES["note"].size, tuple(lines)))
+            items.append(Text("note", x0, y + ASCENT * STYLES["note"].size, tuple(lines)))
             y += text_height("note", len(lines)) + 4
         return items, y
+
+    def _beside(self, columns: int, attrs: Sequence[tuple[tuple[str, str], ...]], frame: Frame) -> Layout:
+        """On a slide, score grids (T5's buckets, their text at its size) on the left, the strip and the notes
+        beside them: under them they would leave the grids too little of the slide's height."""
+        from .composite_frame import compose_in_frame  # start-up: only a framed model figure needs it
+
+        layout = None
+        for share in _BESIDE_SHARES:  # the grids' share of the slide's width: the first whose texts all fit
+            try:
+                narrow = replace(frame, width_in=frame.width_in * share)
+                composed = compose_in_frame(self.panels, columns, self.title, narrow,
+                                            {"captions": "hide", "subtitles": "hide", "legend": "shared"})
+            except InputError:  # the grids' values under the floor in this share: try another
+                continue
+            panels = iter(attrs)
+            items = [replace(item, attrs=item.attrs + next(panels, ()))
+                     if isinstance(item, Group) and item.classes[:1] == ("attnviz-panel",) else item
+                     for item in composed.items]
+            width = composed.width / share
+            under, y = self._under(_BESIDE_TOP, width - composed.width, composed.width)
+            layout = fit_to_frame(replace(composed, width=width, height=max(composed.height, y + PAD - 8),
+                                          items=items + under), frame)
+            if not text_floor_misses(layout, frame):
+                return layout
+        if layout is None:
+            raise InputError(f"the model's {len(self.panels)} bucket grids do not fit the {frame.name} frame with "
+                             f"their values at the floor; try {wider_frame(frame)}fewer tokens (--n) or --frame doc",
+                             "frame")
+        return layout
 
     def _framed(self, columns: int, attrs: Sequence[tuple[tuple[str, str], ...]], frame: Frame) -> Layout:
         """The panels fitted to the frame above the strip of layers and the notes (the panels get what the
         strip leaves of the slide), each text at the frame's floor, or a one-line refusal."""
-        share = 0.78
-        for _ in range(4):  # the strip's height is known once the panels' width is: then the panels' share
+        if frame.aspect is not None and any(panel.view != "mask" for panel in self.panels):
+            layout = self._beside(columns, attrs, frame)
+            share = 0.0
+        else:
+            share = 0.78
+        # the strip's height is known once the panels' width is: then the panels' share
+        for _ in range(4 if share else 0):
             layout, extra = self._panels_and_strip(columns, attrs, frame, share)
             if frame.aspect is None or not text_floor_misses(layout, frame):
                 break
@@ -152,6 +186,11 @@ class ModelFigure(Drawable):
         from .composite_frame import compose_in_frame  # start-up: only a framed model figure needs it
 
         above = replace(frame, height_in=frame.height_in * share) if frame.height_in else frame
+        if frame.aspect is None and any(panel.view != "mask" for panel in self.panels):
+            # A column's score grids (T5's buckets) keep their text's size: laid out no wider than the strip's
+            # smaller text (its ticks) lets the whole figure be, not as wide as the grids' own text would
+            narrow = min(STYLES[role].size for role in _STRIP_TEXT) / min(STYLES[role].size for role in _GRID_TEXT)
+            above = replace(frame, width_in=frame.width_in * narrow)
         composed = compose_in_frame(self.panels, columns, self.title, above,
                                     {"captions": "hide", "subtitles": "hide", "legend": "shared"})
         panels = iter(attrs)
@@ -165,6 +204,12 @@ class ModelFigure(Drawable):
 
     def __repr__(self) -> str:
         return f"<attnviz.ModelFigure {self.model.model_type}: {len(self.panels)} panels>"
+
+
+#: The texts of the strip and the notes under the panels, and the smallest of a score grid's (its key labels).
+_STRIP_TEXT, _GRID_TEXT = ("tick", "legend", "note"), ("header", "subtitle")
+_BESIDE_TOP = 96  # the strip beside a slide's score grids starts under the figure's title
+_BESIDE_SHARES = (0.74, 0.68, 0.62, 0.56)  # the grids' share of such a slide's width, tried in turn
 
 
 def _strip(model: ModelLayers, plans: Sequence[PanelPlan], x0: float, y: float,
@@ -256,9 +301,9 @@ def _notes(model: ModelLayers, tokens: Tokens, longest: int) -> list[str]:
         notes.append(f"Every layer soft-caps its logits at {model.softcap} (c·tanh(L/c)) before the softmax; the "
                      "mask is not changed by it.")
     if tokens.decode:
-        notes.append(f"Decoding: the queries are the {longest - tokens.decode} tokens after a prompt of "
-                     f"{tokens.decode}, each against every key before it (the KV cache), as transformers builds "
-                     "the mask from the cache's sizes.")
+        queries = (tokens.decoder_n or longest) - tokens.decode  # an encoder-decoder decodes its decoder's row
+        notes.append(f"Decoding: the queries are the {queries} tokens after a prompt of {tokens.decode}, each against "
+                     "every key before it (the KV cache), as transformers builds the mask from the cache's sizes.")
     if tokens.packed:
         notes.append(f"Packed: {len(tokens.packed)} documents of {', '.join(map(str, tokens.packed))} tokens in one "
                      "row; each token attends only within its own document, the mask transformers derives from "
@@ -269,17 +314,10 @@ def _notes(model: ModelLayers, tokens: Tokens, longest: int) -> list[str]:
     return notes
 
 
-def _bucket_notes(config: dict[str, object]) -> list[str]:
-    """T5's relative-position buckets, where the config has them: which distances share a bucket."""
-    from ..engine.t5_buckets import config_note  # start-up: only a T5-style config has buckets
-
-    note = config_note(config)
-    return [] if note is None else [note]
-
-
 #: `model_figure()`'s keywords at their defaults (their types: `attnviz.typing.ModelOptions`).
 MODEL_DEFAULTS = {"n": None, "tokens": None, "layers": "types", "pad_left": 0, "pad_right": 0, "decode": 0,
-                  "image_tokens": None, "packed": None, "prefix": 0, "decoder_n": None, "tokenizer": None,
+                  "image_tokens": None, "packed": None, "prefix": 0, "decoder_n": None, "buckets": False,
+                  "tokenizer": None,
                   "title": None, "theme": "light", "embed_font": False, "frame": "doc", "id_prefix": None}
 
 
@@ -293,7 +331,9 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
     the queries after a prompt of `decode` tokens. `image_tokens`: Gemma 3's image tokens (first, last), 0-based, or
     "A-B" (PaliGemma's too, within its `prefix`: the first tokens, image and text, that see each other both ways).
     `packed`: the lengths of documents packed in the row ("3,4,2", adding up to n). `decoder_n`: an
-    encoder-decoder's decoder tokens (default half of `n`). Positions and layers count from 0.
+    encoder-decoder's decoder tokens (default half of `n`). `buckets`: a T5 config's self-attention panels drawn as
+    its relative-position bucket grids (each kept cell its bucket k; the bias b[k] named). Positions and layers count
+    from 0.
 
     >>> fig = model_figure({"model_type": "gemma2", "num_hidden_layers": 4, "sliding_window": 3}, n=6)
     >>> [plan.title for plan in fig.plans]
@@ -323,19 +363,35 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
                          "layers")
     heading = f"{model.model_type}: attention masks by layer" if o["title"] is None else check_text(o["title"], "title")
     longest = row.decoder_n if encoder_decoder and row.decoder_n else row.n
-    notes = _notes(model, row, max(longest, row.n)) + _bucket_notes(raw)
+    sizes = None
+    if o["buckets"] is not False:
+        from .model_buckets import bucket_sizes  # start-up: only --buckets reads them
+
+        sizes = bucket_sizes(raw, model, o["buckets"])
+    if sizes is not None:  # T5's buckets: the self-attention stacks' grids; cross-attention has no position bias
+        plans = tuple(plan for plan in plans if plan.stack != "cross")  # (a decoder layer comes with each)
+    from .model_buckets import bucket_notes  # start-up: T5's buckets, where the config has them, when drawn
+
+    notes = _notes(model, row, max(longest, row.n)) + bucket_notes(raw, model, sizes, get_frame(o["frame"]).name)
 
     def made(chosen: Sequence[PanelPlan]) -> ModelFigure:
-        panels = [_panel(plan, _labels(labels, plan, row.decode, encoder_decoder), o) for plan in chosen]
+        panels = [_panel(plan, _labels(labels, plan, row.decode, encoder_decoder), o, sizes) for plan in chosen]
         return ModelFigure(model, chosen, panels, row, heading, notes, get_theme(o["theme"]).name,
                            bool(o["embed_font"]), get_frame(o["frame"]).name, o["id_prefix"])
 
     grouped = plan_panels(model, row, "types") if o["layers"] == "all" else plans  # (one panel a mask)
+    if sizes is not None:
+        grouped = tuple(plan for plan in grouped if plan.stack != "cross")
     return at_floor(made(plans), (lambda: made(grouped)) if len(grouped) < len(plans) else None)
 
 
-def _panel(plan: PanelPlan, labels: tuple[Sequence[str] | None, Sequence[str] | None], o: ModelOptions) -> Figure:
-    """One panel's mask map."""
+def _panel(plan: PanelPlan, labels: tuple[Sequence[str] | None, Sequence[str] | None], o: ModelOptions,
+           sizes: tuple[int, int] | None) -> Figure:
+    """One panel's mask map (with `sizes`, T5's buckets: the self-attention's mask and each kept cell's bucket)."""
+    if sizes is not None:
+        from .model_buckets import bucket_panel  # start-up: only --buckets draws them
+
+        return bucket_panel(plan, sizes, labels, o["theme"], bool(o["embed_font"]), o["frame"])
     return one_head_figure(None, None, None, "mask", figure_options(
         {}, shape=plan.shape, mask=plan.mask, align=plan.align, title=plan.title, q_tokens=labels[0],
         k_tokens=labels[1], index_base=0, theme=o["theme"], embed_font=o["embed_font"], frame=o["frame"],

@@ -200,9 +200,9 @@ OPTIONS = (
            expects="a bias added to the logits, or a list of them", flag="--bias", metavar="BIAS", action="append",
            dash_value=True,
            help="added to the logits: alibi=M (slope M, e.g. 1/2, 2^-3, 2^(-1/2) or head:H/N), "
-                "matrix=ROW;ROW;... or t5=NUM_BUCKETS,MAX_DISTANCE,values=B0,B1,... (T5's relative-position "
-                "buckets, bidirectional unless the mask is causal; --show bias draws each cell's bucket); "
-                "repeatable"),
+                "matrix=ROW;ROW;... or t5=NUM_BUCKETS,MAX_DISTANCE[,values=B0,B1,...] (T5's relative-position "
+                "buckets, bidirectional unless the mask is causal; without values the bias is named b[bucket]; "
+                "--show bias draws each cell's bucket); repeatable"),
     Option("sink", type="SinkSpec | None", default=None, check="number_or_name", example='sink = "s"',
            expects="a sink logit in every row's softmax denominator: an exact number (0 is the quiet softmax) or a "
                    "name; with q_heads, one per head: \"s1 | s2\"", flag="--sink", metavar="S", dash_value=True,

@@ -108,6 +108,8 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
     bound = bound_mask(mask, n_q, n_k, options, q_first)
     scale, biases = _logit_terms(q, k, options, bound)
     form = _form(options, places)
+    if any(b.term is not None for b in biases):
+        _check_named_bias(form, places)
     check_inputs(q, k, v)  # from the digits alone, before a score is summed
     if options["sparse"] is not None:  # MoBA's or NSA's selection: the mask computed from Q and K
         bound = _sparse_scores_mask(q, k, mask, options, None if scale is None else scale.factor)
@@ -116,7 +118,8 @@ def _scores_figure(q: Vectors | None, k: Vectors | None, v: Vectors | None, view
     check_values(attention)
     marks = parse_targets(options["highlight"], attention, options["index_base"])
     q_labels, k_labels = _axis_labels(options["tokens"], options["q_tokens"], options["k_tokens"], n_q, n_k)
-    title = _title(options, None if seed else (mask, bound.name, n_q, n_k), rounded, form, bound.computed)
+    title = _title(options, None if seed else (mask, bound.name, n_q, n_k), rounded, form, bound.computed,
+                   any(b.term is not None for b in biases))
     subtitle = None if options["subtitle"] is None else check_text(options["subtitle"], "subtitle")
     wording = Wording(title=title, subtitle=subtitle, q_labels=q_labels, k_labels=k_labels, places=places, view=view,
                       softmax=options["softmax"], show=options["show"], base=options["index_base"],
@@ -185,6 +188,20 @@ def _form(options: FigureOptions, places: int | None) -> Form | None:
     return form
 
 
+def _check_named_bias(form: Form | None, places: int | None) -> None:
+    """Refuses what a bias given by name (T5's buckets without values) cannot be: a number to round, to cap or to
+    take a sigmoid of exactly."""
+    fix = "give the bias's values (t5=N,D,values=B0,...)"
+    if places is not None:
+        raise InputError(f"decimal weights need the bias's values, but T5's b[k] are named; {fix} or keep the weights "
+                         "named", "weights")
+    if form is not None and form.softcap is not None:
+        raise InputError(f"a soft cap c·tanh(L/c) of a named logit is not drawn; {fix}, or drop the cap", "softcap")
+    if form is not None and form.sigmoid is not None:
+        raise InputError(f"sigmoid weights of a named logit are not drawn; {fix}, or use the softmax (a sink works)",
+                         "sigmoid")
+
+
 def _rounding_error(inputs: dict[str, Vectors | None], decimals: int) -> str:
     """What --verbose says of rounded inputs: the largest rounding error, and where it is."""
     from ..numbers.arrays import largest_rounding_error  # start-up: only rounded inputs need it
@@ -197,17 +214,18 @@ def _rounding_error(inputs: dict[str, Vectors | None], decimals: int) -> str:
 
 
 def _title(options: FigureOptions, content: tuple[MaskSpec, str, int, int] | None,  # noqa: PLR0913  a title's facts
-           rounded: int | str | None = None, form: Form | None = None, computed: str | None = None) -> str | None:
+           rounded: int | str | None = None, form: Form | None = None, computed: str | None = None,
+           named_bias: bool = False) -> str | None:
     """The title given (checked), or one from the `content` (mask, its name, n_q, n_k; a computed mask's words, the
-    softmax form) that says what is exact when the inputs were rounded; None for the seed figure (it keeps the
-    seed's)."""
+    softmax form, a bias given by name) that says what is exact when the inputs were rounded; None for the seed
+    figure (it keeps the seed's)."""
     if options["title"] is not None:
         return check_text(options["title"], "title")
     if content is None:
         return None
     from ..words.titles import content_title  # start-up: the seed figure keeps the seed's title
 
-    title = computed if computed is not None else content_title(*content, form)
+    title = computed if computed is not None else content_title(*content, form, named_bias=named_bias)
     return title + (f" ({exact_for(rounded)})" if rounded is not None else "")
 
 

@@ -48,8 +48,8 @@ def _finer(pieces: Iterable[str], width: Callable[[str], float], room: float,
             yield piece
             continue
         sep, rest = separators[0], separators[1:]
-        yield from _letters(piece, width, room) if sep == ANYWHERE else _finer(split_keep(piece, sep), width, room,
-                                                                                rest)
+        yield from _letters(piece, width, room) if sep == ANYWHERE else _finer(
+            _sum_terms(piece) if sep == "+" else split_keep(piece, sep), width, room, rest)
 
 
 ANYWHERE = ""  # a `finer` separator: between any two letters (never inside one: `graphemes`)
@@ -103,6 +103,27 @@ def split_keep(text: str, sep: str) -> Pieces:
     """Split after each separator, keeping it: "a; b; c" -> ["a; ", "b; ", "c"]."""
     parts = text.split(sep)
     return Pieces([p + sep for p in parts[:-1]] + [parts[-1]], text)
+
+
+def _sum_terms(text: str) -> Pieces:
+    """Split after each "+" that is not inside an exponent's parentheses: a sum's terms stay whole, `e^(1+b[3])`
+    (a logit with a named term) with them.
+
+    >>> list(_sum_terms("e^1/(e^(-2+b[1])+e^1)"))
+    ['e^1/(e^(-2+b[1])+', 'e^1)']
+    """
+    pieces: list[str] = []
+    depth, start = 0, 0
+    for n, ch in enumerate(text):
+        if ch == "(" and (depth or text[n - 1:n] == "^"):
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+        elif ch == "+" and depth == 0:
+            pieces.append(text[start:n + 1])
+            start = n + 1
+    pieces.append(text[start:])
+    return Pieces(pieces, text)
 
 
 def break_points(text: str) -> Pieces:

@@ -222,9 +222,8 @@ mask = "causal & keys=4,8,12,16"
     Entry("paper-medusa-tree", "Medusa's tree attention: two heads, top 2 each, after a 3-token prompt",
           ("--view", "mask", "--tokens", "The cat sat on in the a the my", "--mask", "tree=-1,-1,0,0,1,1,prompt=3",
            "--frame", "slide")),
-    Entry("bias-t5-buckets", "T5's relative-position buckets: 8 buckets, max distance 8",
-          ("--q", Q6, "--k", Q6, "--mask", "none", "--bias", "t5=8,8,values=0,-1/4,-1/2,-1,1/4,1/2,1,2",
-           "--show", "bias")),
+    Entry("bias-t5-buckets", "T5's relative-position buckets: 8 buckets, max distance 8, the bias b[k] named",
+          ("--q", Q6, "--k", Q6, "--mask", "none", "--bias", "t5=8,8", "--show", "bias", "--softmax", "normalizer")),
 )
 
 
@@ -240,7 +239,8 @@ class ModelEntry:
     @property
     def command(self) -> str:
         """The entry as a command, its config written to `NAME/config.json`."""
-        flags = [f"--{key.replace('_', '-')} {value!r}" if isinstance(value, str) else f"--{key.replace('_', '-')} "
+        flags = [f"--{key.replace('_', '-')}" if value is True else
+                 f"--{key.replace('_', '-')} {value!r}" if isinstance(value, str) else f"--{key.replace('_', '-')} "
                  f"{value}" for key, value in self.options]
         return " ".join(["attnviz model", f"{self.name}/config.json", *flags, "--frame slide"])
 
@@ -260,6 +260,9 @@ MODEL_ENTRIES = (
         (("tokens", "[CLS] the cat sat down [SEP] [PAD] [PAD] [PAD]"), ("pad_right", 3))),
     ModelEntry("model-t5-cross", "T5: encoder, decoder and the cross-attention between them", (
         ("model_type", "t5"), ("num_layers", 6)), (("n", 10), ("pad_right", 2), ("decoder_n", 6))),
+    ModelEntry("model-t5-buckets", "T5's relative-position buckets: the encoder's both ways, the decoder's one way", (
+        ("model_type", "t5"), ("num_layers", 6), ("relative_attention_num_buckets", 8),
+        ("relative_attention_max_distance", 16)), (("n", 7), ("decoder_n", 5), ("buckets", True))),
 )
 
 

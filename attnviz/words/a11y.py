@@ -43,6 +43,10 @@ def figure_sentence(attention: Attention, highlight: Highlight, shown: str = "sc
         from .forms import form_words  # start-up: only a figure with a softmax form names it
 
         parts.append(f"weights: {form_words(attention.form).badge}")
+    if any(b.term is not None for b in attention.biases):
+        from .forms import named_bias_words  # start-up: only a figure with a bias given by name says it
+
+        parts.append(named_bias_words(attention))
     cells = sorted(highlight.cells)
     if len(cells) > _LIST_AT_MOST:
         parts.append(f"{len(cells)} cells computed this step")

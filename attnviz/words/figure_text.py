@@ -8,7 +8,8 @@ from __future__ import annotations
 import functools
 
 from . import notation
-from .forms import DEFAULT_SUBTITLE, ROUNDED_SUBTITLE, capped_formula, form_subtitle, form_words, softmax_heading
+from .forms import (DEFAULT_SUBTITLE, ROUNDED_SUBTITLE, capped_formula, form_subtitle, form_words, named_bias_words,
+                    softmax_heading, with_named_bias)
 from .values import python_logit, row_weights
 from .highlight import NO_HIGHLIGHT
 from .user_text import concat, isolate, joined, user_text
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 
     from ..engine.attention import Attention, Weights
     from ..engine.softmax_forms import Logit
-    from ..typing import Exact
     from .highlight import Highlight
 
 __all__ = ["DEFAULT_TITLE", "DEFAULT_SUBTITLE", "ROUNDED_SUBTITLE", "SHOW", "VIEWS", "FigureText", "Cell", "SoftmaxRow",
@@ -225,10 +225,12 @@ def _more_vectors(f: _Facts) -> tuple[str, ...]:
 #: Each text of the figure and what writes it, in document order (`describe` walks them).
 _PARTS: tuple[tuple[str, Callable[[_Facts], Any]], ...] = (
     ("title", lambda f: DEFAULT_TITLE if f.w.title is None else user_text(f.w.title)),
-    ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else rounded_subtitle(
-        SCORES_SUBTITLE if f.w.view == "scores" else form_subtitle(f.attention.form, f.w.places), f.w.rounded)),
+    ("subtitle", lambda f: user_text(f.w.subtitle) if f.w.subtitle is not None else rounded_subtitle(with_named_bias(
+        SCORES_SUBTITLE if f.w.view == "scores" else form_subtitle(f.attention.form, f.w.places), f.attention),
+        f.w.rounded)),
     ("badge", lambda f: f"{scores_claim(f.w.rounded)}, {f.attention.mask.computed or mask_claim(f.attention.mask)}"
-     + ("" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} {f.form.badge}")),
+     + ("" if f.w.view == "scores" else f", {'named' if f.w.places is None else 'rounded'} {f.form.badge}")
+     + (", T5 bias named per bucket" if named_bias_words(f.attention) else "")),
     ("note", lambda f: f"displayed Q,K {'integer' if f.attention.all_integer else 'rational'} vectors are the score "
      f"source; {f.attention.mask.name} mask keeps {f.attention.mask.rule_text(f.base)}"),
     ("q_line", lambda f: _vector_line("Q", f.attention.q, f.q_names, f.rows, f.elided)),
@@ -317,58 +319,6 @@ def hidden_ranges(positions: Iterable[int], n: int, noun: str, base: int = 1) ->
             ranges.append(str(a) if a == b else f"{a}–{b}")
         previous = p
     return [f"{noun} {', '.join(ranges)}"] if ranges else []
-
-
-def describe_bias(attention: Attention, words: FigureText) -> FigureText:
-    """The words of the bias panel beside a figure (`show="bias"`): the exact B_ij of every kept cell,
-    summed over the figure's biases, on the same labels; masked cells stay masked."""
-    formula = "".join(b.text for b in attention.biases).removeprefix("+")
-    slope = attention.biases[0].slope if len(attention.biases) == 1 else None
-    if slope is not None:  # ALiBi as the paper draws it: the distances j-i, times the slope m stated once
-        return _alibi_panel(attention, words, slope)
-    buckets = attention.biases[0].buckets if len(attention.biases) == 1 else None
-    if buckets is not None:  # T5: each cell's bucket, an exact integer; the bias is the head's b[bucket]
-        return _bucket_panel(attention, words, buckets)
-    cells = tuple(tuple(
-        cell if cell.gap else
-        replace(cell, text="masked" if cell.masked else
-                notation.format_exact(sum((b.value(cell.q - 1, cell.k - 1) for b in attention.biases), 0)),
-                computed=False) for cell in row) for row in words.cells)
-    given = formula == "B_ij"  # an explicit matrix: its entries are the definition
-    return replace(words, title="Bias B_ij",
-                   subtitle="the given bias matrix, added to every logit" if given else
-                   f"B_ij={formula}, added to every logit",
-                   badge="exact bias", note="", q_line="", k_line="", more_vectors=(),
-                   grid_caption=f"bias {'B_ij' if given else f'B_ij={formula}'} with {attention.mask.name} mask",
-                   cells=cells, softmax_rows=(), output_rows=(), view="scores", show="bias")
-
-
-def _bucket_panel(attention: Attention, words: FigureText, buckets: Callable[[int, int], int]) -> FigureText:
-    """T5's bias panel: each kept cell shows its relative-position bucket k, so B_ij = b[k] reads off the grid
-    (`engine.t5_buckets`)."""
-    cells = tuple(tuple(
-        cell if cell.gap else
-        replace(cell, text="masked" if cell.masked else str(buckets(cell.q - 1, cell.k - 1)), computed=False)
-        for cell in row) for row in words.cells)
-    return replace(words, title="T5 relative-position buckets",
-                   subtitle=f"B_ij = b[k], k the bucket of j-i: {attention.biases[0].bucket_words}",
-                   badge="exact buckets", note="", q_line="", k_line="", more_vectors=(),
-                   grid_caption=f"bucket k of j-i, with {attention.mask.name} mask", cells=cells,
-                   softmax_rows=(), output_rows=(), view="scores", show="bias")
-
-
-def _alibi_panel(attention: Attention, words: FigureText, slope: Exact) -> FigureText:
-    """ALiBi's bias panel: each kept cell shows the distance j-i; the subtitle and caption say the slope m,
-    so B_ij = m·(j-i) reads off the grid exactly (Press et al., figure 3)."""
-    m = notation.format_exact(slope)
-    cells = tuple(tuple(
-        cell if cell.gap else
-        replace(cell, text="masked" if cell.masked else notation.format_exact(cell.k - cell.q), computed=False)
-        for cell in row) for row in words.cells)
-    return replace(words, title="ALiBi bias m·(j-i)", subtitle=f"m = {m}: B_ij = m·(j-i), added to every logit",
-                   badge="exact bias", note="", q_line="", k_line="", more_vectors=(),
-                   grid_caption=f"distance j-i, times m = {m}, with {attention.mask.name} mask", cells=cells,
-                   softmax_rows=(), output_rows=(), view="scores", show="bias")
 
 
 def _cell(attention: Attention, matrix: Sequence[Sequence[Logit] | None], i: int, j: int,  # noqa: PLR0913  a cell's facts

@@ -10,10 +10,11 @@ from ..records import dataclass
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
+    from ..engine.attention import Attention
     from ..engine.softmax_forms import Form
 
 __all__ = ["FormWords", "FORM_WORDS", "form_name", "form_words", "capped_formula", "form_subtitle", "softmax_heading",
-           "DEFAULT_SUBTITLE", "ROUNDED_SUBTITLE"]
+           "DEFAULT_SUBTITLE", "ROUNDED_SUBTITLE", "named_bias_words", "with_named_bias"]
 
 DEFAULT_SUBTITLE = "Exact score and mask structure with named softmax."
 ROUNDED_SUBTITLE = "Exact score and mask structure with rounded softmax weights."
@@ -108,3 +109,16 @@ def softmax_heading(form: Form | None, transformed: bool, formula: str) -> str:
         b="" if form is None or form.sigmoid is None else form.sigmoid.text(),
         m="; n_i counts row i's unmasked keys" if per_row else "",
         x1=f"logit, L_ij={formula}" if transformed else "score")
+
+
+def named_bias_words(attention: Attention) -> str:
+    """What a bias given by name is (T5's buckets without values): "T5 relative-position buckets (32 buckets, max
+    distance 128), bias named per bucket"; "" when every bias is a number."""
+    return "; ".join(b.term_words for b in attention.biases if b.term is not None)
+
+
+def with_named_bias(subtitle: str, attention: Attention) -> str:
+    """A default subtitle (and `<desc>`) that also says a bias given by name: `…named softmax; T5 relative-position
+    buckets (32 buckets, max distance 128), bias named per bucket.`"""
+    words = named_bias_words(attention)
+    return f"{subtitle.removesuffix('.')}; {words}." if words else subtitle

@@ -38,8 +38,9 @@ MAX_ROW_TEXT = 200_000
 
 
 def logit_text(x: Logit | int) -> str:
-    """An exponent as the figure writes it: exact (`1/2`, `√2/2`), or a capped logit `50·tanh(1/50)`."""
-    return x.text() if hasattr(x, "cap") else format_exact(x)  # type: ignore[union-attr,arg-type]  # Capped or exact
+    """An exponent as the figure writes it: exact (`1/2`, `√2/2`), a capped logit `50·tanh(1/50)`, or one with a
+    named term `1+b[3]` (a T5 bias without values)."""
+    return x.text() if hasattr(x, "text") else format_exact(x)  # type: ignore[arg-type]  # Capped, Named or exact
 
 
 def exponential(x: Logit | int) -> str:

@@ -58,14 +58,21 @@ def size_phrase(n_q: int, n_k: int) -> str:
     return f"{n_q} quer{'y' if n_q == 1 else 'ies'}, {n_k} key{'s' * (n_k != 1)}"
 
 
-def content_title(mask: MaskSpec, name: str, n_q: int, n_k: int, form: Form | None = None) -> str:
-    """The title of a figure given none: its mask, its softmax form when not the plain one, and its size.
+def content_title(mask: MaskSpec, name: str, n_q: int, n_k: int, form: Form | None = None, *,  # noqa: PLR0913  a title's facts
+                  named_bias: bool = False) -> str:
+    """The title of a figure given none: its mask, its softmax form when not the plain one, a bias given by name
+    (T5's buckets without values), and its size.
 
     >>> content_title("causal", "causal", 3, 3), content_title("window=3", "sliding-window", 6, 6)
     ('Causal attention, 3 tokens', 'Sliding window of 3, 6 tokens')
+    >>> content_title("none", "bidirectional", 4, 4, named_bias=True)
+    'Bidirectional attention, named T5 bias, 4 tokens'
     """
-    if form is None:
-        return f"{mask_phrase(mask, name)}, {size_phrase(n_q, n_k)}"
-    from .forms import form_words  # start-up: only a figure with a form names it
+    words = ""
+    if form is not None:
+        from .forms import form_words  # start-up: only a figure with a form names it
 
-    return f"{mask_phrase(mask, name)}{form_words(form).title}, {size_phrase(n_q, n_k)}"
+        words = form_words(form).title
+    if named_bias:
+        words += " and a named T5 bias" if words.startswith(" with") else ", named T5 bias"
+    return f"{mask_phrase(mask, name)}{words}, {size_phrase(n_q, n_k)}"

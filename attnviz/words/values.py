@@ -1,10 +1,10 @@
 """Values a reader can check: each drawn score, logit and weight as a machine-readable expression.
 
 The expressions are Python syntax over integer and fraction literals (`3`, `-1/2`), names left as names (a sink
-`s`), and the functions `exp`, `log`, `tanh`, `sigmoid` and `sqrt`: `exp(1)/(exp(s)+exp(0)+exp(1))`. They are
-written into `data-value` (what a cell shows) and `data-weight` (its weight) beside `data-q`/`data-k`;
-docs/anatomy.rst gives the grammar. Evaluated with those names bound (math.exp, …), they give float64 values; with
-a computer algebra system, the exact ones.
+`s`; a T5 bias without values, a name indexed by its bucket, `b[3]`), and the functions `exp`, `log`, `tanh`,
+`sigmoid` and `sqrt`: `exp(1)/(exp(s)+exp(0)+exp(1))`. They are written into `data-value` (what a cell shows)
+and `data-weight` (its weight) beside `data-q`/`data-k`; docs/anatomy.rst gives the grammar. Evaluated with those
+names bound (math.exp, …), they give float64 values; with a computer algebra system, the exact ones.
 """
 
 from __future__ import annotations
@@ -39,7 +39,10 @@ def python_number(x: Exact | int) -> str:
 
 
 def python_logit(x: Logit) -> str:
-    """An exponent: exact, or a capped logit `50*tanh(1/50)`."""
+    """An exponent: exact, a capped logit `50*tanh(1/50)`, or one with a named term `1/2*sqrt(2)+b[3]` (a name
+    indexed by a bucket: T5's bias without values)."""
+    if hasattr(x, "term"):
+        return x.text(python_number(x.x))  # type: ignore[union-attr,call-arg]  # a Named
     if hasattr(x, "cap"):
         return f"{python_number(x.cap)}*tanh({python_number(x.x * (1 / x.cap))})"  # type: ignore[union-attr]
     return python_number(x)  # exact

@@ -74,6 +74,10 @@ def flash_walkthrough(fig: Figure, block: tuple[int, int],
         raise InputError("the FlashAttention walkthrough steps the plain softmax's running maximum (or one that "
                          "starts at a sink logit's number); "
                          + FLASH_REFUSALS[form_name(form) if form.softcap is None else "softcap"], "flash")
+    if attention.named_bias:
+        raise InputError("the FlashAttention walkthrough steps a running maximum of exact logits, but a T5 bias "
+                         "without values is named (b[k]): give its values (t5=N,D,values=...), or draw the scores "
+                         "walkthrough", "flash")
     try:
         all_tiles = tiles(attention, block, order)
     except InputError as err:

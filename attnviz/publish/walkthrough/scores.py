@@ -26,7 +26,7 @@ from ...figures.api import Figure
 from ...figures.blocked import BlockedScoresFigure, step_of
 from ...words.highlight import parse_targets
 from ...numbers.surds import Surd, sign
-from ...engine.softmax_forms import Capped
+from ...engine.softmax_forms import Capped, Named
 from .frame_fit import check_steps_fit
 from .number_forms import exact_word, in_form, written_as_given
 
@@ -433,7 +433,7 @@ def _tex_sum(exponents: Iterable[Logit], form: str = "expanded") -> str:
 
 def tex_exponent(x: Logit) -> str:
     """An exponent as the formulas write it: `1/2` as typed for a rational, TeX for a + b·√r or a capped logit."""
-    return tex_number(x) if isinstance(x, (Surd, Capped)) else format_number(x)
+    return tex_number(x) if isinstance(x, (Surd, Capped, Named)) else format_number(x)
 
 
 def tex_number(x: Logit | int) -> str:
@@ -441,6 +441,8 @@ def tex_number(x: Logit | int) -> str:
     typeset as a sign, not as a subtraction with spaces around it. A capped logit is `{50\\tanh(\\frac{1}{50})}`."""
     if isinstance(x, Capped):
         return rf"{{{format_number(x.cap)}\tanh({tex_number(x.x * (1 / x.cap))})}}"
+    if isinstance(x, Named):  # `{1+b[3]}`, `{b_{2}[3]}`: a T5 bias without values, by name
+        return "{" + re.sub(r"_(\d+)\[", r"_{\1}[", x.text(tex_number(x.x))) + "}"
     if isinstance(x, Surd):  # a + b√r: `{\frac{\sqrt{3}}{3}}`, `{-\frac{1}{2}+2\sqrt{2}}`
         p, q = abs(x.b.numerator), x.b.denominator
         radical = ("" if p == 1 else str(p)) + rf"\sqrt{{{x.r}}}"
