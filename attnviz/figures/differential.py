@@ -13,21 +13,23 @@ import math
 from fractions import Fraction
 
 from ..numbers.exact import InputError, format_number
-from ..records import replace
+from ..records import dataclass, replace
 from ..words.figure_text import Cell, Wording, describe
 from ..words.values import python_number, weight_expressions
+from .composite import Composite
 from .figure import ScoresFigure
 from .single import one_head_figure
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
+    from typing import Any
 
     from ..engine.attention import Attention, Weights
     from ..typing import FigureOptions, Vectors, View
-    from .composite import Composite
+    from .figure import Drawable
 
-__all__ = ["differential_figure", "parse_lambda", "difference_entry"]
+__all__ = ["differential_figure", "parse_lambda", "difference_entry", "DifferentialFigure", "PanelStep"]
 
 _SIGN_TEXT = {1: " (+)", -1: " (−)", 0: ""}
 _COMPARED = {1: ">0", -1: "<0", 0: "=0"}
@@ -44,10 +46,8 @@ def parse_lambda(value: object) -> Fraction | str:
 
 
 def differential_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], v_heads: Sequence[Vectors] | None,
-                        options: FigureOptions) -> Composite:
+                        options: FigureOptions) -> DifferentialFigure:
     """Head 1's and head 2's full figures and their difference A₁ − λ·A₂, composed in a row."""
-    from .composite import compose  # start-up: only differential attention composes here
-
     lam = parse_lambda(options["differential"])
     for name in ("sink", "sigmoid", "softcap"):
         if options[name] is not None:
@@ -63,15 +63,63 @@ def differential_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], 
     for h in range(2):
         k, v = k_heads[h % len(k_heads)], None if v_heads is None else v_heads[h % len(v_heads)]
         title = (f"{'ab'[h]}_ij: head {h + 1}'s softmax A{'₁₂'[h]}" if view == "full" else
-                 f"head {h + 1}'s scores; {'ab'[h]}_ij their row softmax")
+                 f"head {h + 1}'s scores (softmax {'ab'[h]}_ij)")  # (two grids side by side fit a 4:3 slide)
         fig = one_head_figure(q_heads[h], k, v, view, replace_options(options, title=title, differential=None))
         if TYPE_CHECKING:  # the full view: a ScoresFigure
             assert isinstance(fig, ScoresFigure)
         heads.append(fig)
-    difference = _difference_figure(heads[0], heads[1], lam, options)
+    compact = options["frame"] != "doc"  # a slide's or column's cell names its entry d_ij
+    difference = _difference_figure(heads[0], heads[1], lam, options, compact)
     title = options["title"] or f"Differential attention: A₁ − {_lambda_text(lam)}·A₂"
-    return compose(heads[0], heads[1], difference, arrange="row", title=title, id_prefix=options["id_prefix"],
-                   theme=options["theme"], embed_font=options["embed_font"], frame=options["frame"])
+
+    def steps() -> tuple[PanelStep, ...]:  # (worked out when a deck asks: a figure alone never says them)
+        named = difference if compact else _difference_figure(heads[0], heads[1], lam, options, True)
+        return _steps(heads, named, lam)
+
+    return DifferentialFigure([heads[0], heads[1], difference], steps, arrange="row", title=title,
+                              id_prefix=options["id_prefix"], theme=options["theme"], embed_font=options["embed_font"],
+                              frame=options["frame"])
+
+
+@dataclass(frozen=True, slots=True)
+class PanelStep:
+    """One step of a figure's deck, a panel a slide: its heading, its sentences, the panel it draws and the rows
+    whose softmax its sentences write out (`softmax=I` targets: a deck may shorten them to fit)."""
+
+    heading: str
+    paragraphs: tuple[str, ...]
+    panel: Drawable
+    highlight: tuple[str, ...] = ()
+
+
+class DifferentialFigure(Composite):
+    """Head 1's and head 2's figures and their difference, in one figure; its deck (`attnviz slides`) is a slide
+    per panel, each saying what it shows (`panel_steps`)."""
+
+    def __init__(self, panels: Sequence[Drawable], steps: Callable[[], tuple[PanelStep, ...]], **kwargs: Any) -> None:
+        super().__init__(panels, **kwargs)
+        self._steps = steps
+
+    def panel_steps(self) -> tuple[PanelStep, ...]:
+        """Head 1's weights, head 2's, then the difference grid (its entries named d_ij, their signs certified)."""
+        return self._steps()
+
+
+def _steps(heads: list[ScoresFigure], difference: ScoresFigure, lam: Fraction | str) -> tuple[PanelStep, ...]:
+    """A deck's steps of the figure: each head's weights, then the difference (its cells named d_ij, as a slide's)."""
+    from ..words.differential_text import difference_paragraphs, head_paragraphs  # (a deck's words)
+
+    out = [PanelStep(f"Head {h}'s weights {'ab'[h - 1]}_ij (A{'₁₂'[h - 1]})",
+                     head_paragraphs(h, head.attention, head.words), head,
+                     tuple(f"softmax={i}" for i in range(1, head.attention.shape[0] + 1)))
+           for h, head in enumerate(heads, 1)]
+    a, b = heads[0].attention, heads[1].attention
+    entries = {}
+    for i in range(a.shape[0]):
+        first, second = _weights_by_key(a, i), _weights_by_key(b, i)
+        entries.update({(i + 1, j + 1): difference_entry(i + 1, j + 1, first[j], second[j], lam) for j in first})
+    return (*out, PanelStep(f"The difference A₁ − {_lambda_text(lam)}·A₂",
+                            difference_paragraphs(lam, difference.words, entries), difference))
 
 
 def replace_options(options: FigureOptions, **changes: object) -> FigureOptions:
@@ -85,7 +133,7 @@ def _lambda_text(lam: Fraction | str) -> str:
 
 
 def _difference_figure(first: ScoresFigure, second: ScoresFigure, lam: Fraction | str,
-                       options: FigureOptions) -> ScoresFigure:
+                       options: FigureOptions, compact: bool) -> ScoresFigure:
     """The grid of a_ij − λ·b_ij over the two heads' figures (their masks must keep the same cells)."""
     a, b = first.attention, second.attention
     if a.kept != b.kept or a.shape != b.shape:
@@ -99,7 +147,7 @@ def _difference_figure(first: ScoresFigure, second: ScoresFigure, lam: Fraction 
         if isinstance(lam, str):
             raise InputError(f"decimal differences need λ's value, but it is the name {lam!r}; give a number or keep "
                              "the weights named", "weights")
-    compact = options["frame"] != "doc" and places is None  # a slide's or column's cell names its entry d_ij
+    compact = compact and places is None  # (rounded differences are drawn as numbers)
     title = f"d_ij = a_ij − {_lambda_text(lam)}·b_ij" if compact else f"A₁ − {_lambda_text(lam)}·A₂"
     words = describe(a, wording=Wording(view="scores", title=title))
     rows = [(_weights_by_key(a, i), _weights_by_key(b, i)) for i in range(a.shape[0])]
