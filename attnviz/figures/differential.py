@@ -56,9 +56,30 @@ def differential_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], 
     if len(q_heads) != 2 or len(k_heads) not in (1, 2) or (v_heads is not None and len(v_heads) != len(k_heads)):
         raise InputError(f"differential attention takes two query heads (Q₁, Q₂) and one or two KV heads; got "
                          f"{len(q_heads)} and {len(k_heads)}", "differential")
-    # In a doc each head is its full figure, its named softmax written out; a slide or a column has room for the
-    # heads' score grids (a_ij, b_ij are their row softmaxes) beside the difference.
-    view: View = "full" if options["frame"] == "doc" else "scores"
+    compact = options["frame"] != "doc"  # a slide's or column's cell names its entry d_ij
+    heads = _heads(q_heads, k_heads, v_heads, options, "scores" if compact else "full")
+    difference = _difference_figure(heads[0], heads[1], lam, options, compact)
+    title = options["title"] or f"Differential attention: A₁ − {_lambda_text(lam)}·A₂"
+
+    def steps() -> tuple[PanelStep, ...]:  # (worked out when a deck asks: a figure alone never says them)
+        # a deck's heads are their score grids (the slide's sentences write their weights), its difference's cells
+        # are named d_ij, as on a slide
+        grids = heads if compact else _heads(q_heads, k_heads, v_heads, options, "scores")
+        return _steps(grids, difference if compact else _difference_figure(grids[0], grids[1], lam, options, True),
+                      lam)
+
+    figure = DifferentialFigure([heads[0], heads[1], difference], steps, arrange="row", title=title,
+                              id_prefix=options["id_prefix"], theme=options["theme"], embed_font=options["embed_font"],
+                              frame=options["frame"])
+    # (a deck's title: its letters in every font a deck is set in, Beamer's too)
+    figure.deck_title = options["title"] or f"Differential attention with λ = {_lambda_text(lam)}"
+    return figure
+
+
+def _heads(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], v_heads: Sequence[Vectors] | None,
+           options: FigureOptions, view: View) -> list[ScoresFigure]:
+    """Head 1's and head 2's figures: in a doc each its full figure, its named softmax written out; in a slide or a
+    column (and a deck) its score grid (a_ij, b_ij are their row softmaxes) beside the difference."""
     heads = []
     for h in range(2):
         k, v = k_heads[h % len(k_heads)], None if v_heads is None else v_heads[h % len(v_heads)]
@@ -68,28 +89,16 @@ def differential_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], 
         if TYPE_CHECKING:  # the full view: a ScoresFigure
             assert isinstance(fig, ScoresFigure)
         heads.append(fig)
-    compact = options["frame"] != "doc"  # a slide's or column's cell names its entry d_ij
-    difference = _difference_figure(heads[0], heads[1], lam, options, compact)
-    title = options["title"] or f"Differential attention: A₁ − {_lambda_text(lam)}·A₂"
-
-    def steps() -> tuple[PanelStep, ...]:  # (worked out when a deck asks: a figure alone never says them)
-        named = difference if compact else _difference_figure(heads[0], heads[1], lam, options, True)
-        return _steps(heads, named, lam)
-
-    return DifferentialFigure([heads[0], heads[1], difference], steps, arrange="row", title=title,
-                              id_prefix=options["id_prefix"], theme=options["theme"], embed_font=options["embed_font"],
-                              frame=options["frame"])
+    return heads
 
 
 @dataclass(frozen=True, slots=True)
 class PanelStep:
-    """One step of a figure's deck, a panel a slide: its heading, its sentences, the panel it draws and the rows
-    whose softmax its sentences write out (`softmax=I` targets: a deck may shorten them to fit)."""
+    """One step of a figure's deck, a panel a slide: its heading, its sentences and the panel it draws."""
 
     heading: str
     paragraphs: tuple[str, ...]
     panel: Drawable
-    highlight: tuple[str, ...] = ()
 
 
 class DifferentialFigure(Composite):
@@ -99,6 +108,7 @@ class DifferentialFigure(Composite):
     def __init__(self, panels: Sequence[Drawable], steps: Callable[[], tuple[PanelStep, ...]], **kwargs: Any) -> None:
         super().__init__(panels, **kwargs)
         self._steps = steps
+        self.deck_title = self.title or ""
 
     def panel_steps(self) -> tuple[PanelStep, ...]:
         """Head 1's weights, head 2's, then the difference grid (its entries named d_ij, their signs certified)."""
@@ -109,17 +119,16 @@ def _steps(heads: list[ScoresFigure], difference: ScoresFigure, lam: Fraction | 
     """A deck's steps of the figure: each head's weights, then the difference (its cells named d_ij, as a slide's)."""
     from ..words.differential_text import difference_paragraphs, head_paragraphs  # (a deck's words)
 
-    out = [PanelStep(f"Head {h}'s weights {'ab'[h - 1]}_ij (A{'₁₂'[h - 1]})",
-                     head_paragraphs(h, head.attention, head.words), head,
-                     tuple(f"softmax={i}" for i in range(1, head.attention.shape[0] + 1)))
+    out = [PanelStep(f"Head {h}'s weights {'ab'[h - 1]}_ij",
+                     head_paragraphs(h, head.attention), head)
            for h, head in enumerate(heads, 1)]
     a, b = heads[0].attention, heads[1].attention
     entries = {}
     for i in range(a.shape[0]):
         first, second = _weights_by_key(a, i), _weights_by_key(b, i)
         entries.update({(i + 1, j + 1): difference_entry(i + 1, j + 1, first[j], second[j], lam) for j in first})
-    return (*out, PanelStep(f"The difference A₁ − {_lambda_text(lam)}·A₂",
-                            difference_paragraphs(lam, difference.words, entries), difference))
+    return (*out, PanelStep(f"The difference d_ij = a_ij − {_lambda_text(lam)}·b_ij",
+                            difference_paragraphs(lam, entries), difference))
 
 
 def replace_options(options: FigureOptions, **changes: object) -> FigureOptions:

@@ -13,48 +13,45 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
     from ..engine.attention import Attention
-    from .figure_text import FigureText
 
 __all__ = ["head_paragraphs", "difference_paragraphs", "SIGN_WORDS"]
 
-#: A certified sign's words: how the cell shows it (its edge's colour, its comparison), in the slide's text.
-SIGN_WORDS = {1: "Positive (a blue edge, >0)", -1: "Negative (a vermillion edge, <0)", 0: "Exactly 0"}
+#: A sign's words: how its cell shows it (its comparison, its edge's colour), in the slide's text.
+SIGN_WORDS = {1: ">0 (blue)", -1: "<0 (vermillion)", 0: "=0"}
 
 
-def head_paragraphs(h: int, attention: Attention, words: FigureText) -> tuple[str, ...]:
-    """Head `h`'s (1 or 2) slide: its scores and mask, then its weights a_ij (b_ij) row by row, each row's
-    written out as the figure's softmax captions write them (`weights_fit` may shorten them to fit)."""
-    letter, sub = "ab"[h - 1], "₁₂"[h - 1]
-    said = [f"Head {h}: {words.grid_caption}; its weights {letter}_ij (A{sub}) are each row's softmax of them."]
+def head_paragraphs(h: int, attention: Attention) -> tuple[str, ...]:
+    """Head `h`'s (1 or 2) slide, beside its score grid: its weights a_ij (b_ij) row by row, in the normalizer form
+    the figure's softmax captions take on a slide (`e^1/Z_3`, Z_3 written out once)."""
+    letter = "ab"[h - 1]
+    said = [f"{letter}_ij: each row's softmax of head {h}'s scores."]
     for i in range(attention.shape[0]):
-        weights = attention.weights(i)
         kept = [j for j, keep in enumerate(attention.kept[i] or (), 1) if keep]
-        if not kept:
-            continue
-        names = ", ".join(f"{letter}{i + 1}{j}" for j in kept)
-        said.append(f"Row {i + 1}: {names} = {', '.join(notation.weight_terms(weights, 'expanded', i + 1))}.")
+        if kept:
+            names = ", ".join(f"{letter}{i + 1}{j}" for j in kept)
+            weights = attention.weights(i)
+            terms = ", ".join(notation.weight_terms(weights, "normalizer", i + 1))
+            where = f", where {notation.normalizer_line(weights, i + 1)}" if weights.kind == "named" else ""
+            said.append(f"Row {i + 1}: {names} = {terms}{where}.")
     return tuple(said)
 
 
-def difference_paragraphs(lam: Fraction | str, words: FigureText,
+def difference_paragraphs(lam: Fraction | str,
                           entries: dict[tuple[int, int], tuple[str, Fraction | None, int | None]]) -> tuple[str, ...]:
-    """The difference's slide: what d_ij is, its exact entries, and each entry's certified sign (`entries`: each
-    kept cell's (text, exact value or None, sign or None), as `figures.differential.difference_entry` gives them)."""
+    """The difference's slide: what d_ij is, its exact entries, and each entry's sign, exact or certified (`entries`:
+    each kept cell's (text, exact value or None, sign or None), as `figures.differential.difference_entry` gives)."""
     name = lam if isinstance(lam, str) else format_number(lam)
-    said = [f"The difference d_ij = a_ij − {name}·b_ij (λ = {name}): head 1's weights minus {name} times head 2's, "
-            f"A₁ − {name}·A₂, under the {words.grid_caption.rpartition(' with ')[2] or 'heads’ mask'}."]
+    said = [f"d_ij = a_ij − {name}·b_ij, the entries of A_1 − {name}·A_2: head 1's weights minus {name} times "
+            f"head 2's" + ("." if name == "λ" else f" (λ = {name}).")]
     exact = [f"d{i}{j} = {text}" for (i, j), (text, value, _) in entries.items() if value is not None]
     if exact:
-        said.append(f"Exact where both weights are pinned: {notation.and_list(exact)}.")
+        said.append(f"Exact: {notation.and_list(exact)}.")
     if isinstance(lam, str):
-        said.append(f"With λ a name, each other entry stays named (d21 = a21 − {name}·b21) and its sign depends on λ.")
+        said.append(f"The others stay named (d21 = a21 − {name}·b21); their signs depend on λ.")
         return tuple(said)
-    for sign in (1, -1, 0):
-        cells = [f"d{i}{j}" for (i, j), (_, _, s) in entries.items() if s == sign]
-        if cells:
-            said.append(f"{SIGN_WORDS[sign]}, exact or certified by interval arithmetic: {notation.and_list(cells)}.")
+    signs = [f"{SIGN_WORDS[sign]} {notation.and_list(cells)}" for sign in (1, -1, 0)
+             if (cells := [f"d{i}{j}" for (i, j), (_, _, s) in entries.items() if s == sign])]
     unknown = [f"d{i}{j}" for (i, j), (_, _, s) in entries.items() if s is None]
-    if unknown:
-        said.append(f"Sign not certified (interval arithmetic needs the decimal extra, mpmath): "
-                    f"{notation.and_list(unknown)}.")
+    signs += [f"not certified (interval arithmetic needs mpmath) {notation.and_list(unknown)}"] if unknown else []
+    said.append(f"Signs, exact or certified: {'; '.join(signs)}.")
     return tuple(said)

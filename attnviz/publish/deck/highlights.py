@@ -89,7 +89,7 @@ def from_highlights(fig: Drawable, **options: object) -> Deck:
                              **options)  # type: ignore[arg-type]
         return replace(deck, heading=fig.layout().desc)
     if hasattr(fig, "panel_steps"):  # panels that are steps of their own (differential attention's heads, then A₁ − λ·A₂)
-        return _panel_by_panel(fig, getattr(fig, "title", None) or fig.layout().title, options)
+        return _panel_by_panel(fig, getattr(fig, "deck_title", None) or fig.layout().title, options)
     if not isinstance(fig, Figure) or fig.view != "full":  # a mask map, a score table, panels: one slide
         document = make_document(heading=fig.layout().title, sections=[Section("figure")])
         section = replace(document.sections[0], heading=fig.layout().title, paragraphs=(fig.description(),))
@@ -170,8 +170,7 @@ def _panel_by_panel(fig: Drawable, heading: str, options: dict[str, object]) -> 
     panel drawn alone in the same region, under the figure's title and the panel's own: where the panels side by
     side fit no slide at the floor with their titles whole, or where they are steps of their own (`panel_steps`)."""
     steps = _steps(fig)
-    document = make_document(heading=heading, sections=[Section(step.heading, step.paragraphs,
-                                                                highlight=step.highlight) for step in steps])
+    document = make_document(heading=heading, sections=[Section(step.heading, step.paragraphs) for step in steps])
     sections = document.sections
     alone = [_alone(step.panel, section.id_prefix) for step, section in zip(steps, sections)]
     deck = from_sections(replace(document, sections=sections), alone, **options)  # type: ignore[arg-type]
@@ -181,12 +180,11 @@ def _panel_by_panel(fig: Drawable, heading: str, options: dict[str, object]) -> 
 
 @dataclass(frozen=True)
 class _Step:
-    """A panel's slide: its heading, its sentences, the panel, the softmax rows its sentences write out."""
+    """A panel's slide: its heading, its sentences, the panel."""
 
     heading: str
     paragraphs: tuple[str, ...]
     panel: Drawable
-    highlight: tuple[str, ...] = ()
 
 
 def _steps(fig: Drawable) -> Sequence[_Step]:
@@ -194,7 +192,7 @@ def _steps(fig: Drawable) -> Sequence[_Step]:
     panel under its title ("Panel 1 of 2 — …") with its description."""
     given = getattr(fig, "panel_steps", None)
     if given is not None:
-        return given()  # type: ignore[no-any-return]  # (PanelStep records: the same four fields)
+        return given()  # type: ignore[no-any-return]  # (PanelStep records: the same three fields)
     panels = list(getattr(fig, "panels", ()))
     titles = [getattr(panel.words, "title", "") or "" for panel in panels]
     return [_Step(concat(f"Panel {n} of {len(panels)}", *((" — ", title) if title else ())), (panel.description(),),
