@@ -88,7 +88,7 @@ def from_highlights(fig: Drawable, **options: object) -> Deck:
         deck = from_sections(replace(document, sections=said), [one for _, one in maps],
                              **options)  # type: ignore[arg-type]
         return replace(deck, heading=fig.layout().desc)
-    if hasattr(fig, "panel_steps"):  # panels that are steps of their own (differential attention's heads, then A₁ − λ·A₂)
+    if hasattr(fig, "panel_steps"):  # panels that are steps of their own (differential attention's: heads, difference)
         return _panel_by_panel(fig, getattr(fig, "deck_title", None) or fig.layout().title, options)
     if not isinstance(fig, Figure) or fig.view != "full":  # a mask map, a score table, panels: one slide
         document = make_document(heading=fig.layout().title, sections=[Section("figure")])
@@ -161,7 +161,8 @@ def _with_panel_captions(fig: Drawable, section: Section, options: dict[str, obj
 #: What a deck of a figure's panels drawn one a slide says it chose (`Deck.choices`, `--verbose`).
 ONE_PANEL_A_SLIDE = ("each panel on a slide of its own, in order (side by side they fit no slide with every text at "
                      "14 pt and their titles and rules whole)")
-#: ... and of a figure whose panels are steps of their own (`panel_steps`: differential attention's heads, then A₁ − λ·A₂).
+#: ... and of a figure whose panels are steps of their own (`panel_steps`: differential attention's heads, then their
+#: difference).
 PANEL_STEPS = "each panel on a slide of its own, in order, its sentences saying what it shows (the figure's steps)"
 
 
