@@ -409,7 +409,7 @@ def test_a_differential_deck_of_four_tokens_and_a_named_lambda_builds_from_the_c
     deck = from_highlights(_differential(4, "4/5"), aspect="4:3")
     assert smallest_pt(deck) >= 14 - 1e-6 and [s.kind for s in deck.slides].count("step") == 3
     named = from_highlights(_differential(3, "λ"))
-    assert "their signs depend on λ" in " ".join(p for s in named.slides for p in s.paragraphs)
+    assert "its sign depends on λ" in " ".join(p for s in named.slides for p in s.paragraphs)
     result = run_cli("slides", *DIFFERENTIAL, "-f", "pdf", "-o", str(tmp_path / "deck.pdf"))
     assert result.code == 0, result.stderr
     assert pages(tmp_path / "deck.pdf") == 3 and _off_the_page(tmp_path / "deck.pdf") == []

@@ -41,13 +41,13 @@ def difference_paragraphs(lam: Fraction | str,
     """The difference's slide: what d_ij is, its exact entries, and each entry's sign, exact or certified (`entries`:
     each kept cell's (text, exact value or None, sign or None), as `figures.differential.difference_entry` gives)."""
     name = lam if isinstance(lam, str) else format_number(lam)
-    said = [f"d_ij = a_ij − {name}·b_ij, the entries of A_1 − {name}·A_2: head 1's weights minus {name} times "
-            f"head 2's" + ("." if name == "λ" else f" (λ = {name}).")]
+    said = [f"d_ij = a_ij − {name}·b_ij, the entries of A_1 − {name}·A_2" + ("." if name == "λ" else
+                                                                                f" (λ = {name}).")]
     exact = [f"d{i}{j} = {text}" for (i, j), (text, value, _) in entries.items() if value is not None]
     if exact:
         said.append(f"Exact: {notation.and_list(exact)}.")
     if isinstance(lam, str):
-        said.append(f"The others stay named (d21 = a21 − {name}·b21); their signs depend on λ.")
+        said.append(f"Each entry stays named (d21 = a21 − {name}·b21); its sign depends on λ.")
         return tuple(said)
     signs = [f"{SIGN_WORDS[sign]} {notation.and_list(cells)}" for sign in (1, -1, 0)
              if (cells := [f"d{i}{j}" for (i, j), (_, _, s) in entries.items() if s == sign])]
