@@ -10,6 +10,7 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from clirun import run_cli
 from test_deck_fit import smallest_pt
@@ -335,7 +336,12 @@ FORMS = {"sink s": ["--sink", "s"], "sigmoid -ln(n)": ["--sigmoid=-ln(n)"], "sof
 
 @pytest.mark.parametrize("name", FORMS)
 def test_softmax_form_decks_stay_on_the_slide_in_every_format(name, browser, tmp_path):
-    deck = decks.from_sections(*_walk(FORMS[name]))
+    _on_the_slide_in_every_format(decks.from_sections(*_walk(FORMS[name])), browser, tmp_path)
+
+
+def _on_the_slide_in_every_format(deck, browser, tmp_path):
+    """`deck` at 14 pt or more, its figures' text at their floor, on the page in Beamer (no overfull box), the PDF
+    deck, PowerPoint through LibreOffice and reveal.js in Chromium; its animated SVG and TikZ steps written."""
     assert smallest_pt(deck) >= 14 - 1e-6
     assert all(text_floor_misses(layout, deck.frame) == [] for layout in deck.layouts())
     tex = tmp_path / "deck.tex"
@@ -353,11 +359,60 @@ def test_softmax_form_decks_stay_on_the_slide_in_every_format(name, browser, tmp
     assert any(Path(path).name.startswith("step-") for path in deck_files(deck, "tikz", "fig/"))
 
 
-def test_a_differential_deck_is_refused_in_one_line_naming_the_figure_alone():
-    result = run_cli("slides", "--q-heads", "1,0; 0,1; 1,1 | 0,1; 1,0; 1,1", "--k-heads", "1,0; 0,1; 1,1",
-                     "--differential", "1/2", "-f", "pdf", "-o", "never.pdf")
-    assert result.code == 2 and result.stderr.count("\n") == 1
-    assert "the panels do not fit a 16:9 slide" in result.stderr and "attnviz render --frame slide" in result.stderr
+#: Differential attention's deck (issue 34): head 1's weights, head 2's, then the difference, a slide each (and their
+#: continuations), as `attnviz slides` flags.
+DIFFERENTIAL = ["--q-heads", "1,0; 0,1; 1,1 | 0,1; 1,0; 1,1", "--k-heads", "1,0; 0,1; 1,1", "--differential", "1/2"]
+
+
+def _differential(n=3, lam="1/2"):
+    q_heads = [[[1, 0], [0, 1], [1, 1], [2, -1]][:n], [[0, 1], [1, 0], [1, 1], [-1, 1]][:n]]
+    return attnviz.figure(q_heads=q_heads, k_heads=[[[1, 0], [0, 1], [1, 1], [1, 2]][:n]], differential=lam)
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "4:3"])
+def test_a_differential_deck_is_its_steps_in_every_format(aspect, browser, tmp_path):
+    deck = from_highlights(_differential(), aspect=aspect)
+    steps = [slide for slide in deck.slides if slide.kind == "step"]
+    assert [slide.heading for slide in steps] == ["Head 1's weights a_ij", "Head 2's weights b_ij",
+                                                  "The difference d_ij = a_ij − 1/2·b_ij"]
+    said = {step.heading: " ".join(p for s in deck.slides if s.heading.startswith(step.heading) for p in s.paragraphs)
+            for step in steps}  # (a step's continuation slides included)
+    assert "Row 2: a21, a22 = e^0/Z_2, e^1/Z_2, where Z_2=e^0+e^1." in said["Head 1's weights a_ij"]
+    assert "Row 3: b31, b32, b33 = e^1/Z_3, e^1/Z_3, e^2/Z_3" in said["Head 2's weights b_ij"]
+    # the difference's signs, from numpy here: head 1's softmax minus 1/2 of head 2's, row by row (causal)
+    k = np.array([[1, 0], [0, 1], [1, 1]], float)
+    difference = [_row_softmax(np.array(q, float) @ k.T) for q in ([[1, 0], [0, 1], [1, 1]], [[0, 1], [1, 0], [1, 1]])]
+    difference = difference[0] - 0.5 * difference[1]
+    signs = {s: [f"d{i + 1}{j + 1}" for i in range(3) for j in range(i + 1) if np.sign(difference[i, j]) == s]
+             for s in (1, -1)}
+    assert signs == {1: ["d11", "d22", "d31", "d32", "d33"], -1: ["d21"]}
+    text = said["The difference d_ij = a_ij − 1/2·b_ij"]
+    assert "the entries of A_1 − 1/2·A_2" in text and "(λ = 1/2)" in text and "Exact: d11 = 1/2." in text
+    assert f">0 (blue) {', '.join(signs[1][:-1])} and {signs[1][-1]}; <0 (vermillion) d21." in text
+    assert "each panel on a slide of its own" in deck.choices[0]
+    last = deck.laid_out[id(steps[-1].figure)]
+    cells = {item.text for item in last.walk() if isinstance(item, Text) and item.role.startswith("score")}
+    assert {"1/2", "d21<0", "d22>0"} <= cells  # the slide's grid names its entries d_ij, their signs drawn
+    _on_the_slide_in_every_format(deck, browser, tmp_path)
+    assert "[U+" not in (tmp_path / "deck.tex").read_text()  # every letter set by TeX
+    pdf = tmp_path / "own.pdf"
+    words = run(tool("pdftotext"), str(pdf), "-").stdout
+    assert "vermillion" in words and "Head 2" in words
+
+
+def _row_softmax(logits):
+    exps = np.where(np.tril(np.ones(logits.shape, bool)), np.exp(logits - logits.max(axis=1, keepdims=True)), 0)
+    return exps / exps.sum(axis=1, keepdims=True)
+
+
+def test_a_differential_deck_of_four_tokens_and_a_named_lambda_builds_from_the_command(tmp_path):
+    deck = from_highlights(_differential(4, "4/5"), aspect="4:3")
+    assert smallest_pt(deck) >= 14 - 1e-6 and [s.kind for s in deck.slides].count("step") == 3
+    named = from_highlights(_differential(3, "λ"))
+    assert "its sign depends on λ" in " ".join(p for s in named.slides for p in s.paragraphs)
+    result = run_cli("slides", *DIFFERENTIAL, "-f", "pdf", "-o", str(tmp_path / "deck.pdf"))
+    assert result.code == 0, result.stderr
+    assert pages(tmp_path / "deck.pdf") == 3 and _off_the_page(tmp_path / "deck.pdf") == []
 
 
 #: The current slide's text blocks (sentences, formula lines, the notes line) as drawn this instant, transforms

@@ -142,7 +142,7 @@ def refused_in_one_line():
 #: The rolling decodes fit it with their cache drawn beside the grid (before the type scale, said in the step's text).
 REFUSED = {
     "slide": set(),
-    "slide-4:3": {"browser/negative-fractions", "gallery/form-differential"},
+    "slide-4:3": {"browser/negative-fractions"},
     # maps whose cells would be under a tenth of an inch (NSA's four 12-token maps, two papers' 2×2 grids given by
     # name): refused naming column-wide
     "column": {"gallery/sparse-nsa", "gallery/paper-longformer", "gallery/paper-sparse-transformer"},

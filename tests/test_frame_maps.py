@@ -288,11 +288,10 @@ def test_a_map_beside_a_score_grid_in_a_slide_is_refused_not_drawn_small():
         mixed.layout()
 
 
-#: Gallery figures a frame refuses: the differential figure's three grids in 4:3 (the 16:9 slide draws them).
-#: Refused in one line naming the frame that fits: a differential's three grids on a 4:3 slide, and maps whose cells
+#: Gallery figures a frame refuses, in one line naming the frame that fits: maps whose cells
 #: would be under a tenth of an inch in a 3.3-inch column (NSA's four 12-token maps; two papers' 2×2 grids, given
 #: by name in their specs, of 12 and 16 tokens).
-REFUSED_HERE = {("form-differential", "slide-4:3"): "--frame slide", ("sparse-nsa", "column"): "--frame column-wide",
+REFUSED_HERE = {("sparse-nsa", "column"): "--frame column-wide",
                 ("paper-longformer", "column"): "--frame column-wide",
                 ("paper-sparse-transformer", "column"): "--frame column-wide"}
 

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 import attnviz
 from attnviz.numbers.exact import InputError
@@ -270,3 +270,47 @@ def test_differential_decimals_are_correctly_rounded():
                 assert float(cell.text.lstrip("≈")) == round(expected[row, cell.k - 1], 4)
     with pytest.raises(InputError, match="λ's value"):
         attnviz.figure(q_heads=q_heads, k_heads=[[[1, 0], [0, 1], [1, 1]]], differential="λ", weights="decimal=4")
+
+
+_FONT = re.compile(r'font-size="([\d.]+)"')
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 3).flatmap(lambda n: st.lists(st.lists(st.integers(-2, 2), min_size=2, max_size=2),
+                                                    min_size=4 * n, max_size=4 * n)),
+       st.sampled_from([Fraction(1, 2), Fraction(4, 5), Fraction(1), Fraction(-3, 10)]))
+def test_the_differential_figure_on_a_4_3_slide_equals_the_formula(rows, lam):
+    """On a 4:3 slide (issue 34) the difference grid's entries are softmax(Q1K1ᵀ) − λ·softmax(Q2K2ᵀ), each cell's
+    sign as numpy's, every text at 16 px or more at 960 px wide (1,024 × 768 shows it larger)."""
+    n = len(rows) // 4
+    q1, q2, k1, k2 = (rows[t * n:(t + 1) * n] for t in range(4))
+    fig = attnviz.figure(q_heads=[q1, q2], k_heads=[k1, k2], differential=str(lam), frame="slide-4:3")
+    svg = fig.svg()
+    width, height = map(float, re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg).groups())
+    assert width / height == pytest.approx(4 / 3, rel=1e-3)
+    assert min(float(size) for size in _FONT.findall(svg)) * 960 / width >= 16 - 1e-6
+    keep = keep_matrix(n, None)
+    expected = (_softmax(np.array(q1, float) @ np.array(k1, float).T, keep)
+                - float(lam) * _softmax(np.array(q2, float) @ np.array(k2, float).T, keep))
+    grid = svg[svg.index('data-panel="3"'):]  # the third panel: the difference
+    drawn = np.full((n, n), np.nan)
+    for q, k, value, _ in _CELL.findall(grid):
+        if value:
+            drawn[int(q) - 1, int(k) - 1] = eval(value, {"__builtins__": {}}, _NAMES)  # noqa: S307
+    np.testing.assert_allclose(np.where(keep, drawn, 0), np.where(keep, expected, 0), rtol=0, atol=1e-12)
+    for row, cells in enumerate(fig.panels[2].words.cells):
+        for cell in cells:
+            x = expected[row, cell.k - 1]
+            if not cell.masked and abs(x) > 1e-9:
+                assert cell.sign == np.sign(x)
+                assert cell.text.endswith((">0", "<0")) or Fraction(cell.text.replace("−", "-")) == pytest.approx(x)
+                assert cell.text[-2:] != (">0" if x < 0 else "<0")
+
+
+def test_four_tokens_on_a_4_3_slide_are_refused_naming_a_frame_that_draws_them():
+    q_heads = [[[1, 0], [0, 1], [1, 1], [2, -1]], [[0, 1], [1, 0], [1, 1], [-1, 1]]]
+    k_heads = [[[1, 0], [0, 1], [1, 1], [1, 2]]]
+    result = run_cli("render", "--q-heads", "1,0; 0,1; 1,1; 2,-1 | 0,1; 1,0; 1,1; -1,1", "--k-heads",
+                     "1,0; 0,1; 1,1; 1,2", "--differential", "4/5", "--frame", "slide-4:3", "-o", "-")
+    assert result.code == 2 and result.stderr.count("\n") == 1 and "--frame doc" in result.stderr
+    assert attnviz.figure(q_heads=q_heads, k_heads=k_heads, differential="4/5", frame="doc").svg()

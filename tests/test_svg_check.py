@@ -35,9 +35,9 @@ LOOKS = [*({"theme": theme, "frame": frame} for theme, frame in zip(THEME_NAMES,
          {"theme": "auto", "dark_selector": 'html.dark, [data-mode="night"] body'}]
 
 
-#: Looks a gallery figure may be refused in (one line naming the frames that fit): the differential figure in 4:3,
-#: maps whose cells would be under a tenth of an inch in a column (tests/test_frame_fit.py pins the same).
-REFUSED = {("form-differential", "slide-4:3"), ("sparse-nsa", "column"), ("paper-longformer", "column"),
+#: Looks a gallery figure may be refused in (one line naming the frames that fit): maps whose cells would be under a
+#: tenth of an inch in a column (tests/test_frame_fit.py pins the same).
+REFUSED = {("sparse-nsa", "column"), ("paper-longformer", "column"),
            ("paper-sparse-transformer", "column")}
 
 

@@ -13,21 +13,23 @@ import math
 from fractions import Fraction
 
 from ..numbers.exact import InputError, format_number
-from ..records import replace
+from ..records import dataclass, replace
 from ..words.figure_text import Cell, Wording, describe
 from ..words.values import python_number, weight_expressions
+from .composite import Composite
 from .figure import ScoresFigure
 from .single import one_head_figure
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
+    from typing import Any
 
     from ..engine.attention import Attention, Weights
     from ..typing import FigureOptions, Vectors, View
-    from .composite import Composite
+    from .figure import Drawable
 
-__all__ = ["differential_figure", "parse_lambda", "difference_entry"]
+__all__ = ["differential_figure", "parse_lambda", "difference_entry", "DifferentialFigure", "PanelStep"]
 
 _SIGN_TEXT = {1: " (+)", -1: " (−)", 0: ""}
 _COMPARED = {1: ">0", -1: "<0", 0: "=0"}
@@ -44,10 +46,8 @@ def parse_lambda(value: object) -> Fraction | str:
 
 
 def differential_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], v_heads: Sequence[Vectors] | None,
-                        options: FigureOptions) -> Composite:
+                        options: FigureOptions) -> DifferentialFigure:
     """Head 1's and head 2's full figures and their difference A₁ − λ·A₂, composed in a row."""
-    from .composite import compose  # start-up: only differential attention composes here
-
     lam = parse_lambda(options["differential"])
     for name in ("sink", "sigmoid", "softcap"):
         if options[name] is not None:
@@ -56,14 +56,35 @@ def differential_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], 
     if len(q_heads) != 2 or len(k_heads) not in (1, 2) or (v_heads is not None and len(v_heads) != len(k_heads)):
         raise InputError(f"differential attention takes two query heads (Q₁, Q₂) and one or two KV heads; got "
                          f"{len(q_heads)} and {len(k_heads)}", "differential")
-    # In a doc each head is its full figure, its named softmax written out; a slide or a column has room for the
-    # heads' score grids (a_ij, b_ij are their row softmaxes) beside the difference.
-    view: View = "full" if options["frame"] == "doc" else "scores"
+    compact = options["frame"] != "doc"  # a slide's or column's cell names its entry d_ij
+    heads = _heads(q_heads, k_heads, v_heads, options, "scores" if compact else "full")
+    difference = _difference_figure(heads[0], heads[1], lam, options, compact)
+    title = options["title"] or f"Differential attention: A₁ − {_lambda_text(lam)}·A₂"
+
+    def steps() -> tuple[PanelStep, ...]:  # (worked out when a deck asks: a figure alone never says them)
+        # a deck's heads are their score grids (the slide's sentences write their weights), its difference's cells
+        # are named d_ij, as on a slide
+        grids = heads if compact else _heads(q_heads, k_heads, v_heads, options, "scores")
+        return _steps(grids, difference if compact else _difference_figure(grids[0], grids[1], lam, options, True),
+                      lam)
+
+    figure = DifferentialFigure([heads[0], heads[1], difference], steps, arrange="row", title=title,
+                              id_prefix=options["id_prefix"], theme=options["theme"], embed_font=options["embed_font"],
+                              frame=options["frame"])
+    # (a deck's title: its letters in every font a deck is set in, Beamer's too)
+    figure.deck_title = options["title"] or f"Differential attention with λ = {_lambda_text(lam)}"
+    return figure
+
+
+def _heads(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], v_heads: Sequence[Vectors] | None,
+           options: FigureOptions, view: View) -> list[ScoresFigure]:
+    """Head 1's and head 2's figures: in a doc each its full figure, its named softmax written out; in a slide or a
+    column (and a deck) its score grid (a_ij, b_ij are their row softmaxes) beside the difference."""
     heads = []
     for h in range(2):
         k, v = k_heads[h % len(k_heads)], None if v_heads is None else v_heads[h % len(v_heads)]
         title = (f"{'ab'[h]}_ij: head {h + 1}'s softmax A{'₁₂'[h]}" if view == "full" else
-                 f"head {h + 1}'s scores; {'ab'[h]}_ij their row softmax")
+                 f"head {h + 1}'s scores (softmax {'ab'[h]}_ij)")  # (two grids side by side fit a 4:3 slide)
         fig = one_head_figure(q_heads[h], k, v, view, replace_options(options, title=title, differential=None))
         if TYPE_CHECKING:  # the full view: a ScoresFigure
             assert isinstance(fig, ScoresFigure)
@@ -71,10 +92,46 @@ def differential_figure(q_heads: Sequence[Vectors], k_heads: Sequence[Vectors], 
             raise InputError("differential attention certifies each entry's sign from the weights' values, but a T5 "
                              "bias without values is named (b[k]): give its values (t5=N,D,values=...)", "bias")
         heads.append(fig)
-    difference = _difference_figure(heads[0], heads[1], lam, options)
-    title = options["title"] or f"Differential attention: A₁ − {_lambda_text(lam)}·A₂"
-    return compose(heads[0], heads[1], difference, arrange="row", title=title, id_prefix=options["id_prefix"],
-                   theme=options["theme"], embed_font=options["embed_font"], frame=options["frame"])
+    return heads
+
+
+@dataclass(frozen=True, slots=True)
+class PanelStep:
+    """One step of a figure's deck, a panel a slide: its heading, its sentences and the panel it draws."""
+
+    heading: str
+    paragraphs: tuple[str, ...]
+    panel: Drawable
+
+
+class DifferentialFigure(Composite):
+    """Head 1's and head 2's figures and their difference, in one figure; its deck (`attnviz slides`) is a slide
+    per panel, each saying what it shows (`panel_steps`)."""
+
+    def __init__(self, panels: Sequence[Drawable], steps: Callable[[], tuple[PanelStep, ...]], **kwargs: Any) -> None:
+        super().__init__(panels, **kwargs)
+        self._steps = steps
+        self.deck_title = self.title or ""
+
+    def panel_steps(self) -> tuple[PanelStep, ...]:
+        """Head 1's weights, head 2's, then the difference grid (its entries named d_ij, their signs certified)."""
+        return self._steps()
+
+
+def _steps(heads: list[ScoresFigure], difference: ScoresFigure, lam: Fraction | str) -> tuple[PanelStep, ...]:
+    """A deck's steps of the figure: each head's weights, then the difference (its cells named d_ij, as a slide's)."""
+    from ..words.differential_text import difference_paragraphs, head_paragraphs  # (a deck's words)
+
+    out = [PanelStep(f"Head {h}'s weights {'ab'[h - 1]}_ij",
+                     head_paragraphs(h, head.attention), head)
+           for h, head in enumerate(heads, 1)]
+    a, b = heads[0].attention, heads[1].attention
+    entries = {}
+    for i in range(a.shape[0]):
+        first, second = _weights_by_key(a, i), _weights_by_key(b, i)
+        entries.update({(i + 1, j + 1): difference_entry(i + 1, j + 1, first[j], second[j], lam) for j in first})
+    return (*out, PanelStep(f"The difference d_ij = a_ij − {_lambda_text(lam)}·b_ij",
+                            difference_paragraphs(lam, entries), difference))
 
 
 def replace_options(options: FigureOptions, **changes: object) -> FigureOptions:
@@ -88,7 +145,7 @@ def _lambda_text(lam: Fraction | str) -> str:
 
 
 def _difference_figure(first: ScoresFigure, second: ScoresFigure, lam: Fraction | str,
-                       options: FigureOptions) -> ScoresFigure:
+                       options: FigureOptions, compact: bool) -> ScoresFigure:
     """The grid of a_ij − λ·b_ij over the two heads' figures (their masks must keep the same cells)."""
     a, b = first.attention, second.attention
     if a.kept != b.kept or a.shape != b.shape:
@@ -102,7 +159,7 @@ def _difference_figure(first: ScoresFigure, second: ScoresFigure, lam: Fraction 
         if isinstance(lam, str):
             raise InputError(f"decimal differences need λ's value, but it is the name {lam!r}; give a number or keep "
                              "the weights named", "weights")
-    compact = options["frame"] != "doc" and places is None  # a slide's or column's cell names its entry d_ij
+    compact = compact and places is None  # (rounded differences are drawn as numbers)
     title = f"d_ij = a_ij − {_lambda_text(lam)}·b_ij" if compact else f"A₁ − {_lambda_text(lam)}·A₂"
     words = describe(a, wording=Wording(view="scores", title=title))
     rows = [(_weights_by_key(a, i), _weights_by_key(b, i)) for i in range(a.shape[0])]

@@ -5,7 +5,7 @@ part, each highlighting that part alone; a mask map's highlights one by one; wit
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ...figures.api import Figure
 from ...figures.blocked import step_of
@@ -88,6 +88,8 @@ def from_highlights(fig: Drawable, **options: object) -> Deck:
         deck = from_sections(replace(document, sections=said), [one for _, one in maps],
                              **options)  # type: ignore[arg-type]
         return replace(deck, heading=fig.layout().desc)
+    if hasattr(fig, "panel_steps"):  # panels that are steps of their own (differential attention's: heads, difference)
+        return _panel_by_panel(fig, getattr(fig, "deck_title", None) or fig.layout().title, options)
     if not isinstance(fig, Figure) or fig.view != "full":  # a mask map, a score table, panels: one slide
         document = make_document(heading=fig.layout().title, sections=[Section("figure")])
         section = replace(document.sections[0], heading=fig.layout().title, paragraphs=(fig.description(),))
@@ -159,21 +161,43 @@ def _with_panel_captions(fig: Drawable, section: Section, options: dict[str, obj
 #: What a deck of a figure's panels drawn one a slide says it chose (`Deck.choices`, `--verbose`).
 ONE_PANEL_A_SLIDE = ("each panel on a slide of its own, in order (side by side they fit no slide with every text at "
                      "14 pt and their titles and rules whole)")
+#: ... and of a figure whose panels are steps of their own (`panel_steps`: differential attention's heads, then their
+#: difference).
+PANEL_STEPS = "each panel on a slide of its own, in order, its sentences saying what it shows (the figure's steps)"
 
 
 def _panel_by_panel(fig: Drawable, heading: str, options: dict[str, object]) -> Deck:
     """A slide per panel of `fig` (MoBA's gate, then its masked scores; NSA's branches, then their union), each
     panel drawn alone in the same region, under the figure's title and the panel's own: where the panels side by
-    side fit no slide at the floor with their titles whole."""
+    side fit no slide at the floor with their titles whole, or where they are steps of their own (`panel_steps`)."""
+    steps = _steps(fig)
+    document = make_document(heading=heading, sections=[Section(step.heading, step.paragraphs) for step in steps])
+    sections = document.sections
+    alone = [_alone(step.panel, section.id_prefix) for step, section in zip(steps, sections)]
+    deck = from_sections(replace(document, sections=sections), alone, **options)  # type: ignore[arg-type]
+    said = PANEL_STEPS if hasattr(fig, "panel_steps") else ONE_PANEL_A_SLIDE
+    return replace(deck, heading=heading, choices=(said, *deck.choices))
+
+
+@dataclass(frozen=True)
+class _Step:
+    """A panel's slide: its heading, its sentences, the panel."""
+
+    heading: str
+    paragraphs: tuple[str, ...]
+    panel: Drawable
+
+
+def _steps(fig: Drawable) -> Sequence[_Step]:
+    """The slides of `fig`'s panels: the figure's own (`panel_steps`: each saying what its panel shows), else each
+    panel under its title ("Panel 1 of 2 — …") with its description."""
+    given = getattr(fig, "panel_steps", None)
+    if given is not None:
+        return given()  # type: ignore[no-any-return]  # (PanelStep records: the same three fields)
     panels = list(getattr(fig, "panels", ()))
     titles = [getattr(panel.words, "title", "") or "" for panel in panels]
-    headings = [concat(f"Panel {n} of {len(panels)}", *((" — ", title) if title else ()))
-                for n, title in enumerate(titles, 1)]
-    document = make_document(heading=heading, sections=[Section(one) for one in headings])
-    sections = tuple(replace(one, paragraphs=(panel.description(),)) for one, panel in zip(document.sections, panels))
-    alone = [_alone(panel, section.id_prefix) for panel, section in zip(panels, sections)]
-    deck = from_sections(replace(document, sections=sections), alone, **options)  # type: ignore[arg-type]
-    return replace(deck, heading=heading, choices=(ONE_PANEL_A_SLIDE, *deck.choices))
+    return [_Step(concat(f"Panel {n} of {len(panels)}", *((" — ", title) if title else ())), (panel.description(),),
+                  panel) for n, (title, panel) in enumerate(zip(titles, panels), 1)]
 
 
 def _alone(panel: Drawable, id_prefix: str) -> Drawable:
