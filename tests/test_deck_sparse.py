@@ -214,8 +214,9 @@ def test_moba_and_nsa_decks_draw_each_panel_on_a_slide_of_its_own_with_its_title
         gate = deck.slides[0].figure.svg()
         # the gate's scores, the blocks each query reads marked: queries 1-2 their own block, 3-6 theirs and one more
         assert "MoBA gate" in gate and gate.count("attnviz-cell attnviz-score attnviz-computed") == 2 * 1 + 4 * 2
-        # the masked scores: the full view on 16:9, its score view on 4:3 (its softmax captions in the slide's text)
-        shown = "mask" if name == "moba map" else "full" if aspect == "16:9" else "scores"
+        # the masked scores: their score view (the softmax captions in the slide's text; at the type scale's sizes
+        # the full view fits neither aspect's region beside or under the slide's text)
+        shown = "mask" if name == "moba map" else "scores"
         assert deck.slides[1].figure.view == shown
     else:  # each branch's rule said on its slide, whole
         rules = ["complete compressed block (4 keys, stride 2; \u03c6 = mean)", "top 3 selection blocks of 2 keys",
