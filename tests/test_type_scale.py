@@ -104,6 +104,9 @@ def drawn(entry, look):
 
 
 CASES = [(entry, look) for entry in ENTRIES for look in LOOKS]
+#: Model figures a frame refuses: three maps under the 0.1-inch map floor, the bucket grids past a 4:3 slide.
+MODEL_REFUSED_HERE = {("model-t5-cross", "slide-4:3"): "--frame slide",
+                      ("model-t5-buckets", "slide-4:3"): "--frame slide"}
 
 
 @pytest.mark.parametrize("entry, look", CASES, ids=[f"{e.name}-{look}" for e, look in CASES])
@@ -126,9 +129,16 @@ def test_every_gallery_figure_has_four_sizes_and_three_strokes_at_most(entry, lo
 @pytest.mark.parametrize("look", ["slide", "slide-4:3", "column", "doc"])
 @pytest.mark.parametrize("entry", MODEL_ENTRIES, ids=[e.name for e in MODEL_ENTRIES])
 def test_every_model_figure_has_four_sizes_and_three_strokes_at_most(entry, look):
-    figure = make_model(entry) if look == "slide" else model_figure(dict(entry.config), title=entry.title,
-                                                                     frame=look, **dict(entry.options))
-    sizes, strokes = seen(figure.svg())
+    try:
+        figure = make_model(entry) if look == "slide" else model_figure(dict(entry.config), title=entry.title,
+                                                                         frame=look, **dict(entry.options))
+        svg = figure.svg()
+    except attnviz.InputError as refused:  # the map floor's or the bucket grids' refusal, naming a way that holds them
+        assert (entry.name, look) in MODEL_REFUSED_HERE, (entry.name, look, str(refused))
+        assert "\n" not in str(refused) and MODEL_REFUSED_HERE[entry.name, look] in str(refused), str(refused)
+        return
+    assert (entry.name, look) not in MODEL_REFUSED_HERE
+    sizes, strokes = seen(svg)
     assert len(sizes) <= 4 and len(strokes) <= 3, (sizes, strokes)
 
 

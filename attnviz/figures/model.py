@@ -12,24 +12,20 @@ A config is a `config.json`, a model folder holding one, a dict, or a transforme
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
-import sys
 
 from .composite import compose_layouts
 from .figure import Drawable, Figure, check_id_prefix, without_gc_pauses
 from .options import figure_options
 from .single import one_head_figure
 from ..engine.model_masks import MAX_LAYERS, Tokens, layer_list_text, model_layers, plan_panels, shown
-from .model_files import check_tokenizer_folder, read_json
+from .model_files import MAX_CONFIG_BYTES, read_json, read_tokens
 from .model_floor import at_floor
 from ..layout.figure import PAD, STYLES, Group, Layout, Rect, Text, measure, text_height, wrap, split_keep
 from ..layout.frames import fit_to_frame, get_frame, text_floor_misses, wider_frame
 from ..layout.mask_map import legend_entries
 from ..layout.layer_marks import mark_legend, mark_rows, marks_of
 from ..layout.metrics import ASCENT, DESCENT
-from ..errors import describe
 from ..numbers.exact import InputError
 from ..records import replace
 from ..render.themes import get_theme
@@ -50,7 +46,6 @@ if TYPE_CHECKING:
 __all__ = ["ModelFigure", "model_figure", "load_config", "DEFAULT_TOKENS", "STRIP_ROLES", "MODEL_DEFAULTS"]
 
 DEFAULT_TOKENS = 16
-MAX_CONFIG_BYTES = 4_000_000  # a config.json is a few kilobytes; a tokenizer's files are not read here
 #: The strip's colour for each layer kind (themes.SHAPE_PAINT paints the roles).
 STRIP_ROLES = {"full": "layer-full", "sliding": "layer-sliding", "chunked": "layer-chunked",
                "bidirectional": "layer-bidirectional", "local": "layer-sliding", "cross": "layer-cross"}
@@ -346,7 +341,7 @@ def model_figure(config: object, **options: Unpack[ModelOptions]) -> ModelFigure
     o: ModelOptions = {**MODEL_DEFAULTS, **options}  # type: ignore[typeddict-item]  # each at its default
     raw = load_config(config)
     model = model_layers(raw)
-    labels, n = _tokens(o["tokens"], o["tokenizer"]), o["n"]
+    labels, n = read_tokens(o["tokens"], o["tokenizer"]), o["n"]
     if labels is not None and n is not None and n != len(labels):
         raise InputError(f"n is {n} but {len(labels)} tokens are given; give one of them", "n")
     count = len(labels) if labels is not None else _count(n, "n", 1) if n is not None else \
@@ -469,39 +464,3 @@ def _layer_numbers(layers: object) -> tuple[int, ...]:
         return tuple(sorted(set(layers)))
     raise InputError(f"expected all, types or layer numbers from 0 to {MAX_LAYERS - 1} like 0,5, got {shown(layers)}",
                      "layers")
-
-
-def _tokens(tokens: str | Sequence[str] | None, tokenizer: str | os.PathLike[str] | None) -> tuple[str, ...] | None:
-    """Token labels: a text split on spaces (or by a local tokenizer), or a list as given."""
-    if tokenizer is not None:
-        if not isinstance(tokens, str):
-            raise InputError("a tokenizer splits a text: give the tokens as one string", "tokenizer")
-        return tuple(_tokenize(tokens, os.fspath(tokenizer)))
-    return None if tokens is None else tuple(tokens.split() if isinstance(tokens, str) else tokens)
-
-
-def _tokenize(text: str, path: str) -> list[str]:
-    """`text` as the local tokenizer at `path` splits it (transformers, offline)."""
-    try:
-        from transformers import AutoTokenizer  # optional: only --tokenizer needs it
-    except ImportError:
-        raise InputError("--tokenizer needs transformers (pip install attnviz[models]); or give --tokens split on "
-                         "spaces", "tokenizer") from None
-    if not os.path.isdir(path):
-        raise InputError(f"{path!r} is not a tokenizer folder (tokenizer.json and its config)", "tokenizer")
-    check_tokenizer_folder(path, MAX_CONFIG_BYTES)
-    try:
-        from transformers import AutoTokenizer  # optional: only --tokenizer needs it
-    except ImportError:
-        raise InputError("--tokenizer needs transformers (pip install attnviz[models]); or give --tokens split on "
-                         "spaces", "tokenizer") from None
-    try:  # no code from the folder, no question asked on standard input, nothing said on standard output
-        with contextlib.redirect_stdout(sys.stderr):
-            stdin, sys.stdin = sys.stdin, io.StringIO()
-            try:
-                tok = AutoTokenizer.from_pretrained(path, local_files_only=True, trust_remote_code=False)
-            finally:
-                sys.stdin = stdin
-    except Exception as error:  # transformers raises many kinds: each is one line here
-        raise InputError(f"cannot load the tokenizer in {path!r}: {describe(error)}", "tokenizer") from None
-    return list(tok.tokenize(text))

@@ -1,4 +1,5 @@
-"""Reading a model's files safely (`attnviz model`'s config, a tokenizer folder before transformers reads it).
+"""Reading a model's files safely (`attnviz model`'s config, a tokenizer folder before transformers reads it, and the
+tokens that tokenizer splits a text into).
 
 A user's small input file: only a regular file (never a FIFO, a device or a folder, which
 would hang or never end), opened without waiting, read with a bound; JSON with its nesting and numbers bounded
@@ -8,16 +9,25 @@ Here, in the figures stage, because `model_figure` is the first to read them."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
 import stat
+import sys
 from itertools import accumulate
 
-from ..errors import InputError
+from ..errors import InputError, describe
 
-__all__ = ["read_regular", "check_regular", "read_json", "check_tokenizer_folder", "MAX_DEPTH", "MAX_DIGITS"]
+TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
+__all__ = ["read_regular", "check_regular", "read_json", "check_tokenizer_folder", "read_tokens", "tokenize",
+           "MAX_DEPTH", "MAX_DIGITS", "MAX_CONFIG_BYTES"]
+
+MAX_CONFIG_BYTES = 4_000_000  # a config.json is a few kilobytes; a tokenizer's files are not read here
 MAX_DEPTH = 64  # a config.json nests 3 or 4 levels
 MAX_DIGITS = 40  # of a whole number: a config's largest (a vocabulary, a position count) have under 10
 MAX_FOLDER_FILES = 1000  # a tokenizer folder holds a few
@@ -97,3 +107,34 @@ def check_tokenizer_folder(path: str, limit: int) -> None:
             if isinstance(value, dict) and "auto_map" in value:
                 raise InputError(f"{entry.path!r} has an auto_map: the folder's own Python code, which attnviz never "
                                  "runs; give a tokenizer transformers has built in", "tokenizer")
+
+
+def read_tokens(tokens: str | Sequence[str] | None, tokenizer: str | os.PathLike[str] | None) -> tuple[str, ...] | None:
+    """Token labels: a text split on spaces (or by a local tokenizer), or a list as given."""
+    if tokenizer is not None:
+        if not isinstance(tokens, str):
+            raise InputError("a tokenizer splits a text: give the tokens as one string", "tokenizer")
+        return tuple(tokenize(tokens, os.fspath(tokenizer)))
+    return None if tokens is None else tuple(tokens.split() if isinstance(tokens, str) else tokens)
+
+
+def tokenize(text: str, path: str) -> list[str]:
+    """`text` as the local tokenizer at `path` splits it (transformers, offline)."""
+    try:
+        from transformers import AutoTokenizer  # optional: only --tokenizer needs it
+    except ImportError:
+        raise InputError("--tokenizer needs transformers (pip install attnviz[models]); or give --tokens split on "
+                         "spaces", "tokenizer") from None
+    if not os.path.isdir(path):
+        raise InputError(f"{path!r} is not a tokenizer folder (tokenizer.json and its config)", "tokenizer")
+    check_tokenizer_folder(path, MAX_CONFIG_BYTES)
+    try:  # no code from the folder, no question asked on standard input, nothing said on standard output
+        with contextlib.redirect_stdout(sys.stderr):
+            stdin, sys.stdin = sys.stdin, io.StringIO()
+            try:
+                tok = AutoTokenizer.from_pretrained(path, local_files_only=True, trust_remote_code=False)
+            finally:
+                sys.stdin = stdin
+    except Exception as error:  # transformers raises many kinds: each is one line here
+        raise InputError(f"cannot load the tokenizer in {path!r}: {describe(error)}", "tokenizer") from None
+    return list(tok.tokenize(text))

@@ -292,7 +292,7 @@ def panel_title(title: str, width: float, role: str = "panel-title", most: int =
     >>> panel_title("three packed documents", 150)
     (('three packed ', 'documents'), False)
     >>> panel_title("sliding-window", 100)
-    (('sliding-…',), True)
+    (('sliding-w…',), True)
     """
     style = STYLES[role]
     lines: list[str] = []
@@ -315,7 +315,7 @@ def axis_title(text: str, width: float) -> tuple[str]:
     between letters (never inside one: a letter and its marks stay together).
 
     >>> axis_title("key j", 100), axis_title("X" * 72, 100), axis_title("e\u0301" * 30, 50) == ("e\u0301" * 4 + "…",)
-    (('key j',), ('XXXXXXXX…',), True)
+    (('key j',), ('XXXXXXXXX…',), True)
     """
     return (panel_title(text, width, "axis-title", 1)[0][0],)
 
