@@ -233,18 +233,7 @@ def test_differential_entries_equal_the_diff_transformer_formula(rows, lam):
     q1, q2, k1, k2 = (rows[t * n:(t + 1) * n] for t in range(4))
     fig = attnviz.figure(q_heads=[q1, q2], k_heads=[k1, k2], differential=str(lam))
     svg = fig.panels[2].svg()
-    keep = keep_matrix(n, None)
-    expected = (_softmax(np.array(q1, float) @ np.array(k1, float).T, keep)
-                - float(lam) * _softmax(np.array(q2, float) @ np.array(k2, float).T, keep))
-    drawn = np.full((n, n), np.nan)
-    for q, k, value, _ in _CELL.findall(svg):
-        if value:
-            drawn[int(q) - 1, int(k) - 1] = eval(value, {"__builtins__": {}}, _NAMES)  # noqa: S307
-    np.testing.assert_allclose(np.where(keep, drawn, 0), np.where(keep, expected, 0), rtol=0, atol=1e-12)
-    for row, cells in enumerate(fig.panels[2].words.cells):
-        for cell in cells:
-            if not cell.masked and abs(expected[row, cell.k - 1]) > 1e-9:
-                assert cell.sign == np.sign(expected[row, cell.k - 1])
+    _check_difference(svg, fig, (q1, k1, q2, k2), lam, n)
 
 
 def test_differential_names_lambda_and_refuses_what_it_cannot_subtract():
@@ -289,20 +278,11 @@ def test_the_differential_figure_on_a_4_3_slide_equals_the_formula(rows, lam):
     width, height = map(float, re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg).groups())
     assert width / height == pytest.approx(4 / 3, rel=1e-3)
     assert min(float(size) for size in _FONT.findall(svg)) * 960 / width >= 16 - 1e-6
-    keep = keep_matrix(n, None)
-    expected = (_softmax(np.array(q1, float) @ np.array(k1, float).T, keep)
-                - float(lam) * _softmax(np.array(q2, float) @ np.array(k2, float).T, keep))
-    grid = svg[svg.index('data-panel="3"'):]  # the third panel: the difference
-    drawn = np.full((n, n), np.nan)
-    for q, k, value, _ in _CELL.findall(grid):
-        if value:
-            drawn[int(q) - 1, int(k) - 1] = eval(value, {"__builtins__": {}}, _NAMES)  # noqa: S307
-    np.testing.assert_allclose(np.where(keep, drawn, 0), np.where(keep, expected, 0), rtol=0, atol=1e-12)
+    expected = _check_difference(svg[svg.index('data-panel="3"'):], fig, (q1, k1, q2, k2), lam, n)  # 3rd panel
     for row, cells in enumerate(fig.panels[2].words.cells):
         for cell in cells:
             x = expected[row, cell.k - 1]
             if not cell.masked and abs(x) > 1e-9:
-                assert cell.sign == np.sign(x)
                 assert cell.text.endswith((">0", "<0")) or Fraction(cell.text.replace("−", "-")) == pytest.approx(x)
                 assert cell.text[-2:] != (">0" if x < 0 else "<0")
 
@@ -314,3 +294,22 @@ def test_four_tokens_on_a_4_3_slide_are_refused_naming_a_frame_that_draws_them()
                      "1,0; 0,1; 1,1; 1,2", "--differential", "4/5", "--frame", "slide-4:3", "-o", "-")
     assert result.code == 2 and result.stderr.count("\n") == 1 and "--frame doc" in result.stderr
     assert attnviz.figure(q_heads=q_heads, k_heads=k_heads, differential="4/5", frame="doc").svg()
+
+
+def _check_difference(svg, fig, vectors, lam, n):
+    """Every drawn difference entry (`data-value` in `svg`) equals A1 - lam*A2 from numpy, every sign as certified."""
+    q1, k1, q2, k2 = vectors
+    keep = keep_matrix(n, None)
+    expected = (_softmax(np.array(q1, float) @ np.array(k1, float).T, keep)
+                - float(lam) * _softmax(np.array(q2, float) @ np.array(k2, float).T, keep))
+    drawn = np.full((n, n), np.nan)
+    for q, k, value, _ in _CELL.findall(svg):
+        if value:
+            drawn[int(q) - 1, int(k) - 1] = eval(value, {"__builtins__": {}}, _NAMES)  # noqa: S307
+    np.testing.assert_allclose(np.where(keep, drawn, 0), np.where(keep, expected, 0), rtol=0, atol=1e-12)
+    for row, cells in enumerate(fig.panels[2].words.cells):
+        for cell in cells:
+            x = expected[row, cell.k - 1]
+            if not cell.masked and abs(x) > 1e-9:
+                assert cell.sign == np.sign(x)
+    return expected
