@@ -122,6 +122,23 @@ def test_beamer_sets_every_step_with_no_overfull_box(made, name, tmp_path):
     assert _off_the_page(pdf) == []
 
 
+def test_beamer_typesets_the_combined_output_state_of_flash_decoding(made, tmp_path):
+    """The combine step's state `ℓO = e^(-1)ℓ_1O_1+ℓ_2O_2` is math on the slide and in its notes: a subscript of
+    digits ends where the next factor's name begins (it was read as `ℓ_{1O}`, and the sentence fell back to raw
+    text: `e\\textasciicircum{}(-{}1)$\\ell$\\_1O\\_1`), and `ℓO` is ℓ times O."""
+    deck = made("flash-decoding 1×8, values")
+    tex = tmp_path / "deck.tex"
+    tex.write_text(deck_files(deck, "beamer", str(tex))[str(tex)])
+    source = tex.read_text()
+    assert r"\ell{}O = e^{-1}\ell_{1}O_{1}+\ell_{2}O_{2}$" in source
+    assert r"\textasciicircum" not in source and not re.search(r"[A-Za-z$]\\_[0-9]", source)
+    pdf, _ = pdflatex(tex)
+    page = next(n for n, slide in enumerate(deck.slides, 1) if any(p.startswith("Combined") for p in slide.paragraphs))
+    text = subprocess.run([tool("pdftotext"), "-f", str(page), "-l", str(page), str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert "Combined, row" in text and not re.search(r"[\^_]", text)
+
+
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_the_pdf_deck_keeps_every_word_on_its_page(made, name, tmp_path):
     deck = made(name)
