@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .items import Item
     from .mask_map import MapText
 
-__all__ = ["PANEL_PARTS", "fit_map_panels", "panel_title", "shared_text", "rearranged"]
+__all__ = ["PANEL_PARTS", "fit_map_panels", "panel_title", "panel_title_text", "shared_text", "rearranged"]
 
 PANEL_PARTS = ("auto", "show", "shared", "hide")  # what a panel's rule caption and subtitle may be
 COL_GAP, ROW_GAP = 20, 18
@@ -88,7 +88,7 @@ class _Plan:
         for n_, words in enumerate(maps, 1):
             # (a panel's title names it, a layer's number with it: wrapped as its captions are before it is cut)
             lines, short = panel_title(words.title or f"Panel {n_}", self.pw, most=TITLE_MAX_LINES)
-            texts: list[Item] = [Text("panel-title", 0, ASCENT * STYLES["panel-title"].size, lines)]
+            texts: list[Item] = [panel_title_text(words.title, lines)]
             y = text_height("panel-title", len(lines)) + 6
             for role, text, gap in (("subtitle", words.subtitle if sheet.subtitles else "", 6),
                                     ("caption", words.caption if sheet.captions else "", 8)):
@@ -178,6 +178,13 @@ def _kept(asked: _Plan, best: _Plan, frame: Frame) -> bool:
     if frame.kind == "doc":
         return asked.usable and not asked.cut_words
     return asked.usable and asked.cell >= 0.8 * best.cell
+
+
+def panel_title_text(title: str | None, lines: tuple[str, ...]) -> Text:
+    """A panel's title drawn at (0, 0): attnviz's notation in it (a sparse panel's `q_i·mean(K_b)`) typeset as the
+    panels' captions are, its scripts at its size; a user's title (its spans, `words.user_text`) as given."""
+    size = STYLES["panel-title"].size
+    return Text("panel-title", 0, ASCENT * size, lines, math=True, user=user_spans(title or ""), script=size)
 
 
 def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, frame: Frame, *,
