@@ -127,9 +127,10 @@ class _Plan:
 
 
 def legible_cell(frame: Frame, width: float, maps: Sequence[MapText]) -> float:
-    """The smallest cell panels may have in a paper column, in layout units: `COLUMN_CELL_IN` for maps of up to
-    `COLUMN_CELL_UPTO` tokens, a map `COLUMN_CELL_IN` × `COLUMN_CELL_UPTO` wide for larger ones (0 elsewhere)."""
-    if frame.kind not in ("column", "column-wide"):
+    """The smallest cell panels may have in a paper column or on a slide (16:9 or 4:3), in layout units:
+    `COLUMN_CELL_IN` for maps of up to `COLUMN_CELL_UPTO` tokens, a map `COLUMN_CELL_IN` × `COLUMN_CELL_UPTO` wide
+    for larger ones (the model figure's map floor, figures.model_floor); 0 on a docs page."""
+    if frame.kind not in ("column", "column-wide") and frame.aspect is None:
         return 0.0
     tokens = max(max(m.shape) for m in maps)
     return width / frame.width_in * COLUMN_CELL_IN * min(1.0, COLUMN_CELL_UPTO / tokens) * (1 - CELL_SLACK)
