@@ -42,6 +42,9 @@ TITLE_MAX_LINES = 5  # its title, which names it (a layer's number last), one li
 #: cell is seen in print; panels that cannot are refused, naming the wider frame.
 COLUMN_CELL_IN, COLUMN_CELL_UPTO = 0.1, 16
 CELL_SLACK = 0.02  # (to 2 %: 0.099 inch is a tenth of an inch, as printed)
+#: The slides that hold that floor too: a figure's own (`--frame slide`); a deck's regions of a slide
+#: (`slide-figure`, ...) hold it their own way (a walkthrough's captions left out, a deck's panel a slide).
+SLIDE_FRAMES = ("slide", "slide-4:3")
 
 
 def shared_text(texts: Sequence[str]) -> str | None:
@@ -128,10 +131,10 @@ class _Plan:
 
 
 def legible_cell(frame: Frame, width: float, maps: Sequence[MapText]) -> float:
-    """The smallest cell panels may have in a paper column or on a slide (16:9 or 4:3), in layout units:
-    `COLUMN_CELL_IN` for maps of up to `COLUMN_CELL_UPTO` tokens, a map `COLUMN_CELL_IN` × `COLUMN_CELL_UPTO` wide
-    for larger ones (the model figure's map floor, figures.model_floor); 0 on a docs page."""
-    if frame.kind not in ("column", "column-wide") and frame.aspect is None:
+    """The smallest cell panels may have in a paper column or on a slide (16:9 or 4:3, `SLIDE_FRAMES`), in layout
+    units: `COLUMN_CELL_IN` for maps of up to `COLUMN_CELL_UPTO` tokens, a map `COLUMN_CELL_IN` × `COLUMN_CELL_UPTO`
+    wide for larger ones (the model figure's map floor, figures.model_floor); 0 elsewhere."""
+    if frame.kind not in ("column", "column-wide", *SLIDE_FRAMES):
         return 0.0
     tokens = max(max(m.shape) for m in maps)
     return width / frame.width_in * COLUMN_CELL_IN * min(1.0, COLUMN_CELL_UPTO / tokens) * (1 - CELL_SLACK)
