@@ -2,6 +2,7 @@
 reference `moba_naive` (gate = q·mean(K_block); own block +inf, future blocks -inf; top-k; tril), with torch.topk
 itself choosing among ties, and the replay of torch.topk's tie order against torch."""
 
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -130,3 +131,34 @@ def test_a_long_elided_figure_draws_the_gate_as_a_map():
     result = run_cli("render", "--q", vectors, "--k", vectors, "--elide", "--sparse", "moba=4,2", "-o", "-")
     assert result.code == 0, result.stderr
     assert "MoBA's blocks, top 2 by gate" in result.stdout and "100 queries × 25 keys" in result.stdout
+
+
+def _panel_titles(svg):
+    import re
+
+    return [re.sub(r"<[^>]+>", "|", body) for body in re.findall(
+        r'<text class="attnviz-panel-title-text"[^>]*>(.*?)</text>', svg)]
+
+
+M6 = "1,0; 0,1; 1,1; 2,0; 0,2; 0,0"
+
+
+@pytest.mark.parametrize("view, frame", [(view, frame) for view in ("full", "mask") for frame in
+                                         ("slide", "slide-4:3", "column", "doc:600")
+                                         if (view, frame) != ("full", "slide-4:3")])  # (that one is refused)
+def test_the_gate_panels_title_is_typeset_where_the_captions_are(view, frame, tmp_path):
+    """In a frame that typesets attnviz's notation, the gate panel's title lowers q_i and K_b (a subscript run of
+    its own) as its captions do, in the full view (the gate's scores) and the mask view (the gate as a map); the doc
+    frame writes it as the words do. A user's panel title in the same frame stays as typed."""
+    out = tmp_path / "moba.svg"
+    flags = ["--view", "mask"] if view == "mask" else []
+    assert run_cli("render", "--q", M6, "--k", M6, "--sparse", "moba=2,2", *flags, "--frame", frame,
+                   "-o", str(out)).code == 0
+    gate = next(title for title in _panel_titles(out.read_text()) if "mean(K" in title)
+    assert "q_i" not in gate and "K_b" not in gate and ">i<" not in gate
+    assert re.search(r"q\|+i\|+·mean\(K\|+b\|+\)", gate), gate
+    run_cli("render", "--q", M6, "--k", M6, "--sparse", "moba=2,2", *flags, "-o", str(out))
+    assert any("q_i·mean(K_b)" in title for title in _panel_titles(out.read_text()))  # the doc frame: as written
+    user = attnviz.compose(attnviz.figure(view="mask", n=4, title="x_1 and e^2"),
+                           attnviz.figure(view="mask", n=4, mask="window=2", title="K_b"), frame=frame)
+    assert _panel_titles(user.svg()) == ["x_1 and e^2", "K_b"]

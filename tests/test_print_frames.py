@@ -110,6 +110,23 @@ def test_the_layout_measures_the_unicode_subscript_it_draws():
     assert runs_width(runs, text.style) == pytest.approx(text_width("Z₁₂", 20, "sans", bold=True))
 
 
+@pytest.mark.parametrize("line, lowered", [
+    ("ℓO = e^(-1)ℓ_1O_1+ℓ_2O_2", [("1", "sub"), ("1", "sub"), ("2", "sub"), ("2", "sub")]),  # Flash-Decoding's combine
+    ("ℓO = e^0V_3", [("3", "sub")]),  # a name after an exponent
+    ("my_top_k layer2_b a1b_2", []),  # inside words: never lowered
+])
+def test_a_digit_subscript_ends_where_the_next_factor_begins(line, lowered):
+    """Typeset frames lower `ℓ_1O_1` as ℓ₁O₁ (it stayed raw: a subscript had to end the word), and the TeX reader
+    writes it as math (it was read as ℓ_{1O} and the sentence fell back to text)."""
+    from attnviz.layout.math_text import math_runs
+    from attnviz.render.tex_escape import math
+
+    assert [run for run in math_runs(line, ()) if run[1] == "sub"] == lowered
+    if lowered:
+        assert "_" not in "".join(text for text, kind in math_runs(line, ()) if kind == "")
+        assert math(line) in (r"\ell{}O = e^{-1}\ell_{1}O_{1}+\ell_{2}O_{2}", r"\ell{}O = e^{0}V_{3}")
+
+
 @pytest.mark.parametrize("given", ["3.5", "3.5 in", "in", "0.5in", "40in", "nanin", "-3in", "3.5px"])
 def test_a_bad_column_width_is_refused_in_one_line(given):
     with pytest.raises(InputError):

@@ -13,7 +13,7 @@ import copy
 from ..layout.frames import get_frame
 from ..layout.items import Group, Rect
 from ..numbers.exact import InputError
-from ..layout.panel_fit import CELL_SLACK, COLUMN_CELL_IN, COLUMN_CELL_UPTO
+from ..layout.panel_fit import CELL_SLACK, COLUMN_CELL_IN, COLUMN_CELL_UPTO, CellsUnderFloor
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
 if TYPE_CHECKING:
@@ -101,6 +101,8 @@ def _measured(fig: ModelFigure, frame: Frame | None) -> tuple[tuple[float, float
     frame = frame or get_frame(fig.frame)
     try:
         layout = fig.layout()
+    except CellsUnderFloor as err:  # (the panels' own refusal of maps under the floor, said here the model's way)
+        return (err.cell_in, err.floor_in), None
     except InputError as err:
         if err.where != "frame":
             raise

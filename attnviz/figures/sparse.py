@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from .composite import Composite
     from .figure import Figure
     from ..engine.attention import Attention
+    from ..layout.mask_map import MapText
+    from ..words.figure_text import FigureText
     from ..engine.moba import MobaSelection
     from ..engine.nsa import NsaSelection
     from ..typing import FrameName, ThemeName, Vectors
@@ -83,15 +85,24 @@ def sparse_panels(fig: Figure, spec: object, vectors: tuple[Vectors | None, Vect
 def _gate_map(selection: MobaSelection, common: Look) -> Figure:
     """MoBA's choice as a map: a row per query, a column per block, the blocks it reads kept."""
     from .api import figure  # start-up: only a sparse figure's panels are drawn here
+    from ..records import replace
 
     n_q, n_blocks = len(selection.own), len(selection.blocks)
     chosen = [[selection.status(i, b) in ("own", "chosen") for b in range(n_blocks)] for i in range(n_q)]
     mask = bound_cells(chosen, "chosen block", "block b read by query i: its own, or a top gate q_i·mean(K_b)",
                        "MoBA's chosen blocks")
     labels = [f"b{b + 1}" for b in range(n_blocks)]
-    return figure(view="mask", shape=f"{n_q}x{n_blocks}", mask=mask, k_tokens=labels, x_title="key block b",
-                  q_tokens=[str(i + 1) for i in range(n_q)],
-                  title=f"MoBA's blocks, top {selection.top} by gate q_i·mean(K_b)", **common)
+    gate = figure(view="mask", shape=f"{n_q}x{n_blocks}", mask=mask, k_tokens=labels, x_title="key block b",
+                  q_tokens=[str(i + 1) for i in range(n_q)], **common)
+    return _with_words(gate, replace(gate.words, title=f"MoBA's blocks, top {selection.top} by gate q_i·mean(K_b)"))
+
+
+def _with_words(fig: Figure, words: FigureText | MapText) -> Figure:
+    """`fig` with `words`, some of them attnviz's own (its title typeset as its captions are, not a user's text)."""
+    from ..render.themes import get_theme  # start-up: only a sparse figure's panels are drawn here
+
+    return type(fig)(fig.attention, fig.highlight, words, theme=get_theme(fig.theme), embed_font=fig.embed_font,
+                     frame=fig.frame)
 
 
 def _gate_panel(selection: MobaSelection, q: Sequence[Sequence[Fraction]], common: Look) -> Figure:
@@ -107,18 +118,15 @@ def _gate_panel(selection: MobaSelection, q: Sequence[Sequence[Fraction]], commo
               enumerate(selection.blocks)]
     from .api import figure  # start-up: only a sparse figure's panels are drawn here
     from ..records import replace
-    from ..render.themes import get_theme
 
     tie = "; ties broken by torch.topk's order" if any(selection.tied) else ""
     gate = figure(q, [list(mean) for mean in selection.means], view="scores", mask=mask, highlight=marked,
-                  k_tokens=labels, title=f"MoBA gate q_i·mean(K_b), top {selection.top} marked",
-                  subtitle=f"Own block always, future blocks never (−∞), the rest by gate score{tie}.",
+                  k_tokens=labels, subtitle=f"Own block always, future blocks never (−∞), the rest by gate score{tie}.",
                   **common)
     # its grid is of gate scores against the blocks' mean keys, not of S_ij against keys
-    words = replace(gate.words, grid_caption="gate s_ib=q_i·mean(K_b), K(b…) the mean key of block b; "
-                                             "future blocks masked")
-    return type(gate)(gate.attention, gate.highlight, words, theme=get_theme(gate.theme),
-                      embed_font=gate.embed_font, frame=gate.frame)
+    return _with_words(gate, replace(gate.words, title=f"MoBA gate q_i·mean(K_b), top {selection.top} marked",
+                                     grid_caption="gate s_ib=q_i·mean(K_b), K(b…) the mean key of block b; "
+                                                  "future blocks masked"))
 
 
 def with_sparse_panels(fig: Figure, spec: object, id_prefix: str | None = None,

@@ -94,8 +94,9 @@ def _styles(sizes: tuple[tuple[str, float], ...]) -> dict[str, TextStyle]:
     return {**STYLES, **{role: replace(STYLES[role], size=size) for role, size in sizes}}
 
 
-#: Roles that never hold notation: the user's title and subtitle, token labels, the badge.
-_PLAIN_ROLES = frozenset({"title", "panel-title", "subtitle", "header", "badge"})
+#: Roles that never hold notation: the user's title and subtitle, token labels, the badge. A panel's title is typeset
+#: where the frame typesets (attnviz's own, a sparse panel's `q_i·mean(K_b)`), a user's (`words.user_text`) as given.
+_PLAIN_ROLES = frozenset({"title", "subtitle", "header", "badge"})
 
 
 def lay_out(words: FigureText, min_cell_w: float | None = None, grid_top: float | None = None,

@@ -51,7 +51,10 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     notation = re.compile(
         r"\^\((?P<sup_group>[^()]*)\)"  # e^(-1), e^(1/2): the brackets only group the exponent
         r"|\^(?P<sup>[0-9]+)"  # e^12
-        r"|(?<![A-Za-z0-9_])(?P<base>[A-Za-zℓ])_(?:\{(?P<sub_group>[^{}]*)\}|(?P<sub>[a-z0-9]{1,3})(?![A-Za-z0-9_]))"
+        # a name's subscript: not inside a word (`top_k` of `my_top_k`), and a subscript of digits may have the next
+        # factor written after it (`ℓ_1O_1`, `e^0V_3`: ℓ₁O₁, e⁰V₃)
+        r"|(?<![A-Za-z_])(?<![A-Za-z][0-9])(?P<base>[A-Za-zℓ])_(?:\{(?P<sub_group>[^{}]*)\}"
+        r"|(?P<sub>[0-9]{1,3}(?![a-z0-9_])|[a-z]{1,3}(?![A-Za-z0-9_])))"
         r"|(?<![A-Za-z0-9_])(?P<vector>[QKV])(?P<index>[ij])(?![A-Za-z0-9_])"  # Qi·Kj
         r"|(?P<relation><=|>=|!=)"
         r"|(?<![^\s(\[=,+;/:*·])-(?=[0-9√(])"

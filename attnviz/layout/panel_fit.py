@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from .items import Item
     from .mask_map import MapText
 
-__all__ = ["PANEL_PARTS", "fit_map_panels", "panel_title", "shared_text", "rearranged"]
+__all__ = ["PANEL_PARTS", "CellsUnderFloor", "fit_map_panels", "panel_title", "panel_title_text", "shared_text",
+           "rearranged"]
 
 PANEL_PARTS = ("auto", "show", "shared", "hide")  # what a panel's rule caption and subtitle may be
 COL_GAP, ROW_GAP = 20, 18
@@ -41,6 +42,9 @@ TITLE_MAX_LINES = 5  # its title, which names it (a layer's number last), one li
 #: cell is seen in print; panels that cannot are refused, naming the wider frame.
 COLUMN_CELL_IN, COLUMN_CELL_UPTO = 0.1, 16
 CELL_SLACK = 0.02  # (to 2 %: 0.099 inch is a tenth of an inch, as printed)
+#: The slides that hold that floor too: a figure's own (`--frame slide`); a deck's regions of a slide
+#: (`slide-figure`, ...) hold it their own way (a walkthrough's captions left out, a deck's panel a slide).
+SLIDE_FRAMES = ("slide", "slide-4:3")
 
 
 def shared_text(texts: Sequence[str]) -> str | None:
@@ -88,7 +92,7 @@ class _Plan:
         for n_, words in enumerate(maps, 1):
             # (a panel's title names it, a layer's number with it: wrapped as its captions are before it is cut)
             lines, short = panel_title(words.title or f"Panel {n_}", self.pw, most=TITLE_MAX_LINES)
-            texts: list[Item] = [Text("panel-title", 0, ASCENT * STYLES["panel-title"].size, lines)]
+            texts: list[Item] = [panel_title_text(words.title, lines)]
             y = text_height("panel-title", len(lines)) + 6
             for role, text, gap in (("subtitle", words.subtitle if sheet.subtitles else "", 6),
                                     ("caption", words.caption if sheet.captions else "", 8)):
@@ -127,36 +131,52 @@ class _Plan:
 
 
 def legible_cell(frame: Frame, width: float, maps: Sequence[MapText]) -> float:
-    """The smallest cell panels may have in a paper column, in layout units: `COLUMN_CELL_IN` for maps of up to
-    `COLUMN_CELL_UPTO` tokens, a map `COLUMN_CELL_IN` × `COLUMN_CELL_UPTO` wide for larger ones (0 elsewhere)."""
-    if frame.kind not in ("column", "column-wide"):
+    """The smallest cell panels may have in a paper column or on a slide (16:9 or 4:3, `SLIDE_FRAMES`), in layout
+    units: `COLUMN_CELL_IN` for maps of up to `COLUMN_CELL_UPTO` tokens, a map `COLUMN_CELL_IN` × `COLUMN_CELL_UPTO`
+    wide for larger ones (the model figure's map floor, figures.model_floor); 0 elsewhere."""
+    if frame.kind not in ("column", "column-wide", *SLIDE_FRAMES):
         return 0.0
     tokens = max(max(m.shape) for m in maps)
     return width / frame.width_in * COLUMN_CELL_IN * min(1.0, COLUMN_CELL_UPTO / tokens) * (1 - CELL_SLACK)
 
 
-def _cells_too(frame: Frame, best: _Plan, maps: Sequence[MapText]) -> str:
-    """What a refusal adds where the panels' cells, not their text, are what does not fit (a column's tenth of an
-    inch): " and cells of 0.1 inch or more (they would be 0.03)"; else nothing."""
+class CellsUnderFloor(InputError):
+    """A refusal of panels whose maps' cells come out under the frame's floor: `cell_in` and `floor_in`, in inches,
+    for a figure that holds the floor itself and says so in its own words (figures.model_floor)."""
+
+    def __init__(self, what: str, where: str, cells: tuple[float, float]) -> None:
+        super().__init__(what, where)
+        self.cell_in, self.floor_in = cells
+
+
+def _cells_under(frame: Frame, best: _Plan, maps: Sequence[MapText]) -> tuple[float, float] | None:
+    """(the cell, the floor), in inches, where the panels' cells, not their text, are what does not fit (a column's
+    or a slide's tenth of an inch); else None."""
     legible = legible_cell(frame, best.width, maps)
     if not legible or best.cell >= legible:
-        return ""
-    inches = COLUMN_CELL_IN * min(1.0, COLUMN_CELL_UPTO / max(max(m.shape) for m in maps))
-    return f" and cells of {inches:.2g} inch or more (they would be {best.cell * frame.width_in / best.width:.2g})"
+        return None
+    floor = COLUMN_CELL_IN * min(1.0, COLUMN_CELL_UPTO / max(max(m.shape) for m in maps))
+    return best.cell * frame.width_in / best.width, floor
+
+
+def _cells_too(cells: tuple[float, float] | None) -> str:
+    """What a refusal adds for `cells` under the floor: " and cells of 0.1 inch or more (they would be 0.03)"."""
+    return "" if cells is None else f" and cells of {cells[1]:.2g} inch or more (they would be {cells[0]:.2g})"
 
 
 def _refusal(n: int, frame: Frame, plan: _Plan, maps: Sequence[MapText], arranged: str | None) -> InputError:
     """The one line that refuses the panels: why (their text, their cells, or the arrangement asked cuts a title
     or rule) and the ways out."""
+    cells = _cells_under(frame, plan, maps)
     if arranged:
         why = ("cuts their titles or rules short" if plan.usable else
-               f"leaves them no room with their text at the floor{_cells_too(frame, plan, maps)}")
+               f"leaves them no room with their text at the floor{_cells_too(cells)}")
         return InputError(f"--arrange {arranged} of {n} panels in the {frame.name} frame {why}; try another --arrange "
                           f"(or none: the frame arranges them), {wider_frame(frame)}fewer tokens (--n) or "
                           "--frame doc", "arrange")
-    return InputError(f"{n} mask-map panels do not fit the {frame.name} frame with their text at the floor"
-                      f"{_cells_too(frame, plan, maps)}; try {wider_frame(frame)}fewer panels, fewer tokens (--n), "
-                      "--panel-captions hide or --frame doc", "frame")
+    what = (f"{n} mask-map panels do not fit the {frame.name} frame with their text at the floor{_cells_too(cells)}; "
+            f"try {wider_frame(frame)}fewer panels, fewer tokens (--n), --panel-captions hide or --frame doc")
+    return InputError(what, "frame") if cells is None else CellsUnderFloor(what, "frame", cells)
 
 
 def _chosen(plans: dict[int, _Plan], columns: int, frame: Frame, arranged: str | None) -> tuple[_Plan, _Plan]:
@@ -178,6 +198,13 @@ def _kept(asked: _Plan, best: _Plan, frame: Frame) -> bool:
     if frame.kind == "doc":
         return asked.usable and not asked.cut_words
     return asked.usable and asked.cell >= 0.8 * best.cell
+
+
+def panel_title_text(title: str | None, lines: tuple[str, ...]) -> Text:
+    """A panel's title drawn at (0, 0): attnviz's notation in it (a sparse panel's `q_i·mean(K_b)`) typeset as the
+    panels' captions are, its scripts at its size; a user's title (its spans, `words.user_text`) as given."""
+    size = STYLES["panel-title"].size
+    return Text("panel-title", 0, ASCENT * size, lines, math=True, user=user_spans(title or ""), script=size)
 
 
 def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, frame: Frame, *,

@@ -17,7 +17,7 @@ from .frames import MAIN_ROLES, fit_to_frame, text_floor_misses, wider_frame
 from .items import STYLES, Group, Layout, Mark, Rect, Text, measure, right_edge, text_height, translate
 from .metrics import ASCENT, DESCENT
 from .map_fit import canvas
-from .panel_fit import panel_title, rearranged
+from .panel_fit import panel_title, panel_title_text, rearranged
 from ..records import replace
 
 TYPE_CHECKING = False  # a type checker takes it as True; the command never imports `typing`
@@ -53,7 +53,7 @@ def _panel(words: FigureText, title: str, width: float, cell_w: float) -> tuple[
     """One panel at (0, 0): its title, the key labels, the query labels and the cells `cell_w` wide; (items, w, h)."""
     header = STYLES["header"]
     lines, _ = panel_title(title, width)
-    items: list[Item] = [Text("panel-title", 0, ASCENT * STYLES["panel-title"].size, lines)]
+    items: list[Item] = [panel_title_text(words.title, lines)]
     y = text_height("panel-title", len(lines)) + 8
     row_head = max(measure(label, header) for label in words.q_labels) + CELL_PAD
     widest_key = max(measure(label, header) for label in words.k_labels)

@@ -107,7 +107,10 @@ def _accented(ch: str) -> str | None:
 
 # A subscript in braces holds letters, digits and commas (S_{1,2}): never a backslash, brace or `^^`,
 # so nothing read as notation can reach TeX as a command, even if user text were mistaken for notation.
-_TOKEN = re.compile(r"\d+(?:\.\d+)?|[A-Za-zℓ]+(?:_\{[A-Za-z0-9,]*\}|_[A-Za-z0-9]+|\d+)?|[-−+·/^()\[\],=≈√∞]|\s+")
+# A subscript without braces is digits or small letters (an index, `S_ij`, `ℓ_1`), so the factor written next
+# to it is a name of its own (`ℓ_1O_1` is ℓ₁·O₁); ℓ is one name (`ℓO` is ℓ·O).
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|(?:ℓ|[A-Za-z]+)(?:_\{[A-Za-z0-9,]*\}|_[0-9]+|_[a-z]+|\d+)?"
+                    r"|[-−+·/^()\[\],=≈√∞]|\s+")
 
 
 def math(text: str, inline: bool = False) -> str | None:
@@ -196,7 +199,8 @@ class _Parser:
         """`3√2`, `2e^1`: factors written side by side."""
         out = self.power(inline)
         while (token := self.peek()) is not None and (token[0].isalnum() or token in ("√", "(")):
-            out += self.power(inline)
+            factor = self.power(inline)
+            out += ("{}" if out[-1].isalpha() and factor[0].isalpha() else "") + factor  # `\ell{}O`, not `\ellO`
         return out
 
     def power(self, inline: bool, bare: bool = False) -> str:
@@ -277,7 +281,7 @@ def value_line(line: str, inline: bool = False) -> str:
     return escape(prefix) + "".join(out)
 
 
-_MATHY = re.compile(r"[\d_^·/√=+∞]")
+_MATHY = re.compile(r"[\d_^·/√=+∞ℓ]")
 
 
 def prose(text: str) -> str:
