@@ -36,7 +36,7 @@ PANEL_PARTS = ("auto", "show", "shared", "hide")  # what a panel's rule caption 
 COL_GAP, ROW_GAP = 20, 18
 PRINT_FIGURE_IN = 8.0  # a column frame's panels stand at most this many inches tall (cells of 0.1 in stacked)
 DOC_FIGURE_IN = 12.0  # a docs page's (`doc:WIDTH`): 1,152 CSS px, a phone's panels stacked under each other
-MAX_LINES = 4  # a panel's caption or subtitle wraps to this many lines, then shortens with "…"
+MAX_LINES = 5  # a panel's caption or subtitle wraps to this many lines, then shortens with "…"
 TITLE_MAX_LINES = 5  # its title, which names it (a layer's number last), one line more
 #: A map in a paper column keeps cells of a tenth of an inch up to 16 tokens (1.6 inches wide beyond), so that each
 #: cell is seen in print; panels that cannot are refused, naming the wider frame.
@@ -231,7 +231,9 @@ def fit_map_panels(maps: Sequence[MapText], columns: int, title: str | None, fra
         sheet = _Sheet(width, height, frame, top, legend_h, shared_axes, show_caps, show_subs)
         plans = {c: _Plan(maps, c, sheet) for c in dict.fromkeys([columns] + list(range(1, n + 1)))}
         plan, best = _chosen(plans, columns, frame, arranged)
-        if plan.usable and not (arranged and plan.cut_words):
+        # (a rule cut short gives way to rules left out, which the description says whole)
+        captioned = attempt == "as asked" and bool(show_caps or cap_shared)
+        if plan.usable and not (plan.cut_words and (arranged or captioned)):
             break
         if attempt == "as asked" and (show_caps or cap_shared):
             show_caps, cap_shared = False, None
