@@ -16,7 +16,7 @@ from ..render.formats import FORMATS
 from .parser import (DEFAULT_OUTPUT, DEFAULT_PAGE_DIR, UsageError, build_parser, join_negative_values,
                      unrecognized)
 from .arguments import figure_from_args, stdin_bytes, walkthrough_from_args, walkthrough_steps
-from .signals import StopSignals, Stopped, describe, emit, one_line, report, writing
+from .signals import StopSignals, Stopped, describe, emit, ignore_late_stops, one_line, report, writing
 
 #: The keys that make `attnviz slides` a walkthrough's deck (figures.options.WALKTHROUGH_FLAGS).
 WALKS = ("flash", "flash_order", "decode", "split_kv")
@@ -404,12 +404,18 @@ def gallery_jobs(folder: str) -> list[Job]:
 def main(argv: list[str] | None = None) -> int:
     """Run the command (`argv`: its arguments, default `sys.argv[1:]`) and return its exit status.
 
-    SIGTERM and SIGHUP stop it as Ctrl-C does (no partial file, no temporary left)."""
+    SIGTERM and SIGHUP stop it as Ctrl-C does (no partial file, no temporary left); run as the process's command
+    (`argv` None: it reads sys.argv), a stop that comes once its work is done is ignored as the process exits."""
     try:
         with StopSignals():
-            return _main(argv)
+            status = _main(argv)
     except Stopped as stop:
-        return 128 + stop.signum  # as a shell reports a command ended by that signal
+        status = 128 + stop.signum  # as a shell reports a command ended by that signal
+    except KeyboardInterrupt:  # a Ctrl-C after the command's own handling, as its handlers came off
+        status = 130
+    if argv is None:  # the process's own command: done, a stop arriving while it exits has nothing left to stop
+        ignore_late_stops()
+    return status
 
 
 def _main(argv: Sequence[str] | None = None) -> int:

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from types import FrameType, TracebackType
     from typing import Any, Literal
 
-__all__ = ["Stopped", "StopSignals", "emit", "report", "drop_stdout", "writing", "one_line", "describe"]
+__all__ = ["Stopped", "StopSignals", "ignore_late_stops", "emit", "report", "drop_stdout", "writing", "one_line",
+           "describe"]
 
 
 class Stopped(BaseException):
@@ -55,6 +56,16 @@ class StopSignals:
         for signum, handler in self.previous:
             signal.signal(signum, handler)
         return False
+
+
+def ignore_late_stops() -> None:
+    """Ctrl-C, SIGTERM and SIGHUP ignored from here on: for a command whose work is done and said, as its process
+    exits (a stop arriving then would end it by the signal, its status not the command's)."""
+    import signal  # start-up: as StopSignals
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
 
 
 def emit(data: str | bytes) -> None:
