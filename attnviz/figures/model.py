@@ -150,7 +150,8 @@ class ModelFigure(Drawable):
             if place == "beside":
                 under, y = self._under(_BESIDE_TOP, width - composed.width, composed.width, notes)
             else:
-                under, y = self._under(composed.height - _UNDER_GAP, width, PAD, notes)
+                left = min((item.x for item in composed.items if isinstance(item, Text)), default=PAD)  # the title's
+                under, y = self._under(composed.height - _UNDER_GAP, width - left + PAD, left, notes)
             desc = composed.desc if notes else " ".join((composed.desc, *self.notes))
             layout = fit_to_frame(replace(composed, width=width, height=max(composed.height, y + PAD - 8),
                                           items=items + under, desc=desc), frame)
