@@ -169,11 +169,13 @@ class ModelFigure(Drawable):
         grids = any(panel.view != "mask" for panel in self.panels)
         layout = None
         for arrangement in _GRID_ARRANGEMENTS if frame.aspect is not None and grids else (None,):
-            try:
-                layout = self._above(columns, attrs, frame) if arrangement is None else \
-                    self._grids(columns, attrs, frame, arrangement)
-            except InputError:  # the grids' values under the floor this way: try the next arrangement
-                continue
+            if arrangement is None:  # (mask panels: their own refusal of cells under the floor stands)
+                layout = self._above(columns, attrs, frame)
+            else:
+                try:
+                    layout = self._grids(columns, attrs, frame, arrangement)
+                except InputError:  # the grids' values under the floor this way: try the next arrangement
+                    continue
             if frame.aspect is None or not text_floor_misses(layout, frame):
                 return layout if arrangement is None else replace(layout, choices=(*layout.choices, _SAID[arrangement]))
         if layout is None:
