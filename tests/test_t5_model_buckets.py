@@ -86,7 +86,7 @@ def test_the_note_says_who_owns_the_bias_and_that_cross_attention_has_none():
     assert [p.words.title for p in fig.panels] == ["encoder buckets, layers 0–5", "decoder buckets, layers 0–5"]
 
 
-@pytest.mark.parametrize("frame, n", [("doc", 16), ("slide", 7), ("slide-4:3", 3), ("column", 8),
+@pytest.mark.parametrize("frame, n", [("doc", 16), ("slide", 7), ("slide-4:3", 5), ("column", 8),
                                       ("column-wide", 16)])
 def test_every_frame_draws_the_grids_with_its_text_at_the_floor(frame, n):
     fig = model_figure(CONFIGS[1], n=n, decoder_n=n // 2 + 1, buckets=True, frame=frame)
@@ -191,3 +191,14 @@ def test_the_note_s_ranges_found_by_bisection_are_transformers(num_buckets, max_
 def test_an_encoder_decoder_s_decode_note_counts_the_decoder_s_queries():
     fig = model_figure(CONFIGS[0], n=12, decoder_n=8, decode=3, buckets=True)
     assert any(note.startswith("Decoding: the queries are the 5 tokens after a prompt of 3") for note in fig.notes)
+
+
+@pytest.mark.parametrize("frame, n, drawn", [("slide", 7, True), ("slide-4:3", 5, False)])
+def test_a_slide_draws_the_note_beside_the_grids_or_says_it_in_the_description(frame, n, drawn):
+    fig = model_figure(CONFIGS[1], n=n, decoder_n=n // 2 + 1, buckets=True, frame=frame)
+    layout = fig.layout()
+    texts = " ".join(" ".join(t.lines) for t in layout.walk() if getattr(t, "role", "") == "note")
+    assert ("relative_attention_bias" in texts) is drawn
+    assert ("Only layer 0 of each stack owns relative_attention_bias" in layout.desc) is not drawn
+    assert any(("notes in the description" in choice) is not drawn and "strip of layers" in choice
+               for choice in layout.choices)

@@ -115,24 +115,29 @@ class ModelFigure(Drawable):
         return Layout(width=composed.width, height=y + PAD - 8, title=composed.title, desc=composed.desc,
                       items=[*composed.items, *under])
 
-    def _under(self, y: float, width: float, x0: float = PAD) -> tuple[list[Item], float]:
-        """The strip of layers and the notes from (`x0`, `y`), `width` wide; and the y under them."""
+    def _under(self, y: float, width: float, x0: float = PAD, notes: bool = True) -> tuple[list[Item], float]:
+        """The strip of layers and the notes (`notes`: else only the strip) from (`x0`, `y`), `width` wide; and
+        the y under them."""
         items, y = _strip(self.model, self.plans, x0, y, width - 2 * PAD)
-        for note in self.notes:
+        for note in self.notes if notes else ():
             lines = wrap(split_keep(note, " "), "note", width - 2 * PAD)
             items.append(Text("note", x0, y + ASCENT * STYLES["note"].size, tuple(lines)))
             y += text_height("note", len(lines)) + 4
         return items, y
 
-    def _beside(self, columns: int, attrs: Sequence[tuple[tuple[str, str], ...]], frame: Frame) -> Layout:
-        """On a slide, score grids (T5's buckets, their text at its size) on the left, the strip and the notes
-        beside them: under them they would leave the grids too little of the slide's height."""
+    def _grids(self, columns: int, attrs: Sequence[tuple[tuple[str, str], ...]], frame: Frame,
+               arrangement: Arrangement) -> Layout:
+        """On a slide, score grids (T5's buckets, their text at its size) on the left with the strip and the notes
+        beside them, or on top with them under (`arrangement`): the first of its shares of the slide's width whose
+        texts all fit; the last tried when none does; refused when the grids' values reach the floor in none."""
         from .composite_frame import compose_in_frame  # start-up: only a framed model figure needs it
 
+        place, notes = arrangement
         layout = None
-        for share in _BESIDE_SHARES:  # the grids' share of the slide's width: the first whose texts all fit
-            try:
-                narrow = replace(frame, width_in=frame.width_in * share)
+        for share in _GRID_SHARES[place]:  # the grids' share of the slide's width: the first whose texts all fit
+            try:  # under: the grids as tall as their width makes them (the strip takes the rest of the slide)
+                narrow = replace(frame, width_in=frame.width_in * share,
+                                 height_in=frame.height_in if place == "beside" else None)
                 composed = compose_in_frame(self.panels, columns, self.title, narrow,
                                             {"captions": "hide", "subtitles": "hide", "legend": "shared"})
             except InputError:  # the grids' values under the floor in this share: try another
@@ -142,9 +147,14 @@ class ModelFigure(Drawable):
                      if isinstance(item, Group) and item.classes[:1] == ("attnviz-panel",) else item
                      for item in composed.items]
             width = composed.width / share
-            under, y = self._under(_BESIDE_TOP, width - composed.width, composed.width)
+            if place == "beside":
+                under, y = self._under(_BESIDE_TOP, width - composed.width, composed.width, notes)
+            else:
+                left = min((item.x for item in composed.items if isinstance(item, Text)), default=PAD)  # the title's
+                under, y = self._under(composed.height - _UNDER_GAP, width - left + PAD, left, notes)
+            desc = composed.desc if notes else " ".join((composed.desc, *self.notes))
             layout = fit_to_frame(replace(composed, width=width, height=max(composed.height, y + PAD - 8),
-                                          items=items + under), frame)
+                                          items=items + under, desc=desc), frame)
             if not text_floor_misses(layout, frame):
                 return layout
         if layout is None:
@@ -154,25 +164,40 @@ class ModelFigure(Drawable):
         return layout
 
     def _framed(self, columns: int, attrs: Sequence[tuple[tuple[str, str], ...]], frame: Frame) -> Layout:
-        """The panels fitted to the frame above the strip of layers and the notes (the panels get what the
-        strip leaves of the slide), each text at the frame's floor, or a one-line refusal."""
-        if frame.aspect is not None and any(panel.view != "mask" for panel in self.panels):
-            layout = self._beside(columns, attrs, frame)
-            share = 0.0
-        else:
-            share = 0.78
+        """The panels fitted to the frame with the strip of layers and the notes, each text at the frame's floor:
+        the first of the frame's arrangements (`_ARRANGEMENTS`) whose texts all reach it, or a one-line refusal."""
+        grids = any(panel.view != "mask" for panel in self.panels)
+        layout = None
+        for arrangement in _GRID_ARRANGEMENTS if frame.aspect is not None and grids else (None,):
+            if arrangement is None:  # (mask panels: their own refusal of cells under the floor stands)
+                layout = self._above(columns, attrs, frame)
+            else:
+                try:
+                    layout = self._grids(columns, attrs, frame, arrangement)
+                except InputError:  # the grids' values under the floor this way: try the next arrangement
+                    continue
+            if frame.aspect is None or not text_floor_misses(layout, frame):
+                return layout if arrangement is None else replace(layout, choices=(*layout.choices, _SAID[arrangement]))
+        if layout is None:
+            raise InputError(f"the model's {len(self.panels)} bucket grids do not fit the {frame.name} frame with "
+                             f"their values at the floor; try {wider_frame(frame)}fewer tokens (--n) or --frame doc",
+                             "frame")
+        raise InputError(f"the model's {len(self.panels)} panels and its strip of layers do not fit the "
+                         f"{frame.name} frame at its smallest text; try {wider_frame(frame)}--layers types, "
+                         "fewer tokens (--n) or --frame doc", "frame")
+
+    def _above(self, columns: int, attrs: Sequence[tuple[tuple[str, str], ...]], frame: Frame) -> Layout:
+        """The panels above the strip of layers and the notes (the panels get what the strip leaves of the
+        slide); the last share tried when none has every text at the floor."""
+        share = 0.78
         # the strip's height is known once the panels' width is: then the panels' share
-        for _ in range(4 if share else 0):
+        for _ in range(4):
             layout, extra = self._panels_and_strip(columns, attrs, frame, share)
             if frame.aspect is None or not text_floor_misses(layout, frame):
                 break
             share = min(share - 0.02, 1 - extra / (layout.width / frame.aspect) - 0.01)
             if share <= 0.3:
                 break
-        if text_floor_misses(layout, frame):
-            raise InputError(f"the model's {len(self.panels)} panels and its strip of layers do not fit the "
-                             f"{frame.name} frame at its smallest text; try {wider_frame(frame)}--layers types, "
-                             "fewer tokens (--n) or --frame doc", "frame")
         return layout
 
     def _panels_and_strip(self, columns: int, attrs: Sequence[tuple[tuple[str, str], ...]], frame: Frame,
@@ -204,7 +229,16 @@ class ModelFigure(Drawable):
 #: The texts of the strip and the notes under the panels, and the smallest of a score grid's (its key labels).
 _STRIP_TEXT, _GRID_TEXT = ("tick", "legend", "note"), ("header", "subtitle")
 _BESIDE_TOP = 96  # the strip beside a slide's score grids starts under the figure's title
-_BESIDE_SHARES = (0.74, 0.68, 0.62, 0.56)  # the grids' share of such a slide's width, tried in turn
+_UNDER_GAP = 12  # the strip under a slide's score grids starts this much into their bottom margin
+Arrangement = tuple[str, bool]  # where the strip and the notes go beside score grids on a slide; notes drawn
+#: The arrangements of score grids on a slide, tried in turn, the first with every text at the floor taken: the
+#: strip and the notes beside the grids (a wide slide: under them they would leave the grids too little of its
+#: height), else under them (a 4:3 slide's width), else the strip under them and the notes in the <desc> only.
+_GRID_ARRANGEMENTS: tuple[Arrangement, ...] = (("beside", True), ("under", True), ("under", False))
+_GRID_SHARES = {"beside": (0.74, 0.68, 0.62, 0.56), "under": (1.0, 0.94, 0.88, 0.82)}  # of the slide's width
+_SAID = {("beside", True): "the strip of layers and the notes beside the grids",
+         ("under", True): "the strip of layers and the notes under the grids",
+         ("under", False): "the strip of layers under the grids, the notes in the description only"}
 
 
 def _strip(model: ModelLayers, plans: Sequence[PanelPlan], x0: float, y: float,
