@@ -1,5 +1,6 @@
 """Where a deck's figures go on its slides: the region beside the text, across the slide with the text under it, or
-beside the text with the grid's values at 14 pt too, and what a figure may leave to the slide's text to fit one
+beside the text with the grid's values at 14 pt too (or, for a sparse figure's maps and grids one a slide, across the
+slide with them at 14 pt), and what a figure may leave to the slide's text to fit one
 (`REDUCTIONS`, `STATE_REDUCTIONS`), tried in one documented order (`TRIES`). `arrangements` yields every try where
 each figure of the series fits at the floor with its panels' titles and rules whole (never cut with "…"); the deck
 (`model.from_sections`) takes the one that keeps its steps on the fewest slides, the first on a tie.
