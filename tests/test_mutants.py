@@ -406,11 +406,13 @@ def test_a_deck_region_is_judged_at_its_share_of_the_slide_s_pixels():
     size = {n: (round(f.width_in * PT_PER_IN, 1), round(f.height_in * PT_PER_IN, 1)) for n, f in DECK_FRAMES.items()}
     # beside the text: 552 (16:9) or 400 (4:3) pt wide, from under the title (100.8 pt) to the bottom margin (28.8 pt of
     # a 540 pt slide); across: the slide between its 28.8 pt margins, 310 pt tall, the text under it; compact: the
-    # region beside the text
+    # region beside the text; across and compact: across the slide, 384 pt tall (a line of text under it)
     beside = 540 - 100.8 - 28.8
     assert size == {"slide-figure": (552.0, beside), "slide-4:3-figure": (400.0, beside),
                     "slide-figure-wide": (960 - 2 * 28.8, 310.0), "slide-4:3-figure-wide": (720 - 2 * 28.8, 310.0),
-                    "slide-figure-compact": (552.0, beside), "slide-4:3-figure-compact": (400.0, beside)}
+                    "slide-figure-compact": (552.0, beside), "slide-4:3-figure-compact": (400.0, beside),
+                    "slide-figure-wide-compact": (960 - 2 * 28.8, 384.0),
+                    "slide-4:3-figure-wide-compact": (720 - 2 * 28.8, 384.0)}
 
 
 # --- layout/framed.py (pass 3) ------------------------------------------------------------------------------

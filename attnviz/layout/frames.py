@@ -105,6 +105,12 @@ DECK_FRAMES = {
     "slide-figure-compact": Frame("slide-figure-compact", 552 / PT_PER_IN, 410.4 / PT_PER_IN, 14.0, 14.0, 736, True),
     "slide-4:3-figure-compact": Frame("slide-4:3-figure-compact", 400 / PT_PER_IN, 410.4 / PT_PER_IN, 14.0, 14.0,
                                       533, True),
+    # a grid too big for all three at the floor (NSA's 12-token score grid on 4:3): across the slide, its values at
+    # 14 pt, taller than the wide region (what the slide's text under it cannot hold goes to the notes, said so)
+    "slide-figure-wide-compact": Frame("slide-figure-wide-compact", 902.4 / PT_PER_IN, 384 / PT_PER_IN, 14.0, 14.0,
+                                       1203, True),
+    "slide-4:3-figure-wide-compact": Frame("slide-4:3-figure-wide-compact", 662.4 / PT_PER_IN, 384 / PT_PER_IN, 14.0,
+                                           14.0, 883, True),
 }
 
 

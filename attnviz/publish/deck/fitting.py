@@ -1,5 +1,6 @@
 """Where a deck's figures go on its slides: the region beside the text, across the slide with the text under it, or
-beside the text with the grid's values at 14 pt too, and what a figure may leave to the slide's text to fit one
+beside the text with the grid's values at 14 pt too (or, for a sparse figure's maps and grids one a slide, across the
+slide with them at 14 pt), and what a figure may leave to the slide's text to fit one
 (`REDUCTIONS`, `STATE_REDUCTIONS`), tried in one documented order (`TRIES`). `arrangements` yields every try where
 each figure of the series fits at the floor with its panels' titles and rules whole (never cut with "…"); the deck
 (`model.from_sections`) takes the one that keeps its steps on the fewest slides, the first on a tie.
@@ -38,13 +39,14 @@ _REDUCED = {"scores": "the figure's softmax captions left to the slide's text an
             "state": "the step's running state (FlashAttention's m_i and ℓ_i, the KV cache's slots) in the slide's "
                      "text, only the tiles or the cache's marks drawn over the grid"}
 #: The slide's regions, as (across, compact): beside the text, across the slide with the text under it, beside the
-#: text with the grid's values at 14 pt too.
-REGIONS = ((False, False), (True, False), (False, True))
+#: text with the grid's values at 14 pt too, and across the slide with its values at 14 pt (taller: a grid too big
+#: for the other three, its text under it in a line or two, the rest in the notes).
+REGIONS = ((False, False), (True, False), (False, True), (True, True))
 #: Every (reduction, region) in the order tried: for each group of reductions, each reduction beside the text then
-#: across the slide, then each reduction beside the text with its values at 14 pt.
+#: across the slide, then each reduction beside the text with its values at 14 pt, then across it at 14 pt.
 TRIES = tuple((reduction, region) for reductions in (REDUCTIONS, STATE_REDUCTIONS)
               for reduction, region in [(r, g) for r in reductions for g in REGIONS[:2]]
-              + [(r, REGIONS[2]) for r in reductions])
+              + [(r, REGIONS[2]) for r in reductions] + [(r, REGIONS[3]) for r in reductions])
 #: What a layout says when it cut a panel's title, rule caption or subtitle, or an axis title, with "…", or left its
 #: panels' rules out (layout.panel_fit, layout.mask_map): an arrangement that does not fit a slide (a deck's panels
 #: keep their titles and rules whole, one slide a panel if need be).
@@ -54,7 +56,7 @@ CUT_WORDS = ("long panel titles or captions shortened", "long axis titles shorte
 def region_frame(aspect: str, wide: bool, compact: bool) -> str:
     """The frame (`layout.frames.DECK_FRAMES`) of the figure's region on an `aspect` slide."""
     return (("slide-figure" if aspect == "16:9" else "slide-4:3-figure")
-            + ("-wide" if wide else "-compact" if compact else ""))
+            + ("-wide" if wide else "") + ("-compact" if compact else ""))
 
 
 @dataclass(frozen=True)
@@ -137,10 +139,20 @@ def _laid_out(framed: Sequence[Drawable]) -> dict[int, Layout] | None:
     return None if cut else laid_out
 
 
+def _maps_and_grids(series: Sequence[Drawable]) -> bool:
+    """Whether `series` is mask maps and grids (a sparse figure's panels, one a slide: NSA's branches, then their
+    union), the only series the region across the slide at 14 pt takes: their slides say little (the maps' rules,
+    the grid's captions go to the notes), where a walkthrough's steps would leave every sentence to them."""
+    views = {fig.view == "mask" for fig in series if isinstance(fig, Figure)}
+    return views == {True, False}
+
+
 def arrangements(figures: Sequence[Drawable], aspect: str) -> Iterator[Fit]:
     """Each arrangement (`TRIES`, in order) where every one of the series' figures fits its region at the floor,
     its titles and rules whole (the steps of one series share one arrangement, so nothing moves between them)."""
     for reduction, (wide, compact) in TRIES:
+        if wide and compact and not _maps_and_grids(figures):
+            continue
         smaller = [reduced(fig, reduction, figures) for fig in figures]
         if any(fig is None for fig in smaller):
             continue

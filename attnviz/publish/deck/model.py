@@ -90,7 +90,8 @@ class Geometry:
 def geometry(aspect: str = "16:9", wide: bool = False, compact: bool = False) -> Geometry:
     """The slide geometry of `aspect` ("16:9" or "4:3"), or an InputError naming the choices. `wide`: the
     figure across the slide and the text under it (for figures too wide for the region beside the text);
-    `compact`: the region beside the text, its figure's values at 14 pt too (a grid too big for both)."""
+    `compact`: the region beside the text, its figure's values at 14 pt too (a grid too big for both); both: across
+    the slide at 14 pt, taller (`layout.frames.DECK_FRAMES`), a line of text under it."""
     if not isinstance(aspect, str) or aspect not in ASPECTS:
         raise InputError(f"unknown aspect {aspect!r:.40}; choose 16:9 or 4:3", "aspect")
     frame = DECK_FRAMES[region_frame(aspect, wide, compact)]
