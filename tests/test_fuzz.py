@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 from clirun import run_cli
 from conftest import SVG_NS
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from attnviz.words.user_text import MAX_LABEL
@@ -82,6 +82,8 @@ def test_any_flag_values_end_cleanly(pairs):
 
 @settings(max_examples=200)
 @given(labels | st.text(" \t\n\rab", max_size=10))
+@example("⋮").via("a label that reads as attnviz's elision marks: a header still")
+@example("⋯").via("a label that reads as attnviz's elision marks: a header still")
 def test_every_label_comes_back_verbatim(label):
     result = run_cli("render", "-", "-o", "-", stdin=json.dumps({"q": [[1]], "k": [[1]], "tokens": [label],
                                                                   "title": label}).encode("utf-8"))

@@ -156,14 +156,16 @@ def with_sparse_panels(fig: Figure, spec: object, id_prefix: str | None = None,
 
 def _cramped(composed: Composite, frame: str) -> bool:
     """Whether a framed composite's maps come out under the map floor (a tenth of an inch a cell) or its panels'
-    titles or rule captions are shortened with "…"."""
+    titles or rule captions are shortened with "…" or left out for want of room (the walkthrough's sentences say
+    them then, `captions` "hide")."""
     from .model_floor import under_floor  # start-up: only a walkthrough's selection measures its maps
     from ..layout.frames import get_frame
 
     if frame == "doc":
         return False
     layout = composed.layout()
-    return under_floor(layout, get_frame(frame)) is not None or any("shortened" in said for said in layout.choices)
+    return under_floor(layout, get_frame(frame)) is not None or any(
+        "shortened" in said or said.startswith("rule captions left out") for said in layout.choices)
 
 
 def _composed(fig: Figure, panels: Sequence[Figure], id_prefix: str | None, captions: str = "auto") -> Composite:

@@ -282,14 +282,15 @@ class _Placer:
         self.first_row = len(self.items)  # (a score table's highlighted rows are banded behind their cells)
         for i, label in enumerate(words.q_labels):
             cy = self.y + i * (m.cell_h + m.cell_gap) + m.cell_h / 2
-            role = "elision" if label == "⋮" else "header"  # rows left out of an elided figure
+            # rows left out of an elided figure (attnviz's ⋮, never a user's label that reads the same)
+            role = "elision" if label == "⋮" and not user_spans(label) else "header"
             self.items.append(self.text(role, self.x_cells - m.cell_pad, self.centre(cy, role), (label,),
                                         anchor="end", user=user_spans(label)))
         self.cells_at = len(self.items)  # the cells go here, made once the layout is known to fit its limit
         self.y += len(words.cells) * (m.cell_h + m.cell_gap) - m.cell_gap + 28 + m.below
 
     def _column_header(self, cx: float, y: float, label: str) -> None:
-        if label == "⋯":  # keys left out of an elided figure
+        if label == "⋯" and not user_spans(label):  # keys left out of an elided figure (not a user's ⋯)
             self.items.append(self.text("elision", cx, y, (label,), anchor="middle"))
         elif self.upright:  # the baseline sits right of the column's centre so the glyphs centre on it
             self.items.append(self.text("header", self.centre(cx, "header"), y, (label,), rotate=-90,
