@@ -50,7 +50,7 @@ PPTX_MAX_TITLE = 255
 ASPECTS = ("16:9", "4:3")
 _CONTINUED = " (continued)"
 PAPER_FRAMES = ("column", "column-wide")  # a figure made for a paper's column: its TikZ keeps that frame
-_IN_NOTES = "Its full values are in the figure and the speaker notes."
+_IN_NOTES = "The rest of this step is in the speaker notes."  # (its values, a rule, a caption: whatever did not fit)
 FORMULA_IN_NOTES = "The formula is in the speaker notes."  # (the sentences on the slide: only the formula is not)
 IN_NOTES = (_IN_NOTES, FORMULA_IN_NOTES)  # the lines a slide ends with when some of its step is only in the notes
 #: The gap between two sentences of a paragraph, in lines (each format sets it at most 0.4 of the text's size, and
