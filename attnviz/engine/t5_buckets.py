@@ -173,9 +173,9 @@ def bucket_ranges(bidirectional: bool, num_buckets: int, max_distance: int) -> l
             low, high = (middle + 1, high) if bucket(middle) < k else (low, middle)
         return low
 
-    starts = [(k, first(k)) for k in range(last + 1)]
-    held = [(k, n) for (k, n), (_, after) in zip(starts, starts[1:] + [(None, None)]) if after is None or after > n]
-    return [(n, None if k == last else next(b for j, b in starts if j > k and b > n) - 1) for k, n in held]
+    starts = [first(k) for k in range(last + 1)]
+    held = [n for k, n in enumerate(starts) if bucket(n) == k]  # the buckets some distance falls in (the last does)
+    return [(n, after - 1) for n, after in zip(held, held[1:])] + [(held[-1], None)]
 
 
 def _ranges_text(ranges: list[tuple[int, int | None]]) -> str:
